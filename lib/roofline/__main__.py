@@ -1,0 +1,88 @@
+"""Command line: `python -m roofline figures | notebooks [MD …] | check`.
+
+    figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
+    notebooks  execute each chapter .md and write its Colab/nbval edition .ipynb beside it
+    check      say what is stale: a figure or an edition that differs from what the library makes now
+"""
+from __future__ import annotations
+
+import argparse
+import io
+import sys
+from pathlib import Path
+
+from . import params, style
+from .figures import FIGURES
+
+ROOT = Path(__file__).resolve().parents[2]
+FIGURE_DIR = ROOT / "figures"
+CHAPTERS = ROOT / "chapters"
+
+
+def svg(name: str, course) -> bytes:
+    """Figure `name` for `course` as SVG bytes, the same bytes on every run."""
+    fig = FIGURES[name](course)
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="svg", metadata=style.SVG_METADATA)
+    return buffer.getvalue()
+
+
+def chapter_sources() -> list[Path]:
+    """Chapters that are notebooks (they have a kernelspec in their front matter)."""
+    return sorted(p for p in CHAPTERS.glob("*.md") if "kernelspec:" in p.read_text(encoding="utf-8")[:600])
+
+
+def write_figures(course) -> None:
+    FIGURE_DIR.mkdir(exist_ok=True)
+    for name in sorted(FIGURES):
+        (FIGURE_DIR / f"{name}.svg").write_bytes(svg(name, course))
+        print(f"figures/{name}.svg")
+    for stale in sorted(set(FIGURE_DIR.glob("*.svg")) - {FIGURE_DIR / f"{n}.svg" for n in FIGURES}):
+        stale.unlink()
+        print(f"removed figures/{stale.name} (no such figure any more)")
+
+
+def stale_figures(course) -> list[str]:
+    problems = []
+    for name in sorted(FIGURES):
+        path = FIGURE_DIR / f"{name}.svg"
+        if not path.exists():
+            problems.append(f"figures/{name}.svg is missing: run `make figures`")
+        elif path.read_bytes() != svg(name, course):
+            problems.append(f"figures/{name}.svg differs from what the library draws now: run `make figures`")
+    for path in sorted(FIGURE_DIR.glob("*.svg")):
+        if path.stem not in FIGURES:
+            problems.append(f"figures/{path.name} is drawn by no registered figure: remove it or run `make figures`")
+    return problems
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m roofline", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("figures", help="write figures/*.svg")
+    books = sub.add_parser("notebooks", help="write the executed .ipynb edition beside each chapter .md")
+    books.add_argument("sources", nargs="*", type=Path, help="chapter .md files (default: all)")
+    sub.add_parser("check", help="report stale figures")
+    args = parser.parse_args(argv)
+    try:
+        course = params.load()
+    except ValueError as err:
+        print(f"course.toml: {err}", file=sys.stderr)
+        return 2
+    if args.command == "figures":
+        write_figures(course)
+    elif args.command == "notebooks":
+        from . import editions
+
+        for md in args.sources or chapter_sources():
+            print(editions.write(md.resolve()).relative_to(ROOT))
+    elif args.command == "check":
+        problems = stale_figures(course)
+        for line in problems:
+            print(line, file=sys.stderr)
+        return 1 if problems else 0
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

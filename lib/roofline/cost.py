@@ -1,0 +1,87 @@
+"""The cost model of ① and ②: a kernel's F and Q on a Roofline(P, BW).
+
+    I = F / Q                      t_compute = F / P      t_memory = Q / BW
+    t_ideal = max(t_compute, t_memory)                    R_roof = min(P, BW × I) = F / t_ideal
+
+All values are exact (int / Fraction); rounding happens only in `fmt`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .hardware import Roofline
+
+MEMORY = "HBM 대역폭"
+COMPUTE = "연산 성능"
+
+
+@dataclass(frozen=True)
+class Cost:
+    """F FLOPs, Q_read + Q_write Byte moved across the counted memory boundary (HBM ↔ chip)."""
+
+    F: int
+    Q_read: int
+    Q_write: int
+
+    def __post_init__(self):
+        for key in ("F", "Q_read", "Q_write"):
+            if getattr(self, key) < 0:
+                raise ValueError(f"{key} must not be negative, got {getattr(self, key)}")
+        if self.Q == 0:
+            raise ValueError("Q must be positive: a kernel that moves no data has no arithmetic intensity")
+
+    @property
+    def Q(self) -> int:
+        return self.Q_read + self.Q_write
+
+    @property
+    def I(self) -> Fraction:
+        """I = F / Q (FLOPs/Byte)."""
+        return Fraction(self.F, self.Q)
+
+
+@dataclass(frozen=True)
+class Timing:
+    """A Cost on a Roofline: the two times, the ideal time, the bound and the limiting resource."""
+
+    cost: Cost
+    hw: Roofline
+
+    @property
+    def t_compute(self) -> Fraction:
+        """F / P (s)."""
+        return self.cost.F / self.hw.P
+
+    @property
+    def t_memory(self) -> Fraction:
+        """Q / BW (s)."""
+        return self.cost.Q / self.hw.BW
+
+    @property
+    def t_ideal(self) -> Fraction:
+        """max(F/P, Q/BW) (s): the model's lower bound on run time."""
+        return max(self.t_compute, self.t_memory)
+
+    @property
+    def R_roof(self) -> Fraction:
+        """min(P, BW × I) (FLOPs/s)."""
+        return self.hw.R_roof(self.cost.I)
+
+    @property
+    def memory_rate(self) -> Fraction:
+        """BW × I (FLOPs/s), the slanted line at this I."""
+        return self.hw.BW * self.cost.I
+
+    @property
+    def bound(self) -> str:
+        """The limiting resource: "HBM 대역폭" when Q/BW > F/P, else "연산 성능" (a tie counts as compute)."""
+        return MEMORY if self.t_memory > self.t_compute else COMPUTE
+
+    @property
+    def memory_bound(self) -> bool:
+        return self.bound == MEMORY
+
+
+def timing(cost: Cost, hw: Roofline) -> Timing:
+    return Timing(cost, hw)

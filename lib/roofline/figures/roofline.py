@@ -1,0 +1,55 @@
+"""The roofline picture (week-4 guide, ②, ⑤): log–log, memory slope BW×I, ceiling P, ridge I*, the cases."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+import numpy as np
+from matplotlib.figure import Figure
+
+from .. import fmt, style
+from ..hardware import Roofline
+from ..problems import week4_cases
+from . import figure
+
+TERA = 1e12
+COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2"]
+
+
+def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
+    """The two lines and the ridge point on log–log axes, rates in TFLOPs/s."""
+    I = np.geomspace(I_min, I_max, 200)
+    P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
+    ax.loglog(I, np.minimum(P, BW * I) / TERA, color="black", lw=2, label="성능 상한 min(P, BW×I)")
+    ax.axvline(ridge, color="gray", ls="--", lw=1)
+    ax.annotate(
+        f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte",
+        xy=(ridge, P / TERA), xytext=(ridge * 1.15, P / TERA / 6),
+        arrowprops={"arrowstyle": "->", "color": "gray"}, fontsize=10,
+    )
+    ax.text(I_min * 1.2, BW * I_min * 1.2 / TERA * 5, f"메모리 상한 BW×I\n(BW = {fmt.number(hw.BW / TERA, 3)} TB/s)",
+            fontsize=9, color="dimgray", va="bottom")
+    ax.text(I_max / 1.2, P / TERA * 1.25, f"연산 상한 P = {fmt.tera(hw.P, 1)} TFLOPs/s", ha="right",
+            fontsize=9, color="dimgray")
+    ax.set_ylim(top=P / TERA * 3)
+    ax.set_xlabel("산술 강도 I (FLOPs/Byte, 로그 축)")
+    ax.set_ylabel("성능 상한 R (TFLOPs/s, 로그 축)")
+    style.plain_log_ticks(ax)
+
+
+@figure("week4-roofline")
+def week4_roofline(course) -> Figure:
+    """The guide's and ②'s picture: the week-4 machine and the no-reuse and tiled cases as points."""
+    style.apply()
+    w4 = course.week4
+    cases = week4_cases(w4)
+    I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
+    fig = Figure(figsize=(7.5, 4.8))
+    ax = fig.subplots()
+    draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 4)
+    for color, case in zip(COLORS, cases):
+        I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
+        ax.plot(I, R, "o", ms=8, color=color, label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, "
+                                                     f"R = {fmt.tera(case.timing.R_roof, 3)} TFLOPs/s")
+    ax.legend(loc="lower right", fontsize=9, framealpha=0.95)
+    ax.set_title(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
+    return fig

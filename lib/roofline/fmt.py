@@ -1,0 +1,107 @@
+"""Number formatting in the seeds' style. Exact values in, strings out; the only place that rounds.
+
+    integer(137438953472) → "137,438,953,472"      decimal(Fraction(1, 4), 6) → "0.250000"
+    ratio(x) → "80.01배"   ms(t) → "549.822923"    kib(12288) → "12 KiB"    gb(Q) → "549.822923"
+"""
+from __future__ import annotations
+
+import math
+from fractions import Fraction
+
+
+def _exact(x) -> Fraction:
+    if isinstance(x, float):
+        return Fraction(repr(x))
+    return Fraction(x)
+
+
+def rounded(x, digits: int) -> Fraction:
+    """x rounded half away from zero to `digits` decimals, exactly."""
+    x = _exact(x)
+    scale = 10**digits
+    magnitude = math.floor(abs(x) * scale + Fraction(1, 2))
+    return Fraction(magnitude if x >= 0 else -magnitude, scale)
+
+
+def decimal(x, digits: int = 6, grouping: bool = False) -> str:
+    """Fixed decimals: decimal(Fraction(2, 9), 4) → "0.2222"."""
+    r = rounded(x, digits)
+    sign = "-" if r < 0 else ""
+    whole, part = divmod(abs(r.numerator) * 10**digits // r.denominator, 10**digits)
+    head = f"{whole:,}" if grouping else str(whole)
+    return sign + head + (f".{part:0{digits}d}" if digits else "")
+
+
+def integer(n) -> str:
+    """Thousands separators: 137438953472 → "137,438,953,472". Refuses a non-integer."""
+    n = _exact(n)
+    if n.denominator != 1:
+        raise ValueError(f"integer() needs a whole number, got {n}")
+    return f"{n.numerator:,}"
+
+
+def number(x, digits: int = 6) -> str:
+    """An integer with separators when whole, else `digits` decimals without trailing zeros: 20 → "20", 2/3 → "0.666667"."""
+    x = _exact(x)
+    if x.denominator == 1:
+        return integer(x)
+    return decimal(x, digits).rstrip("0").rstrip(".")
+
+
+def fraction(x) -> str:
+    """Exact fraction: Fraction(1, 12) → "1/12", 20 → "20"."""
+    x = _exact(x)
+    return str(x.numerator) if x.denominator == 1 else f"{x.numerator}/{x.denominator}"
+
+
+def ratio(x, digits: int = 2) -> str:
+    """A ratio as the seeds write it: "80.01배"."""
+    return decimal(x, digits) + "배"
+
+
+def percent(x, digits: int = 1) -> str:
+    """A share as a percentage: Fraction(1, 4) → "25.0 %"."""
+    return decimal(_exact(x) * 100, digits) + " %"
+
+
+def ms(seconds, digits: int = 6) -> str:
+    """Seconds shown in milliseconds (1 ms = 10⁻³ s): 0.0068719476736 → "6.871948"."""
+    return decimal(_exact(seconds) * 1000, digits)
+
+
+def tera(rate, digits: int = 6) -> str:
+    """FLOPs/s shown in TFLOPs/s (10¹²): 7.968872e12 → "7.968872"."""
+    return decimal(_exact(rate) / 10**12, digits)
+
+
+def giga(count, digits: int = 6) -> str:
+    """Byte or FLOPs shown in units of 10⁹ (GB, GFLOPs): 549822922752 → "549.822923"."""
+    return decimal(_exact(count) / 10**9, digits)
+
+
+def kib(nbytes) -> str:
+    """Byte in KiB (1 KiB = 1024 Byte): 12288 → "12 KiB"."""
+    return number(_exact(nbytes) / 1024, 3) + " KiB"
+
+
+def mib(nbytes) -> str:
+    """Byte in MiB (2²⁰ Byte): 201326592 → "192 MiB"."""
+    return number(_exact(nbytes) / 2**20, 3) + " MiB"
+
+
+def gib(nbytes) -> str:
+    """Byte in GiB (2³⁰ Byte): 1073741824 → "1 GiB"."""
+    return number(_exact(nbytes) / 2**30, 3) + " GiB"
+
+
+def power10(x) -> str:
+    """A value as a × 10ⁿ with a superscript exponent: 20e12 → "20 × 10¹²"."""
+    x = _exact(x)
+    if x <= 0:
+        raise ValueError(f"power10() needs a positive number, got {x}")
+    exponent = 0
+    while x >= 1000:
+        x /= 1000
+        exponent += 3
+    sup = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+    return f"{number(x, 3)} × 10{str(exponent).translate(sup)}"

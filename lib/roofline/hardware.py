@@ -1,0 +1,67 @@
+"""Hardware: the two numbers of a roofline (P, BW) and the named presets.
+
+A preset holds dense peaks per dtype (FLOPs/s), optional 2:4-sparse peaks,
+memory bandwidth BW (Byte/s) and, for real GPUs, SMs and shared memory per SM.
+`Preset.roofline(dtype)` gives the `Roofline(P, BW)` that the cost model uses.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+
+@dataclass(frozen=True)
+class Roofline:
+    """P (FLOPs/s) and BW (Byte/s) for one dtype on one machine (②)."""
+
+    P: Fraction
+    BW: Fraction
+    name: str = ""
+
+    def __post_init__(self):
+        for key in ("P", "BW"):
+            value = getattr(self, key)
+            if not value > 0:
+                raise ValueError(f"{key} must be a positive number, got {value!r}")
+        object.__setattr__(self, "P", Fraction(self.P))
+        object.__setattr__(self, "BW", Fraction(self.BW))
+
+    @property
+    def ridge(self) -> Fraction:
+        """I* = P / BW (FLOPs/Byte): where the memory slope meets the compute ceiling."""
+        return self.P / self.BW
+
+    def R_roof(self, I) -> Fraction:
+        """R_roof = min(P, BW × I) (FLOPs/s)."""
+        return min(self.P, self.BW * Fraction(I))
+
+    def with_(self, *, P=None, BW=None) -> "Roofline":
+        """The same machine with P and/or BW replaced (for "double one resource")."""
+        return Roofline(self.P if P is None else P, self.BW if BW is None else BW, self.name)
+
+
+@dataclass(frozen=True)
+class Preset:
+    """A named machine: dense (and sparse) peaks per dtype, BW, SMs, shared memory per SM."""
+
+    key: str
+    name: str
+    peak: dict[str, Fraction]
+    BW: Fraction
+    memory: str
+    source: str
+    sparse: dict[str, Fraction] = field(default_factory=dict)
+    SMs: int | None = None
+    smem_per_SM: int | None = None
+
+    def P(self, dtype: str) -> Fraction:
+        """Dense peak for `dtype`; a clear error if this machine has none."""
+        if dtype not in self.peak:
+            raise ValueError(
+                f"preset {self.key!r} has no peak for dtype {dtype!r}; "
+                f"it has: {', '.join(self.peak)}"
+            )
+        return self.peak[dtype]
+
+    def roofline(self, dtype: str) -> Roofline:
+        return Roofline(self.P(dtype), self.BW, self.name)

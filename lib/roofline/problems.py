@@ -1,0 +1,28 @@
+"""The course's worked problems as lists of cases, shared by chapters, tables and figures.
+
+Week 4: C = A @ B, N×N, without reuse and with each tile side T of the parameter file (②, ⑤).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from . import kernels
+from .cost import Cost, Timing
+from .hardware import Roofline
+from .params import Week4
+
+
+@dataclass(frozen=True)
+class Case:
+    label: str          # "재사용 없음", "T = 32", …
+    T: int | None       # tile side, None without reuse
+    cost: Cost
+    timing: Timing
+
+
+def week4_cases(w4: Week4, hw: Roofline | None = None) -> list[Case]:
+    """No reuse, then one case per tile side, on the week's machine (or `hw`)."""
+    hw = hw or w4.hardware
+    costs = [("재사용 없음", None, kernels.matmul_no_reuse(w4.N, w4.s, w4.s))]
+    costs += [(f"T = {T}", T, kernels.matmul_tiled(w4.N, T, w4.s, w4.s)) for T in w4.tiles]
+    return [Case(label, T, cost, Timing(cost, hw)) for label, T, cost in costs]

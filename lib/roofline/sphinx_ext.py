@@ -1,0 +1,34 @@
+"""The site's Sphinx extension (listed in _config.yml under sphinx.local_extensions… via extra_extensions).
+
+- marks the build (`ROOFLINE_BOOK=1`) so that `glue` only records, and chapters show tables once;
+- keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/ or
+  course.toml re-executes every chapter (jupyter-cache alone notices only the notebook's own code).
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+from pathlib import Path
+
+LIB = Path(__file__).resolve().parent
+
+
+def library_hash() -> str:
+    digest = hashlib.sha256()
+    for path in sorted(LIB.rglob("*")):
+        if path.is_file() and path.suffix in {".py", ".toml"}:
+            digest.update(path.relative_to(LIB).as_posix().encode())
+            digest.update(path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def on_config(app, config) -> None:
+    os.environ["ROOFLINE_BOOK"] = "1"
+    if config.nb_execution_mode == "cache":
+        base = Path(app.outdir).parent / ".jupyter_cache"
+        config.nb_execution_cache_path = str(base / library_hash())
+
+
+def setup(app):
+    app.connect("config-inited", on_config, priority=100)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -1,0 +1,24 @@
+"""Rows → Markdown tables (with Korean headers), ready for `glue` as IPython Markdown."""
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from IPython.display import Markdown
+
+
+def markdown(headers: Sequence[str], rows: Sequence[Sequence], align: str | None = None) -> Markdown:
+    """A GitHub-flavoured Markdown table. `align` is one letter per column: l, c or r (numbers right)."""
+    if align is None:
+        align = "l" + "r" * (len(headers) - 1)
+    if len(align) != len(headers):
+        raise ValueError(f"align has {len(align)} letters for {len(headers)} columns")
+    rule = {"l": ":--", "c": ":-:", "r": "--:"}
+    lines = [
+        "| " + " | ".join(headers) + " |",
+        "| " + " | ".join(rule[a] for a in align) + " |",
+    ]
+    for row in rows:
+        if len(row) != len(headers):
+            raise ValueError(f"row {row!r} has {len(row)} cells for {len(headers)} columns")
+        lines.append("| " + " | ".join(str(cell).replace("|", "\\|") for cell in row) + " |")
+    return Markdown("\n".join(lines))
