@@ -133,7 +133,7 @@ def execute(nb, cwd: Path, timeout: int = 300):
 
 def build(md: Path, root: Path = ROOT):
     """The executed, plain-Markdown edition of chapter `md` (an nbformat notebook)."""
-    nb = jupytext.read(md)
+    nb = jupytext.read(md, fmt="md:myst")
     nb.cells.insert(0, setup_cell(root))
     execute(nb, md.parent)
     glued = records(nb)

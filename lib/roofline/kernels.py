@@ -35,6 +35,8 @@ def matmul_no_reuse(N: int, s_in: int = 4, s_out: int = 4) -> Cost:
 
 def matmul_tiled(N: int, T: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """T×T output tiles, K step T, no reuse across tiles: Q = 2 s_in N³/T + s_out N²."""
+    _positive(N=N, T=T)
+    _divides("T", T, "N", N)
     return matmul_tiles(N, N, N, T, T, T, s_in, s_out)
 
 

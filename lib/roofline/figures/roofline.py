@@ -1,7 +1,7 @@
 """The roofline picture (week-4 guide, ②, ⑤): log–log, memory slope BW×I, ceiling P, ridge I*, the cases."""
 from __future__ import annotations
 
-from fractions import Fraction
+import math
 
 import numpy as np
 from matplotlib.figure import Figure
@@ -13,24 +13,38 @@ from . import figure
 
 TERA = 1e12
 COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2"]
+LABEL = {"fontsize": 9, "color": "dimgray"}
 
 
 def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
-    """The two lines and the ridge point on log–log axes, rates in TFLOPs/s."""
+    """The two lines and the ridge point on log–log axes, rates in TFLOPs/s.
+
+    Labels sit beside the lines, never on them: the memory label runs parallel above the slope
+    (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part
+    right of the ridge, the ridge label below the ceiling to the right of the dashed line.
+    """
     I = np.geomspace(I_min, I_max, 200)
     P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
     ax.loglog(I, np.minimum(P, BW * I) / TERA, color="black", lw=2, label="성능 상한 min(P, BW×I)")
     ax.axvline(ridge, color="gray", ls="--", lw=1)
+    ax.set_xlim(I_min, I_max)
+    ax.set_ylim(BW * I_min / TERA / 2, P / TERA * 4)
+
+    # memory line: parallel label, a little above the line, between I_min and the ridge (geometric 1/3)
+    I_text = I_min * (ridge / I_min) ** 0.3
+    R_text = BW * I_text / TERA * 1.5
+    angle = math.degrees(math.atan2(R_text, I_text))   # direction (x, y): slope 1 in log–log coordinates
+    ax.text(I_text, R_text, f"메모리 상한 BW×I (BW = {fmt.number(hw.BW / TERA, 3)} TB/s)", rotation=angle,
+            rotation_mode="anchor", transform_rotates_text=True, ha="left", va="bottom", **LABEL)
+    # compute ceiling: above the flat part, right-aligned at the right edge
+    ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한 P = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
+            ha="right", va="bottom", **LABEL)
+    # ridge: below the ceiling, right of the dashed line, with an arrow to the corner
     ax.annotate(
-        f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte",
-        xy=(ridge, P / TERA), xytext=(ridge * 1.15, P / TERA / 6),
+        f"분기점 I* = P/BW\n= {fmt.number(hw.ridge, 3)} FLOPs/Byte",
+        xy=(ridge, P / TERA), xytext=(ridge * 1.4, P / TERA / 5), ha="left", va="top",
         arrowprops={"arrowstyle": "->", "color": "gray"}, fontsize=10,
     )
-    ax.text(I_min * 1.2, BW * I_min * 1.2 / TERA * 5, f"메모리 상한 BW×I\n(BW = {fmt.number(hw.BW / TERA, 3)} TB/s)",
-            fontsize=9, color="dimgray", va="bottom")
-    ax.text(I_max / 1.2, P / TERA * 1.25, f"연산 상한 P = {fmt.tera(hw.P, 1)} TFLOPs/s", ha="right",
-            fontsize=9, color="dimgray")
-    ax.set_ylim(top=P / TERA * 3)
     ax.set_xlabel("산술 강도 I (FLOPs/Byte, 로그 축)")
     ax.set_ylabel("성능 상한 R (TFLOPs/s, 로그 축)")
     style.plain_log_ticks(ax)
@@ -45,11 +59,11 @@ def week4_roofline(course) -> Figure:
     I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
     fig = Figure(figsize=(7.5, 4.8))
     ax = fig.subplots()
-    draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 4)
+    draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 8)
     for color, case in zip(COLORS, cases):
         I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
-        ax.plot(I, R, "o", ms=8, color=color, label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, "
-                                                     f"R = {fmt.tera(case.timing.R_roof, 3)} TFLOPs/s")
+        ax.plot(I, R, "o", ms=8, color=color, zorder=3,
+                label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)} TFLOPs/s")
     ax.legend(loc="lower right", fontsize=9, framealpha=0.95)
     ax.set_title(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
     return fig

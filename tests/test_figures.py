@@ -1,0 +1,36 @@
+"""figures/ holds exactly what the library draws now, and the figures show the right data."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+
+import roofline as rl
+from roofline.__main__ import stale_figures, svg
+from roofline.figures import FIGURES
+
+
+def test_figures_folder_is_fresh(course):
+    problems = stale_figures(course)
+    assert not problems, "stale figures:\n" + "\n".join(problems)
+
+
+@pytest.mark.parametrize("name", sorted(FIGURES))
+def test_figure_is_deterministic_and_has_no_missing_glyph(course, name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # "Glyph … missing" is a UserWarning: fail on it
+        first = svg(name, course)
+    assert first == svg(name, course)
+    assert b"\xe2\x88\x92" not in first  # no U+2212 text: the Hangul font lacks it
+
+
+def test_roofline_figure_marks_the_four_cases(course):
+    fig = FIGURES["week4-roofline"](course)
+    ax = fig.axes[0]
+    points = [v for line in ax.lines if line.get_marker() == "o" for v in (line.get_xdata()[0], line.get_ydata()[0])]
+    expected = [0.249969, 0.249969, 7.968872, 7.968872, 15.875969, 15.875969, 31.507692, 20.0]
+    assert points == pytest.approx(expected, rel=1e-5)
+    assert ax.get_xscale() == ax.get_yscale() == "log"
+    assert "FLOPs/Byte" in ax.get_xlabel() and "TFLOPs/s" in ax.get_ylabel()
+    ridge = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert ridge and ridge[0].get_xdata()[0] == 20

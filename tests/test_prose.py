@@ -1,0 +1,78 @@
+"""No hand-typed numbers in the chapters' prose.
+
+A numeral that a reader sees must come from the library through glue. This test strips what is
+not prose (front matter, code cells, glue roles and directives, inline code, URLs, labels) and
+fails on any numeral left that is neither part of a name (FP32, H100, T_M, GPT-3) nor on the
+allow-list below, each entry with its reason. Numerals inside math are allowed only as the small
+structural constants of formulas (exponents, 2 FLOPs per FMA, …), listed in MATH_CONSTANTS.
+"""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+CHAPTERS = sorted((ROOT / "chapters").glob("*.md"))
+
+# Phrases whose numerals are definitions or names, not results. Each with its reason.
+ALLOWED = {
+    r"[34]주차": "week numbers of the course, a name",
+    r"Scaling Book 1장": "the chapter number of a cited book",
+    r"\b1 Byte": "the unit in a definition (FLOPs per 1 Byte)",
+    r"1 KiB = 1024 Byte": "definition of the unit KiB",
+    r"1 GB = 10⁹ Byte|1 TFLOPs/s = 10¹² FLOPs/s|1 GFLOPs = 10⁹ FLOPs|1 ms = 10⁻³ s|1 TB/s = 10¹² Byte/s": "unit definitions",
+    r"2 FLOPs": "one FMA counts as 2 FLOPs, the convention of the course",
+    r"\b10번|열 번": "an example count in the definition of Q (read ten times, counted ten times)",
+    r"워프\(warp\) 하나는 스레드 32개|스레드 32개": "warp size of NVIDIA GPUs, a hardware constant",
+}
+MATH_CONSTANTS = {"0", "1", "2", "3", "4", "6", "8", "12", "16"}
+
+IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*-?\d+[A-Za-z0-9_]*|\d+[A-Za-z]+\d*(?=\b)")
+
+
+def prose(text: str) -> str:
+    text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)                      # front matter
+    text = re.sub(r"^```\{code-cell\}.*?^```", "", text, flags=re.S | re.M)         # code cells
+    text = re.sub(r"^(`{3,})\{glue:[a-z]+\}.*?^\1", "", text, flags=re.S | re.M)   # glue directives
+    text = re.sub(r"^(`{3,})\{code-block\}.*?^\1", "", text, flags=re.S | re.M)    # shown code
+    text = re.sub(r"^(`{3,})(?:text|python)?\n.*?^\1", "", text, flags=re.S | re.M)
+    text = re.sub(r"\{glue(?::\w+)?\}`[^`]*`", "", text)                           # glue roles
+    text = re.sub(r"\{(?:ref|doc|term|numref|cite(?::\w)?)\}`[^`]*`", "", text)     # references
+    text = re.sub(r"`[^`]*`", "", text)                                              # inline code
+    text = re.sub(r"\]\([^)]*\)", "]", text)                                         # link targets
+    text = re.sub(r"https?://\S+", "", text)
+    text = re.sub(r"^\([\w-]+\)=$", "", text, flags=re.M)                            # labels
+    text = re.sub(r"^:\w+:.*$", "", text, flags=re.M)                                # directive options
+    return text
+
+
+def numerals(text: str) -> list[str]:
+    found = []
+    math = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+    for block in math.findall(text):
+        for number in re.findall(r"\d+(?:\.\d+)?", IDENTIFIER.sub("", re.sub(r"\\[a-zA-Z]+", "", block))):
+            if number not in MATH_CONSTANTS:
+                found.append(f"{number} in math {block.strip()[:60]!r}")
+    text = math.sub("", text)
+    for pattern in ALLOWED:
+        text = re.sub(pattern, "", text)
+    text = IDENTIFIER.sub("", text)
+    for line in text.splitlines():
+        line = re.sub(r"^\s*(?:\d+\.|[-*])\s", "", line)  # list markers
+        for match in re.finditer(r"\d[\d,.]*", line):
+            found.append(f"{match.group()} in {line.strip()[:80]!r}")
+    return found
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
+def test_no_hand_typed_numbers(path):
+    found = numerals(prose(path.read_text(encoding="utf-8")))
+    assert not found, f"{path.name}: numbers typed into prose (glue them from the library):\n" + "\n".join(found)
+
+
+def test_the_lint_catches_a_typed_number():
+    sample = "---\nx: 1\n---\n# 제목\n\n분기점은 20 FLOPs/Byte다. {glue:text}`ridge` 와 FP32, H100, $2N^3$.\n"
+    assert [f.split(" in ")[0] for f in numerals(prose(sample))] == ["20"]
+    assert numerals(prose("시간은 $t = 6.87$ ms다.")) == ["6.87 in math '$t = 6.87$'"]
