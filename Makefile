@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
 
-.PHONY: book test figures notebooks refresh check serve clean
+.PHONY: book test figures notebooks refresh check serve clean system-deps
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -27,8 +27,20 @@ notebooks: $(STAMP)
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 그림, 노트북 판, 사이트를 모두 새로 만든다.
 refresh: figures notebooks book
 
-test: $(STAMP)
-	$(BIN)/python -m pytest
+# 브라우저 테스트에 필요한 Debian 패키지(chromium, 한글 글꼴). 없을 때만 설치한다.
+system-deps:
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK"; then \
+	  echo "apt-get install chromium fonts-noto-cjk"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk >/dev/null; \
+	fi
+
+# 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
+test: $(STAMP) system-deps book
+	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env
+
+# 무엇이 낡았는지(그림, 노트북 판) 알려 준다.
+check: $(STAMP)
+	$(BIN)/python -m roofline check
 
 serve: book
 	$(BIN)/python -m http.server -d _build/html 8000

@@ -28,23 +28,52 @@ ALLOWED = {
     r"워프\(warp\) 하나는 스레드 32개|스레드 32개": "warp size of NVIDIA GPUs, a hardware constant",
 }
 MATH_CONSTANTS = {"0", "1", "2", "3", "4", "6", "8", "12", "16"}
+# Unit definitions written as math, e.g. $1\ \text{KiB} = 1024\ \text{Byte}$, $1\ \text{GB} = 10^9\ \text{Byte}$.
+UNIT_DEFINITION = re.compile(r"^\$1\\ \\text\{[^}]+\} = (?:10\^\{?-?\d+\}?|1024)\\ \\text\{[^}]+\}\$$")
 
 IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*-?\d+[A-Za-z0-9_]*|\d+[A-Za-z]+\d*(?=\b)")
 
 
+# Fenced blocks whose content is not prose: skipped whole. Any other directive (admonition,
+# dropdown, note …) holds prose: its option lines are dropped and its body is checked.
+NOT_PROSE = re.compile(r"\{(?:code-cell|code-block|code|glue(?::\w+)?|math)\}|^(?:text|python|bash|console|)$")
+FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})(?P<info>.*)$")
+
+
+def strip_fences(text: str) -> str:
+    """Keep the prose lines, following nested fences with a stack (an opening fence has an info
+    string or stands where no block is open; a closing fence repeats the innermost fence)."""
+    kept, stack = [], []   # stack of (fence, is_prose)
+    for line in text.split("\n"):
+        match = FENCE.match(line.strip())
+        if match:
+            fence, info = match["fence"], match["info"].strip()
+            if stack and not info and fence[0] == stack[-1][0][0] and len(fence) >= len(stack[-1][0]):
+                stack.pop()
+                continue
+            inside_prose = all(is_prose for _, is_prose in stack)
+            if inside_prose or not stack:
+                stack.append((fence, not NOT_PROSE.search(info)))
+                continue
+            stack.append((fence, False))
+            continue
+        if all(is_prose for _, is_prose in stack):
+            kept.append(line)
+    if stack:
+        raise AssertionError(f"unclosed fence {stack[-1][0]!r}")
+    return "\n".join(kept)
+
+
 def prose(text: str) -> str:
     text = re.sub(r"\A---\n.*?\n---\n", "", text, flags=re.S)                      # front matter
-    text = re.sub(r"^```\{code-cell\}.*?^```", "", text, flags=re.S | re.M)         # code cells
-    text = re.sub(r"^(`{3,})\{glue:[a-z]+\}.*?^\1", "", text, flags=re.S | re.M)   # glue directives
-    text = re.sub(r"^(`{3,})\{code-block\}.*?^\1", "", text, flags=re.S | re.M)    # shown code
-    text = re.sub(r"^(`{3,})(?:text|python)?\n.*?^\1", "", text, flags=re.S | re.M)
+    text = strip_fences(text)
     text = re.sub(r"\{glue(?::\w+)?\}`[^`]*`", "", text)                           # glue roles
     text = re.sub(r"\{(?:ref|doc|term|numref|cite(?::\w)?)\}`[^`]*`", "", text)     # references
     text = re.sub(r"`[^`]*`", "", text)                                              # inline code
     text = re.sub(r"\]\([^)]*\)", "]", text)                                         # link targets
     text = re.sub(r"https?://\S+", "", text)
     text = re.sub(r"^\([\w-]+\)=$", "", text, flags=re.M)                            # labels
-    text = re.sub(r"^:\w+:.*$", "", text, flags=re.M)                                # directive options
+    text = re.sub(r"^:[\w-]+:.*$", "", text, flags=re.M)                              # directive options
     return text
 
 
@@ -52,6 +81,8 @@ def numerals(text: str) -> list[str]:
     found = []
     math = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
     for block in math.findall(text):
+        if UNIT_DEFINITION.match(block.strip()):
+            continue
         for number in re.findall(r"\d+(?:\.\d+)?", IDENTIFIER.sub("", re.sub(r"\\[a-zA-Z]+", "", block))):
             if number not in MATH_CONSTANTS:
                 found.append(f"{number} in math {block.strip()[:60]!r}")
@@ -61,7 +92,7 @@ def numerals(text: str) -> list[str]:
     text = IDENTIFIER.sub("", text)
     for line in text.splitlines():
         line = re.sub(r"^\s*(?:\d+\.|[-*])\s", "", line)  # list markers
-        for match in re.finditer(r"\d[\d,.]*", line):
+        for match in re.finditer(r"\d+(?:[.,]\d+)*", line):
             found.append(f"{match.group()} in {line.strip()[:80]!r}")
     return found
 
@@ -70,6 +101,14 @@ def numerals(text: str) -> list[str]:
 def test_no_hand_typed_numbers(path):
     found = numerals(prose(path.read_text(encoding="utf-8")))
     assert not found, f"{path.name}: numbers typed into prose (glue them from the library):\n" + "\n".join(found)
+
+
+def test_the_lint_reads_prose_inside_folded_answers_and_skips_code():
+    sample = (
+        "````{admonition} 답\n:class: dropdown\n\n답은 7이다.\n\n```{glue:md} t\n:format: myst\n```\n\n"
+        "그리고 9.\n````\n\n```python\nx = 5\n```\n\n```{code-cell} ipython3\ny = 6\n```\n끝 3개.\n"
+    )
+    assert [f.split(" in ")[0] for f in numerals(prose(sample))] == ["7", "9", "3"]
 
 
 def test_the_lint_catches_a_typed_number():

@@ -2,7 +2,8 @@
 
     figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
     notebooks  execute each chapter .md and write its Colab/nbval edition .ipynb beside it
-    check      say what is stale: a figure or an edition that differs from what the library makes now
+    check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
+               differs from its .md or from what the library computes now (which figure, notebook, value)
 """
 from __future__ import annotations
 
@@ -56,13 +57,35 @@ def stale_figures(course) -> list[str]:
     return problems
 
 
+def stale(course, site: Path | None = None) -> list[str]:
+    """Everything that no longer matches the library and the sources, one line each, naming the file,
+    the value and the command that fixes it. Cheap: each chapter's code runs once, in-process."""
+    from . import editions
+
+    problems = stale_figures(course)
+    check_site = site is not None and (site / "html").is_dir()
+    for md in chapter_sources():
+        try:
+            now = editions.recompute(md)
+        except editions.ChapterError as err:
+            problems.append(f"chapters/{md.name} fails to run with the current library and course.toml: {err}")
+            now = None
+        problems += editions.edition_problems(md, now, ROOT)
+        if check_site:
+            problems += editions.site_problems(md, now, site, ROOT)
+    return problems
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m roofline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("figures", help="write figures/*.svg")
     books = sub.add_parser("notebooks", help="write the executed .ipynb edition beside each chapter .md")
     books.add_argument("sources", nargs="*", type=Path, help="chapter .md files (default: all)")
-    sub.add_parser("check", help="report stale figures")
+    checks = sub.add_parser("check", help="report stale figures, notebook editions and built pages")
+    checks.add_argument("--site", type=Path, default=ROOT / "_build",
+                        help="the book's build folder to check too, if it exists (default: _build)")
+    checks.add_argument("--no-site", action="store_true", help="do not check the built pages")
     args = parser.parse_args(argv)
     try:
         course = params.load()
@@ -77,9 +100,11 @@ def main(argv=None) -> int:
         for md in args.sources or chapter_sources():
             print(editions.write(md.resolve()).relative_to(ROOT))
     elif args.command == "check":
-        problems = stale_figures(course)
+        problems = stale(course, None if args.no_site else args.site.resolve())
         for line in problems:
             print(line, file=sys.stderr)
+        if not problems:
+            print("up to date: figures/, the .ipynb editions" + ("" if args.no_site else " and the built pages"))
         return 1 if problems else 0
     return 0
 

@@ -3,28 +3,38 @@
 `build(md)` reads the MyST notebook (jupytext), executes it with nbclient (outside the book,
 so `glue` also shows its tables and figures), then rewrites its Markdown cells as plain
 Markdown with every glued value filled in: no `{glue:…}` role, no MyST directive, nothing
-Colab cannot render. A first cell, made from `_config.yml`'s repository, installs the
-project and its font in Colab only.
+Colab cannot render (`plain`). A first cell, made from `_config.yml`'s repository, installs the
+project (and with it the Hangul font of koreanize-matplotlib) in Colab only.
+
+`problems(md)` says, cheaply and precisely, what is stale: an edition whose cells no longer
+match its .md, whose glued values differ from what the library computes now (`recompute` runs
+the chapter's code in-process, no kernel), or a built page (`_build/jupyter_execute`) that does.
 """
 from __future__ import annotations
 
+import contextlib
+import os
 import re
 from pathlib import Path
 
-import jupytext
 import nbformat
 import yaml
-from nbclient import NotebookClient
 
-from .glue import PREFIX
+from .glue import PREFIX, shown_text
 
 ROOT = Path(__file__).resolve().parents[2]
+MYST = "md:myst"
 SETUP_TAG = "colab-setup"
+PACKAGE = "roofline-course"          # pyproject.toml's [project] name
+COMPARED = ("text/plain", "text/markdown", "text/latex")   # picture bytes differ across machines
+UNCOMPARED_TAGS = {"nbval-ignore-output", "nbval-skip"}     # live measurements: differ on every run
 ADMONITION_TITLES = {
     "note": "참고", "tip": "팁", "important": "중요", "warning": "주의", "caution": "주의",
     "attention": "주의", "hint": "힌트", "seealso": "함께 보기", "admonition": "",
 }
 
+
+# ---------------------------------------------------------------- repository, Colab, setup cell
 
 def repository(root: Path = ROOT) -> tuple[str, str]:
     """(https URL, branch) of the repository, from `_config.yml` (the only place it is written)."""
@@ -33,21 +43,73 @@ def repository(root: Path = ROOT) -> tuple[str, str]:
     return repo["url"].rstrip("/"), repo.get("branch", "main")
 
 
-def setup_cell(root: Path = ROOT):
+def colab_url(path: str, root: Path = ROOT) -> str:
+    """Colab's address of the repository file `path` (e.g. chapters/w4_1_intensity.ipynb)."""
     url, branch = repository(root)
-    source = (
-        "# Colab에서만 실행된다: 강의 라이브러리(roofline)와 한글 글꼴을 설치한다. 다른 환경에서는 아무것도 하지 않는다.\n"
-        "import sys\n"
-        "if 'google.colab' in sys.modules:\n"
-        f"    %pip install -q 'roofline-course @ git+{url}@{branch}'"
-    )
-    return nbformat.v4.new_code_cell(source, metadata={"tags": [SETUP_TAG, "remove-cell"]})
+    return f"https://colab.research.google.com/github/{url.removeprefix('https://github.com/')}/blob/{branch}/{path}"
 
 
-def records(nb) -> dict[str, dict]:
-    """name → mime bundle of every glue record in the executed notebook."""
+def requirement(root: Path = ROOT) -> str:
+    """What the first cell pip-installs in Colab: the project at the configured branch."""
+    url, branch = repository(root)
+    return f"{PACKAGE} @ git+{url}@{branch}"
+
+
+SETUP = '''\
+# Colab에서만 실행된다: 강의 라이브러리 roofline과 한글 글꼴(koreanize-matplotlib의 NanumGothic)을 조용히 설치한다.
+# 다른 곳(Jupyter, 사이트 빌드)에서는 아무것도 하지 않는다.
+import importlib, importlib.util, subprocess, sys
+if "google.colab" in sys.modules and importlib.util.find_spec("roofline") is None:
+    _pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                           {requirement!r}], capture_output=True, text=True)
+    if _pip.returncode != 0:
+        raise RuntimeError("roofline 설치에 실패했다 (pip):\\n" + (_pip.stdout + _pip.stderr)[-3000:])
+    importlib.invalidate_caches()'''
+
+
+def setup_cell(root: Path = ROOT):
+    return nbformat.v4.new_code_cell(SETUP.format(requirement=requirement(root)),
+                                     metadata={"tags": [SETUP_TAG, "remove-cell"]})
+
+
+# ---------------------------------------------------------------- sources, labels, records
+
+def read_source(md: Path):
+    """The chapter .md as a notebook (jupytext's MyST format, stated explicitly: its guess is 'md')."""
+    import jupytext
+
+    return jupytext.read(md, fmt=MYST)
+
+
+def chapter_of(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
+    """Page label → (chapter .md, page title), from the `(label)=` line above each page title."""
+    found = {}
+    for md in sorted((root / "chapters").glob("*.md")):
+        match = re.search(r"^\(([\w-]+)\)=[ \t]*\n+#[ \t]+(.+)$", md.read_text(encoding="utf-8"), re.M)
+        if match:
+            found[match[1]] = (md, match[2].strip())
+    return found
+
+
+def links(root: Path = ROOT) -> dict[str, tuple[str, str]]:
+    """Page label → (title, address) for the edition: the other chapter's Colab notebook, or its .md on GitHub."""
+    url, branch = repository(root)
+    result = {}
+    for label, (md, title) in chapter_of(root).items():
+        rel = md.relative_to(root).as_posix()
+        notebook = "kernelspec:" in md.read_text(encoding="utf-8")[:600]
+        result[label] = (title, colab_url(rel[:-3] + ".ipynb", root) if notebook else f"{url}/blob/{branch}/{rel}")
+    return result
+
+
+def records(nb, compared_only: bool = False) -> dict[str, dict]:
+    """name → mime bundle of every glue record in the executed notebook.
+
+    With `compared_only`, leave out records of cells tagged nbval-ignore-output / nbval-skip (live measurements)."""
     found = {}
     for cell in nb.cells:
+        if compared_only and UNCOMPARED_TAGS & set(cell.get("metadata", {}).get("tags", [])):
+            continue
         for output in cell.get("outputs", []):
             name = output.get("metadata", {}).get("scrapbook", {}).get("name")
             if name:
@@ -55,9 +117,14 @@ def records(nb) -> dict[str, dict]:
     return found
 
 
+# ---------------------------------------------------------------- MyST → plain Markdown
+
 FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})\{(?P<name>[\w:-]+)\}[ \t]*(?P<arg>[^\n]*)\n(?P<body>.*?)^(?P=fence)[ \t]*$",
                    re.S | re.M)
 ROLE = re.compile(r"\{(?P<role>[\w:-]+)\}`(?P<content>[^`]*)`")
+LABEL = re.compile(r"^\([\w-]+\)=[ \t]*\n", re.M)
+# What must never reach a Colab Markdown cell: a role, a directive fence, a `(label)=` target.
+MYST_LEFTOVER = re.compile(r"\{[\w:-]+\}`|^[ \t>]*(`{3,}|:{3,})\{|^\([\w-]+\)=[ \t]*$", re.M)
 
 
 def split_options(body: str) -> tuple[dict, str]:
@@ -68,26 +135,30 @@ def split_options(body: str) -> tuple[dict, str]:
     return options, "\n".join(lines).strip("\n")
 
 
-def plain(text: str, glued: dict[str, dict]) -> str:
-    """MyST Markdown → plain Markdown with glued values substituted."""
+def plain(text: str, glued: dict[str, dict], pages: dict[str, tuple[str, str]] | None = None) -> str:
+    """MyST Markdown → plain Markdown with glued values substituted.
+
+    `pages` (label → (title, address), see `links`) turns {ref} to another page into a link."""
+    pages = pages or {}
 
     def value(key: str, mime: str = "text/plain") -> str:
         key = key.split(":")[0].strip()
         if key not in glued or mime not in glued[key]:
             raise KeyError(f"no glued {mime} named {key!r}")
-        return glued[key][mime]
+        return shown_text(glued[key][mime]) if mime == "text/plain" else glued[key][mime]
 
     def directive(match) -> str:
         name, arg = match["name"], match["arg"].strip()
         options, body = split_options(match["body"])
-        body = plain(body, glued)
+        body = plain(body, glued, pages)
         if name == "glue:md":
             return value(arg, "text/markdown")
         if name == "glue:math":
             latex = value(arg, "text/latex").strip().strip("$").replace("\\displaystyle", "").strip()
             return f"$$\n{latex}\n$$"
         if name in ("glue:figure", "glue"):
-            return f"**그림.** {body}" if body else ""
+            value(arg, "image/png")   # the figure is shown as the output of the cell that glued it
+            return f"**그림.** {body} (그림은 이 그림을 만든 코드 셀의 출력에 있다.)" if body else ""
         if name == "math":
             return f"$$\n{body}\n$$"
         if name == "dropdown" or "dropdown" in options.get("class", ""):
@@ -99,12 +170,11 @@ def plain(text: str, glued: dict[str, dict]) -> str:
             return (f"> **{title}**\n>\n" if title else "") + quoted
         if name in ("code-block", "code"):
             return f"```{arg}\n{body}\n```"
-        if name in ("figure", "image"):
-            return f"![{options.get('alt', '')}]({arg})\n\n{body}".strip()
         raise ValueError(f"the Colab edition cannot render the MyST directive {{{name}}}; add it to editions.plain")
 
     def role(match) -> str:
         name, content = match["role"], match["content"]
+        target = re.search(r"<([^>]*)>\s*$", content)
         shown = re.sub(r"\s*<[^>]*>$", "", content)
         if name in ("glue", "glue:text"):
             key, _, spec = content.partition(":")
@@ -114,7 +184,13 @@ def plain(text: str, glued: dict[str, dict]) -> str:
             return value(content, "text/markdown")
         if name == "math":
             return f"${content}$"
-        if name in ("term", "ref", "doc", "numref", "abbr"):
+        if name == "ref":
+            label = target[1] if target else content
+            if label in pages:
+                title, address = pages[label]
+                return f"[{shown if target else title}]({address})"
+            return shown
+        if name in ("term", "doc", "numref", "abbr"):
             return shown
         if name in ("cite", "cite:p", "cite:t"):
             return f"[{content}]"
@@ -122,29 +198,59 @@ def plain(text: str, glued: dict[str, dict]) -> str:
 
     text = FENCE.sub(directive, text)
     text = ROLE.sub(role, text)
-    text = re.sub(r"^\([\w-]+\)=[ \t]*\n", "", text, flags=re.M)   # (label)= targets
+    text = LABEL.sub("", text)
     return text
 
 
-def execute(nb, cwd: Path, timeout: int = 300):
-    NotebookClient(nb, timeout=timeout, kernel_name="python3", record_timing=False, resources={"metadata": {"path": str(cwd)}}).execute()
+def myst_leftovers(text: str) -> list[str]:
+    """MyST syntax left in a Markdown cell (what Colab would show raw)."""
+    return [m.group(0).strip() for m in MYST_LEFTOVER.finditer(text)]
+
+
+# ---------------------------------------------------------------- building an edition
+
+def execute(nb, cwd: Path, timeout: int = 300, kernel_name: str = "python3", kernel_dirs: list | None = None):
+    """Run `nb` in a fresh kernel (local sockets, shut down afterwards) with working folder `cwd`.
+    `kernel_dirs`: where to look for `kernel_name`'s spec (default: Jupyter's usual places)."""
+    import tempfile
+
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
+        specs = {"kernel_spec_manager": KernelSpecManager(kernel_dirs=list(map(str, kernel_dirs)))} if kernel_dirs else {}
+        km = KernelManager(kernel_name=kernel_name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
+        try:
+            NotebookClient(nb, km=km, timeout=timeout, record_timing=False,
+                           resources={"metadata": {"path": str(cwd)}}).execute()
+        finally:
+            if km.has_kernel:
+                km.shutdown_kernel(now=True)
+    return nb
+
+
+def finish(nb, root: Path = ROOT):
+    """Executed source notebook (setup cell first) → the edition: plain Markdown, stable ids, Colab metadata."""
+    glued, pages = records(nb), links(root)
+    for number, cell in enumerate(nb.cells):
+        if cell.cell_type == "markdown":
+            cell.source = plain(cell.source, glued, pages)
+        cell.id = f"cell-{number}"   # stable ids: a regenerated edition differs only where content does
+    nb.metadata.pop("jupytext", None)
+    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
+    nb.metadata["language_info"] = {"name": "python"}
+    nb.metadata["colab"] = {"provenance": []}
     return nb
 
 
 def build(md: Path, root: Path = ROOT):
     """The executed, plain-Markdown edition of chapter `md` (an nbformat notebook)."""
-    nb = jupytext.read(md, fmt="md:myst")
+    nb = read_source(md)
     nb.cells.insert(0, setup_cell(root))
-    execute(nb, md.parent)
-    glued = records(nb)
-    for number, cell in enumerate(nb.cells):
-        if cell.cell_type == "markdown":
-            cell.source = plain(cell.source, glued)
-        cell.id = f"cell-{number}"   # stable ids: a regenerated edition differs only where content does
-    nb.metadata.pop("jupytext", None)
-    nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
-    nb.metadata["colab"] = {"provenance": []}
-    return nb
+    with book_mode(False):
+        execute(nb, md.parent)
+    return finish(nb, root)
 
 
 def write(md: Path, root: Path = ROOT) -> Path:
@@ -152,3 +258,179 @@ def write(md: Path, root: Path = ROOT) -> Path:
     out = md.with_suffix(".ipynb")
     nbformat.write(nb, out)
     return out
+
+
+# ---------------------------------------------------------------- what is stale
+
+@contextlib.contextmanager
+def book_mode(on: bool):
+    """Set ROOFLINE_BOOK for the duration (glue shows its values only when it is not "1")."""
+    old = os.environ.get("ROOFLINE_BOOK")
+    if on:
+        os.environ["ROOFLINE_BOOK"] = "1"
+    else:
+        os.environ.pop("ROOFLINE_BOOK", None)
+    try:
+        yield
+    finally:
+        if old is None:
+            os.environ.pop("ROOFLINE_BOOK", None)
+        else:
+            os.environ["ROOFLINE_BOOK"] = old
+
+
+class ChapterError(Exception):
+    pass
+
+
+class Glued(dict):
+    """name → mime bundle, and `.measured`: the names glued by cells whose output may differ on every
+    run (tagged nbval-ignore-output / nbval-skip: live measurements), which are never compared."""
+
+    measured: frozenset = frozenset()
+
+
+def glued_of(nb) -> Glued:
+    found = Glued(records(nb))
+    found.measured = frozenset(found) - set(records(nb, compared_only=True))
+    return found
+
+
+PARAMETERS_TAG = "parameters"
+
+
+def parameter_cell(nb):
+    """The chapter's one visible parameter cell (tagged `parameters`)."""
+    cells = [c for c in nb.cells if c.cell_type == "code" and PARAMETERS_TAG in c.metadata.get("tags", [])]
+    if len(cells) != 1:
+        raise ChapterError(f"expected one cell tagged {PARAMETERS_TAG!r}, found {len(cells)}")
+    return cells[0]
+
+
+def recompute(md: Path, parameters: str | None = None) -> Glued:
+    """The glue records the chapter's code gives now, run in-process (an IPython shell, no kernel):
+    about as fast as the arithmetic and figures themselves. `parameters`: another source for the
+    parameter cell (what a student would type). Raises ChapterError naming the failing cell."""
+    from IPython.core.interactiveshell import InteractiveShell
+    from IPython.utils.capture import capture_output
+
+    shell = InteractiveShell.instance()
+    shell.reset(new_session=False)
+    nb = read_source(md)
+    if parameters is not None:
+        parameter_cell(nb).source = parameters
+    cwd = os.getcwd()
+    try:
+        os.chdir(md.parent)
+        with book_mode(True):
+            for cell in nb.cells:
+                if cell.cell_type != "code":
+                    continue
+                with capture_output(display=True) as captured:
+                    result = shell.run_cell(cell.source, store_history=False, silent=False)
+                if not result.success:
+                    err = result.error_in_exec or result.error_before_exec
+                    raise ChapterError(f"{type(err).__name__}: {err} (in the cell starting {cell.source[:60]!r})") from err
+                cell.outputs = [{"output_type": "display_data", "data": o.data, "metadata": o.metadata or {}}
+                                for o in captured.outputs]
+    finally:
+        os.chdir(cwd)
+        shell.reset(new_session=False)
+    return glued_of(nb)
+
+
+def short(value: str, width: int = 70) -> str:
+    value = " ".join(str(value).split())
+    return value if len(value) <= width else value[: width - 1] + "…"
+
+
+def value_changes(have: dict[str, dict], now: Glued, limit: int = 8) -> list[str]:
+    """'key': old → new, for every glued value that differs (texts, tables, equations; a figure by presence)."""
+    lines = []
+    for key in sorted((set(have) | set(now)) - now.measured):
+        if key not in now:
+            lines.append(f"glued {key!r} is no longer computed")
+        elif key not in have:
+            lines.append(f"glued {key!r} is missing")
+        else:
+            for mime in COMPARED:
+                if have[key].get(mime) != now[key].get(mime):
+                    lines.append(f"glued {key!r} is {short(have[key].get(mime))!r} but the library now gives "
+                                 f"{short(now[key].get(mime))!r}")
+                    break
+            else:
+                if ("image/png" in have[key]) != ("image/png" in now[key]):
+                    lines.append(f"glued figure {key!r} is missing")
+    if len(lines) > limit:
+        lines = lines[:limit] + [f"… and {len(lines) - limit} more glued values"]
+    return lines
+
+
+def cell_changes(edition, expected, label: str) -> list[str]:
+    """Where `edition`'s cells differ from `expected` (a list of (cell_type, source))."""
+    cells = [(c.cell_type, c.source) for c in edition.cells]
+    if len(cells) != len(expected):
+        return [f"has {len(cells)} cells, {label} {len(expected)}"]
+    for number, ((kind, source), (want_kind, want)) in enumerate(zip(cells, expected)):
+        if kind != want_kind or source != want:
+            have_lines, want_lines = source.splitlines(), want.splitlines()
+            first = next((want_lines[i] if i < len(want_lines) else have_lines[i]
+                          for i in range(max(len(have_lines), len(want_lines)))
+                          if (have_lines[i:i + 1] or [None]) != (want_lines[i:i + 1] or [None])), "")
+            return [f"cell {number} ({want_kind}) differs from {label}, near {short(first)!r}"]
+    return []
+
+
+def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]:
+    """Why chapters/X.ipynb is stale with respect to chapters/X.md and the library (empty: up to date)."""
+    edition = md.with_suffix(".ipynb")
+    rel = edition.relative_to(root).as_posix()
+    fix = "run `make notebooks` (or `python -m roofline notebooks " + md.relative_to(root).as_posix() + "`)"
+    if not edition.exists():
+        return [f"{rel} is missing: {fix}"]
+    nb = nbformat.read(edition, as_version=4)
+    source = read_source(md)
+    glued, pages = records(nb), links(root)
+    expected = [("code", setup_cell(root).source)]
+    try:
+        for cell in source.cells:
+            expected.append((cell.cell_type, plain(cell.source, glued, pages) if cell.cell_type == "markdown" else cell.source))
+    except KeyError as err:
+        return [f"{rel}: the .md uses {err.args[0]}, which the edition lacks: {fix}"]
+    if nb.cells and nb.cells[0].source != expected[0][1]:
+        return [f"{rel}: its first cell (Colab setup) differs from what _config.yml's repository and editions.SETUP "
+                f"give now: {fix}"]
+    found = [f"{rel}: {line}" for line in cell_changes(nb, expected, "what " + md.name + " gives now")]
+    if now is not None:
+        found += [f"{rel}: {line}" for line in value_changes(records(nb), now)]
+    return [f"{line}: {fix}" for line in found]
+
+
+def site_problems(md: Path, now: dict | None, build_dir: Path, root: Path = ROOT) -> list[str]:
+    """Why the built page of chapter `md` (in `build_dir`, e.g. _build) is stale (empty: up to date)."""
+    rel = md.relative_to(root).with_suffix("")
+    executed = build_dir / "jupyter_execute" / rel.with_suffix(".ipynb")
+    page = f"{build_dir.name}/html/{rel.as_posix()}.html"
+    fix = "run `make book`"
+    if not executed.exists():
+        return [f"{page}: not built from the current chapter list: {fix}"]
+    nb = nbformat.read(executed, as_version=4)
+    expected = [(c.cell_type, c.source) for c in read_source(md).cells]
+    found = cell_changes(nb, expected, "chapters/" + md.name)
+    errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
+    if errors:
+        found.append(f"shows an error: {errors[0].get('ename')}: {short(errors[0].get('evalue'))}")
+    if now is not None:
+        found += value_changes(site_records(executed), now)
+    return [f"{page}: {line}: {fix}" for line in found]
+
+
+def site_records(executed: Path) -> dict[str, dict]:
+    """The glue records of a built page: myst-nb moves them out of the executed notebook into
+    NAME.glue.json beside it (written after it; an older one is left over from an earlier build)."""
+    import json
+
+    path = executed.with_name(executed.stem + ".glue.json")
+    if not path.exists() or path.stat().st_mtime < executed.stat().st_mtime - 1:
+        return {}
+    return {name: output.get("data", {}) for name, output in json.loads(path.read_text(encoding="utf-8")).items()}

@@ -5,7 +5,7 @@ prefix `application/papermill.record/` and whose metadata names it), so `{glue:t
 `{glue:math}` and `{glue:figure}` find it; but this module needs only IPython, so it works in Colab,
 which has no myst-nb.
 
-- text (a str, already formatted by `fmt`) → text/plain without quotes;
+- text (a str, already formatted by `fmt`) → text/plain as its quoted repr (see `shown_text`);
 - a matplotlib Figure → image/png rendered here (no dependence on the inline backend);
 - anything else (IPython Markdown, Math) → its own mime bundle.
 
@@ -15,6 +15,7 @@ line `name = value` for text, so that a changed parameter is visible below the c
 """
 from __future__ import annotations
 
+import ast
 import base64
 import io
 import os
@@ -40,11 +41,20 @@ def png(fig: Figure) -> str:
 
 def bundle(value) -> dict:
     if isinstance(value, str):
-        return {"text/plain": value}
+        return {"text/plain": repr(value)}  # quoted, as IPython shows a str: myst-nb literal_evals it back
     if isinstance(value, Figure):
         return {"image/png": png(value), "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in>"}
     data, _ = format_display_data(value)
     return data
+
+
+def shown_text(record: str) -> str:
+    """What `{glue:text}` shows for a text/plain record: myst-nb literal_evals it (so a bare
+    "100,000,000" would become a tuple; `bundle` therefore stores the quoted repr)."""
+    try:
+        return str(ast.literal_eval(record))
+    except (SyntaxError, ValueError):
+        return record
 
 
 def glue(name: str, value) -> None:

@@ -134,6 +134,100 @@ def machine(table: dict, where: str, presets: dict[str, Preset], dtypes: dict[st
     return presets[key].roofline(dtype), dtype, dtypes[dtype]
 
 
+@dataclass(frozen=True)
+class Note:
+    """[note]: the matmul / FlashAttention note. Each sub-table is a dict of whole numbers (lists kept as tuples)."""
+
+    hardware: Preset
+    dtype: str
+    s: int
+    gpt3: dict
+    attention: dict
+    gemm: dict
+    blas: dict
+    cache: dict
+    measure: dict
+    flash_check: dict
+    tensor_core: dict
+
+
+NOTE_KEYS = {  # sub-table → keys; a key in LISTS holds a non-empty list of whole numbers (or of pairs)
+    "gpt3": {"d_model", "n_layers", "n_heads", "n_ctx", "n_vocab"},
+    "attention": {"seq", "heads", "d_head", "layers"},
+    "gemm": {"N", "K", "batches"},
+    "blas": {"dtype", "n"},
+    "cache": {"line", "tile", "K", "CPU_L1", "GPU_L1"},
+    "measure": {"naive_N", "tiled_N", "T"},
+    "flash_check": {"d", "N", "blocks"},
+    "tensor_core": {"m", "n", "k", "align"},
+}
+NOTE_LISTS = {"batches", "CPU_L1", "N", "blocks"}
+
+
+def note(course: Course) -> Note:
+    """Read and validate [note] of the course's parameter file (only the note chapter needs it)."""
+    raw = tomllib.loads(course.path.read_text(encoding="utf-8"))
+    if "note" not in raw:
+        raise ValueError(f"{course.path}: the table [note] is missing")
+    table = raw["note"]
+    check_keys(table, "note", {"hardware", "dtype", *NOTE_KEYS})
+    preset = course.preset(text(table["hardware"], "note.hardware"))
+    dtype = text(table["dtype"], "note.dtype")
+    preset.P(dtype)
+    parts = {}
+    for name, keys in NOTE_KEYS.items():
+        check_keys(table[name], f"note.{name}", keys)
+        part = {}
+        for key, value in table[name].items():
+            where = f"note.{name}.{key}"
+            if key == "dtype":
+                part[key] = text(value, where)
+                part["s"] = course.bytes_per(value)
+            elif key in NOTE_LISTS and (name, key) != ("gemm", "N"):
+                if not isinstance(value, list) or not value:
+                    raise ValueError(f"{where} must be a non-empty list, got {value!r}")
+                if key == "blocks":
+                    if not all(isinstance(v, list) and len(v) == 2 for v in value):
+                        raise ValueError(f"{where} must be a list of [B_r, B_c] pairs, got {value!r}")
+                    part[key] = tuple(tuple(positive_int(b, where) for b in v) for v in value)
+                else:
+                    part[key] = tuple(positive_int(v, where) for v in value)
+            else:
+                part[key] = positive_int(value, where)
+        parts[name] = part
+    if parts["cache"]["K"] % parts["cache"]["tile"]:
+        raise ValueError("note.cache: K must be a multiple of tile")
+    return Note(preset, dtype, course.bytes_per(dtype), **parts)
+
+
+@dataclass(frozen=True)
+class Week4Cache:
+    """[week4_cache]: ③'s cache simulation of reuse across output tiles."""
+
+    small_capacities: tuple[int, ...]   # small example: capacities in input tiles
+    capacities: tuple[int, ...]         # N×N problem: capacities in Byte
+    group_size_M: int                   # GROUP_SIZE_M of the grouped tile order
+
+
+def week4_cache(course: Course) -> Week4Cache:
+    """Read and validate [week4_cache] of the course's parameter file (only ③ needs it)."""
+    raw = tomllib.loads(course.path.read_text(encoding="utf-8"))
+    if "week4_cache" not in raw:
+        raise ValueError(f"{course.path}: the table [week4_cache] is missing")
+    table = raw["week4_cache"]
+    check_keys(table, "week4_cache", {"small_capacities", "capacities", "group_size_M"})
+    lists = {}
+    for key in ("small_capacities", "capacities"):
+        value = table[key]
+        if not isinstance(value, list) or not value:
+            raise ValueError(f"week4_cache.{key} must be a non-empty list of whole numbers, got {value!r}")
+        lists[key] = tuple(positive_int(v, f"week4_cache.{key}") for v in value)
+        if list(lists[key]) != sorted(set(lists[key])):
+            raise ValueError(f"week4_cache.{key} must be distinct and increasing, got {value!r}")
+    return Week4Cache(lists["small_capacities"], lists["capacities"],
+                      positive_int(table["group_size_M"], "week4_cache.group_size_M"))
+
+
 def load(path: str | Path | None = None) -> Course:
     """Read and validate the course parameters (default: the package's course.toml)."""
     path = Path(path) if path is not None else DEFAULT_PATH
@@ -141,7 +235,7 @@ def load(path: str | Path | None = None) -> Course:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
         raise ValueError(f"{path}: not valid TOML: {err}") from err
-    check_keys(raw, "course.toml", {"week4", "week3", "dtypes", "presets"})
+    check_keys(raw, "course.toml", {"week4", "week3", "dtypes", "presets"}, {"note", "week4_cache"})
 
     dtypes = raw["dtypes"]
     check_keys(dtypes, "dtypes", set(dtypes))

@@ -31,4 +31,8 @@ def on_config(app, config) -> None:
 
 def setup(app):
     app.connect("config-inited", on_config, priority=100)
+    from roofline import search_ko, sitemeta  # Korean search language; <meta name="description"> per page
+
+    search_ko.setup(app)
+    sitemeta.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -13,7 +13,7 @@ from . import figure
 
 TERA = 1e12
 COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2"]
-LABEL = {"fontsize": 9, "color": "dimgray"}
+LABEL = {"fontsize": 10, "color": "dimgray"}
 
 
 def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
@@ -21,7 +21,7 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
 
     Labels sit beside the lines, never on them: the memory label runs parallel above the slope
     (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part
-    right of the ridge, the ridge label below the ceiling to the right of the dashed line.
+    right of the ridge, the ridge label below the ceiling, to the right of the dashed line.
     """
     I = np.geomspace(I_min, I_max, 200)
     P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
@@ -36,8 +36,8 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
     angle = math.degrees(math.atan2(R_text, I_text))   # direction (x, y): slope 1 in log–log coordinates
     ax.text(I_text, R_text, f"메모리 상한 BW×I (BW = {fmt.number(hw.BW / TERA, 3)} TB/s)", rotation=angle,
             rotation_mode="anchor", transform_rotates_text=True, ha="left", va="bottom", **LABEL)
-    # compute ceiling: above the flat part, right-aligned at the right edge
-    ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한 P = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
+    # compute ceiling: above the flat part, right-aligned at the right edge, two lines (narrow)
+    ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
             ha="right", va="bottom", **LABEL)
     # ridge: below the ceiling, right of the dashed line, with an arrow to the corner
     ax.annotate(
@@ -57,13 +57,13 @@ def week4_roofline(course) -> Figure:
     w4 = course.week4
     cases = week4_cases(w4)
     I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
-    fig = Figure(figsize=(7.5, 4.8))
+    fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture
     ax = fig.subplots()
     draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 8)
     for color, case in zip(COLORS, cases):
         I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
         ax.plot(I, R, "o", ms=8, color=color, zorder=3,
-                label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)} TFLOPs/s")
-    ax.legend(loc="lower right", fontsize=9, framealpha=0.95)
+                label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")
+    ax.legend(loc="lower right", fontsize=10, framealpha=0.95, title="I (FLOPs/Byte), R (TFLOPs/s)", title_fontsize=9)
     ax.set_title(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
     return fig

@@ -50,7 +50,7 @@ def sweep(w4) -> list[SweepPoint]:
 
 @figure("week4-tile-sweep")
 def week4_tile_sweep(course) -> Figure:
-    """Left: I_T against T with the ridge I*; right: t_compute, t_memory and t_ideal against T."""
+    """Top: I_T against T with the ridge I*; bottom: t_compute, t_memory and t_ideal against T."""
     style.apply()
     w4 = course.week4
     hw = w4.hardware
@@ -59,14 +59,14 @@ def week4_tile_sweep(course) -> Figure:
     threshold = kernels.tile_threshold(w4.N, hw.ridge, w4.s, w4.s)
     crossing = threshold is not None and threshold <= w4.N
 
-    fig = Figure(figsize=(9, 4.2))
-    left, right = fig.subplots(1, 2)
+    fig = Figure(figsize=(7.5, 7.6))
+    left, right = fig.subplots(2, 1, sharex=True)   # top: intensity, bottom: times (one column reads on a phone)
 
     left.loglog(Ts, [float(p.I) for p in points], "o-", ms=3, color="#1f77b4", label="산술 강도 I_T")
     left.axhline(float(hw.ridge), color="gray", ls="--", lw=1, label=f"분기점 I* = {fmt.number(hw.ridge, 3)}")
-    left.set_xlabel("타일 한 변 T (N의 약수, 로그 축)")
     left.set_ylabel("I_T (FLOPs/Byte, 로그 축)")
     left.set_title("타일 크기와 산술 강도", fontsize=11)
+    left.tick_params(labelbottom=True)
 
     t_c = float(points[0].timing.t_compute) * MS
     right.loglog(Ts, [float(p.timing.t_memory) * MS for p in points], ":", color="#ff7f0e", label="메모리 시간 Q/BW")

@@ -1,0 +1,198 @@
+"""Attention for the FlashAttention note: memory and HBM traffic of standard attention and of
+FlashAttention (counted on FA1's algorithms), and a NumPy forward pass of each.
+
+Per head, sequence length N, head dimension d, s Byte per element, SRAM of M elements:
+
+    score matrix S = QKᵀ:          N² s Byte
+    standard attention (FA1 Alg. 0): read Q, K; write S; read S, write P; read P, V; write O
+                                     = 4Nd + 4N² elements            Θ(Nd + N²)
+      (+ 2N² if the scaling S/√d runs as its own kernel)
+    FlashAttention (FA1 Alg. 1):   block sizes B_c = ⌈M/(4d)⌉, B_r = min(⌈M/(4d)⌉, d), T_c = ⌈N/B_c⌉;
+                                   O, l, m initialised (Nd + 2N), K and V read once (2Nd),
+                                   each of the T_c outer steps reads Q, O, l, m and writes O, l, m (3Nd + 4N)
+                                   = 3Nd + 2N + T_c (3Nd + 4N) elements   Θ(N²d²/M)
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+
+def _positive(**values):
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+
+
+def score_bytes(N: int, s: int, heads: int = 1) -> int:
+    """The N×N score matrix of `heads` heads: heads · N² · s Byte."""
+    _positive(N=N, s=s, heads=heads)
+    return heads * N * N * s
+
+
+def standard_traffic(N: int, d: int, separate_scale: bool = False) -> int:
+    """HBM elements moved by standard attention for one head: 4Nd + 4N² (+ 2N² with a separate scaling kernel)."""
+    _positive(N=N, d=d)
+    return 4 * N * d + (6 if separate_scale else 4) * N * N
+
+
+def standard_traffic_quadratic(N: int, separate_scale: bool = False) -> int:
+    """Only the N² part (S written and read, P written and read): 4N² (6N² with a separate scaling kernel)."""
+    _positive(N=N)
+    return (6 if separate_scale else 4) * N * N
+
+
+def flash_blocks(M: int, d: int) -> tuple[int, int]:
+    """FA1's block sizes for an SRAM of M elements: B_r = min(⌈M/(4d)⌉, d), B_c = ⌈M/(4d)⌉."""
+    _positive(M=M, d=d)
+    B_c = -(-M // (4 * d))
+    return min(B_c, d), B_c
+
+
+def flash_traffic(N: int, d: int, B_c: int) -> int:
+    """HBM elements moved by FA1's Algorithm 1 for one head: 3Nd + 2N + ⌈N/B_c⌉ (3Nd + 4N)."""
+    _positive(N=N, d=d, B_c=B_c)
+    T_c = -(-N // B_c)
+    return 3 * N * d + 2 * N + T_c * (3 * N * d + 4 * N)
+
+
+# ----- NumPy forward passes (float64; Q, K, V are N×d) -----
+
+def _check(Q, K, V):
+    arrays = {"Q": Q, "K": K, "V": V}
+    for key, X in arrays.items():
+        if not isinstance(X, np.ndarray) or X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
+            raise ValueError(f"{key} must be a non-empty 2-D NumPy array (N×d), got {getattr(X, 'shape', type(X).__name__)}")
+    if Q.shape[1] != K.shape[1] or K.shape[0] != V.shape[0]:
+        raise ValueError(f"shapes do not fit: Q {Q.shape}, K {K.shape}, V {V.shape} (need Q N×d, K L×d, V L×d_v)")
+
+
+def standard_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """O = softmax(QKᵀ/√d) V with the whole N×N matrix in memory (row max subtracted for stability)."""
+    _check(Q, K, V)
+    S = Q @ K.T / math.sqrt(Q.shape[1])
+    P = np.exp(S - S.max(axis=1, keepdims=True))
+    return (P / P.sum(axis=1, keepdims=True)) @ V
+
+
+@dataclass
+class Traffic:
+    """Elements loaded from and stored to "HBM" by `flash_forward`."""
+
+    read: int = 0
+    write: int = 0
+    log: list = field(default_factory=list)
+
+    @property
+    def total(self) -> int:
+        return self.read + self.write
+
+
+def flash_forward(Q, K, V, B_r: int, B_c: int, traffic: Traffic | None = None) -> np.ndarray:
+    """FlashAttention forward (FA1 Algorithm 1): K, V in blocks of B_c rows (outer loop), Q in
+    blocks of B_r rows (inner loop); the N×N matrix never exists. Per query row it keeps the
+    running max m and the running sum l of the exponentials, and rescales O when m grows:
+
+        m_new = max(m, m̃)      l_new = e^(m − m_new) l + e^(m̃ − m_new) l̃
+        O ← (e^(m − m_new) l O + e^(m̃ − m_new) P̃ V_j) / l_new
+    """
+    _check(Q, K, V)
+    _positive(B_r=B_r, B_c=B_c)
+    t = traffic if traffic is not None else Traffic()
+    N, d = Q.shape
+    L = K.shape[0]
+    scale = 1 / math.sqrt(d)
+    O = np.zeros((N, V.shape[1]))             # in "HBM"
+    l = np.zeros(N)
+    m = np.full(N, -np.inf)
+    t.write += O.size + l.size + m.size
+    for j in range(0, L, B_c):                # outer loop: one K, V block in "SRAM"
+        K_j, V_j = K[j:j + B_c], V[j:j + B_c]
+        t.read += K_j.size + V_j.size
+        for i in range(0, N, B_r):            # inner loop: one Q block and its running state
+            Q_i, O_i, l_i, m_i = Q[i:i + B_r], O[i:i + B_r], l[i:i + B_r], m[i:i + B_r]
+            t.read += Q_i.size + O_i.size + l_i.size + m_i.size
+            S_ij = Q_i @ K_j.T * scale                        # B_r × B_c, only in "SRAM"
+            m_tilde = S_ij.max(axis=1)
+            P_tilde = np.exp(S_ij - m_tilde[:, None])
+            l_tilde = P_tilde.sum(axis=1)
+            m_new = np.maximum(m_i, m_tilde)
+            old, new = np.exp(m_i - m_new), np.exp(m_tilde - m_new)
+            l_new = old * l_i + new * l_tilde
+            O[i:i + B_r] = ((old * l_i)[:, None] * O_i + new[:, None] * (P_tilde @ V_j)) / l_new[:, None]
+            l[i:i + B_r], m[i:i + B_r] = l_new, m_new
+            t.write += O_i.size + l_i.size + m_i.size
+    return O
+
+
+def online_softmax(x: np.ndarray, block: int) -> np.ndarray:
+    """softmax(x) of a 1-D array read in blocks: one pass keeps (m, l), a second divides."""
+    if not isinstance(x, np.ndarray) or x.ndim != 1 or x.size == 0:
+        raise ValueError("x must be a non-empty 1-D NumPy array")
+    _positive(block=block)
+    m, l = -np.inf, 0.0
+    for start in range(0, x.size, block):
+        part = x[start:start + block]
+        m_new = max(m, float(part.max()))
+        l = math.exp(m - m_new) * l + float(np.exp(part - m_new).sum())
+        m = m_new
+    return np.exp(x - m) / l
+
+
+# ----- what the tests and the chapter accept as "equal", and the papers' own headline results -----
+
+TOLERANCE = 1e-10          # max |O_flash − O_standard| allowed in float64
+TOLERANCE_TEXT = "10⁻¹⁰"   # the same, as the chapter shows it
+
+
+@dataclass(frozen=True)
+class Claim:
+    """One headline result of a FlashAttention paper: a value (or a range) and how to show it."""
+
+    paper: str
+    url: str
+    what: str
+    kind: str          # "ratio" (×), "percent", "tera" (FLOPs/s), "peta" (FLOPs/s)
+    low: Fraction
+    high: Fraction | None = None
+    prefix: str = ""
+
+
+FA1 = "https://arxiv.org/abs/2205.14135"
+FA2 = "https://arxiv.org/abs/2307.08691"
+FA3 = "https://arxiv.org/abs/2407.08608"
+
+CLAIMS = (
+    Claim("FlashAttention", FA1, "GPT-2 규모 어텐션의 속도 (표준 구현 대비)", "ratio", Fraction(76, 10), prefix="최대 "),
+    Claim("FlashAttention", FA1, "GPT-2 학습 전체 속도, 시퀀스 1K (HuggingFace 구현 대비)", "ratio", Fraction(3), prefix="최대 "),
+    Claim("FlashAttention", FA1, "BERT-large 학습, MLPerf 1.1 기록 대비 단축", "percent", Fraction(15, 100)),
+    Claim("FlashAttention-2", FA2, "FlashAttention 대비 속도", "ratio", Fraction(2), prefix="약 "),
+    Claim("FlashAttention-2", FA2, "A100 이론 최대 FLOPs/s 대비 도달률", "percent", Fraction(50, 100), Fraction(73, 100)),
+    Claim("FlashAttention-2", FA2, "GPT 학습에서 A100 한 장의 성능", "tera", Fraction(225 * 10**12), prefix="최대 "),
+    Claim("FlashAttention-3", FA3, "H100에서 FlashAttention-2 대비 속도", "ratio", Fraction(15, 10), Fraction(2)),
+    Claim("FlashAttention-3", FA3, "H100 FP16 성능", "tera", Fraction(740 * 10**12), prefix="최대 "),
+    Claim("FlashAttention-3", FA3, "H100 FP8 성능", "peta", Fraction(12, 10) * 10**15, prefix="약 "),
+)
+
+
+def claim_text(claim: Claim) -> str:
+    """The claim's value as the chapter shows it ("최대 7.6배", "50–73 %", "최대 740 TFLOPs/s")."""
+    from . import fmt
+
+    def one(x, last=True):
+        if claim.kind == "ratio":
+            return fmt.decimal(x, 1) + ("배" if last else "")
+        if claim.kind == "percent":
+            return fmt.number(x * 100, 1) + (" %" if last else "")
+        if claim.kind == "tera":
+            return fmt.number(x / 10**12, 1) + (" TFLOPs/s" if last else "")
+        if claim.kind == "peta":
+            return fmt.number(x / 10**15, 1) + (" PFLOPs/s" if last else "")
+        raise ValueError(f"unknown claim kind {claim.kind!r}; allowed: ratio, percent, tera, peta")
+
+    if claim.high is None:
+        return claim.prefix + one(claim.low)
+    return claim.prefix + one(claim.low, last=False) + "–" + one(claim.high)

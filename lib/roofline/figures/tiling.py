@@ -1,0 +1,201 @@
+"""③'s pictures, drawn from the library's own counts (walk, cachesim), never from typed numbers.
+
+- week4-tiling-4x4:   small_N×small_N matmul in small_T×small_T tiles: every K step of C00 (the A and B
+                      tiles read from HBM, the accumulator kept on chip), then the single write of C00;
+- week4-tiling-reuse: inside one K step, row a_i of the A tile meets column b_j of the B tile: each input
+                      row and column is used T times;
+- week4-tiling-cache: N×N, each tile side T: HBM reads per input element against the cache capacity,
+                      row-major against grouped tile order (LRU simulation, cachesim).
+"""
+from __future__ import annotations
+
+import numpy as np
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch, Rectangle
+
+from .. import cachesim, fmt, params, style, walk
+from . import figure
+
+A_COLOR = "#f4a261"     # A tile read in this step
+B_COLOR = "#6fa8dc"     # B tile read in this step
+ACC_COLOR = "#93c47d"   # on-chip accumulator / written C tile
+IDLE = "#f3f3f3"
+EDGE = "#444444"
+
+
+def tile_name(letter: str, row: int, column: int, tiles: int) -> str:
+    """"A01" for small grids, "A0,1" when an index has two digits."""
+    return f"{letter}{row}{column}" if tiles <= 10 else f"{letter}{row},{column}"
+
+
+def _grid(ax, x0: float, y0: float, N: int, T: int, letter: str, highlight=None, color=IDLE, names=True):
+    """An N×N matrix of cells at (x0, y0) (top-left), T×T tiles outlined, one tile filled."""
+    n = N // T
+    for r in range(n):
+        for c in range(n):
+            filled = highlight == (r, c)
+            ax.add_patch(Rectangle((x0 + c * T, y0 - (r + 1) * T), T, T, facecolor=color if filled else "white",
+                                   edgecolor=EDGE, lw=1.6))
+            if names:
+                ax.text(x0 + c * T + T / 2, y0 - r * T - T / 2, tile_name(letter, r, c, n), ha="center",
+                        va="center", fontsize=12, fontweight="bold" if filled else "normal",
+                        color="black" if filled else "#888888",
+                        bbox={"boxstyle": "round,pad=0.15", "fc": color if filled else "white", "ec": "none"})
+    for i in range(1, N):       # element grid
+        if i % T:
+            ax.plot([x0 + i, x0 + i], [y0, y0 - N], color="#bbbbbb", lw=0.6)
+            ax.plot([x0, x0 + N], [y0 - i, y0 - i], color="#bbbbbb", lw=0.6)
+    ax.text(x0 + N / 2, y0 + 0.35, letter, ha="center", va="bottom", fontsize=13)
+
+
+def _arrow(ax, x0, y, x1, text=None):
+    ax.add_patch(FancyArrowPatch((x0, y), (x1, y), arrowstyle="-|>", mutation_scale=14, color=EDGE, lw=1.4))
+    if text:
+        ax.text((x0 + x1) / 2, y + 0.25, text, ha="center", va="bottom", fontsize=11, color=EDGE)
+
+
+def draw_4x4(N: int, T: int, s: int) -> Figure:
+    """Every K step of C00 and its single write, with the Byte counted by `walk.tiled(N, T, s, s)`."""
+    style.apply()
+    w = walk.tiled(N, T, s, s)
+    n = N // T
+    steps = w.tile_steps((0, 0))
+    gap = 2.2
+    width = 3 * N + 2 * gap + T + gap + 9.5
+    row_h = N + 1.6
+    x_span = width + 4.2
+    y_span = row_h * len(steps) + N + 2.0
+    fig = Figure(figsize=(8, 8 * y_span / x_span + 0.5))
+    ax = fig.subplots()
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    xA, xB = 0, N + gap
+    xacc = 2 * N + 2 * gap
+    xtext = xacc + T + gap
+    for number, step in enumerate(steps):
+        y = -number * row_h
+        k_from, k_to = step.k * T, step.k * T + T - 1
+        ax.text(-0.4, y - N / 2, f"K 단계 {number + 1}\n(k = {k_from}…{k_to})", ha="right", va="center", fontsize=12)
+        _grid(ax, xA, y, N, T, "A", step.A, A_COLOR)
+        ax.text(N + gap / 2, y - N / 2, "@", ha="center", va="center", fontsize=16)
+        _grid(ax, xB, y, N, T, "B", step.B, B_COLOR)
+        _arrow(ax, 2 * N + gap + 0.3, y - N / 2, xacc - 0.3)
+        ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
+        ax.text(xacc + T / 2, y - (N - T) / 2 + 0.35, "acc (온칩)", ha="center", va="bottom", fontsize=12)
+        a, b = tile_name("A", *step.A, n), tile_name("B", *step.B, n)
+        update = f"acc = 0 + {a} @ {b}" if number == 0 else f"acc += {a} @ {b}"
+        ax.text(xtext, y - N / 2 + 1.0, update, ha="left", va="center", fontsize=12, family="DejaVu Sans Mono")
+        ax.text(xtext, y - N / 2 - 0.5,
+                f"HBM에서 읽기: {a}, {b}\n{fmt.integer(step.loads)}원소 × {s} B = {fmt.integer(step.loads * s)} B",
+                ha="left", va="center", fontsize=12)
+    y = -len(steps) * row_h
+    c_name = tile_name("C", 0, 0, n)
+    _grid(ax, xA, y, N, T, "C", (0, 0), ACC_COLOR)
+    ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
+    ax.text(xacc + T / 2, y - (N - T) / 2 + 0.35, "acc (온칩)", ha="center", va="bottom", fontsize=12)
+    _arrow(ax, xacc - 0.3, y - N / 2, N + 0.4, "마지막에 한 번 쓰기")
+    ax.text(xtext, y - N / 2,
+            f"HBM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
+            f"중간 합은 끝까지 칩 안에 둔다", ha="left", va="center", fontsize=12)
+    ax.set_xlim(-4.2, width)
+    ax.set_ylim(y - N - 0.4, 1.6)
+    total = sum(st.loads for st in steps) * s
+    ax.set_title(f"{N}×{N} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
+                 f"(읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", fontsize=13)
+    return fig
+
+
+def draw_reuse(T: int) -> Figure:
+    """One K step: rows a_i of the A tile times columns b_j of the B tile; each used T times."""
+    style.apply()
+    w = walk.tiled(T, T)
+    step = w.steps[0]
+    uses = (step.flops // 2) // (step.loads // 2)     # multiplies per loaded element = T
+    cell = 1.5
+    x_span, y_span = T * cell + 4.4, T * cell + 2.6
+    width = min(9.5, 0.6 * x_span)
+    fig = Figure(figsize=(width, width * y_span / x_span + 0.4))
+    ax = fig.subplots()
+    ax.set_axis_off()
+    ax.set_aspect("equal")
+    for j in range(T):         # B columns on top
+        ax.add_patch(Rectangle((j * cell + 0.1, 0.3), cell - 0.2, 0.9, facecolor=B_COLOR, edgecolor=EDGE))
+        ax.text(j * cell + cell / 2, 0.75, f"$b_{{{j}}}$", ha="center", va="center", fontsize=12)
+    for i in range(T):         # A rows on the left
+        ax.add_patch(Rectangle((-1.6, -(i + 1) * cell + 0.1), 1.3, cell - 0.2, facecolor=A_COLOR, edgecolor=EDGE))
+        ax.text(-0.95, -(i + 0.5) * cell, f"$a_{{{i}}}$", ha="center", va="center", fontsize=12)
+        for j in range(T):
+            ax.add_patch(Rectangle((j * cell, -(i + 1) * cell), cell, cell, facecolor="white", edgecolor=EDGE))
+            ax.text(j * cell + cell / 2, -(i + 0.5) * cell, f"$a_{{{i}}} \\cdot b_{{{j}}}$", ha="center",
+                    va="center", fontsize=11)
+        ax.text(T * cell + 0.3, -(i + 0.5) * cell, f"$a_{{{i}}}$: {uses}번 사용", ha="left", va="center", fontsize=10)
+    for j in range(T):
+        ax.text(j * cell + cell / 2, -T * cell - 0.3, f"$b_{{{j}}}$: {uses}번 사용", ha="center", va="top",
+                fontsize=10)
+    ax.set_xlim(-1.8, T * cell + 2.6)
+    ax.set_ylim(-T * cell - 1.2, 1.4)
+    ax.set_title(f"K 단계 하나: A 조각의 행과 B 조각의 열 ({T}×{T} 타일)", fontsize=11)
+    return fig
+
+
+def miss_curve(d: cachesim.Distances, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """(capacities 1…top in tiles, misses at each): the step function of an LRU cache."""
+    capacities = np.arange(1, top + 1)
+    noncold = d.accesses - d.cold
+    counted = np.concatenate([[0], np.cumsum(d.histogram)])        # counted[c] = #{distance < c}
+    counted = np.pad(counted, (0, max(0, top + 1 - len(counted))), mode="edge")
+    return capacities, d.cold + noncold - counted[capacities]
+
+
+def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
+    """HBM reads per input element against cache capacity (MiB), row-major and grouped order, per tile side."""
+    style.apply()
+    fig = Figure(figsize=(3.4 * len(tiles) + 0.6, 4.0))
+    axes = fig.subplots(1, len(tiles), sharex=True, sharey=True, squeeze=False)[0]
+    per_element = 2 * N * N
+    x_min = 0.25                                      # MiB: below this no tile order differs much
+    x_max = 2 * (2 * s * N * N) / 2**20               # twice A and B together
+    for ax, T in zip(axes, tiles):
+        line = s * T * T
+        top = 4 * (N // T) ** 2 + 1                 # beyond every input tile: everything fits
+        for order, label, color, group in ((cachesim.ROW, "행 우선 순서", "#d62728", None),
+                                           (cachesim.GROUPED, f"묶음 순서 (GROUP_SIZE_M = {group_size_M})",
+                                            "#1f77b4", group_size_M)):
+            d = cachesim.distances(N, T, order, group)
+            caps, misses = miss_curve(d, top)
+            ax.step(caps * line / 2**20, misses * T * T / per_element, where="post", color=color, lw=2, label=label)
+        ax.axhline(N // T, color="gray", ls="--", lw=1)
+        ax.axhline(1, color="gray", ls=":", lw=1)
+        ax.text(x_min * 1.15, N // T * 1.12, "타일 사이 재사용 없음", fontsize=8, color="dimgray")
+        ax.text(x_min * 1.15, 1.12, "각 원소 한 번", fontsize=8, color="dimgray")
+        for capacity in capacities:
+            ax.axvline(capacity / 2**20, color="#999999", lw=0.8, ls="-.")
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlim(x_min, x_max)
+        ax.set_ylim(0.7, N // min(tiles) * 2)
+        style.plain_log_ticks(ax)
+        ax.set_title(f"T = {T} (타일 하나 {fmt.kib(line)})", fontsize=10)
+        ax.set_xlabel("캐시 용량 (MiB, 로그 축)")
+    axes[0].set_ylabel("입력 원소당 HBM 읽기 횟수 (로그 축)")
+    axes[0].legend(loc="lower left", fontsize=8, framealpha=0.95)
+    fig.suptitle(f"{N}×{N} 행렬곱: LRU 캐시 용량과 타일 순서에 따른 입력 읽기 (세로 선: 본문 표의 용량)", fontsize=11)
+    return fig
+
+
+@figure("week4-tiling-4x4")
+def week4_tiling_4x4(course) -> Figure:
+    w4 = course.week4
+    return draw_4x4(w4.small_N, w4.small_T, w4.s)
+
+
+@figure("week4-tiling-reuse")
+def week4_tiling_reuse(course) -> Figure:
+    return draw_reuse(course.week4.small_T)
+
+
+@figure("week4-tiling-cache")
+def week4_tiling_cache(course) -> Figure:
+    w4 = course.week4
+    settings = params.week4_cache(course)
+    return draw_cache(w4.N, w4.tiles, w4.s, settings.capacities, settings.group_size_M)

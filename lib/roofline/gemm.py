@@ -1,0 +1,144 @@
+"""General matrix multiply (GEMM) for the FlashAttention note: its cost on a roofline, the batch
+sweep, the BLAS levels, the tile step of the cache example, and three matmuls to time in NumPy.
+
+    C (M×N) = A (M×K) · B (K×N):  F = 2MNK,  Q = s (MK + KN + MN)  (A, B read once, C written once)
+    batch b against a K×N weight: I(b) = 2bKN / (s (bK + KN + bN))   = 4096 b / (2b + 4096) in FP16 at K = N = 4096
+"""
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass
+from fractions import Fraction
+
+import numpy as np
+
+from .cost import Cost, Timing
+from .hardware import Roofline
+
+
+def _positive(**values):
+    for key, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+            raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+
+
+def gemm(M: int, N: int, K: int, s: int = 2) -> Cost:
+    """F = 2MNK, Q_read = s (MK + KN), Q_write = s MN (Byte)."""
+    _positive(M=M, N=N, K=K, s=s)
+    return Cost(F=2 * M * N * K, Q_read=s * (M * K + K * N), Q_write=s * M * N)
+
+
+@dataclass(frozen=True)
+class BatchRow:
+    b: int
+    cost: Cost
+    timing: Timing
+
+
+def batch_sweep(batches, N: int, K: int, hw: Roofline, s: int = 2) -> list[BatchRow]:
+    """One row per batch size b: the GEMM (b×K)·(K×N) and its roofline bound on `hw`."""
+    rows = []
+    for b in batches:
+        cost = gemm(b, N, K, s)
+        rows.append(BatchRow(b, cost, Timing(cost, hw)))
+    return rows
+
+
+def crossover_batch(N: int, K: int, hw: Roofline, s: int = 2):
+    """Smallest real b with I(b) ≥ I*: b = s I* K N / (2KN − s I* (K + N)); None if no b reaches I*."""
+    _positive(N=N, K=K, s=s)
+    ridge = hw.ridge
+    denominator = 2 * K * N - s * ridge * (K + N)
+    if denominator <= 0:
+        return None
+    return s * ridge * K * N / denominator
+
+
+@dataclass(frozen=True)
+class Level:
+    level: int
+    name: str
+    operation: str
+    cost: Cost
+    intensity: str     # the closed form in n and s
+
+
+def blas_levels(n: int, s: int) -> list[Level]:
+    """BLAS Level-1/2/3 on length-n vectors and n×n matrices, β = 0 (y and C are not read):
+
+    dot   F = 2n,  Q = 2sn (+ s)        axpy  F = 2n,  Q = 3sn       (I ≈ 1/s, 2/(3s))
+    gemv  F = 2n², Q = s (n² + 2n)      (I ≈ 2/s)
+    gemm  F = 2n³, Q = 3sn²             (I = 2n/(3s))
+    """
+    _positive(n=n, s=s)
+    return [
+        Level(1, "dot", "x·y", Cost(2 * n, 2 * s * n, s), "1/s"),
+        Level(1, "axpy", "y ← αx + y", Cost(2 * n, 2 * s * n, s * n), "2/(3s)"),
+        Level(2, "gemv", "y ← αAx", Cost(2 * n * n, s * (n * n + n), s * n), "2n/(s(n+2))"),
+        Level(3, "gemm", "C ← αAB", Cost(2 * n**3, 2 * s * n * n, s * n * n), "2n/(3s)"),
+    ]
+
+
+def tile_step(T: int, s: int) -> tuple[int, int]:
+    """One step of a T×T output tile with K step T: T·T·T MAC, s·(T² + T²) Byte of A and B tiles."""
+    _positive(T=T, s=s)
+    return T**3, 2 * s * T * T
+
+
+def tile_side_for(cache_bytes: int, s: int, tiles: int = 3, digits: int = 1) -> Fraction:
+    """T with `tiles` T×T tiles of s Byte filling the cache: √(cache / (tiles · s)), rounded exactly to `digits`."""
+    _positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
+    x = Fraction(cache_bytes, tiles * s)
+    scale = 10 ** (digits + 1)
+    root = Fraction(math.isqrt(math.floor(x * scale * scale)), scale)   # √x truncated to digits + 1
+    return Fraction(math.floor(root * 10**digits + Fraction(1, 2)), 10**digits)
+
+
+# ----- three matmuls to time (floats: these are measurements, not the model) -----
+
+def naive_matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """C[i, j] = Σ_k A[i, k] B[k, j], one multiply-add per inner step (M·N·K steps)."""
+    M, K = A.shape
+    K2, N = B.shape
+    if K != K2:
+        raise ValueError(f"inner dimensions differ: A is {M}×{K}, B is {K2}×{N}")
+    C = np.zeros((M, N))
+    for i in range(M):
+        for j in range(N):
+            acc = 0.0
+            for k in range(K):
+                acc += A[i, k] * B[k, j]
+            C[i, j] = acc
+    return C
+
+
+def tiled_matmul(A: np.ndarray, B: np.ndarray, T: int) -> np.ndarray:
+    """T×T output tiles, K in steps of T; each tile step is one small NumPy product."""
+    M, K = A.shape
+    K2, N = B.shape
+    if K != K2:
+        raise ValueError(f"inner dimensions differ: A is {M}×{K}, B is {K2}×{N}")
+    _positive(T=T)
+    C = np.zeros((M, N))
+    for i in range(0, M, T):
+        for j in range(0, N, T):
+            for k in range(0, K, T):
+                C[i:i + T, j:j + T] += A[i:i + T, k:k + T] @ B[k:k + T, j:j + T]
+    return C
+
+
+def best_seconds(run, repeats: int = 3) -> float:
+    """Best wall time (s) of `run()` over `repeats` runs."""
+    _positive(repeats=repeats)
+    best = math.inf
+    for _ in range(repeats):
+        start = time.perf_counter()
+        run()
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+# What large cuBLAS GEMMs reach on an H100, as a share of the dense peak (FlashAttention-3 paper;
+# the Scaling Book says 80–85 %). Used for "about", never as a bound.
+LARGE_GEMM_EFFICIENCY = (Fraction(80, 100), Fraction(90, 100))

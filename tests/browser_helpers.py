@@ -1,0 +1,124 @@
+"""Shared pieces of the in-browser site tests (test_site_browser.py, test_search.py).
+
+- `html_dir()`: the built site, from $ROOFLINE_HTML (default _build/html); a missing build is a clear
+  failure, never a skip.
+- `toc_pages()`: every page of _toc.yml in reading order (pages added later are covered too).
+- `serve(root)`: the site on 127.0.0.1 (a free port) in a background thread.
+- `chromium()`: Debian's headless Chromium through Playwright, with no network use of its own.
+"""
+from __future__ import annotations
+
+import contextlib
+import functools
+import http.server
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+import yaml
+
+ROOT = Path(__file__).resolve().parents[1]
+CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run"]
+HANGUL = re.compile(r"[\uac00-\ud7a3]")
+
+
+def html_dir() -> Path:
+    """The built HTML folder; fails (does not skip) when it is missing."""
+    path = Path(os.environ.get("ROOFLINE_HTML", ROOT / "_build" / "html")).resolve()
+    if not (path / "index.html").is_file() or not (path / "searchindex.js").is_file():
+        pytest.fail(f"no built site in {path} (index.html, searchindex.js): run `make book` first, "
+                    f"or point ROOFLINE_HTML at a jupyter-book html build", pytrace=False)
+    return path
+
+
+def screenshot_dir() -> Path:
+    """<build>/screenshots beside the html folder (e.g. _build/screenshots)."""
+    path = html_dir().parent / "screenshots"
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+@functools.lru_cache(maxsize=None)
+def toc_pages() -> tuple[str, ...]:
+    """Docnames of _toc.yml in reading order: root, then every file of every part/chapter/section."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    pages = [toc["root"]]
+
+    def walk(entries):
+        for entry in entries or []:
+            if "file" in entry:
+                pages.append(str(entry["file"]).removesuffix(".md").removesuffix(".ipynb"))
+            walk(entry.get("sections"))
+            walk(entry.get("chapters"))
+
+    walk(toc.get("parts"))
+    walk(toc.get("chapters"))
+    walk(toc.get("sections"))
+    return tuple(pages)
+
+
+def page_file(docname: str) -> str:
+    """URL path of a page relative to the site root (the root page is index.html)."""
+    return f"{docname}.html"
+
+
+@functools.lru_cache(maxsize=None)
+def label_page(label: str) -> str:
+    """The docname whose source defines the MyST target `(label)=` (robust against renamed files)."""
+    for source in sorted((ROOT / "chapters").glob("*.md")):
+        if re.search(rf"^\({re.escape(label)}\)=\s*$", source.read_text(encoding="utf-8"), re.M):
+            return source.relative_to(ROOT).with_suffix("").as_posix()
+    pytest.fail(f"no page defines the label ({label})= in chapters/*.md", pytrace=False)
+
+
+class _QuietHandler(http.server.SimpleHTTPRequestHandler):
+    def log_message(self, *args):  # keep pytest output clean
+        pass
+
+
+@contextlib.contextmanager
+def serve(root: Path):
+    """Serve `root` on http://127.0.0.1:<free port>/ while the block runs; yields the base URL."""
+    handler = functools.partial(_QuietHandler, directory=str(root))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@contextlib.contextmanager
+def chromium():
+    """A Playwright Browser on Debian's Chromium (Playwright's own download cannot work here)."""
+    from playwright.sync_api import sync_playwright
+
+    if not Path(CHROMIUM).is_file():
+        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium fonts-noto-cjk, "
+                    f"or set ROOFLINE_CHROMIUM)", pytrace=False)
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
+        try:
+            yield browser
+        finally:
+            browser.close()
+
+
+def offline(context, base: str, blocked: list[str]) -> None:
+    """Let the context reach only the local server; record (and abort) every other request."""
+
+    def route(r):
+        url = r.request.url
+        if url.startswith(base) or url.startswith("data:") or url.startswith("blob:"):
+            r.continue_()
+        else:
+            blocked.append(url)
+            r.abort()
+
+    context.route("**/*", route)

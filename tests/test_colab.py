@@ -1,0 +1,197 @@
+"""Colab, simulated: each .ipynb edition runs top to bottom in a fresh Python that has only numpy,
+matplotlib and ipykernel, after installing the project the way the edition's first cell does (a wheel
+built from the checkout stands in for `git+URL@branch`), from a folder outside the repository.
+
+No error, no stderr, no "Glyph … missing" warning; the Hangul font is the project's NanumGothic and the
+minus sign the ASCII one; every table, equation and value equals the committed edition; the first cell
+installs nothing outside Colab. Timings (venv, install, each edition) are printed (`pytest -s`).
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from roofline import editions
+from roofline.__main__ import chapter_sources
+
+ROOT = Path(__file__).resolve().parents[1]
+SOURCES = chapter_sources()
+KERNEL = "colab-sim"
+PLAIN_PYTHON = ("numpy", "matplotlib", "ipykernel")    # what Colab has that the chapters need
+INSTALL_TARGET_S = 20                                  # targets from the brief: reported, asserted loosely
+RUN_TARGET_S = 20
+TIMINGS: dict[str, float] = {}
+
+# Run after the edition's cells, in the same kernel: which font and minus sign did the figures get?
+PROBE = """\
+import json, matplotlib, roofline
+from matplotlib import font_manager
+print(json.dumps({"family": list(matplotlib.rcParams["font.family"]),
+                  "unicode_minus": matplotlib.rcParams["axes.unicode_minus"],
+                  "registered": [f.fname for f in font_manager.fontManager.ttflist if f.name == "NanumGothic"],
+                  "roofline": roofline.__file__}))"""
+
+
+def pins() -> dict[str, str]:
+    found = {}
+    for line in (ROOT / "requirements.txt").read_text(encoding="utf-8").splitlines():
+        name, sep, version = line.strip().partition("==")
+        if sep:
+            found[name.lower()] = version
+    return found
+
+
+def checkout_files() -> list[str]:
+    """What a `git clone` of the branch would hold (tracked and not-ignored files of the working tree)."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True)
+    if listed.returncode == 0:
+        return [f for f in listed.stdout.splitlines() if (ROOT / f).is_file()]
+    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+            if p.is_file() and not {".venv", "_build", ".git", "build"} & set(p.relative_to(ROOT).parts)]
+
+
+def clean_env(**extra) -> dict[str, str]:
+    """The environment of a stranger's machine: no repository on the path, not the book build."""
+    env = {k: v for k, v in os.environ.items()
+           if k not in {"PYTHONPATH", "ROOFLINE_BOOK", "VIRTUAL_ENV", "PYTHONHOME", "MPLBACKEND"}}
+    env.update(extra)
+    return env
+
+
+@pytest.fixture(scope="module")
+def colab(tmp_path_factory):
+    """A fresh venv (numpy, matplotlib, ipykernel at the pinned versions) and a kernel spec for it."""
+    base = tmp_path_factory.mktemp("colab")
+    venv = base / "venv"
+    python = venv / "bin" / "python"
+    start = time.perf_counter()
+    subprocess.run(["python3", "-m", "venv", str(venv)], check=True, env=clean_env())
+    versions = pins()
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--disable-pip-version-check",
+                    *[f"{name}=={versions[name]}" for name in PLAIN_PYTHON]],
+                   check=True, env=clean_env(), capture_output=True)
+    TIMINGS["fresh venv with numpy, matplotlib, ipykernel"] = time.perf_counter() - start
+    kernels = base / "kernels" / KERNEL
+    kernels.mkdir(parents=True)
+    (kernels / "kernel.json").write_text(json.dumps({
+        "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Colab (simulated)", "language": "python",
+        "env": {"MPLCONFIGDIR": str(base / "mplconfig")},      # a matplotlib font cache of its own, as in Colab
+    }), encoding="utf-8")
+    run_dir = base / "content"                                # Colab's working folder is /content
+    run_dir.mkdir()
+    return {"base": base, "python": python, "kernels": base / "kernels", "run": run_dir}
+
+
+def run_notebook(nb, colab, timeout: int = 120):
+    return editions.execute(nb, colab["run"], timeout=timeout, kernel_name=KERNEL, kernel_dirs=[colab["kernels"]])
+
+
+def imports_roofline(colab) -> bool:
+    probe = subprocess.run([str(colab["python"]), "-c", "import roofline"], cwd=colab["run"], env=clean_env(),
+                           capture_output=True)
+    return probe.returncode == 0
+
+
+@pytest.fixture(scope="module")
+def installed(colab, monkeypatch_module):
+    """The first cell, outside Colab, installs nothing; then the project is installed as it would do in Colab."""
+    for key in ("PYTHONPATH", "ROOFLINE_BOOK", "VIRTUAL_ENV", "MPLBACKEND"):
+        monkeypatch_module.delenv(key, raising=False)
+    assert not imports_roofline(colab)
+    setup = nbformat.v4.new_notebook(cells=[editions.setup_cell()], metadata={"kernelspec": {"name": KERNEL, "display_name": "Colab (simulated)", "language": "python"}})
+    run_notebook(setup, colab)
+    assert setup.cells[0].outputs == [], f"the setup cell printed outside Colab: {setup.cells[0].outputs}"
+    assert not imports_roofline(colab), "the setup cell installed the project outside Colab"
+
+    src = colab["base"] / "checkout"
+    for name in checkout_files():
+        (src / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, src / name)
+    start = time.perf_counter()
+    subprocess.run([str(colab["python"]), "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(colab["base"] / "wheels"),
+                    str(src)], check=True, env=clean_env(), capture_output=True)
+    TIMINGS["build the wheel from the checkout"] = time.perf_counter() - start
+    wheel = next((colab["base"] / "wheels").glob("roofline_course-*.whl"))
+    # the setup cell's own command, with the wheel standing in for git+URL@branch
+    setup_args = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    assert all(arg in editions.setup_cell().source for arg in ['"-m", "pip", "install", "-q"'])
+    start = time.perf_counter()
+    done = subprocess.run([str(colab["python"]), *setup_args[1:], f"{editions.PACKAGE} @ {wheel.as_uri()}"],
+                          env=clean_env(), capture_output=True, text=True)
+    TIMINGS["install the project (setup cell's pip)"] = seconds = time.perf_counter() - start
+    assert done.returncode == 0, done.stderr
+    assert seconds <= 6 * INSTALL_TARGET_S, f"installing the project took {seconds:.0f} s (target {INSTALL_TARGET_S} s)"
+    assert imports_roofline(colab)
+    return wheel
+
+
+@pytest.fixture(scope="module")
+def monkeypatch_module():
+    mp = pytest.MonkeyPatch()
+    yield mp
+    mp.undo()
+
+
+def texts(nb):
+    for cell in nb.cells:
+        for output in cell.get("outputs", []):
+            if output["output_type"] == "stream":
+                yield cell, output["name"], output["text"]
+            elif output["output_type"] == "error":
+                yield cell, "error", "\n".join(output.get("traceback", []))
+            else:
+                for mime, value in output.get("data", {}).items():
+                    if mime.endswith(("text/plain", "text/markdown", "text/latex", "text/html")):
+                        yield cell, "data", str(value)
+
+
+@pytest.mark.parametrize("md", SOURCES, ids=[md.stem for md in SOURCES])
+def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
+    committed = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
+    nb = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    nb.cells.append(nbformat.v4.new_code_cell(PROBE))
+    (colab["run"] / md.with_suffix(".ipynb").name).write_text(nbformat.writes(nb), encoding="utf-8")
+    start = time.perf_counter()
+    run_notebook(nb, colab)        # raises CellExecutionError, naming the cell, on any error
+    TIMINGS[f"run {md.stem}.ipynb"] = seconds = time.perf_counter() - start
+
+    for cell, kind, text in texts(nb):
+        assert kind != "stderr", f"{md.stem}: stderr in cell {cell.source[:60]!r}: {text[:300]}"
+        assert kind != "error", f"{md.stem}: error in cell {cell.source[:60]!r}"
+        assert "Glyph" not in text and "missing from" not in text, f"{md.stem}: missing glyph: {text[:300]}"
+    assert nb.cells[0].outputs == [], "the setup cell did something outside Colab"
+
+    probe = json.loads(nb.cells[-1].outputs[0]["text"])
+    assert str(colab["base"]) in probe["roofline"], f"ran the repository's library, not the installed one: {probe}"
+    if any("image/png" in bundle for bundle in editions.records(committed).values()):
+        # the figures' font is the project's own NanumGothic file (this machine also has a system copy; Colab has none)
+        assert probe["family"] == ["NanumGothic"] and probe["unicode_minus"] is False, probe
+        assert any("koreanize_matplotlib" in f and str(colab["base"]) in f for f in probe["registered"]), probe
+
+    have, now = editions.records(committed), editions.glued_of(nb)
+    changes = editions.value_changes(have, now)
+    assert not changes, f"{md.stem} in Colab differs from the committed edition:\n" + "\n".join(changes)
+    for name, bundle in now.items():
+        if "image/png" in have.get(name, {}):
+            assert bundle.get("image/png"), f"{md.stem}: figure {name!r} not reproduced"
+    assert seconds <= 3 * RUN_TARGET_S, f"{md.stem} took {seconds:.0f} s in the fresh venv (target {RUN_TARGET_S} s)"
+
+
+def test_report_timings(colab, installed):
+    """Not a check: prints what the simulation measured (run with -s)."""
+    print("\nColab simulation timings:")
+    for what, seconds in TIMINGS.items():
+        print(f"  {seconds:6.1f} s  {what}")

@@ -1,0 +1,261 @@
+"""The .ipynb editions (what Colab opens and nbval re-runs) and `python -m roofline check`.
+
+- nothing is stale: every figure, edition and built page matches its source and what the library
+  computes now — and if not, the failure lists exactly which figure, notebook and value;
+- an edition reads well in Colab: plain Markdown (no MyST role, directive or label), values filled in,
+  the Colab setup cell first (from _config.yml's repository; it installs only in Colab);
+- its numbers equal the site's (the built page's glue records and its text);
+- the converter (`editions.plain`) handles each MyST construct the conventions allow.
+"""
+from __future__ import annotations
+
+import html
+import importlib.util
+import os
+import re
+import subprocess
+import sys
+import types
+from functools import cache
+from pathlib import Path
+
+import nbformat
+import pytest
+import yaml
+
+from roofline import editions, params
+from roofline.__main__ import chapter_sources, stale
+from roofline.glue import shown_text
+
+ROOT = Path(__file__).resolve().parents[1]
+HTML = Path(os.environ.get("ROOFLINE_HTML", ROOT / "_build" / "html"))
+SOURCES = chapter_sources()
+IDS = [md.stem for md in SOURCES]
+
+
+@cache
+def edition(md: Path):
+    path = md.with_suffix(".ipynb")
+    if not path.exists():
+        pytest.fail(f"{path.relative_to(ROOT)} is missing: run `make notebooks`")
+    return nbformat.read(path, as_version=4)
+
+
+@cache
+def recomputed(md: Path) -> editions.Glued:
+    return editions.recompute(md)
+
+
+def page_text(md: Path) -> str | None:
+    path = HTML / "chapters" / f"{md.stem}.html"
+    if not path.exists():
+        return None
+    raw = path.read_text(encoding="utf-8")
+    main = re.search(r'<main[^>]*id="main-content".*?</main>', raw, re.S)
+    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main.group(0) if main else raw, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+# ---------------------------------------------------------------- nothing is stale
+
+def test_nothing_is_stale():
+    """`python -m roofline check`'s findings: figures/, the editions and (if built) the site."""
+    site = HTML.parent if HTML.is_dir() else None
+    problems = stale(params.load(), site)
+    assert not problems, "stale (fix with the command named on each line):\n" + "\n".join(problems)
+
+
+def test_check_command_exit_status():
+    """The CLI itself runs and answers with its exit status (0 up to date, 1 stale), never a traceback."""
+    run = subprocess.run([sys.executable, "-m", "roofline", "check", "--no-site"], capture_output=True, text=True,
+                         cwd=ROOT, timeout=300)
+    assert run.returncode in (0, 1), run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+
+
+# ---------------------------------------------------------------- Colab reads it well
+
+@pytest.mark.parametrize("md", SOURCES, ids=IDS)
+def test_edition_markdown_is_plain(md):
+    for number, cell in enumerate(edition(md).cells):
+        if cell.cell_type == "markdown":
+            left = editions.myst_leftovers(cell.source)
+            assert not left, f"{md.stem}.ipynb cell {number}: MyST left for Colab to show raw: {left}"
+            assert "{glue" not in cell.source and "{term}" not in cell.source
+
+
+@pytest.mark.parametrize("md", SOURCES, ids=IDS)
+def test_edition_starts_with_the_colab_setup_cell(md):
+    first = edition(md).cells[0]
+    assert first.cell_type == "code" and editions.SETUP_TAG in first.metadata.get("tags", [])
+    assert first.source == editions.setup_cell().source
+    assert editions.requirement() in first.source
+
+
+@pytest.mark.parametrize("md", SOURCES, ids=IDS)
+def test_edition_shows_every_table_and_figure_as_a_stored_output(md):
+    """In Colab, before anything runs: each glued table and figure is also a visible output."""
+    nb = edition(md)
+    shown = [o.get("data", {}) for c in nb.cells for o in c.get("outputs", []) if "scrapbook" not in o.get("metadata", {})]
+    for name, bundle in editions.records(nb).items():
+        if "image/png" in bundle:
+            assert any(d.get("image/png") == bundle["image/png"] for d in shown), f"{md.stem}: figure {name!r} not shown"
+        if "text/markdown" in bundle:
+            assert any(d.get("text/markdown") == bundle["text/markdown"] for d in shown), f"{md.stem}: table {name!r} not shown"
+
+
+def run_setup(source: str, colab: bool, installed: bool, returncode: int = 0):
+    """Execute the setup cell's code with a fake Colab and a fake pip; return pip's calls."""
+    calls = []
+
+    def fake_run(args, **kwargs):
+        calls.append(args)
+        return subprocess.CompletedProcess(args, returncode, stdout="", stderr="ERROR: no such branch")
+
+    saved = sys.modules.get("google.colab")
+    real_run, real_find = subprocess.run, importlib.util.find_spec
+    try:
+        if colab:
+            sys.modules["google.colab"] = types.ModuleType("google.colab")
+        else:
+            sys.modules.pop("google.colab", None)
+        subprocess.run = fake_run
+        importlib.util.find_spec = lambda name, *a: (object() if installed else None) if name == "roofline" else real_find(name, *a)
+        exec(compile(source, "<setup cell>", "exec"), {})
+    finally:
+        subprocess.run, importlib.util.find_spec = real_run, real_find
+        if saved is not None:
+            sys.modules["google.colab"] = saved
+        else:
+            sys.modules.pop("google.colab", None)
+    return calls
+
+
+def test_setup_cell_installs_the_project_at_the_configured_branch_in_colab_only():
+    source = editions.setup_cell().source
+    url, branch = editions.repository()
+    assert run_setup(source, colab=False, installed=False) == [], "the setup cell ran pip outside Colab"
+    assert run_setup(source, colab=True, installed=True) == [], "re-running in Colab reinstalls"
+    calls = run_setup(source, colab=True, installed=False)
+    assert len(calls) == 1
+    assert calls[0][:4] == [sys.executable, "-m", "pip", "install"] and "-q" in calls[0]
+    assert calls[0][-1] == f"roofline-course @ git+{url}@{branch}"
+    with pytest.raises(RuntimeError, match="no such branch"):
+        run_setup(source, colab=True, installed=False, returncode=1)
+
+
+def test_the_project_name_matches_pyproject():
+    import tomllib
+
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]
+    assert project["name"] == editions.PACKAGE
+    deps = " ".join(project["dependencies"])
+    assert "koreanize-matplotlib" in deps, "the Hangul font comes with the project in Colab"
+    assert "myst" not in deps and "jupyter-book" not in deps, "Colab must not need myst-nb"
+
+
+def test_repository_url_is_written_only_in_config():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    url = config["repository"]["url"].rstrip("/")
+    assert url.startswith("https://github.com/") and config["repository"].get("branch")
+    assert config["launch_buttons"]["colab_url"].rstrip("/") == "https://colab.research.google.com"
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True)
+    files = listed.stdout.split() if listed.returncode == 0 else [
+        p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+        if p.is_file() and not {".venv", "_build", ".git"} & set(p.relative_to(ROOT).parts)]
+    slug = url.removeprefix("https://github.com/")
+    others = [f for f in files if not f.endswith(".ipynb") and f != "_config.yml" and (ROOT / f).is_file()
+              and slug in (ROOT / f).read_text(encoding="utf-8", errors="ignore")]
+    assert not others, f"the repository address is written outside _config.yml (read it with editions.repository()): {others}"
+
+
+@pytest.mark.parametrize("md", SOURCES, ids=IDS)
+def test_site_page_has_a_colab_launch_button_for_the_edition(md):
+    path = HTML / "chapters" / f"{md.stem}.html"
+    if not path.exists():
+        pytest.skip("the site is not built (make book)")
+    address = editions.colab_url(f"chapters/{md.stem}.ipynb")
+    assert address in path.read_text(encoding="utf-8"), f"{md.stem}.html has no Colab button to {address}"
+
+
+# ---------------------------------------------------------------- same numbers as the site
+
+@pytest.mark.parametrize("md", SOURCES, ids=IDS)
+def test_edition_numbers_equal_the_site(md):
+    """The glued values of the edition equal those of the built page (else those computed now), and
+    every value pasted into the prose with {glue:text} appears in the page's text."""
+    nb = edition(md)
+    have = editions.records(nb)
+    executed = HTML.parent / "jupyter_execute" / "chapters" / f"{md.stem}.ipynb"
+    text = page_text(md)
+    if text is None or not executed.exists():
+        now = recomputed(md)
+        assert not editions.value_changes(have, now), editions.value_changes(have, now)
+        return
+    site = editions.Glued(editions.site_records(executed))
+    site.measured = editions.glued_of(nb).measured
+    changes = editions.value_changes(have, site)
+    assert not changes, f"{md.stem}: edition and site differ:\n" + "\n".join(changes)
+    source = md.read_text(encoding="utf-8")
+    for key in sorted(set(re.findall(r"\{glue(?::text)?\}`([^`:]+)`", source)) - site.measured):
+        value = " ".join(shown_text(have[key]["text/plain"]).split())
+        assert value in text, f"{md.stem}: glued {key!r} = {value!r} is not in the built page's text"
+
+
+# ---------------------------------------------------------------- the converter
+
+GLUED = {   # text records are quoted reprs, as roofline.glue stores them
+    "n": {"text/plain": "'4,096'"},
+    "x": {"text/plain": "'0.25'"},
+    "tab": {"text/markdown": "| a | b |\n| :-- | --: |\n| 1 | 2 |"},
+    "eq": {"text/latex": "$\\displaystyle I = 0.25$"},
+    "fig": {"image/png": "iVBOR", "text/plain": "<그림>"},
+}
+PAGES = {"ch-x": ("② 제목", "https://colab.research.google.com/github/o/r/blob/main/chapters/x.ipynb")}
+
+
+@pytest.mark.parametrize("myst, want", [
+    ("N = {glue:text}`n`.", "N = 4,096."),
+    ("I = {glue}`x`", "I = 0.25"),
+    ("{glue:text}`x:.1f`", "0.2"),
+    ("```{glue:md} tab\n:format: myst\n```", "| a | b |\n| :-- | --: |\n| 1 | 2 |"),
+    ("```{glue:math} eq\n:label: e\n```", "$$\nI = 0.25\n$$"),
+    ("```{glue:figure} fig\n:alt: 대체\n:name: fig-a\n\n캡션이다.\n```", "**그림.** 캡션이다. (그림은 이 그림을 만든 코드 셀의 출력에 있다.)"),
+    ("{term}`산술 강도 <산술 강도>`와 {term}`타일`", "산술 강도와 타일"),
+    ("{ref}`보기 <ch-x>`", f"[보기]({PAGES['ch-x'][1]})"),
+    ("{ref}`ch-x`", f"[② 제목]({PAGES['ch-x'][1]})"),
+    ("{ref}`그림 <fig-a>`", "그림"),
+    ("{math}`I = F/Q`", "$I = F/Q$"),
+    ("{cite}`williams2009`", "[williams2009]"),
+    ("(ch-a)=\n# 제목", "# 제목"),
+    ("```{note}\n본문 {glue:text}`n`\n```", "> **참고**\n>\n> 본문 4,096"),
+    ("```{important}\n- a\n\n- b\n```", "> **중요**\n>\n> - a\n>\n> - b"),
+    ("````{admonition} 답 펼쳐 보기\n:class: dropdown\n\n답 {glue:text}`x`\n\n```{glue:md} tab\n:format: myst\n```\n````",
+     "<details>\n<summary>답 펼쳐 보기</summary>\n\n답 0.25\n\n| a | b |\n| :-- | --: |\n| 1 | 2 |\n\n</details>"),
+    (":::{tip}\n짧다\n:::", "> **팁**\n>\n> 짧다"),
+    ("```{code-block} python\nx = 1\n```", "```python\nx = 1\n```"),
+    ("$$\nI = \\frac{F}{Q}\n$$", "$$\nI = \\frac{F}{Q}\n$$"),
+])
+def test_plain_converts_each_allowed_construct(myst, want):
+    got = editions.plain(myst, GLUED, PAGES)
+    assert got == want
+    assert not editions.myst_leftovers(got)
+
+
+@pytest.mark.parametrize("myst", ["```{youtube} abc\n```", "{sub-ref}`x`", "```{figure} ../figures/a.svg\n```"])
+def test_plain_refuses_what_colab_cannot_show(myst):
+    with pytest.raises(ValueError, match="cannot render"):
+        editions.plain(myst, GLUED)
+
+
+def test_plain_names_a_missing_glue_key():
+    with pytest.raises(KeyError, match="nope"):
+        editions.plain("{glue:text}`nope`", GLUED)
+
+
+def test_leftover_lint_catches_myst():
+    assert editions.myst_leftovers("a {glue:text}`n` b")
+    assert editions.myst_leftovers("```{note}\nx\n```")
+    assert editions.myst_leftovers("(ch-a)=\n# t")
+    assert not editions.myst_leftovers("```python\nx = {'a': 1}\n```\n$f(x)$")

@@ -1,0 +1,266 @@
+"""The matmul / FlashAttention note: exact values (ERRATA's table for seed 003), the NumPy
+FlashAttention against standard attention, the HBM-traffic counts, and bad input."""
+from __future__ import annotations
+
+import io
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pytest
+
+from roofline import attention, fmt, gemm, params, transformer
+from roofline.figures import FIGURES
+
+
+@pytest.fixture(scope="module")
+def note(course):
+    return params.note(course)
+
+
+@pytest.fixture(scope="module")
+def gpt3(note):
+    return transformer.Transformer.from_table(note.gpt3)
+
+
+@pytest.fixture(scope="module")
+def h100(course):
+    return course.preset("H100_SXM").roofline("FP16")
+
+
+# ----- why matmul: GPT-3 175B per token -----
+
+def test_gpt3_config_is_the_papers(gpt3):
+    assert (gpt3.d_model, gpt3.n_layers, gpt3.n_ctx, gpt3.n_heads) == (12288, 96, 2048, 96)
+
+
+def test_gpt3_shares_without_mask(gpt3):
+    shares = {k: fmt.percent(v) for k, v in transformer.shares(gpt3).items()}
+    assert shares == {transformer.QKV: "24.3 %", transformer.OUT: "8.1 %", transformer.FFN: "64.9 %",
+                      transformer.ATTN: "2.7 %"}
+    assert sum(transformer.shares(gpt3).values()) == 1
+
+
+def test_gpt3_layer_formula(gpt3):
+    d, n = 12288, 2048
+    flops = transformer.layer_flops(gpt3)
+    assert flops == {transformer.QKV: 6 * d * d, transformer.OUT: 2 * d * d, transformer.FFN: 16 * d * d,
+                     transformer.ATTN: 4 * n * d}
+    assert transformer.shares(gpt3)[transformer.QKV] == Fraction(6 * d, 24 * d + 4 * n)
+
+
+def test_gpt3_causal_attention_and_rest(gpt3):
+    assert fmt.percent(transformer.shares(gpt3, causal=True)[transformer.ATTN]) == "1.4 %"
+    assert transformer.layer_flops(gpt3, causal=True)[transformer.ATTN] == 2 * 12288 * 2049
+    assert transformer.rest_share(gpt3) < Fraction(1, 100)
+    assert fmt.percent(transformer.rest_share(gpt3)) == "0.3 %"
+    assert transformer.softmax_elements_share(gpt3) < Fraction(1, 10_000)
+
+
+# ----- matmul, cache, BLAS -----
+
+def test_cache_tile_step_is_64_mac_not_256():
+    mac, nbytes = gemm.tile_step(4, 4)
+    assert (mac, nbytes) == (64, 128)
+    assert mac * (8 // 4) == 128        # per 4×4 output tile with K = 8
+
+
+def test_tile_side_for_caches():
+    assert fmt.decimal(gemm.tile_side_for(256 * 1024, 4), 1) == "147.8"
+    assert fmt.decimal(gemm.tile_side_for(32 * 1024, 4), 1) == "52.3"
+    assert fmt.decimal(gemm.tile_side_for(48 * 1024, 4), 1) == "64.0"
+
+
+def test_blas_levels_intensity():
+    levels = {L.name: L for L in gemm.blas_levels(4096, 4)}
+    assert levels["axpy"].cost.I == Fraction(1, 6)
+    assert levels["gemm"].cost.I == Fraction(2 * 4096, 12)
+    assert fmt.decimal(levels["gemv"].cost.I, 3) == "0.500"
+    assert [L.level for L in gemm.blas_levels(8, 4)] == [1, 1, 2, 3]
+
+
+def test_three_matmuls_agree():
+    rng = np.random.default_rng(0)
+    A, B = rng.standard_normal((2, 20, 20))
+    assert np.abs(gemm.naive_matmul(A, B) - A @ B).max() < 1e-12
+    assert np.abs(gemm.tiled_matmul(A, B, 8) - A @ B).max() < 1e-12   # 20 is not a multiple of 8
+
+
+# ----- GEMM roofline on H100 (FP16, dense) -----
+
+def test_h100_ridge_is_dense(h100, course):
+    assert fmt.decimal(h100.ridge, 1) == "295.3"
+    assert fmt.decimal(course.preset("H100_SXM").sparse["FP16"] / h100.BW, 1) == "590.7"   # the seed's, from the sparse peak
+
+
+def test_batch_intensity_formula(h100):
+    for b in (1, 4, 16, 64, 256, 1024, 4096):
+        assert gemm.gemm(b, 4096, 4096, 2).I == Fraction(4096 * b, 2 * b + 4096)
+    assert fmt.decimal(gemm.gemm(256, 4096, 4096, 2).I, 1) == "227.6"
+    assert fmt.decimal(gemm.gemm(1024, 4096, 4096, 2).I, 1) == "682.7"
+    assert fmt.decimal(gemm.gemm(4096, 4096, 4096, 2).I, 1) == "1365.3"
+
+
+def test_gemv_intensity():
+    # I(1) = 4096/4098 = 0.99951… ERRATA's "0.9998" is 4096/4097, which leaves out one of the two vectors.
+    assert gemm.gemm(1, 4096, 4096, 2).I == Fraction(4096, 4098)
+    assert fmt.decimal(gemm.gemm(1, 4096, 4096, 2).I, 4) == "0.9995"
+
+
+def test_batch_bounds(h100):
+    rows = gemm.batch_sweep([1, 4, 16, 64, 256, 1024, 4096], 4096, 4096, h100, 2)
+    assert [fmt.decimal(r.timing.R_roof / 10**12, 1) for r in rows] == [
+        "3.3", "13.4", "53.2", "207.9", "762.3", "989.4", "989.4"]
+    assert [r.timing.memory_bound for r in rows] == [True] * 5 + [False] * 2
+    assert all(r.timing.R_roof <= h100.P for r in rows)          # never above the dense peak (the seed's 1,847)
+
+
+def test_crossover_batch(h100):
+    b = gemm.crossover_batch(4096, 4096, h100, 2)
+    assert fmt.decimal(b, 1) == "345.1"
+    assert gemm.gemm(345, 4096, 4096, 2).I < h100.ridge <= gemm.gemm(346, 4096, 4096, 2).I
+    assert gemm.crossover_batch(4096, 4096, h100.with_(P=h100.BW * 5000), 2) is None
+
+
+def test_square_gemm_time(h100):
+    F = gemm.gemm(4096, 4096, 4096, 2).F
+    assert F == 137_438_953_472 and 4096**3 == 68_719_476_736
+    assert fmt.ms(F / h100.P, 3) == "0.139"
+
+
+def test_tensor_core_ratios(course):
+    h = course.preset("H100_SXM")
+    assert fmt.ratio(h.P("TF32") / h.P("FP32"), 1) == "7.4배"
+    assert fmt.ratio(h.P("FP16") / h.P("FP32"), 1) == "14.8배"
+    assert "INT4" not in h.peak and "INT4" not in h.sparse
+
+
+# ----- standard attention -----
+
+def test_score_matrix_size():
+    assert attention.score_bytes(4096, 2) == 33_554_432 == 32 * 2**20
+    assert attention.score_bytes(4096, 2, heads=32) == 1_073_741_824 == 2**30
+    assert fmt.gib(attention.score_bytes(4096, 2, heads=32)) == "1 GiB"
+
+
+def test_standard_traffic_at_least_4_GiB(h100):
+    quad = 32 * attention.standard_traffic_quadratic(4096) * 2
+    assert quad == 4 * 2**30 == 4_294_967_296
+    assert 32 * attention.standard_traffic_quadratic(4096, separate_scale=True) * 2 == 6 * 2**30
+    assert 32 * attention.standard_traffic(4096, 128) * 2 == quad + 128 * 2**20
+    assert fmt.ms(quad / h100.BW, 2) == "1.28"
+
+
+def test_backward_storage_by_dtype():
+    assert fmt.gib(32 * 32 * attention.score_bytes(4096, 2)) == "32 GiB"
+    assert fmt.gib(32 * 32 * attention.score_bytes(4096, 4)) == "64 GiB"
+
+
+# ----- FlashAttention -----
+
+CASES = [(N, B_r, B_c) for N in (1, 64, 100, 257) for B_r, B_c in ((16, 16), (32, 64), (48, 20), (7, 300))]
+
+
+@pytest.mark.parametrize("N,B_r,B_c", CASES)
+def test_flash_equals_standard(N, B_r, B_c):
+    rng = np.random.default_rng(N * 1000 + B_r)
+    Q, K, V = rng.standard_normal((3, N, 16))
+    counted = attention.Traffic()
+    O = attention.flash_forward(Q, K, V, B_r, B_c, counted)
+    assert np.abs(O - attention.standard_forward(Q, K, V)).max() <= attention.TOLERANCE
+    assert counted.total == attention.flash_traffic(N, 16, B_c)
+
+
+def test_flash_with_large_scores_and_other_value_width():
+    rng = np.random.default_rng(7)
+    Q, K = 30 * rng.standard_normal((2, 50, 8))       # exp would overflow without the running max
+    V = rng.standard_normal((50, 5))
+    O = attention.flash_forward(Q, K, V, 16, 12)
+    assert np.isfinite(O).all()
+    assert np.abs(O - attention.standard_forward(Q, K, V)).max() <= attention.TOLERANCE
+
+
+def test_tolerance_text_matches():
+    assert attention.TOLERANCE == 1e-10 and attention.TOLERANCE_TEXT == "10⁻¹⁰"
+
+
+def test_online_softmax():
+    x = np.random.default_rng(3).standard_normal(37) * 10
+    expected = np.exp(x - x.max()) / np.exp(x - x.max()).sum()
+    for block in (1, 5, 37, 100):
+        assert np.abs(attention.online_softmax(x, block) - expected).max() <= 1e-15
+
+
+def test_flash_blocks_and_traffic_model(course):
+    M = course.preset("H100_SXM").smem_per_SM // 2
+    assert M == 116_736
+    assert attention.flash_blocks(M, 128) == (128, 228)
+    # Θ(N²d²/M): doubling N roughly quadruples the traffic, and the flash model stays below the standard one
+    for N in (1024, 4096, 16384):
+        assert attention.flash_traffic(N, 128, 228) < attention.standard_traffic(N, 128)
+    ratio = Fraction(attention.flash_traffic(65536, 128, 228), attention.flash_traffic(32768, 128, 228))
+    assert abs(ratio - 4) < Fraction(1, 50)
+
+
+def test_paper_claims_are_the_papers():
+    texts = [attention.claim_text(c) for c in attention.CLAIMS]
+    assert texts == ["최대 7.6배", "최대 3.0배", "15 %", "약 2.0배", "50–73 %", "최대 225 TFLOPs/s",
+                     "1.5–2.0배", "최대 740 TFLOPs/s", "약 1.2 PFLOPs/s"]
+
+
+# ----- figures -----
+
+def test_figures_draw_without_warnings(course):
+    for name in ("flash-hbm-traffic", "gemm-batch-roofline"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            FIGURES[name](course).savefig(io.BytesIO(), format="png")
+
+
+def test_traffic_curve_data(course):
+    from roofline.figures.attention import traffic_curves
+
+    standard, flash, M, B_c = traffic_curves(course, [1024, 4096])
+    assert standard == [attention.standard_traffic(N, 128) * 2 for N in (1024, 4096)]
+    assert flash == [attention.flash_traffic(N, 128, 228) * 2 for N in (1024, 4096)]
+    assert (M, B_c) == (116_736, 228)
+
+
+# ----- bad input -----
+
+@pytest.mark.parametrize("call", [
+    lambda: attention.flash_forward(np.ones((4, 2)), np.ones((4, 2)), np.ones((4, 2)), 0, 2),
+    lambda: attention.flash_forward(np.ones((4, 2)), np.ones((4, 3)), np.ones((4, 2)), 2, 2),
+    lambda: attention.flash_forward(np.ones((4, 2)), np.ones((4, 2)), np.ones((5, 2)), 2, 2),
+    lambda: attention.flash_forward([[1.0]], np.ones((1, 1)), np.ones((1, 1)), 1, 1),
+    lambda: attention.standard_forward(np.ones(4), np.ones((4, 1)), np.ones((4, 1))),
+    lambda: attention.score_bytes(0, 2),
+    lambda: attention.flash_traffic(16, 4, -1),
+    lambda: attention.online_softmax(np.ones(3), 0),
+    lambda: gemm.gemm(0, 4, 4),
+    lambda: gemm.tile_step(4, 0),
+    lambda: gemm.naive_matmul(np.ones((2, 3)), np.ones((2, 3))),
+    lambda: gemm.tiled_matmul(np.ones((2, 2)), np.ones((2, 2)), 0),
+    lambda: transformer.Transformer(12288, 96, 7, 2048, 50257),
+    lambda: transformer.Transformer(12288, 0, 96, 2048, 50257),
+])
+def test_bad_input_is_a_value_error(call):
+    with pytest.raises(ValueError):
+        call()
+
+
+def test_note_table_is_strict(course, tmp_path):
+    text = course.path.read_text(encoding="utf-8")
+    for old, new, message in [
+        ("gpt3 = { d_model = 12288,", "gpt3 = { d_modle = 12288,", "unknown key"),
+        ('hardware = "H100_SXM"      #', 'hardware = "H300"      #', "unknown preset"),
+        ("blocks = [[16, 16],", "blocks = [[16, 16, 2],", "pairs"),
+        ("naive_N = 64,", "naive_N = -64,", "positive"),
+        ('blas = { dtype = "FP32",', 'blas = { dtype = "FP31",', "unknown dtype"),
+    ]:
+        assert old in text, old
+        path = tmp_path / "course.toml"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+        bad = params.load(path)
+        with pytest.raises(ValueError, match=message):
+            params.note(bad)

@@ -1,0 +1,263 @@
+"""What the week-4 guide (ch-guide) and chapter ② Roofline (ch-roofline) rely on.
+
+The expected values are the seed's (seeds/000, "4주차" guide and "② Roofline"), typed here
+as the seed prints them; the library must reproduce them exactly after rounding.
+"""
+from __future__ import annotations
+
+import json
+import math
+import re
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+from matplotlib.text import Text
+
+import roofline as rl
+from roofline import fmt
+from roofline.__main__ import svg
+from roofline.figures import FIGURES
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGES = [ROOT / "chapters" / "week4_guide.md", ROOT / "chapters" / "w4_2_roofline.md"]
+TERA = 10**12
+
+
+@pytest.fixture(scope="module")
+def course():
+    return rl.load()
+
+
+@pytest.fixture(scope="module")
+def cases(course):
+    return rl.problems.week4_cases(course.week4)
+
+
+# ---- the shared problem (guide §5) ---------------------------------------------------------
+
+def test_shared_problem_is_the_seeds(course):
+    w4 = course.week4
+    assert (w4.N, w4.dtype, w4.s, w4.tiles) == (4096, "FP32", 4, (32, 64, 128))
+    assert (w4.small_N, w4.small_T) == (4, 2)
+    assert w4.hardware.P == 20 * TERA and w4.hardware.BW == 1 * TERA
+    assert fmt.power10(w4.hardware.P) == "20 × 10¹²"
+    assert fmt.power10(w4.hardware.BW) == "1 × 10¹²"
+
+
+def test_ridge_point_is_20_flops_per_byte(course):
+    ridge = course.week4.hardware.ridge
+    assert ridge == 20 and isinstance(ridge, Fraction)
+    assert fmt.number(ridge, 3) == "20"
+
+
+# ---- ② §4: the time table --------------------------------------------------------------------
+
+SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
+    ("재사용 없음", "0.249969", "549.822923"),
+    ("T = 32", "7.968872", "17.246978"),
+    ("T = 64", "15.875969", "8.657043"),
+    ("T = 128", "20.000000", "6.871948"),
+]
+
+
+def test_week4_cases_give_the_seeds_time_table(cases):
+    got = [(c.label, fmt.tera(c.timing.R_roof, 6), fmt.ms(c.timing.t_ideal, 6)) for c in cases]
+    assert got == SEED_TABLE
+
+
+def test_same_F_for_every_case(cases):
+    assert {c.cost.F for c in cases} == {137_438_953_472}
+    assert fmt.integer(cases[0].cost.F) == "137,438,953,472"
+
+
+def test_four_points_in_the_summary_digits(cases):
+    # "재사용 없음·32 타일·64 타일은 각각 약 0.250·7.969·15.876 TFLOPs/s … 128 타일의 I는 약 31.508 … 20 TFLOPs/s"
+    assert [fmt.tera(c.timing.R_roof, 3) for c in cases] == ["0.250", "7.969", "15.876", "20.000"]
+    assert fmt.decimal(cases[-1].cost.I, 3) == "31.508"
+
+
+def test_only_the_128_tile_reaches_the_ceiling(cases):
+    # guide caption: "교점은 20 FLOPs/Byte이고 128 타일만 연산 상한에 도달한다"
+    assert [c.timing.memory_bound for c in cases] == [True, True, True, False]
+    assert [c.T for c in cases if not c.timing.memory_bound] == [128]
+    assert cases[-1].timing.R_roof == cases[-1].timing.hw.P
+
+
+def test_min_max_duality(cases):
+    # R_roof = F / max(F/P, Q/BW) = min(P, BW × I), exactly
+    for c in cases:
+        t, hw = c.timing, c.timing.hw
+        assert t.t_ideal == max(c.cost.F / hw.P, c.cost.Q / hw.BW)
+        assert t.R_roof == c.cost.F / t.t_ideal == min(hw.P, hw.BW * c.cost.I)
+
+
+def test_128_tile_times(cases):
+    # ⑤/guide: "최소 F/P ≈ 6.872 ms … 메모리 이동 시간은 Q/BW ≈ 4.362 ms"
+    t = cases[-1].timing
+    assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3)) == ("6.872", "4.362")
+
+
+# ---- ② discussion: I = 10, double P or double BW ---------------------------------------------
+
+def test_doubling_P_or_BW_at_I_10(course):
+    # seed: "각각 10 TFLOPs/s 유지, 20 TFLOPs/s로 증가"
+    hw = course.week4.hardware
+    I = hw.ridge / 2
+    assert I == 10
+    assert hw.R_roof(I) == 10 * TERA
+    assert hw.with_(P=2 * hw.P).R_roof(I) == 10 * TERA
+    assert hw.with_(BW=2 * hw.BW).R_roof(I) == 20 * TERA
+    assert hw.with_(P=2 * hw.P).ridge == 40 and hw.with_(BW=2 * hw.BW).ridge == 10
+
+
+# ---- the figure "week4-roofline" ---------------------------------------------------------------
+
+def test_figure_is_registered_and_deterministic(course):
+    assert "week4-roofline" in FIGURES
+    assert svg("week4-roofline", course) == svg("week4-roofline", course)
+
+
+def test_figure_points_are_the_computed_bounds(course, cases):
+    ax = FIGURES["week4-roofline"](course).axes[0]
+    points = [(float(line.get_xdata()[0]), float(line.get_ydata()[0])) for line in ax.get_lines()
+              if line.get_marker() == "o"]
+    expected = [(float(c.cost.I), float(c.timing.R_roof) / TERA) for c in cases]
+    assert [v for point in points for v in point] == pytest.approx([v for point in expected for v in point], rel=1e-12)
+
+
+def test_figure_labels_stay_off_the_line_and_inside(course):
+    fig = FIGURES["week4-roofline"](course)
+    canvas = FigureCanvasAgg(fig)
+    canvas.draw()
+    renderer = canvas.get_renderer()
+    ax = fig.axes[0]
+    roof = ax.get_lines()[0]                      # min(P, BW×I), drawn first
+    xy = ax.transData.transform(list(zip(roof.get_xdata(), roof.get_ydata())))
+    axes_box = ax.get_window_extent(renderer)
+    ridge_x = ax.transData.transform((float(course.week4.hardware.ridge), 1))[0]
+    labels = [t for t in ax.findobj(Text) if t.get_text() and t.axes is ax
+              and t not in (ax.title, ax.xaxis.label, ax.yaxis.label)
+              and t not in ax.get_xticklabels() + ax.get_yticklabels()
+              and (ax.get_legend() is None or t not in [*ax.get_legend().get_texts(), ax.get_legend().get_title()])]
+    assert len(labels) >= 3                       # memory, ceiling, ridge
+    for text in labels:
+        box = text.get_window_extent(renderer)
+        assert axes_box.contains(box.x0, box.y0) and axes_box.contains(box.x1, box.y1), text.get_text()
+        assert not [p for p in xy if in_text(text, p, renderer)], f"label {text.get_text()!r} overlaps the roofline"
+        assert not box.x0 <= ridge_x <= box.x1, f"label {text.get_text()!r} crosses the dashed ridge line"
+
+
+def in_text(text, point, renderer) -> bool:
+    """Whether a display point lies in the text's (possibly rotated) box: undo the rotation about its anchor."""
+    angle = math.radians(text.get_rotation())
+    if angle == 0:
+        box = text.get_window_extent(renderer)
+        return box.x0 <= point[0] <= box.x1 and box.y0 <= point[1] <= box.y1
+    assert text.get_rotation_mode() == "anchor"
+    upright = Text(*text.get_position(), text.get_text(), transform=text.get_transform(), figure=text.figure,
+                   fontproperties=text.get_fontproperties(), ha=text.get_ha(), va=text.get_va())
+    box = upright.get_window_extent(renderer)
+    ax, ay = text.get_transform().transform(text.get_position())
+    dx, dy = point[0] - ax, point[1] - ay
+    x = ax + dx * math.cos(angle) + dy * math.sin(angle)
+    y = ay - dx * math.sin(angle) + dy * math.cos(angle)
+    return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
+
+
+# ---- the two pages ----------------------------------------------------------------------------
+
+def prose(md: str) -> str:
+    """The page's prose: no front matter, code cells, math, roles' targets, URLs or identifiers."""
+    md = re.sub(r"\A---\n.*?\n---\n", "", md, flags=re.S)
+    md = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
+    md = re.sub(r"\$\$.*?\$\$", "", md, flags=re.S)
+    md = re.sub(r"\$[^$\n]+\$", "", md)
+    md = re.sub(r"\{glue:\w+\}`[^`]*`", "", md)
+    md = re.sub(r"^(```|````)\{glue:\w+\}.*$", "", md, flags=re.M)
+    md = re.sub(r"\]\(https://[^)]*\)", "]", md)
+    md = re.sub(r"<ch-[\w-]+>", "", md)
+    md = re.sub(r"[A-Za-z_]+[0-9][A-Za-z0-9_]*", "", md)   # FP32, FP16, L2, H100_SXM
+    md = re.sub(r"[34]주차", "", md)
+    md = re.sub(r"^\s*[0-9]+\. ", "", md, flags=re.M)      # list markers
+    return md
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_no_typed_numerals_in_prose(page):
+    text = prose(page.read_text(encoding="utf-8"))
+    lines = [line for line in text.splitlines() if re.search(r"[0-9]", line)]
+    assert not lines, "typed numerals (glue them):\n" + "\n".join(lines)
+
+
+@pytest.mark.parametrize("page, label", [(PAGES[0], "ch-guide"), (PAGES[1], "ch-roofline")], ids=["guide", "roofline"])
+def test_page_label_and_one_parameter_cell(page, label):
+    md = page.read_text(encoding="utf-8")
+    assert f"({label})=" in md
+    assert md.count(":tags: [parameters, hide-input]") == 1
+    assert "# ▶ 매개변수 셀:" in md
+    text = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert links and all(url.startswith("https://") for url in links), links
+
+
+def test_guide_links_every_chapter():
+    md = PAGES[0].read_text(encoding="utf-8")
+    for label in ("ch-intensity", "ch-roofline", "ch-tiling", "ch-tile-size", "ch-matmul"):
+        assert f"<{label}>`" in md, label
+
+
+def records(page: Path) -> dict[str, str]:
+    """Glued text and Markdown of a page's executed edition (.ipynb beside the .md)."""
+    edition = page.with_suffix(".ipynb")
+    if not edition.exists():
+        pytest.skip(f"{edition.name} not generated: python -m roofline notebooks {page.relative_to(ROOT)}")
+    found = {}
+    for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            data = out.get("data", {})
+            for mime in ("text/markdown", "text/latex", "text/plain"):
+                key = "application/papermill.record/" + mime
+                if name and key in data:
+                    found.setdefault(name, "".join(data[key]))
+    return found
+
+
+def test_guide_edition_values():
+    glued = records(PAGES[0])
+    assert glued["ridge"] == "20"
+    assert glued["reach"] == "128 타일만 연산 상한에 닿는다"
+    assert glued["tiles"] == "32·64·128"
+    assert glued["shape"] == "4096×4096"
+    assert (glued["small-shape"], glued["small-tile"]) == ("4×4", "2×2")
+    assert (glued["T-max"], glued["T-max-outputs"]) == ("128×128", "16,384")
+
+
+def test_roofline_edition_values():
+    glued = records(PAGES[1])
+    for label, rate, ms in SEED_TABLE:
+        assert f"| {label} | {rate} | {ms} |" in glued["time-table"]
+    assert glued["F"] == "137,438,953,472"
+    assert (glued["mem-names"], glued["mem-rates"]) == ("재사용 없음·32 타일·64 타일", "0.250·7.969·15.876")
+    assert (glued["cmp-names"], glued["cmp-I"], glued["P-tera"]) == ("128 타일", "31.508", "20")
+    assert (glued["q-R0-limit"], glued["q-limit-P"]) == ("HBM 대역폭", "HBM 대역폭")
+    assert (glued["q-I"], glued["q-R0"], glued["q-R-P"], glued["q-R-BW"]) == ("10", "10", "10", "20")
+    assert glued["q-R-P-change"] == "그대로다"
+    assert "&= 20\\ \\text{FLOPs/Byte}" in glued["ridge-eq"]
+    assert "\\frac{20 \\times 10^{12}\\ \\text{FLOPs/s}}{1 \\times 10^{12}\\ \\text{Byte/s}}" in glued["ridge-eq"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
+def test_glued_text_shows_as_glued(page):
+    """myst-nb's {glue:text} runs literal_eval on text/plain: "16,384" would show as "(16, 384)",
+    "0.250" as "0.25". Every text a page pastes with {glue:text} must come out unchanged."""
+    from myst_nb.core.variables import format_plain_text
+
+    md = page.read_text(encoding="utf-8")
+    keys = set(re.findall(r"\{glue:text\}`([^`:]+)`", md))
+    glued = records(page)
+    assert keys <= set(glued), keys - set(glued)
+    changed = {k: (glued[k], format_plain_text(glued[k], "")) for k in keys if format_plain_text(glued[k], "") != glued[k]}
+    assert not changed, changed

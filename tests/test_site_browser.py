@@ -1,0 +1,400 @@
+"""The built site in a real browser (headless Chromium via Playwright), every page of _toc.yml.
+
+The site is read from $ROOFLINE_HTML (default _build/html) and served on 127.0.0.1; the browser may
+reach nothing else (every other request is aborted and reported), so the site must work offline
+(MathJax is served from _static/mathjax by sphinx-mathjax-offline).
+
+Each page is opened three times (light desktop, dark desktop, 390 px phone); screenshots of all three go
+to <build>/screenshots/. The per-page tests below check what was recorded; the link crawl reads the
+HTML files directly.
+"""
+from __future__ import annotations
+
+import dataclasses
+import io
+import re
+import subprocess
+from collections import deque
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlparse
+
+import pytest
+import yaml
+
+from browser_helpers import (HANGUL, ROOT, chromium, html_dir, offline, page_file, screenshot_dir, serve,
+                             toc_pages)
+
+PAGES = toc_pages()
+MAX_PAGE_BYTES = 1_500_000          # HTML + its images
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+MIN_FIGURE_CONTRAST = 3.0           # WCAG contrast for graphics, between a figure's light and dark pixels
+
+# Wait until every <img> has finished (lazy ones forced to load) and MathJax has typeset the page.
+SETTLE = """async () => {
+  const imgs = [...document.images];
+  imgs.forEach((img) => { img.loading = "eager"; });
+  await Promise.race([
+    Promise.all(imgs.map((img) => img.complete ? null :
+      new Promise((ok) => { img.addEventListener("load", ok); img.addEventListener("error", ok); }))),
+    new Promise((ok) => setTimeout(ok, 5000)),
+  ]);
+  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  return true;
+}"""
+
+COLLECT = r"""() => {
+  const article = document.querySelector(".bd-article") || document.body;
+  const visibleText = (() => {
+    const copy = article.cloneNode(true);
+    copy.querySelectorAll("script, style, pre, code, mjx-container, .highlight, mjx-assistive-mml")
+      .forEach((n) => n.remove());
+    return copy.textContent;
+  })();
+  const outputs = [...document.querySelectorAll(".cell_output, .output")];
+  return {
+    lang: document.documentElement.lang,
+    title: document.title,
+    h1: (document.querySelector(".bd-article h1") || {}).textContent || "",
+    description: (document.querySelector('meta[name="description"]') || {}).content || "",
+    favicon: (document.querySelector('link[rel~="icon"]') || {}).href || "",
+    footer: (document.querySelector(".bd-footer-content, footer") || document.body).innerText,
+    images: [...document.images].map((img) => ({
+      src: img.currentSrc || img.src, alt: img.getAttribute("alt"), complete: img.complete,
+      naturalWidth: img.naturalWidth })),
+    visibleText,
+    mathSource: document.querySelectorAll(".math, span.math, div.math").length,
+    mathRendered: document.querySelectorAll("mjx-container").length,
+    mathErrors: [...document.querySelectorAll("mjx-merror")].map((n) => n.textContent),
+    stderr: [...document.querySelectorAll(".output.stderr, .output.traceback, .stderr, .traceback")]
+      .map((n) => n.textContent.slice(0, 200)),
+    outputText: outputs.map((n) => n.textContent).join("\n"),
+    links: [...document.querySelectorAll("a[href]")].map((a) => ({href: a.href, raw: a.getAttribute("href")})),
+    prev: (document.querySelector("a.left-prev") || {}).href || null,
+    next: (document.querySelector("a.right-next") || {}).href || null,
+  };
+}"""
+
+SIDEWAYS = """() => {
+  window.scrollTo(10000, 0);
+  const scrolled = window.scrollX;
+  window.scrollTo(0, 0);
+  const width = document.documentElement.clientWidth;
+  const clipped = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden" || o === "clip") return true;
+    }
+    return false;
+  };
+  const culprits = [...document.querySelectorAll(".bd-article *")]
+    .filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el))
+    .slice(0, 5)
+    .map((el) => el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ?
+      "." + el.className.trim().split(/\\s+/).join(".") : ""));
+  return {scrolled, scrollWidth: document.documentElement.scrollWidth, width, culprits};
+}"""
+
+# Visible figures of the article, in page coordinates (for cutting them out of the full-page screenshot).
+FIGURE_BOXES = """() => [...document.querySelectorAll(".bd-article img")]
+  .map((img) => ({img, r: img.getBoundingClientRect()}))
+  .filter(({img, r}) => r.width > 40 && r.height > 40 && img.offsetParent !== null)
+  .map(({img, r}) => ({src: img.getAttribute("src"), x: r.left + window.scrollX, y: r.top + window.scrollY,
+                       width: r.width, height: r.height}))"""
+
+# Dark mode the way the theme's switch sets it (data-theme on <html>, remembered in localStorage).
+DARK = """async () => {
+  localStorage.setItem("mode", "dark"); localStorage.setItem("theme", "dark");
+  document.documentElement.dataset.mode = "dark"; document.documentElement.dataset.theme = "dark";
+  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  return document.documentElement.dataset.theme;
+}"""
+LIGHT = """() => {
+  localStorage.setItem("mode", "light"); localStorage.setItem("theme", "light");
+  document.documentElement.dataset.mode = "light"; document.documentElement.dataset.theme = "light";
+}"""
+
+
+@dataclasses.dataclass
+class PageReport:
+    url: str
+    console_errors: list = dataclasses.field(default_factory=list)
+    failed_requests: list = dataclasses.field(default_factory=list)
+    external_requests: list = dataclasses.field(default_factory=list)
+    light: dict = dataclasses.field(default_factory=dict)
+    dark_theme: str = ""
+    figure_contrast: list = dataclasses.field(default_factory=list)   # (src, contrast ratio)
+    phone: dict = dataclasses.field(default_factory=dict)
+
+
+def _luminance_contrast(png: bytes, box: dict) -> float:
+    """Contrast ratio (WCAG formula) between the 1st and 99th percentile luminance of one figure,
+    cut out of the full-page screenshot."""
+    from PIL import Image
+
+    gray = Image.open(io.BytesIO(png)).convert("L")
+    gray = gray.crop((int(box["x"]), int(box["y"]), int(box["x"] + box["width"]), int(box["y"] + box["height"])))
+    hist = gray.histogram()
+    total = sum(hist)
+
+    def percentile(q):
+        acc = 0
+        for value, count in enumerate(hist):
+            acc += count
+            if acc >= q * total:
+                return value
+        return 255
+
+    def lin(v):
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    lo, hi = lin(percentile(0.01)), lin(percentile(0.99))
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def _shot_name(docname: str, kind: str) -> str:
+    return f"{docname.replace('/', '__')}-{kind}.png"
+
+
+@pytest.fixture(scope="session")
+def site():
+    """Open every page of _toc.yml once; record it in light mode, switch the theme to dark (as the
+    theme's own button does) and record again, then narrow the window to a phone's width.
+    Returns {docname: PageReport}."""
+    root = html_dir()
+    shots = screenshot_dir()
+    reports: dict[str, PageReport] = {}
+    with serve(root) as base, chromium() as browser:
+        blocked: list[str] = []
+        context = browser.new_context(viewport=DESKTOP, color_scheme="light")
+        offline(context, base, blocked)
+        for docname in PAGES:
+            report = reports[docname] = PageReport(url=base + page_file(docname))
+            blocked.clear()
+            if not (root / page_file(docname)).is_file():
+                report.failed_requests.append(f"{page_file(docname)} was not built")
+                continue
+            page = context.new_page()
+            page.on("console", lambda m, r=report: r.console_errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e, r=report: r.console_errors.append(f"page error: {e}"))
+            page.on("requestfailed", lambda q, r=report: r.failed_requests.append(f"{q.url} ({q.failure})")
+                    if q.url.startswith(base) else None)
+            page.on("response", lambda q, r=report: r.failed_requests.append(f"{q.url} (HTTP {q.status})")
+                    if q.url.startswith(base) and q.status >= 400 else None)
+            page.goto(report.url, wait_until="load")
+            page.evaluate(SETTLE)
+            report.light = page.evaluate(COLLECT)
+            page.screenshot(path=shots / _shot_name(docname, "light"), full_page=True)
+
+            report.dark_theme = page.evaluate(DARK)
+            figures = page.evaluate(FIGURE_BOXES)
+            shot = page.screenshot(path=shots / _shot_name(docname, "dark"), full_page=True)
+            report.figure_contrast = [(f["src"], _luminance_contrast(shot, f)) for f in figures]
+
+            page.evaluate(LIGHT)
+            page.set_viewport_size(PHONE)
+            page.wait_for_timeout(100)
+            report.phone = page.evaluate(SIDEWAYS)
+            page.screenshot(path=shots / _shot_name(docname, "phone"), full_page=True)
+            page.close()
+            report.external_requests = sorted(set(blocked))
+    return reports
+
+
+def _local_file(root: Path, url: str, base: str) -> Path | None:
+    if not url.startswith(base):
+        return None
+    path = unquote(urlparse(url).path)
+    target = root / path.lstrip("/")
+    return target / "index.html" if target.is_dir() else target
+
+
+def test_every_toc_page_is_tested():
+    """_toc.yml is read (not a fixed list): the root, the appendix pages and every chapter are here."""
+    assert PAGES[0] == yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
+    assert "chapters/glossary" in PAGES and "chapters/bibliography" in PAGES
+    assert len(PAGES) == len(set(PAGES))
+    for docname in PAGES:
+        assert (ROOT / f"{docname}.md").is_file() or (ROOT / f"{docname}.ipynb").is_file(), docname
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_loads_cleanly_and_offline(site, docname):
+    r = site[docname]
+    assert r.failed_requests == [], f"{docname}: failed requests for local resources"
+    assert r.console_errors == [], f"{docname}: console errors"
+    assert r.external_requests == [], f"{docname}: the page reaches outside the site (it must work offline)"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_images_loaded_with_korean_alt(site, docname):
+    images = site[docname].light["images"]
+    broken = [i["src"] for i in images if not i["complete"] or i["naturalWidth"] == 0]
+    assert broken == [], f"{docname}: images not loaded"
+    no_korean = [(i["src"], i["alt"]) for i in images if not i["alt"] or not HANGUL.search(i["alt"])]
+    assert no_korean == [], f"{docname}: images without Korean alt text"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_math_rendered_no_raw_markup(site, docname):
+    light = site[docname].light
+    text = light["visibleText"]
+    for raw in ("$$", "\\frac", "\\text", "{glue", "{term}", "{ref}", "{math}", "{cite}", "<Figure size", "```"):
+        assert raw not in text, f"{docname}: raw {raw!r} visible: …{text[max(0, text.find(raw) - 60):text.find(raw) + 60]}…"
+    assert light["mathErrors"] == [], f"{docname}: MathJax errors"
+    assert light["mathRendered"] >= light["mathSource"], \
+        f"{docname}: {light['mathSource']} math elements but only {light['mathRendered']} typeset by MathJax"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_no_stderr_warning_or_traceback(site, docname):
+    light = site[docname].light
+    assert light["stderr"] == [], f"{docname}: cells show stderr/tracebacks"
+    bad = re.findall(r".{0,60}(?:Traceback|Warning:|Warning\b.*line \d|Error:|Glyph \d+.*missing|<Figure size).{0,60}",
+                     light["outputText"])
+    assert bad == [], f"{docname}: cell output shows a warning or an error"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_external_links_https_wellformed(site, docname):
+    bad = []
+    base = site[docname].url[: -len(page_file(docname))]
+    for link in site[docname].light["links"]:
+        href = link["href"]
+        if href.startswith(base):
+            continue                                       # internal: see test_internal_links_resolve
+        parts = urlparse(href)
+        if (parts.scheme != "https" or "." not in parts.netloc or re.search(r"\s", link["raw"])
+                or parts.netloc.endswith(".") or link["raw"] != link["raw"].strip()):
+            bad.append(link["raw"])
+    assert bad == [], f"{docname}: external links must be well-formed https URLs"
+
+
+def _repository():
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    repo = config["repository"]
+    org_repo = urlparse(repo["url"]).path.strip("/").removesuffix(".git")
+    return org_repo, repo.get("branch", "main"), (repo.get("path_to_book") or "").strip("/")
+
+
+def _is_notebook(docname: str) -> bool:
+    source = ROOT / f"{docname}.md"
+    return source.is_file() and re.search(r"^kernelspec:", source.read_text(encoding="utf-8")[:2000], re.M) is not None
+
+
+@pytest.mark.parametrize("docname", [p for p in PAGES if _is_notebook(p)])
+def test_colab_button(site, docname):
+    org_repo, branch, book = _repository()
+    links = {l["href"] for l in site[docname].light["links"] if "colab.research.google.com" in l["href"]}
+    assert len(links) == 1, f"{docname}: expected one Colab launch link, found {sorted(links)}"
+    url = links.pop()
+    path = "/".join(p for p in (book, f"{docname}.ipynb") if p)
+    expected = f"https://colab.research.google.com/github/{org_repo}/blob/{branch}/{path}"
+    assert re.fullmatch(r"https://colab\.research\.google\.com/github/[\w.-]+/[\w.-]+/blob/[\w./-]+/chapters/[\w.-]+\.ipynb",
+                        url), url
+    assert url == expected, f"{docname}: Colab opens {url}, expected {expected}"
+    notebook = ROOT / f"{docname}.ipynb"
+    assert notebook.is_file(), f"{docname}: {notebook.relative_to(ROOT)} (what Colab opens) is missing"
+    ignored = subprocess.run(["git", "check-ignore", "-q", str(notebook)], cwd=ROOT).returncode == 0
+    assert not ignored, f"{notebook.relative_to(ROOT)} is git-ignored: Colab could not open it from GitHub"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_phone_width_no_sideways_scroll(site, docname):
+    phone = site[docname].phone
+    assert phone["scrolled"] == 0 and phone["scrollWidth"] <= phone["width"], \
+        f"{docname}: at {PHONE['width']} px the page scrolls sideways ({phone}); wide elements: {phone['culprits']}"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_dark_mode_figures_legible(site, docname):
+    r = site[docname]
+    assert r.dark_theme == "dark", f"{docname}: dark mode did not switch on ({r.dark_theme!r})"
+    faint = [(src, round(c, 2)) for src, c in r.figure_contrast if c < MIN_FIGURE_CONTRAST]
+    assert faint == [], f"{docname}: figures with low contrast in dark mode"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_page_weight(site, docname):
+    root = html_dir()
+    base = site[docname].url[: -len(page_file(docname))]
+    total = (root / page_file(docname)).stat().st_size
+    for src in {i["src"] for i in site[docname].light["images"]}:
+        path = _local_file(root, src, base)
+        assert path is not None and path.is_file(), f"{docname}: image {src} is not a file of the site"
+        total += path.stat().st_size
+    assert total <= MAX_PAGE_BYTES, f"{docname}: HTML + images = {total:,} bytes > {MAX_PAGE_BYTES:,}"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_reader_comforts(site, docname):
+    light = site[docname].light
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    assert light["lang"] == "ko"
+    assert light["h1"].strip(" #¶") and light["h1"].strip(" #¶") in light["title"], (light["h1"], light["title"])
+    assert HANGUL.search(light["description"]) and len(light["description"]) >= 10, \
+        f"{docname}: meta description {light['description']!r}"
+    assert light["favicon"].endswith("favicon.svg")
+    assert config["author"] in light["footer"] and str(config["copyright"]) in light["footer"], light["footer"]
+
+
+def test_previous_next_follow_course_order(site):
+    """Each page's 'previous'/'next' buttons link to its neighbours in _toc.yml."""
+    for i, docname in enumerate(PAGES):
+        light, base = site[docname].light, site[docname].url[: -len(page_file(docname))]
+        prev = base + page_file(PAGES[i - 1]) if i > 0 else None
+        nxt = base + page_file(PAGES[i + 1]) if i + 1 < len(PAGES) else None
+        assert light["prev"] == prev, f"{docname}: previous is {light['prev']}, expected {prev}"
+        assert light["next"] == nxt, f"{docname}: next is {light['next']}, expected {nxt}"
+
+
+def test_screenshots_saved(site):
+    shots = screenshot_dir()
+    for docname in PAGES:
+        for kind in ("light", "dark", "phone"):
+            assert (shots / _shot_name(docname, kind)).stat().st_size > 1000, (docname, kind)
+
+
+def test_internal_links_resolve():
+    """Crawl from every _toc.yml page: every relative link points to an existing file and anchor."""
+    from bs4 import BeautifulSoup
+
+    root = html_dir()
+    ids: dict[Path, set[str]] = {}
+
+    def anchors(path: Path) -> set[str]:
+        if path not in ids:
+            soup = BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+            ids[path] = {t.get("id") for t in soup.find_all(id=True)} | {t.get("name") for t in soup.find_all("a", attrs={"name": True})}
+            ids[path].add("")
+            links[path] = [a.get("href") for a in soup.find_all("a", href=True)]
+        return ids[path]
+
+    links: dict[Path, list[str]] = {}
+    queue = deque(root / page_file(d) for d in PAGES)
+    seen, broken = set(queue), []
+    while queue:
+        page = queue.popleft()
+        if not page.is_file():
+            broken.append(f"{page.relative_to(root)} (not built)")
+            continue
+        anchors(page)
+        for href in links[page]:
+            parts = urlparse(href)
+            if parts.scheme or parts.netloc or href.startswith("mailto:"):
+                continue                                   # external: see test_external_links_https_wellformed
+            target = page if not parts.path else (page.parent / unquote(parts.path)).resolve()
+            if target.is_dir():
+                target = target / "index.html"
+            if not target.is_file() or root not in target.parents:
+                broken.append(f"{page.relative_to(root)} → {href}")
+                continue
+            if target.suffix == ".html":
+                if unquote(parts.fragment) not in anchors(target):
+                    broken.append(f"{page.relative_to(root)} → {href} (no such anchor)")
+                if target not in seen:
+                    seen.add(target)
+                    queue.append(target)
+    assert broken == [], "broken internal links:\n" + "\n".join(broken)
+    assert len(seen) >= len(PAGES)

@@ -1,0 +1,354 @@
+"""Chapter ③ Tiling (ch-tiling): the loop-nest walk, the cache simulation, the figures, the page.
+
+Expected values are the seed's (seeds/000, "③ Tiling"), typed as the seed prints them.
+"""
+from __future__ import annotations
+
+import json
+import random
+import re
+import time
+import warnings
+from fractions import Fraction
+from pathlib import Path
+
+import pytest
+from matplotlib.backends.backend_agg import FigureCanvasAgg
+
+import roofline as rl
+from roofline import cachesim, fmt, kernels, params, walk
+from roofline.figures import FIGURES
+from roofline.figures import tiling as tiling_figures
+
+ROOT = Path(__file__).resolve().parents[1]
+PAGE = ROOT / "chapters" / "w4_3_tiling.md"
+MiB = 2**20
+
+
+@pytest.fixture(scope="module")
+def course():
+    return rl.load()
+
+
+@pytest.fixture(scope="module")
+def small(course):
+    w4 = course.week4
+    return w4.small_N, w4.small_T, w4.s
+
+
+# ---- the seed's small example, counted by walking the loop nest ------------------------------
+
+def test_small_example_parameters_are_the_seeds(small):
+    assert small == (4, 2, 4)
+
+
+def test_walk_gives_the_seeds_counts(small):
+    n, t, s = small
+    none, tile = walk.no_reuse(n, s, s), walk.tiled(n, t, s, s)
+    assert none.cost.F == tile.cost.F == 128
+    assert none.cost.Q_read == 512 and tile.cost.Q_read == 256
+    assert none.cost.Q_write == tile.cost.Q_write == 64
+    assert none.cost.Q == 576 and tile.cost.Q == 320
+    assert none.cost.I == Fraction(2, 9) and fmt.decimal(none.cost.I, 4) == "0.2222"
+    assert tile.cost.I == Fraction(2, 5) and fmt.number(tile.cost.I, 4) == "0.4"
+
+
+def test_walk_per_tile_and_per_element(small):
+    n, t, s = small
+    tile = walk.tiled(n, t, s, s)
+    steps = tile.tile_steps((0, 0))
+    assert [(st.A, st.B) for st in steps] == [((0, 0), (0, 0)), ((0, 1), (1, 0))]   # C00 = A00 B00 + A01 B10
+    assert sum(st.flops for st in steps) == 32
+    assert sum(st.loads for st in steps) * s == 64                                   # 2 × (4 + 4) × 4 B
+    assert tile.writes == 16 and t * t * s == 16
+    assert tile.reads_per_element() == {2}                                           # each input read twice
+    assert walk.no_reuse(n, s, s).reads_per_element() == {4}
+    assert walk.uses(n) == (4, 4)
+
+
+@pytest.mark.parametrize("N, T", [(1, 1), (4, 1), (4, 2), (4, 4), (6, 2), (6, 3), (8, 2), (8, 4), (12, 3), (12, 4)])
+@pytest.mark.parametrize("s_in, s_out", [(4, 4), (2, 4), (2, 2)])
+def test_walk_equals_closed_forms(N, T, s_in, s_out):
+    assert walk.tiled(N, T, s_in, s_out).cost == kernels.matmul_tiled(N, T, s_in, s_out)
+    assert walk.tiled(N, T, s_in, s_out).reads_per_element() == {N // T}
+    assert walk.no_reuse(N, s_in, s_out).cost == kernels.matmul_no_reuse(N, s_in, s_out)
+
+
+def test_no_reuse_is_the_one_by_one_tile():
+    assert walk.tiled(8, 1).cost == walk.no_reuse(8).cost
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: walk.tiled(4, 3), "multiple of T"),
+    (lambda: walk.tiled(4, 0), "T must be a positive"),
+    (lambda: walk.tiled(0, 1), "N must be a positive"),
+    (lambda: walk.no_reuse(walk.MAX_N + 1), "too large"),
+    (lambda: walk.tiled(4, 2, s_in=0), "s_in"),
+])
+def test_walk_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+# ---- the cache simulation -------------------------------------------------------------------
+
+def test_unbounded_cache_gives_the_seeds_192_bytes(small):
+    n, t, s = small
+    run = cachesim.simulate(n, t, capacity_tiles=None, s_in=s, s_out=s)
+    assert run.Q_read == 128 and run.cost.Q == 192
+    assert run.cost.I == Fraction(2, 3) and fmt.decimal(run.cost.I, 4) == "0.6667"
+    assert run.reads_per_element == 1
+
+
+def test_small_cache_loses_reuse(small):
+    n, t, s = small
+    for capacity in (0, 1, 2, 3):
+        assert cachesim.simulate(n, t, capacity_tiles=capacity).cost == kernels.matmul_tiled(n, t)   # 320 B, 0.4
+    assert cachesim.simulate(n, t, capacity_tiles=4).cost.Q == 256
+    assert cachesim.simulate(n, t, capacity_tiles=8).cost.Q == 192
+
+
+@pytest.mark.parametrize("N, T", [(4, 1), (4, 2), (8, 2), (12, 3), (16, 4), (4096, 128), (4096, 32)])
+@pytest.mark.parametrize("order, group", [("row", None), ("grouped", 8), ("grouped", 3)])
+def test_unbounded_reads_each_input_once_and_tiny_cache_reads_like_no_cache(N, T, order, group):
+    unbounded = cachesim.simulate(N, T, order=order, group_size_M=group)
+    assert unbounded.Q_read == kernels.matmul_ideal(N).Q_read                     # 2 s_in N²
+    assert unbounded.reads_per_element == 1
+    for capacity in (0, 1):
+        run = cachesim.simulate(N, T, capacity_tiles=capacity, order=order, group_size_M=group)
+        assert run.cost == kernels.matmul_tiled(N, T)                              # no reuse across tiles
+        assert run.misses == run.accesses == 2 * (N // T) ** 3
+
+
+def test_capacity_in_bytes_is_whole_tiles():
+    T = 32
+    line = 4 * T * T
+    a = cachesim.simulate(256, T, capacity_bytes=10 * line + line - 1)
+    b = cachesim.simulate(256, T, capacity_tiles=10)
+    assert a.misses == b.misses and a.capacity_tiles == 10
+
+
+def random_orders(seed: int, count: int):
+    rng = random.Random(seed)
+    for _ in range(count):
+        n = rng.choice([1, 2, 3, 4, 5, 6])
+        T = rng.choice([1, 2, 3])
+        tiles = [(i, j) for i in range(n) for j in range(n)]
+        rng.shuffle(tiles)
+        yield n * T, T, tiles
+
+
+def test_fast_simulation_equals_the_ordereddict_lru():
+    """The stack-distance shortcut and the obvious OrderedDict LRU agree access for access in total."""
+    checked = 0
+    for N, T, tiles in random_orders(seed=3, count=120):
+        for capacity in (0, 1, 2, 3, 4, 5, 7, 10, 16, 40, None):
+            fast = cachesim.simulate(N, T, capacity_tiles=capacity, order=tiles)
+            slow = cachesim.lru_reference(N, T, capacity, tiles)
+            assert fast.misses == slow.misses, (N, T, tiles, capacity)
+            checked += 1
+    for n in (2, 5, 8, 11):
+        for order, group in (("row", None), ("grouped", 1), ("grouped", 2), ("grouped", 3), ("grouped", 8)):
+            for capacity in (0, 2, 6, 9, 13, 20, 33, None):
+                fast = cachesim.simulate(2 * n, 2, capacity_tiles=capacity, order=order, group_size_M=group)
+                slow = cachesim.lru_reference(2 * n, 2, capacity, order, group)
+                assert fast.misses == slow.misses, (n, order, group, capacity)
+                checked += 1
+    assert checked > 1000
+
+
+def test_triton_grouped_order():
+    """pid → (pid_m, pid_n) as in Triton's tutorial; GROUP_SIZE_M = 1 is row-major, ≥ rows is column-major."""
+    order = cachesim.tile_order(4, "grouped", 2).tolist()
+    assert order[:6] == [[0, 0], [1, 0], [0, 1], [1, 1], [0, 2], [1, 2]]
+    assert order[8:10] == [[2, 0], [3, 0]]
+    assert (cachesim.tile_order(5, "grouped", 1) == cachesim.tile_order(5, "row")).all()
+    column_major = cachesim.tile_order(5, "grouped", 9)
+    assert (column_major[:, ::-1] == cachesim.tile_order(5, "row")).all()
+    uneven = cachesim.tile_order(5, "grouped", 2)                         # last group has one row
+    assert sorted(map(tuple, uneven.tolist())) == [(i, j) for i in range(5) for j in range(5)]
+
+
+def test_grouped_order_reads_less_when_a_group_fits(course):
+    settings = params.week4_cache(course)
+    N, G = course.week4.N, settings.group_size_M
+    for T in course.week4.tiles:
+        row = cachesim.simulate(N, T, capacity_bytes=64 * MiB, order="row")
+        grouped = cachesim.simulate(N, T, capacity_bytes=64 * MiB, order="grouped", group_size_M=G)
+        assert grouped.Q_read <= row.Q_read
+        assert grouped.Q_read < row.Q_read
+    # the chapter's numbers at T = 32 (4 KiB tiles)
+    row = cachesim.simulate(N, 32, capacity_bytes=16 * MiB, order="row")
+    grouped = cachesim.simulate(N, 32, capacity_bytes=16 * MiB, order="grouped", group_size_M=G)
+    assert row.reads_per_element == Fraction(129, 2)      # A once, B N/T times
+    assert grouped.reads_per_element == Fraction(17, 2)   # A once, B once per group of 8 tile rows
+
+
+def test_grouped_order_can_lose_when_a_group_does_not_fit(course):
+    """Not a law: below the group's working set, LRU evicts the A panels just before their reuse."""
+    N, G = course.week4.N, params.week4_cache(course).group_size_M
+    row = cachesim.simulate(N, 128, capacity_bytes=16 * MiB, order="row")
+    grouped = cachesim.simulate(N, 128, capacity_bytes=16 * MiB, order="grouped", group_size_M=G)
+    assert grouped.Q_read > row.Q_read
+
+
+def test_grouped_never_worse_over_a_range_where_groups_fit():
+    for capacity_mib in (8, 12, 16, 24, 32, 48, 64):
+        row = cachesim.simulate(4096, 32, capacity_bytes=capacity_mib * MiB, order="row")
+        grouped = cachesim.simulate(4096, 32, capacity_bytes=capacity_mib * MiB, order="grouped", group_size_M=8)
+        assert grouped.Q_read <= row.Q_read, capacity_mib
+
+
+def test_simulation_at_4096_is_fast():
+    """N = 4096, T = 32: 2·128³ ≈ 4.2 million tile accesses, both orders, in under 2 s (fresh, uncached)."""
+    cachesim._named_distances.cache_clear()
+    for order, group in (("row", None), ("grouped", 8)):
+        start = time.perf_counter()
+        run = cachesim.simulate(4096, 32, capacity_bytes=16 * MiB, order=order, group_size_M=group)
+        elapsed = time.perf_counter() - start
+        assert run.accesses == 2 * 128**3
+        assert elapsed < 2.0, f"{order}: {elapsed:.2f} s"
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: cachesim.simulate(4, 3), "multiple of T"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=-1), "capacity_tiles must be a whole number ≥ 0"),
+    (lambda: cachesim.simulate(4, 2, capacity_bytes=-16), "capacity_bytes must be a whole number ≥ 0"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=1.5), "capacity_tiles"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=1, capacity_bytes=16), "not both"),
+    (lambda: cachesim.simulate(4, 2, order="diagonal"), "unknown tile order"),
+    (lambda: cachesim.simulate(4, 2, order="grouped"), "group_size_M"),
+    (lambda: cachesim.simulate(4, 2, order="grouped", group_size_M=0), "group_size_M must be a positive"),
+    (lambda: cachesim.simulate(4, 2, order=[(0, 0), (0, 1), (1, 0), (1, 0)]), "exactly once"),
+    (lambda: cachesim.lru_reference(4, 2, -1), "capacity_tiles"),
+])
+def test_cachesim_bad_input(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+def test_cache_parameters_are_validated(course, tmp_path):
+    settings = params.week4_cache(course)
+    assert settings.group_size_M == 8 and settings.small_capacities == (2, 4)
+    text = course.path.read_text(encoding="utf-8")
+    bad = tmp_path / "course.toml"
+    bad.write_text(text.replace("group_size_M = 8", "group_size_M = 0"), encoding="utf-8")
+    with pytest.raises(ValueError, match="week4_cache.group_size_M"):
+        params.week4_cache(rl.load(bad))
+    bad.write_text(text.replace("group_size_M = 8", "group_size_M = 8\ncolour = 1"), encoding="utf-8")
+    with pytest.raises(ValueError, match="unknown key"):
+        params.week4_cache(rl.load(bad))
+
+
+# ---- figures --------------------------------------------------------------------------------
+
+NAMES = ["week4-tiling-4x4", "week4-tiling-reuse", "week4-tiling-cache"]
+
+
+@pytest.mark.parametrize("name", NAMES)
+def test_figures_draw_without_warnings_and_without_u2212(course, name):
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")            # "Glyph … missing" is a warning
+        fig = FIGURES[name](course)
+        FigureCanvasAgg(fig).draw()
+    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    assert not any("\u2212" in text for text in texts)
+    assert fig.get_facecolor()[:3] == (1.0, 1.0, 1.0)
+
+
+def test_4x4_figure_shows_the_walked_bytes(course):
+    fig = FIGURES["week4-tiling-4x4"](course)
+    texts = " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
+    assert "acc = 0 + A00 @ B00" in texts and "acc += A01 @ B10" in texts
+    assert texts.count("8원소 × 4 B = 32 B") == 2
+    assert "4원소 × 4 B = 16 B" in texts
+    assert "읽기 64 B, 쓰기 16 B" in texts
+
+
+def test_reuse_figure_counts_uses(course):
+    fig = FIGURES["week4-tiling-reuse"](course)
+    texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
+    assert sum("2번 사용" in text for text in texts) == 4       # two rows and two columns, each used T = 2 times
+
+
+def test_cache_curve_is_the_simulation():
+    d = cachesim.distances(256, 32, "grouped", 2)
+    caps, misses = tiling_figures.miss_curve(d, 200)
+    for capacity in (1, 2, 5, 17, 64, 128, 200):
+        assert misses[capacity - 1] == cachesim.simulate(256, 32, capacity_tiles=capacity, order="grouped",
+                                                         group_size_M=2).misses
+
+
+# ---- the page -------------------------------------------------------------------------------
+
+def prose(md: str) -> str:
+    md = re.sub(r"\A---\n.*?\n---\n", "", md, flags=re.S)
+    md = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
+    md = re.sub(r"```\{code-block\}.*?```", "", md, flags=re.S)
+    md = re.sub(r"\$\$.*?\$\$", "", md, flags=re.S)
+    md = re.sub(r"\$[^$\n]+\$", "", md)
+    md = re.sub(r"\{glue:\w+\}`[^`]*`", "", md)
+    md = re.sub(r"^(```|````)\{glue:\w+\}.*$", "", md, flags=re.M)
+    md = re.sub(r"^:name: .*$", "", md, flags=re.M)
+    md = re.sub(r"\]\(https://[^)]*\)", "]", md)
+    md = re.sub(r"<ch-[\w-]+>", "", md)
+    md = re.sub(r"[A-Za-z_]+[0-9][A-Za-z0-9_]*", "", md)
+    md = re.sub(r"[34]주차", "", md)
+    md = re.sub(r"^\s*[0-9]+\. ", "", md, flags=re.M)
+    return md
+
+
+def test_no_typed_numerals_in_prose():
+    lines = [line for line in prose(PAGE.read_text(encoding="utf-8")).splitlines() if re.search(r"[0-9]", line)]
+    assert not lines, "typed numerals (glue them):\n" + "\n".join(lines)
+
+
+def test_page_shape():
+    md = PAGE.read_text(encoding="utf-8")
+    assert "(ch-tiling)=" in md
+    assert md.count(":tags: [parameters, hide-input]") == 1 and "# ▶ 매개변수 셀:" in md
+    assert "https://mlc.ai/chapter_gpu_acceleration/part1.html#local-blocking" in md
+    assert "https://mlc.ai/chapter_gpu_acceleration/part1.html#shared-memory-blocking" in md
+    assert "https://triton-lang.org/main/getting-started/tutorials/03-matrix-multiplication.html" in md
+    assert ":class: dropdown" in md
+    sections = re.split(r"^## ", md, flags=re.M)[1:]
+    assert all("**한 줄 답.**" in section for section in sections if not section.startswith("토론"))
+
+
+def records() -> dict[str, str]:
+    edition = PAGE.with_suffix(".ipynb")
+    if not edition.exists():
+        pytest.skip("run: python -m roofline notebooks chapters/w4_3_tiling.md")
+    found = {}
+    for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            for mime in ("text/markdown", "text/latex", "text/plain"):
+                key = "application/papermill.record/" + mime
+                if name and key in out.get("data", {}):
+                    found.setdefault(name, "".join(out["data"][key]))
+    return found
+
+
+def test_edition_values():
+    glued = records()
+    assert "| 재사용 없음 | 128 | 512 + 64 = 576 | 2/9 ≈ 0.2222 | 같다 |" in glued["table-methods"]
+    assert "| 2×2 타일 재사용 | 128 | 256 + 64 = 320 | 2/5 = 0.4 | 같다 |" in glued["table-methods"]
+    assert "| 총 이동량 Q | 320 Byte | 192 Byte |" in glued["table-ideal"]
+    assert "2/3 ≈ 0.6667" in glued["table-ideal"]
+    assert (glued["ideal-Q"], glued["ideal-I"]) == ("192", "2/3")
+    assert (glued["reads-none"], glued["reads-tile"], glued["read-ratio"]) == ("4", "2", "1/2")
+    assert "| 32 | 16 MiB | 64.5 | 15.754 | 8.5 | 113.778 | 묶음 |" in glued["table-cache-big"]
+    assert "같다" not in glued["check-verdict"] or "모든 경우" in glued["check-verdict"]
+    assert "C_{00} = A_{00}\\,B_{00} + A_{01}\\,B_{10}" in glued["c00-equation"]
+
+
+def test_glued_text_shows_as_glued():
+    """{glue:text} runs literal_eval: "16,384" would show as "(16, 384)"."""
+    from myst_nb.core.variables import format_plain_text
+
+    keys = set(re.findall(r"\{glue:text\}`([^`:]+)`", PAGE.read_text(encoding="utf-8")))
+    glued = records()
+    assert keys <= set(glued), keys - set(glued)
+    changed = {k: glued[k] for k in keys if format_plain_text(glued[k], "") != glued[k]}
+    assert not changed, changed
