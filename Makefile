@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
 
-.PHONY: book test figures notebooks refresh check serve clean system-deps
+.PHONY: book test figures notebooks refresh check serve clean system-deps pdf
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -35,12 +35,18 @@ system-deps:
 	fi
 
 # 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
+# `roofline check` first: if a step of `make refresh` was forgotten it names each stale figure, notebook and value.
 test: $(STAMP) system-deps book
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env
+	$(BIN)/python -m roofline check
+	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadfile
 
 # 무엇이 낡았는지(그림, 노트북 판) 알려 준다.
 check: $(STAMP)
 	$(BIN)/python -m roofline check
+
+# 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
+pdf: $(STAMP) system-deps
+	$(BIN)/python -m roofline.pdf
 
 serve: book
 	$(BIN)/python -m http.server -d _build/html 8000

@@ -32,9 +32,10 @@ TIMINGS: dict[str, float] = {}
 
 # Run after the edition's cells, in the same kernel: which font and minus sign did the figures get?
 PROBE = """\
-import json, matplotlib, roofline
+import importlib.util, json, matplotlib, roofline
 from matplotlib import font_manager
 print(json.dumps({"family": list(matplotlib.rcParams["font.family"]),
+                  "book_tools": [m for m in ("myst_nb", "jupyter_book", "jupytext") if importlib.util.find_spec(m)],
                   "unicode_minus": matplotlib.rcParams["axes.unicode_minus"],
                   "registered": [f.fname for f in font_manager.fontManager.ttflist if f.name == "NanumGothic"],
                   "roofline": roofline.__file__}))"""
@@ -176,6 +177,7 @@ def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
 
     probe = json.loads(nb.cells[-1].outputs[0]["text"])
     assert str(colab["base"]) in probe["roofline"], f"ran the repository's library, not the installed one: {probe}"
+    assert probe["book_tools"] == [], f"the simulated Colab has book tools it should not need: {probe['book_tools']}"
     if any("image/png" in bundle for bundle in editions.records(committed).values()):
         # the figures' font is the project's own NanumGothic file (this machine also has a system copy; Colab has none)
         assert probe["family"] == ["NanumGothic"] and probe["unicode_minus"] is False, probe

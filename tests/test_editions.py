@@ -195,7 +195,7 @@ def test_edition_numbers_equal_the_site(md):
         return
     site = editions.Glued(editions.site_records(executed))
     site.measured = editions.glued_of(nb).measured
-    changes = editions.value_changes(have, site)
+    changes = editions.value_changes(have, site, source="the built page shows")
     assert not changes, f"{md.stem}: edition and site differ:\n" + "\n".join(changes)
     source = md.read_text(encoding="utf-8")
     for key in sorted(set(re.findall(r"\{glue(?::text)?\}`([^`:]+)`", source)) - site.measured):

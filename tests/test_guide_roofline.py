@@ -208,21 +208,32 @@ def test_guide_links_every_chapter():
         assert f"<{label}>`" in md, label
 
 
-def records(page: Path) -> dict[str, str]:
-    """Glued text and Markdown of a page's executed edition (.ipynb beside the .md)."""
+def raw_records(page: Path) -> dict[str, dict[str, str]]:
+    """Glue records of a page's executed edition (.ipynb beside the .md): name → mime → payload."""
     edition = page.with_suffix(".ipynb")
     if not edition.exists():
         pytest.skip(f"{edition.name} not generated: python -m roofline notebooks {page.relative_to(ROOT)}")
+    prefix = "application/papermill.record/"
     found = {}
     for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
         for out in cell.get("outputs", []):
             name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            data = out.get("data", {})
-            for mime in ("text/markdown", "text/latex", "text/plain"):
-                key = "application/papermill.record/" + mime
-                if name and key in data:
-                    found.setdefault(name, "".join(data[key]))
+            if name:
+                found[name] = {k[len(prefix):]: "".join(v) for k, v in out.get("data", {}).items() if k.startswith(prefix)}
     return found
+
+
+def records(page: Path) -> dict[str, str]:
+    """What the page shows for each glued value: Markdown, LaTeX, or text as {glue:text} renders it."""
+    from myst_nb.core.variables import format_plain_text
+
+    shown = {}
+    for name, data in raw_records(page).items():
+        for mime in ("text/markdown", "text/latex", "text/plain"):
+            if mime in data:
+                shown[name] = format_plain_text(data[mime], "") if mime == "text/plain" else data[mime]
+                break
+    return shown
 
 
 def test_guide_edition_values():
@@ -251,13 +262,13 @@ def test_roofline_edition_values():
 
 @pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
 def test_glued_text_shows_as_glued(page):
-    """myst-nb's {glue:text} runs literal_eval on text/plain: "16,384" would show as "(16, 384)",
-    "0.250" as "0.25". Every text a page pastes with {glue:text} must come out unchanged."""
-    from myst_nb.core.variables import format_plain_text
+    """myst-nb's {glue:text} runs literal_eval on text/plain: a bare "16,384" would show as "(16, 384)"
+    and "0.250" as "0.25". Every record a page pastes with {glue:text} must be a quoted str."""
+    from ast import literal_eval
 
     md = page.read_text(encoding="utf-8")
     keys = set(re.findall(r"\{glue:text\}`([^`:]+)`", md))
-    glued = records(page)
-    assert keys <= set(glued), keys - set(glued)
-    changed = {k: (glued[k], format_plain_text(glued[k], "")) for k in keys if format_plain_text(glued[k], "") != glued[k]}
-    assert not changed, changed
+    raw = raw_records(page)
+    assert keys <= set(raw), keys - set(raw)
+    for key in keys:
+        assert isinstance(literal_eval(raw[key]["text/plain"]), str), (key, raw[key]["text/plain"])

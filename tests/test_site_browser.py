@@ -58,7 +58,7 @@ COLLECT = r"""() => {
     h1: (document.querySelector(".bd-article h1") || {}).textContent || "",
     description: (document.querySelector('meta[name="description"]') || {}).content || "",
     favicon: (document.querySelector('link[rel~="icon"]') || {}).href || "",
-    footer: (document.querySelector(".bd-footer-content, footer") || document.body).innerText,
+    footer: (document.querySelector(".bd-footer-content") || document.body).innerText,
     images: [...document.images].map((img) => ({
       src: img.currentSrc || img.src, alt: img.getAttribute("alt"), complete: img.complete,
       naturalWidth: img.naturalWidth })),
@@ -251,7 +251,7 @@ def test_math_rendered_no_raw_markup(site, docname):
 def test_no_stderr_warning_or_traceback(site, docname):
     light = site[docname].light
     assert light["stderr"] == [], f"{docname}: cells show stderr/tracebacks"
-    bad = re.findall(r".{0,60}(?:Traceback|Warning:|Warning\b.*line \d|Error:|Glyph \d+.*missing|<Figure size).{0,60}",
+    bad = re.findall(r".{0,60}(?:Traceback|\w*Warning:|\w*Error:|Glyph \d+ .*missing|<Figure size).{0,60}",
                      light["outputText"])
     assert bad == [], f"{docname}: cell output shows a warning or an error"
 
@@ -337,6 +337,8 @@ def test_reader_comforts(site, docname):
         f"{docname}: meta description {light['description']!r}"
     assert light["favicon"].endswith("favicon.svg")
     assert config["author"] in light["footer"] and str(config["copyright"]) in light["footer"], light["footer"]
+    assert not re.search(r"으로\s*" + re.escape(config["author"]), light["footer"]), \
+        f"{docname}: the theme's 'By' reads '으로 …': {light['footer']!r}"
 
 
 def test_previous_next_follow_course_order(site):

@@ -17,6 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import roofline as rl
 from roofline import cachesim, fmt, kernels, params, walk
+from roofline.glue import shown_text
 from roofline.figures import FIGURES
 from roofline.figures import tiling as tiling_figures
 
@@ -326,7 +327,8 @@ def records() -> dict[str, str]:
             for mime in ("text/markdown", "text/latex", "text/plain"):
                 key = "application/papermill.record/" + mime
                 if name and key in out.get("data", {}):
-                    found.setdefault(name, "".join(out["data"][key]))
+                    value = "".join(out["data"][key])
+                    found.setdefault(name, shown_text(value) if mime == "text/plain" else value)
     return found
 
 
@@ -344,11 +346,19 @@ def test_edition_values():
 
 
 def test_glued_text_shows_as_glued():
-    """{glue:text} runs literal_eval: "16,384" would show as "(16, 384)"."""
+    """{glue:text} runs literal_eval on the record: what myst-nb shows must be the formatted string."""
     from myst_nb.core.variables import format_plain_text
 
+    edition = PAGE.with_suffix(".ipynb")
     keys = set(re.findall(r"\{glue:text\}`([^`:]+)`", PAGE.read_text(encoding="utf-8")))
-    glued = records()
-    assert keys <= set(glued), keys - set(glued)
-    changed = {k: glued[k] for k in keys if format_plain_text(glued[k], "") != glued[k]}
+    raw = {}
+    for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
+        for out in cell.get("outputs", []):
+            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
+            plain = out.get("data", {}).get("application/papermill.record/text/plain")
+            if name and plain is not None:
+                raw[name] = "".join(plain)
+    assert keys <= set(raw), keys - set(raw)
+    changed = {k: raw[k] for k in keys if format_plain_text(raw[k], "") != shown_text(raw[k])}
     assert not changed, changed
+    assert records()["n"] == "4" and records()["uses"] == "4"

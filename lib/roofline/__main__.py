@@ -100,11 +100,12 @@ def main(argv=None) -> int:
         for md in args.sources or chapter_sources():
             print(editions.write(md.resolve()).relative_to(ROOT))
     elif args.command == "check":
-        problems = stale(course, None if args.no_site else args.site.resolve())
+        site = None if args.no_site or not (args.site / "html").is_dir() else args.site.resolve()
+        problems = stale(course, site)
         for line in problems:
             print(line, file=sys.stderr)
         if not problems:
-            print("up to date: figures/, the .ipynb editions" + ("" if args.no_site else " and the built pages"))
+            print("up to date: figures/, the .ipynb editions" + (f" and the built pages ({site})" if site else ""))
         return 1 if problems else 0
     return 0
 

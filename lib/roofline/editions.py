@@ -344,7 +344,7 @@ def short(value: str, width: int = 70) -> str:
     return value if len(value) <= width else value[: width - 1] + "…"
 
 
-def value_changes(have: dict[str, dict], now: Glued, limit: int = 8) -> list[str]:
+def value_changes(have: dict[str, dict], now: Glued, limit: int = 8, source: str = "the library now gives") -> list[str]:
     """'key': old → new, for every glued value that differs (texts, tables, equations; a figure by presence)."""
     lines = []
     for key in sorted((set(have) | set(now)) - now.measured):
@@ -355,8 +355,10 @@ def value_changes(have: dict[str, dict], now: Glued, limit: int = 8) -> list[str
         else:
             for mime in COMPARED:
                 if have[key].get(mime) != now[key].get(mime):
-                    lines.append(f"glued {key!r} is {short(have[key].get(mime))!r} but the library now gives "
-                                 f"{short(now[key].get(mime))!r}")
+                    was, new = (shown_text(b[mime]) if mime == "text/plain" and mime in b else b.get(mime)
+                                for b in (have[key], now[key]))
+                    lines.append(f"glued {key!r} is {short(was)!r} but {source} {short(new)!r}" if was != new else
+                                 f"glued {key!r} ({short(new)!r}) is stored in an outdated {mime} record")
                     break
             else:
                 if ("image/png" in have[key]) != ("image/png" in now[key]):

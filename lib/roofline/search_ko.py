@@ -7,14 +7,21 @@ Index side (Python, `SearchKorean.split`): a word like "타일을" or "Roofline�
 boundaries ("Roofline", "과") and every Hangul word is indexed both as written and with a trailing
 particle or ending removed ("타일을" → "타일을", "타일"). Bare particles and stop words are not indexed.
 
-Query side (JavaScript, in `language_data.js`): the same script-boundary splitter; the "stemmer" keeps a
-query word the index knows and otherwise strips a particle ("타일을" → "타일") if the stripped form is
-known. Several words are ANDed, as in every Sphinx search ("산술 강도" needs both words).
+Query side (JavaScript, in `language_data.js`): the same script-boundary splitter; the "stemmer" strips a
+trailing particle when at least two syllables remain and the index knows the rest ("타일을" → "타일",
+but "강도" stays "강도"). Several words are ANDed, as in every Sphinx search ("산술 강도" needs both words).
+
+Synonyms from the glossary: each 용어집 entry pairs a Korean term with its English name ("점유율" ↔
+"Occupancy", "온라인 소프트맥스" ↔ "Online softmax"); word by word, each is indexed wherever the other is
+written, so "점유율" finds the page that writes "Occupancy" and "온라인 소프트맥스" the page that writes
+"온라인 softmax".
 
 Ranking: Sphinx scores a page 15 when a word is in one of its headings and 5 when it is only in the
-text, so many pages tie. `Scorer.score` adds a BM25-style boost from the word's count on the page
-(counts computed at build time from the doctrees, embedded in language_data.js): the page about tiles
-ranks above a page that mentions a tile once.
+text, so many pages tie, and a glossary entry scores 100. `Scorer.score` (in language_data.js) takes
+min(Sphinx's score, 15), adds a BM25-style boost from the words' counts on the page (k1 = 3, b = 0.75;
+counts computed at build time from all doctrees and embedded in language_data.js) and 10 when every word
+is in the page's own title, and halves the score of the reference pages (landing page, glossary,
+bibliography): the chapter that teaches a term comes first, the glossary entry right after it.
 """
 from __future__ import annotations
 
@@ -38,7 +45,7 @@ SUFFIXES = sorted(
         "은", "는", "이", "가", "을", "를", "의", "에", "로", "으로", "와", "과", "도", "만", "나", "이나",
         "에서", "에게", "까지", "부터", "처럼", "보다", "마다", "만큼", "에는", "에도", "에서는", "에서도",
         "으로는", "으로도", "로는", "로도", "와는", "과는", "이라는", "라는", "이라고", "라고", "이란", "란",
-        "이며", "이고", "이다", "이면", "이지만", "인", "일", "께",
+        "이며", "이고", "이다", "이면", "이지만", "인", "께",
         # verb endings of nouns + 하다/되다
         "한다", "하는", "하고", "하면", "해서", "했다", "하여", "하기", "할", "한", "해", "된다", "되는",
         "되고", "되면", "돼", "된", "될", "시킨다", "적", "적인", "적으로",
@@ -46,6 +53,8 @@ SUFFIXES = sorted(
     key=len,
     reverse=True,
 )
+
+_SUFFIX_SET = set(SUFFIXES)
 
 # standalone particles / function words: never indexed and ignored in queries
 PARTICLES = {"은", "는", "이", "가", "을", "를", "의", "에", "로", "으로", "와", "과", "도", "만", "에서", "이다",
@@ -80,7 +89,7 @@ def keep(word: str) -> bool:
     if not word or word.isdigit():
         return False
     if is_hangul(word):
-        return word not in PARTICLES
+        return word not in PARTICLES and word not in _SUFFIX_SET
     return len(word) >= 2 and word not in ENGLISH_STOPWORDS
 
 
@@ -104,17 +113,21 @@ var Stemmer = function () {
       return Object.prototype.hasOwnProperty.call(index.terms, t) ||
              Object.prototype.hasOwnProperty.call(index.titleterms, t);
     };
-    if (known(w)) return w;
+    /* "타일을" → "타일": drop a trailing particle when at least two syllables remain and the index
+       knows the rest ("강도" stays "강도": "강" is one syllable) */
     for (var i = 0; i < ROOFLINE_SUFFIXES.length; i++) {
       var s = ROOFLINE_SUFFIXES[i];
-      if (w.length > s.length && w.endsWith(s) && known(w.slice(0, -s.length))) return w.slice(0, -s.length);
+      if (w.length - s.length >= 2 && w.endsWith(s) && known(w.slice(0, -s.length))) return w.slice(0, -s.length);
     }
     return w;
   };
 };
-/* word counts per page: {docname: {word: count}} (count 1 omitted), and page lengths in words */
+/* word counts per page: {docname: {word: count}} (count 1 omitted), page lengths in words, and the
+   reference pages (landing page, glossary, bibliography) that rank after the chapters */
 var ROOFLINE_TF = __TF__;
 var ROOFLINE_LEN = __LEN__;
+var ROOFLINE_HUBS = __HUBS__;
+var ROOFLINE_RANK = {k1: 3, b: 0.75, boost: 20, title: 10, cap: 15, hub: 0.5};
 (function () {
   if (typeof Search === "undefined" || typeof Scorer === "undefined") return;
   var parse = Search._parseQuery;
@@ -125,41 +138,89 @@ var ROOFLINE_LEN = __LEN__;
   };
   var lengths = Object.values(ROOFLINE_LEN);
   var avg = lengths.length ? lengths.reduce(function (a, b) { return a + b; }, 0) / lengths.length : 1;
+  /* score = min(Sphinx's score, cap)             15 if a word is in a heading, 5 if only in the text
+           + boost × mean BM25 saturation of the words' counts on the page
+           + title if every word is in the page's own title
+     and × hub for the landing page, glossary and bibliography */
   Scorer.score = function (result) {
-    var docname = result[0], score = result[4];
+    var R = ROOFLINE_RANK, docname = result[0], score = Math.min(result[4], R.cap);
     var terms = Scorer.rooflineTerms || [];
     if (!terms.length || !(docname in ROOFLINE_LEN)) return score;
     var counts = ROOFLINE_TF[docname] || {};
-    var norm = 0.25 + 0.75 * ROOFLINE_LEN[docname] / avg;
-    var boost = 0;
+    var norm = 1 - R.b + R.b * ROOFLINE_LEN[docname] / avg;
+    var boost = 0, inTitle = true;
+    var index = Search._index, title = "";
+    if (index) {
+      var i = index.docnames.indexOf(docname);
+      if (i >= 0) title = String(index.titles[i]).toLowerCase();
+    }
     terms.forEach(function (term) {
       var tf = counts[term] || 0;
       if (!tf && term.length > 2) {
         Object.keys(counts).forEach(function (k) { if (k.indexOf(term) !== -1) tf += counts[k]; });
       }
       if (!tf) tf = 1;
-      boost += tf / (tf + 1.2 * norm);
+      boost += tf / (tf + R.k1 * norm);
+      if (title.indexOf(term) === -1) inTitle = false;
     });
-    return score + 20 * boost / terms.length;
+    score += R.boost * boost / terms.length + (inTitle ? R.title : 0);
+    return ROOFLINE_HUBS.indexOf(docname) !== -1 ? score * R.hub : score;
   };
 })();
 """
+
+
+def glossary_pairs(doctree: nodes.Node) -> list[tuple[str, str]]:
+    """(Korean term, English name) of every glossary entry: the English name is the definition's
+    opening words up to the first ".", "," or "(" ("Occupancy. SM이 …" → "Occupancy")."""
+    from sphinx import addnodes
+
+    pairs = []
+    for glossary in doctree.findall(addnodes.glossary):
+        for item in glossary.findall(nodes.definition_list_item):
+            terms = [t.astext().strip() for t in item.findall(nodes.term)]
+            definition = next(iter(item.findall(nodes.definition)), None)
+            if definition is None:
+                continue
+            english = re.match(r"\s*([A-Za-z][A-Za-z \-]*?)\s*[.,(]", definition.astext())
+            for term in terms:
+                if english and is_hangul(term):
+                    pairs.append((term, english.group(1)))
+    return pairs
+
+
+def synonyms_from(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
+    """Word-for-word synonyms of glossary pairs with as many Korean as English words
+    ("산술 강도" ↔ "Arithmetic intensity": 산술 ↔ arithmetic, 강도 ↔ intensity), both directions."""
+    table: dict[str, set[str]] = {}
+    for korean, english in pairs:
+        ko, en = korean.lower().split(), re.split(r"[\s\-]+", english.lower().strip())
+        if len(ko) != len(en):
+            continue
+        for a, b in zip(ko, en):
+            if keep(a) and keep(b):
+                table.setdefault(a, set()).add(b)
+                table.setdefault(b, set()).add(a)
+    return {word: sorted(others) for word, others in sorted(table.items())}
 
 
 class SearchKorean(SearchLanguage):
     lang = "ko"
     language_name = "Korean"
     stopwords = PARTICLES | ENGLISH_STOPWORDS
-    # set by `count_words` before language_data.js is written
+    # set by `count_words` (write-started) before pages are indexed and language_data.js is written
     word_counts: dict[str, dict[str, int]] = {}
     page_lengths: dict[str, int] = {}
+    synonyms: dict[str, list[str]] = {}
+    hubs: list[str] = []
 
     def split(self, input: str) -> list[str]:
         out: list[str] = []
         for word in tokens(input):
-            out.append(word)
-            if is_hangul(word):
-                out.extend(stems(word))
+            forms = [word, *stems(word)] if is_hangul(word) else [word]
+            out.extend(forms)
+            for form in forms:
+                out.extend(self.synonyms.get(form.lower(), ()))
         return out
 
     def word_filter(self, word: str) -> bool:
@@ -175,6 +236,7 @@ class SearchKorean(SearchLanguage):
             _JS.replace("__SUFFIXES__", json.dumps(SUFFIXES, ensure_ascii=False))
             .replace("__TF__", json.dumps(tf, ensure_ascii=False, separators=(",", ":")))
             .replace("__LEN__", json.dumps(dict(sorted(self.page_lengths.items())), separators=(",", ":")))
+            .replace("__HUBS__", json.dumps(sorted(self.hubs)))
         )
 
 
@@ -197,20 +259,34 @@ def doc_words(doctree: nodes.Node) -> list[str]:
 
 
 def count_words(app, builder) -> None:
-    """write-started: count every page's words for the scorer (all pages, also unchanged ones)."""
+    """write-started: read the glossary's synonyms, then count every page's words for the scorer
+    (all pages, also unchanged ones)."""
     if builder.format != "html" or not getattr(builder, "search", False):
         return
-    counts, lengths = {}, {}
+    doctrees = {}
     for docname in sorted(builder.env.found_docs):
         try:
-            doctree = builder.env.get_doctree(docname)
+            doctrees[docname] = builder.env.get_doctree(docname)
         except FileNotFoundError:
             continue
+    SearchKorean.synonyms = synonyms_from([p for d in doctrees.values() for p in glossary_pairs(d)])
+    counts, lengths = {}, {}
+    for docname, doctree in doctrees.items():
         words = doc_words(doctree)
         counts[docname] = dict(Counter(words))
         lengths[docname] = max(len(words), 1)
     SearchKorean.word_counts = counts
     SearchKorean.page_lengths = lengths
+    SearchKorean.hubs = sorted(d for d, tree in doctrees.items() if d == builder.config.root_doc or is_hub(tree))
+
+
+def is_hub(doctree) -> bool:
+    """A reference page: it holds the glossary or the bibliography."""
+    from sphinx import addnodes
+
+    if next(iter(doctree.findall(addnodes.glossary)), None) is not None:
+        return True
+    return any("bibliography" in type(node).__name__.lower() for node in doctree.findall(nodes.Element))
 
 
 def setup(app):

@@ -55,7 +55,8 @@ def add_description(app, pagename, templatename, context, doctree) -> None:
     context["metatags"] = metatags + f'\n<meta name="description" content="{html.escape(text, quote=True)}" />'
 
 
-KOREAN = {"logo": "로고"}
+# words sphinx-book-theme's Korean catalog lacks or gets wrong ("By" → "으로" reads "으로 LLM 인프라 강의 팀")
+KOREAN = {"logo": "로고", "By": "지은이:"}
 
 
 def korean_theme_words(app, pagename, templatename, context, doctree) -> None:
@@ -77,7 +78,7 @@ def dedupe_scripts(app, pagename, templatename, context, doctree) -> None:
     on every page."""
     seen, unique = set(), []
     for script in context.get("script_files", []):
-        key = (str(getattr(script, "filename", script)), repr(sorted(getattr(script, "attributes", {}).items())))
+        key = (str(getattr(script, "filename", script) or ""), repr(sorted(getattr(script, "attributes", {}).items())))
         if key not in seen:
             seen.add(key)
             unique.append(script)

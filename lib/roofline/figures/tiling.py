@@ -150,8 +150,8 @@ def miss_curve(d: cachesim.Distances, top: int) -> tuple[np.ndarray, np.ndarray]
 def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
     """HBM reads per input element against cache capacity (MiB), row-major and grouped order, per tile side."""
     style.apply()
-    fig = Figure(figsize=(3.4 * len(tiles) + 0.6, 4.0))
-    axes = fig.subplots(1, len(tiles), sharex=True, sharey=True, squeeze=False)[0]
+    fig = Figure(figsize=(7.2, 2.3 * len(tiles) + 1.0))
+    axes = fig.subplots(len(tiles), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
     per_element = 2 * N * N
     x_min = 0.25                                      # MiB: below this no tile order differs much
     x_max = 2 * (2 * s * N * N) / 2**20               # twice A and B together
@@ -166,8 +166,8 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
             ax.step(caps * line / 2**20, misses * T * T / per_element, where="post", color=color, lw=2, label=label)
         ax.axhline(N // T, color="gray", ls="--", lw=1)
         ax.axhline(1, color="gray", ls=":", lw=1)
-        ax.text(x_min * 1.15, N // T * 1.12, "타일 사이 재사용 없음", fontsize=8, color="dimgray")
-        ax.text(x_min * 1.15, 1.12, "각 원소 한 번", fontsize=8, color="dimgray")
+        ax.text(x_min * 1.15, N // T * 1.15, "타일 사이 재사용 없음 (N/T)", fontsize=9, color="dimgray")
+        ax.text(x_min * 1.15, 1.15, "각 원소 한 번", fontsize=9, color="dimgray")
         for capacity in capacities:
             ax.axvline(capacity / 2**20, color="#999999", lw=0.8, ls="-.")
         ax.set_xscale("log")
@@ -175,11 +175,13 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
         ax.set_xlim(x_min, x_max)
         ax.set_ylim(0.7, N // min(tiles) * 2)
         style.plain_log_ticks(ax)
-        ax.set_title(f"T = {T} (타일 하나 {fmt.kib(line)})", fontsize=10)
-        ax.set_xlabel("캐시 용량 (MiB, 로그 축)")
-    axes[0].set_ylabel("입력 원소당 HBM 읽기 횟수 (로그 축)")
-    axes[0].legend(loc="lower left", fontsize=8, framealpha=0.95)
-    fig.suptitle(f"{N}×{N} 행렬곱: LRU 캐시 용량과 타일 순서에 따른 입력 읽기 (세로 선: 본문 표의 용량)", fontsize=11)
+        ax.set_title(f"T = {T} (타일 하나 {fmt.kib(line)})", fontsize=11)
+        ax.set_ylabel("원소당 읽기 횟수")
+    axes[-1].set_xlabel("캐시 용량 (MiB, 로그 축)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=10, frameon=False)
+    fig.suptitle(f"{N}×{N} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
+                 fontsize=12)
     return fig
 
 

@@ -1,0 +1,163 @@
+"""The instructor changes course.toml for next term, in a temporary copy of the repository:
+
+1. before the refresh, `python -m roofline check` fails and names each stale figure, each stale
+   notebook edition and the values that changed;
+2. `make refresh` (figures, notebooks, book) takes it all along, within the time target;
+3. afterwards the check passes, and the built pages show the values the library computes for the new
+   parameters — words too (which tiles are memory-bound) since they are glued values.
+
+The copy reuses the main .venv (VENV=…, its install stamp marked old so `make` never reinstalls) and puts
+its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _build.
+"""
+from __future__ import annotations
+
+import html
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+import tomllib
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from roofline import editions, params
+from roofline.__main__ import chapter_sources, svg
+from roofline.figures import FIGURES
+from roofline.glue import shown_text
+
+ROOT = Path(__file__).resolve().parents[1]
+VENV = Path(sys.prefix)
+REFRESH_TARGET_S = 90
+BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
+
+
+def inline(value) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(inline(v) for v in value) + "]"
+    return f'"{value}"' if isinstance(value, str) else repr(value)
+
+
+def set_value(text: str, table: str, key: str, value) -> str:
+    lines, current = text.split("\n"), None
+    for number, line in enumerate(lines):
+        header = re.match(r"^\[([^\]]+)\]", line)
+        if header:
+            current = header[1]
+        elif current == table and re.match(rf"^{re.escape(key)}\s*=", line):
+            comment = re.search(r"\s+#[^\"']*$", line)
+            lines[number] = f"{key} = {inline(value)}" + (comment.group(0) if comment else "")
+            return "\n".join(lines)
+    raise KeyError(f"no {key} in [{table}] of course.toml")
+
+
+def next_term(text: str) -> str:
+    """Other hardware (P 30 TFLOPs/s, BW 2.4 TB/s: ridge 12.5), N 2048, tiles 32/128/256 — so T = 128 turns
+    compute-bound where T = 64 was memory-bound —, L 5×10⁷, and the note on an A100."""
+    raw = tomllib.loads(text)
+    text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
+    text = set_value(text, "presets.course", "BW", 2.4e12)
+    text = set_value(text, "week4", "N", 2048)
+    text = set_value(text, "week4", "tiles", [32, 128, 256])
+    text = set_value(text, "week3", "L", 50_000_000)
+    if "note" in raw:
+        text = set_value(text, "note", "hardware", "A100_SXM")
+    return text
+
+
+def checkout_files() -> list[str]:
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True)
+    if listed.returncode == 0:
+        return [f for f in listed.stdout.splitlines() if (ROOT / f).is_file()]
+    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+            if p.is_file() and not {".venv", "_build", ".git", "build"} & set(p.relative_to(ROOT).parts)]
+
+
+def env_for(repo: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML"}}
+    env["PYTHONPATH"] = str(repo / "lib")          # the copy's library, not the editable install of ROOT
+    return env
+
+
+def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
+    return subprocess.run([str(VENV / "bin" / "python"), "-m", "roofline", "check", *extra], cwd=repo,
+                          env=env_for(repo), capture_output=True, text=True, timeout=600)
+
+
+def page_text(path: Path) -> str:
+    raw = path.read_text(encoding="utf-8")
+    main = re.search(r'<main[^>]*id="main-content".*?</main>', raw, re.S)
+    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main.group(0) if main else raw, flags=re.S)
+    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    copy = tmp_path_factory.mktemp("instructor") / "repo"
+    for name in checkout_files():
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, copy / name)    # mtimes kept: requirements.txt stays older than the stamp
+    return copy
+
+
+def test_instructor_changes_course_toml_and_refreshes(repo):
+    before = roofline_check(repo, "--no-site")
+    assert before.returncode == 0, "the repository is stale before any change (run `make refresh`):\n" + before.stderr
+
+    toml = repo / "lib" / "roofline" / "course.toml"
+    toml.write_text(next_term(toml.read_text(encoding="utf-8")), encoding="utf-8")
+    course = params.load(toml)
+    sources = [repo / "chapters" / md.name for md in chapter_sources()]
+    old = {md.stem: editions.records(nbformat.read(md.with_suffix(".ipynb"), as_version=4), compared_only=True)
+           for md in sources}
+
+    # 1. the check names what is stale, precisely
+    stale = roofline_check(repo, "--no-site")
+    assert stale.returncode == 1, stale.stdout + stale.stderr
+    report = stale.stderr
+    for name in FIGURES:
+        if (repo / "figures" / f"{name}.svg").read_bytes() != svg(name, course):
+            assert f"figures/{name}.svg" in report, f"the check does not name the stale figure {name}:\n{report}"
+    assert "make figures" in report
+    N_line = re.search(r"chapters/w4_1_intensity\.ipynb: glued 'N' is '4,096' but the library now gives '2,048'", report)
+    assert N_line, f"the check does not say which value of chapter ① changed:\n{report}"
+    for md in sources:
+        if old[md.stem]:
+            assert f"chapters/{md.stem}.ipynb" in report, f"the check does not name the stale edition {md.stem}:\n{report}"
+
+    # 2. one command refreshes everything
+    start = time.perf_counter()
+    make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "refresh"], cwd=repo,
+                          env=env_for(repo), capture_output=True, text=True, timeout=1200)
+    seconds = time.perf_counter() - start
+    print(f"\nmake refresh after a parameter change: {seconds:.1f} s (target {REFRESH_TARGET_S} s)")
+    assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
+    assert seconds <= 4 * REFRESH_TARGET_S, f"make refresh took {seconds:.0f} s (target {REFRESH_TARGET_S} s)"
+
+    # 3. nothing stale any more: figures, editions and built pages equal what the library computes now
+    after = roofline_check(repo)
+    assert after.returncode == 0, after.stderr
+    assert "built pages" in after.stdout and (repo / "_build" / "html").is_dir()
+
+    changed_words = False
+    for md in sources:
+        page = repo / "_build" / "html" / "chapters" / f"{md.stem}.html"
+        text = page_text(page)
+        new = editions.records(nbformat.read(md.with_suffix(".ipynb"), as_version=4), compared_only=True)
+        for key in sorted(set(re.findall(r"\{glue(?::text)?\}`([^`:]+)`", md.read_text(encoding="utf-8"))) & set(new)):
+            value = " ".join(shown_text(new[key]["text/plain"]).split())
+            assert value in text, f"{md.stem}.html does not show {key!r} = {value!r} for the new parameters"
+            was = old[md.stem].get(key, {}).get("text/plain")
+            if was != new[key]["text/plain"] and any(w in value for w in BOUND_WORDS):
+                changed_words = True
+        assert editions.colab_url(f"chapters/{md.stem}.ipynb") in page.read_text(encoding="utf-8")
+    assert changed_words, "no glued sentence about which cases are memory- or compute-bound changed with the parameters"
+    w4 = course.week4
+    assert "2,048" in page_text(repo / "_build" / "html" / "chapters" / "w4_1_intensity.html")
+    assert (w4.N, w4.tiles) == (2048, (32, 128, 256))
