@@ -22,6 +22,8 @@ import pytest
 from roofline import editions
 from roofline.__main__ import chapter_sources
 
+from course_copies import checkout_files
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = chapter_sources()
 KERNEL = "colab-sim"
@@ -48,16 +50,6 @@ def pins() -> dict[str, str]:
         if sep:
             found[name.lower()] = version
     return found
-
-
-def checkout_files() -> list[str]:
-    """What a `git clone` of the branch would hold (tracked and not-ignored files of the working tree)."""
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, text=True)
-    if listed.returncode == 0:
-        return [f for f in listed.stdout.splitlines() if (ROOT / f).is_file()]
-    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
-            if p.is_file() and not {".venv", "_build", ".git", "build"} & set(p.relative_to(ROOT).parts)]
 
 
 def clean_env(**extra) -> dict[str, str]:

@@ -5,7 +5,6 @@ import warnings
 
 import pytest
 
-import roofline as rl
 from roofline.__main__ import stale_figures, svg
 from roofline.figures import FIGURES
 

@@ -18,7 +18,6 @@ import shutil
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 import nbformat
@@ -29,54 +28,12 @@ from roofline.__main__ import chapter_sources, svg
 from roofline.figures import FIGURES
 from roofline.glue import shown_text
 
+from course_copies import checkout_files, next_term
+
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
 REFRESH_TARGET_S = 90
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
-
-
-def inline(value) -> str:
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(inline(v) for v in value) + "]"
-    return f'"{value}"' if isinstance(value, str) else repr(value)
-
-
-def set_value(text: str, table: str, key: str, value) -> str:
-    lines, current = text.split("\n"), None
-    for number, line in enumerate(lines):
-        header = re.match(r"^\[([^\]]+)\]", line)
-        if header:
-            current = header[1]
-        elif current == table and re.match(rf"^{re.escape(key)}\s*=", line):
-            comment = re.search(r"\s+#[^\"']*$", line)
-            lines[number] = f"{key} = {inline(value)}" + (comment.group(0) if comment else "")
-            return "\n".join(lines)
-    raise KeyError(f"no {key} in [{table}] of course.toml")
-
-
-def next_term(text: str) -> str:
-    """Other hardware (P 30 TFLOPs/s, BW 2.4 TB/s: ridge 12.5), N 2048, tiles 32/128/256 — so T = 128 turns
-    compute-bound where T = 64 was memory-bound —, L 5×10⁷, and the note on an A100."""
-    raw = tomllib.loads(text)
-    text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
-    text = set_value(text, "presets.course", "BW", 2.4e12)
-    text = set_value(text, "week4", "N", 2048)
-    text = set_value(text, "week4", "tiles", [32, 128, 256])
-    text = set_value(text, "week3", "L", 50_000_000)
-    if "note" in raw:
-        text = set_value(text, "note", "hardware", "A100_SXM")
-    return text
-
-
-def checkout_files() -> list[str]:
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, text=True)
-    if listed.returncode == 0:
-        return [f for f in listed.stdout.splitlines() if (ROOT / f).is_file()]
-    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
-            if p.is_file() and not {".venv", "_build", ".git", "build"} & set(p.relative_to(ROOT).parts)]
 
 
 def env_for(repo: Path) -> dict[str, str]:

@@ -16,7 +16,7 @@ import re
 import subprocess
 from collections import deque
 from pathlib import Path
-from urllib.parse import unquote, urljoin, urlparse
+from urllib.parse import unquote, urlparse
 
 import pytest
 import yaml

@@ -11,7 +11,6 @@ and a bad value stops with a clear message.
 from __future__ import annotations
 
 import re
-import tomllib
 from pathlib import Path
 
 import nbformat
@@ -21,56 +20,17 @@ from roofline import editions, fmt, kernels, params
 from roofline.__main__ import chapter_sources
 from roofline.glue import shown_text
 
+from course_copies import next_term
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = chapter_sources()
 IDS = [md.stem for md in SOURCES]
 
 
-# ---------------------------------------------------------------- other course parameters
-
-def inline(value) -> str:
-    if isinstance(value, dict):
-        return "{ " + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + " }"
-    if isinstance(value, list):
-        return "[" + ", ".join(inline(v) for v in value) + "]"
-    if isinstance(value, str):
-        return f'"{value}"'
-    return repr(value)
-
-
-def set_value(text: str, table: str, key: str, value) -> str:
-    """course.toml with `key` of [table] set to `value` (the line's comment kept)."""
-    lines, current = text.split("\n"), None
-    for number, line in enumerate(lines):
-        header = re.match(r"^\[([^\]]+)\]", line)
-        if header:
-            current = header[1]
-        elif current == table and re.match(rf"^{re.escape(key)}\s*=", line):
-            comment = re.search(r"\s+#[^\"']*$", line)
-            lines[number] = f"{key} = {inline(value)}" + (comment.group(0) if comment else "")
-            return "\n".join(lines)
-    raise KeyError(f"no {key} in [{table}] of course.toml")
-
-
-def other_course(text: str) -> str:
-    """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, L 5×10⁷,
-    and the note on an A100 with a shorter sequence. Which week-4 tiles are memory-bound changes too."""
-    raw = tomllib.loads(text)
-    text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
-    text = set_value(text, "presets.course", "BW", 2.4e12)
-    text = set_value(text, "week4", "N", 2048)
-    text = set_value(text, "week4", "tiles", [32, 128, 256])
-    text = set_value(text, "week3", "L", 50_000_000)
-    if "note" in raw:
-        text = set_value(text, "note", "hardware", "A100_SXM")
-        text = set_value(text, "note", "attention", {**raw["note"]["attention"], "seq": 2048})
-    return text
-
-
 @pytest.fixture(scope="module")
 def other_toml(tmp_path_factory) -> Path:
     path = tmp_path_factory.mktemp("student") / "course.toml"
-    path.write_text(other_course(params.DEFAULT_PATH.read_text(encoding="utf-8")), encoding="utf-8")
+    path.write_text(next_term(params.DEFAULT_PATH.read_text(encoding="utf-8")), encoding="utf-8")
     course = params.load(path)                       # valid, and really different
     assert (course.week4.N, course.week4.tiles, course.week4.hardware.ridge) == (2048, (32, 128, 256), 12.5)
     return path

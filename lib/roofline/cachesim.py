@@ -24,7 +24,6 @@ Two implementations that must agree (tests check it):
 from __future__ import annotations
 
 from collections import OrderedDict
-from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 

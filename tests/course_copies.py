@@ -1,0 +1,58 @@
+"""Helpers shared by the tests that change the course or copy the repository (student, instructor, Colab)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def inline(value) -> str:
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, list):
+        return "[" + ", ".join(inline(v) for v in value) + "]"
+    if isinstance(value, str):
+        return f'"{value}"'
+    return repr(value)
+
+
+def set_value(text: str, table: str, key: str, value) -> str:
+    """course.toml with `key` of [table] set to `value` (the line's comment kept)."""
+    lines, current = text.split("\n"), None
+    for number, line in enumerate(lines):
+        header = re.match(r"^\[([^\]]+)\]", line)
+        if header:
+            current = header[1]
+        elif current == table and re.match(rf"^{re.escape(key)}\s*=", line):
+            comment = re.search(r"\s+#[^\"']*$", line)
+            lines[number] = f"{key} = {inline(value)}" + (comment.group(0) if comment else "")
+            return "\n".join(lines)
+    raise KeyError(f"no {key} in [{table}] of course.toml")
+
+
+def next_term(text: str) -> str:
+    """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, L 5×10⁷,
+    and the note on an A100 with a shorter sequence. Which week-4 tiles are memory-bound changes too."""
+    raw = tomllib.loads(text)
+    text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
+    text = set_value(text, "presets.course", "BW", 2.4e12)
+    text = set_value(text, "week4", "N", 2048)
+    text = set_value(text, "week4", "tiles", [32, 128, 256])
+    text = set_value(text, "week3", "L", 50_000_000)
+    if "note" in raw:
+        text = set_value(text, "note", "hardware", "A100_SXM")
+        text = set_value(text, "note", "attention", {**raw["note"]["attention"], "seq": 2048})
+    return text
+
+
+def checkout_files() -> list[str]:
+    """What a `git clone` of the branch would hold (tracked and not-ignored files of the working tree)."""
+    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
+                            capture_output=True, text=True)
+    if listed.returncode == 0:
+        return [f for f in listed.stdout.splitlines() if (ROOT / f).is_file()]
+    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
+            if p.is_file() and not {".venv", "_build", ".git", "build"} & set(p.relative_to(ROOT).parts)]
