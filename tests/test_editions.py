@@ -212,7 +212,9 @@ GLUED = {   # text records are quoted reprs, as roofline.glue stores them
     "eq": {"text/latex": "$\\displaystyle I = 0.25$"},
     "fig": {"image/png": "iVBOR", "text/plain": "<그림>"},
 }
-PAGES = {"ch-x": ("② 제목", "https://colab.research.google.com/github/o/r/blob/main/chapters/x.ipynb")}
+PAGES = {"ch-x": ("② 제목", "https://colab.research.google.com/github/o/r/blob/main/chapters/x.ipynb"),
+         "w2009": ("Williams et al. 2009", "https://doi.org/10.1145/1498765.1498785"),
+         "d2022": ("Dao et al. 2022", "https://arxiv.org/abs/2205.14135")}
 
 
 @pytest.mark.parametrize("myst, want", [
@@ -227,7 +229,9 @@ PAGES = {"ch-x": ("② 제목", "https://colab.research.google.com/github/o/r/bl
     ("{ref}`ch-x`", f"[② 제목]({PAGES['ch-x'][1]})"),
     ("{ref}`그림 <fig-a>`", "그림"),
     ("{math}`I = F/Q`", "$I = F/Q$"),
-    ("{cite}`williams2009`", "[williams2009]"),
+    ("{cite}`w2009`", "[Williams et al. 2009](https://doi.org/10.1145/1498765.1498785)"),
+    ("{cite:p}`w2009,d2022`", "([Williams et al. 2009](https://doi.org/10.1145/1498765.1498785); "
+                              "[Dao et al. 2022](https://arxiv.org/abs/2205.14135))"),
     ("(ch-a)=\n# 제목", "# 제목"),
     ("```{note}\n본문 {glue:text}`n`\n```", "> **참고**\n>\n> 본문 4,096"),
     ("```{important}\n- a\n\n- b\n```", "> **중요**\n>\n> - a\n>\n> - b"),
@@ -247,6 +251,13 @@ def test_plain_converts_each_allowed_construct(myst, want):
 def test_plain_refuses_what_colab_cannot_show(myst):
     with pytest.raises(ValueError, match="cannot render"):
         editions.plain(myst, GLUED)
+
+
+def test_citations_come_from_the_bibliography():
+    cited = editions.citations()
+    assert cited["williams2009roofline"] == ("Williams et al. 2009", "https://doi.org/10.1145/1498765.1498785")
+    assert cited["dao2023flashattention2"] == ("Dao 2023", "https://arxiv.org/abs/2307.08691")
+    assert all(address.startswith("https://") for _, address in cited.values())
 
 
 def test_plain_names_a_missing_glue_key():

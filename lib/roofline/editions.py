@@ -91,10 +91,25 @@ def chapter_of(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
     return found
 
 
+def citations(root: Path = ROOT) -> dict[str, tuple[str, str]]:
+    """Bibliography key → ("Williams et al. 2009", its https link), from references.bib (as the site's {cite} shows it)."""
+    from pybtex.database import parse_file
+
+    found = {}
+    for key, entry in parse_file(str(root / "references.bib")).entries.items():
+        names = [" ".join(p.last_names).strip("{}") for p in entry.persons.get("author", [])]
+        who = names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2 else f"{names[0]} et al."
+        fields = entry.fields
+        address = fields.get("url") or f"https://doi.org/{fields['doi']}"
+        found[key] = (f"{who} {fields['year']}", address)
+    return found
+
+
 def links(root: Path = ROOT) -> dict[str, tuple[str, str]]:
-    """Page label → (title, address) for the edition: the other chapter's Colab notebook, or its .md on GitHub."""
+    """Page label or bibliography key → (title, address) for the edition: the other chapter's Colab notebook,
+    its .md on GitHub, or the cited work."""
     url, branch = repository(root)
-    result = {}
+    result = dict(citations(root))
     for label, (md, title) in chapter_of(root).items():
         rel = md.relative_to(root).as_posix()
         notebook = "kernelspec:" in md.read_text(encoding="utf-8")[:600]
@@ -193,7 +208,9 @@ def plain(text: str, glued: dict[str, dict], pages: dict[str, tuple[str, str]] |
         if name in ("term", "doc", "numref", "abbr"):
             return shown
         if name in ("cite", "cite:p", "cite:t"):
-            return f"[{content}]"
+            cited = [pages[key.strip()] for key in content.split(",")]
+            shown_links = "; ".join(f"[{who}]({address})" for who, address in cited)
+            return f"({shown_links})" if name == "cite:p" else shown_links
         raise ValueError(f"the Colab edition cannot render the MyST role {{{name}}}; add it to editions.plain")
 
     text = FENCE.sub(directive, text)
