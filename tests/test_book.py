@@ -53,3 +53,13 @@ def test_chapter_one_shows_the_vector_add_and_matmul_intensities():
     assert "1/12" in text
     assert re.search(r"N/\(4N\+2\) ≈ 0\.249969", text)
     assert "682.667" in text
+
+
+def test_interface_words_are_korean():
+    from roofline.korean_ui import WORDS
+
+    english = [word for words in WORDS.values() for word in words] + ["Search this book"]
+    for page in toc_pages():
+        raw = (HTML / f"{page}.html").read_text(encoding="utf-8")
+        left = [word for word in english if re.search(rf'(>|")\s*{re.escape(word)}', raw)]
+        assert not left, f"{page}: interface words still in English: {left}"

@@ -1,8 +1,10 @@
-"""The site's Sphinx extension (listed in _config.yml under sphinx.local_extensions… via extra_extensions).
+"""The site's Sphinx extension (_config.yml: sphinx.local_extensions).
 
 - marks the build (`ROOFLINE_BOOK=1`) so that `glue` only records, and chapters show tables once;
 - keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/ or
-  course.toml re-executes every chapter (jupyter-cache alone notices only the notebook's own code).
+  course.toml re-executes every chapter (jupyter-cache alone notices only the notebook's own code);
+- registers the Korean search language (search_ko), per-page descriptions (sitemeta) and the Korean
+  interface words the themes lack (korean_ui).
 """
 from __future__ import annotations
 
@@ -31,8 +33,10 @@ def on_config(app, config) -> None:
 
 def setup(app):
     app.connect("config-inited", on_config, priority=100)
-    from roofline import search_ko, sitemeta  # Korean search language; <meta name="description"> per page
+    # Korean search language; <meta name="description"> per page; Korean interface words
+    from roofline import korean_ui, search_ko, sitemeta
 
     search_ko.setup(app)
     sitemeta.setup(app)
+    korean_ui.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
