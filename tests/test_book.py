@@ -63,3 +63,32 @@ def test_interface_words_are_korean():
         raw = (HTML / f"{page}.html").read_text(encoding="utf-8")
         left = [word for word in english if re.search(rf'(>|")\s*{re.escape(word)}', raw)]
         assert not left, f"{page}: interface words still in English: {left}"
+
+
+def test_an_edit_to_the_library_or_its_parameters_changes_the_execution_cache(tmp_path, monkeypatch):
+    """jupyter-cache does not see imported modules: the cache folder is keyed on the library's hash."""
+    import shutil
+
+    from roofline import sphinx_ext
+
+    lib = tmp_path / "roofline"
+    shutil.copytree(sphinx_ext.LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))
+    before = sphinx_ext.library_hash(lib)
+    assert before == sphinx_ext.library_hash(sphinx_ext.LIB)
+    toml = lib / "course.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("N = 4096", "N = 2048"), encoding="utf-8")
+    after_toml = sphinx_ext.library_hash(lib)
+    (lib / "fmt.py").write_text((lib / "fmt.py").read_text(encoding="utf-8") + "\n# edit\n", encoding="utf-8")
+    assert len({before, after_toml, sphinx_ext.library_hash(lib)}) == 3
+
+    class App:
+        outdir = str(tmp_path / "_build" / "html")
+
+    class Config:
+        nb_execution_mode = "cache"
+        nb_execution_cache_path = ""
+
+    monkeypatch.setenv("ROOFLINE_BOOK", "0")   # on_config sets it to "1": restored after the test
+    sphinx_ext.on_config(App, Config)
+    assert os.environ["ROOFLINE_BOOK"] == "1"
+    assert Config.nb_execution_cache_path == str(tmp_path / "_build" / ".jupyter_cache" / before)

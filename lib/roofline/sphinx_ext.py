@@ -15,11 +15,12 @@ from pathlib import Path
 LIB = Path(__file__).resolve().parent
 
 
-def library_hash() -> str:
+def library_hash(lib: Path = LIB) -> str:
+    """sha256 over the library's .py and .toml files (names and bytes): the jupyter-cache folder's name."""
     digest = hashlib.sha256()
-    for path in sorted(LIB.rglob("*")):
+    for path in sorted(lib.rglob("*")):
         if path.is_file() and path.suffix in {".py", ".toml"}:
-            digest.update(path.relative_to(LIB).as_posix().encode())
+            digest.update(path.relative_to(lib).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
 
