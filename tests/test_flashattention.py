@@ -264,3 +264,90 @@ def test_note_table_is_strict(course, tmp_path):
         bad = params.load(path)
         with pytest.raises(ValueError, match=message):
             params.note(bad)
+
+
+# ----- review fixes: per-clock rates, latencies, GEMV, the 0.5 ms claim, TF32, attention time -----
+
+def test_tensor_core_per_clock_is_16x_not_256x(note, course):
+    tc, cuda = gemm.per_clock(note.tensor_core)
+    assert (tc, cuda) == (4 * 1024, 128 * 2)
+    assert Fraction(tc, cuda) == 16
+    h100 = course.preset("H100_SXM")
+    assert fmt.ratio(h100.P("FP16") / h100.P("FP32"), 1) == "14.8배"
+    # the clocks behind the two peaks differ (≈1.83 vs ≈1.98 GHz), hence 14.8× rather than 16×
+    assert fmt.decimal(h100.P("FP16") / (h100.SMs * tc) / 10**9, 2) == "1.83"
+    assert fmt.decimal(h100.P("FP32") / (h100.SMs * cuda) / 10**9, 2) == "1.98"
+
+
+def test_luo_latencies_and_ratio(note):
+    lat = note.latency
+    assert (lat["L1"], lat["shared"], lat["L2"], lat["HBM"]) == ((33, 41), 29, 263, 479)
+    assert fmt.decimal(Fraction(lat["HBM"], max(lat["L1"])), 0) == "12"
+    assert fmt.decimal(Fraction(lat["HBM"], min(lat["L1"])), 1) == "14.5"
+
+
+def test_gemv_counts_output_write():
+    gemv = gemm.gemm(1, 4096, 4096, 2)
+    assert gemv.I == Fraction(2048, 2049) and fmt.decimal(gemv.I, 4) == "0.9995"
+    no_out = Fraction(gemv.F, gemv.Q_read)
+    assert no_out == Fraction(4096, 4097) and fmt.decimal(no_out, 4) == "0.9998"
+
+
+def test_claimed_square_gemm_is_corrected(h100):
+    t, rate = gemm.CLAIMED_SQUARE_GEMM
+    F = 2 * 4096**3
+    assert fmt.decimal(Fraction(F) / t / 10**12, 1) == "274.9"
+    assert rate > h100.P
+    assert fmt.ms(Fraction(F) / h100.P, 3) == "0.139"
+    lo, hi = gemm.SCALING_BOOK_EFFICIENCY
+    assert (fmt.ms(Fraction(F) / (h100.P * hi), 3), fmt.ms(Fraction(F) / (h100.P * lo), 3)) == ("0.163", "0.174")
+    assert abs(gemm.SCALING_BOOK_RIDGE - h100.ridge) < 5
+
+
+def test_tf32_ratios(course):
+    h100, a100 = course.preset("H100_SXM"), course.preset("A100_SXM")
+    assert fmt.ratio(h100.P("TF32") / h100.P("FP32"), 1) == "7.4배"
+    assert a100.P("TF32") / a100.P("FP32") == 8
+
+
+def test_attention_time_with_and_without_qkvo(course):
+    h100 = course.preset("H100_SXM")
+    quad = 32 * attention.standard_traffic_quadratic(4096) * 2
+    linear = 32 * 4 * 4096 * 128 * 2
+    assert (quad, linear) == (4 * 2**30, 128 * 2**20)
+    assert fmt.ms(quad / h100.BW, 2) == "1.28"
+    assert fmt.ms((quad + linear) / h100.BW, 2) == "1.32"
+
+
+def test_flash_traffic_still_grows_as_n_squared(course):
+    note = params.note(course)
+    M = note.hardware.smem_per_SM // note.s
+    _, B_c = attention.flash_blocks(M, 128)
+    ratio = Fraction(attention.flash_traffic(8192, 128, B_c), attention.flash_traffic(4096, 128, B_c))
+    assert fmt.ratio(ratio, 2) == "3.90배"   # T_c doubles (18 → 36): close to 4, the N² of Θ(N²d²/M)
+
+
+def test_fa1_quoted_values():
+    assert attention.FA1_A100_SRAM == (19 * 10**12, 20 * 10**6)
+    assert attention.FA1_SHARE_OF_PEAK == (Fraction(1, 4), Fraction(2, 5))
+
+
+def test_new_note_keys_are_strict(course, tmp_path):
+    text = course.path.read_text(encoding="utf-8")
+    for old, new, message in [
+        ("latency = { L1 = [33, 41],", "latency = { L0 = [33, 41],", "unknown key"),
+        ("tc_flops = 1024,", "tc_flops = 0,", "positive"),
+        ("blas_N = 1024 }", "blas_N = 1024, extra = 1 }", "unknown key"),
+    ]:
+        assert old in text, old
+        path = tmp_path / "course.toml"
+        path.write_text(text.replace(old, new), encoding="utf-8")
+        with pytest.raises(ValueError, match=message):
+            params.note(params.load(path))
+
+
+def test_shown_code_fits_80_columns():
+    import inspect
+    for function in (gemm.naive_matmul, gemm.tiled_matmul, attention.flash_forward):
+        lines = inspect.getsource(function).splitlines()
+        assert max(len(line) for line in lines) <= 76, function.__name__

@@ -127,6 +127,21 @@ def test_figure_points_are_the_computed_bounds(course, cases):
     assert [v for point in points for v in point] == pytest.approx([v for point in expected for v in point], rel=1e-12)
 
 
+def test_figure_case_colours_are_the_shared_mapping(course, cases):
+    # one mapping for every week-4 figure: 0 = 재사용 없음, then the tiles in order
+    from matplotlib.colors import to_hex
+
+    from roofline import style
+
+    assert style.CASE_COLORS[0] == "#d62728" and len(set(style.CASE_COLORS)) == len(style.CASE_COLORS)
+    assert [style.case_color(i) for i in range(len(cases))] == style.CASE_COLORS[:len(cases)]
+    with pytest.raises(ValueError, match="case index"):
+        style.case_color(len(style.CASE_COLORS))
+    ax = FIGURES["week4-roofline"](course).axes[0]
+    colours = [to_hex(line.get_color()) for line in ax.get_lines() if line.get_marker() == "o"]
+    assert colours == style.CASE_COLORS[:len(cases)]
+
+
 def test_figure_labels_stay_off_the_line_and_inside(course):
     fig = FIGURES["week4-roofline"](course)
     canvas = FigureCanvasAgg(fig)
@@ -180,6 +195,7 @@ def prose(md: str) -> str:
     md = re.sub(r"<ch-[\w-]+>", "", md)
     md = re.sub(r"[A-Za-z_]+[0-9][A-Za-z0-9_]*", "", md)   # FP32, FP16, L2, H100_SXM
     md = re.sub(r"[34]주차", "", md)
+    md = re.sub(r"Scaling Book 1장", "", md)                 # a cited book's chapter number (as in test_prose)
     md = re.sub(r"^\s*[0-9]+\. ", "", md, flags=re.M)      # list markers
     return md
 
@@ -253,7 +269,12 @@ def test_roofline_edition_values():
     assert glued["F"] == "137,438,953,472"
     assert (glued["mem-names"], glued["mem-rates"]) == ("재사용 없음·32 타일·64 타일", "0.250·7.969·15.876")
     assert (glued["cmp-names"], glued["cmp-I"], glued["P-tera"]) == ("128 타일", "31.508", "20")
-    assert (glued["q-R0-limit"], glued["q-limit-P"]) == ("HBM 대역폭", "HBM 대역폭")
+    # the limiting resource is said in sentences, computed: at I = I* both ceilings limit
+    assert glued["q-R0-limit"] == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
+    assert glued["q-limit-P"] == "I가 새 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
+    assert glued["q-limit-BW"] == ("I = I*, 새 분기점과 같다(둘 다 10 FLOPs/Byte). "
+                                   "두 상한이 같아져 HBM 대역폭과 연산 성능이 함께 제한 자원이 된다.")
+    assert (glued["q-ridge-P"], glued["q-ridge-BW"]) == ("40", "10")
     assert (glued["q-I"], glued["q-R0"], glued["q-R-P"], glued["q-R-BW"]) == ("10", "10", "10", "20")
     assert glued["q-R-P-change"] == "그대로다"
     assert "&= 20\\ \\text{FLOPs/Byte}" in glued["ridge-eq"]
@@ -272,3 +293,33 @@ def test_glued_text_shows_as_glued(page):
     assert keys <= set(raw), keys - set(raw)
     for key in keys:
         assert isinstance(literal_eval(raw[key]["text/plain"]), str), (key, raw[key]["text/plain"])
+
+
+# ---- ① 산술 강도 (w4_1): the Vector Add equation and the particles after glued formulas --------
+
+INTENSITY = ROOT / "chapters" / "w4_1_intensity.md"
+
+
+def test_intensity_edition_values():
+    glued = records(INTENSITY)
+    assert glued["vadd-eq"] == ("$\\displaystyle \\begin{aligned} I = \\frac{F}{Q} &= \\frac{L}{4L + 4L + 4L} \\\\"
+                                " &= \\frac{1}{12} \\approx 0.08333\\ \\text{FLOPs/Byte} \\end{aligned}$")
+    assert (glued["I-ideal-topic"], glued["I-ideal-quoting"]) == ("N/6은", "N/6이라고")
+
+
+def test_intensity_particles_follow_the_last_sound():
+    """The page's particle helpers, run on values other than N/6 (a student may change dtype)."""
+    md = INTENSITY.read_text(encoding="utf-8")
+    cell = re.search(r"```\{code-cell\} ipython3\n:tags: \[remove-cell\]\n(.*?)```", md, flags=re.S).group(1)
+    space = {}
+    exec(cell, space)
+    topic, quoting = space["topic"], space["quoting"]
+    assert [topic(x) for x in ("N/6", "N/9", "N/(4N+2)", "N/3", "N/5")] == ["N/6은", "N/9는", "N/(4N+2)는", "N/3은", "N/5는"]
+    assert [quoting(x) for x in ("N/6", "N/9", "NT/(4N+2T)")] == ["N/6이라고", "N/9라고", "NT/(4N+2T)라고"]
+    assert space["tex_fraction"](Fraction(1, 12)) == "\\frac{1}{12}"
+
+
+def test_intensity_defines_K_where_it_is_first_used():
+    md = INTENSITY.read_text(encoding="utf-8")
+    first_K = md.index("K-1")
+    assert "K는 A의 열 수이자 B의 행 수" in md[first_K:first_K + 400]

@@ -8,6 +8,7 @@ structural constants of formulas (exponents, 2 FLOPs per FMA, …), listed in MA
 """
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 
@@ -115,3 +116,26 @@ def test_the_lint_catches_a_typed_number():
     sample = "---\nx: 1\n---\n# 제목\n\n분기점은 20 FLOPs/Byte다. {glue:text}`ridge` 와 FP32, H100, $2N^3$.\n"
     assert [f.split(" in ")[0] for f in numerals(prose(sample))] == ["20"]
     assert numerals(prose("시간은 $t = 6.87$ ms다.")) == ["6.87 in math '$t = 6.87$'"]
+
+
+SEEDS = ROOT.parent / "shared" / "seeds"
+COPY_WINDOW = 40   # characters: a run this long, identical to a source document, was pasted, not written
+
+
+@functools.cache
+def seed_windows() -> frozenset[str]:
+    windows = set()
+    for seed in sorted(SEEDS.glob("*.txt")):
+        text = re.sub(r"\s+", " ", seed.read_text(encoding="utf-8"))
+        windows.update(text[i:i + COPY_WINDOW] for i in range(len(text) - COPY_WINDOW + 1))
+    return frozenset(windows)
+
+
+@pytest.mark.skipif(not SEEDS.exists(), reason="the source documents (../shared/seeds) are not beside this checkout")
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
+def test_prose_is_written_anew_not_pasted_from_the_sources(path):
+    windows = seed_windows()
+    body = re.sub(r"^#+ .*$", "", prose(path.read_text(encoding="utf-8")), flags=re.M)  # titles may keep the sources' names
+    text = re.sub(r"\s+", " ", body)
+    copied = sorted({text[i:i + COPY_WINDOW] for i in range(len(text) - COPY_WINDOW + 1)} & windows)
+    assert not copied, f"{path.name}: runs copied from the source documents:\n" + "\n".join(copied[:10])

@@ -326,7 +326,8 @@ def test_tile_size_page_values():
     assert (g["outputs-small"], g["threads"], g["per-thread-small"], g["outputs-big"]) == ("1,024", "256", "4", "16,384")
     assert "2{,}097{,}152" in g["cancel"] and g["table-tk"].count("8,589,934,592") == 6
     assert (g["t-compute"], g["t-memory"], g["I-big"], g["ridge"]) == ("6.872", "4.362", "31.508", "20")
-    assert "T = 128이다" in g["compute-tiles"]
+    assert g["big-verdict"].startswith("I가 분기점을 넘었으므로 T = 128 타일은 연산 한계다")
+    assert "compute-tiles" not in g          # the review: said three times; the verdict says it once
     assert (g["q-in-full"], g["q-in-half"], g["q-acc"]) == ("32 KiB", "16 KiB", "16 KiB")
     assert "| 28 |" in g["table-resident"] and "0 (안 들어감)" in g["table-resident"]
 
@@ -410,3 +411,106 @@ def test_one_parameter_cell(name):
     assert md.count(":tags: [parameters, hide-input]\n# ▶ 매개변수 셀:") == 1
     assert md.count("**한 줄 답.**") >= 1
     assert "4096" not in md.split("\n# ", 1)[1].split("\n", 1)[0]
+
+
+# ---------------------------------------------------------------- fix pass: ⑤ and the summary
+SEED = (ROOT.parent / "shared" / "seeds" / "000_cdd7b4956cb9f197.txt")
+
+
+def longest_common_run(line: str, seed: str) -> str:
+    best = ""
+    for i in range(len(line)):
+        size = len(best) + 1
+        while i + size <= len(line) and line[i:i + size] in seed:
+            best = line[i:i + size]
+            size += 1
+    return best
+
+
+@pytest.mark.parametrize("name", ["w4_5_matmul", "w4_summary"])
+def test_no_seed_sentences_copied(name):
+    """No run of 40 or more characters identical to the seed, in prose or in glued strings."""
+    if not SEED.exists():
+        pytest.skip("seed text not available")
+    seed = re.sub(r"\s+", " ", SEED.read_text(encoding="utf-8"))
+    md = (CHAPTERS / f"{name}.md").read_text(encoding="utf-8")
+    copied = []
+    for line in md.splitlines():
+        line = re.sub(r"\{glue:\w+\}`[^`]*`", "", re.sub(r"\s+", " ", line))
+        line = re.sub(r"\{(term|ref)\}`([^`<]*)[^`]*`", r"\2", line)
+        run = longest_common_run(line, seed)
+        if len(run) >= 40:
+            copied.append(run)
+    assert copied == []
+
+
+def sections(name: str) -> list[tuple[str, str]]:
+    md = prose((CHAPTERS / f"{name}.md").read_text(encoding="utf-8"))
+    parts = re.split(r"^## (.+)$", md, flags=re.M)
+    return [(parts[i], parts[i + 1]) for i in range(1, len(parts), 2)]
+
+
+@pytest.mark.parametrize("name, count", [("w4_5_matmul", 11), ("w4_summary", 4)])
+def test_every_section_opens_with_a_one_line_answer(name, count):
+    found = sections(name)
+    assert len(found) == count
+    missing = [title for title, body in found if not body.strip().startswith("**한 줄 답.**")]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", ["w4_5_matmul", "w4_summary"])
+def test_canonical_terms_and_shapes(name):
+    md = (CHAPTERS / f"{name}.md").read_text(encoding="utf-8")
+    for wrong in ("Occupancy", "바운드", "연산 제한", "메모리 제한", "병목에서 연산 병목", "{glue:text}`N`×"):
+        assert wrong not in md, wrong
+    for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율"):
+        assert "{term}`" + term + "`" in md, term
+    assert records(name)["shape"] == "4096×4096"
+
+
+def test_matmul_fix_pass_wording():
+    md = (CHAPTERS / "w4_5_matmul.md").read_text(encoding="utf-8")
+    g = records("w4_5_matmul")
+    assert "FLOPs 둘로" not in md and "{glue:text}`fma-flops` FLOPs로" in md and g["fma-flops"] == "2"
+    assert "threshold-text" not in md and "≈ 80.789이다" not in g["threshold-tiles"]
+    assert g["regimes"] == "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
+    assert r"\mathbb{R}^{4096 \times 4096}" in g["problem"]
+    for key in ("common", "no-reuse", "mid-Q", "tiled-formula", "threshold-math"):   # broken over lines for phones
+        assert r"\begin{aligned}" in g[key] and g[key].count(r"\\") >= 2, key
+
+
+def test_summary_fix_pass_wording():
+    md = (CHAPTERS / "w4_summary.md").read_text(encoding="utf-8")
+    g = records("w4_summary")
+    assert "커널의 병목을 메모리에서 연산 쪽으로 옮긴다" in md
+    for item in ("GQA/MQA", "speculative decoding", "prefill"):
+        assert item in g["table-remedies"], item
+    assert g["p-fp8"] == "1,979" and "FP16 2:4 희소 peak와 같은 숫자" in g["fp8-note"]
+    assert "dense GEMM은 그 희소 처리량을 쓸 수 없다" in g["fp8-note"]
+    assert g["summary-shift"] == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
+
+
+def test_matmul_times_figure():
+    fig = FIGURES["week4-matmul-times"](COURSE)
+    ax = fig.axes[0]
+    assert ax.get_xscale() == "log"
+    widths = [round(bar.get_width(), 6) for bar in ax.patches]
+    assert widths == [549.822923, 17.246978, 8.657043, 4.362076]       # Q/BW in ms, one bar per case
+    assert [t.get_text() for t in ax.get_yticklabels()] == ["재사용 없음", "T = 32", "T = 64", "T = 128"]
+    texts = [t.get_text() for t in ax.texts]
+    assert texts[:4] == ["549.823 ms", "17.247 ms", "8.657 ms", "6.872 ms"]  # t_ideal = max(F/P, Q/BW)
+    assert any("6.872" in t and "F/P" in t for t in texts)
+    colours = [bar.get_facecolor() for bar in ax.patches]
+    from matplotlib.colors import to_rgba
+    from roofline import style
+    assert colours == [to_rgba(style.case_color(i)) for i in range(4)]
+
+
+def test_sweep_figure_uses_the_case_colours():
+    from matplotlib.colors import to_hex
+    from roofline import style
+    fig = FIGURES["week4-tile-sweep"](COURSE)
+    top = fig.axes[0]
+    marked = {int(line.get_xdata()[0]): to_hex(line.get_color()) for line in top.get_lines()
+              if len(line.get_xdata()) == 1}
+    assert marked == {32: style.case_color(1), 64: style.case_color(2), 128: style.case_color(3)}

@@ -362,3 +362,51 @@ def test_glued_text_shows_as_glued():
     changed = {k: raw[k] for k in keys if format_plain_text(raw[k], "") != shown_text(raw[k])}
     assert not changed, changed
     assert records()["n"] == "4" and records()["uses"] == "4"
+
+
+def test_cache_figure_uses_the_shared_case_colours(course):
+    """Panel k (T = tiles[k-1]) is drawn in style.case_color(k), as in the roofline figure; solid = row, dashed = grouped."""
+    from matplotlib.colors import to_hex
+
+    from roofline import style
+
+    fig = FIGURES["week4-tiling-cache"](course)
+    for number, (ax, T) in enumerate(zip(fig.axes, course.week4.tiles), start=1):
+        steps = [line for line in ax.get_lines() if line.get_label().startswith(("행 우선", "묶음"))]
+        assert [to_hex(line.get_color()) for line in steps] == [style.CASE_COLORS[number]] * 2, T
+        assert [line.get_linestyle() for line in steps] == ["-", "--"]
+        assert f"T = {T}" in ax.get_title()
+
+
+def test_reuse_figure_draws_rows_and_columns_as_strips(course):
+    """a_i: T squares side by side (a horizontal strip); b_j: T squares stacked (a vertical strip)."""
+    T = course.week4.small_T
+    fig = FIGURES["week4-tiling-reuse"](course)
+    ax = fig.axes[0]
+    A = [p for p in ax.patches if p.get_facecolor()[:3] == pytest.approx(_rgb(tiling_figures.A_COLOR))]
+    B = [p for p in ax.patches if p.get_facecolor()[:3] == pytest.approx(_rgb(tiling_figures.B_COLOR))]
+    assert len(A) == len(B) == T * T
+    for strip in range(T):
+        row = A[strip * T:(strip + 1) * T]
+        column = B[strip * T:(strip + 1) * T]
+        assert len({p.get_y() for p in row}) == 1 and len({p.get_x() for p in row}) == T       # horizontal
+        assert len({p.get_x() for p in column}) == 1 and len({p.get_y() for p in column}) == T  # vertical
+
+
+def _rgb(color):
+    from matplotlib.colors import to_rgb
+
+    return to_rgb(color)
+
+
+def test_4x4_labels_sit_above_the_element_grid_and_the_figure_has_no_empty_band(course):
+    fig = FIGURES["week4-tiling-4x4"](course)
+    ax = fig.axes[0]
+    grid = [line for line in ax.get_lines()]
+    labels = [t for t in ax.texts if re.fullmatch(r"[ABC]\d\d", t.get_text())]
+    assert grid and labels
+    assert min(t.get_zorder() for t in labels) > max(line.get_zorder() for line in grid)
+    assert all(t.get_bbox_patch() is not None for t in labels)                  # an opaque box hides the grid
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    assert fig.get_figheight() / fig.get_figwidth() == pytest.approx((y1 - y0) / (x1 - x0))
+    assert tuple(ax.get_position().bounds) == (0, 0, 1, 1)

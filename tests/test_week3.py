@@ -31,6 +31,8 @@ def vadd(course):
 def test_the_seeds_problem(course):
     w3 = course.week3
     assert (w3.L, w3.dtype, w3.s) == (100_000_000, "FP32", 4)
+    assert w3.capacity == 16_000_000_000                 # "용량이 16 GB라면 세 벡터를 담을 수 있다"
+    assert 3 * w3.s * w3.L <= w3.capacity < 3 * w3.s * w3.L * 14
     assert (w3.hardware.P, w3.hardware.BW) == (20 * 10**12, 10**12)
 
 
@@ -144,6 +146,12 @@ def test_edition_glues_the_model_numbers_outside_the_measured_cells():
     values = {name: value for (_, name), value in glued(nb).items()}
     assert (values["t-memory"], values["t-compute"], values["mem-over-compute"]) == ("1.2", "0.005", "240")
     assert (values["Q"], values["A-read"], values["t-ideal"]) == ("1.2 GB", "400 MB", "1.2")
+    assert values["bound-kind"] == "메모리 한계"
+    assert (values["A-size"], values["smem-share"]) == ("400 MB", "13.0분의 1")   # Shared Memory of all SMs vs vector A
+    assert (values["capacity"], values["fits"]) == ("16 GB", "세 벡터가 모두 들어간다")
+    assert "메모리 용량만 2배 (16 GB → 32 GB)" in EDITION.read_text(encoding="utf-8")   # the doubling table
+    # the measured traffic: the exact Byte count (with MiB beside it), never MiB divided into GB/s
+    assert values["meas-Q"] == "201,326,592 Byte(192 MiB)" and values["meas-array"] == "67,108,864 Byte(64 MiB)"
     ignored = {i for i, cell in enumerate(nb.cells) if "nbval-ignore-output" in cell.metadata.get("tags", [])}
     assert ignored, "the measurement cells must be tagged nbval-ignore-output"
     measured = {name for (index, name) in glued(nb) if index in ignored}
@@ -154,3 +162,37 @@ def test_measured_prose_says_it_depends_on_the_machine():
     text = CHAPTER.read_text(encoding="utf-8")
     assert "기계마다" in text and "측정값" in text
     assert re.search(r":tags: \[nbval-ignore-output\]\nbw = measure\.achieved_bandwidth\(n, repeats\)", text)
+
+
+def test_visible_code_uses_only_names_from_visible_cells():
+    """A student reads only the visible cells: every name they use must be defined in one of them."""
+    import builtins
+    nb = nbformat.read(EDITION, as_version=4)
+    defined = set(dir(builtins)) | {"rl", "fmt", "glue", "kernels", "measure", "tables", "Fraction", "Markdown", "Math"}
+    for cell in nb.cells:
+        if cell.cell_type != "code" or "remove-cell" in cell.metadata.get("tags", []):
+            continue
+        tree = ast.parse(cell.source)
+        stores = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Store)}
+        loads = {n.id for n in ast.walk(tree) if isinstance(n, ast.Name) and isinstance(n.ctx, ast.Load)}
+        missing = loads - defined - stores
+        assert not missing, f"visible cell uses names defined only in removed cells: {sorted(missing)}\n{cell.source}"
+        defined |= stores
+
+
+def test_every_section_opens_with_a_one_line_answer():
+    text = CHAPTER.read_text(encoding="utf-8")
+    prose = re.sub(r"```\{code-cell\} ipython3\n:tags: \[remove-cell[^\n]*\n.*?```\n+", "", text, flags=re.S)   # hidden plumbing
+    for heading, body in re.findall(r"^## (.+)\n\n(.*)$", prose, flags=re.M):
+        assert body.startswith("**한 줄 답.**"), heading
+
+
+def test_no_long_runs_from_the_seed():
+    seed = re.sub(r"\s+", " ", (ROOT.parent / "shared" / "seeds" / "004_81611fef4620dfa0.txt").read_text(encoding="utf-8")) \
+        if (ROOT.parent / "shared" / "seeds").exists() else None
+    if seed is None:
+        pytest.skip("seed 004 is not in this checkout")
+    text = re.sub(r"\s+", " ", CHAPTER.read_text(encoding="utf-8"))
+    window = 40
+    copied = {text[i:i + window] for i in range(len(text) - window) if text[i:i + window] in seed}
+    assert not copied, sorted(copied)[:3]

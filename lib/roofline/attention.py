@@ -91,12 +91,15 @@ class Traffic:
         return self.read + self.write
 
 
-def flash_forward(Q, K, V, B_r: int, B_c: int, traffic: Traffic | None = None) -> np.ndarray:
-    """FlashAttention forward (FA1 Algorithm 1): K, V in blocks of B_c rows (outer loop), Q in
-    blocks of B_r rows (inner loop); the N×N matrix never exists. Per query row it keeps the
-    running max m and the running sum l of the exponentials, and rescales O when m grows:
+def flash_forward(Q, K, V, B_r: int, B_c: int,
+                  traffic: Traffic | None = None) -> np.ndarray:
+    """FlashAttention forward (FA1 Algorithm 1): K, V in blocks of B_c rows
+    (outer loop), Q in blocks of B_r rows (inner loop); the N×N matrix never
+    exists. Per query row it keeps the running max m and the running sum l
+    of the exponentials, and rescales O when m grows:
 
-        m_new = max(m, m̃)      l_new = e^(m − m_new) l + e^(m̃ − m_new) l̃
+        m_new = max(m, m̃)
+        l_new = e^(m − m_new) l + e^(m̃ − m_new) l̃
         O ← (e^(m − m_new) l O + e^(m̃ − m_new) P̃ V_j) / l_new
     """
     _check(Q, K, V)
@@ -105,25 +108,28 @@ def flash_forward(Q, K, V, B_r: int, B_c: int, traffic: Traffic | None = None) -
     N, d = Q.shape
     L = K.shape[0]
     scale = 1 / math.sqrt(d)
-    O = np.zeros((N, V.shape[1]))             # in "HBM"
+    O = np.zeros((N, V.shape[1]))       # in "HBM"
     l = np.zeros(N)
     m = np.full(N, -np.inf)
     t.write += O.size + l.size + m.size
-    for j in range(0, L, B_c):                # outer loop: one K, V block in "SRAM"
+    for j in range(0, L, B_c):          # outer: one K, V block in "SRAM"
         K_j, V_j = K[j:j + B_c], V[j:j + B_c]
         t.read += K_j.size + V_j.size
-        for i in range(0, N, B_r):            # inner loop: one Q block and its running state
-            Q_i, O_i, l_i, m_i = Q[i:i + B_r], O[i:i + B_r], l[i:i + B_r], m[i:i + B_r]
+        for i in range(0, N, B_r):      # inner: one Q block, its state
+            rows = slice(i, i + B_r)
+            Q_i, O_i, l_i, m_i = Q[rows], O[rows], l[rows], m[rows]
             t.read += Q_i.size + O_i.size + l_i.size + m_i.size
-            S_ij = Q_i @ K_j.T * scale                        # B_r × B_c, only in "SRAM"
+            S_ij = Q_i @ K_j.T * scale  # B_r × B_c, only in "SRAM"
             m_tilde = S_ij.max(axis=1)
             P_tilde = np.exp(S_ij - m_tilde[:, None])
             l_tilde = P_tilde.sum(axis=1)
             m_new = np.maximum(m_i, m_tilde)
             old, new = np.exp(m_i - m_new), np.exp(m_tilde - m_new)
             l_new = old * l_i + new * l_tilde
-            O[i:i + B_r] = ((old * l_i)[:, None] * O_i + new[:, None] * (P_tilde @ V_j)) / l_new[:, None]
-            l[i:i + B_r], m[i:i + B_r] = l_new, m_new
+            kept = (old * l_i)[:, None] * O_i
+            added = new[:, None] * (P_tilde @ V_j)
+            O[rows] = (kept + added) / l_new[:, None]
+            l[rows], m[rows] = l_new, m_new
             t.write += O_i.size + l_i.size + m_i.size
     return O
 
@@ -160,6 +166,11 @@ class Claim:
     high: Fraction | None = None
     prefix: str = ""
 
+
+# Quoted, not computed: FA1's on-chip SRAM figures for the A100 (Byte/s, Byte), often repeated as an
+# H100's; and what FA1 reached on an A100 as a share of the peak, as the FA2 paper reports it.
+FA1_A100_SRAM = (19 * 10**12, 20 * 10**6)
+FA1_SHARE_OF_PEAK = (Fraction(25, 100), Fraction(40, 100))
 
 FA1 = "https://arxiv.org/abs/2205.14135"
 FA2 = "https://arxiv.org/abs/2307.08691"

@@ -98,11 +98,12 @@ def tile_side_for(cache_bytes: int, s: int, tiles: int = 3, digits: int = 1) -> 
 # ----- three matmuls to time (floats: these are measurements, not the model) -----
 
 def naive_matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """C[i, j] = Σ_k A[i, k] B[k, j], one multiply-add per inner step (M·N·K steps)."""
+    """C[i, j] = Σ_k A[i, k] B[k, j]: one multiply-add per inner step,
+    M·N·K steps in all."""
     M, K = A.shape
     K2, N = B.shape
     if K != K2:
-        raise ValueError(f"inner dimensions differ: A is {M}×{K}, B is {K2}×{N}")
+        raise ValueError(f"inner dimensions differ: A {M}×{K}, B {K2}×{N}")
     C = np.zeros((M, N))
     for i in range(M):
         for j in range(N):
@@ -114,17 +115,20 @@ def naive_matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
 
 
 def tiled_matmul(A: np.ndarray, B: np.ndarray, T: int) -> np.ndarray:
-    """T×T output tiles, K in steps of T; each tile step is one small NumPy product."""
+    """T×T output tiles, K in steps of T; each tile step is one small
+    NumPy product."""
     M, K = A.shape
     K2, N = B.shape
     if K != K2:
-        raise ValueError(f"inner dimensions differ: A is {M}×{K}, B is {K2}×{N}")
+        raise ValueError(f"inner dimensions differ: A {M}×{K}, B {K2}×{N}")
     _positive(T=T)
     C = np.zeros((M, N))
     for i in range(0, M, T):
         for j in range(0, N, T):
             for k in range(0, K, T):
-                C[i:i + T, j:j + T] += A[i:i + T, k:k + T] @ B[k:k + T, j:j + T]
+                a = A[i:i + T, k:k + T]
+                b = B[k:k + T, j:j + T]
+                C[i:i + T, j:j + T] += a @ b
     return C
 
 
@@ -142,3 +146,21 @@ def best_seconds(run, repeats: int = 3) -> float:
 # What large cuBLAS GEMMs reach on an H100, as a share of the dense peak (FlashAttention-3 paper;
 # the Scaling Book says 80–85 %). Used for "about", never as a bound.
 LARGE_GEMM_EFFICIENCY = (Fraction(80, 100), Fraction(90, 100))
+
+# Values quoted from elsewhere that the note checks or cites (not parameters of the model):
+# a commonly repeated claim for a 4096³ FP16 GEMM on an H100 (time in s, rate in FLOPs/s) …
+CLAIMED_SQUARE_GEMM = (Fraction(1, 2000), Fraction(2000 * 10**12))
+# … the Scaling Book's H100 ridge (FLOPs/Byte, https://jax-ml.github.io/scaling-book/gpus/) and its
+# "80–85 %" of the dense peak for large matmuls.
+SCALING_BOOK_RIDGE = 298
+SCALING_BOOK_EFFICIENCY = (Fraction(80, 100), Fraction(85, 100))
+# Stored mantissa bits (the TF32 trade-off): unit of the last place is 2^-bits.
+MANTISSA_BITS = {"FP32": 23, "TF32": 10, "FP16": 10, "BF16": 7}
+
+
+def per_clock(tensor_core: dict) -> tuple[int, int]:
+    """FLOPs per clock of one SM: (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
+    tc = tensor_core["tc_per_SM"] * tensor_core["tc_flops"]
+    cuda = tensor_core["cuda_per_SM"] * tensor_core["cuda_flops"]
+    _positive(tc=tc, cuda=cuda)
+    return tc, cuda

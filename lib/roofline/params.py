@@ -36,6 +36,7 @@ class Week3:
     dtype: str
     s: int
     L: int
+    capacity: int   # memory capacity (Byte); the roofline model has none, it only decides what fits
 
 
 @dataclass(frozen=True)
@@ -149,6 +150,7 @@ class Note:
     measure: dict
     flash_check: dict
     tensor_core: dict
+    latency: dict
 
 
 NOTE_KEYS = {  # sub-table → keys; a key in LISTS holds a non-empty list of whole numbers (or of pairs)
@@ -157,11 +159,12 @@ NOTE_KEYS = {  # sub-table → keys; a key in LISTS holds a non-empty list of wh
     "gemm": {"N", "K", "batches"},
     "blas": {"dtype", "n"},
     "cache": {"line", "tile", "K", "CPU_L1", "GPU_L1"},
-    "measure": {"naive_N", "tiled_N", "T"},
+    "measure": {"naive_N", "tiled_N", "T", "blas_N"},
     "flash_check": {"d", "N", "blocks"},
-    "tensor_core": {"m", "n", "k", "align"},
+    "tensor_core": {"m", "n", "k", "align", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"},
+    "latency": {"L1", "shared", "L2", "HBM"},
 }
-NOTE_LISTS = {"batches", "CPU_L1", "N", "blocks"}
+NOTE_LISTS = {"batches", "CPU_L1", "N", "blocks", "L1"}
 
 
 def note(course: Course) -> Note:
@@ -262,12 +265,12 @@ def load(path: str | Path | None = None) -> Course:
         raise ValueError(f"week4.small_T: small_N = {small_N} is not a multiple of small_T = {small_T}")
 
     w3 = raw["week3"]
-    check_keys(w3, "week3", {"hardware", "dtype", "L"})
+    check_keys(w3, "week3", {"hardware", "dtype", "L", "capacity"})
     hw3, dtype3, s3 = machine(w3, "week3", presets, dtypes)
 
     return Course(
         week4=Week4(hw4, dtype4, s4, N, tiles, small_N, small_T),
-        week3=Week3(hw3, dtype3, s3, positive_int(w3["L"], "week3.L")),
+        week3=Week3(hw3, dtype3, s3, positive_int(w3["L"], "week3.L"), positive_int(w3["capacity"], "week3.capacity")),
         dtypes=dtypes,
         presets=presets,
         path=path,

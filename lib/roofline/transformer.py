@@ -1,7 +1,9 @@
 """Forward FLOPs per token of a decoder-only transformer (the FlashAttention note, "왜 행렬곱인가").
 
-Counted as in Kaplan et al. 2020 (Scaling Laws, the FLOPs table), with d_attn = d_model = d and
-d_ff = 4d, one FMA = 2 FLOPs, per token and per layer:
+Projections and FFN counted as in Kaplan et al. 2020 (Scaling Laws, Table 1), with
+d_attn = d_model = d and d_ff = 4d, one FMA = 2 FLOPs, per token and per layer. The attention
+term differs: here QKᵀ and P·V are 2 · n_ctx · d each, 4 n_ctx d without a mask; Kaplan's table
+lists one 2 n_layer n_ctx d_attn, about what the causal count below gives.
 
     QKV projection  2 · d · 3d   = 6d²         attention output projection  2 · d · d = 2d²
     FFN             2 · 2 · d · 4d = 16d²      scores QKᵀ and P·V          2 · n_ctx · d each = 4 n_ctx d

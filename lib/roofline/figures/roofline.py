@@ -12,7 +12,7 @@ from ..problems import week4_cases
 from . import figure
 
 TERA = 1e12
-COLORS = ["#d62728", "#ff7f0e", "#2ca02c", "#1f77b4", "#9467bd", "#8c564b", "#e377c2"]
+COLORS = style.CASE_COLORS   # kept for older imports; the mapping lives in style (0 = 재사용 없음, 1.. = tiles)
 LABEL = {"fontsize": 10, "color": "dimgray"}
 
 
@@ -60,7 +60,8 @@ def week4_roofline(course) -> Figure:
     fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture
     ax = fig.subplots()
     draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 8)
-    for color, case in zip(COLORS, cases):
+    for index, case in enumerate(cases):
+        color = style.case_color(index)   # shared mapping: 0 = 재사용 없음, then the tiles in order
         I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
         ax.plot(I, R, "o", ms=8, color=color, zorder=3,
                 label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")

@@ -5,12 +5,14 @@
 - week4-tiling-reuse: inside one K step, row a_i of the A tile meets column b_j of the B tile: each input
                       row and column is used T times;
 - week4-tiling-cache: N×N, each tile side T: HBM reads per input element against the cache capacity,
-                      row-major against grouped tile order (LRU simulation, cachesim).
+                      row-major (solid) against grouped (dashed) tile order (LRU simulation, cachesim);
+                      each panel in its tile's colour, style.case_color (the roofline figure's).
 """
 from __future__ import annotations
 
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from .. import cachesim, fmt, params, style, walk
@@ -36,15 +38,15 @@ def _grid(ax, x0: float, y0: float, N: int, T: int, letter: str, highlight=None,
             filled = highlight == (r, c)
             ax.add_patch(Rectangle((x0 + c * T, y0 - (r + 1) * T), T, T, facecolor=color if filled else "white",
                                    edgecolor=EDGE, lw=1.6))
-            if names:
+            if names:            # above the element grid (zorder), on an opaque box: no line runs through a label
                 ax.text(x0 + c * T + T / 2, y0 - r * T - T / 2, tile_name(letter, r, c, n), ha="center",
                         va="center", fontsize=12, fontweight="bold" if filled else "normal",
-                        color="black" if filled else "#888888",
-                        bbox={"boxstyle": "round,pad=0.15", "fc": color if filled else "white", "ec": "none"})
-    for i in range(1, N):       # element grid
+                        color="black" if filled else "#777777", zorder=4,
+                        bbox={"boxstyle": "square,pad=0.3", "fc": color if filled else "white", "ec": "none"})
+    for i in range(1, N):       # element grid, under the labels
         if i % T:
-            ax.plot([x0 + i, x0 + i], [y0, y0 - N], color="#bbbbbb", lw=0.6)
-            ax.plot([x0, x0 + N], [y0 - i, y0 - i], color="#bbbbbb", lw=0.6)
+            ax.plot([x0 + i, x0 + i], [y0, y0 - N], color="#cccccc", lw=0.6, zorder=1.5)
+            ax.plot([x0, x0 + N], [y0 - i, y0 - i], color="#cccccc", lw=0.6, zorder=1.5)
     ax.text(x0 + N / 2, y0 + 0.35, letter, ha="center", va="bottom", fontsize=13)
 
 
@@ -63,12 +65,9 @@ def draw_4x4(N: int, T: int, s: int) -> Figure:
     gap = 2.2
     width = 3 * N + 2 * gap + T + gap + 9.5
     row_h = N + 1.6
-    x_span = width + 4.2
-    y_span = row_h * len(steps) + N + 2.0
-    fig = Figure(figsize=(8, 8 * y_span / x_span + 0.5))
-    ax = fig.subplots()
-    ax.set_axis_off()
-    ax.set_aspect("equal")
+    x_lo, y_top = -4.2, 3.0
+    y_lo = -len(steps) * row_h - N - 0.4
+    fig, ax = _fitted_axes(x_lo, width, y_lo, y_top, inches=8)
     xA, xB = 0, N + gap
     xacc = 2 * N + 2 * gap
     xtext = xacc + T + gap
@@ -97,44 +96,56 @@ def draw_4x4(N: int, T: int, s: int) -> Figure:
     ax.text(xtext, y - N / 2,
             f"HBM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
             f"중간 합은 끝까지 칩 안에 둔다", ha="left", va="center", fontsize=12)
-    ax.set_xlim(-4.2, width)
-    ax.set_ylim(y - N - 0.4, 1.6)
     total = sum(st.loads for st in steps) * s
-    ax.set_title(f"{N}×{N} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
-                 f"(읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", fontsize=13)
+    ax.text((x_lo + width) / 2, y_top - 0.3, f"{N}×{N} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
+            f"(읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", ha="center", va="top", fontsize=13)
     return fig
 
 
+def _fitted_axes(x0: float, x1: float, y0: float, y1: float, inches: float):
+    """A figure `inches` wide whose single axes fills it and shows [x0, x1]×[y0, y1] at equal scale:
+    the figure's aspect is the data's, so there is no empty band (no constrained layout, no title box)."""
+    fig = Figure(figsize=(inches, inches * (y1 - y0) / (x1 - x0)), layout="none")
+    ax = fig.add_axes((0, 0, 1, 1))
+    ax.set_axis_off()
+    ax.set_xlim(x0, x1)
+    ax.set_ylim(y0, y1)
+    ax.set_aspect("equal")
+    return fig, ax
+
+
 def draw_reuse(T: int) -> Figure:
-    """One K step: rows a_i of the A tile times columns b_j of the B tile; each used T times."""
+    """One K step: rows a_i of the A tile (horizontal strips of T elements) times columns b_j of the
+    B tile (vertical strips of T elements); each row and column is used T times."""
     style.apply()
     w = walk.tiled(T, T)
     step = w.steps[0]
     uses = (step.flops // 2) // (step.loads // 2)     # multiplies per loaded element = T
-    cell = 1.5
-    x_span, y_span = T * cell + 4.4, T * cell + 2.6
-    width = min(9.5, 0.6 * x_span)
-    fig = Figure(figsize=(width, width * y_span / x_span + 0.4))
-    ax = fig.subplots()
-    ax.set_axis_off()
-    ax.set_aspect("equal")
-    for j in range(T):         # B columns on top
-        ax.add_patch(Rectangle((j * cell + 0.1, 0.3), cell - 0.2, 0.9, facecolor=B_COLOR, edgecolor=EDGE))
-        ax.text(j * cell + cell / 2, 0.75, f"$b_{{{j}}}$", ha="center", va="center", fontsize=12)
-    for i in range(T):         # A rows on the left
-        ax.add_patch(Rectangle((-1.6, -(i + 1) * cell + 0.1), 1.3, cell - 0.2, facecolor=A_COLOR, edgecolor=EDGE))
-        ax.text(-0.95, -(i + 0.5) * cell, f"$a_{{{i}}}$", ha="center", va="center", fontsize=12)
+    cell, e, gap = 1.5, 0.45, 0.35                    # product cell, one element of a strip, strip-to-grid gap
+    strip = T * e
+    x_lo, x_hi = -gap - strip - 0.9, T * cell + 2.3
+    y_lo, y_top = -T * cell - 0.9, gap + strip + 1.45
+    fig, ax = _fitted_axes(x_lo, x_hi, y_lo, y_top, inches=min(9.5, 0.62 * (x_hi - x_lo)))
+    for j in range(T):         # column b_j of the B tile: a vertical strip of T elements above column j
+        x = j * cell + (cell - e) / 2
+        for k in range(T):
+            ax.add_patch(Rectangle((x, gap + strip - (k + 1) * e), e, e, facecolor=B_COLOR, edgecolor=EDGE, lw=1))
+        ax.text(x + e / 2, gap + strip + 0.08, f"$b_{{{j}}}$", ha="center", va="bottom", fontsize=12)
+    for i in range(T):         # row a_i of the A tile: a horizontal strip of T elements left of row i
+        y = -(i + 1) * cell + (cell - e) / 2
+        for k in range(T):
+            ax.add_patch(Rectangle((-gap - strip + k * e, y), e, e, facecolor=A_COLOR, edgecolor=EDGE, lw=1))
+        ax.text(-gap - strip - 0.1, y + e / 2, f"$a_{{{i}}}$", ha="right", va="center", fontsize=12)
         for j in range(T):
             ax.add_patch(Rectangle((j * cell, -(i + 1) * cell), cell, cell, facecolor="white", edgecolor=EDGE))
             ax.text(j * cell + cell / 2, -(i + 0.5) * cell, f"$a_{{{i}}} \\cdot b_{{{j}}}$", ha="center",
                     va="center", fontsize=11)
-        ax.text(T * cell + 0.3, -(i + 0.5) * cell, f"$a_{{{i}}}$: {uses}번 사용", ha="left", va="center", fontsize=10)
+        ax.text(T * cell + 0.2, -(i + 0.5) * cell, f"$a_{{{i}}}$: {uses}번 사용", ha="left", va="center", fontsize=10)
     for j in range(T):
-        ax.text(j * cell + cell / 2, -T * cell - 0.3, f"$b_{{{j}}}$: {uses}번 사용", ha="center", va="top",
+        ax.text(j * cell + cell / 2, -T * cell - 0.25, f"$b_{{{j}}}$: {uses}번 사용", ha="center", va="top",
                 fontsize=10)
-    ax.set_xlim(-1.8, T * cell + 2.6)
-    ax.set_ylim(-T * cell - 1.2, 1.4)
-    ax.set_title(f"K 단계 하나: A 조각의 행과 B 조각의 열 ({T}×{T} 타일)", fontsize=11)
+    ax.text((x_lo + x_hi) / 2, y_top - 0.1, f"K 단계 하나 ({T}×{T} 타일): A 조각의 행 $a_i$와 B 조각의 열 $b_j$\n"
+            f"둘 다 원소 {T}개인 벡터", ha="center", va="top", fontsize=11)
     return fig
 
 
@@ -155,15 +166,17 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
     per_element = 2 * N * N
     x_min = 0.25                                      # MiB: below this no tile order differs much
     x_max = 2 * (2 * s * N * N) / 2**20               # twice A and B together
-    for ax, T in zip(axes, tiles):
+    for number, (ax, T) in enumerate(zip(axes, tiles), start=1):
         line = s * T * T
         top = 4 * (N // T) ** 2 + 1                 # beyond every input tile: everything fits
-        for order, label, color, group in ((cachesim.ROW, "행 우선 순서", "#d62728", None),
-                                           (cachesim.GROUPED, f"묶음 순서 (GROUP_SIZE_M = {group_size_M})",
-                                            "#1f77b4", group_size_M)):
+        color = style.case_color(number)            # the tile's colour in every week-4 figure (0 = 재사용 없음)
+        for order, label, dashes, group in ((cachesim.ROW, "행 우선 순서 (실선)", "-", None),
+                                            (cachesim.GROUPED, f"묶음 순서 (파선, GROUP_SIZE_M = {group_size_M})",
+                                             "--", group_size_M)):
             d = cachesim.distances(N, T, order, group)
             caps, misses = miss_curve(d, top)
-            ax.step(caps * line / 2**20, misses * T * T / per_element, where="post", color=color, lw=2, label=label)
+            ax.step(caps * line / 2**20, misses * T * T / per_element, where="post", color=color, ls=dashes,
+                    lw=2.4 if dashes == "-" else 2, label=label)
         ax.axhline(N // T, color="gray", ls="--", lw=1)
         ax.axhline(1, color="gray", ls=":", lw=1)
         ax.text(x_min * 1.15, N // T * 1.15, "타일 사이 재사용 없음 (N/T)", fontsize=9, color="dimgray")
@@ -175,10 +188,12 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
         ax.set_xlim(x_min, x_max)
         ax.set_ylim(0.7, N // min(tiles) * 2)
         style.plain_log_ticks(ax)
-        ax.set_title(f"T = {T} (타일 하나 {fmt.kib(line)})", fontsize=11)
+        ax.set_title(f"T = {T} (타일 하나 {fmt.kib(line)})", fontsize=11, color=color, fontweight="bold")
         ax.set_ylabel("원소당 읽기 횟수")
     axes[-1].set_xlabel("캐시 용량 (MiB, 로그 축)")
-    handles, labels = axes[0].get_legend_handles_labels()
+    # the legend names the line styles; the colour is the panel's tile
+    handles = [Line2D([], [], color="black", ls="-", lw=2.4), Line2D([], [], color="black", ls="--", lw=2)]
+    labels = [line.get_label() for line in axes[0].get_lines()[:2]]
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=10, frameon=False)
     fig.suptitle(f"{N}×{N} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
                  fontsize=12)
