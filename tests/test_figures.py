@@ -33,3 +33,17 @@ def test_roofline_figure_marks_the_four_cases(course):
     assert "FLOPs/Byte" in ax.get_xlabel() and "TFLOPs/s" in ax.get_ylabel()
     ridge = [line for line in ax.lines if line.get_linestyle() == "--"]
     assert ridge and ridge[0].get_xdata()[0] == 20
+
+
+def test_intensity_figure_shows_only_reuse_growing_with_N(course):
+    fig = FIGURES["week4-intensity"](course)
+    ax = fig.axes[0]
+    lines = {line.get_label(): line for line in ax.lines if not line.get_label().startswith("_")}
+    N = list(lines["Vector Add"].get_xdata())
+    assert N[-1] == 4096 and N == sorted(N)
+    assert set(lines["Vector Add"].get_ydata()) == {1 / 12}
+    assert lines["행렬곱, 재사용 없음"].get_ydata()[-1] == pytest.approx(0.249969, abs=1e-6)
+    assert lines["행렬곱, 이상적 기준"].get_ydata()[-1] == pytest.approx(682.667, abs=1e-3)
+    fig.canvas.draw()
+    labels = [t.get_text() for t in ax.yaxis.get_majorticklabels() if t.get_text()]
+    assert "$10^{-1}$" in labels, labels   # powers of ten with a real minus (mathtext in DejaVu Sans)

@@ -22,6 +22,7 @@ ALLOWED = {
     r"[34]주차": "week numbers of the course, a name",
     r"Scaling Book 1장": "the chapter number of a cited book",
     r"\b1 Byte": "the unit in a definition (FLOPs per 1 Byte)",
+    r"10의 거듭제곱": "log-axis tick labels are powers of ten",
     r"1 KiB = 1024 Byte": "definition of the unit KiB",
     r"1 GB = 10⁹ Byte|1 TFLOPs/s = 10¹² FLOPs/s|1 GFLOPs = 10⁹ FLOPs|1 ms = 10⁻³ s|1 TB/s = 10¹² Byte/s": "unit definitions",
     r"2 FLOPs": "one FMA counts as 2 FLOPs, the convention of the course",
@@ -37,7 +38,7 @@ IDENTIFIER = re.compile(r"[A-Za-z_][A-Za-z_]*-?\d+[A-Za-z0-9_]*|\d+[A-Za-z]+\d*(
 
 # Fenced blocks whose content is not prose: skipped whole. Any other directive (admonition,
 # dropdown, note …) holds prose: its option lines are dropped and its body is checked.
-NOT_PROSE = re.compile(r"\{(?:code-cell|code-block|code|glue(?::\w+)?|math)\}|^(?:text|python|bash|console|)$")
+NOT_PROSE = re.compile(r"\{(?:code-cell|code-block|code|glue(?::(?:md|math|text))?|math)\}|^(?:text|python|bash|console|)$")
 FENCE = re.compile(r"^(?P<fence>`{3,}|:{3,})(?P<info>.*)$")
 
 

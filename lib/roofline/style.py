@@ -28,6 +28,7 @@ RC = {
     "svg.hashsalt": "roofline",    # stable ids in SVG output
     "svg.fonttype": "path",        # glyphs as paths: the SVG needs no font on the reader's machine
     "figure.constrained_layout.use": True,
+    "mathtext.fontset": "dejavusans",  # math ($10^{-2}$, $N^2$) in DejaVu Sans, which has the U+2212 minus
 }
 
 
@@ -60,6 +61,24 @@ def case_color(index: int) -> str:
     if not 0 <= index < len(CASE_COLORS):
         raise ValueError(f"case index {index}: allowed 0 … {len(CASE_COLORS) - 1} (0 = 재사용 없음, 1.. = tiles)")
     return CASE_COLORS[index]
+
+
+def power_log_ticks(ax) -> None:
+    """Log-axis tick labels as powers of ten, 10⁻² … 10³, written in mathtext (set in DejaVu Sans, which
+    has the real minus U+2212; `\\mathdefault`, which the default formatter uses, would take the Hangul font)."""
+    import math
+
+    from matplotlib.ticker import FuncFormatter, LogLocator, NullFormatter
+
+    def label(value, _):
+        exponent = math.log10(value) if value > 0 else math.nan
+        return f"$10^{{{round(exponent)}}}$" if abs(exponent - round(exponent)) < 1e-9 else ""
+
+    for axis in (ax.xaxis, ax.yaxis):
+        if axis.get_scale() == "log":
+            axis.set_major_locator(LogLocator(base=10))
+            axis.set_major_formatter(FuncFormatter(label))
+            axis.set_minor_formatter(NullFormatter())
 
 
 def plain_log_ticks(ax) -> None:
