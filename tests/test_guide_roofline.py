@@ -183,30 +183,6 @@ def in_text(text, point, renderer) -> bool:
 
 # ---- the two pages ----------------------------------------------------------------------------
 
-def prose(md: str) -> str:
-    """The page's prose: no front matter, code cells, math, roles' targets, URLs or identifiers."""
-    md = re.sub(r"\A---\n.*?\n---\n", "", md, flags=re.S)
-    md = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
-    md = re.sub(r"\$\$.*?\$\$", "", md, flags=re.S)
-    md = re.sub(r"\$[^$\n]+\$", "", md)
-    md = re.sub(r"\{glue:\w+\}`[^`]*`", "", md)
-    md = re.sub(r"^(```|````)\{glue:\w+\}.*$", "", md, flags=re.M)
-    md = re.sub(r"\]\(https://[^)]*\)", "]", md)
-    md = re.sub(r"<ch-[\w-]+>", "", md)
-    md = re.sub(r"[A-Za-z_]+[0-9][A-Za-z0-9_]*", "", md)   # FP32, FP16, L2, H100_SXM
-    md = re.sub(r"[34]주차", "", md)
-    md = re.sub(r"Scaling Book 1장", "", md)                 # a cited book's chapter number (as in test_prose)
-    md = re.sub(r"^\s*[0-9]+\. ", "", md, flags=re.M)      # list markers
-    return md
-
-
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_no_typed_numerals_in_prose(page):
-    text = prose(page.read_text(encoding="utf-8"))
-    lines = [line for line in text.splitlines() if re.search(r"[0-9]", line)]
-    assert not lines, "typed numerals (glue them):\n" + "\n".join(lines)
-
-
 @pytest.mark.parametrize("page, label", [(PAGES[0], "ch-guide"), (PAGES[1], "ch-roofline")], ids=["guide", "roofline"])
 def test_page_label_and_one_parameter_cell(page, label):
     md = page.read_text(encoding="utf-8")

@@ -136,7 +136,23 @@ def seed_windows() -> frozenset[str]:
 @pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
 def test_prose_is_written_anew_not_pasted_from_the_sources(path):
     windows = seed_windows()
-    body = re.sub(r"^#+ .*$", "", prose(path.read_text(encoding="utf-8")), flags=re.M)  # titles may keep the sources' names
-    text = re.sub(r"\s+", " ", body)
+    source = path.read_text(encoding="utf-8")
+    body = re.sub(r"^#+ .*$", "", prose(source), flags=re.M)  # titles may keep the sources' names
+    korean_strings = re.findall(r"\"([^\"\n]*[가-힣][^\"\n]*)\"", source)   # glued sentences built in code
+    text = re.sub(r"\s+", " ", "\n␞".join([body, *korean_strings]))   # ␞: no run spans two strings
     copied = sorted({text[i:i + COPY_WINDOW] for i in range(len(text) - COPY_WINDOW + 1)} & windows)
     assert not copied, f"{path.name}: runs copied from the source documents:\n" + "\n".join(copied[:10])
+
+
+SECTIONS_WITHOUT_ANSWER = re.compile(r"^(토론|더 읽기|참고 자료)")   # questions and reading lists
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
+def test_every_section_opens_with_its_one_line_answer(path):
+    source = path.read_text(encoding="utf-8")
+    if "kernelspec:" not in source[:600]:
+        return   # the landing page, glossary and bibliography are not chapters
+    parts = re.split(r"^## (.+)$", strip_fences(re.sub(r"\A---\n.*?\n---\n", "", source, flags=re.S)), flags=re.M)
+    missing = [parts[i] for i in range(1, len(parts), 2)
+               if not SECTIONS_WITHOUT_ANSWER.match(parts[i]) and not parts[i + 1].strip().startswith("**한 줄 답.**")]
+    assert not missing, f"{path.name}: sections without a \"**한 줄 답.**\" opening: {missing}"

@@ -97,10 +97,18 @@ SIDEWAYS = """() => {
 
 # Visible figures of the article, in page coordinates (for cutting them out of the full-page screenshot).
 FIGURE_BOXES = """() => [...document.querySelectorAll(".bd-article img")]
-  .map((img) => ({img, r: img.getBoundingClientRect()}))
+  .map((img, index) => ({img, index, r: img.getBoundingClientRect()}))
   .filter(({img, r}) => r.width > 40 && r.height > 40 && img.offsetParent !== null)
-  .map(({img, r}) => ({src: img.getAttribute("src"), x: r.left + window.scrollX, y: r.top + window.scrollY,
-                       width: r.width, height: r.height}))"""
+  .map(({img, index}) => ({src: img.getAttribute("src"), index}))"""
+
+# Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does: the figures
+# inside are checked too, and nothing hidden is measured.
+OPEN_ALL = """async () => {
+  document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
+  document.querySelectorAll("details").forEach((el) => { el.open = true; });
+  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
+  return true;
+}"""
 
 # Dark mode the way the theme's switch sets it (data-theme on <html>, remembered in localStorage).
 DARK = """async () => {
@@ -127,13 +135,12 @@ class PageReport:
     phone: dict = dataclasses.field(default_factory=dict)
 
 
-def _luminance_contrast(png: bytes, box: dict) -> float:
-    """Contrast ratio (WCAG formula) between the 1st and 99th percentile luminance of one figure,
-    cut out of the full-page screenshot."""
+def _luminance_contrast(png: bytes) -> float:
+    """Contrast ratio (WCAG formula) between the 1st and 99th percentile luminance of one figure's
+    screenshot, as the dark page shows it."""
     from PIL import Image
 
     gray = Image.open(io.BytesIO(png)).convert("L")
-    gray = gray.crop((int(box["x"]), int(box["y"]), int(box["x"] + box["width"]), int(box["y"] + box["height"])))
     hist = gray.histogram()
     total = sum(hist)
 
@@ -188,9 +195,12 @@ def site():
             page.screenshot(path=shots / _shot_name(docname, "light"), full_page=True)
 
             report.dark_theme = page.evaluate(DARK)
+            page.evaluate(OPEN_ALL)
             figures = page.evaluate(FIGURE_BOXES)
-            shot = page.screenshot(path=shots / _shot_name(docname, "dark"), full_page=True)
-            report.figure_contrast = [(f["src"], _luminance_contrast(shot, f)) for f in figures]
+            page.screenshot(path=shots / _shot_name(docname, "dark"), full_page=True)
+            images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale
+            report.figure_contrast = [(f["src"], _luminance_contrast(images.nth(f["index"]).screenshot()))
+                                      for f in figures]
 
             page.evaluate(LIGHT)
             page.set_viewport_size(PHONE)

@@ -282,28 +282,6 @@ def test_cache_curve_is_the_simulation():
 
 # ---- the page -------------------------------------------------------------------------------
 
-def prose(md: str) -> str:
-    md = re.sub(r"\A---\n.*?\n---\n", "", md, flags=re.S)
-    md = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
-    md = re.sub(r"```\{code-block\}.*?```", "", md, flags=re.S)
-    md = re.sub(r"\$\$.*?\$\$", "", md, flags=re.S)
-    md = re.sub(r"\$[^$\n]+\$", "", md)
-    md = re.sub(r"\{glue:\w+\}`[^`]*`", "", md)
-    md = re.sub(r"^(```|````)\{glue:\w+\}.*$", "", md, flags=re.M)
-    md = re.sub(r"^:name: .*$", "", md, flags=re.M)
-    md = re.sub(r"\]\(https://[^)]*\)", "]", md)
-    md = re.sub(r"<ch-[\w-]+>", "", md)
-    md = re.sub(r"[A-Za-z_]+[0-9][A-Za-z0-9_]*", "", md)
-    md = re.sub(r"[34]주차", "", md)
-    md = re.sub(r"^\s*[0-9]+\. ", "", md, flags=re.M)
-    return md
-
-
-def test_no_typed_numerals_in_prose():
-    lines = [line for line in prose(PAGE.read_text(encoding="utf-8")).splitlines() if re.search(r"[0-9]", line)]
-    assert not lines, "typed numerals (glue them):\n" + "\n".join(lines)
-
-
 def test_page_shape():
     md = PAGE.read_text(encoding="utf-8")
     assert "(ch-tiling)=" in md

