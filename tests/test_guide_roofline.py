@@ -26,11 +26,6 @@ TERA = 10**12
 
 
 @pytest.fixture(scope="module")
-def course():
-    return rl.load()
-
-
-@pytest.fixture(scope="module")
 def cases(course):
     return rl.problems.week4_cases(course.week4)
 

@@ -204,7 +204,7 @@ def site():
 
             page.evaluate(LIGHT)
             page.set_viewport_size(PHONE)
-            page.wait_for_timeout(100)
+            page.wait_for_timeout(500)   # let the sidebar's collapse transition finish before measuring
             report.phone = page.evaluate(SIDEWAYS)
             page.screenshot(path=shots / _shot_name(docname, "phone"), full_page=True)
             page.close()

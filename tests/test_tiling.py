@@ -27,11 +27,6 @@ MiB = 2**20
 
 
 @pytest.fixture(scope="module")
-def course():
-    return rl.load()
-
-
-@pytest.fixture(scope="module")
 def small(course):
     w4 = course.week4
     return w4.small_N, w4.small_T, w4.s
