@@ -105,10 +105,6 @@ class CacheRun:
     s_out: int = 4
 
     @property
-    def hits(self) -> int:
-        return self.accesses - self.misses
-
-    @property
     def tile_bytes(self) -> int:
         """One cache line = one input tile: s_in T² Byte."""
         return self.s_in * self.T * self.T

@@ -12,7 +12,6 @@ from ..problems import week4_cases
 from . import figure
 
 TERA = 1e12
-COLORS = style.CASE_COLORS   # kept for older imports; the mapping lives in style (0 = 재사용 없음, 1.. = tiles)
 LABEL = {"fontsize": 10, "color": "dimgray"}
 
 
