@@ -82,11 +82,11 @@ def power_log_ticks(ax) -> None:
 
 
 def plain_log_ticks(ax) -> None:
-    """Log-axis tick labels as plain numbers (0.1, 1, 10) instead of mathtext 10⁻¹:
+    """Log-axis tick labels as plain numbers (0.1, 1, 10, 1,000) instead of mathtext 10⁻¹:
     mathtext draws its minus as U+2212, which the Hangul font lacks."""
     from matplotlib.ticker import FuncFormatter, NullFormatter
 
     for axis in (ax.xaxis, ax.yaxis):
         if axis.get_scale() == "log":
-            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{round(v):,}" if v >= 1 and v == round(v) else f"{v:g}"))
             axis.set_minor_formatter(NullFormatter())

@@ -23,16 +23,6 @@ def traffic_curves(course, N_values):
     return standard, flash, M, B_c
 
 
-def grouped_log_ticks(ax) -> None:
-    """Plain log-axis tick labels with thousands separators (100,000), no mathtext minus."""
-    from matplotlib.ticker import FuncFormatter
-
-    style.plain_log_ticks(ax)
-    for axis in (ax.xaxis, ax.yaxis):
-        if axis.get_scale() == "log":
-            axis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:,g}"))
-
-
 @figure("flash-hbm-traffic")
 def flash_hbm_traffic(course) -> Figure:
     """Standard attention Θ(Nd + N²) against FlashAttention Θ(N²d²/M), per head, log–log."""
@@ -62,7 +52,7 @@ def flash_hbm_traffic(course) -> Figure:
     ax.set_title(f"{note.dtype}, d = {d}, M = {fmt.integer(M)} 원소, B_c = {B_c}\n모델 값 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="upper left", fontsize=11, framealpha=0.95)
-    grouped_log_ticks(ax)
+    style.plain_log_ticks(ax)
     return fig
 
 
@@ -102,5 +92,5 @@ def gemm_batch_roofline(course) -> Figure:
     ax.set_title(f"{note.hardware.name} {note.dtype}: (b×{K})·({K}×{N}) GEMM\nRoofline 상한 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95)
-    grouped_log_ticks(ax)
+    style.plain_log_ticks(ax)
     return fig
