@@ -20,41 +20,37 @@ from fractions import Fraction
 
 import numpy as np
 
-
-def _positive(**values):
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+from .kernels import check_positive
 
 
 def score_bytes(N: int, s: int, heads: int = 1) -> int:
     """The N×N score matrix of `heads` heads: heads · N² · s Byte."""
-    _positive(N=N, s=s, heads=heads)
+    check_positive(N=N, s=s, heads=heads)
     return heads * N * N * s
 
 
 def standard_traffic(N: int, d: int, separate_scale: bool = False) -> int:
     """HBM elements moved by standard attention for one head: 4Nd + 4N² (+ 2N² with a separate scaling kernel)."""
-    _positive(N=N, d=d)
+    check_positive(N=N, d=d)
     return 4 * N * d + (6 if separate_scale else 4) * N * N
 
 
 def standard_traffic_quadratic(N: int, separate_scale: bool = False) -> int:
     """Only the N² part (S written and read, P written and read): 4N² (6N² with a separate scaling kernel)."""
-    _positive(N=N)
+    check_positive(N=N)
     return (6 if separate_scale else 4) * N * N
 
 
 def flash_blocks(M: int, d: int) -> tuple[int, int]:
     """FA1's block sizes for an SRAM of M elements: B_r = min(⌈M/(4d)⌉, d), B_c = ⌈M/(4d)⌉."""
-    _positive(M=M, d=d)
+    check_positive(M=M, d=d)
     B_c = -(-M // (4 * d))
     return min(B_c, d), B_c
 
 
 def flash_traffic(N: int, d: int, B_c: int) -> int:
     """HBM elements moved by FA1's Algorithm 1 for one head: 3Nd + 2N + ⌈N/B_c⌉ (3Nd + 4N)."""
-    _positive(N=N, d=d, B_c=B_c)
+    check_positive(N=N, d=d, B_c=B_c)
     T_c = -(-N // B_c)
     return 3 * N * d + 2 * N + T_c * (3 * N * d + 4 * N)
 
@@ -103,7 +99,7 @@ def flash_forward(Q, K, V, B_r: int, B_c: int,
         O ← (e^(m − m_new) l O + e^(m̃ − m_new) P̃ V_j) / l_new
     """
     _check(Q, K, V)
-    _positive(B_r=B_r, B_c=B_c)
+    check_positive(B_r=B_r, B_c=B_c)
     t = traffic if traffic is not None else Traffic()
     N, d = Q.shape
     L = K.shape[0]
@@ -138,7 +134,7 @@ def online_softmax(x: np.ndarray, block: int) -> np.ndarray:
     """softmax(x) of a 1-D array read in blocks: one pass keeps (m, l), a second divides."""
     if not isinstance(x, np.ndarray) or x.ndim != 1 or x.size == 0:
         raise ValueError("x must be a non-empty 1-D NumPy array")
-    _positive(block=block)
+    check_positive(block=block)
     m, l = -np.inf, 0.0
     for start in range(0, x.size, block):
         part = x[start:start + block]

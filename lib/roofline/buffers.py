@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kernels import _positive
+from .kernels import check_positive
 
 
 @dataclass(frozen=True)
@@ -29,11 +29,11 @@ class TileBuffers:
 
 def tile_buffers(T_M: int, T_N: int, T_K: int, s_in: int = 4, s_acc: int = 4, copies: int = 1) -> TileBuffers:
     """Bytes held for one output tile; `copies` = 2 is double buffering of A and B."""
-    _positive(T_M=T_M, T_N=T_N, T_K=T_K, s_in=s_in, s_acc=s_acc, copies=copies)
+    check_positive(T_M=T_M, T_N=T_N, T_K=T_K, s_in=s_in, s_acc=s_acc, copies=copies)
     return TileBuffers(A=copies * s_in * T_M * T_K, B=copies * s_in * T_K * T_N, acc=s_acc * T_M * T_N)
 
 
 def resident_blocks(per_SM: int, per_block: int) -> int:
     """⌊per_SM / per_block⌋: how many blocks one resource lets share an SM (0: the block does not fit)."""
-    _positive(per_SM=per_SM, per_block=per_block)
+    check_positive(per_SM=per_SM, per_block=per_block)
     return per_SM // per_block

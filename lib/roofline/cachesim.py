@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cost import Cost
-from .kernels import _divides, _positive
+from .kernels import check_divides, check_positive
 
 ROW = "row"
 GROUPED = "grouped"
@@ -44,14 +44,14 @@ def tile_order(n: int, order: str = ROW, group_size_M: int | None = None) -> np.
 
     "row": (0,0), (0,1), …;  "grouped": Triton's pid → (pid_m, pid_n) with GROUP_SIZE_M rows per group.
     """
-    _positive(n=n)
+    check_positive(n=n)
     pid = np.arange(n * n, dtype=np.int64)
     if order == ROW:
         return np.stack([pid // n, pid % n], axis=1)
     if order == GROUPED:
         if group_size_M is None:
             raise ValueError('order "grouped" needs group_size_M (GROUP_SIZE_M, a positive whole number)')
-        _positive(group_size_M=group_size_M)
+        check_positive(group_size_M=group_size_M)
         in_group = group_size_M * n
         first_m = (pid // in_group) * group_size_M
         size_m = np.minimum(n - first_m, group_size_M)
@@ -71,8 +71,8 @@ def _order(n: int, order, group_size_M) -> np.ndarray:
 
 
 def _check(N: int, T: int, s_in: int, s_out: int) -> int:
-    _positive(N=N, T=T, s_in=s_in, s_out=s_out)
-    _divides("T", T, "N", N)
+    check_positive(N=N, T=T, s_in=s_in, s_out=s_out)
+    check_divides("T", T, "N", N)
     return N // T
 
 

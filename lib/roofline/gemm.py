@@ -15,17 +15,12 @@ import numpy as np
 
 from .cost import Cost, Timing
 from .hardware import Roofline
-
-
-def _positive(**values):
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-            raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+from .kernels import check_positive
 
 
 def gemm(M: int, N: int, K: int, s: int = 2) -> Cost:
     """F = 2MNK, Q_read = s (MK + KN), Q_write = s MN (Byte)."""
-    _positive(M=M, N=N, K=K, s=s)
+    check_positive(M=M, N=N, K=K, s=s)
     return Cost(F=2 * M * N * K, Q_read=s * (M * K + K * N), Q_write=s * M * N)
 
 
@@ -47,7 +42,7 @@ def batch_sweep(batches, N: int, K: int, hw: Roofline, s: int = 2) -> list[Batch
 
 def crossover_batch(N: int, K: int, hw: Roofline, s: int = 2):
     """Smallest real b with I(b) ≥ I*: b = s I* K N / (2KN − s I* (K + N)); None if no b reaches I*."""
-    _positive(N=N, K=K, s=s)
+    check_positive(N=N, K=K, s=s)
     ridge = hw.ridge
     denominator = 2 * K * N - s * ridge * (K + N)
     if denominator <= 0:
@@ -71,7 +66,7 @@ def blas_levels(n: int, s: int) -> list[Level]:
     gemv  F = 2n², Q = s (n² + 2n)      (I ≈ 2/s)
     gemm  F = 2n³, Q = 3sn²             (I = 2n/(3s))
     """
-    _positive(n=n, s=s)
+    check_positive(n=n, s=s)
     return [
         Level(1, "dot", "x·y", Cost(2 * n, 2 * s * n, s), "1/s"),
         Level(1, "axpy", "y ← αx + y", Cost(2 * n, 2 * s * n, s * n), "2/(3s)"),
@@ -82,13 +77,13 @@ def blas_levels(n: int, s: int) -> list[Level]:
 
 def tile_step(T: int, s: int) -> tuple[int, int]:
     """One step of a T×T output tile with K step T: T·T·T MAC, s·(T² + T²) Byte of A and B tiles."""
-    _positive(T=T, s=s)
+    check_positive(T=T, s=s)
     return T**3, 2 * s * T * T
 
 
 def tile_side_for(cache_bytes: int, s: int, tiles: int = 3, digits: int = 1) -> Fraction:
     """T with `tiles` T×T tiles of s Byte filling the cache: √(cache / (tiles · s)), rounded exactly to `digits`."""
-    _positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
+    check_positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
     x = Fraction(cache_bytes, tiles * s)
     scale = 10 ** (digits + 1)
     root = Fraction(math.isqrt(math.floor(x * scale * scale)), scale)   # √x truncated to digits + 1
@@ -121,7 +116,7 @@ def tiled_matmul(A: np.ndarray, B: np.ndarray, T: int) -> np.ndarray:
     K2, N = B.shape
     if K != K2:
         raise ValueError(f"inner dimensions differ: A {M}×{K}, B {K2}×{N}")
-    _positive(T=T)
+    check_positive(T=T)
     C = np.zeros((M, N))
     for i in range(0, M, T):
         for j in range(0, N, T):
@@ -134,7 +129,7 @@ def tiled_matmul(A: np.ndarray, B: np.ndarray, T: int) -> np.ndarray:
 
 def best_seconds(run, repeats: int = 3) -> float:
     """Best wall time (s) of `run()` over `repeats` runs."""
-    _positive(repeats=repeats)
+    check_positive(repeats=repeats)
     best = math.inf
     for _ in range(repeats):
         start = time.perf_counter()
@@ -162,5 +157,5 @@ def per_clock(tensor_core: dict) -> tuple[int, int]:
     """FLOPs per clock of one SM: (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
     tc = tensor_core["tc_per_SM"] * tensor_core["tc_flops"]
     cuda = tensor_core["cuda_per_SM"] * tensor_core["cuda_flops"]
-    _positive(tc=tc, cuda=cuda)
+    check_positive(tc=tc, cuda=cuda)
     return tc, cuda

@@ -5,38 +5,41 @@ only the final C is written; C is never read.
 """
 from __future__ import annotations
 
+import numbers
 from fractions import Fraction
 
 from .cost import Cost
 
 
-def _positive(**values):
+def check_positive(**values):
+    """Each value must be a positive whole number (int or NumPy integer, not bool): else ValueError naming it."""
     for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
+        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
             raise ValueError(f"{key} must be a positive whole number, got {value!r}")
 
 
-def _divides(T_key: str, T: int, N_key: str, N: int):
+def check_divides(T_key: str, T: int, N_key: str, N: int):
+    """N must be a multiple of T: else ValueError naming both."""
     if N % T:
         raise ValueError(f"{N_key} = {N} is not a multiple of {T_key} = {T}; {T_key} must divide {N_key}")
 
 
 def vector_add(L: int, s: int = 4) -> Cost:
     """C[i] = A[i] + B[i]: F = L, Q = 2sL read + sL written (I = 1/(3s), 1/12 in FP32)."""
-    _positive(L=L, s=s)
+    check_positive(L=L, s=s)
     return Cost(F=L, Q_read=2 * s * L, Q_write=s * L)
 
 
 def matmul_no_reuse(N: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """Every multiply reads its A and B element from HBM: Q = 2 s_in N³ + s_out N²."""
-    _positive(N=N, s_in=s_in, s_out=s_out)
+    check_positive(N=N, s_in=s_in, s_out=s_out)
     return Cost(F=2 * N**3, Q_read=2 * s_in * N**3, Q_write=s_out * N**2)
 
 
 def matmul_tiled(N: int, T: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """T×T output tiles, K step T, no reuse across tiles: Q = 2 s_in N³/T + s_out N²."""
-    _positive(N=N, T=T)
-    _divides("T", T, "N", N)
+    check_positive(N=N, T=T)
+    check_divides("T", T, "N", N)
     return matmul_tiles(N, N, N, T, T, T, s_in, s_out)
 
 
@@ -46,10 +49,10 @@ def matmul_tiles(M: int, N: int, K: int, T_M: int, T_N: int, T_K: int, s_in: int
     Q_read = (M/T_M)(N/T_N)(K/T_K) · s_in (T_M T_K + T_K T_N) = s_in K (M N/T_N + M N/T_M),
     Q_write = s_out M N, F = 2 M N K.
     """
-    _positive(M=M, N=N, K=K, T_M=T_M, T_N=T_N, T_K=T_K, s_in=s_in, s_out=s_out)
-    _divides("T_M", T_M, "M", M)
-    _divides("T_N", T_N, "N", N)
-    _divides("T_K", T_K, "K", K)
+    check_positive(M=M, N=N, K=K, T_M=T_M, T_N=T_N, T_K=T_K, s_in=s_in, s_out=s_out)
+    check_divides("T_M", T_M, "M", M)
+    check_divides("T_N", T_N, "N", N)
+    check_divides("T_K", T_K, "K", K)
     tiles = (M // T_M) * (N // T_N)
     steps = K // T_K
     return Cost(
@@ -61,7 +64,7 @@ def matmul_tiles(M: int, N: int, K: int, T_M: int, T_N: int, T_K: int, s_in: int
 
 def matmul_ideal(N: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """A and B read once, C written once: Q = 2 s_in N² + s_out N² (I = N/6 in FP32)."""
-    _positive(N=N, s_in=s_in, s_out=s_out)
+    check_positive(N=N, s_in=s_in, s_out=s_out)
     return Cost(F=2 * N**3, Q_read=2 * s_in * N**2, Q_write=s_out * N**2)
 
 
@@ -70,7 +73,7 @@ def tile_threshold(N: int, ridge, s_in: int = 4, s_out: int = 4):
 
     None when no tile reaches the ridge (2N ≤ s_out I*).
     """
-    _positive(N=N, s_in=s_in, s_out=s_out)
+    check_positive(N=N, s_in=s_in, s_out=s_out)
     ridge = Fraction(ridge)
     denominator = 2 * N - s_out * ridge
     if denominator <= 0:

@@ -8,13 +8,9 @@ import time
 
 import numpy as np
 
+from .kernels import check_positive
+
 DTYPES = {"FP32": np.float32, "FP64": np.float64, "FP16": np.float16}
-
-
-def _positive(value, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value <= 0:
-        raise ValueError(f"{key} must be a positive whole number, got {value!r}")
-    return int(value)
 
 
 def vector_add_seconds(n: int, repeats: int = 5, dtype: str = "FP32") -> float:
@@ -22,8 +18,8 @@ def vector_add_seconds(n: int, repeats: int = 5, dtype: str = "FP32") -> float:
 
     a, b and c are allocated and touched once before timing (no page faults in the timed runs).
     """
-    n = _positive(n, "n")
-    repeats = _positive(repeats, "repeats")
+    check_positive(n=n, repeats=repeats)
+    n, repeats = int(n), int(repeats)
     if dtype not in DTYPES:
         raise ValueError(f"unknown dtype {dtype!r}; allowed: {', '.join(DTYPES)}")
     a = np.full(n, 1, dtype=DTYPES[dtype])

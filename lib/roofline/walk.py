@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .cost import Cost
-from .kernels import _divides, _positive
+from .kernels import check_divides, check_positive
 
 MAX_N = 64   # 64³ = 262,144 inner iterations: a fraction of a second in CPython
 
@@ -59,7 +59,7 @@ class Walk:
 
 
 def _check(N: int):
-    _positive(N=N)
+    check_positive(N=N)
     if N > MAX_N:
         raise ValueError(f"walk: N = {N} is too large to walk element by element (allowed: N ≤ {MAX_N}); "
                          f"use the closed forms in roofline.kernels")
@@ -75,7 +75,7 @@ def no_reuse(N: int, s_in: int = 4, s_out: int = 4) -> Walk:
     Counts F = 2N³, Q_read = 2 s_in N³, Q_write = s_out N² (= kernels.matmul_no_reuse).
     """
     _check(N)
-    _positive(s_in=s_in, s_out=s_out)
+    check_positive(s_in=s_in, s_out=s_out)
     reads_A = [[0] * N for _ in range(N)]
     reads_B = [[0] * N for _ in range(N)]
     flops = writes = 0
@@ -99,8 +99,8 @@ def tiled(N: int, T: int, s_in: int = 4, s_out: int = 4) -> Walk:
     Counts F = 2N³, Q_read = 2 s_in N³/T, Q_write = s_out N² (= kernels.matmul_tiled).
     """
     _check(N)
-    _positive(T=T, s_in=s_in, s_out=s_out)
-    _divides("T", T, "N", N)
+    check_positive(T=T, s_in=s_in, s_out=s_out)
+    check_divides("T", T, "N", N)
     n = N // T
     reads_A = [[0] * N for _ in range(N)]
     reads_B = [[0] * N for _ in range(N)]
