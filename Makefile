@@ -5,7 +5,7 @@ BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
 
-.PHONY: book test figures notebooks refresh check serve clean system-deps pdf
+.PHONY: book test parameters figures notebooks refresh check serve clean system-deps pdf
 
 $(STAMP): requirements.txt pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -16,6 +16,10 @@ $(STAMP): requirements.txt pyproject.toml
 book: $(STAMP)
 	$(JB) build . --warningiserror --nitpick --keep-going --quiet
 
+# course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.
+parameters: $(STAMP)
+	$(BIN)/python -m roofline parameters
+
 # 그림(figures/*.svg)을 라이브러리로 다시 그린다.
 figures: $(STAMP)
 	$(BIN)/python -m roofline figures
@@ -24,8 +28,8 @@ figures: $(STAMP)
 notebooks: $(STAMP)
 	$(BIN)/python -m roofline notebooks
 
-# 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 그림, 노트북 판, 사이트를 모두 새로 만든다.
-refresh: figures notebooks book
+# 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
+refresh: parameters figures notebooks book
 
 # 브라우저 테스트에 필요한 Debian 패키지(chromium, 한글 글꼴). 없을 때만 설치한다.
 system-deps:

@@ -33,6 +33,23 @@ def set_value(text: str, table: str, key: str, value) -> str:
     raise KeyError(f"no {key} in [{table}] of course.toml")
 
 
+def set_key(text: str, dotted: str, value) -> str:
+    """course.toml with key `dotted` ("week4.N", "week4_cache.capacities", "note.attention.seq") set to `value`."""
+    parts = dotted.split(".")
+    for cut in range(len(parts) - 1, 0, -1):   # the longest [table] prefix that is a table header of the file
+        table, rest = ".".join(parts[:cut]), parts[cut:]
+        if re.search(rf"^\[{re.escape(table)}\]", text, re.M):
+            break
+    else:
+        raise KeyError(f"no table for {dotted} in course.toml")
+    if len(rest) == 1:
+        return set_value(text, table, rest[0], value)
+    inline = tomllib.loads(text)
+    for part in parts[:cut + 1]:
+        inline = inline[part]
+    return set_value(text, table, rest[0], {**inline, rest[1]: value})
+
+
 def next_term(text: str) -> str:
     """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, L 5×10⁷,
     and the note on an A100 with a shorter sequence. Which week-4 tiles are memory-bound changes too."""

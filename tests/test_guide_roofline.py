@@ -1,11 +1,12 @@
 """What the week-4 guide (ch-guide) and chapter ② Roofline (ch-roofline) rely on.
 
-The expected values are the seed's (seeds/000, "4주차" guide and "② Roofline"), typed here
-as the seed prints them; the library must reproduce them exactly after rounding.
+The literal expected values are the seed's (seeds/000, "4주차" guide and "② Roofline"), typed here as the seed
+prints them; the library must reproduce them exactly after rounding for the seed's parameters (the `seed` fixture)
+and the chapters must show them when run with those parameters (`seed_glued`). Properties of the model and of the
+figures are checked for the live parameters, whatever an instructor made them.
 """
 from __future__ import annotations
 
-import json
 import math
 import re
 from fractions import Fraction
@@ -17,8 +18,9 @@ from matplotlib.text import Text
 
 import roofline as rl
 from roofline import fmt
-from roofline.__main__ import svg
 from roofline.figures import FIGURES
+
+from conftest import live_glued, seed_glued
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "chapters" / "week4_guide.md", ROOT / "chapters" / "w4_2_roofline.md"]
@@ -27,13 +29,19 @@ TERA = 10**12
 
 @pytest.fixture(scope="module")
 def cases(course):
+    """The live parameters' cases."""
     return rl.problems.week4_cases(course.week4)
+
+
+@pytest.fixture(scope="module")
+def seed_cases(seed):
+    return rl.problems.week4_cases(seed.week4)
 
 
 # ---- the shared problem (guide §5) ---------------------------------------------------------
 
-def test_shared_problem_is_the_seeds(course):
-    w4 = course.week4
+def test_shared_problem_is_the_seeds(seed):
+    w4 = seed.week4
     assert (w4.N, w4.dtype, w4.s, w4.tiles) == (4096, "FP32", 4, (32, 64, 128))
     assert (w4.small_N, w4.small_T) == (4, 2)
     assert w4.hardware.P == 20 * TERA and w4.hardware.BW == 1 * TERA
@@ -41,8 +49,8 @@ def test_shared_problem_is_the_seeds(course):
     assert fmt.power10(w4.hardware.BW) == "1 × 10¹²"
 
 
-def test_ridge_point_is_20_flops_per_byte(course):
-    ridge = course.week4.hardware.ridge
+def test_ridge_point_is_20_flops_per_byte(seed):
+    ridge = seed.week4.hardware.ridge
     assert ridge == 20 and isinstance(ridge, Fraction)
     assert fmt.number(ridge, 3) == "20"
 
@@ -57,27 +65,33 @@ SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
 ]
 
 
-def test_week4_cases_give_the_seeds_time_table(cases):
-    got = [(c.label, fmt.tera(c.timing.R_roof, 6), fmt.ms(c.timing.t_ideal, 6)) for c in cases]
+def test_week4_cases_give_the_seeds_time_table(seed_cases):
+    got = [(c.label, fmt.tera(c.timing.R_roof, 6), fmt.ms(c.timing.t_ideal, 6)) for c in seed_cases]
     assert got == SEED_TABLE
 
 
-def test_same_F_for_every_case(cases):
-    assert {c.cost.F for c in cases} == {137_438_953_472}
-    assert fmt.integer(cases[0].cost.F) == "137,438,953,472"
+def test_same_F_for_every_case(seed_cases):
+    assert {c.cost.F for c in seed_cases} == {137_438_953_472}
+    assert fmt.integer(seed_cases[0].cost.F) == "137,438,953,472"
 
 
-def test_four_points_in_the_summary_digits(cases):
+def test_four_points_in_the_summary_digits(seed_cases):
     # "재사용 없음·32 타일·64 타일은 각각 약 0.250·7.969·15.876 TFLOPs/s … 128 타일의 I는 약 31.508 … 20 TFLOPs/s"
-    assert [fmt.tera(c.timing.R_roof, 3) for c in cases] == ["0.250", "7.969", "15.876", "20.000"]
-    assert fmt.decimal(cases[-1].cost.I, 3) == "31.508"
+    assert [fmt.tera(c.timing.R_roof, 3) for c in seed_cases] == ["0.250", "7.969", "15.876", "20.000"]
+    assert fmt.decimal(seed_cases[-1].cost.I, 3) == "31.508"
 
 
-def test_only_the_128_tile_reaches_the_ceiling(cases):
+def test_only_the_128_tile_reaches_the_ceiling(seed_cases):
     # guide caption: "교점은 20 FLOPs/Byte이고 128 타일만 연산 상한에 도달한다"
-    assert [c.timing.memory_bound for c in cases] == [True, True, True, False]
-    assert [c.T for c in cases if not c.timing.memory_bound] == [128]
-    assert cases[-1].timing.R_roof == cases[-1].timing.hw.P
+    assert [c.timing.memory_bound for c in seed_cases] == [True, True, True, False]
+    assert [c.T for c in seed_cases if not c.timing.memory_bound] == [128]
+    assert seed_cases[-1].timing.R_roof == seed_cases[-1].timing.hw.P
+
+
+def test_a_case_reaches_the_ceiling_exactly_when_its_I_reaches_the_ridge(cases):
+    for c in cases:
+        hw = c.timing.hw
+        assert (c.timing.R_roof == hw.P) == (c.cost.I >= hw.ridge) == (not c.timing.memory_bound), c.label
 
 
 def test_min_max_duality(cases):
@@ -88,17 +102,17 @@ def test_min_max_duality(cases):
         assert t.R_roof == c.cost.F / t.t_ideal == min(hw.P, hw.BW * c.cost.I)
 
 
-def test_128_tile_times(cases):
+def test_128_tile_times(seed_cases):
     # ⑤/guide: "최소 F/P ≈ 6.872 ms … 메모리 이동 시간은 Q/BW ≈ 4.362 ms"
-    t = cases[-1].timing
+    t = seed_cases[-1].timing
     assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3)) == ("6.872", "4.362")
 
 
 # ---- ② discussion: I = 10, double P or double BW ---------------------------------------------
 
-def test_doubling_P_or_BW_at_I_10(course):
+def test_doubling_P_or_BW_at_I_10(seed):
     # seed: "각각 10 TFLOPs/s 유지, 20 TFLOPs/s로 증가"
-    hw = course.week4.hardware
+    hw = seed.week4.hardware
     I = hw.ridge / 2
     assert I == 10
     assert hw.R_roof(I) == 10 * TERA
@@ -107,15 +121,20 @@ def test_doubling_P_or_BW_at_I_10(course):
     assert hw.with_(P=2 * hw.P).ridge == 40 and hw.with_(BW=2 * hw.BW).ridge == 10
 
 
+def test_doubling_P_or_BW_at_half_the_live_ridge(course):
+    """② discussion for any machine: below the ridge only BW counts; doubling BW halves the ridge to I itself."""
+    hw = course.week4.hardware
+    I = hw.ridge / 2
+    assert hw.R_roof(I) == hw.BW * I < hw.P
+    assert hw.with_(P=2 * hw.P).R_roof(I) == hw.R_roof(I)
+    assert hw.with_(BW=2 * hw.BW).R_roof(I) == 2 * hw.R_roof(I) == hw.P
+    assert (hw.with_(P=2 * hw.P).ridge, hw.with_(BW=2 * hw.BW).ridge) == (2 * hw.ridge, I)
+
+
 # ---- the figure "week4-roofline" ---------------------------------------------------------------
 
-def test_figure_is_registered_and_deterministic(course):
-    assert "week4-roofline" in FIGURES
-    assert svg("week4-roofline", course) == svg("week4-roofline", course)
-
-
 def test_figure_points_are_the_computed_bounds(course, cases):
-    ax = FIGURES["week4-roofline"](course).axes[0]
+    ax = FIGURES["week4-roofline"](course.week4).axes[0]
     points = [(float(line.get_xdata()[0]), float(line.get_ydata()[0])) for line in ax.get_lines()
               if line.get_marker() == "o"]
     expected = [(float(c.cost.I), float(c.timing.R_roof) / TERA) for c in cases]
@@ -132,13 +151,15 @@ def test_figure_case_colours_are_the_shared_mapping(course, cases):
     assert [style.case_color(i) for i in range(len(cases))] == style.CASE_COLORS[:len(cases)]
     with pytest.raises(ValueError, match="case index"):
         style.case_color(len(style.CASE_COLORS))
-    ax = FIGURES["week4-roofline"](course).axes[0]
+    ax = FIGURES["week4-roofline"](course.week4).axes[0]
     colours = [to_hex(line.get_color()) for line in ax.get_lines() if line.get_marker() == "o"]
     assert colours == style.CASE_COLORS[:len(cases)]
 
 
-def test_figure_labels_stay_off_the_line_and_inside(course):
-    fig = FIGURES["week4-roofline"](course)
+@pytest.mark.parametrize("term", ["live", "seed"])
+def test_figure_labels_stay_off_the_line_and_inside(course, seed, term):
+    w4 = {"live": course, "seed": seed}[term].week4
+    fig = FIGURES["week4-roofline"](w4)
     canvas = FigureCanvasAgg(fig)
     canvas.draw()
     renderer = canvas.get_renderer()
@@ -146,7 +167,7 @@ def test_figure_labels_stay_off_the_line_and_inside(course):
     roof = ax.get_lines()[0]                      # min(P, BW×I), drawn first
     xy = ax.transData.transform(list(zip(roof.get_xdata(), roof.get_ydata())))
     axes_box = ax.get_window_extent(renderer)
-    ridge_x = ax.transData.transform((float(course.week4.hardware.ridge), 1))[0]
+    ridge_x = ax.transData.transform((float(w4.hardware.ridge), 1))[0]
     labels = [t for t in ax.findobj(Text) if t.get_text() and t.axes is ax
               and t not in (ax.title, ax.xaxis.label, ax.yaxis.label)
               and t not in ax.get_xticklabels() + ax.get_yticklabels()
@@ -195,36 +216,14 @@ def test_guide_links_every_chapter():
         assert f"<{label}>`" in md, label
 
 
-def raw_records(page: Path) -> dict[str, dict[str, str]]:
-    """Glue records of a page's executed edition (.ipynb beside the .md): name → mime → payload."""
-    edition = page.with_suffix(".ipynb")
-    if not edition.exists():
-        pytest.skip(f"{edition.name} not generated: python -m roofline notebooks {page.relative_to(ROOT)}")
-    prefix = "application/papermill.record/"
-    found = {}
-    for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            if name:
-                found[name] = {k[len(prefix):]: "".join(v) for k, v in out.get("data", {}).items() if k.startswith(prefix)}
-    return found
+def shown(glued: dict[str, dict]) -> dict[str, str]:
+    """name → what the page shows: the table (Markdown), the equation (LaTeX) or the text."""
+    return {name: next(bundle[m] for m in ("text/markdown", "text/latex", "text/plain") if m in bundle)
+            for name, bundle in glued.items()}
 
 
-def records(page: Path) -> dict[str, str]:
-    """What the page shows for each glued value: Markdown, LaTeX, or text as {glue:text} renders it."""
-    from myst_nb.core.variables import format_plain_text
-
-    shown = {}
-    for name, data in raw_records(page).items():
-        for mime in ("text/markdown", "text/latex", "text/plain"):
-            if mime in data:
-                shown[name] = format_plain_text(data[mime], "") if mime == "text/plain" else data[mime]
-                break
-    return shown
-
-
-def test_guide_edition_values():
-    glued = records(PAGES[0])
+def test_guide_values_for_the_seed():
+    glued = shown(seed_glued("week4_guide"))
     assert glued["ridge"] == "20"
     assert glued["reach"] == "128 타일만 연산 상한에 닿는다"
     assert glued["tiles"] == "32·64·128"
@@ -233,8 +232,8 @@ def test_guide_edition_values():
     assert (glued["T-max"], glued["T-max-outputs"]) == ("128×128", "16,384")
 
 
-def test_roofline_edition_values():
-    glued = records(PAGES[1])
+def test_roofline_values_for_the_seed():
+    glued = shown(seed_glued("w4_2_roofline"))
     for label, rate, ms in SEED_TABLE:
         assert f"| {label} | {rate} | {ms} |" in glued["time-table"]
     assert glued["F"] == "137,438,953,472"
@@ -252,18 +251,27 @@ def test_roofline_edition_values():
     assert "\\frac{20 \\times 10^{12}\\ \\text{FLOPs/s}}{1 \\times 10^{12}\\ \\text{Byte/s}}" in glued["ridge-eq"]
 
 
-@pytest.mark.parametrize("page", PAGES, ids=lambda p: p.name)
-def test_glued_text_shows_as_glued(page):
-    """myst-nb's {glue:text} runs literal_eval on text/plain: a bare "16,384" would show as "(16, 384)"
-    and "0.250" as "0.25". Every record a page pastes with {glue:text} must be a quoted str."""
-    from ast import literal_eval
+def test_guide_follows_the_live_parameters(course):
+    """Run with the live parameters, the guide states the live problem and draws the library's figure of it."""
+    from roofline.glue import figure_digest
 
-    md = page.read_text(encoding="utf-8")
-    keys = set(re.findall(r"\{glue:text\}`([^`:]+)`", md))
-    raw = raw_records(page)
-    assert keys <= set(raw), keys - set(raw)
-    for key in keys:
-        assert isinstance(literal_eval(raw[key]["text/plain"]), str), (key, raw[key]["text/plain"])
+    w4 = course.week4
+    glued = shown(live_glued("week4_guide"))
+    assert glued["shape"] == f"{w4.N}×{w4.N}"
+    assert glued["tiles"] == "·".join(str(T) for T in w4.tiles)
+    assert glued["T-max"] == f"{max(w4.tiles)}×{max(w4.tiles)}"
+    assert glued["ridge"] == fmt.number(w4.hardware.ridge, 3)
+    assert figure_digest(FIGURES["week4-roofline"](w4)) in glued["roofline-figure"]
+
+
+def test_roofline_chapter_follows_the_live_parameters(course, cases):
+    glued = shown(live_glued("w4_2_roofline"))
+    for c in cases:
+        assert f"| {c.label} | {fmt.tera(c.timing.R_roof, 6)} | {fmt.ms(c.timing.t_ideal, 6)} |" in glued["time-table"]
+    assert glued["F"] == fmt.integer(2 * course.week4.N**3)
+    assert glued["n-cases"] == str(len(cases))
+    memory = [c for c in cases if c.timing.memory_bound]
+    assert glued["mem-rates"] == ("·".join(fmt.tera(c.timing.R_roof, 3) for c in memory) or "–")
 
 
 # ---- ① 산술 강도 (w4_1): the Vector Add equation and the particles after glued formulas --------
@@ -271,8 +279,8 @@ def test_glued_text_shows_as_glued(page):
 INTENSITY = ROOT / "chapters" / "w4_1_intensity.md"
 
 
-def test_intensity_edition_values():
-    glued = records(INTENSITY)
+def test_intensity_values_for_the_seed():
+    glued = shown(seed_glued("w4_1_intensity"))
     assert glued["vadd-eq"] == ("$\\displaystyle \\begin{aligned} I = \\frac{F}{Q} &= \\frac{L}{4L + 4L + 4L} \\\\"
                                 " &= \\frac{1}{12} \\approx 0.08333\\ \\text{FLOPs/Byte} \\end{aligned}$")
     assert (glued["I-ideal-topic"], glued["I-ideal-quoting"]) == ("N/6은", "N/6이라고")

@@ -1,10 +1,13 @@
 """The instructor changes course.toml for next term, in a temporary copy of the repository:
 
-1. before the refresh, `python -m roofline check` fails and names each stale figure, each stale
-   notebook edition and the values that changed;
-2. `make refresh` (figures, notebooks, book) takes it all along, within the time target;
+1. before the refresh, `python -m roofline check` fails and names each stale figure, each chapter's
+   parameter cell that disagrees with the file, each stale notebook edition and the values that changed;
+2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, within the time target;
 3. afterwards the check passes, and the built pages show the values the library computes for the new
-   parameters — words too (which tiles are memory-bound) since they are glued values.
+   parameters — words too (which tiles are memory-bound) since they are glued values;
+4. the test suite itself passes in the copy (all of it but the browser tests and this test: the browser
+   tests check the site's pages and controls, which this test already compares with the library), so the
+   instructor can commit: no test is pinned to this term's parameters but those on tests/seed/course.toml.
 
 The copy reuses the main .venv (VENV=…, its install stamp marked old so `make` never reinstalls) and puts
 its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _build.
@@ -33,6 +36,10 @@ from course_copies import checkout_files, next_term
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
 REFRESH_TARGET_S = 90
+# not run in the copy: this test itself, and the browser tests (pages in Chromium; the copy's pages are
+# compared with the library above)
+NOT_IN_COPY = ("test_instructor.py", "test_site_browser.py", "test_search.py", "test_a11y.py", "test_explorer.py",
+               "test_reproducible.py")
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
 
 
@@ -56,10 +63,18 @@ def page_text(path: Path) -> str:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
+    """A clone of the repository with the working tree's files (an instructor's checkout; the editions pin the
+    library commit they were written from, so the copy keeps the history)."""
     copy = tmp_path_factory.mktemp("instructor") / "repo"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
     for name in checkout_files():
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, copy / name)    # mtimes kept: requirements.txt stays older than the stamp
+    git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
+    subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "this term"], check=True, capture_output=True)
+    if (ROOT.parent / "shared").is_dir():         # the source documents, beside the copy as beside the checkout
+        (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
     return copy
 
 
@@ -87,6 +102,8 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     for md in sources:
         if old[md.stem]:
             assert f"chapters/{md.stem}.ipynb" in report, f"the check does not name the stale edition {md.stem}:\n{report}"
+    assert re.search(r"chapters/w4_5_matmul\.md: parameter cell: N = 4096 but course\.toml's week4\.N is 2048", report), \
+        f"the check does not name the parameter cell that disagrees with the file:\n{report}"
 
     # 2. one command refreshes everything
     start = time.perf_counter()
@@ -118,3 +135,17 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     w4 = course.week4
     assert "2,048" in page_text(repo / "_build" / "html" / "chapters" / "w4_1_intensity.html")
     assert (w4.N, w4.tiles) == (2048, (32, 128, 256))
+    cell = re.search(r"^N = (\S+)", (repo / "chapters" / "w4_5_matmul.md").read_text(encoding="utf-8"), re.M)
+    assert cell and cell[1] == "2048", "make refresh did not write the new N into the parameter cell"
+
+    # 4. the suite passes for the new term
+    start = time.perf_counter()
+    suite = subprocess.run([str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
+                            "--nbval-current-env", "-q", "-n", "2", "--dist", "loadfile", "-p", "no:cacheprovider",
+                            *(f"--ignore=tests/{name}" for name in NOT_IN_COPY)],
+                           cwd=repo, env=env_for(repo), capture_output=True, text=True, timeout=1500)
+    print(f"the test suite in the next-term copy: {time.perf_counter() - start:.1f} s")
+    summary = suite.stdout.strip().splitlines()[-1] if suite.stdout.strip() else suite.stderr[-500:]
+    assert suite.returncode == 0, f"after a next-term change and `make refresh`, tests fail: {summary}\n" + \
+        "\n".join(line for line in suite.stdout.splitlines() if line.startswith(("FAILED", "ERROR")))[:4000]
+    assert " passed" in summary and "skipped" not in summary, summary

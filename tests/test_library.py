@@ -1,12 +1,13 @@
 """The course library against the seed's own numbers (week guide and ①), its invariants, and bad input.
 
-Expected values are the ones printed in seed 000 (rounded as it rounds them), not outputs of the code.
+Expected values are the ones printed in seed 000 (rounded as it rounds them), not outputs of the code. They are
+checked against the frozen parameter file of that term (the `seed` fixture, tests/seed/course.toml); bad parameter
+files are variants of that file, so an instructor's change to the live course.toml changes none of them.
 """
 from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -14,105 +15,126 @@ from hypothesis import strategies as st
 
 import roofline as rl
 from roofline import fmt, formulas, kernels, params
+from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 
-TOML = Path(rl.params.DEFAULT_PATH).read_text(encoding="utf-8")
+from conftest import SEED_TOML
+
+SEED_TEXT = SEED_TOML.read_text(encoding="utf-8")
 
 
 # --- the parameter file -------------------------------------------------------------------------
 
-def test_course_parameters_are_the_seeds(course):
-    w4 = course.week4
+def test_seed_parameters_are_the_seeds(seed):
+    w4 = seed.week4
     assert (w4.hardware.P, w4.hardware.BW) == (20 * 10**12, 10**12)
     assert (w4.N, w4.dtype, w4.s, w4.tiles) == (4096, "FP32", 4, (32, 64, 128))
     assert (w4.small_N, w4.small_T) == (4, 2)
-    assert (course.week3.L, course.week3.s) == (10**8, 4)
+    assert (seed.week3.L, seed.week3.s) == (10**8, 4)
 
 
-def test_presets_match_the_errata_table(course):
-    h100 = course.preset("H100_SXM")
+def test_presets_match_the_errata_table(seed):
+    h100 = seed.preset("H100_SXM")
     assert h100.P("FP32") == Fraction("66.9e12") and h100.P("FP16") == Fraction("989.4e12")
     assert h100.BW == Fraction("3.35e12") and h100.SMs == 132
-    assert course.preset("A100_SXM").BW == Fraction("2.039e12")
-    assert course.preset("T4").P("FP32") == Fraction("8.1e12")
-    assert course.preset("TPU_v5e").P("BF16") == 197 * 10**12
+    assert seed.preset("A100_SXM").BW == Fraction("2.039e12")
+    assert seed.preset("T4").P("FP32") == Fraction("8.1e12")
+    assert seed.preset("TPU_v5e").P("BF16") == 197 * 10**12
+
+
+def test_every_live_preset_cites_an_https_source(course):
+    assert course.presets
     for preset in course.presets.values():
-        assert preset.source.startswith("https://")
+        assert preset.source.startswith("https://"), preset.key
 
 
 def write_variant(tmp_path, old, new, count=1):
-    assert old in TOML, old
+    """The seed's parameter file with `old` replaced by `new` (a bad file an instructor might write)."""
+    assert old in SEED_TEXT, old
     path = tmp_path / "course.toml"
-    path.write_text(TOML.replace(old, new, count), encoding="utf-8")
+    path.write_text(SEED_TEXT.replace(old, new, count), encoding="utf-8")
     return path
+
+
+W4_DTYPE = 'dtype = "FP32"             # [dtypes]'
+W4_HARDWARE = 'hardware = "course"        # 아래'
 
 
 @pytest.mark.parametrize(
     "old, new, message",
     [
-        ("N = 4096", "N = 4100", r"week4\.tiles: N = 4100 is not a multiple of T = 32"),
-        ("N = 4096", "N = -4096", r"week4\.N must be a positive whole number"),
-        ("tiles = [32, 64, 128]", "tiles = [32, 0]", r"week4\.tiles must be a positive whole number"),
-        ("tiles = [32, 64, 128]", "tiles = [64, 32]", r"distinct and increasing"),
-        ("BW = 1e12", "BW = -1e12", r"presets\.course\.BW must be positive"),
-        ('dtype = "FP32"             # [dtypes]', 'dtype = "FP33"             # [dtypes]', r"week4\.dtype: unknown dtype 'FP33'; known dtypes: FP32"),
-        ('hardware = "course"        # 아래', 'hardware = "H100"        # 아래', r"week4\.hardware: unknown preset 'H100'; known presets: course, H100_SXM"),
-        ("small_T = 2 ", "small_T = 3 ", r"small_N = 4 is not a multiple of small_T = 3"),
-        ("N = 4096", "Nn = 4096", r"unknown key\(s\) in \[week4\]: Nn"),
-        ("L = 100_000_000", 'L = "1e8"', r"week3\.L must be a positive whole number"),
-        ('source = "https://www.nvidia.com/en-us/data-center/h100/"', 'source = "http://x"', r"presets\.H100_SXM\.source must be an https:// URL"),
-        ("peak = { FP32 = 8.1e12,", "peak = { FP64 = 8.1e12,", r"presets\.T4\.peak\.FP64: unknown dtype"),
+        ("N = 4096", "N = 4100", r"^week4\.tiles: N = 4100의 약수가 아닌 값 32\. 타일 한 변은 N의 약수여야 한다$"),
+        ("N = 4096", "N = -4096", r"^week4\.N: 양의 정수여야 한다\. 받은 값: -4096$"),
+        ("N = 4096", "N = 4096.0", r"^week4\.N: 양의 정수여야 한다\. 받은 값: 4096\.0$"),
+        ("tiles = [32, 64, 128]", "tiles = [32, 0]", r"^week4\.tiles: 양의 정수여야 한다\. 받은 값: 0$"),
+        ("tiles = [32, 64, 128]", "tiles = [64, 32]",
+         r"^week4\.tiles: 값이 서로 다르고 작은 것부터 커져야 한다\. 받은 값: \[64, 32\]$"),
+        ("BW = 1e12", "BW = -1e12", r"^presets\.course\.BW: 0보다 커야 한다\. 받은 값: -1000000000000\.0$"),
+        ("BW = 1e12", "BW = inf", r"^presets\.course\.BW: 유한한 수여야 한다 \(inf, nan은 쓸 수 없다\)\. 받은 값: inf$"),
+        ("BW = 1e12", "BW = nan", r"^presets\.course\.BW: 유한한 수여야 한다 \(inf, nan은 쓸 수 없다\)\. 받은 값: nan$"),
+        (W4_DTYPE, W4_DTYPE.replace("FP32", "FP33"), r"^week4\.dtype: 모르는 자료형 'FP33'\. 쓸 수 있는 값: FP32, TF32, "),
+        (W4_HARDWARE, W4_HARDWARE.replace('"course"', '"H100"'),
+         r"^week4\.hardware: 모르는 하드웨어 프리셋 'H100'\. 쓸 수 있는 값: course, H100_SXM, "),
+        ("small_T = 2 ", "small_T = 3 ", r"^week4\.small_T: small_N = 4의 약수가 아닌 값 3\. 타일 한 변은 small_N의 약수여야 한다$"),
+        ("N = 4096", "Nn = 4096", r"^\[week4\]: 모르는 키 Nn\. 쓸 수 있는 키: N, dtype, "),
+        ("L = 100_000_000", 'L = "1e8"', r"^week3\.L: 양의 정수여야 한다\. 받은 값: '1e8'$"),
+        ('source = "https://www.nvidia.com/en-us/data-center/h100/"', 'source = "http://x"',
+         r"^presets\.H100_SXM\.source: https:// 주소여야 한다\. 받은 값: 'http://x'$"),
+        ("peak = { FP32 = 8.1e12,", "peak = { FP64 = 8.1e12,", r"^presets\.T4\.peak\.FP64: 모르는 자료형 'FP64'\. "),
+        ("[week4_cache]", "[week4_cachee]", r"^\[course\.toml\]: 모르는 키 week4_cachee\. 쓸 수 있는 키: "),
     ],
+    ids=["N-not-a-multiple", "N-negative", "N-float", "tiles-zero", "tiles-order", "BW-negative", "BW-inf", "BW-nan",
+         "dtype-unknown", "hardware-unknown", "small_T-not-a-divisor", "key-unknown", "L-string", "source-http",
+         "peak-dtype-unknown", "table-unknown"],
 )
-def test_bad_parameter_files_name_the_problem(tmp_path, old, new, message):
-    with pytest.raises(ValueError, match=message):
+def test_bad_parameter_files_name_the_key(tmp_path, old, new, message):
+    with pytest.raises(ParameterError, match=message):
         params.load(write_variant(tmp_path, old, new))
 
 
 def test_a_preset_without_the_weeks_dtype_is_refused(tmp_path):
-    path = write_variant(tmp_path, 'hardware = "course"        # 아래', 'hardware = "TPU_v5e"        # 아래')
-    with pytest.raises(ValueError, match=r"preset 'TPU_v5e' has no FP32 peak; it has: BF16, INT8"):
+    path = write_variant(tmp_path, W4_HARDWARE, W4_HARDWARE.replace('"course"', '"TPU_v5e"'))
+    with pytest.raises(ParameterError, match=r"^week4\.dtype: 하드웨어 'TPU_v5e'에는 FP32 최대 성능이 없다\. "
+                                             r"쓸 수 있는 자료형: BF16, INT8$"):
         params.load(path)
 
 
 def test_broken_toml_is_reported_with_the_file(tmp_path):
     path = tmp_path / "course.toml"
     path.write_text("[week4\nN = 1", encoding="utf-8")
-    with pytest.raises(ValueError, match=r"course\.toml: not valid TOML"):
+    with pytest.raises(ParameterError, match=r"^course\.toml: TOML 문법 오류: "):
         params.load(path)
 
 
-def test_unknown_preset_and_dtype_lookups(course):
-    with pytest.raises(ValueError, match=r"unknown preset 'B200'"):
-        course.preset("B200")
-    with pytest.raises(ValueError, match=r"unknown dtype 'FP4'"):
-        course.bytes_per("FP4")
-    with pytest.raises(ValueError, match=r"has no peak for dtype 'FP64'"):
-        course.preset("H100_SXM").roofline("FP64")
+def test_unknown_preset_and_dtype_lookups(seed):
+    with pytest.raises(ParameterError, match=r"^hardware: 모르는 하드웨어 프리셋 'B200'\. 쓸 수 있는 값: course, "):
+        seed.preset("B200")
+    with pytest.raises(ParameterError, match=r"^dtype: 모르는 자료형 'FP4'\. 쓸 수 있는 값: FP32, "):
+        seed.bytes_per("FP4")
+    with pytest.raises(ParameterError, match=r"^dtype: 하드웨어 'H100_SXM'에는 FP64 최대 성능이 없다\. "):
+        seed.preset("H100_SXM").roofline("FP64")
 
 
 # --- the model: week guide and ① -----------------------------------------------------------------
 
-def test_ridge_point_is_20_flops_per_byte(course):
-    assert course.week4.hardware.ridge == 20
-
-
-def test_vector_add_intensity_is_one_twelfth():
-    cost = kernels.vector_add(10**8, 4)
+def test_vector_add_intensity_is_one_twelfth(seed):
+    w3 = seed.week3
+    cost = kernels.vector_add(w3.L, w3.s)
     assert (cost.F, cost.Q) == (10**8, 12 * 10**8)
     assert cost.I == Fraction(1, 12)
     assert fmt.decimal(cost.I, 5) == "0.08333"
 
 
-def test_chapter_one_table_at_4096():
-    N = 4096
-    assert kernels.matmul_no_reuse(N).I == Fraction(N, 4 * N + 2)
-    assert fmt.decimal(kernels.matmul_no_reuse(N).I, 6) == "0.249969"
-    assert kernels.matmul_no_reuse(N).Q == 8 * N**3 + 4 * N**2
-    assert kernels.matmul_tiled(N, 64).Q == 8 * N**3 // 64 + 4 * N**2
-    assert kernels.matmul_ideal(N).I == Fraction(N, 6)
-    assert fmt.decimal(kernels.matmul_ideal(N).I, 3) == "682.667"
-    assert 2 * N**3 == 137_438_953_472
+def test_chapter_one_table_at_4096(seed):
+    N, s = seed.week4.N, seed.week4.s
+    none, ideal = kernels.matmul_no_reuse(N, s, s), kernels.matmul_ideal(N, s, s)
+    assert none.F == 137_438_953_472
+    assert none.I == Fraction(4096, 4 * 4096 + 2)
+    assert fmt.decimal(none.I, 6) == "0.249969"
+    assert none.Q == 549_822_922_752                       # 8N³ + 4N²
+    assert kernels.matmul_tiled(N, 64, s, s).Q == 8_657_043_456   # 8N³/64 + 4N²
+    assert ideal.I == Fraction(4096, 6)
+    assert fmt.decimal(ideal.I, 3) == "682.667"
 
 
 def test_closed_forms_as_text():
@@ -123,24 +145,24 @@ def test_closed_forms_as_text():
     assert formulas.q_tiled(2, 4) == "4N³/T + 4N²"
 
 
-def test_fp16_variants_of_chapter_one():
-    N, T = 4096, 64
+def test_fp16_variants_of_chapter_one(seed):
+    N, T = seed.week4.N, 64
     fp32 = kernels.matmul_tiled(N, T, 4, 4)
-    inputs_fp16 = kernels.matmul_tiled(N, T, 2, 4)
-    all_fp16 = kernels.matmul_tiled(N, T, 2, 2)
-    assert inputs_fp16.Q == 4 * N**3 // T + 4 * N**2
+    inputs_fp16 = kernels.matmul_tiled(N, T, seed.bytes_per("FP16"), 4)
+    all_fp16 = kernels.matmul_tiled(N, T, seed.bytes_per("FP16"), seed.bytes_per("FP16"))
+    assert inputs_fp16.Q == 4_362_076_160                  # 4N³/T + 4N²
     assert all_fp16.I == 2 * fp32.I
     assert fp32.I < inputs_fp16.I < 2 * fp32.I
 
 
-def test_the_seeds_four_points_and_times(course):
+def test_the_seeds_four_points_and_times(seed):
     expected = {  # seed 000 ②/⑤: R_roof (TFLOPs/s), t_ideal (ms), limit
         "재사용 없음": ("0.249969", "549.822923", rl.MEMORY),
         "T = 32": ("7.968872", "17.246978", rl.MEMORY),
         "T = 64": ("15.875969", "8.657043", rl.MEMORY),
         "T = 128": ("20.000000", "6.871948", rl.COMPUTE),
     }
-    cases = rl.problems.week4_cases(course.week4)
+    cases = rl.problems.week4_cases(seed.week4)
     assert [c.label for c in cases] == list(expected)
     for case in cases:
         t = case.timing
@@ -148,10 +170,25 @@ def test_the_seeds_four_points_and_times(course):
     assert fmt.ms(cases[0].timing.t_compute, 10) == "6.8719476736"
 
 
-def test_threshold_tile_side(course):
-    assert kernels.tile_threshold(4096, 20) == Fraction(80 * 4096, 4096 - 40)
-    assert fmt.decimal(kernels.tile_threshold(4096, 20), 3) == "80.789"
+def test_threshold_tile_side(seed):
+    w4 = seed.week4
+    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    assert T_star == Fraction(80 * 4096, 4096 - 40)
+    assert fmt.decimal(T_star, 3) == "80.789"
     assert kernels.tile_threshold(10, 20) is None  # 2N ≤ s_out I*: no tile reaches the ridge
+
+
+def test_live_cases_are_bound_where_their_intensity_says(course):
+    """For the live parameters, whatever they are: a case is memory-bound exactly when I < I*, F is 2N³ for every
+    case, and Q falls as the tile grows."""
+    w4 = course.week4
+    cases = rl.problems.week4_cases(w4)
+    assert [c.label for c in cases] == ["재사용 없음"] + [f"T = {T}" for T in w4.tiles]
+    assert {c.cost.F for c in cases} == {2 * w4.N**3}
+    assert all(a.cost.Q > b.cost.Q for a, b in zip(cases, cases[1:]))
+    for case in cases:
+        assert case.timing.memory_bound == (case.cost.I < w4.hardware.ridge)
+        assert case.timing.bound == (rl.MEMORY if case.timing.memory_bound else rl.COMPUTE)
 
 
 # --- invariants -----------------------------------------------------------------------------------
@@ -201,14 +238,16 @@ def test_general_tiles_cancel_the_K_width():
 @pytest.mark.parametrize(
     "call, message",
     [
-        (lambda: kernels.matmul_tiled(4096, 48), r"N = 4096 is not a multiple of T = 48; T must divide N"),
-        (lambda: kernels.matmul_tiled(4096, 0), r"T must be a positive whole number, got 0"),
-        (lambda: kernels.matmul_tiled(4096, -32), r"T must be a positive whole number, got -32"),
-        (lambda: kernels.vector_add(0), r"L must be a positive whole number"),
-        (lambda: kernels.matmul_no_reuse(4096, s_in=0), r"s_in must be a positive whole number"),
-        (lambda: Roofline(20 * 10**12, -(10**12)), r"BW must be a positive number"),
-        (lambda: Roofline(0, 10**12), r"P must be a positive number"),
-        (lambda: rl.Cost(10, -1, 0), r"Q_read must not be negative"),
+        (lambda: kernels.matmul_tiled(4096, 48), r"^T: N = 4096의 약수가 아닌 값 48\. 타일 한 변은 N의 약수여야 한다$"),
+        (lambda: kernels.matmul_tiled(4096, 0), r"^T: 양의 정수여야 한다\. 받은 값: 0$"),
+        (lambda: kernels.matmul_tiled(4096, -32), r"^T: 양의 정수여야 한다\. 받은 값: -32$"),
+        (lambda: kernels.matmul_tiled(4096.0, 32), r"^N: 양의 정수여야 한다\. 받은 값: 4096\.0$"),
+        (lambda: kernels.vector_add(0), r"^L: 양의 정수여야 한다\. 받은 값: 0$"),
+        (lambda: kernels.matmul_no_reuse(4096, s_in=0), r"^s_in: 양의 정수여야 한다\. 받은 값: 0$"),
+        (lambda: Roofline(20 * 10**12, -(10**12)), r"^BW: 0보다 커야 한다\. 받은 값: -1000000000000$"),
+        (lambda: Roofline(0, 10**12), r"^P: 0보다 커야 한다\. 받은 값: 0$"),
+        (lambda: Roofline(20 * 10**12, float("inf")), r"^BW: 유한한 수여야 한다 \(inf, nan은 쓸 수 없다\)"),
+        (lambda: rl.Cost(10, -1, 0), r"^Q_read: 음수일 수 없다\. 받은 값: -1$"),
         (lambda: fmt.integer(Fraction(1, 2)), r"needs a whole number"),
     ],
 )

@@ -1,8 +1,11 @@
 """④ tile size, ⑤ matmul, summary: every value of the seed's tables (as the seed rounds them),
-the model's invariants, bad input, the sweep figure's data, and the three chapters' glued values and prose."""
+the model's invariants, bad input, the sweep figure's data, and the three chapters' glued values and prose.
+
+The seed's literal values are checked for the seed's parameters (`seed`, `seed_glued`: tests/seed/course.toml);
+properties of the model and the figures for the live parameters, whatever an instructor made them."""
 from __future__ import annotations
 
-import json
+import re
 from fractions import Fraction
 from pathlib import Path
 
@@ -12,22 +15,32 @@ from hypothesis import strategies as st
 
 import roofline as rl
 from roofline import buffers, fmt, kernels, problems
+from roofline.errors import ParameterError
 from roofline.figures import FIGURES, tile_sweep
+
+from conftest import live_glued, seed_glued
 
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = ROOT / "chapters"
-MINE = ["w4_4_tile_size", "w4_5_matmul", "w4_summary"]
+PAGES = ["w4_4_tile_size", "w4_5_matmul", "w4_summary"]
 
-COURSE = rl.load()
-W4 = COURSE.week4
-HW = W4.hardware
-CASES = problems.week4_cases(W4)
+
+@pytest.fixture(scope="module")
+def SEED_CASES(seed):
+    return problems.week4_cases(seed.week4)
+
+
+@pytest.fixture(scope="module")
+def CASES(course):
+    """The live parameters' cases."""
+    return problems.week4_cases(course.week4)
 
 
 # ---------------------------------------------------------------- the seed's parameters
-def test_parameters_are_the_seeds():
-    assert (W4.N, W4.tiles, W4.s, W4.dtype) == (4096, (32, 64, 128), 4, "FP32")
-    assert (HW.P, HW.BW, HW.ridge) == (20 * 10**12, 10**12, 20)
+def test_parameters_are_the_seeds(seed):
+    w4, hw = seed.week4, seed.week4.hardware
+    assert (w4.N, w4.tiles, w4.s, w4.dtype, w4.threads) == (4096, (32, 64, 128), 4, "FP32", 256)
+    assert (hw.P, hw.BW, hw.ridge) == (20 * 10**12, 10**12, 20)
 
 
 # ---------------------------------------------------------------- ④ storage and buffers
@@ -59,13 +72,16 @@ def test_doubling_a_side_quadruples_storage():
     assert (b.inputs, b.acc, b.total) == (4 * a.inputs, 4 * a.acc, 4 * a.total)
 
 
-def test_no_reuse_minimal_unit():
-    assert (2 * 4, 4, 3 * 4) == (8, 4, 12)   # A·B scalars 8 B, acc 4 B, 12 B: the seed's row
+def test_no_reuse_minimal_unit(seed):
+    """Without reuse the unit of work is one output element: the 1×1 tile (A·B scalars 8 B, acc 4 B, 12 B)."""
+    s = seed.week4.s
+    one = buffers.tile_buffers(1, 1, 1, s, s)
+    assert (one.inputs, one.acc, one.total) == (8, 4, 12)
 
 
-def test_residency_on_real_presets():
+def test_residency_on_real_presets(seed):
     """Illustration beyond the hypothetical hardware: ⌊smem_per_SM / inputs⌋, single and double buffering."""
-    h100, t4 = COURSE.preset("H100_SXM"), COURSE.preset("T4")
+    h100, t4 = seed.preset("H100_SXM"), seed.preset("T4")
     assert (h100.smem_per_SM, t4.smem_per_SM) == (228 * 1024, 64 * 1024)
     got = {
         (gpu.key, T, c): buffers.resident_blocks(gpu.smem_per_SM, buffers.tile_buffers(T, T, T, 4, 4, c).inputs)
@@ -78,17 +94,12 @@ def test_residency_on_real_presets():
     }
 
 
-def test_outputs_are_not_threads():
-    assert 32 * 32 == 1024 and Fraction(1024, 256) == 4
-    assert fmt.integer(128 * 128) == "16,384"
-
-
 def test_K_width_cancels():
     """(K/T_K) · s(T_M T_K + T_K T_N) = s K (T_M + T_N): the same HBM bytes for every T_K."""
-    per_tile = 4 * 4096 * (64 + 64)
-    assert per_tile == 2_097_152
+    one_tile = {kernels.matmul_tiles(64, 64, 4096, 64, 64, T_K).Q_read for T_K in (8, 16, 32, 64, 128, 256)}
+    assert one_tile == {2_097_152}                          # 4 × 4,096 × (64 + 64)
     reads = {kernels.matmul_tiles(4096, 4096, 4096, 64, 64, T_K).Q_read for T_K in (8, 16, 32, 64, 128, 256)}
-    assert reads == {(4096 // 64) ** 2 * per_tile} == {8_589_934_592}
+    assert reads == {8_589_934_592}                         # (4096/64)² output tiles of 2,097,152 B
 
 
 def test_T_K_smaller_shrinks_inputs_not_acc():
@@ -97,8 +108,8 @@ def test_T_K_smaller_shrinks_inputs_not_acc():
     assert half.acc == full.acc == 16384
 
 
-def test_T128_is_compute_bound_by_the_numbers():
-    t = CASES[-1].timing
+def test_T128_is_compute_bound_by_the_numbers(SEED_CASES):
+    t = SEED_CASES[-1].timing
     assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3), fmt.decimal(t.cost.I, 3)) == ("6.872", "4.362", "31.508")
     assert t.t_compute > t.t_memory and t.bound == "연산 성능"
 
@@ -124,60 +135,63 @@ SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit
 ]
 
 
-def test_cost_table():
+def test_cost_table(SEED_CASES):
     got = [(c.label, fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
-            fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in CASES]
+            fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in SEED_CASES]
     assert got == SEED_COST
 
 
-def test_time_table():
-    t0 = CASES[0].timing.t_ideal
+def test_time_table(SEED_CASES):
+    t0 = SEED_CASES[0].timing.t_ideal
     got = [(c.label, fmt.tera(c.timing.memory_rate), fmt.tera(c.timing.R_roof), fmt.ms(c.timing.t_compute),
             fmt.ms(c.timing.t_memory), fmt.ms(c.timing.t_ideal), c.timing.bound, fmt.ratio(t0 / c.timing.t_ideal))
-           for c in CASES]
+           for c in SEED_CASES]
     assert got == SEED_TIME
 
 
-def test_summary_table():
-    got = [(c.label, fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), c.timing.bound) for c in CASES]
+def test_summary_table(SEED_CASES):
+    got = [(c.label, fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), c.timing.bound) for c in SEED_CASES]
     assert got == SEED_SUMMARY
 
 
-def test_common_values_and_no_reuse():
-    F = 2 * 4096**3
-    assert F == 137_438_953_472 and 4 * 4096**2 == 67_108_864
-    assert Fraction(F, 20 * 10**12) == Fraction("0.0068719476736")
-    base = CASES[0]
-    assert base.cost.I == Fraction(4096, 4 * 4096 + 2)                     # N/(4N+2)
+def test_common_values_and_no_reuse(SEED_CASES):
+    base = SEED_CASES[0]
+    assert base.cost.F == 137_438_953_472 and base.cost.Q_write == 67_108_864   # 2N³, 4N²
+    assert base.timing.t_compute == Fraction("0.0068719476736")                # F/P in s
+    assert base.cost.I == Fraction(4096, 4 * 4096 + 2)                         # N/(4N+2)
     assert fmt.decimal(base.cost.I, 9) == "0.249969486"
     assert base.timing.t_memory * 1000 == Fraction("549.822922752")
 
 
-def test_T64_walk_through():
-    assert (4096 // 64) ** 2 == 4096 and 4096 // 64 == 64 and 8 * 64 * 64 == 32_768
-    assert 4096 * 64 * 32_768 + 67_108_864 == 8_657_043_456 == CASES[2].cost.Q
+def test_T64_walk_through(SEED_CASES):
+    """(N/T)² = 4,096 output tiles, N/T = 64 K steps each, 8T² = 32,768 Byte per step, plus 4N² of C."""
+    step = kernels.matmul_tiles(64, 64, 64, 64, 64, 64)
+    assert step.Q_read == 32_768 and step.Q_write == 16_384
+    T64 = SEED_CASES[2]
+    assert T64.T == 64 and T64.cost.Q_read == 4096 * 64 * 32_768
+    assert T64.cost.Q == 8_657_043_456
 
 
-def test_64_to_128_improvement():
-    prev, last = CASES[2].timing.t_ideal, CASES[3].timing.t_ideal
+def test_64_to_128_improvement(SEED_CASES):
+    prev, last = SEED_CASES[2].timing.t_ideal, SEED_CASES[3].timing.t_ideal
     assert (fmt.ms(prev, 3), fmt.ms(last, 3)) == ("8.657", "6.872")
     assert fmt.ms(prev - last, 3) == "1.785"
     assert fmt.percent((prev - last) / prev, 1) == "20.6 %"
 
 
-def test_threshold_and_storage():
-    T_star = kernels.tile_threshold(4096, 20)
-    assert T_star == Fraction(80 * 4096, 4096 - 40)                        # 80N/(N−40)
-    assert fmt.decimal(T_star, 3) == "80.789"
-    assert [T for T in (32, 64, 128) if T >= T_star] == [128]
-    assert 12 * 4096**2 == 201_326_592 and fmt.mib(201_326_592) == "192 MiB"
-    assert kernels.matmul_ideal(4096).I == Fraction(4096, 6)
-    assert fmt.decimal(Fraction(4096, 6), 3) == "682.667"
+def test_threshold_and_storage(seed):
+    w4 = seed.week4
+    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    assert [T for T in w4.tiles if T >= T_star] == [128]
+    ideal = kernels.matmul_ideal(w4.N, w4.s, w4.s)
+    assert ideal.Q == 201_326_592 and fmt.mib(ideal.Q) == "192 MiB"          # 12N²: A, B and C once
+    assert ideal.I == Fraction(4096, 6)
+    assert fmt.decimal(ideal.I, 3) == "682.667"
 
 
-def test_precision_step_ratios_from_the_H100_preset():
+def test_precision_step_ratios_from_the_H100_preset(seed):
     """ERRATA: FP32 (CUDA cores) → TF32 (tensor cores) is ≈7.4×; between tensor-core formats ≈2×."""
-    h100 = COURSE.preset("H100_SXM")
+    h100 = seed.preset("H100_SXM")
     assert fmt.ratio(h100.P("TF32") / h100.P("FP32"), 1) == "7.4배"
     assert h100.P("TF32") / h100.P("FP32") == Fraction("494.7") / Fraction("66.9")
     assert fmt.ratio(h100.P("FP16") / h100.P("TF32"), 1) == "2.0배"
@@ -226,31 +240,37 @@ def test_ridge_reached_exactly_from_the_threshold(N, data, s, ridge):
     assert reaches == (T_star is not None and T >= T_star)
 
 
-def test_threshold_on_the_seed_tiles_agrees_with_the_timing():
-    T_star = kernels.tile_threshold(W4.N, HW.ridge, W4.s, W4.s)
+def test_threshold_on_the_live_tiles_agrees_with_the_timing(course, CASES):
+    w4 = course.week4
+    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
     for case in CASES[1:]:
-        assert (not case.timing.memory_bound) == (case.T >= T_star)
+        assert (not case.timing.memory_bound) == (T_star is not None and case.T >= T_star)
 
 
 # ---------------------------------------------------------------- bad input
+POSITIVE = r": 양의 정수여야 한다\. 받은 값: "
+
+
 @pytest.mark.parametrize("call, words", [
-    (lambda: buffers.tile_buffers(0, 32, 32), "T_M"),
-    (lambda: buffers.tile_buffers(32, 32, 32, copies=0), "copies"),
-    (lambda: buffers.tile_buffers(32, 32, 32.5), "T_K"),
-    (lambda: buffers.resident_blocks(65536, 0), "per_block"),
-    (lambda: kernels.matmul_tiles(4096, 4096, 4096, 64, 64, 48), "T_K"),
-    (lambda: kernels.matmul_tiled(4096, 100), "multiple"),
-    (lambda: kernels.matmul_tiled(4096, -32), r"\bT(_M)?\b.*positive"),
-    (lambda: kernels.tile_threshold(0, 20), "N"),
-    (lambda: tile_sweep.divisors(0), "N"),
-    (lambda: tile_sweep.divisors(True), "N"),
-    (lambda: rl.Roofline(-1, 10**12), "P"),
-    (lambda: COURSE.preset("H300"), "known presets"),
-    (lambda: COURSE.preset("TPU_v5e").P("FP32"), "FP32"),
+    (lambda seed: buffers.tile_buffers(0, 32, 32), "^T_M" + POSITIVE + "0$"),
+    (lambda seed: buffers.tile_buffers(32, 32, 32, copies=0), "^copies" + POSITIVE + "0$"),
+    (lambda seed: buffers.tile_buffers(32, 32, 32.5), "^T_K" + POSITIVE + r"32\.5$"),
+    (lambda seed: buffers.resident_blocks(65536, 0), "^per_block" + POSITIVE + "0$"),
+    (lambda seed: kernels.matmul_tiles(4096, 4096, 4096, 64, 64, 48),
+     r"^T_K: K = 4096의 약수가 아닌 값 48\. 타일 한 변은 K의 약수여야 한다$"),
+    (lambda seed: kernels.matmul_tiled(4096, 100), r"^T: N = 4096의 약수가 아닌 값 100\. 타일 한 변은 N의 약수여야 한다$"),
+    (lambda seed: kernels.matmul_tiled(4096, -32), "^T" + POSITIVE + "-32$"),
+    (lambda seed: kernels.tile_threshold(0, 20), "^N" + POSITIVE + "0$"),
+    (lambda seed: tile_sweep.divisors(0), "^N" + POSITIVE + "0$"),
+    (lambda seed: tile_sweep.divisors(True), "^N" + POSITIVE + "True$"),
+    (lambda seed: rl.Roofline(-1, 10**12), r"^P: 0보다 커야 한다\. 받은 값: -1$"),
+    (lambda seed: seed.preset("H300"), r"^hardware: 모르는 하드웨어 프리셋 'H300'\. 쓸 수 있는 값: course, "),
+    (lambda seed: seed.preset("TPU_v5e").P("FP32"),
+     r"^dtype: 하드웨어 'TPU_v5e'에는 FP32 최대 성능이 없다\. 쓸 수 있는 자료형: BF16, INT8$"),
 ])
-def test_bad_input_is_a_clear_error(call, words):
-    with pytest.raises(ValueError, match=words):
-        call()
+def test_bad_input_is_a_clear_error(seed, call, words):
+    with pytest.raises(ParameterError, match=words):
+        call(seed)
 
 
 def test_threshold_none_when_no_tile_can_reach():
@@ -264,75 +284,75 @@ def test_divisors():
     assert tile_sweep.divisors(1) == [1]
 
 
-def test_sweep_data():
-    points = tile_sweep.sweep(W4)
-    assert [p.T for p in points] == tile_sweep.divisors(W4.N)
-    assert points[-1].I == Fraction(W4.N, 6)
-    by_T = {p.T: p for p in points}
-    assert [fmt.decimal(by_T[T].I, 6) for T in W4.tiles] == ["7.968872", "15.875969", "31.507692"]
-    T_star = kernels.tile_threshold(W4.N, HW.ridge)
-    assert [p.T for p in points if p.I >= HW.ridge] == [p.T for p in points if p.T >= T_star]
+def test_sweep_data_for_the_seed(seed):
+    by_T = {p.T: p for p in tile_sweep.sweep(seed.week4)}
+    assert [fmt.decimal(by_T[T].I, 6) for T in seed.week4.tiles] == ["7.968872", "15.875969", "31.507692"]
 
 
-def test_sweep_figure_marks_the_crossing(recwarn):
-    fig = FIGURES["week4-tile-sweep"](COURSE)
+def test_sweep_data(course):
+    w4, hw = course.week4, course.week4.hardware
+    points = tile_sweep.sweep(w4)
+    assert [p.T for p in points] == tile_sweep.divisors(w4.N)
+    assert points[-1].I == kernels.matmul_ideal(w4.N, w4.s, w4.s).I
+    assert all(p.I == kernels.matmul_tiled(w4.N, p.T, w4.s, w4.s).I for p in points)
+    T_star = kernels.tile_threshold(w4.N, hw.ridge, w4.s, w4.s)
+    assert [p.T for p in points if p.I >= hw.ridge] == [p.T for p in points if T_star is not None and p.T >= T_star]
+
+
+def crossing_lines(ax) -> list[float]:
+    return [line.get_xdata()[0] for line in ax.get_lines()
+            if len(line.get_xdata()) == 2 and line.get_xdata()[0] == line.get_xdata()[1]]
+
+
+def test_sweep_figure_marks_the_seeds_crossing(seed, recwarn):
+    fig = FIGURES["week4-tile-sweep"](seed.week4)
     left, right = fig.axes[:2]
     assert left.get_xscale() == right.get_xscale() == left.get_yscale() == "log"
-    T_star = float(kernels.tile_threshold(W4.N, HW.ridge))
+    T_star = float(Fraction(80 * 4096, 4096 - 40))
     for ax in (left, right):
-        assert any(list(line.get_xdata()) == [T_star, T_star] for line in ax.get_lines())
+        assert crossing_lines(ax) == [T_star]
     labels = [t.get_text() for t in left.texts]
     assert any("80.789" in text for text in labels)
     fig.savefig(__import__("io").BytesIO(), format="png")
     assert not [w for w in recwarn if "Glyph" in str(w.message)]
-    assert "4096" in fig._suptitle.get_text()
+    assert "4096×4096" in fig._suptitle.get_text()
+
+
+def test_sweep_figure_marks_the_live_crossing(course):
+    """The vertical line stands at T* = the library's threshold for the live N and machine, if a tile reaches it."""
+    w4 = course.week4
+    fig = FIGURES["week4-tile-sweep"](w4)
+    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    expected = [float(T_star)] if T_star is not None and T_star <= w4.N else []
+    for ax in fig.axes[:2]:
+        assert crossing_lines(ax) == expected
+    assert f"{w4.N}×{w4.N}" in fig._suptitle.get_text()
 
 
 # ---------------------------------------------------------------- the chapters
-def unquote(text: str) -> str:
-    """A text record as meant: a quoted Python string literal is unquoted, anything else is as is."""
-    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"":
-        import ast
-
-        try:
-            value = ast.literal_eval(text)
-        except (SyntaxError, ValueError):
-            return text
-        return value if isinstance(value, str) else text
-    return text
-
-
-def records(name: str) -> dict[str, str]:
-    nb = json.loads((CHAPTERS / f"{name}.ipynb").read_text(encoding="utf-8"))
-    found = {}
-    for cell in nb["cells"]:
-        for output in cell.get("outputs", []):
-            key = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            if key:
-                data = output["data"]
-                found[key] = (data.get("application/papermill.record/text/markdown",
-                                      data.get("application/papermill.record/text/latex",
-                                               unquote(data.get("application/papermill.record/text/plain", ""))))).replace("\u00a0", " ")
-            assert output.get("name") != "stderr", f"{name}: stderr output {output.get('text')!r}"
-    return found
+def seed_page(name: str) -> dict[str, str]:
+    """What chapter `name` shows, run with the seed's parameters: table, equation or text (no-break spaces as spaces)."""
+    return {key: next(bundle[m] for m in ("text/markdown", "text/latex", "text/plain") if m in bundle).replace("\u00a0", " ")
+            for key, bundle in seed_glued(name).items()}
 
 
 def test_tile_size_page_values():
-    g = records("w4_4_tile_size")
+    g = seed_page("w4_4_tile_size")
     for cell in ("4,096 B (4 KiB)", "16,384 B (16 KiB)", "65,536 B (64 KiB)", "| 12 KiB |", "| 48 KiB |", "| 192 KiB |"):
         assert cell in g["table-single"]
     assert "| 256 KiB |" in g["table-double"] and "| 320 KiB |" in g["table-double"]
     assert (g["outputs-small"], g["threads"], g["per-thread-small"], g["outputs-big"]) == ("1,024", "256", "4", "16,384")
+    assert (g["scalar-in"], g["scalar-acc"], g["scalar-total"]) == ("8", "4", "12")
     assert "2{,}097{,}152" in g["cancel"] and g["table-tk"].count("8,589,934,592") == 6
     assert (g["t-compute"], g["t-memory"], g["I-big"], g["ridge"]) == ("6.872", "4.362", "31.508", "20")
     assert g["big-verdict"].startswith("I가 분기점을 넘었으므로 T = 128 타일은 연산 한계다")
-    assert "compute-tiles" not in g          # the review: said three times; the verdict says it once
+    assert "compute-tiles" not in g          # the verdict says it once, not three times
     assert (g["q-in-full"], g["q-in-half"], g["q-acc"]) == ("32 KiB", "16 KiB", "16 KiB")
     assert "| 28 |" in g["table-resident"] and "0 (안 들어감)" in g["table-resident"]
 
 
 def test_matmul_page_values():
-    g = records("w4_5_matmul")
+    g = seed_page("w4_5_matmul")
     for row in SEED_COST:
         assert "| " + " | ".join(row) + " |" in g["table-cost"]
     for row in SEED_TIME:
@@ -350,7 +370,7 @@ def test_matmul_page_values():
 
 
 def test_summary_page_values():
-    g = records("w4_summary")
+    g = seed_page("w4_summary")
     for label, I, t, bound in SEED_SUMMARY:
         assert f"| {label} | {I} | {t} | {bound}" in g["table-summary"]
     assert "연산 성능 (I* = 20 초과)" in g["table-summary"]
@@ -358,36 +378,28 @@ def test_summary_page_values():
     assert "7.4배" in g["table-remedies"]
 
 
-@pytest.mark.parametrize("name", MINE)
-def test_glued_text_shows_as_glued(name):
-    """myst-nb passes a glued text/plain through ast.literal_eval before showing it: "16,384" would
-    appear as "(16, 384)" unless the record is a quoted string literal (lib/roofline/glue.py)."""
-    from myst_nb.core.variables import format_plain_text
-
-    nb = json.loads((CHAPTERS / f"{name}.ipynb").read_text(encoding="utf-8"))
-    wrong = {}
-    for cell in nb["cells"]:
-        for output in cell.get("outputs", []):
-            key = output.get("metadata", {}).get("scrapbook", {}).get("name")
-            data = output.get("data", {})
-            mime = "application/papermill.record/text/plain"
-            if key and mime in data and len(data) == 1:
-                raw = data[mime]
-                meant = unquote(raw)
-                if format_plain_text(raw, "") != meant:
-                    wrong[key] = (meant, format_plain_text(raw, ""))
-    assert wrong == {}
+def test_matmul_page_follows_the_live_parameters(course, CASES):
+    """Run with the live parameters, ⑤'s cost table has the library's row for every live case."""
+    g = {key: next(b[m] for m in ("text/markdown", "text/latex", "text/plain") if m in b).replace("\u00a0", " ")
+         for key, b in live_glued("w4_5_matmul").items()}
+    for c in CASES:
+        row = (c.label, fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
+               fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6))
+        assert "| " + " | ".join(row) + " |" in g["table-cost"], row
+    assert g["shape"] == f"{course.week4.N}×{course.week4.N}"
+    assert g["tile-list"] == "·".join(str(T) for T in course.week4.tiles)
 
 
-@pytest.mark.parametrize("name", MINE)
+@pytest.mark.parametrize("name", PAGES)
 def test_one_parameter_cell(name):
     md = (CHAPTERS / f"{name}.md").read_text(encoding="utf-8")
-    assert md.count(":tags: [parameters, hide-input]\n# ▶ 매개변수 셀:") == 1
+    assert len(re.findall(r":tags: \[parameters, hide-input\]\n:params: week4\n(?::[^\n]*\n)*# ▶ 매개변수 셀:", md)) == 1
     assert md.count("**한 줄 답.**") >= 1
-    assert "4096" not in md.split("\n# ", 1)[1].split("\n", 1)[0]
+    title = md.split("\n# ", 1)[1].split("\n", 1)[0]
+    assert not re.search(r"\d{3,}", title), title     # no problem size in the title: it changes with the parameters
 
 
-# ---------------------------------------------------------------- fix pass: ⑤ and the summary
+# ---------------------------------------------------------------- ⑤ and the summary: terms and wording
 @pytest.mark.parametrize("name", ["w4_5_matmul", "w4_summary"])
 def test_canonical_terms_and_shapes(name):
     md = (CHAPTERS / f"{name}.md").read_text(encoding="utf-8")
@@ -395,12 +407,12 @@ def test_canonical_terms_and_shapes(name):
         assert wrong not in md, wrong
     for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율"):
         assert "{term}`" + term + "`" in md, term
-    assert records(name)["shape"] == "4096×4096"
+    assert seed_page(name)["shape"] == "4096×4096"
 
 
-def test_matmul_fix_pass_wording():
+def test_matmul_wording():
     md = (CHAPTERS / "w4_5_matmul.md").read_text(encoding="utf-8")
-    g = records("w4_5_matmul")
+    g = seed_page("w4_5_matmul")
     assert "FLOPs 둘로" not in md and "{glue:text}`fma-flops` FLOPs로" in md and g["fma-flops"] == "2"
     assert "threshold-text" not in md and "≈ 80.789이다" not in g["threshold-tiles"]
     assert g["regimes"] == "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
@@ -409,9 +421,9 @@ def test_matmul_fix_pass_wording():
         assert r"\begin{aligned}" in g[key] and g[key].count(r"\\") >= 2, key
 
 
-def test_summary_fix_pass_wording():
+def test_summary_wording():
     md = (CHAPTERS / "w4_summary.md").read_text(encoding="utf-8")
-    g = records("w4_summary")
+    g = seed_page("w4_summary")
     assert "커널의 병목을 메모리에서 연산 쪽으로 옮긴다" in md
     for item in ("GQA/MQA", "speculative decoding", "prefill"):
         assert item in g["table-remedies"], item
@@ -420,8 +432,8 @@ def test_summary_fix_pass_wording():
     assert g["summary-shift"] == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
 
 
-def test_matmul_times_figure():
-    fig = FIGURES["week4-matmul-times"](COURSE)
+def test_matmul_times_figure(seed):
+    fig = FIGURES["week4-matmul-times"](seed.week4)
     ax = fig.axes[0]
     assert ax.get_xscale() == "log"
     widths = [round(bar.get_width(), 6) for bar in ax.patches]
@@ -436,11 +448,19 @@ def test_matmul_times_figure():
     assert colours == [to_rgba(style.case_color(i)) for i in range(4)]
 
 
-def test_sweep_figure_uses_the_case_colours():
+def test_sweep_figure_uses_the_case_colours(course):
     from matplotlib.colors import to_hex
     from roofline import style
-    fig = FIGURES["week4-tile-sweep"](COURSE)
+    fig = FIGURES["week4-tile-sweep"](course.week4)
     top = fig.axes[0]
     marked = {int(line.get_xdata()[0]): to_hex(line.get_color()) for line in top.get_lines()
               if len(line.get_xdata()) == 1}
-    assert marked == {32: style.case_color(1), 64: style.case_color(2), 128: style.case_color(3)}
+    assert marked == {T: style.case_color(k) for k, T in enumerate(course.week4.tiles, start=1)}
+
+
+def test_matmul_times_figure_shows_the_live_cases(course, CASES):
+    """One bar per live case, Q/BW long (ms), labelled with the case and with t_ideal at its end."""
+    ax = FIGURES["week4-matmul-times"](course.week4).axes[0]
+    assert [bar.get_width() for bar in ax.patches] == pytest.approx([float(c.timing.t_memory) * 1000 for c in CASES])
+    assert [t.get_text() for t in ax.get_yticklabels()] == [c.label for c in CASES]
+    assert [t.get_text() for t in ax.texts][:len(CASES)] == [f"{fmt.ms(c.timing.t_ideal, 3)} ms" for c in CASES]

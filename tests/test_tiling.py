@@ -1,10 +1,10 @@
 """Chapter ③ Tiling (ch-tiling): the loop-nest walk, the cache simulation, the figures, the page.
 
-Expected values are the seed's (seeds/000, "③ Tiling"), typed as the seed prints them.
+Literal expected values are the seed's (seeds/000, "③ Tiling"), typed as the seed prints them, and checked for the
+seed's parameters (`seed`, `seed_glued`); the figures' structure is checked for the live parameters.
 """
 from __future__ import annotations
 
-import json
 import random
 import re
 import time
@@ -16,10 +16,12 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import roofline as rl
-from roofline import cachesim, fmt, kernels, params, walk
-from roofline.glue import shown_text
+from roofline import cachesim, fmt, kernels, walk
+from roofline.errors import ParameterError
 from roofline.figures import FIGURES
 from roofline.figures import tiling as tiling_figures
+
+from conftest import SEED_TOML, live_glued, seed_glued
 
 ROOT = Path(__file__).resolve().parents[1]
 PAGE = ROOT / "chapters" / "w4_3_tiling.md"
@@ -27,8 +29,8 @@ MiB = 2**20
 
 
 @pytest.fixture(scope="module")
-def small(course):
-    w4 = course.week4
+def small(seed):
+    w4 = seed.week4
     return w4.small_N, w4.small_T, w4.s
 
 
@@ -75,11 +77,11 @@ def test_no_reuse_is_the_one_by_one_tile():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: walk.tiled(4, 3), "multiple of T"),
-    (lambda: walk.tiled(4, 0), "T must be a positive"),
-    (lambda: walk.tiled(0, 1), "N must be a positive"),
+    (lambda: walk.tiled(4, 3), r"^T: N = 4의 약수가 아닌 값 3\. 타일 한 변은 N의 약수여야 한다$"),
+    (lambda: walk.tiled(4, 0), r"^T: 양의 정수여야 한다\. 받은 값: 0$"),
+    (lambda: walk.tiled(0, 1), r"^N: 양의 정수여야 한다\. 받은 값: 0$"),
     (lambda: walk.no_reuse(walk.MAX_N + 1), "too large"),
-    (lambda: walk.tiled(4, 2, s_in=0), "s_in"),
+    (lambda: walk.tiled(4, 2, s_in=0), r"^s_in: 양의 정수여야 한다\. 받은 값: 0$"),
 ])
 def test_walk_bad_input(call, message):
     with pytest.raises(ValueError, match=message):
@@ -165,10 +167,9 @@ def test_triton_grouped_order():
     assert sorted(map(tuple, uneven.tolist())) == [(i, j) for i in range(5) for j in range(5)]
 
 
-def test_grouped_order_reads_less_when_a_group_fits(course):
-    settings = params.week4_cache(course)
-    N, G = course.week4.N, settings.group_size_M
-    for T in course.week4.tiles:
+def test_grouped_order_reads_less_when_a_group_fits(seed):
+    N, G = seed.week4.N, seed.week4.group_size_M
+    for T in seed.week4.tiles:
         row = cachesim.simulate(N, T, capacity_bytes=64 * MiB, order="row")
         grouped = cachesim.simulate(N, T, capacity_bytes=64 * MiB, order="grouped", group_size_M=G)
         assert grouped.Q_read <= row.Q_read
@@ -180,9 +181,9 @@ def test_grouped_order_reads_less_when_a_group_fits(course):
     assert grouped.reads_per_element == Fraction(17, 2)   # A once, B once per group of 8 tile rows
 
 
-def test_grouped_order_can_lose_when_a_group_does_not_fit(course):
+def test_grouped_order_can_lose_when_a_group_does_not_fit(seed):
     """Not a law: below the group's working set, LRU evicts the A panels just before their reuse."""
-    N, G = course.week4.N, params.week4_cache(course).group_size_M
+    N, G = seed.week4.N, seed.week4.group_size_M
     row = cachesim.simulate(N, 128, capacity_bytes=16 * MiB, order="row")
     grouped = cachesim.simulate(N, 128, capacity_bytes=16 * MiB, order="grouped", group_size_M=G)
     assert grouped.Q_read > row.Q_read
@@ -207,14 +208,14 @@ def test_simulation_at_4096_is_fast():
 
 
 @pytest.mark.parametrize("call, message", [
-    (lambda: cachesim.simulate(4, 3), "multiple of T"),
+    (lambda: cachesim.simulate(4, 3), r"^T: N = 4의 약수가 아닌 값 3\. 타일 한 변은 N의 약수여야 한다$"),
     (lambda: cachesim.simulate(4, 2, capacity_tiles=-1), "capacity_tiles must be a whole number ≥ 0"),
     (lambda: cachesim.simulate(4, 2, capacity_bytes=-16), "capacity_bytes must be a whole number ≥ 0"),
     (lambda: cachesim.simulate(4, 2, capacity_tiles=1.5), "capacity_tiles"),
     (lambda: cachesim.simulate(4, 2, capacity_tiles=1, capacity_bytes=16), "not both"),
     (lambda: cachesim.simulate(4, 2, order="diagonal"), "unknown tile order"),
     (lambda: cachesim.simulate(4, 2, order="grouped"), "group_size_M"),
-    (lambda: cachesim.simulate(4, 2, order="grouped", group_size_M=0), "group_size_M must be a positive"),
+    (lambda: cachesim.simulate(4, 2, order="grouped", group_size_M=0), r"^group_size_M: 양의 정수여야 한다\. 받은 값: 0$"),
     (lambda: cachesim.simulate(4, 2, order=[(0, 0), (0, 1), (1, 0), (1, 0)]), "exactly once"),
     (lambda: cachesim.lru_reference(4, 2, -1), "capacity_tiles"),
 ])
@@ -223,17 +224,22 @@ def test_cachesim_bad_input(call, message):
         call()
 
 
-def test_cache_parameters_are_validated(course, tmp_path):
-    settings = params.week4_cache(course)
-    assert settings.group_size_M == 8 and settings.small_capacities == (2, 4)
-    text = course.path.read_text(encoding="utf-8")
+def test_cache_parameters_are_validated(seed, tmp_path):
+    assert (seed.week4.group_size_M, seed.week4.small_capacities) == (8, (2, 4))
+    assert seed.week4.capacities == (4 * MiB, 16 * MiB, 64 * MiB)
+    text = SEED_TOML.read_text(encoding="utf-8")
     bad = tmp_path / "course.toml"
-    bad.write_text(text.replace("group_size_M = 8", "group_size_M = 0"), encoding="utf-8")
-    with pytest.raises(ValueError, match="week4_cache.group_size_M"):
-        params.week4_cache(rl.load(bad))
-    bad.write_text(text.replace("group_size_M = 8", "group_size_M = 8\ncolour = 1"), encoding="utf-8")
-    with pytest.raises(ValueError, match="unknown key"):
-        params.week4_cache(rl.load(bad))
+    for old, new, message in [
+        ("group_size_M = 8", "group_size_M = 0", r"^week4_cache\.group_size_M: 양의 정수여야 한다\. 받은 값: 0$"),
+        ("group_size_M = 8", "group_size_M = 8\ncolour = 1", r"^\[week4_cache\]: 모르는 키 colour\. 쓸 수 있는 키: "),
+        ("small_capacities = [2, 4]", "small_capacities = [4, 2]",
+         r"^week4_cache\.small_capacities: 값이 서로 다르고 작은 것부터 커져야 한다"),
+        ("capacities = [4_194_304,", "capacities = [-4_194_304,", r"^week4_cache\.capacities: 양의 정수여야 한다"),
+    ]:
+        assert old in text, old
+        bad.write_text(text.replace(old, new, 1), encoding="utf-8")
+        with pytest.raises(ParameterError, match=message):
+            rl.load(bad)
 
 
 # ---- figures --------------------------------------------------------------------------------
@@ -245,15 +251,15 @@ NAMES = ["week4-tiling-4x4", "week4-tiling-reuse", "week4-tiling-cache"]
 def test_figures_draw_without_warnings_and_without_u2212(course, name):
     with warnings.catch_warnings():
         warnings.simplefilter("error")            # "Glyph … missing" is a warning
-        fig = FIGURES[name](course)
+        fig = FIGURES[name](course.week4)
         FigureCanvasAgg(fig).draw()
     texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
     assert not any("\u2212" in text for text in texts)
     assert fig.get_facecolor()[:3] == (1.0, 1.0, 1.0)
 
 
-def test_4x4_figure_shows_the_walked_bytes(course):
-    fig = FIGURES["week4-tiling-4x4"](course)
+def test_4x4_figure_shows_the_walked_bytes(seed):
+    fig = FIGURES["week4-tiling-4x4"](seed.week4)
     texts = " ".join(t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text")))
     assert "acc = 0 + A00 @ B00" in texts and "acc += A01 @ B10" in texts
     assert texts.count("8원소 × 4 B = 32 B") == 2
@@ -261,8 +267,8 @@ def test_4x4_figure_shows_the_walked_bytes(course):
     assert "읽기 64 B, 쓰기 16 B" in texts
 
 
-def test_reuse_figure_counts_uses(course):
-    fig = FIGURES["week4-tiling-reuse"](course)
+def test_reuse_figure_counts_uses(seed):
+    fig = FIGURES["week4-tiling-reuse"](seed.week4)
     texts = [t.get_text() for t in fig.findobj(lambda a: hasattr(a, "get_text"))]
     assert sum("2번 사용" in text for text in texts) == 4       # two rows and two columns, each used T = 2 times
 
@@ -289,52 +295,41 @@ def test_page_shape():
     assert all("**한 줄 답.**" in section for section in sections if not section.startswith("토론"))
 
 
-def records() -> dict[str, str]:
-    edition = PAGE.with_suffix(".ipynb")
-    if not edition.exists():
-        pytest.skip("run: python -m roofline notebooks chapters/w4_3_tiling.md")
-    found = {}
-    for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            for mime in ("text/markdown", "text/latex", "text/plain"):
-                key = "application/papermill.record/" + mime
-                if name and key in out.get("data", {}):
-                    value = "".join(out["data"][key])
-                    found.setdefault(name, shown_text(value) if mime == "text/plain" else value)
-    return found
+def shown(glued: dict[str, dict]) -> dict[str, str]:
+    """name → what the page shows: the table (Markdown), the equation (LaTeX) or the text."""
+    return {name: next(bundle[m] for m in ("text/markdown", "text/latex", "text/plain") if m in bundle)
+            for name, bundle in glued.items()}
 
 
-def test_edition_values():
-    glued = records()
+def test_values_for_the_seed():
+    glued = shown(seed_glued("w4_3_tiling"))
     assert "| 재사용 없음 | 128 | 512 + 64 = 576 | 2/9 ≈ 0.2222 | 같다 |" in glued["table-methods"]
     assert "| 2×2 타일 재사용 | 128 | 256 + 64 = 320 | 2/5 = 0.4 | 같다 |" in glued["table-methods"]
     assert "| 총 이동량 Q | 320 Byte | 192 Byte |" in glued["table-ideal"]
     assert "2/3 ≈ 0.6667" in glued["table-ideal"]
     assert (glued["ideal-Q"], glued["ideal-I"]) == ("192", "2/3")
     assert (glued["reads-none"], glued["reads-tile"], glued["read-ratio"]) == ("4", "2", "1/2")
+    assert (glued["n"], glued["uses"]) == ("4", "4")
     assert "| 32 | 16 MiB | 64.5 | 15.754 | 8.5 | 113.778 | 묶음 |" in glued["table-cache-big"]
-    assert "같다" not in glued["check-verdict"] or "모든 경우" in glued["check-verdict"]
+    assert glued["check-verdict"] == "모든 경우에 F와 Q가 닫힌 식과 같다"
     assert "C_{00} = A_{00}\\,B_{00} + A_{01}\\,B_{10}" in glued["c00-equation"]
 
 
-def test_glued_text_shows_as_glued():
-    """{glue:text} runs literal_eval on the record: what myst-nb shows must be the formatted string."""
-    from myst_nb.core.variables import format_plain_text
-
-    edition = PAGE.with_suffix(".ipynb")
-    keys = set(re.findall(r"\{glue:text\}`([^`:]+)`", PAGE.read_text(encoding="utf-8")))
-    raw = {}
-    for cell in json.loads(edition.read_text(encoding="utf-8"))["cells"]:
-        for out in cell.get("outputs", []):
-            name = out.get("metadata", {}).get("scrapbook", {}).get("name")
-            plain = out.get("data", {}).get("application/papermill.record/text/plain")
-            if name and plain is not None:
-                raw[name] = "".join(plain)
-    assert keys <= set(raw), keys - set(raw)
-    changed = {k: raw[k] for k in keys if format_plain_text(raw[k], "") != shown_text(raw[k])}
-    assert not changed, changed
-    assert records()["n"] == "4" and records()["uses"] == "4"
+def test_cache_table_follows_the_live_parameters(course):
+    """Run with the live parameters, the big cache table has one row per live tile side and capacity, with the
+    simulation's reads per element for both orders."""
+    w4 = course.week4
+    table = shown(live_glued("w4_3_tiling"))["table-cache-big"]
+    rows = [line for line in table.splitlines()[2:] if line.startswith("|")]
+    assert len(rows) == len(w4.tiles) * len(w4.capacities)
+    for T in w4.tiles:
+        for capacity in w4.capacities:
+            row = cachesim.simulate(w4.N, T, capacity_bytes=capacity, order="row", s_in=w4.s, s_out=w4.s)
+            grouped = cachesim.simulate(w4.N, T, capacity_bytes=capacity, order="grouped",
+                                        group_size_M=w4.group_size_M, s_in=w4.s, s_out=w4.s)
+            start = f"| {fmt.integer(T)} | {fmt.mib(capacity)} | {fmt.number(row.reads_per_element, 3)} |"
+            assert any(r.startswith(start) for r in rows), start
+            assert any(f"| {fmt.number(grouped.reads_per_element, 3)} |" in r for r in rows if r.startswith(start))
 
 
 def test_cache_figure_uses_the_shared_case_colours(course):
@@ -343,7 +338,7 @@ def test_cache_figure_uses_the_shared_case_colours(course):
 
     from roofline import style
 
-    fig = FIGURES["week4-tiling-cache"](course)
+    fig = FIGURES["week4-tiling-cache"](course.week4)
     for number, (ax, T) in enumerate(zip(fig.axes, course.week4.tiles), start=1):
         steps = [line for line in ax.get_lines() if line.get_label().startswith(("행 우선", "묶음"))]
         assert [to_hex(line.get_color()) for line in steps] == [style.CASE_COLORS[number]] * 2, T
@@ -354,7 +349,7 @@ def test_cache_figure_uses_the_shared_case_colours(course):
 def test_reuse_figure_draws_rows_and_columns_as_strips(course):
     """a_i: T squares side by side (a horizontal strip); b_j: T squares stacked (a vertical strip)."""
     T = course.week4.small_T
-    fig = FIGURES["week4-tiling-reuse"](course)
+    fig = FIGURES["week4-tiling-reuse"](course.week4)
     ax = fig.axes[0]
     A = [p for p in ax.patches if p.get_facecolor()[:3] == pytest.approx(_rgb(tiling_figures.A_COLOR))]
     B = [p for p in ax.patches if p.get_facecolor()[:3] == pytest.approx(_rgb(tiling_figures.B_COLOR))]
@@ -373,7 +368,7 @@ def _rgb(color):
 
 
 def test_4x4_labels_sit_above_the_element_grid_and_the_figure_has_no_empty_band(course):
-    fig = FIGURES["week4-tiling-4x4"](course)
+    fig = FIGURES["week4-tiling-4x4"](course.week4)
     ax = fig.axes[0]
     grid = [line for line in ax.get_lines()]
     labels = [t for t in ax.texts if re.fullmatch(r"[ABC]\d\d", t.get_text())]

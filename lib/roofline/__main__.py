@@ -1,5 +1,6 @@
-"""Command line: `python -m roofline figures | notebooks [MD …] | check`.
+"""Command line: `python -m roofline parameters | figures | notebooks [MD …] | check`.
 
+    parameters write course.toml's values into each chapter's parameter cell (the .md sources)
     figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
     notebooks  execute each chapter .md and write its Colab/nbval edition .ipynb beside it
     check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
@@ -13,7 +14,7 @@ import sys
 from pathlib import Path
 
 from . import params, style
-from .figures import FIGURES
+from .figures import FIGURES, draw
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURE_DIR = ROOT / "figures"
@@ -22,7 +23,7 @@ CHAPTERS = ROOT / "chapters"
 
 def svg(name: str, course) -> bytes:
     """Figure `name` for `course` as SVG bytes, the same bytes on every run."""
-    fig = FIGURES[name](course)
+    fig = draw(name, course)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="svg", metadata=style.SVG_METADATA)
     return buffer.getvalue()
@@ -57,16 +58,31 @@ def stale_figures(course) -> list[str]:
     return problems
 
 
+def write_parameters(course) -> None:
+    """Put course.toml's values into every chapter's parameter cell."""
+    from . import paramcell
+
+    for md in chapter_sources():
+        text = md.read_text(encoding="utf-8")
+        new = paramcell.write(text, course)
+        if new != text:
+            md.write_text(new, encoding="utf-8")
+            print(f"chapters/{md.name}: parameter cell rewritten from course.toml")
+
+
 def stale(course, site: Path | None = None) -> list[str]:
     """Everything that no longer matches the library and the sources, one line each, naming the file,
     the value and the command that fixes it. Cheap: each chapter's code runs once, in-process."""
-    from . import editions
+    from . import editions, paramcell
 
     problems = stale_figures(course)
     check_site = site is not None and (site / "html").is_dir()
     for md in chapter_sources():
+        cell = paramcell.disagreements(md.read_text(encoding="utf-8"), course)
+        problems += [f"chapters/{md.name}: {line}: run `make refresh` (or `python -m roofline parameters`)"
+                     for line in cell]
         try:
-            now = editions.recompute(md)
+            now = editions.recompute(md, course_path=course.path)   # with the file's values in the parameter cell
         except editions.ChapterError as err:
             problems.append(f"chapters/{md.name} fails to run with the current library and course.toml: {err}")
             now = None
@@ -79,6 +95,7 @@ def stale(course, site: Path | None = None) -> list[str]:
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m roofline", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
+    sub.add_parser("parameters", help="write course.toml's values into the chapters' parameter cells")
     sub.add_parser("figures", help="write figures/*.svg")
     books = sub.add_parser("notebooks", help="write the executed .ipynb edition beside each chapter .md")
     books.add_argument("sources", nargs="*", type=Path, help="chapter .md files (default: all)")
@@ -92,7 +109,9 @@ def main(argv=None) -> int:
     except ValueError as err:
         print(f"course.toml: {err}", file=sys.stderr)
         return 2
-    if args.command == "figures":
+    if args.command == "parameters":
+        write_parameters(course)
+    elif args.command == "figures":
         write_figures(course)
     elif args.command == "notebooks":
         from . import editions

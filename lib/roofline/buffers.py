@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .kernels import check_positive
+from .errors import check_positive
 
 
 @dataclass(frozen=True)

@@ -30,7 +30,7 @@ from functools import lru_cache
 import numpy as np
 
 from .cost import Cost
-from .kernels import check_divides, check_positive
+from .errors import check_divides, check_positive
 
 ROW = "row"
 GROUPED = "grouped"

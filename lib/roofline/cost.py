@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from .errors import ParameterError
 from .hardware import Roofline
 
 MEMORY = "HBM 대역폭"
@@ -27,9 +28,9 @@ class Cost:
     def __post_init__(self):
         for key in ("F", "Q_read", "Q_write"):
             if getattr(self, key) < 0:
-                raise ValueError(f"{key} must not be negative, got {getattr(self, key)}")
+                raise ParameterError(f"{key}: 음수일 수 없다. 받은 값: {getattr(self, key)}")
         if self.Q == 0:
-            raise ValueError("Q must be positive: a kernel that moves no data has no arithmetic intensity")
+            raise ParameterError("Q: 0보다 커야 한다 (데이터를 옮기지 않는 커널에는 산술 강도가 없다)")
 
     @property
     def Q(self) -> int:

@@ -15,6 +15,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import subprocess
 from pathlib import Path
 
 import nbformat
@@ -49,10 +50,49 @@ def colab_url(path: str, root: Path = ROOT) -> str:
     return f"https://colab.research.google.com/github/{url.removeprefix('https://github.com/')}/blob/{branch}/{path}"
 
 
-def requirement(root: Path = ROOT) -> str:
-    """What the first cell pip-installs in Colab: the project at the configured branch."""
+LIBRARY_PATHS = ("lib/roofline", "pyproject.toml")   # what the setup cell installs (and its parameters)
+
+
+def git(root: Path, *args: str) -> str | None:
+    """git's answer in `root`, or None (not a checkout, no git, or a failing command)."""
+    try:
+        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30)
+    except (OSError, subprocess.TimeoutExpired):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+def library_commit(root: Path = ROOT) -> str | None:
+    """The last commit that changed the installed library: what an edition written now was computed with."""
+    return git(root, "log", "-1", "--format=%H", "--", *LIBRARY_PATHS) or None
+
+
+def requirement(root: Path = ROOT, ref: str | None = None) -> str:
+    """What the first cell pip-installs in Colab: the project at the commit of the library the edition was
+    written with (outside a git checkout: the configured branch)."""
     url, branch = repository(root)
-    return f"{PACKAGE} @ git+{url}@{branch}"
+    return f"{PACKAGE} @ git+{url}@{ref or library_commit(root) or branch}"
+
+
+def pinned_ref(setup_source: str) -> str | None:
+    """The ref (commit or branch) an edition's setup cell installs."""
+    match = re.search(rf"{re.escape(PACKAGE)} @ git\+\S+?@([^'\"\s]+)['\"]", setup_source)
+    return match[1] if match else None
+
+
+def pin_problems(ref: str | None, root: Path = ROOT) -> list[str]:
+    """Why an edition's pinned ref would install another library than the one its outputs came from."""
+    head = git(root, "rev-parse", "HEAD")
+    if head is None:
+        return []                       # not a git checkout (a copy): nothing to compare with
+    if ref is None or not re.fullmatch(r"[0-9a-f]{40}", ref):
+        return [f"its setup cell installs {ref!r}, not a commit"]
+    if git(root, "merge-base", "--is-ancestor", ref, "HEAD") is None:
+        return [f"its setup cell installs commit {ref[:12]}, which is not an ancestor of HEAD"]
+    if git(root, "diff", "--quiet", ref, "HEAD", "--", *LIBRARY_PATHS) is None:
+        return [f"its setup cell installs commit {ref[:12]}, but the library changed after it (commit, then write "
+                "the editions again)"]
+    return []
 
 
 SETUP = '''\
@@ -67,8 +107,8 @@ if "google.colab" in sys.modules and importlib.util.find_spec("roofline") is Non
     importlib.invalidate_caches()'''
 
 
-def setup_cell(root: Path = ROOT):
-    return nbformat.v4.new_code_cell(SETUP.format(requirement=requirement(root)),
+def setup_cell(root: Path = ROOT, ref: str | None = None):
+    return nbformat.v4.new_code_cell(SETUP.format(requirement=requirement(root, ref)),
                                      metadata={"tags": [SETUP_TAG, "remove-cell"]})
 
 
@@ -247,12 +287,36 @@ def execute(nb, cwd: Path, timeout: int = 300, kernel_name: str = "python3", ker
     return nb
 
 
+FOLDED_TAGS = {"remove-cell", "remove-input", "hide-input", SETUP_TAG}   # plumbing: hidden on the site
+FORM_TITLES = {SETUP_TAG: "Colab 준비: 강의 라이브러리와 한글 글꼴을 설치한다 (Colab에서만)",
+               "imports": "불러오기: 강의 라이브러리와 매개변수 파일",
+               "code": "계산: 라이브러리로 구한 값을 본문·표·그림에 넘긴다 (펼쳐 볼 수 있다)"}
+
+
+def colab_source(cell, first_code: bool) -> str:
+    """A code cell's source in the edition: plumbing (hidden on the site) becomes a Colab form, folded under a
+    Korean `# @title`; the parameter cell and the teaching code stay as they are."""
+    tags = set(cell.get("metadata", {}).get("tags", []))
+    if cell.cell_type != "code" or PARAMETERS_TAG in tags or not tags & FOLDED_TAGS:
+        return cell.source
+    kind = SETUP_TAG if SETUP_TAG in tags else "imports" if first_code else "code"
+    return f"# @title {FORM_TITLES[kind]}\n{cell.source}"
+
+
 def finish(nb, root: Path = ROOT):
-    """Executed source notebook (setup cell first) → the edition: plain Markdown, stable ids, Colab metadata."""
+    """Executed source notebook (setup cell first) → the edition: plain Markdown, plumbing folded as Colab forms,
+    stable ids, Colab metadata."""
     glued, pages = records(nb), links(root)
+    code_cells = 0
     for number, cell in enumerate(nb.cells):
         if cell.cell_type == "markdown":
             cell.source = plain(cell.source, glued, pages)
+        elif cell.cell_type == "code":
+            code_cells += 1
+            folded = colab_source(cell, first_code=code_cells == 2)   # 1: the setup cell, 2: the imports
+            if folded != cell.source:
+                cell.source = folded
+                cell.metadata["cellView"] = "form"
         cell.id = f"cell-{number}"   # stable ids: a regenerated edition differs only where content does
     nb.metadata.pop("jupytext", None)
     nb.metadata["kernelspec"] = {"display_name": "Python 3", "language": "python", "name": "python3"}
@@ -324,16 +388,25 @@ def parameter_cell(nb):
     return cells[0]
 
 
-def recompute(md: Path, parameters: str | None = None) -> Glued:
+def recompute(md: Path, parameters: str | None = None, course_path: Path | None = None) -> Glued:
     """The glue records the chapter's code gives now, run in-process (an IPython shell, no kernel):
     about as fast as the arithmetic and figures themselves. `parameters`: another source for the
-    parameter cell (what a student would type). Raises ChapterError naming the failing cell."""
+    parameter cell (what a student would type). `course_path`: another parameter file, as if an instructor
+    had put it in place of course.toml and run `make refresh` (its values written into the parameter cell).
+    Raises ChapterError naming the failing cell."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
+
+    from . import paramcell, params
 
     shell = InteractiveShell.instance()
     shell.reset(new_session=False)
     nb = read_source(md)
+    saved_path = params.DEFAULT_PATH
+    if course_path is not None:
+        params.DEFAULT_PATH = Path(course_path)
+        cell = parameter_cell(nb)
+        cell.source = paramcell.write_source(cell.source, params.load(), cell.metadata["params"])
     if parameters is not None:
         parameter_cell(nb).source = parameters
     cwd = os.getcwd()
@@ -352,6 +425,7 @@ def recompute(md: Path, parameters: str | None = None) -> Glued:
                                 for o in captured.outputs]
     finally:
         os.chdir(cwd)
+        params.DEFAULT_PATH = saved_path
         shell.reset(new_session=False)
     return glued_of(nb)
 
@@ -410,16 +484,22 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
     nb = nbformat.read(edition, as_version=4)
     source = read_source(md)
     glued, pages = records(nb), links(root)
-    expected = [("code", setup_cell(root).source)]
+    ref = pinned_ref(nb.cells[0].source) if nb.cells else None
+    setup = setup_cell(root, ref)
+    expected = [("code", colab_source(setup, first_code=False))]
     try:
+        code_cells = 1
         for cell in source.cells:
-            expected.append((cell.cell_type, plain(cell.source, glued, pages) if cell.cell_type == "markdown" else cell.source))
+            code_cells += cell.cell_type == "code"
+            expected.append((cell.cell_type, plain(cell.source, glued, pages) if cell.cell_type == "markdown"
+                             else colab_source(cell, first_code=code_cells == 2)))
     except KeyError as err:
         return [f"{rel}: the .md uses {err.args[0]}, which the edition lacks: {fix}"]
     if nb.cells and nb.cells[0].source != expected[0][1]:
         return [f"{rel}: its first cell (Colab setup) differs from what _config.yml's repository and editions.SETUP "
                 f"give now: {fix}"]
-    found = [f"{rel}: {line}" for line in cell_changes(nb, expected, "what " + md.name + " gives now")]
+    found = [f"{rel}: {line}" for line in pin_problems(ref, root)]
+    found += [f"{rel}: {line}" for line in cell_changes(nb, expected, "what " + md.name + " gives now")]
     if now is not None:
         found += [f"{rel}: {line}" for line in value_changes(records(nb), now)]
     return [f"{line}: {fix}" for line in found]

@@ -15,7 +15,7 @@ import numpy as np
 
 from .cost import Cost, Timing
 from .hardware import Roofline
-from .kernels import check_positive
+from .errors import check_positive
 
 
 def gemm(M: int, N: int, K: int, s: int = 2) -> Cost:

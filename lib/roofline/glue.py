@@ -17,9 +17,11 @@ from __future__ import annotations
 
 import ast
 import base64
+import hashlib
 import io
 import os
 
+import numpy as np
 from IPython.core.formatters import format_display_data
 from IPython.display import display
 from matplotlib.figure import Figure
@@ -39,11 +41,47 @@ def png(fig: Figure) -> str:
     return base64.b64encode(buffer.getvalue()).decode("ascii")
 
 
+def figure_data(fig: Figure) -> str:
+    """What a figure shows, as text: per axes its titles, labels, scales and limits, and the data of its lines,
+    markers, bars and texts (6 significant digits). Two figures that plot the same thing give the same text."""
+    def numbers(values) -> str:
+        return " ".join(f"{float(v):.6g}" for v in np.ravel(values))
+
+    parts = [fig.get_suptitle() if hasattr(fig, "get_suptitle") else ""]
+    for ax in fig.axes:
+        parts += [ax.get_title(), ax.get_xlabel(), ax.get_ylabel(), ax.get_xscale(), ax.get_yscale(),
+                  numbers(ax.get_xlim()), numbers(ax.get_ylim())]
+        parts += [f"{line.get_label()}: {numbers(line.get_xydata())}" for line in ax.get_lines()]
+        parts += [numbers(c.get_offsets()) for c in ax.collections if hasattr(c, "get_offsets")]
+        parts += [patch_data(p, numbers) for p in ax.patches]
+        parts += [f"{t.get_text()} @ {numbers(t.get_position())}" for t in ax.texts]
+        legend = ax.get_legend()
+        if legend is not None:
+            parts += [t.get_text() for t in legend.get_texts()]
+    parts += [t.get_text() for legend in fig.legends for t in legend.get_texts()]
+    return "\n".join(parts)
+
+
+def patch_data(patch, numbers) -> str:
+    """A bar or box by its rectangle in data coordinates, an arrow by its two ends, anything else by its kind."""
+    if hasattr(patch, "get_bbox"):
+        return numbers(patch.get_bbox().bounds)
+    ends = getattr(patch, "_posA_posB", None)
+    return f"{type(patch).__name__} {numbers(ends) if ends else ''}"
+
+
+def figure_digest(fig: Figure) -> str:
+    """A short fingerprint of `figure_data`: glued as the figure's text, so nbval and the tests compare what is
+    plotted (picture bytes differ across machines)."""
+    return hashlib.sha256(figure_data(fig).encode("utf-8")).hexdigest()[:12]
+
+
 def bundle(value) -> dict:
     if isinstance(value, str):
         return {"text/plain": repr(value)}  # quoted, as IPython shows a str: myst-nb literal_evals it back
     if isinstance(value, Figure):
-        return {"image/png": png(value), "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in>"}
+        return {"image/png": png(value),
+                "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in, 자료 {figure_digest(value)}>"}
     data, _ = format_display_data(value)
     return data
 
@@ -55,6 +93,25 @@ def shown_text(record: str) -> str:
         return str(ast.literal_eval(record))
     except (SyntaxError, ValueError):
         return record
+
+
+def short_parameter_errors() -> None:
+    """In a notebook (Colab, Jupyter), show a bad parameter as its one-line Korean message instead of a
+    traceback into the library: `ParameterError: N: 양의 정수여야 한다. 받은 값: -4096`. The cell still fails."""
+    from IPython import get_ipython
+
+    from .errors import ParameterError
+
+    shell = get_ipython()
+    if shell is None:
+        return
+
+    def one_line(shell, etype, value, tb, tb_offset=None):
+        stb = [f"{etype.__name__}: {value}"]
+        shell._showtraceback(etype, value, stb)   # the kernel's error output (and the terminal's text)
+        return stb
+
+    shell.set_custom_exc((ParameterError,), one_line)
 
 
 def glue(name: str, value) -> None:
@@ -73,3 +130,6 @@ def glue(name: str, value) -> None:
         display({"text/plain": f"{name} = {value}"}, raw=True)
     else:
         display(data, raw=True)
+
+
+short_parameter_errors()   # every chapter imports this module first

@@ -9,6 +9,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from .errors import ParameterError, positive_number
+
 
 @dataclass(frozen=True)
 class Roofline:
@@ -20,11 +22,7 @@ class Roofline:
 
     def __post_init__(self):
         for key in ("P", "BW"):
-            value = getattr(self, key)
-            if not value > 0:
-                raise ValueError(f"{key} must be a positive number, got {value!r}")
-        object.__setattr__(self, "P", Fraction(self.P))
-        object.__setattr__(self, "BW", Fraction(self.BW))
+            object.__setattr__(self, key, positive_number(getattr(self, key), key))
 
     @property
     def ridge(self) -> Fraction:
@@ -57,10 +55,8 @@ class Preset:
     def P(self, dtype: str) -> Fraction:
         """Dense peak for `dtype`; a clear error if this machine has none."""
         if dtype not in self.peak:
-            raise ValueError(
-                f"preset {self.key!r} has no peak for dtype {dtype!r}; "
-                f"it has: {', '.join(self.peak)}"
-            )
+            raise ParameterError(f"dtype: 하드웨어 {self.key!r}에는 {dtype} 최대 성능이 없다. "
+                                 f"쓸 수 있는 자료형: {', '.join(self.peak)}")
         return self.peak[dtype]
 
     def roofline(self, dtype: str) -> Roofline:

@@ -5,23 +5,10 @@ only the final C is written; C is never read.
 """
 from __future__ import annotations
 
-import numbers
 from fractions import Fraction
 
 from .cost import Cost
-
-
-def check_positive(**values):
-    """Each value must be a positive whole number (int or NumPy integer, not bool): else ValueError naming it."""
-    for key, value in values.items():
-        if isinstance(value, bool) or not isinstance(value, numbers.Integral) or value <= 0:
-            raise ValueError(f"{key} must be a positive whole number, got {value!r}")
-
-
-def check_divides(T_key: str, T: int, N_key: str, N: int):
-    """N must be a multiple of T: else ValueError naming both."""
-    if N % T:
-        raise ValueError(f"{N_key} = {N} is not a multiple of {T_key} = {T}; {T_key} must divide {N_key}")
+from .errors import check_divides, check_positive
 
 
 def vector_add(L: int, s: int = 4) -> Cost:

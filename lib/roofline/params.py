@@ -1,147 +1,225 @@
-"""The course parameters, read from one file (`course.toml`) and validated on load.
+"""The course parameters: read once from one file (`course.toml`), validated, handed on as values.
 
-`load()` returns a `Course`; every chapter starts from it. A typo, a missing key,
-a wrong type or an impossible value raises `ValueError` naming the key.
+`load()` parses every table of the file and returns a `Course`: the week-4 problem (`Week4`), the week-3
+problem (`Week3`), the FlashAttention note's problem (`Note`) and the `Catalog` of data types and hardware
+presets. Nothing below `load()` reads the file again: tables and figures get a problem object.
+
+A chapter's parameter cell holds plain literals (`N = 4096`); `course.week4.with_(N=N, …)` checks them with
+the same rules as the file and returns the problem the rest of the chapter uses. `CELL_KEYS` says which
+key of the file each cell variable stands for (the site's tooling writes the file's values into the cells).
+
+Every bad value raises `ParameterError` (a ValueError) whose Korean message names the key
+(`week4.N`) or the cell variable (`N`).
 """
 from __future__ import annotations
 
+import dataclasses
 import tomllib
-from dataclasses import dataclass
-from fractions import Fraction
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from .errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, text
 from .hardware import Preset, Roofline
 
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 
 
-@dataclass(frozen=True)
-class Week4:
-    """The week-4 problem: C = A @ B, all N×N, tile sides T, and the small example."""
-
-    hardware: Roofline
-    dtype: str
-    s: int               # Byte per element (inputs, partial sums and output alike)
-    N: int
-    tiles: tuple[int, ...]
-    small_N: int
-    small_T: int
-
+# ---------------------------------------------------------------- data types and presets
 
 @dataclass(frozen=True)
-class Week3:
-    """The week-3 problem: vector add of length L."""
+class Catalog:
+    """What the parameter file knows about data types (Byte per element) and machines (presets)."""
 
-    hardware: Roofline
-    dtype: str
-    s: int
-    L: int
-    capacity: int   # memory capacity (Byte); the roofline model has none, it only decides what fits
-
-
-@dataclass(frozen=True)
-class Course:
-    week4: Week4
-    week3: Week3
     dtypes: dict[str, int]
     presets: dict[str, Preset]
-    path: Path
 
-    def preset(self, key: str) -> Preset:
-        if key not in self.presets:
-            raise ValueError(f"unknown preset {key!r}; known presets: {', '.join(self.presets)}")
-        return self.presets[key]
+    def preset(self, key: str, where: str = "hardware") -> Preset:
+        return self.presets[choice(key, where, self.presets, "하드웨어 프리셋")]
 
-    def bytes_per(self, dtype: str) -> int:
-        if dtype not in self.dtypes:
-            raise ValueError(f"unknown dtype {dtype!r}; known dtypes: {', '.join(self.dtypes)}")
-        return self.dtypes[dtype]
+    def bytes_per(self, dtype: str, where: str = "dtype") -> int:
+        return self.dtypes[choice(dtype, where, self.dtypes, "자료형")]
 
-
-def number(value, key: str) -> Fraction:
-    """A TOML number as an exact Fraction (20e12 → 20000000000000, 3.35e12 exactly)."""
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"{key} must be a number, got {value!r}")
-    exact = Fraction(value) if isinstance(value, int) else Fraction(repr(value))
-    if exact <= 0:
-        raise ValueError(f"{key} must be positive, got {value!r}")
-    return exact
+    def roofline(self, hardware: str, dtype: str, where_hw: str = "hardware", where_dtype: str = "dtype") -> Roofline:
+        """Roofline(P, BW) of preset `hardware` for `dtype`, which the preset must have a peak for."""
+        preset = self.preset(hardware, where_hw)
+        self.bytes_per(dtype, where_dtype)
+        if dtype not in preset.peak:
+            raise ParameterError(f"{where_dtype}: 하드웨어 {hardware!r}에는 {dtype} 최대 성능이 없다. "
+                                 f"쓸 수 있는 자료형: {', '.join(preset.peak)}")
+        return preset.roofline(dtype)
 
 
-def positive_int(value, key: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-        raise ValueError(f"{key} must be a positive whole number, got {value!r}")
-    return value
-
-
-def text(value, key: str) -> str:
-    if not isinstance(value, str) or not value:
-        raise ValueError(f"{key} must be a non-empty string, got {value!r}")
-    return value
-
-
-def check_keys(table: dict, key: str, required: set[str], optional: set[str] = frozenset()):
+def check_keys(table, where: str, required, optional=()) -> dict:
+    """`table` must be a TOML table holding every key of `required` and no key outside `required | optional`."""
     if not isinstance(table, dict):
-        raise ValueError(f"[{key}] must be a table, got {table!r}")
-    unknown = set(table) - required - optional
+        raise ParameterError(f"[{where}]: 표(table)여야 한다. 받은 값: {table!r}")
+    allowed = set(required) | set(optional)
+    unknown = sorted(set(table) - allowed)
     if unknown:
-        allowed = ", ".join(sorted(required | optional))
-        raise ValueError(f"unknown key(s) in [{key}]: {', '.join(sorted(unknown))}; allowed: {allowed}")
-    missing = required - set(table)
+        raise ParameterError(f"[{where}]: 모르는 키 {', '.join(unknown)}. 쓸 수 있는 키: {', '.join(sorted(allowed))}")
+    missing = sorted(set(required) - set(table))
     if missing:
-        raise ValueError(f"missing key(s) in [{key}]: {', '.join(sorted(missing))}")
+        raise ParameterError(f"[{where}]: 빠진 키 {', '.join(missing)}")
+    return table
 
 
-def parse_preset(key: str, table: dict, dtypes: dict[str, int]) -> Preset:
+def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     where = f"presets.{key}"
     check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "SMs", "smem_per_SM"})
     peaks = {}
     for kind in ("peak", "sparse"):
         entries = table.get(kind, {})
         if not isinstance(entries, dict):
-            raise ValueError(f"{where}.{kind} must be a table of dtype = FLOPs/s, got {entries!r}")
+            raise ParameterError(f"{where}.{kind}: 자료형 = FLOPs/s 꼴의 표여야 한다. 받은 값: {entries!r}")
         for dtype in entries:
-            if dtype not in dtypes:
-                raise ValueError(f"{where}.{kind}.{dtype}: unknown dtype; known dtypes: {', '.join(dtypes)}")
-        peaks[kind] = {d: number(v, f"{where}.{kind}.{d}") for d, v in entries.items()}
+            choice(dtype, f"{where}.{kind}.{dtype}", dtypes, "자료형")
+        peaks[kind] = {d: positive_number(v, f"{where}.{kind}.{d}") for d, v in entries.items()}
     if not peaks["peak"]:
-        raise ValueError(f"{where}.peak must name at least one dtype")
+        raise ParameterError(f"{where}.peak: 자료형을 하나 이상 적어야 한다")
     source = text(table["source"], f"{where}.source")
     if not source.startswith("https://"):
-        raise ValueError(f"{where}.source must be an https:// URL, got {source!r}")
-    optional_int = {k: positive_int(table[k], f"{where}.{k}") for k in ("SMs", "smem_per_SM") if k in table}
-    return Preset(
-        key=key,
-        name=text(table["name"], f"{where}.name"),
-        peak=peaks["peak"],
-        sparse=peaks["sparse"],
-        BW=number(table["BW"], f"{where}.BW"),
-        memory=text(table["memory"], f"{where}.memory"),
-        source=source,
-        **optional_int,
-    )
+        raise ParameterError(f"{where}.source: https:// 주소여야 한다. 받은 값: {source!r}")
+    counts = {k: positive_int(table[k], f"{where}.{k}") for k in ("SMs", "smem_per_SM") if k in table}
+    return Preset(key=key, name=text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
+                  BW=positive_number(table["BW"], f"{where}.BW"), memory=text(table["memory"], f"{where}.memory"),
+                  source=source, **counts)
 
 
-def machine(table: dict, where: str, presets: dict[str, Preset], dtypes: dict[str, int]):
-    """(Roofline, dtype, Byte per element) for a week's `hardware` and `dtype` keys."""
-    key = text(table["hardware"], f"{where}.hardware")
-    if key not in presets:
-        raise ValueError(f"{where}.hardware: unknown preset {key!r}; known presets: {', '.join(presets)}")
-    dtype = text(table["dtype"], f"{where}.dtype")
-    if dtype not in dtypes:
-        raise ValueError(f"{where}.dtype: unknown dtype {dtype!r}; known dtypes: {', '.join(dtypes)}")
-    if dtype not in presets[key].peak:
-        raise ValueError(f"{where}: preset {key!r} has no {dtype} peak; it has: {', '.join(presets[key].peak)}")
-    return presets[key].roofline(dtype), dtype, dtypes[dtype]
+# ---------------------------------------------------------------- the three problems
+
+def _named(where: str):
+    """How a message names key `k`: `week4.N` for the file, `N` for a parameter cell (where = "")."""
+    return lambda key: f"{where}.{key}" if where else key
+
+
+@dataclass(frozen=True)
+class Week4:
+    """The week-4 problem: C = A @ B, all N×N, in `dtype` on preset `hardware_key`; tile sides `tiles`;
+    ③'s small example (small_N×small_N, small_T tiles) and its LRU cache settings; ④'s real GPUs."""
+
+    hardware_key: str
+    dtype: str
+    N: int
+    tiles: tuple[int, ...]
+    small_N: int
+    small_T: int
+    threads: int                          # ④: threads of one block (an example; the roofline has none)
+    gpus: tuple[str, ...]                 # ④ and the summary: real GPU presets beside the hypothetical one
+    small_capacities: tuple[int, ...]     # ③: capacities of the small example, in input tiles
+    capacities: tuple[int, ...]           # ③: capacities for the N×N problem, in Byte
+    group_size_M: int                     # ③: GROUP_SIZE_M of the grouped tile order
+    catalog: Catalog = field(repr=False, compare=False)
+
+    FILE_KEYS = ("hardware", "dtype", "N", "tiles", "small_N", "small_T", "threads", "gpus")
+    CACHE_KEYS = ("small_capacities", "capacities", "group_size_M")
+
+    @property
+    def hardware(self) -> Roofline:
+        return self.catalog.roofline(self.hardware_key, self.dtype)
+
+    @property
+    def preset(self) -> Preset:
+        return self.catalog.presets[self.hardware_key]
+
+    @property
+    def s(self) -> int:
+        """Byte per element of inputs, partial sums and output alike."""
+        return self.catalog.dtypes[self.dtype]
+
+    @classmethod
+    def parse(cls, values: dict, catalog: Catalog, name, pair: bool = True) -> "Week4":
+        """`pair`: check now that the preset has a peak for the dtype (a chapter that never asks for the
+        hardware, like ①, may pick a dtype the hypothetical machine lacks; `.hardware` checks it then)."""
+        catalog.preset(values["hardware"], name("hardware"))
+        catalog.bytes_per(values["dtype"], name("dtype"))
+        if pair:
+            catalog.roofline(values["hardware"], values["dtype"], name("hardware"), name("dtype"))
+        N = positive_int(values["N"], name("N"))
+        tiles = int_list(values["tiles"], name("tiles"))
+        for T in tiles:
+            check_divides(name("tiles"), T, "N", N)
+        small_N = positive_int(values["small_N"], name("small_N"))
+        small_T = positive_int(values["small_T"], name("small_T"))
+        check_divides(name("small_T"), small_T, "small_N", small_N)
+        gpus = values["gpus"]
+        if not isinstance(gpus, (list, tuple)) or not gpus:
+            raise ParameterError(f"{name('gpus')}: 프리셋 이름을 하나 이상 담은 목록이어야 한다. 받은 값: {gpus!r}")
+        for key in gpus:
+            preset = catalog.preset(key, name("gpus"))
+            if preset.SMs is None or preset.smem_per_SM is None:
+                raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다)")
+        return cls(values["hardware"], values["dtype"], N, tiles, small_N, small_T,
+                   positive_int(values["threads"], name("threads")), tuple(gpus),
+                   int_list(values["small_capacities"], name("small_capacities")),
+                   int_list(values["capacities"], name("capacities")),
+                   positive_int(values["group_size_M"], name("group_size_M")), catalog)
+
+    def with_(self, **changes) -> "Week4":
+        """The same problem with the parameter cell's values, checked like the file (messages name the variable)."""
+        return _with(self, changes, self.FILE_KEYS + self.CACHE_KEYS, {"hardware": "hardware_key"})
+
+
+@dataclass(frozen=True)
+class Week3:
+    """The week-3 problem: vector add of length L in `dtype` on preset `hardware_key`, memory `capacity`
+    (Byte: the roofline has none, it only decides what fits), and the real GPU `gpu` of the explanations."""
+
+    hardware_key: str
+    dtype: str
+    L: int
+    capacity: int
+    gpu: str
+    catalog: Catalog = field(repr=False, compare=False)
+
+    FILE_KEYS = ("hardware", "dtype", "L", "capacity", "gpu")
+
+    @property
+    def hardware(self) -> Roofline:
+        return self.catalog.roofline(self.hardware_key, self.dtype)
+
+    @property
+    def preset(self) -> Preset:
+        return self.catalog.presets[self.hardware_key]
+
+    @property
+    def s(self) -> int:
+        return self.catalog.dtypes[self.dtype]
+
+    @classmethod
+    def parse(cls, values: dict, catalog: Catalog, name) -> "Week3":
+        catalog.roofline(values["hardware"], values["dtype"], name("hardware"), name("dtype"))
+        gpu = catalog.preset(values["gpu"], name("gpu"))
+        if gpu.SMs is None or gpu.smem_per_SM is None:
+            raise ParameterError(f"{name('gpu')}: 프리셋 {values['gpu']!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다)")
+        return cls(values["hardware"], values["dtype"], positive_int(values["L"], name("L")),
+                   positive_int(values["capacity"], name("capacity")), values["gpu"], catalog)
+
+    def with_(self, **changes) -> "Week3":
+        return _with(self, changes, self.FILE_KEYS, {"hardware": "hardware_key"})
+
+
+NOTE_PARTS = {  # sub-table → keys; a key in NOTE_LISTS holds a non-empty list of whole numbers (or of pairs)
+    "gpt3": ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab"),
+    "attention": ("seq", "heads", "d_head", "layers"),
+    "gemm": ("N", "K", "batches"),
+    "blas": ("dtype", "n"),
+    "cache": ("line", "tile", "K", "CPU_L1", "GPU_L1"),
+    "measure": ("naive_N", "tiled_N", "T", "blas_N"),
+    "flash_check": ("d", "N", "blocks"),
+    "tensor_core": ("m", "n", "k", "align", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"),
+    "latency": ("L1", "shared", "L2", "HBM"),
+}
+NOTE_LISTS = {("gemm", "batches"), ("cache", "CPU_L1"), ("flash_check", "N"), ("flash_check", "blocks"),
+              ("latency", "L1")}
 
 
 @dataclass(frozen=True)
 class Note:
-    """[note]: the matmul / FlashAttention note. Each sub-table is a dict of whole numbers (lists kept as tuples)."""
+    """The matmul / FlashAttention note: the preset `hardware_key` and Tensor Core `dtype` of its bounds,
+    and its examples (each sub-table a dict of whole numbers; lists kept as tuples)."""
 
-    hardware: Preset
+    hardware_key: str
     dtype: str
-    s: int
     gpt3: dict
     attention: dict
     gemm: dict
@@ -151,127 +229,148 @@ class Note:
     flash_check: dict
     tensor_core: dict
     latency: dict
+    catalog: Catalog = field(repr=False, compare=False)
+
+    @property
+    def hardware(self) -> Preset:
+        return self.catalog.presets[self.hardware_key]
+
+    @property
+    def s(self) -> int:
+        return self.catalog.dtypes[self.dtype]
+
+    @property
+    def seq(self) -> int:
+        return self.attention["seq"]
+
+    @classmethod
+    def parse(cls, values: dict, catalog: Catalog, name) -> "Note":
+        _check_gpu(values["hardware"], values["dtype"], catalog, name)
+        parts = {}
+        for part, keys in NOTE_PARTS.items():
+            table = check_keys(values[part], f"note.{part}", keys)
+            parts[part] = {key: _note_value(part, key, table[key], catalog, name(f"{part}.{key}")) for key in keys}
+        parts["blas"]["s"] = catalog.dtypes[parts["blas"]["dtype"]]   # Byte per element of the BLAS table
+        if parts["cache"]["K"] % parts["cache"]["tile"]:
+            check_divides(name("cache.tile"), parts["cache"]["tile"], "K", parts["cache"]["K"])
+        return cls(values["hardware"], values["dtype"], **parts, catalog=catalog)
+
+    def with_(self, *, hardware: str | None = None, dtype: str | None = None, seq: int | None = None) -> "Note":
+        """The note with the parameter cell's preset, dtype and sequence length, checked like the file."""
+        values = {"hardware": self.hardware_key if hardware is None else hardware,
+                  "dtype": self.dtype if dtype is None else dtype}
+        _check_gpu(values["hardware"], values["dtype"], self.catalog, lambda key: key)
+        attention = dict(self.attention, seq=self.seq if seq is None else positive_int(seq, "seq"))
+        return dataclasses.replace(self, hardware_key=values["hardware"], dtype=values["dtype"], attention=attention)
 
 
-NOTE_KEYS = {  # sub-table → keys; a key in LISTS holds a non-empty list of whole numbers (or of pairs)
-    "gpt3": {"d_model", "n_layers", "n_heads", "n_ctx", "n_vocab"},
-    "attention": {"seq", "heads", "d_head", "layers"},
-    "gemm": {"N", "K", "batches"},
-    "blas": {"dtype", "n"},
-    "cache": {"line", "tile", "K", "CPU_L1", "GPU_L1"},
-    "measure": {"naive_N", "tiled_N", "T", "blas_N"},
-    "flash_check": {"d", "N", "blocks"},
-    "tensor_core": {"m", "n", "k", "align", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"},
-    "latency": {"L1", "shared", "L2", "HBM"},
+def _check_gpu(hardware, dtype, catalog: Catalog, name) -> None:
+    """The note's bounds need a GPU: a dtype peak, SMs and shared memory per SM (FlashAttention's SRAM M)."""
+    preset = catalog.preset(hardware, name("hardware"))
+    catalog.roofline(hardware, dtype, name("hardware"), name("dtype"))
+    if preset.SMs is None or preset.smem_per_SM is None:
+        gpus = [k for k, p in catalog.presets.items() if p.SMs and p.smem_per_SM]
+        raise ParameterError(f"{name('hardware')}: 프리셋 {hardware!r}에는 SMs와 smem_per_SM이 없다. "
+                             f"쓸 수 있는 GPU: {', '.join(gpus)}")
+
+
+def _note_value(part: str, key: str, value, catalog: Catalog, where: str):
+    if key == "dtype":
+        catalog.bytes_per(value, where)
+        return value
+    if (part, key) in NOTE_LISTS:
+        if not isinstance(value, list) or not value:
+            raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {value!r}")
+        if key == "blocks":
+            if not all(isinstance(v, list) and len(v) == 2 for v in value):
+                raise ParameterError(f"{where}: [B_r, B_c] 쌍의 목록이어야 한다. 받은 값: {value!r}")
+            return tuple(tuple(positive_int(b, where) for b in v) for v in value)
+        return tuple(positive_int(v, where) for v in value)
+    return positive_int(value, where)
+
+
+def _with(problem, changes: dict, keys: tuple[str, ...], fields: dict[str, str]):
+    """`problem` re-parsed with `changes` (the parameter cell's variables): a message names the variable."""
+    unknown = sorted(set(changes) - set(keys))
+    if unknown:
+        raise ParameterError(f"모르는 매개변수 {', '.join(unknown)}. 쓸 수 있는 매개변수: {', '.join(keys)}")
+    values = {key: getattr(problem, fields.get(key, key)) for key in keys}
+    values.update(changes)
+
+    def name(key: str) -> str:   # a changed value is the cell's variable; an unchanged one came from the file
+        return key if key in changes else f"{problem.WHERE.get(key, problem.TABLE)}.{key}"
+
+    extra = {"pair": False} if isinstance(problem, Week4) else {}
+    return type(problem).parse(values, problem.catalog, name, **extra)
+
+
+Week4.TABLE, Week4.WHERE = "week4", {k: "week4_cache" for k in Week4.CACHE_KEYS}
+Week3.TABLE, Week3.WHERE = "week3", {}
+
+
+# ---------------------------------------------------------------- the course
+
+# A parameter cell's variable → the key of course.toml it stands for, per problem (the tooling writes the
+# file's value into the cell; the staleness check names a cell that disagrees with the file).
+CELL_KEYS = {
+    "week4": {**{k: f"week4.{k}" for k in Week4.FILE_KEYS}, **{k: f"week4_cache.{k}" for k in Week4.CACHE_KEYS}},
+    "week3": {k: f"week3.{k}" for k in Week3.FILE_KEYS},
+    "note": {"hardware": "note.hardware", "dtype": "note.dtype", "seq": "note.attention.seq"},
 }
-NOTE_LISTS = {"batches", "CPU_L1", "N", "blocks", "L1"}
-
-
-def note(course: Course) -> Note:
-    """Read and validate [note] of the course's parameter file (only the note chapter needs it)."""
-    raw = tomllib.loads(course.path.read_text(encoding="utf-8"))
-    if "note" not in raw:
-        raise ValueError(f"{course.path}: the table [note] is missing")
-    table = raw["note"]
-    check_keys(table, "note", {"hardware", "dtype", *NOTE_KEYS})
-    preset = course.preset(text(table["hardware"], "note.hardware"))
-    dtype = text(table["dtype"], "note.dtype")
-    preset.P(dtype)
-    parts = {}
-    for name, keys in NOTE_KEYS.items():
-        check_keys(table[name], f"note.{name}", keys)
-        part = {}
-        for key, value in table[name].items():
-            where = f"note.{name}.{key}"
-            if key == "dtype":
-                part[key] = text(value, where)
-                part["s"] = course.bytes_per(value)
-            elif key in NOTE_LISTS and (name, key) != ("gemm", "N"):
-                if not isinstance(value, list) or not value:
-                    raise ValueError(f"{where} must be a non-empty list, got {value!r}")
-                if key == "blocks":
-                    if not all(isinstance(v, list) and len(v) == 2 for v in value):
-                        raise ValueError(f"{where} must be a list of [B_r, B_c] pairs, got {value!r}")
-                    part[key] = tuple(tuple(positive_int(b, where) for b in v) for v in value)
-                else:
-                    part[key] = tuple(positive_int(v, where) for v in value)
-            else:
-                part[key] = positive_int(value, where)
-        parts[name] = part
-    if parts["cache"]["K"] % parts["cache"]["tile"]:
-        raise ValueError("note.cache: K must be a multiple of tile")
-    return Note(preset, dtype, course.bytes_per(dtype), **parts)
 
 
 @dataclass(frozen=True)
-class Week4Cache:
-    """[week4_cache]: ③'s cache simulation of reuse across output tiles."""
+class Course:
+    week4: Week4
+    week3: Week3
+    note: Note
+    catalog: Catalog
+    path: Path
+    raw: dict = field(repr=False, compare=False)   # the parsed file, for `value()`
 
-    small_capacities: tuple[int, ...]   # small example: capacities in input tiles
-    capacities: tuple[int, ...]         # N×N problem: capacities in Byte
-    group_size_M: int                   # GROUP_SIZE_M of the grouped tile order
+    @property
+    def dtypes(self) -> dict[str, int]:
+        return self.catalog.dtypes
 
+    @property
+    def presets(self) -> dict[str, Preset]:
+        return self.catalog.presets
 
-def week4_cache(course: Course) -> Week4Cache:
-    """Read and validate [week4_cache] of the course's parameter file (only ③ needs it)."""
-    raw = tomllib.loads(course.path.read_text(encoding="utf-8"))
-    if "week4_cache" not in raw:
-        raise ValueError(f"{course.path}: the table [week4_cache] is missing")
-    table = raw["week4_cache"]
-    check_keys(table, "week4_cache", {"small_capacities", "capacities", "group_size_M"})
-    lists = {}
-    for key in ("small_capacities", "capacities"):
-        value = table[key]
-        if not isinstance(value, list) or not value:
-            raise ValueError(f"week4_cache.{key} must be a non-empty list of whole numbers, got {value!r}")
-        lists[key] = tuple(positive_int(v, f"week4_cache.{key}") for v in value)
-        if list(lists[key]) != sorted(set(lists[key])):
-            raise ValueError(f"week4_cache.{key} must be distinct and increasing, got {value!r}")
-    return Week4Cache(lists["small_capacities"], lists["capacities"],
-                      positive_int(table["group_size_M"], "week4_cache.group_size_M"))
+    def preset(self, key: str) -> Preset:
+        return self.catalog.preset(key)
+
+    def bytes_per(self, dtype: str) -> int:
+        return self.catalog.bytes_per(dtype)
+
+    def value(self, dotted: str):
+        """The file's value of key `dotted` ("week4.N", "note.attention.seq"), as TOML gave it."""
+        node = self.raw
+        for part in dotted.split("."):
+            node = node[part]
+        return node
 
 
 def load(path: str | Path | None = None) -> Course:
-    """Read and validate the course parameters (default: the package's course.toml)."""
+    """Read and validate the course parameters (default: the package's course.toml). The one reader of the file."""
     path = Path(path) if path is not None else DEFAULT_PATH
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
-        raise ValueError(f"{path}: not valid TOML: {err}") from err
-    check_keys(raw, "course.toml", {"week4", "week3", "dtypes", "presets"}, {"note", "week4_cache"})
-
-    dtypes = raw["dtypes"]
-    check_keys(dtypes, "dtypes", set(dtypes))
-    dtypes = {d: positive_int(v, f"dtypes.{d}") for d, v in dtypes.items()}
+        raise ParameterError(f"{path.name}: TOML 문법 오류: {err}") from err
+    check_keys(raw, path.name, {"week4", "week3", "dtypes", "presets", "note", "week4_cache"})
+    dtypes = _dtypes(raw["dtypes"])
     if not isinstance(raw["presets"], dict) or not raw["presets"]:
-        raise ValueError("[presets] must hold at least one preset")
-    presets = {k: parse_preset(k, t, dtypes) for k, t in raw["presets"].items()}
+        raise ParameterError("[presets]: 프리셋이 하나 이상 있어야 한다")
+    catalog = Catalog(dtypes, {k: parse_preset(k, t, dtypes) for k, t in raw["presets"].items()})
+    w4 = {**check_keys(raw["week4"], "week4", Week4.FILE_KEYS),
+          **check_keys(raw["week4_cache"], "week4_cache", Week4.CACHE_KEYS)}
+    week4 = Week4.parse(w4, catalog, lambda k: f"{'week4_cache' if k in Week4.CACHE_KEYS else 'week4'}.{k}")
+    week3 = Week3.parse(check_keys(raw["week3"], "week3", Week3.FILE_KEYS), catalog, _named("week3"))
+    note = Note.parse(check_keys(raw["note"], "note", ("hardware", "dtype", *NOTE_PARTS)), catalog, _named("note"))
+    return Course(week4, week3, note, catalog, path, raw)
 
-    w4 = raw["week4"]
-    check_keys(w4, "week4", {"hardware", "dtype", "N", "tiles", "small_N", "small_T"})
-    hw4, dtype4, s4 = machine(w4, "week4", presets, dtypes)
-    N = positive_int(w4["N"], "week4.N")
-    if not isinstance(w4["tiles"], list) or not w4["tiles"]:
-        raise ValueError(f"week4.tiles must be a non-empty list of tile sides, got {w4['tiles']!r}")
-    tiles = tuple(positive_int(T, "week4.tiles") for T in w4["tiles"])
-    for T in tiles:
-        if N % T:
-            raise ValueError(f"week4.tiles: N = {N} is not a multiple of T = {T}; every tile side must divide N")
-    if list(tiles) != sorted(set(tiles)):
-        raise ValueError(f"week4.tiles must be distinct and increasing, got {list(tiles)}")
-    small_N = positive_int(w4["small_N"], "week4.small_N")
-    small_T = positive_int(w4["small_T"], "week4.small_T")
-    if small_N % small_T:
-        raise ValueError(f"week4.small_T: small_N = {small_N} is not a multiple of small_T = {small_T}")
 
-    w3 = raw["week3"]
-    check_keys(w3, "week3", {"hardware", "dtype", "L", "capacity"})
-    hw3, dtype3, s3 = machine(w3, "week3", presets, dtypes)
-
-    return Course(
-        week4=Week4(hw4, dtype4, s4, N, tiles, small_N, small_T),
-        week3=Week3(hw3, dtype3, s3, positive_int(w3["L"], "week3.L"), positive_int(w3["capacity"], "week3.capacity")),
-        dtypes=dtypes,
-        presets=presets,
-        path=path,
-    )
+def _dtypes(table) -> dict[str, int]:
+    if not isinstance(table, dict) or not table:
+        raise ParameterError("[dtypes]: 자료형 = 원소당 Byte 꼴로 하나 이상 적어야 한다")
+    return {d: positive_int(v, f"dtypes.{d}") for d, v in table.items()}

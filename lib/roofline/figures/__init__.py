@@ -1,28 +1,33 @@
-"""Every figure of the course: a function `Course → matplotlib Figure`, registered by name.
+"""Every figure of the course: a function `problem → matplotlib Figure`, registered by name.
 
-`FIGURES[name](course)` draws one; `python -m roofline figures` writes them all to figures/NAME.svg.
-Each module of this package registers its figures with `@figure("name")`; all are imported here.
+A figure takes the problem object the chapter built from its parameter cell (`Week4` or `Note`), never the
+whole course and never the parameter file. `FIGURES[name]` is the drawing function and `PROBLEM[name]` the
+attribute of `Course` it draws (`"week4"`, `"note"`): `python -m roofline figures` writes
+`FIGURES[name](getattr(course, PROBLEM[name]))` to figures/NAME.svg.
 """
 from __future__ import annotations
 
-import importlib
-import pkgutil
 from collections.abc import Callable
 
 FIGURES: dict[str, Callable] = {}
+PROBLEM: dict[str, str] = {}
 
 
-def figure(name: str):
-    """Register a figure function under `name` (also its file name in figures/)."""
+def figure(name: str, problem: str):
+    """Register a figure function under `name` (also its file name in figures/), drawing `Course.<problem>`."""
 
     def register(draw):
         if name in FIGURES:
             raise ValueError(f"figure {name!r} is registered twice")
-        FIGURES[name] = draw
+        FIGURES[name], PROBLEM[name] = draw, problem
         return draw
 
     return register
 
 
-for _module in pkgutil.iter_modules(__path__):
-    importlib.import_module(f"{__name__}.{_module.name}")
+def draw(name: str, course):
+    """Figure `name` for the course's own parameters (what figures/NAME.svg shows)."""
+    return FIGURES[name](getattr(course, PROBLEM[name]))
+
+
+from . import attention, intensity, roofline, tile_sweep, tiling  # noqa: E402  (each registers its figures)

@@ -5,16 +5,15 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import attention, fmt, gemm, params, style
+from .. import attention, fmt, gemm, style
 from . import figure
 
 TERA = 1e12
 MIB = 2**20
 
 
-def traffic_curves(course, N_values):
+def traffic_curves(note, N_values):
     """(standard, flash) HBM Byte per head for each N, with the note's d, dtype and SRAM (smem per SM)."""
-    note = params.note(course)
     d, s = note.attention["d_head"], note.s
     M = note.hardware.smem_per_SM // s
     _, B_c = attention.flash_blocks(M, d)
@@ -23,16 +22,15 @@ def traffic_curves(course, N_values):
     return standard, flash, M, B_c
 
 
-@figure("flash-hbm-traffic")
-def flash_hbm_traffic(course) -> Figure:
+@figure("flash-hbm-traffic", "note")
+def flash_hbm_traffic(note) -> Figure:
     """Standard attention Θ(Nd + N²) against FlashAttention Θ(N²d²/M), per head, log–log."""
     style.apply()
-    note = params.note(course)
     d, seq = note.attention["d_head"], note.attention["seq"]
     N_values = [2**k for k in range(8, 18)]
     if seq not in N_values:
         N_values = sorted(set(N_values) | {seq})
-    standard, flash, M, B_c = traffic_curves(course, N_values)
+    standard, flash, M, B_c = traffic_curves(note, N_values)
     fig = Figure(figsize=(5.6, 4.4))
     ax = fig.subplots()
     # mathtext only for superscripts (N², d²): no minus sign inside $…$ (U+2212 is missing)
@@ -56,11 +54,10 @@ def flash_hbm_traffic(course) -> Figure:
     return fig
 
 
-@figure("gemm-batch-roofline")
-def gemm_batch_roofline(course) -> Figure:
+@figure("gemm-batch-roofline", "note")
+def gemm_batch_roofline(note) -> Figure:
     """R_roof(b) = min(P, BW · I(b)) for (b×K)·(K×N) on the note's preset, with the dense and 2:4-sparse peaks."""
     style.apply()
-    note = params.note(course)
     hw = note.hardware.roofline(note.dtype)
     N, K, s = note.gemm["N"], note.gemm["K"], note.s
     rows = gemm.batch_sweep(note.gemm["batches"], N, K, hw, s)

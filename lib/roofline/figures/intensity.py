@@ -19,11 +19,10 @@ def intensity_curves(w4, T: int, sides) -> dict[str, list]:
     }
 
 
-@figure("week4-intensity")
-def week4_intensity(course) -> Figure:
+@figure("week4-intensity", "week4")
+def week4_intensity(w4) -> Figure:
     """I against N on log–log axes (powers of ten, real minus signs): only reuse makes I grow with N."""
     style.apply()
-    w4 = course.week4
     T = w4.tiles[0]
     sides = [T * 2**k for k in range(int(np.log2(max(w4.N, 16 * T) // T)) + 1)]
     curves = intensity_curves(w4, T, sides)

@@ -49,11 +49,10 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
     style.plain_log_ticks(ax)
 
 
-@figure("week4-roofline")
-def week4_roofline(course) -> Figure:
+@figure("week4-roofline", "week4")
+def week4_roofline(w4) -> Figure:
     """The guide's and ②'s picture: the week-4 machine and the no-reuse and tiled cases as points."""
     style.apply()
-    w4 = course.week4
     cases = week4_cases(w4)
     I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
     fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture

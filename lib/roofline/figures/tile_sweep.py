@@ -12,6 +12,7 @@ from matplotlib.figure import Figure
 
 from .. import fmt, kernels, style
 from ..cost import Timing
+from ..errors import check_positive
 from . import figure
 
 MS = 1e3
@@ -19,8 +20,7 @@ MS = 1e3
 
 def divisors(N: int) -> list[int]:
     """Every T with N % T == 0, increasing (1 and N included)."""
-    if isinstance(N, bool) or not isinstance(N, int) or N <= 0:
-        raise ValueError(f"N must be a positive whole number, got {N!r}")
+    check_positive(N=N)
     small, large = [], []
     d = 1
     while d * d <= N:
@@ -47,13 +47,12 @@ def sweep(w4) -> list[SweepPoint]:
     return [SweepPoint(T, Timing(kernels.matmul_tiled(w4.N, T, w4.s, w4.s), w4.hardware)) for T in divisors(w4.N)]
 
 
-@figure("week4-tile-sweep")
-def week4_tile_sweep(course) -> Figure:
+@figure("week4-tile-sweep", "week4")
+def week4_tile_sweep(w4) -> Figure:
     """Top: I_T against T with the ridge I*; bottom: t_compute, t_memory and t_ideal against T.
 
     One narrow column with large type: it is read on a phone (390 px) as well as on a desktop."""
     style.apply()
-    w4 = course.week4
     hw = w4.hardware
     points = sweep(w4)
     Ts = [p.T for p in points]
@@ -99,14 +98,13 @@ def week4_tile_sweep(course) -> Figure:
     return fig
 
 
-@figure("week4-matmul-times")
-def week4_matmul_times(course) -> Figure:
+@figure("week4-matmul-times", "week4")
+def week4_matmul_times(w4) -> Figure:
     """⑤'s own view: for each case, the memory time Q/BW as a bar and the compute time F/P as a line;
     t_ideal = max(F/P, Q/BW) is written at the end of each bar (log time axis)."""
     from ..problems import week4_cases
 
     style.apply()
-    w4 = course.week4
     cases = week4_cases(w4)
     t_c = float(cases[0].timing.t_compute) * MS
 

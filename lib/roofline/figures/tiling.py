@@ -15,7 +15,7 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from .. import cachesim, fmt, params, style, walk
+from .. import cachesim, fmt, style, walk
 from . import figure
 
 A_COLOR = "#f4a261"     # A tile read in this step
@@ -200,19 +200,16 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
     return fig
 
 
-@figure("week4-tiling-4x4")
-def week4_tiling_4x4(course) -> Figure:
-    w4 = course.week4
+@figure("week4-tiling-4x4", "week4")
+def week4_tiling_4x4(w4) -> Figure:
     return draw_4x4(w4.small_N, w4.small_T, w4.s)
 
 
-@figure("week4-tiling-reuse")
-def week4_tiling_reuse(course) -> Figure:
-    return draw_reuse(course.week4.small_T)
+@figure("week4-tiling-reuse", "week4")
+def week4_tiling_reuse(w4) -> Figure:
+    return draw_reuse(w4.small_T)
 
 
-@figure("week4-tiling-cache")
-def week4_tiling_cache(course) -> Figure:
-    w4 = course.week4
-    settings = params.week4_cache(course)
-    return draw_cache(w4.N, w4.tiles, w4.s, settings.capacities, settings.group_size_M)
+@figure("week4-tiling-cache", "week4")
+def week4_tiling_cache(w4) -> Figure:
+    return draw_cache(w4.N, w4.tiles, w4.s, w4.capacities, w4.group_size_M)

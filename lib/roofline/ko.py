@@ -1,0 +1,56 @@
+"""Korean particles after a value whose last sound the prose cannot know in advance (the one rule).
+
+    particle("4,096", "은/는") → "4,096은"      particle("FP16", "으로/로") → "FP16으로"
+    particle("T4", "이/가")    → "T4가"        particle("가상 하드웨어", "으로/로") → "가상 하드웨어로"
+
+The last sound is read as a Korean reader says it: a Hangul syllable by its final consonant; a digit by its
+Korean name (영 일 이 삼 사 오 육 칠 팔 구: 0 1 3 6 7 8 end in a consonant, 1 7 8 in ㄹ); a Latin letter by its
+English name (L M N R: 엘 엠 엔 알 end in a consonant, L and R in ㄹ); closing brackets, spaces, units in
+parentheses and the like are skipped. `(으)로` takes 로 after a vowel or ㄹ.
+"""
+from __future__ import annotations
+
+PAIRS = {"은/는", "이/가", "을/를", "과/와", "으로/로", "이라고/라고", "이라는/라는", "이다/다", "이나/나", "이면/면"}
+_RIEUL = 8   # index of ㄹ among the final consonants of a Hangul syllable
+
+
+def last_sound(word: str) -> str:
+    """"vowel", "rieul" (ㄹ) or "consonant": how `word` ends when read aloud in Korean."""
+    text = word.rstrip(" )]}’”'\"")
+    if not text:
+        raise ValueError(f"no sound to read in {word!r}")
+    last = text[-1]
+    if "가" <= last <= "힣":
+        final = (ord(last) - 0xAC00) % 28
+        return "vowel" if final == 0 else "rieul" if final == _RIEUL else "consonant"
+    if last.isdigit():
+        return "rieul" if last in "178" else "consonant" if last in "036" else "vowel"
+    if last == "%":
+        return "vowel"   # 퍼센트
+    upper = last.upper()
+    if upper in "LR":
+        return "rieul"
+    return "consonant" if upper in "MN" else "vowel"
+
+
+def particle(word: str, pair: str) -> str:
+    """`word` followed by the form of `pair` ("은/는", "이/가", "으로/로", …) that its last sound takes."""
+    if pair not in PAIRS:
+        raise ValueError(f"unknown particle pair {pair!r}; known: {', '.join(sorted(PAIRS))}")
+    after_consonant, after_vowel = pair.split("/")
+    sound = last_sound(word)
+    if pair == "으로/로":
+        return word + (after_vowel if sound in ("vowel", "rieul") else after_consonant)
+    return word + (after_vowel if sound == "vowel" else after_consonant)
+
+
+def nearly(ratios, target: int = 2, within=0.1) -> str:
+    """"거의 두 배" when every ratio is within `within` (relative) of `target`, else "약 1.5–2.4배"."""
+    from . import fmt
+
+    names = {2: "두", 3: "세", 4: "네"}
+    values = [float(r) for r in ratios]
+    if all(abs(v / target - 1) <= within for v in values):
+        return f"거의 {names.get(target, target)} 배"
+    low, high = min(ratios), max(ratios)
+    return f"약 {fmt.number(low, 1)}배" if low == high else f"약 {fmt.number(low, 1)}–{fmt.number(high, 1)}배"

@@ -1,0 +1,103 @@
+"""A chapter's parameter cell: plain literals a student edits, written from course.toml by the tooling.
+
+The cell is the one code cell tagged `parameters`; its metadata `params` names the problem it feeds
+(`week4`, `week3`, `note`), and each line `NAME = literal  # 설명` stands for the key `CELL_KEYS[problem][NAME]`
+of course.toml. `write(md_text, course)` puts the file's values into the cell of a chapter's MyST source;
+`disagreements(md_text, course)` names every line whose value differs from the file (the staleness check).
+"""
+from __future__ import annotations
+
+import ast
+import re
+
+from .params import CELL_KEYS
+
+CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(?P<options>(?::[^\n]*\n)+)\n?(?P<body>.*?)^```[ \t]*$", re.S | re.M)
+LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?P<eq>\s*=\s*)(?P<value>.+?)(?P<comment>\s+#.*)?$")
+
+
+def literal(value) -> str:
+    """The Python literal a student reads: 4096, 100_000_000, "FP32", [32, 64, 128]."""
+    if isinstance(value, bool):
+        raise TypeError(f"no parameter is a bool: {value!r}")
+    if isinstance(value, int):
+        return f"{value:_}" if value >= 100_000 else str(value)
+    if isinstance(value, str):
+        return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(literal(v) for v in value) + "]"
+    raise TypeError(f"a parameter cell holds ints, strings and lists of them, not {type(value).__name__}")
+
+
+def find(md_text: str):
+    """(match of the parameter cell, its problem name), or (None, None) for a chapter without parameters."""
+    found = [m for m in CELL.finditer(md_text) if re.search(r"^:tags:.*\bparameters\b", m["options"], re.M)]
+    if not found:
+        return None, None
+    if len(found) > 1:
+        raise ValueError(f"{len(found)} cells are tagged parameters; a chapter has one")
+    problem = re.search(r"^:params:\s*(\w+)\s*$", found[0]["options"], re.M)
+    if not problem or problem[1] not in CELL_KEYS:
+        raise ValueError(f"the parameter cell needs `:params:` naming one of {', '.join(CELL_KEYS)}")
+    return found[0], problem[1]
+
+
+def assignments(source: str) -> dict[str, object]:
+    """NAME → literal value of each plain assignment in a parameter cell's code."""
+    values = {}
+    for node in ast.parse(source).body:
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
+            values[node.targets[0].id] = ast.literal_eval(node.value)
+    return values
+
+
+def expected(course, problem: str, names) -> dict[str, object]:
+    """NAME → the file's value for each cell variable `names` of `problem`."""
+    keys = CELL_KEYS[problem]
+    unknown = sorted(set(names) - set(keys))
+    if unknown:
+        raise ValueError(f"parameter cell variable(s) {', '.join(unknown)} stand for no key of course.toml; "
+                         f"known for {problem}: {', '.join(keys)}")
+    return {name: course.value(keys[name]) for name in names}
+
+
+def write_source(source: str, course, problem: str) -> str:
+    """A parameter cell's code with the file's values in place of its literals (comments kept in their column)."""
+    want = expected(course, problem, assignments(source))
+    lines = []
+    for line in source.split("\n"):
+        match = LINE.match(line)
+        if match and match["name"] in want:
+            head = f"{match['name']}{match['eq']}{literal(want[match['name']])}"
+            comment = match["comment"]
+            if comment:
+                column = len(match["name"] + match["eq"] + match["value"]) + len(comment) - len(comment.lstrip())
+                head = head.ljust(column) + comment.lstrip() if len(head) < column else head + "  " + comment.lstrip()
+            line = head
+        lines.append(line)
+    return "\n".join(lines)
+
+
+def write(md_text: str, course) -> str:
+    """The chapter's MyST text with the file's values written into its parameter cell."""
+    cell, problem = find(md_text)
+    if cell is None:
+        return md_text
+    start, end = cell.span("body")
+    return md_text[:start] + write_source(cell["body"], course, problem) + md_text[end:]
+
+
+def disagreements(md_text: str, course) -> list[str]:
+    """'N = 2048 but course.toml's week4.N is 4096' for every cell variable that differs from the file."""
+    cell, problem = find(md_text)
+    if cell is None:
+        return []
+    have = assignments(cell["body"])
+    want = expected(course, problem, have)
+    keys = CELL_KEYS[problem]
+    return [f"parameter cell: {name} = {literal(have[name])} but course.toml's {keys[name]} is {literal(want[name])}"
+            for name in have if _plain(have[name]) != _plain(want[name])]
+
+
+def _plain(value):
+    return list(map(_plain, value)) if isinstance(value, (list, tuple)) else value
