@@ -12,7 +12,7 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from roofline import attention, fmt, gemm, params, transformer
+from roofline import attention, claims, fmt, gemm, params, transformer
 from roofline.errors import ParameterError
 from roofline.figures import FIGURES
 
@@ -214,7 +214,7 @@ def test_flash_blocks_and_traffic_model(seed):
 
 
 def test_paper_claims_are_the_papers():
-    texts = [attention.claim_text(c) for c in attention.CLAIMS]
+    texts = [claims.claim_text(c) for c in claims.CLAIMS]
     assert texts == ["최대 7.6배", "최대 3.0배", "15 %", "약 2.0배", "50–73 %", "최대 225 TFLOPs/s",
                      "1.5–2.0배", "최대 740 TFLOPs/s", "약 1.2 PFLOPs/s"]
 

@@ -17,7 +17,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import roofline as rl
-from roofline import fmt
+from roofline import fmt, ko
 from roofline.figures import FIGURES
 
 from conftest import live_glued, seed_glued
@@ -66,7 +66,7 @@ SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
 
 
 def test_week4_cases_give_the_seeds_time_table(seed_cases):
-    got = [(c.label, fmt.tera(c.timing.R_roof, 6), fmt.ms(c.timing.t_ideal, 6)) for c in seed_cases]
+    got = [(ko.case(c), fmt.tera(c.timing.R_roof, 6), fmt.ms(c.timing.t_ideal, 6)) for c in seed_cases]
     assert got == SEED_TABLE
 
 
@@ -91,7 +91,7 @@ def test_only_the_128_tile_reaches_the_ceiling(seed_cases):
 def test_a_case_reaches_the_ceiling_exactly_when_its_I_reaches_the_ridge(cases):
     for c in cases:
         hw = c.timing.hw
-        assert (c.timing.R_roof == hw.P) == (c.cost.I >= hw.ridge) == (not c.timing.memory_bound), c.label
+        assert (c.timing.R_roof == hw.P) == (c.cost.I >= hw.ridge) == (not c.timing.memory_bound), ko.case(c)
 
 
 def test_min_max_duality(cases):
@@ -267,7 +267,7 @@ def test_guide_follows_the_live_parameters(course):
 def test_roofline_chapter_follows_the_live_parameters(course, cases):
     glued = shown(live_glued("w4_2_roofline"))
     for c in cases:
-        assert f"| {c.label} | {fmt.tera(c.timing.R_roof, 6)} | {fmt.ms(c.timing.t_ideal, 6)} |" in glued["time-table"]
+        assert f"| {ko.case(c)} | {fmt.tera(c.timing.R_roof, 6)} | {fmt.ms(c.timing.t_ideal, 6)} |" in glued["time-table"]
     assert glued["F"] == fmt.integer(2 * course.week4.N**3)
     assert glued["n-cases"] == str(len(cases))
     memory = [c for c in cases if c.timing.memory_bound]

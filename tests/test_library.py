@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roofline as rl
-from roofline import fmt, formulas, kernels, params
+from roofline import fmt, formulas, kernels, ko, params
 from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 
@@ -163,10 +163,10 @@ def test_the_seeds_four_points_and_times(seed):
         "T = 128": ("20.000000", "6.871948", rl.COMPUTE),
     }
     cases = rl.problems.week4_cases(seed.week4)
-    assert [c.label for c in cases] == list(expected)
+    assert [ko.case(c) for c in cases] == list(expected)
     for case in cases:
         t = case.timing
-        assert (fmt.tera(t.R_roof), fmt.ms(t.t_ideal), t.bound) == expected[case.label]
+        assert (fmt.tera(t.R_roof), fmt.ms(t.t_ideal), ko.bound(t)) == expected[ko.case(case)]
     assert fmt.ms(cases[0].timing.t_compute, 10) == "6.8719476736"
 
 
@@ -183,7 +183,7 @@ def test_live_cases_are_bound_where_their_intensity_says(course):
     case, and Q falls as the tile grows."""
     w4 = course.week4
     cases = rl.problems.week4_cases(w4)
-    assert [c.label for c in cases] == ["재사용 없음"] + [f"T = {T}" for T in w4.tiles]
+    assert [ko.case(c) for c in cases] == ["재사용 없음"] + [f"T = {T}" for T in w4.tiles]
     assert {c.cost.F for c in cases} == {2 * w4.N**3}
     assert all(a.cost.Q > b.cost.Q for a, b in zip(cases, cases[1:]))
     for case in cases:

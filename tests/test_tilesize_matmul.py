@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roofline as rl
-from roofline import buffers, fmt, kernels, problems
+from roofline import buffers, fmt, kernels, ko, problems
 from roofline.errors import ParameterError
 from roofline.figures import FIGURES, tile_sweep
 
@@ -111,7 +111,7 @@ def test_T_K_smaller_shrinks_inputs_not_acc():
 def test_T128_is_compute_bound_by_the_numbers(SEED_CASES):
     t = SEED_CASES[-1].timing
     assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3), fmt.decimal(t.cost.I, 3)) == ("6.872", "4.362", "31.508")
-    assert t.t_compute > t.t_memory and t.bound == "연산 성능"
+    assert t.t_compute > t.t_memory and ko.bound(t) == "연산 성능"
 
 
 # ---------------------------------------------------------------- ⑤ the three tables
@@ -136,21 +136,21 @@ SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit
 
 
 def test_cost_table(SEED_CASES):
-    got = [(c.label, fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
+    got = [(ko.case(c), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
             fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in SEED_CASES]
     assert got == SEED_COST
 
 
 def test_time_table(SEED_CASES):
     t0 = SEED_CASES[0].timing.t_ideal
-    got = [(c.label, fmt.tera(c.timing.memory_rate), fmt.tera(c.timing.R_roof), fmt.ms(c.timing.t_compute),
-            fmt.ms(c.timing.t_memory), fmt.ms(c.timing.t_ideal), c.timing.bound, fmt.ratio(t0 / c.timing.t_ideal))
+    got = [(ko.case(c), fmt.tera(c.timing.memory_rate), fmt.tera(c.timing.R_roof), fmt.ms(c.timing.t_compute),
+            fmt.ms(c.timing.t_memory), fmt.ms(c.timing.t_ideal), ko.bound(c.timing), fmt.ratio(t0 / c.timing.t_ideal))
            for c in SEED_CASES]
     assert got == SEED_TIME
 
 
 def test_summary_table(SEED_CASES):
-    got = [(c.label, fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), c.timing.bound) for c in SEED_CASES]
+    got = [(ko.case(c), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), ko.bound(c.timing)) for c in SEED_CASES]
     assert got == SEED_SUMMARY
 
 
@@ -383,7 +383,7 @@ def test_matmul_page_follows_the_live_parameters(course, CASES):
     g = {key: next(b[m] for m in ("text/markdown", "text/latex", "text/plain") if m in b).replace("\u00a0", " ")
          for key, b in live_glued("w4_5_matmul").items()}
     for c in CASES:
-        row = (c.label, fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
+        row = (ko.case(c), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
                fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6))
         assert "| " + " | ".join(row) + " |" in g["table-cost"], row
     assert g["shape"] == f"{course.week4.N}×{course.week4.N}"
@@ -462,5 +462,5 @@ def test_matmul_times_figure_shows_the_live_cases(course, CASES):
     """One bar per live case, Q/BW long (ms), labelled with the case and with t_ideal at its end."""
     ax = FIGURES["week4-matmul-times"](course.week4).axes[0]
     assert [bar.get_width() for bar in ax.patches] == pytest.approx([float(c.timing.t_memory) * 1000 for c in CASES])
-    assert [t.get_text() for t in ax.get_yticklabels()] == [c.label for c in CASES]
+    assert [t.get_text() for t in ax.get_yticklabels()] == [ko.case(c) for c in CASES]
     assert [t.get_text() for t in ax.texts][:len(CASES)] == [f"{fmt.ms(c.timing.t_ideal, 3)} ms" for c in CASES]

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from roofline import editions, fmt, kernels, measure
+from roofline import editions, fmt, kernels, ko, measure
 from roofline.errors import ParameterError
 
 from conftest import seed_glued
@@ -55,7 +55,7 @@ def test_times_of_vector_add(vadd, seed):
     assert t.t_memory == Fraction("1.2") * MS
     assert t.t_ideal == Fraction("1.2") * MS
     assert t.t_memory / t.t_compute == 240
-    assert t.memory_bound and t.bound == "HBM 대역폭"
+    assert t.memory_bound and ko.bound(t) == "HBM 대역폭"
     assert vadd.Q_read / seed.week3.hardware.BW == Fraction("0.8") * MS   # forgetting the write
     assert fmt.number(t.t_compute / MS) == "0.005" and fmt.number(t.t_memory / MS) == "1.2"
 

@@ -13,8 +13,8 @@ from fractions import Fraction
 from .errors import ParameterError
 from .hardware import Roofline
 
-MEMORY = "HBM 대역폭"
-COMPUTE = "연산 성능"
+MEMORY = "memory"     # Timing.bound: the limiting resource (its Korean name: roofline.show.ko.BOUND)
+COMPUTE = "compute"
 
 
 @dataclass(frozen=True)
@@ -76,7 +76,7 @@ class Timing:
 
     @property
     def bound(self) -> str:
-        """The limiting resource: "HBM 대역폭" when Q/BW > F/P, else "연산 성능" (a tie counts as compute)."""
+        """The limiting resource: MEMORY when Q/BW > F/P, else COMPUTE (a tie counts as compute)."""
         return MEMORY if self.t_memory > self.t_compute else COMPUTE
 
     @property

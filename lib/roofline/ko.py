@@ -54,3 +54,19 @@ def nearly(ratios, target: int = 2, within=0.1) -> str:
         return f"거의 {names.get(target, target)} 배"
     low, high = min(ratios), max(ratios)
     return f"약 {fmt.number(low, 1)}배" if low == high else f"약 {fmt.number(low, 1)}–{fmt.number(high, 1)}배"
+
+
+# ---------------------------------------------------------------- the model's values as the pages name them
+
+BOUND = {"memory": "HBM 대역폭", "compute": "연산 성능"}   # Timing.bound → the limiting resource
+PART = {"qkv": "QKV 투영", "out": "출력 투영", "ffn": "FFN", "attention": "어텐션 점수·AV"}   # transformer.PARTS
+
+
+def bound(timing) -> str:
+    """The resource that limits `timing` ("HBM 대역폭" or "연산 성능")."""
+    return BOUND[timing.bound]
+
+
+def case(c) -> str:
+    """A week-4 case as the tables and figures name it: "재사용 없음", "T = 32", …"""
+    return "재사용 없음" if c.T is None else f"T = {c.T}"

@@ -14,8 +14,7 @@ from .params import Week4
 
 @dataclass(frozen=True)
 class Case:
-    label: str          # "재사용 없음", "T = 32", …
-    T: int | None       # tile side, None without reuse
+    T: int | None       # tile side, None without reuse (its name on a page: roofline.show.ko.case)
     cost: Cost
     timing: Timing
 
@@ -23,6 +22,6 @@ class Case:
 def week4_cases(w4: Week4, hw: Roofline | None = None) -> list[Case]:
     """No reuse, then one case per tile side, on the week's machine (or `hw`)."""
     hw = hw or w4.hardware
-    costs = [("재사용 없음", None, kernels.matmul_no_reuse(w4.N, w4.s, w4.s))]
-    costs += [(f"T = {T}", T, kernels.matmul_tiled(w4.N, T, w4.s, w4.s)) for T in w4.tiles]
-    return [Case(label, T, cost, Timing(cost, hw)) for label, T, cost in costs]
+    costs = [(None, kernels.matmul_no_reuse(w4.N, w4.s, w4.s))]
+    costs += [(T, kernels.matmul_tiled(w4.N, T, w4.s, w4.s)) for T in w4.tiles]
+    return [Case(T, cost, Timing(cost, hw)) for T, cost in costs]

@@ -17,10 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-QKV = "QKV 투영"
-OUT = "출력 투영"
-FFN = "FFN"
-ATTN = "어텐션 점수·AV"
+QKV, OUT, FFN, ATTN = "qkv", "out", "ffn", "attention"   # Korean names: roofline.show.ko.PART
 PARTS = (QKV, OUT, FFN, ATTN)
 
 

@@ -6,7 +6,7 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import fmt, style
+from .. import fmt, ko, style
 from ..hardware import Roofline
 from ..problems import week4_cases
 from . import figure
@@ -62,7 +62,7 @@ def week4_roofline(w4) -> Figure:
         color = style.case_color(index)   # shared mapping: 0 = 재사용 없음, then the tiles in order
         I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
         ax.plot(I, R, "o", ms=8, color=color, zorder=3,
-                label=f"{case.label}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")
+                label=f"{ko.case(case)}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95, title="I (FLOPs/Byte), R (TFLOPs/s)", title_fontsize=9)
     ax.set_title(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
     return fig

@@ -10,7 +10,7 @@ from fractions import Fraction
 
 from matplotlib.figure import Figure
 
-from .. import fmt, kernels, style
+from .. import fmt, kernels, ko, style
 from ..cost import Timing
 from ..errors import check_positive
 from . import figure
@@ -122,7 +122,7 @@ def week4_matmul_times(w4) -> Figure:
     ax.set_xscale("log")
     ax.set_xlim(1, float(cases[0].timing.t_memory) * MS * 20)
     ax.set_ylim(-0.6, len(cases) - 0.1 + 0.8)
-    ax.set_yticks(ys, [c.label for c in cases], fontsize=12)
+    ax.set_yticks(ys, [ko.case(c) for c in cases], fontsize=12)
     ax.set_xlabel("메모리 시간 Q/BW (ms)", fontsize=12)
     ax.tick_params(axis="x", labelsize=11)
     ax.grid(axis="y", visible=False)
