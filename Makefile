@@ -7,7 +7,7 @@ JB     := $(BIN)/jupyter-book
 
 .PHONY: book test parameters figures notebooks refresh check serve clean system-deps pdf
 
-$(STAMP): requirements.txt pyproject.toml
+$(STAMP): requirements.txt pyproject.toml tools/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
@@ -18,15 +18,15 @@ book: $(STAMP)
 
 # course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.
 parameters: $(STAMP)
-	$(BIN)/python -m roofline parameters
+	$(BIN)/python -m coursebook parameters
 
 # 그림(figures/*.svg)을 라이브러리로 다시 그린다.
 figures: $(STAMP)
-	$(BIN)/python -m roofline figures
+	$(BIN)/python -m coursebook figures
 
 # 각 장 .md를 실행해 Colab·nbval용 .ipynb 판을 옆에 쓴다.
 notebooks: $(STAMP)
-	$(BIN)/python -m roofline notebooks
+	$(BIN)/python -m coursebook notebooks
 
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
 refresh: parameters figures notebooks book
@@ -41,16 +41,16 @@ system-deps:
 # 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
 # `roofline check` first: if a step of `make refresh` was forgotten it names each stale figure, notebook and value.
 test: $(STAMP) system-deps book
-	$(BIN)/python -m roofline check
+	$(BIN)/python -m coursebook check
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadfile
 
 # 무엇이 낡았는지(그림, 노트북 판) 알려 준다.
 check: $(STAMP)
-	$(BIN)/python -m roofline check
+	$(BIN)/python -m coursebook check
 
 # 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
 pdf: $(STAMP) system-deps
-	$(BIN)/python -m roofline.pdf
+	$(BIN)/python -m coursebook.pdf
 
 serve: book
 	$(BIN)/python -m http.server -d _build/html 8000

@@ -7,7 +7,7 @@ checked as data and as SVG in tests/test_figures.py instead.
 """
 from nbval.plugin import IPyNbFile
 
-from roofline.glue import PREFIX
+from roofline.show.glue import PREFIX
 
 _init = IPyNbFile.__init__
 

@@ -35,8 +35,8 @@ def seed():
 @lru_cache(maxsize=None)
 def seed_glued(stem: str) -> dict[str, dict]:
     """name → {mime: shown value} of chapter `stem` run with the seed's parameters (text unquoted)."""
-    from roofline import editions
-    from roofline.glue import shown_text
+    from coursebook import editions
+    from roofline.show.glue import shown_text
 
     glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=SEED_TOML)
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
@@ -45,8 +45,8 @@ def seed_glued(stem: str) -> dict[str, dict]:
 @lru_cache(maxsize=None)
 def live_glued(stem: str) -> dict[str, dict]:
     """The same for the live parameters (what the site shows now)."""
-    from roofline import editions
-    from roofline.glue import shown_text
+    from coursebook import editions
+    from roofline.show.glue import shown_text
 
     glued = editions.recompute(CHAPTERS / f"{stem}.md")
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}

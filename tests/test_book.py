@@ -79,7 +79,7 @@ def test_glued_text_shows_as_glued(page):
     """myst-nb runs ast.literal_eval on a glued text/plain before showing it: a bare 16,384 would show as
     "(16, 384)" and 0.250 as "0.25". Every value a page pastes as text must be a quoted string in the build's
     records, and the page must show that string."""
-    from roofline import editions
+    from coursebook import editions
 
     md = (ROOT / f"{page}.md").read_text(encoding="utf-8")
     keys = {key.split(":")[0].strip() for key in re.findall(r"\{glue(?::text)?\}`([^`]+)`", md)}
@@ -94,7 +94,7 @@ def test_glued_text_shows_as_glued(page):
 
 
 def test_interface_words_are_korean():
-    from roofline.korean_ui import WORDS
+    from coursebook.korean_ui import WORDS
 
     english = [word for words in WORDS.values() for word in words] + ["Search this book"]
     for page in toc_pages():
@@ -109,7 +109,7 @@ def test_an_edit_to_the_library_or_its_parameters_changes_the_execution_cache(tm
     import tomllib
 
     from course_copies import set_value
-    from roofline import sphinx_ext
+    from coursebook import sphinx_ext
 
     lib = tmp_path / "roofline"
     shutil.copytree(sphinx_ext.LIB, lib, ignore=shutil.ignore_patterns("__pycache__"))

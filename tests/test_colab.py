@@ -19,8 +19,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from roofline import editions
-from roofline.__main__ import chapter_sources
+from coursebook import editions
+from coursebook.__main__ import chapter_sources
 
 from course_copies import checkout_files
 

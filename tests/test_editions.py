@@ -1,4 +1,4 @@
-"""The .ipynb editions (what Colab opens and nbval re-runs) and `python -m roofline check`.
+"""The .ipynb editions (what Colab opens and nbval re-runs) and `python -m coursebook check`.
 
 - nothing is stale: every figure, edition and built page matches its source and what the library
   computes now — and if not, the failure lists exactly which figure, notebook and value;
@@ -23,9 +23,10 @@ import nbformat
 import pytest
 import yaml
 
-from roofline import editions, params
-from roofline.__main__ import chapter_sources, stale
-from roofline.glue import shown_text
+from coursebook import editions
+from roofline import params
+from coursebook.__main__ import chapter_sources, stale
+from roofline.show.glue import shown_text
 
 ROOT = Path(__file__).resolve().parents[1]
 HTML = Path(os.environ.get("ROOFLINE_HTML", ROOT / "_build" / "html"))
@@ -59,7 +60,7 @@ def page_text(md: Path) -> str | None:
 # ---------------------------------------------------------------- nothing is stale
 
 def test_nothing_is_stale():
-    """`python -m roofline check`'s findings: figures/, the editions and (if built) the site."""
+    """`python -m coursebook check`'s findings: figures/, the editions and (if built) the site."""
     site = HTML.parent if HTML.is_dir() else None
     problems = stale(params.load(), site)
     assert not problems, "stale (fix with the command named on each line):\n" + "\n".join(problems)

@@ -6,8 +6,8 @@ import warnings
 
 import pytest
 
-from roofline.__main__ import stale_figures, svg
-from roofline.figures import FIGURES
+from coursebook.__main__ import stale_figures, svg
+from roofline.show.figures import FIGURES
 
 
 def test_figures_folder_is_fresh(course):

@@ -17,8 +17,8 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import roofline as rl
-from roofline import fmt, ko
-from roofline.figures import FIGURES
+from roofline.show import fmt, ko
+from roofline.show.figures import FIGURES
 
 from conftest import live_glued, seed_glued
 
@@ -145,7 +145,7 @@ def test_figure_case_colours_are_the_shared_mapping(course, cases):
     # one mapping for every week-4 figure: 0 = 재사용 없음, then the tiles in order
     from matplotlib.colors import to_hex
 
-    from roofline import style
+    from roofline.show import style
 
     assert style.CASE_COLORS[0] == "#d62728" and len(set(style.CASE_COLORS)) == len(style.CASE_COLORS)
     assert [style.case_color(i) for i in range(len(cases))] == style.CASE_COLORS[:len(cases)]
@@ -253,7 +253,7 @@ def test_roofline_values_for_the_seed():
 
 def test_guide_follows_the_live_parameters(course):
     """Run with the live parameters, the guide states the live problem and draws the library's figure of it."""
-    from roofline.glue import figure_digest
+    from roofline.show.glue import figure_digest
 
     w4 = course.week4
     glued = shown(live_glued("week4_guide"))

@@ -1,6 +1,6 @@
 """The instructor changes course.toml for next term, in a temporary copy of the repository:
 
-1. before the refresh, `python -m roofline check` fails and names each stale figure, each chapter's
+1. before the refresh, `python -m coursebook check` fails and names each stale figure, each chapter's
    parameter cell that disagrees with the file, each stale notebook edition and the values that changed;
 2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, within the time target;
 3. afterwards the check passes, and the built pages show the values the library computes for the new
@@ -26,10 +26,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from roofline import editions, params
-from roofline.__main__ import chapter_sources, svg
-from roofline.figures import FIGURES
-from roofline.glue import shown_text
+from coursebook import editions
+from roofline import params
+from coursebook.__main__ import chapter_sources, svg
+from roofline.show.figures import FIGURES
+from roofline.show.glue import shown_text
 
 from course_copies import checkout_files, next_term
 
@@ -45,12 +46,12 @@ BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성
 
 def env_for(repo: Path) -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML"}}
-    env["PYTHONPATH"] = str(repo / "lib")          # the copy's library, not the editable install of ROOT
+    env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"   # the copy's library and tooling, not ROOT's
     return env
 
 
 def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
-    return subprocess.run([str(VENV / "bin" / "python"), "-m", "roofline", "check", *extra], cwd=repo,
+    return subprocess.run([str(VENV / "bin" / "python"), "-m", "coursebook", "check", *extra], cwd=repo,
                           env=env_for(repo), capture_output=True, text=True, timeout=600)
 
 

@@ -14,7 +14,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roofline as rl
-from roofline import fmt, formulas, kernels, ko, params
+from roofline import kernels, params
+from roofline.show import fmt, formulas, ko
 from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 

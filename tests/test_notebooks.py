@@ -11,7 +11,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from roofline.__main__ import chapter_sources
+from coursebook.__main__ import chapter_sources
 
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = chapter_sources()

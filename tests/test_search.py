@@ -1,4 +1,4 @@
-"""Korean search (lib/roofline/search_ko.py): the splitter in Python, and real queries typed into the
+"""Korean search (tools/coursebook/search_ko.py): the splitter in Python, and real queries typed into the
 built site's search page in headless Chromium ($ROOFLINE_HTML, default _build/html).
 
 Expected pages are named by their labels ((ch-tiling)= …), so a renamed file does not break the test.
@@ -13,7 +13,7 @@ from urllib.parse import quote, urlparse
 import pytest
 
 from browser_helpers import chromium, html_dir, label_page, offline, serve
-from roofline import search_ko
+from coursebook import search_ko
 
 # query → labels of the pages that must be among the first three results
 QUERIES = [  # (query, labels, test id)
@@ -81,7 +81,7 @@ def index():
 
 def test_index_built_with_korean_splitter(index):
     language_data = (html_dir() / "_static" / "language_data.js").read_text(encoding="utf-8")
-    assert "lib/roofline/search_ko.py" in language_data, "language_data.js lacks the Korean splitter"
+    assert "tools/coursebook/search_ko.py" in language_data, "language_data.js lacks the Korean splitter"
     tiling = index["docnames"].index(label_page("ch-tiling"))
 
     def pages(mapping, word):

@@ -15,9 +15,11 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from roofline import editions, fmt, kernels, paramcell, params
-from roofline.__main__ import chapter_sources
-from roofline.glue import shown_text
+from coursebook import editions, paramcell
+from roofline import kernels, params
+from roofline.show import fmt
+from coursebook.__main__ import chapter_sources
+from roofline.show.glue import shown_text
 
 from conftest import live_glued
 from course_copies import set_key

@@ -14,9 +14,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roofline as rl
-from roofline import buffers, fmt, kernels, ko, problems
+from roofline import buffers, kernels, problems
+from roofline.show import fmt, ko
 from roofline.errors import ParameterError
-from roofline.figures import FIGURES, tile_sweep
+from roofline.show.figures import FIGURES, tile_sweep
 
 from conftest import live_glued, seed_glued
 
@@ -444,13 +445,13 @@ def test_matmul_times_figure(seed):
     assert any("6.872" in t and "F/P" in t for t in texts)
     colours = [bar.get_facecolor() for bar in ax.patches]
     from matplotlib.colors import to_rgba
-    from roofline import style
+    from roofline.show import style
     assert colours == [to_rgba(style.case_color(i)) for i in range(4)]
 
 
 def test_sweep_figure_uses_the_case_colours(course):
     from matplotlib.colors import to_hex
-    from roofline import style
+    from roofline.show import style
     fig = FIGURES["week4-tile-sweep"](course.week4)
     top = fig.axes[0]
     marked = {int(line.get_xdata()[0]): to_hex(line.get_color()) for line in top.get_lines()

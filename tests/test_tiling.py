@@ -16,10 +16,11 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import roofline as rl
-from roofline import cachesim, fmt, kernels, walk
+from roofline import cachesim, kernels, walk
+from roofline.show import fmt
 from roofline.errors import ParameterError
-from roofline.figures import FIGURES
-from roofline.figures import tiling as tiling_figures
+from roofline.show.figures import FIGURES
+from roofline.show.figures import tiling as tiling_figures
 
 from conftest import SEED_TOML, live_glued, seed_glued
 
@@ -336,7 +337,7 @@ def test_cache_figure_uses_the_shared_case_colours(course):
     """Panel k (T = tiles[k-1]) is drawn in style.case_color(k), as in the roofline figure; solid = row, dashed = grouped."""
     from matplotlib.colors import to_hex
 
-    from roofline import style
+    from roofline.show import style
 
     fig = FIGURES["week4-tiling-cache"](course.week4)
     for number, (ax, T) in enumerate(zip(fig.axes, course.week4.tiles), start=1):

@@ -15,7 +15,9 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from roofline import editions, fmt, kernels, ko, measure
+from coursebook import editions
+from roofline import kernels, measure
+from roofline.show import fmt, ko
 from roofline.errors import ParameterError
 
 from conftest import seed_glued
@@ -157,7 +159,7 @@ def test_chapter_glues_the_seeds_model_numbers():
 
 
 def test_only_measured_values_sit_in_cells_left_out_of_the_comparison():
-    """nbval and `roofline check` skip cells tagged nbval-ignore-output: only the live measurement may be there."""
+    """nbval and `coursebook check` skip cells tagged nbval-ignore-output: only the live measurement may be there."""
     glued = editions.recompute(CHAPTER)
     assert glued.measured == {"meas-bw", "meas-ms", "meas-gflops", "meas-L-ms"}
     assert {"t-memory", "t-compute", "Q", "meas-Q", "meas-array"} <= set(glued) - glued.measured

@@ -1,21 +1,32 @@
-"""roofline — the course library of "Roofline과 Tiling".
-
-Every number, table and figure of the course site is computed here, exactly (int / Fraction),
-from the parameters in `course.toml`:
+"""roofline — the model of the course "Roofline과 Tiling": pure Python, exact (int / Fraction).
 
     import roofline as rl
-    course = rl.load()                      # parameters, validated
-    cost = rl.kernels.matmul_tiled(4096, 64)
-    t = rl.Timing(cost, course.week4.hardware)
-    rl.fmt.ms(t.t_ideal)                    # "8.657043"
+    course = rl.load()                            # course.toml, read once and validated
+    w4 = course.week4.with_(N=4096, tiles=[64])   # a chapter's parameter cell, checked the same way
+    t = rl.Timing(rl.kernels.matmul_tiled(w4.N, 64, w4.s, w4.s), w4.hardware)
+    t.t_ideal                                     # Fraction(2164260864, 250000000000): rounding is presentation's job
+
+Importing it loads neither matplotlib nor IPython (nor NumPy): formatting, Korean words, tables, figures and
+glue are in `roofline.show`; the site's tooling is a separate package (tools/coursebook), not installed in Colab.
+
+| chapter                 | model modules                                   | presentation (roofline.show)             |
+| ----------------------- | ----------------------------------------------- | ---------------------------------------- |
+| ① 산술 강도             | kernels, params                                 | fmt, formulas, tables, figures.intensity |
+| ② Roofline              | hardware, cost, problems                        | fmt, ko, tables, figures.roofline        |
+| ③ Tiling                | kernels, walk, cachesim                         | fmt, formulas, tables, figures.tiling    |
+| ④ 타일 크기             | buffers, kernels, cost                          | fmt, tables                              |
+| ⑤ 행렬곱 손계산         | kernels, problems, buffers, cost                | fmt, formulas, ko, figures.tile_sweep    |
+| 정리, 4주차 안내        | problems, hardware                              | fmt, ko, tables, figures.roofline        |
+| 3주차 Vector Add        | kernels, cost, measure                          | fmt, ko, tables                          |
+| 행렬곱·BLAS·FlashAttention | transformer, gemm, attention, measure        | fmt, ko, claims, tables, figures.attention |
 """
-from . import buffers, fmt, kernels, problems, style, tables
-from .cost import COMPUTE, MEMORY, Cost, Timing, timing
-from .glue import glue
-from .hardware import Preset, Roofline
-from .params import Course, load
+from roofline import buffers, kernels, problems
+from roofline.cost import COMPUTE, MEMORY, Cost, Timing
+from roofline.errors import ParameterError
+from roofline.hardware import Preset, Roofline
+from roofline.params import Course, load
 
 __all__ = [
-    "COMPUTE", "MEMORY", "Cost", "Course", "Preset", "Roofline", "Timing",
-    "buffers", "fmt", "glue", "kernels", "load", "problems", "style", "tables", "timing",
+    "COMPUTE", "MEMORY", "Cost", "Course", "ParameterError", "Preset", "Roofline", "Timing",
+    "buffers", "kernels", "load", "problems",
 ]

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from .errors import check_positive
+from roofline.errors import check_positive
 
 
 def score_bytes(N: int, s: int, heads: int = 1) -> int:

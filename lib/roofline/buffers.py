@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .errors import check_positive
+from roofline.errors import check_positive
 
 
 @dataclass(frozen=True)

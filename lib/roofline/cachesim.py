@@ -29,8 +29,8 @@ from functools import lru_cache
 
 import numpy as np
 
-from .cost import Cost
-from .errors import check_divides, check_positive
+from roofline.cost import Cost
+from roofline.errors import check_divides, check_positive
 
 ROW = "row"
 GROUPED = "grouped"

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from .errors import ParameterError
-from .hardware import Roofline
+from roofline.errors import ParameterError
+from roofline.hardware import Roofline
 
 MEMORY = "memory"     # Timing.bound: the limiting resource (its Korean name: roofline.show.ko.BOUND)
 COMPUTE = "compute"

@@ -13,9 +13,9 @@ from fractions import Fraction
 
 import numpy as np
 
-from .cost import Cost, Timing
-from .hardware import Roofline
-from .errors import check_positive
+from roofline.cost import Cost, Timing
+from roofline.hardware import Roofline
+from roofline.errors import check_positive
 
 
 def gemm(M: int, N: int, K: int, s: int = 2) -> Cost:

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from fractions import Fraction
 
-from .errors import ParameterError, positive_number
+from roofline.errors import ParameterError, positive_number
 
 
 @dataclass(frozen=True)

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from .cost import Cost
-from .errors import check_divides, check_positive
+from roofline.cost import Cost
+from roofline.errors import check_divides, check_positive
 
 
 def vector_add(L: int, s: int = 4) -> Cost:

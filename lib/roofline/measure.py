@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from .errors import check_positive
+from roofline.errors import check_positive
 
 DTYPES = {"FP32": np.float32, "FP64": np.float64, "FP16": np.float16}
 

@@ -18,8 +18,8 @@ import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, text
-from .hardware import Preset, Roofline
+from roofline.errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, text
+from roofline.hardware import Preset, Roofline
 
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 

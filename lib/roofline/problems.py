@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import kernels
-from .cost import Cost, Timing
-from .hardware import Roofline
-from .params import Week4
+from roofline import kernels
+from roofline.cost import Cost, Timing
+from roofline.hardware import Roofline
+from roofline.params import Week4
 
 
 @dataclass(frozen=True)

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .cost import Cost
-from .errors import check_divides, check_positive
+from roofline.cost import Cost
+from roofline.errors import check_divides, check_positive
 
 MAX_N = 64   # 64³ = 262,144 inner iterations: a fraction of a second in CPython
 

@@ -2,7 +2,7 @@
 
 A figure takes the problem object the chapter built from its parameter cell (`Week4` or `Note`), never the
 whole course and never the parameter file. `FIGURES[name]` is the drawing function and `PROBLEM[name]` the
-attribute of `Course` it draws (`"week4"`, `"note"`): `python -m roofline figures` writes
+attribute of `Course` it draws (`"week4"`, `"note"`): `python -m coursebook figures` writes
 `FIGURES[name](getattr(course, PROBLEM[name]))` to figures/NAME.svg.
 """
 from __future__ import annotations
@@ -30,4 +30,4 @@ def draw(name: str, course):
     return FIGURES[name](getattr(course, PROBLEM[name]))
 
 
-from . import attention, intensity, roofline, tile_sweep, tiling  # noqa: E402  (each registers its figures)
+from roofline.show.figures import attention, intensity, roofline, tile_sweep, tiling  # noqa: E402  (each registers its figures)

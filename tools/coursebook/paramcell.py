@@ -10,7 +10,7 @@ from __future__ import annotations
 import ast
 import re
 
-from .params import CELL_KEYS
+from roofline.params import CELL_KEYS
 
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(?P<options>(?::[^\n]*\n)+)\n?(?P<body>.*?)^```[ \t]*$", re.S | re.M)
 LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?P<eq>\s*=\s*)(?P<value>.+?)(?P<comment>\s+#.*)?$")

@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import fmt
+from roofline.show import fmt
 
 
 @dataclass(frozen=True)

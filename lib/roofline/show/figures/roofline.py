@@ -6,10 +6,10 @@ import math
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import fmt, ko, style
-from ..hardware import Roofline
-from ..problems import week4_cases
-from . import figure
+from roofline.show import fmt, ko, style
+from roofline.hardware import Roofline
+from roofline.problems import week4_cases
+from roofline.show.figures import figure
 
 TERA = 1e12
 LABEL = {"fontsize": 10, "color": "dimgray"}

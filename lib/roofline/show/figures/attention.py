@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import attention, fmt, gemm, style
-from . import figure
+from roofline import attention, gemm
+from roofline.show import fmt, style
+from roofline.show.figures import figure
 
 TERA = 1e12
 MIB = 2**20

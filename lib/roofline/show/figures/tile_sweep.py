@@ -10,10 +10,11 @@ from fractions import Fraction
 
 from matplotlib.figure import Figure
 
-from .. import fmt, kernels, ko, style
-from ..cost import Timing
-from ..errors import check_positive
-from . import figure
+from roofline import kernels
+from roofline.show import fmt, ko, style
+from roofline.cost import Timing
+from roofline.errors import check_positive
+from roofline.show.figures import figure
 
 MS = 1e3
 
@@ -102,7 +103,7 @@ def week4_tile_sweep(w4) -> Figure:
 def week4_matmul_times(w4) -> Figure:
     """⑤'s own view: for each case, the memory time Q/BW as a bar and the compute time F/P as a line;
     t_ideal = max(F/P, Q/BW) is written at the end of each bar (log time axis)."""
-    from ..problems import week4_cases
+    from roofline.problems import week4_cases
 
     style.apply()
     cases = week4_cases(w4)

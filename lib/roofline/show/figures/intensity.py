@@ -4,8 +4,9 @@ from __future__ import annotations
 import numpy as np
 from matplotlib.figure import Figure
 
-from .. import fmt, kernels, style
-from . import figure
+from roofline import kernels
+from roofline.show import fmt, style
+from roofline.show.figures import figure
 
 
 def intensity_curves(w4, T: int, sides) -> dict[str, list]:

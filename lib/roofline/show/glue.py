@@ -100,7 +100,7 @@ def short_parameter_errors() -> None:
     traceback into the library: `ParameterError: N: 양의 정수여야 한다. 받은 값: -4096`. The cell still fails."""
     from IPython import get_ipython
 
-    from .errors import ParameterError
+    from roofline.errors import ParameterError
 
     shell = get_ipython()
     if shell is None:

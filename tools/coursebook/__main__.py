@@ -1,4 +1,4 @@
-"""Command line: `python -m roofline parameters | figures | notebooks [MD …] | check`.
+"""Command line: `python -m coursebook parameters | figures | notebooks [MD …] | check`.
 
     parameters write course.toml's values into each chapter's parameter cell (the .md sources)
     figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
@@ -13,8 +13,9 @@ import io
 import sys
 from pathlib import Path
 
-from . import params, style
-from .figures import FIGURES, draw
+from roofline import params
+from roofline.show import style
+from roofline.show.figures import FIGURES, draw
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURE_DIR = ROOT / "figures"
@@ -60,7 +61,7 @@ def stale_figures(course) -> list[str]:
 
 def write_parameters(course) -> None:
     """Put course.toml's values into every chapter's parameter cell."""
-    from . import paramcell
+    from coursebook import paramcell
 
     for md in chapter_sources():
         text = md.read_text(encoding="utf-8")
@@ -73,13 +74,13 @@ def write_parameters(course) -> None:
 def stale(course, site: Path | None = None) -> list[str]:
     """Everything that no longer matches the library and the sources, one line each, naming the file,
     the value and the command that fixes it. Cheap: each chapter's code runs once, in-process."""
-    from . import editions, paramcell
+    from coursebook import editions, paramcell
 
     problems = stale_figures(course)
     check_site = site is not None and (site / "html").is_dir()
     for md in chapter_sources():
         cell = paramcell.disagreements(md.read_text(encoding="utf-8"), course)
-        problems += [f"chapters/{md.name}: {line}: run `make refresh` (or `python -m roofline parameters`)"
+        problems += [f"chapters/{md.name}: {line}: run `make refresh` (or `python -m coursebook parameters`)"
                      for line in cell]
         try:
             now = editions.recompute(md, course_path=course.path)   # with the file's values in the parameter cell
@@ -93,7 +94,7 @@ def stale(course, site: Path | None = None) -> list[str]:
 
 
 def main(argv=None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m roofline", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m coursebook", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("parameters", help="write course.toml's values into the chapters' parameter cells")
     sub.add_parser("figures", help="write figures/*.svg")
@@ -114,7 +115,7 @@ def main(argv=None) -> int:
     elif args.command == "figures":
         write_figures(course)
     elif args.command == "notebooks":
-        from . import editions
+        from coursebook import editions
 
         for md in args.sources or chapter_sources():
             print(editions.write(md.resolve()).relative_to(ROOT))

@@ -46,7 +46,7 @@ def particle(word: str, pair: str) -> str:
 
 def nearly(ratios, target: int = 2, within=0.1) -> str:
     """"거의 두 배" when every ratio is within `within` (relative) of `target`, else "약 1.5–2.4배"."""
-    from . import fmt
+    from roofline.show import fmt
 
     names = {2: "두", 3: "세", 4: "네"}
     values = [float(r) for r in ratios]

@@ -94,7 +94,7 @@ def keep(word: str) -> bool:
 
 
 _JS = r"""
-/* Korean search (lib/roofline/search_ko.py): splitter, particle-aware stemmer, frequency scorer. */
+/* Korean search (tools/coursebook/search_ko.py): splitter, particle-aware stemmer, frequency scorer. */
 var ROOFLINE_HANGUL = /[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]/;
 var ROOFLINE_SUFFIXES = __SUFFIXES__;
 var splitQuery = function (query) {

@@ -15,8 +15,9 @@ from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
-from .. import cachesim, fmt, style, walk
-from . import figure
+from roofline import cachesim, walk
+from roofline.show import fmt, style
+from roofline.show.figures import figure
 
 A_COLOR = "#f4a261"     # A tile read in this step
 B_COLOR = "#6fa8dc"     # B tile read in this step

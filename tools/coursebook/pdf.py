@@ -1,6 +1,6 @@
 """The whole course as one printable PDF.
 
-    python -m roofline.pdf [--out _build/pdf/roofline-tiling.pdf] [--work _build/pdf] [--no-build]
+    python -m coursebook.pdf [--out _build/pdf/roofline-tiling.pdf] [--work _build/pdf] [--no-build]
 
 1. `jupyter-book build . --builder singlehtml --path-output WORK` puts every page of _toc.yml, in course
    order, into one HTML page (WORK/_build/singlehtml/index.html); chapters are executed as for the site.
@@ -121,7 +121,7 @@ def print_pdf(site: Path, out: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m roofline.pdf", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m coursebook.pdf", description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, default=ROOT / "_build" / "pdf",
                         help="folder for the single-page build (default _build/pdf)")
     parser.add_argument("--out", type=Path, default=None,

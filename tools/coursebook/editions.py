@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from .glue import PREFIX, shown_text
+from roofline.show.glue import PREFIX, shown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 MYST = "md:myst"
@@ -397,7 +397,8 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
-    from . import paramcell, params
+    from coursebook import paramcell
+    from roofline import params
 
     shell = InteractiveShell.instance()
     shell.reset(new_session=False)
@@ -478,7 +479,7 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
     """Why chapters/X.ipynb is stale with respect to chapters/X.md and the library (empty: up to date)."""
     edition = md.with_suffix(".ipynb")
     rel = edition.relative_to(root).as_posix()
-    fix = "run `make notebooks` (or `python -m roofline notebooks " + md.relative_to(root).as_posix() + "`)"
+    fix = "run `make notebooks` (or `python -m coursebook notebooks " + md.relative_to(root).as_posix() + "`)"
     if not edition.exists():
         return [f"{rel} is missing: {fix}"]
     nb = nbformat.read(edition, as_version=4)
