@@ -70,3 +70,8 @@ def bound(timing) -> str:
 def case(c) -> str:
     """A week-4 case as the tables and figures name it: "재사용 없음", "T = 32", …"""
     return "재사용 없음" if c.T is None else f"T = {c.T}"
+
+
+def nbsp(text: str) -> str:
+    """A table cell that must not wrap inside ("T = 32", "32 B"): its spaces as no-break spaces."""
+    return text.replace(" ", "\u00a0")
