@@ -15,28 +15,17 @@ import pytest
 import yaml
 
 from conftest import live_glued
+from site_pages import HTML, page_text, toc_pages
 
 ROOT = Path(__file__).resolve().parents[1]
-HTML = Path(os.environ.get("ROOFLINE_HTML", ROOT / "_build" / "html"))
 EXECUTED = HTML.parent / "jupyter_execute"
-
-
-def toc_pages() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    pages = [toc["root"]]
-    for part in toc.get("parts", []):
-        pages += [entry["file"] for entry in part["chapters"]]
-    return pages
 
 
 def text_of(page: str) -> str:
     path = HTML / f"{page}.html"
     if not path.exists():
         pytest.fail(f"{path} does not exist: run `make book` first")
-    raw = path.read_text(encoding="utf-8")
-    main = re.search(r'<main[^>]*id="main-content".*?</main>', raw, re.S)
-    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main.group(0) if main else raw, flags=re.S)
-    return re.sub(r"\s+", " ", html.unescape(re.sub(r"<[^>]+>", " ", body)))
+    return page_text(path)
 
 
 @pytest.mark.parametrize("page", toc_pages())
@@ -120,7 +109,8 @@ def test_an_edit_to_the_library_or_its_parameters_changes_the_execution_cache(tm
     N = tomllib.loads(text)["week4"]["N"]
     toml.write_text(set_value(text, "week4", "N", 2 * N), encoding="utf-8")
     after_toml = sphinx_ext.library_hash(lib)
-    (lib / "fmt.py").write_text((lib / "fmt.py").read_text(encoding="utf-8") + "\n# edit\n", encoding="utf-8")
+    (lib / "show" / "fmt.py").write_text((lib / "show" / "fmt.py").read_text(encoding="utf-8") + "\n# edit\n",
+                                         encoding="utf-8")
     assert len({before, after_toml, sphinx_ext.library_hash(lib)}) == 3
 
     class App:

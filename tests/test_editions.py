@@ -26,10 +26,10 @@ import yaml
 from coursebook import editions
 from roofline import params
 from coursebook.__main__ import chapter_sources, stale
+from site_pages import HTML, page_text
 from roofline.show.glue import shown_text
 
 ROOT = Path(__file__).resolve().parents[1]
-HTML = Path(os.environ.get("ROOFLINE_HTML", ROOT / "_build" / "html"))
 SOURCES = chapter_sources()
 IDS = [md.stem for md in SOURCES]
 
@@ -47,14 +47,9 @@ def recomputed(md: Path) -> editions.Glued:
     return editions.recompute(md)
 
 
-def page_text(md: Path) -> str | None:
+def chapter_text(md: Path) -> str | None:
     path = HTML / "chapters" / f"{md.stem}.html"
-    if not path.exists():
-        return None
-    raw = path.read_text(encoding="utf-8")
-    main = re.search(r'<main[^>]*id="main-content".*?</main>', raw, re.S)
-    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main.group(0) if main else raw, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
+    return page_text(path) if path.exists() else None
 
 
 # ---------------------------------------------------------------- nothing is stale
@@ -221,7 +216,7 @@ def test_edition_numbers_equal_the_site(md):
     nb = edition(md)
     have = editions.records(nb)
     executed = HTML.parent / "jupyter_execute" / "chapters" / f"{md.stem}.ipynb"
-    text = page_text(md)
+    text = chapter_text(md)
     if text is None or not executed.exists():
         now = recomputed(md)
         assert not editions.value_changes(have, now), editions.value_changes(have, now)

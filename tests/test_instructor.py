@@ -33,6 +33,7 @@ from roofline.show.figures import FIGURES
 from roofline.show.glue import shown_text
 
 from course_copies import checkout_files, next_term
+from site_pages import page_text
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
@@ -53,13 +54,6 @@ def env_for(repo: Path) -> dict[str, str]:
 def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
     return subprocess.run([str(VENV / "bin" / "python"), "-m", "coursebook", "check", *extra], cwd=repo,
                           env=env_for(repo), capture_output=True, text=True, timeout=600)
-
-
-def page_text(path: Path) -> str:
-    raw = path.read_text(encoding="utf-8")
-    main = re.search(r'<main[^>]*id="main-content".*?</main>', raw, re.S)
-    body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main.group(0) if main else raw, flags=re.S)
-    return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
 
 
 @pytest.fixture(scope="module")

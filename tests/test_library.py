@@ -158,10 +158,10 @@ def test_fp16_variants_of_chapter_one(seed):
 
 def test_the_seeds_four_points_and_times(seed):
     expected = {  # seed 000 ②/⑤: R_roof (TFLOPs/s), t_ideal (ms), limit
-        "재사용 없음": ("0.249969", "549.822923", rl.MEMORY),
-        "T = 32": ("7.968872", "17.246978", rl.MEMORY),
-        "T = 64": ("15.875969", "8.657043", rl.MEMORY),
-        "T = 128": ("20.000000", "6.871948", rl.COMPUTE),
+        "재사용 없음": ("0.249969", "549.822923", "HBM 대역폭"),
+        "T = 32": ("7.968872", "17.246978", "HBM 대역폭"),
+        "T = 64": ("15.875969", "8.657043", "HBM 대역폭"),
+        "T = 128": ("20.000000", "6.871948", "연산 성능"),
     }
     cases = rl.problems.week4_cases(seed.week4)
     assert [ko.case(c) for c in cases] == list(expected)

@@ -110,10 +110,6 @@ class CacheRun:
         return self.s_in * self.T * self.T
 
     @property
-    def capacity_bytes(self) -> int | None:
-        return None if self.capacity_tiles is None else self.capacity_tiles * self.tile_bytes
-
-    @property
     def Q_read(self) -> int:
         """Byte read from HBM: misses · s_in T²."""
         return self.misses * self.tile_bytes

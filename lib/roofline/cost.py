@@ -82,7 +82,3 @@ class Timing:
     @property
     def memory_bound(self) -> bool:
         return self.bound == MEMORY
-
-
-def timing(cost: Cost, hw: Roofline) -> Timing:
-    return Timing(cost, hw)

@@ -11,7 +11,8 @@ which has no myst-nb.
 
 During the book build (`ROOFLINE_BOOK=1`, set by the site's Sphinx extension) it only records.
 Elsewhere (Colab, Jupyter, the .ipynb editions) it also shows tables, equations and figures, and a
-line `name = value` for text, so that a changed parameter is visible below the cell.
+line `name = value` for text, so that a changed parameter is visible below the cell; those outputs carry the
+metadata `{"roofline": "shown"}`, so the site can reuse an edition's run without them.
 """
 from __future__ import annotations
 
@@ -126,10 +127,11 @@ def glue(name: str, value) -> None:
     display({PREFIX + mime: payload for mime, payload in data.items()}, raw=True, metadata=metadata)
     if in_book():
         return
+    shown = {"roofline": "shown"}   # what the book leaves out (the site's own pages reuse this run without it)
     if isinstance(value, str):
-        display({"text/plain": f"{name} = {value}"}, raw=True)
+        display({"text/plain": f"{name} = {value}"}, raw=True, metadata=shown)
     else:
-        display(data, raw=True)
+        display(data, raw=True, metadata=shown)
 
 
 short_parameter_errors()   # every chapter imports this module first
