@@ -51,13 +51,16 @@ def set_key(text: str, dotted: str, value) -> str:
 
 
 def next_term(text: str) -> str:
-    """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, L 5×10⁷,
+    """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, a 6×6 small
+    example with 3×3 tiles, L 5×10⁷,
     and the note on an A100 with a shorter sequence. Which week-4 tiles are memory-bound changes too."""
     raw = tomllib.loads(text)
     text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
     text = set_value(text, "presets.course", "BW", 2.4e12)
     text = set_value(text, "week4", "N", 2048)
     text = set_value(text, "week4", "tiles", [32, 128, 256])
+    text = set_value(text, "week4", "small_N", 6)
+    text = set_value(text, "week4", "small_T", 3)
     text = set_value(text, "week3", "L", 50_000_000)
     if "note" in raw:
         text = set_value(text, "note", "hardware", "A100_SXM")
