@@ -4,7 +4,8 @@ draws it with no script (MathJax was 1.2 MB of JavaScript on every page).
 - TeX → MathML is latex2mathml's. Its gaps that this site's formulas meet are bridged here, each in
   one line of `_PRE`/`_POST`: `aligned` is drawn as `split` (the same right/left column pairs),
   `gathered` as one centred display-style column, `\\\\[4pt]` loses its extra space, `4{,}096` stays
-  one number, and `\\iff` is a relation (latex2mathml makes it an identifier).
+  one number, `\\iff` is a spaced relation, `\\min(`/`\\max(`, `\\log x` and `a/b` get TeX's spacing, `\\tilde`
+  is an accent, and `\\!` is dropped (MathML Core has no negative space).
 - The font is STIX Two Math (shipped inside the ziamath package), cut down at the end of the build to
   the characters the pages' formulas use (with their MATH-table size variants, so braces, roots and
   fences still stretch): `_static/math/stix-two-math.woff`, a few dozen KB, the same drawing on every
@@ -36,14 +37,24 @@ _PRE = [
     (re.compile(r"\\(begin|end)\{aligned\}"), r"\\\1{split}"),
     (re.compile(r"\\(begin|end)\{gathered\}"), r"\\\1{matrix}"),
     (re.compile(r"\\\\\[[^\]]*\]"), r"\\\\"),
+    (re.compile(r"\\iff\b"), r"\\;\\Longleftrightarrow\\;"),           # TeX's own definition of \iff
 ]
 # MathML rewrites after it
 _POST = [
-    (re.compile(r"<mn>(\d+)</mn><mrow><mo>&#x0002C;</mo></mrow>(?=<mn>)"), r"<mn>\1,</mn>"),
+    (re.compile(r"<mn>(\d+)</mn><mrow><mo>&#x0002C;</mo></mrow>(?=<mn>|<msup><mn>)"), r"<mn>\1,</mn>"),
     (re.compile(r"<mi>(&#x027FA;|&#x027F9;|&#x027F8;)</mi>"), r"<mo>\1</mo>"),
+    (re.compile(r"<mo>&#x0002F;</mo>"), r'<mo lspace="0" rspace="0">&#x0002F;</mo>'),    # a/b: "/" is no operator in TeX
+    # \tilde: an accent (close above its letter), not a "~" set over it
+    (re.compile(r'(<mover>.*?)<mo stretchy="false">&#x0007E;</mo></mover>'), r'\1<mo>&#x002DC;</mo></mover>'),
+    (re.compile(r"<mover>(?=(?:(?!</mover>).)*<mo>&#x002DC;</mo></mover>)"), r'<mover accent="true">'),
     (re.compile(r"<mtable>"), r'<mtable displaystyle="true">'),   # only `gathered` makes a bare mtable
+    # \min, \max as TeX sets them: upright names, no operator space before "(" (limits under them stay)
+    (re.compile(r"(?<!<munder>)<mo>(min|max)</mo>"), r"<mi>\1</mi>"),
+    # \log x: TeX's thin space between the name and its argument
+    (re.compile(r"<mi>(log|ln|exp)</mi>(?!<mo stretchy=\"false\">&#x00028;)"), r'<mi>\1</mi><mspace width="0.1667em" />'),
+    (re.compile(r'<mspace width="negative\w+" />'), ""),           # \! (MathML Core has no negative space)
 ]
-_JOIN_NUMBER = re.compile(r"<mn>([\d,]+,)</mn><mn>([\d,]+)</mn>")
+_JOIN_NUMBER = re.compile(r"<mn>([\d,]+,)</mn>(<msup>)?<mn>([\d,]+)</mn>")
 
 
 def to_mathml(tex: str, display: bool) -> str:
@@ -59,7 +70,7 @@ def to_mathml(tex: str, display: bool) -> str:
     for pattern, repl in _POST:
         out = pattern.sub(repl, out)
     while _JOIN_NUMBER.search(out):
-        out = _JOIN_NUMBER.sub(r"<mn>\1\2</mn>", out)
+        out = _JOIN_NUMBER.sub(r"\2<mn>\1\3</mn>", out)
     if "linebreak=" in out:
         raise ValueError("a line break outside an aligned/split/gathered environment")
     # the TeX source rides along for copying and for readers whose browser lacks MathML
