@@ -119,9 +119,13 @@ _ITALIC = {**{chr(c): chr(0x1D434 + c - 0x41) for c in range(0x41, 0x5B)},
 
 
 def stix_font() -> Path:
-    import ziamath
+    """STIX Two Math inside the installed ziamath package (found, not imported: its import loads the font)."""
+    import importlib.util
 
-    return Path(ziamath.__file__).resolve().parent / "fonts" / "STIXTwoMath-Regular.ttf"
+    spec = importlib.util.find_spec("ziamath")
+    if spec is None or spec.origin is None:
+        raise RuntimeError("수식 글꼴이 없다: ziamath 패키지를 설치하라 (requirements.txt)")
+    return Path(spec.origin).resolve().parent / "fonts" / "STIXTwoMath-Regular.ttf"
 
 
 def math_text(pages) -> str:
