@@ -2,7 +2,7 @@
 
 The site is read from $ROOFLINE_HTML (default _build/html) and served on 127.0.0.1; the browser may
 reach nothing else (every other request is aborted and reported), so the site must work offline
-(MathJax is served from _static/mathjax by sphinx-mathjax-offline).
+(formulas are MathML written at build time, drawn with a math font the site ships).
 
 Each page is opened three times (light desktop, dark desktop, 390 px phone); screenshots of all three go
 to <build>/screenshots/. The per-page tests below check what was recorded; the link crawl reads the
@@ -11,6 +11,7 @@ HTML files directly.
 from __future__ import annotations
 
 import dataclasses
+import functools
 import io
 import re
 import subprocess
@@ -25,12 +26,12 @@ from browser_helpers import (HANGUL, ROOT, chromium, html_dir, offline, page_fil
                              toc_pages)
 
 PAGES = toc_pages()
-MAX_PAGE_BYTES = 1_500_000          # HTML + its images
+MAX_PAGE_BYTES = 1_500_000          # everything a first visit loads: HTML, CSS, scripts, fonts, images
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 MIN_FIGURE_CONTRAST = 3.0           # WCAG contrast for graphics, between a figure's light and dark pixels
 
-# Wait until every <img> has finished (lazy ones forced to load) and MathJax has typeset the page.
+# Wait until every <img> has finished (lazy ones forced to load) and the fonts (math, icons) are in.
 SETTLE = """async () => {
   const imgs = [...document.images];
   imgs.forEach((img) => { img.loading = "eager"; });
@@ -39,7 +40,7 @@ SETTLE = """async () => {
       new Promise((ok) => { img.addEventListener("load", ok); img.addEventListener("error", ok); }))),
     new Promise((ok) => setTimeout(ok, 5000)),
   ]);
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
+  await document.fonts.ready;
   return true;
 }"""
 
@@ -47,7 +48,7 @@ COLLECT = r"""() => {
   const article = document.querySelector(".bd-article") || document.body;
   const visibleText = (() => {
     const copy = article.cloneNode(true);
-    copy.querySelectorAll("script, style, pre, code, mjx-container, .highlight, mjx-assistive-mml")
+    copy.querySelectorAll("script, style, pre, code, math, .highlight")
       .forEach((n) => n.remove());
     return copy.textContent;
   })();
@@ -63,9 +64,25 @@ COLLECT = r"""() => {
       src: img.currentSrc || img.src, alt: img.getAttribute("alt"), complete: img.complete,
       naturalWidth: img.naturalWidth })),
     visibleText,
-    mathSource: document.querySelectorAll(".math, span.math, div.math").length,
-    mathRendered: document.querySelectorAll("mjx-container").length,
-    mathErrors: [...document.querySelectorAll("mjx-merror")].map((n) => n.textContent),
+    mathSource: document.querySelectorAll(".math").length,
+    // a formula counts as drawn when its box holds one <math> that Chromium lays out as MathML (MathML Core)
+    mathRendered: [...document.querySelectorAll(".math")].filter((box) =>
+      box.querySelectorAll(":scope > math").length === 1 &&
+      box.querySelector("math") instanceof MathMLElement &&
+      box.querySelector("math").getBoundingClientRect().width > 0).length,
+    mathErrors: [...document.querySelectorAll(".math merror, .math > code")].map((n) => n.textContent),
+    // a fraction laid out as math stands taller than a line of its text; as plain text it would not
+    flatFractions: [...document.querySelectorAll(".math mfrac")].filter((f) => {
+      const r = f.getBoundingClientRect();
+      return r.width > 0 && r.height < 1.3 * parseFloat(getComputedStyle(f).fontSize);
+    }).map((f) => f.textContent),
+    mathFonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
+    icons: [...document.querySelectorAll("*")].map((el) => {
+      const before = getComputedStyle(el, "::before");
+      const family = before.fontFamily, content = before.content;
+      return family.includes("Font Awesome") && /^"[\ue000-\uf8ff]"$/.test(content) ?
+        {family: family, weight: before.fontWeight, char: content.slice(1, -1), cls: el.className.toString()} : null;
+    }).filter(Boolean),
     stderr: [...document.querySelectorAll(".output.stderr, .output.traceback, .stderr, .traceback")]
       .map((n) => n.textContent.slice(0, 200)),
     outputText: outputs.map((n) => n.textContent).join("\n"),
@@ -133,6 +150,8 @@ class PageReport:
     dark_theme: str = ""
     figure_contrast: list = dataclasses.field(default_factory=list)   # (src, contrast ratio)
     phone: dict = dataclasses.field(default_factory=dict)
+    responses: list = dataclasses.field(default_factory=list)       # (url, bytes) of every response
+    first_visit: list = dataclasses.field(default_factory=list)     # those of the cold load, until settled
 
 
 def _luminance_contrast(png: bytes) -> float:
@@ -158,6 +177,13 @@ def _luminance_contrast(png: bytes) -> float:
 
     lo, hi = lin(percentile(0.01)), lin(percentile(0.99))
     return (hi + 0.05) / (lo + 0.05)
+
+
+def _body_size(response) -> int:
+    try:
+        return len(response.body())
+    except Exception:        # a redirect or an aborted request has no body
+        return 0
 
 
 def _shot_name(docname: str, kind: str) -> str:
@@ -189,9 +215,12 @@ def site():
                     if q.url.startswith(base) else None)
             page.on("response", lambda q, r=report: r.failed_requests.append(f"{q.url} (HTTP {q.status})")
                     if q.url.startswith(base) and q.status >= 400 else None)
-            page.goto(report.url, wait_until="load")
+            page.on("response", lambda q, r=report: r.responses.append((q.url, _body_size(q))))
+            page.goto(report.url, wait_until="load")   # routing is on, so the browser cache is off: a cold load
             page.evaluate(SETTLE)
+            page.wait_for_load_state("networkidle")
             report.light = page.evaluate(COLLECT)
+            report.first_visit = list(report.responses)
             page.screenshot(path=shots / _shot_name(docname, "light"), full_page=True)
 
             report.dark_theme = page.evaluate(DARK)
@@ -210,14 +239,6 @@ def site():
             page.close()
             report.external_requests = sorted(set(blocked))
     return reports
-
-
-def _local_file(root: Path, url: str, base: str) -> Path | None:
-    if not url.startswith(base):
-        return None
-    path = unquote(urlparse(url).path)
-    target = root / path.lstrip("/")
-    return target / "index.html" if target.is_dir() else target
 
 
 def test_every_toc_page_is_tested():
@@ -252,9 +273,17 @@ def test_math_rendered_no_raw_markup(site, docname):
     text = light["visibleText"]
     for raw in ("$$", "\\frac", "\\text", "{glue", "{term}", "{ref}", "{math}", "{cite}", "<Figure size", "```"):
         assert raw not in text, f"{docname}: raw {raw!r} visible: …{text[max(0, text.find(raw) - 60):text.find(raw) + 60]}…"
-    assert light["mathErrors"] == [], f"{docname}: MathJax errors"
-    assert light["mathRendered"] >= light["mathSource"], \
-        f"{docname}: {light['mathSource']} math elements but only {light['mathRendered']} typeset by MathJax"
+    assert light["mathErrors"] == [], f"{docname}: formulas that did not convert"
+    assert light["mathRendered"] == light["mathSource"], \
+        f"{docname}: {light['mathSource']} formulas but only {light['mathRendered']} drawn as MathML"
+    assert light["flatFractions"] == [], f"{docname}: fractions not laid out as math"
+    if light["mathSource"]:
+        assert "Roofline STIX Two Math" in light["mathFonts"], f"{docname}: the math font did not load"
+
+
+def test_some_pages_have_math(site):
+    """The math checks above check something: the course's formulas (I = F/Q and the rest) are on its pages."""
+    assert sum(site[d].light["mathSource"] for d in PAGES) >= len(PAGES)
 
 
 @pytest.mark.parametrize("docname", PAGES)
@@ -327,14 +356,47 @@ def test_dark_mode_figures_legible(site, docname):
 
 @pytest.mark.parametrize("docname", PAGES)
 def test_page_weight(site, docname):
-    root = html_dir()
-    base = site[docname].url[: -len(page_file(docname))]
-    total = (root / page_file(docname)).stat().st_size
-    for src in {i["src"] for i in site[docname].light["images"]}:
-        path = _local_file(root, src, base)
-        assert path is not None and path.is_file(), f"{docname}: image {src} is not a file of the site"
-        total += path.stat().st_size
-    assert total <= MAX_PAGE_BYTES, f"{docname}: HTML + images = {total:,} bytes > {MAX_PAGE_BYTES:,}"
+    """A reader's first visit (cold cache, every image loaded) moves at most MAX_PAGE_BYTES, counted in the
+    browser over all responses; neither the theme's full icon script and fonts nor a math script are among them."""
+    first = site[docname].first_visit
+    assert any(url == site[docname].url for url, _ in first), f"{docname}: the page itself was not recorded"
+    total = sum(size for _, size in first)
+    heavy = sorted(first, key=lambda r: -r[1])[:5]
+    assert total <= MAX_PAGE_BYTES, \
+        f"{docname}: a first visit moves {total:,} bytes in {len(first)} requests > {MAX_PAGE_BYTES:,}; largest {heavy}"
+    unwanted = [url for url, _ in first if re.search(r"fontawesome\.js|/vendor/fontawesome/|mathjax", url, re.I)]
+    assert unwanted == [], f"{docname}: loads {unwanted}"
+
+
+@pytest.mark.parametrize("docname", PAGES)
+def test_icons_in_shipped_fonts(site, docname):
+    """Every Font Awesome icon the page draws (its CSS ::before, also hidden ones) is a glyph of the cut-down font
+    the site ships for that family and weight, so no icon shows as an empty box."""
+    fonts = _icon_fonts()
+    icons = site[docname].light["icons"]
+    assert icons, f"{docname}: no icons found (the sidebar's and the header's buttons have some)"
+    missing = sorted({(i["cls"][:40], hex(ord(i["char"])), i["weight"]) for i in icons
+                      if ord(i["char"]) not in fonts.get((_family(i["family"]), str(i["weight"])), set())})
+    assert missing == [], f"{docname}: icons whose glyph the shipped font lacks"
+
+
+def _family(css_family: str) -> str:
+    return next(f.strip().strip('"') for f in css_family.split(",") if "Font Awesome" in f)
+
+
+@functools.lru_cache(maxsize=None)
+def _icon_fonts() -> dict:
+    """{(family, weight): codepoints} of the icon fonts named by the site's icons.css."""
+    from fontTools.ttLib import TTFont
+
+    folder = html_dir() / "_static" / "icons"
+    css = (folder / "icons.css").read_text(encoding="utf-8")
+    fonts = {}
+    for family, weight, url in re.findall(
+            r'font-family:\s*"([^"]+)";[^}]*font-weight:\s*(\d+);[^}]*url\("([^"]+)"\)', css):
+        fonts[family, weight] = set(TTFont(folder / url).getBestCmap())
+    assert fonts, "icons.css names no fonts"
+    return fonts
 
 
 @pytest.mark.parametrize("docname", PAGES)

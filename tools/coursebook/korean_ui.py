@@ -31,6 +31,7 @@ WORDS = {
         "Toggle primary sidebar": "왼쪽 목차 열기/닫기",
         "Toggle secondary sidebar": "오른쪽 목차 열기/닫기",
         "Site navigation": "사이트 목차",
+        "Site home": "첫 페이지로",            # the sidebar's logo link (_templates/sidebar-logo.html)
         "Version warning": "버전 안내",
     },
     "booktheme": {   # sphinx-book-theme's buttons

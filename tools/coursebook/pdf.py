@@ -5,8 +5,8 @@
 1. `jupyter-book build . --builder singlehtml --path-output WORK` puts every page of _toc.yml, in course
    order, into one HTML page (WORK/_build/singlehtml/index.html); chapters are executed as for the site.
 2. That page is served on 127.0.0.1 and printed by headless Chromium (Debian's /usr/bin/chromium through
-   Playwright, no network): MathJax (served from the site, sphinx-mathjax-offline) has typeset every
-   formula, the folded answers are opened, Hangul comes from the system's CJK fonts.
+   Playwright, no network): every formula is MathML written at build time (tools/coursebook/mathml.py), the
+   folded answers are opened, Hangul comes from the system's CJK fonts.
 Needs no Makefile; `make pdf` can call it.
 """
 from __future__ import annotations
@@ -28,7 +28,7 @@ CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 
-# Open every folded answer and hidden cell input, wait for pictures and MathJax.
+# Open every folded answer and hidden cell input, wait for pictures and fonts.
 PREPARE = """async () => {
   const style = document.createElement("style");   /* opened <details> fade in: print them fully drawn */
   style.textContent = "*, *::before, *::after { animation: none !important; transition: none !important; } " +
@@ -46,13 +46,11 @@ PREPARE = """async () => {
   imgs.forEach((img) => { img.loading = "eager"; });
   await Promise.all(imgs.map((img) => img.complete ? null :
     new Promise((ok) => { img.addEventListener("load", ok); img.addEventListener("error", ok); })));
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
-  if (window.MathJax && MathJax.typesetPromise) await MathJax.typesetPromise();
   await document.fonts.ready;
   const bad = [...document.images].filter((i) => i.naturalWidth === 0).map((i) => i.src);
   const text = document.body ? document.body.innerText : "";
   const raw = ["$$", "\\\\frac", "{glue"].filter((s) => text.includes(s));
-  return {bad, raw, math: document.querySelectorAll("mjx-container").length};
+  return {bad, raw, math: document.querySelectorAll(".math > math").length};
 }"""
 
 FOOTER = ('<div style="font-size:8px; width:100%; text-align:center; color:#666;">'

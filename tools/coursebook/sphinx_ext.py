@@ -41,4 +41,10 @@ def setup(app):
     search_ko.setup(app)
     sitemeta.setup(app)
     korean_ui.setup(app)
+    # formulas as MathML at build time; only the icons in use; keyboard-reachable tables, landmarks
+    from coursebook import a11y, icons, mathml
+
+    mathml.setup(app)
+    icons.setup(app)
+    a11y.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
