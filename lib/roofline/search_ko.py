@@ -50,8 +50,7 @@ SUFFIXES = sorted(
         "한다", "하는", "하고", "하면", "해서", "했다", "하여", "하기", "할", "한", "해", "된다", "되는",
         "되고", "되면", "돼", "된", "될", "시킨다", "적", "적인", "적으로",
     },
-    key=len,
-    reverse=True,
+    key=lambda suffix: (-len(suffix), suffix),   # a list, not a set's order: the same every build
 )
 
 _SUFFIX_SET = set(SUFFIXES)
