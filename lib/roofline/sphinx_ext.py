@@ -47,11 +47,24 @@ def on_config(app, config) -> None:
     if config.nb_execution_mode == "cache":
         base = Path(app.outdir).parent / ".jupyter_cache"
         config.nb_execution_cache_path = str(base / library_hash())
-    # The footer's "최종 업데이트" date (html_last_updated_fmt) and Sphinx's copyright year follow
-    # SOURCE_DATE_EPOCH (https://reproducible-builds.org/specs/source-date-epoch/): the date of the
-    # commit being built, not of the day of the build. A date given by the caller is kept.
-    if "SOURCE_DATE_EPOCH" not in os.environ and (stamp := commit_time(Path(app.srcdir))):
-        os.environ["SOURCE_DATE_EPOCH"] = stamp
+    last_updated_from_commit(app, config)
+
+
+def last_updated_from_commit(app, config) -> None:
+    """The footer's "최종 업데이트" date (html_last_updated_fmt) is the date (UTC) of the commit being
+    built, not of the day of the build: two builds of one commit agree. It is written into the setting
+    itself, so that Sphinx sees a new commit's date as a changed setting and writes every page again
+    (a rebuild would otherwise keep the old date on the pages it does not rewrite)."""
+    if config.html_last_updated_fmt is None or not (stamp := commit_time(Path(app.srcdir))):
+        return
+    from datetime import datetime, timezone
+
+    from sphinx.locale import _
+    from sphinx.util.i18n import format_date
+
+    when = datetime.fromtimestamp(int(stamp), tz=timezone.utc)
+    shown = format_date(config.html_last_updated_fmt or _("%b %d, %Y"), date=when, language=config.language)
+    config.html_last_updated_fmt = shown.replace("%", "%%")
 
 
 # ---- kernels on local sockets -----------------------------------------------------------------------
