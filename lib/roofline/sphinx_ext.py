@@ -47,7 +47,6 @@ def on_config(app, config) -> None:
     if config.nb_execution_mode == "cache":
         base = Path(app.outdir).parent / ".jupyter_cache"
         config.nb_execution_cache_path = str(base / library_hash())
-    last_updated_from_commit(app, config)
 
 
 def last_updated_from_commit(app, config) -> None:
@@ -146,6 +145,7 @@ def assets_before_pages(app, builder) -> None:
 
 def setup(app):
     app.connect("config-inited", on_config, priority=100)
+    app.connect("config-inited", last_updated_from_commit, priority=100)
     app.connect("doctree-read", stable_notebook)
     app.connect("write-started", assets_before_pages)
     local_kernels()
