@@ -1,33 +1,51 @@
 """Korean full-text search for the site (Sphinx has no Korean search language).
 
-Registered from `roofline.sphinx_ext` with `app.add_search_language(SearchKorean)`; Sphinx picks it
-because `language: ko` (html_search_language defaults to the language).
+Registered from `coursebook.sphinx_ext` with `app.add_search_language(SearchKorean)`; Sphinx picks it
+because `language: ko` (html_search_language defaults to the language). The query side is JavaScript,
+`search_ko.js` beside this file; Sphinx puts it, after this build's data, into language_data.js.
 
 Index side (Python, `SearchKorean.split`): a word like "타일을" or "Roofline과" is split at script
 boundaries ("Roofline", "과") and every Hangul word is indexed both as written and with a trailing
 particle or ending removed ("타일을" → "타일을", "타일"). Bare particles and stop words are not indexed.
 
-Query side (JavaScript, in `language_data.js`): the same script-boundary splitter; the "stemmer" strips a
-trailing particle when at least two syllables remain and the index knows the rest ("타일을" → "타일",
-but "강도" stays "강도"). Several words are ANDed, as in every Sphinx search ("산술 강도" needs both words).
+Query side (`search_ko.js`): the same script-boundary splitter; the "stemmer" strips a trailing particle
+when at least two syllables remain and the index knows the rest ("타일을" → "타일", but "강도" stays
+"강도"). Several words are ANDed, as in every Sphinx search ("산술 강도" needs both words).
 
-Synonyms from the glossary: each 용어집 entry pairs a Korean term with its English name ("점유율" ↔
-"Occupancy", "온라인 소프트맥스" ↔ "Online softmax"); word by word, each is indexed wherever the other is
-written, so "점유율" finds the page that writes "Occupancy" and "온라인 소프트맥스" the page that writes
-"온라인 softmax".
+Spacing: Korean readers space compounds freely ("산술강도", "산술 강도"; the site writes both "실행 시간"
+and "실행시간").
+- A query word the index does not know and no indexed word contains is cut into indexed words, fewest
+  pieces first ("산술강도" → "산술" + "강도", "텐서코어" → "텐서" + "코어").
+- Query words written apart whose joined form the index knows are searched joined ("실행 시간" →
+  "실행시간"); and the index files two Hangul words written apart under their joined form too when the
+  site writes that form somewhere (`Tables.compounds`): "실행 시간" finds the pages that write it apart.
+
+Spellings, from the glossary (`glossary_entries`): the names of one 용어집 entry — its terms and the
+English name that opens its definition — are indexed wherever another of them is written: word by word
+when they have as many words ("점유율" ↔ "Occupancy", "텐서 코어" ↔ "Tensor Core", "온라인 소프트맥스" ↔
+"Online softmax"), else as phrases ("분기점" ↔ "Ridge point", "GEMM" ↔ "General matrix multiply",
+"Roofline" ↔ "Roofline model"). So "점유율" finds the page that writes "Occupancy", "텐서 코어" the page
+that writes "Tensor Core", "Ridge point" the page that writes "분기점".
 
 Ranking: Sphinx scores a page 15 when a word is in one of its headings and 5 when it is only in the
-text, so many pages tie, and a glossary entry scores 100. `Scorer.score` (in language_data.js) takes
+text, so many pages tie, and a glossary entry scores 100. `Scorer.score` (search_ko.js) takes
 min(Sphinx's score, 15), adds a BM25-style boost from the words' counts on the page (k1 = 3, b = 0.75;
 counts computed at build time from all doctrees and embedded in language_data.js) and 10 when every word
 is in the page's own title, and halves the score of the reference pages (landing page, glossary,
 bibliography): the chapter that teaches a term comes first, the glossary entry right after it.
+
+Incremental builds: what one page's index entries depend on beyond the page (the glossary's names, the
+compounds the site writes) is kept as a digest in the environment; when it changes, every page is
+written (and indexed) again, so a rebuild gives the index a clean build gives.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from collections import Counter
+from dataclasses import dataclass, field
+from pathlib import Path
 
 from docutils import nodes
 from sphinx.search import SearchLanguage
@@ -35,6 +53,12 @@ from sphinx.search import SearchLanguage
 HANGUL = "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
 _TOKEN = re.compile(rf"[{HANGUL}]+|[^\W{HANGUL}]+")
 _HANGUL_RE = re.compile(rf"[{HANGUL}]")
+# two Hangul words with only spaces between them (overlapping: "최대 연산 성능" gives two pairs)
+_APART = re.compile(rf"(?<![{HANGUL}])(?=([{HANGUL}]+)[^\S\n]+([{HANGUL}]+))")
+# the English name that opens a glossary definition: up to the first ".", "," or "("
+_ENGLISH = re.compile(r"\s*([A-Za-z][A-Za-z \-–/]*?)\s*[.,(]")
+
+QUERY_JS = Path(__file__).with_name("search_ko.js")
 
 # Trailing particles (조사) and common endings, longest first. A Hangul word ending in one of them is
 # also indexed without it. Over-stripping ("강도" → "강") only adds an extra index entry: the full word
@@ -50,8 +74,7 @@ SUFFIXES = sorted(
         "한다", "하는", "하고", "하면", "해서", "했다", "하여", "하기", "할", "한", "해", "된다", "되는",
         "되고", "되면", "돼", "된", "될", "시킨다", "적", "적인", "적으로",
     },
-    key=len,
-    reverse=True,
+    key=lambda suffix: (-len(suffix), suffix),   # a list, not a set's order: the same every build
 )
 
 _SUFFIX_SET = set(SUFFIXES)
@@ -79,9 +102,20 @@ def stems(word: str) -> list[str]:
     return out
 
 
+def forms(word: str) -> list[str]:
+    """The word and, for a Hangul word, its stems."""
+    return [word, *stems(word)] if is_hangul(word) else [word]
+
+
 def tokens(text: str) -> list[str]:
     """Words split at spaces, punctuation and Hangul/Latin boundaries ("Roofline과" → "Roofline", "과")."""
     return _TOKEN.findall(text)
+
+
+def apart(text: str) -> list[tuple[str, str]]:
+    """Every two Hangul words written one after the other with spaces between ("실행 시간을" →
+    [("실행", "시간을")])."""
+    return [(m.group(1), m.group(2)) for m in _APART.finditer(text)]
 
 
 def keep(word: str) -> bool:
@@ -93,134 +127,173 @@ def keep(word: str) -> bool:
     return len(word) >= 2 and word not in ENGLISH_STOPWORDS
 
 
-_JS = r"""
-/* Korean search (tools/coursebook/search_ko.py): splitter, particle-aware stemmer, frequency scorer. */
-var ROOFLINE_HANGUL = /[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]/;
-var ROOFLINE_SUFFIXES = __SUFFIXES__;
-var splitQuery = function (query) {
-  var out = [];
-  query.split(/[^\p{Letter}\p{Number}_]+/u).forEach(function (word) {
-    var parts = word.match(/[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+|[^\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+/g);
-    if (parts) out.push.apply(out, parts);
-  });
-  return out.filter(function (t) { return t; });
-};
-var Stemmer = function () {
-  this.stemWord = function (w) {
-    var index = (typeof Search !== "undefined") ? Search._index : null;
-    if (!index || !ROOFLINE_HANGUL.test(w)) return w;
-    var known = function (t) {
-      return Object.prototype.hasOwnProperty.call(index.terms, t) ||
-             Object.prototype.hasOwnProperty.call(index.titleterms, t);
-    };
-    /* "타일을" → "타일": drop a trailing particle when at least two syllables remain and the index
-       knows the rest ("강도" stays "강도": "강" is one syllable) */
-    for (var i = 0; i < ROOFLINE_SUFFIXES.length; i++) {
-      var s = ROOFLINE_SUFFIXES[i];
-      if (w.length - s.length >= 2 && w.endsWith(s) && known(w.slice(0, -s.length))) return w.slice(0, -s.length);
-    }
-    return w;
-  };
-};
-/* word counts per page: {docname: {word: count}} (count 1 omitted), page lengths in words, and the
-   reference pages (landing page, glossary, bibliography) that rank after the chapters */
-var ROOFLINE_TF = __TF__;
-var ROOFLINE_LEN = __LEN__;
-var ROOFLINE_HUBS = __HUBS__;
-var ROOFLINE_RANK = {k1: 3, b: 0.75, boost: 20, title: 10, cap: 15, hub: 0.5};
-(function () {
-  if (typeof Search === "undefined" || typeof Scorer === "undefined") return;
-  var parse = Search._parseQuery;
-  Search._parseQuery = function (query) {
-    var parsed = parse(query);
-    Scorer.rooflineTerms = Array.from(parsed[1]);
-    return parsed;
-  };
-  var lengths = Object.values(ROOFLINE_LEN);
-  var avg = lengths.length ? lengths.reduce(function (a, b) { return a + b; }, 0) / lengths.length : 1;
-  /* score = min(Sphinx's score, cap)             15 if a word is in a heading, 5 if only in the text
-           + boost × mean BM25 saturation of the words' counts on the page
-           + title if every word is in the page's own title
-     and × hub for the landing page, glossary and bibliography */
-  Scorer.score = function (result) {
-    var R = ROOFLINE_RANK, docname = result[0], score = Math.min(result[4], R.cap);
-    var terms = Scorer.rooflineTerms || [];
-    if (!terms.length || !(docname in ROOFLINE_LEN)) return score;
-    var counts = ROOFLINE_TF[docname] || {};
-    var norm = 1 - R.b + R.b * ROOFLINE_LEN[docname] / avg;
-    var boost = 0, inTitle = true;
-    var index = Search._index, title = "";
-    if (index) {
-      var i = index.docnames.indexOf(docname);
-      if (i >= 0) title = String(index.titles[i]).toLowerCase();
-    }
-    terms.forEach(function (term) {
-      var tf = counts[term] || 0;
-      if (!tf && term.length > 2) {
-        Object.keys(counts).forEach(function (k) { if (k.indexOf(term) !== -1) tf += counts[k]; });
-      }
-      if (!tf) tf = 1;
-      boost += tf / (tf + R.k1 * norm);
-      if (title.indexOf(term) === -1) inTitle = false;
-    });
-    score += R.boost * boost / terms.length + (inTitle ? R.title : 0);
-    return ROOFLINE_HUBS.indexOf(docname) !== -1 ? score * R.hub : score;
-  };
-})();
-"""
+# ---- the glossary's names --------------------------------------------------------------------------
+
+@dataclass
+class Entry:
+    """One 용어집 entry: its names (terms, then the English name that opens its definition) and the
+    labels its definition refers to ({ref}`ch-tiling`): the pages that teach it."""
+
+    names: list[str]
+    labels: list[str]
 
 
-def glossary_pairs(doctree: nodes.Node) -> list[tuple[str, str]]:
-    """(Korean term, English name) of every glossary entry: the English name is the definition's
-    opening words up to the first ".", "," or "(" ("Occupancy. SM이 …" → "Occupancy")."""
+def glossary_entries(doctree: nodes.Node) -> list[Entry]:
+    """Every glossary entry of a page ("점유율" + "Occupancy. SM이 … {ref}`ch-tile-size`" →
+    Entry(["점유율", "Occupancy"], ["ch-tile-size"])); each name once, ignoring case."""
     from sphinx import addnodes
 
-    pairs = []
+    entries = []
     for glossary in doctree.findall(addnodes.glossary):
         for item in glossary.findall(nodes.definition_list_item):
-            terms = [t.astext().strip() for t in item.findall(nodes.term)]
+            names = [t.astext().strip() for t in item.findall(nodes.term)]
             definition = next(iter(item.findall(nodes.definition)), None)
-            if definition is None:
-                continue
-            english = re.match(r"\s*([A-Za-z][A-Za-z \-]*?)\s*[.,(]", definition.astext())
-            for term in terms:
-                if english and is_hangul(term):
-                    pairs.append((term, english.group(1)))
-    return pairs
+            english = _ENGLISH.match(definition.astext()) if definition is not None else None
+            if english:
+                names.append(english.group(1))
+            unique: list[str] = []
+            for name in names:
+                if name and name.lower() not in (u.lower() for u in unique):
+                    unique.append(name)
+            labels = [] if definition is None else [
+                x["reftarget"] for x in definition.findall(addnodes.pending_xref) if x.get("reftype") == "ref"]
+            entries.append(Entry(unique, labels))
+    return entries
+
+
+def glossary_pairs(entries: list[Entry]) -> list[tuple[str, str]]:
+    """Every two names of one entry: ("점유율", "Occupancy"), ("Roofline", "루프라인"), …"""
+    return [(a, b) for e in entries for i, a in enumerate(e.names) for b in e.names[i + 1:]]
+
+
+def normal(name: str) -> str:
+    """A name as the query side compares it with a whole query: lower case, letters and digits only
+    ("Memory-bound" → "memorybound", "산술 강도" → "산술강도")."""
+    return re.sub(r"[\W_]+", "", name.lower())
+
+
+def _words(name: str) -> list[str]:
+    return [w.lower() for w in tokens(name)]
 
 
 def synonyms_from(pairs: list[tuple[str, str]]) -> dict[str, list[str]]:
-    """Word-for-word synonyms of glossary pairs with as many Korean as English words
-    ("산술 강도" ↔ "Arithmetic intensity": 산술 ↔ arithmetic, 강도 ↔ intensity), both directions."""
+    """Word-for-word synonyms of names with as many words ("산술 강도" ↔ "Arithmetic intensity":
+    산술 ↔ arithmetic, 강도 ↔ intensity; "Memory-bound" is two words), both directions."""
     table: dict[str, set[str]] = {}
-    for korean, english in pairs:
-        ko, en = korean.lower().split(), re.split(r"[\s\-]+", english.lower().strip())
-        if len(ko) != len(en):
+    for one, other in pairs:
+        a_words, b_words = _words(one), _words(other)
+        if len(a_words) != len(b_words):
             continue
-        for a, b in zip(ko, en):
-            if keep(a) and keep(b):
+        for a, b in zip(a_words, b_words):
+            if a != b and keep(a) and keep(b):
                 table.setdefault(a, set()).add(b)
                 table.setdefault(b, set()).add(a)
     return {word: sorted(others) for word, others in sorted(table.items())}
+
+
+def phrases_from(pairs: list[tuple[str, str]]) -> dict[tuple[str, ...], list[str]]:
+    """Names with different numbers of words, as phrases: where one is written, the other's words are
+    indexed ("분기점" → ridge, point; "ridge point" → 분기점; "roofline" → model), both directions."""
+    table: dict[tuple[str, ...], set[str]] = {}
+    for one, other in pairs:
+        a_words, b_words = _words(one), _words(other)
+        if len(a_words) == len(b_words) or not a_words or not b_words:
+            continue
+        for phrase, words in ((a_words, b_words), (b_words, a_words)):
+            extra = {w for w in words if keep(w) and w not in phrase}
+            if extra:
+                table.setdefault(tuple(phrase), set()).update(extra)
+    return {phrase: sorted(words) for phrase, words in sorted(table.items())}
+
+
+# ---- the tables one build's index uses -------------------------------------------------------------
+
+@dataclass
+class Tables:
+    """What the index of one page depends on beyond the page: synonyms and phrases from the glossary,
+    and `compounds`, the joined forms of Hangul words written apart somewhere that the site also writes
+    together somewhere ("실행시간"), each a stem as the index files it."""
+
+    synonyms: dict[str, list[str]] = field(default_factory=dict)
+    phrases: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
+    compounds: frozenset[str] = frozenset()
+
+    def digest(self) -> str:
+        data = [self.synonyms, sorted(map(list, self.phrases.items())), sorted(self.compounds)]
+        return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:16]
+
+
+def text_nodes(doctree: nodes.Node):
+    """The text Sphinx indexes: every Text node outside comments and raw output."""
+    def visit(node):
+        if isinstance(node, (nodes.comment, nodes.raw)):
+            return
+        if isinstance(node, nodes.Text):
+            yield node.astext()
+            return
+        for child in node.children:
+            yield from visit(child)
+
+    yield from visit(doctree)
+
+
+def taught_pages(entries: list[Entry], labels: dict[str, tuple]) -> dict[str, list[str]]:
+    """Every name of every glossary entry, as `normal` writes it → the pages its definition refers to
+    (`labels`: Sphinx's label → (docname, …)). The query side ranks those pages first for that name."""
+    table: dict[str, set[str]] = {}
+    for entry in entries:
+        pages = {labels[label][0] for label in entry.labels if label in labels}
+        for name in entry.names:
+            if pages and normal(name):
+                table.setdefault(normal(name), set()).update(pages)
+    return {name: sorted(pages) for name, pages in sorted(table.items())}
+
+
+def tables_from(doctrees: dict[str, nodes.Node]) -> Tables:
+    pairs = glossary_pairs([e for d in doctrees.values() for e in glossary_entries(d)])
+    written: set[str] = set()        # every Hangul word of the site, as written and as its stems
+    joined: set[str] = set()         # every two Hangul words written apart, joined
+    for doctree in doctrees.values():
+        for text in text_nodes(doctree):
+            for word in tokens(text):
+                if is_hangul(word):
+                    written.update(w.lower() for w in forms(word))
+            for a, b in apart(text):
+                joined.add((a + b).lower())
+    compounds = frozenset(w for w in joined if any(f in written for f in forms(w)))
+    return Tables(synonyms_from(pairs), phrases_from(pairs), compounds)
 
 
 class SearchKorean(SearchLanguage):
     lang = "ko"
     language_name = "Korean"
     stopwords = PARTICLES | ENGLISH_STOPWORDS
-    # set by `count_words` (write-started) before pages are indexed and language_data.js is written
+    # set by `prepare` (env-updated) before pages are indexed and language_data.js is written
+    tables: Tables = Tables()
     word_counts: dict[str, dict[str, int]] = {}
     page_lengths: dict[str, int] = {}
-    synonyms: dict[str, list[str]] = {}
     hubs: list[str] = []
+    taught: dict[str, list[str]] = {}
 
     def split(self, input: str) -> list[str]:
+        tables = self.tables
         out: list[str] = []
+        lowered: list[set[str]] = []
         for word in tokens(input):
-            forms = [word, *stems(word)] if is_hangul(word) else [word]
-            out.extend(forms)
-            for form in forms:
-                out.extend(self.synonyms.get(form.lower(), ()))
+            word_forms = forms(word)
+            out.extend(word_forms)
+            for form in word_forms:
+                out.extend(tables.synonyms.get(form.lower(), ()))
+            lowered.append({f.lower() for f in word_forms})
+        if tables.phrases:
+            for i in range(len(lowered)):
+                for phrase, extra in tables.phrases.items():
+                    if i + len(phrase) <= len(lowered) and all(p in lowered[i + k] for k, p in enumerate(phrase)):
+                        out.extend(extra)
+        for a, b in apart(input):
+            compound = forms(a + b)
+            if any(f.lower() in tables.compounds for f in compound):
+                out.extend(compound)
         return out
 
     def word_filter(self, word: str) -> bool:
@@ -231,45 +304,39 @@ class SearchKorean(SearchLanguage):
 
     @property
     def js_stemmer_code(self) -> str:  # type: ignore[override]
-        tf = {doc: {w: n for w, n in sorted(c.items()) if n > 1} for doc, c in sorted(self.word_counts.items())}
-        return (
-            _JS.replace("__SUFFIXES__", json.dumps(SUFFIXES, ensure_ascii=False))
-            .replace("__TF__", json.dumps(tf, ensure_ascii=False, separators=(",", ":")))
-            .replace("__LEN__", json.dumps(dict(sorted(self.page_lengths.items())), separators=(",", ":")))
-            .replace("__HUBS__", json.dumps(sorted(self.hubs)))
-        )
+        """language_data.js: this build's data (ROOFLINE_SEARCH), then the query side (search_ko.js)."""
+        data = {
+            "suffixes": SUFFIXES,
+            "tf": {doc: {w: n for w, n in sorted(c.items()) if n > 1} for doc, c in sorted(self.word_counts.items())},
+            "len": dict(sorted(self.page_lengths.items())),
+            "hubs": sorted(self.hubs),
+            "taught": self.taught,
+        }
+        blob = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
+        return f"var ROOFLINE_SEARCH = {blob};\n" + QUERY_JS.read_text(encoding="utf-8")
 
 
 def doc_words(doctree: nodes.Node) -> list[str]:
     """The indexed words of one page, as Sphinx's index sees them (lower-cased, filtered)."""
     splitter = SearchKorean({})
-    words: list[str] = []
-
-    def visit(node: nodes.Node) -> None:
-        if isinstance(node, (nodes.comment, nodes.raw)):
-            return
-        if isinstance(node, nodes.Text):
-            words.extend(w.lower() for w in splitter.split(node.astext()) if keep(w.lower()))
-            return
-        for child in node.children:
-            visit(child)
-
-    visit(doctree)
-    return words
+    return [w.lower() for text in text_nodes(doctree) for w in splitter.split(text) if keep(w.lower())]
 
 
-def count_words(app, builder) -> None:
-    """write-started: read the glossary's synonyms, then count every page's words for the scorer
-    (all pages, also unchanged ones)."""
-    if builder.format != "html" or not getattr(builder, "search", False):
-        return
+def prepare(app, env):
+    """env-updated: read the glossary's names and the site's compounds, count every page's words for the
+    scorer (all pages, also unchanged ones); when the tables changed since the last build, name every
+    page as updated, so that all are indexed again with the new tables."""
+    builder = app.builder
+    if builder is None or builder.format != "html" or not getattr(builder, "search", False):
+        return None
     doctrees = {}
-    for docname in sorted(builder.env.found_docs):
+    for docname in sorted(env.found_docs):
         try:
-            doctrees[docname] = builder.env.get_doctree(docname)
+            doctrees[docname] = env.get_doctree(docname)
         except FileNotFoundError:
             continue
-    SearchKorean.synonyms = synonyms_from([p for d in doctrees.values() for p in glossary_pairs(d)])
+    tables = tables_from(doctrees)
+    SearchKorean.tables = tables
     counts, lengths = {}, {}
     for docname, doctree in doctrees.items():
         words = doc_words(doctree)
@@ -277,7 +344,12 @@ def count_words(app, builder) -> None:
         lengths[docname] = max(len(words), 1)
     SearchKorean.word_counts = counts
     SearchKorean.page_lengths = lengths
-    SearchKorean.hubs = sorted(d for d, tree in doctrees.items() if d == builder.config.root_doc or is_hub(tree))
+    SearchKorean.hubs = sorted(d for d, tree in doctrees.items() if d == app.config.root_doc or is_hub(tree))
+    SearchKorean.taught = taught_pages([e for d in doctrees.values() for e in glossary_entries(d)],
+                                       env.domaindata["std"]["labels"])
+    digest, before = tables.digest(), getattr(env, "roofline_search_tables", None)
+    env.roofline_search_tables = digest
+    return sorted(doctrees) if before != digest else None
 
 
 def is_hub(doctree) -> bool:
@@ -291,5 +363,5 @@ def is_hub(doctree) -> bool:
 
 def setup(app):
     app.add_search_language(SearchKorean)
-    app.connect("write-started", count_words)
+    app.connect("env-updated", prepare)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -3,6 +3,10 @@
 - marks the build (`ROOFLINE_BOOK=1`) so that `glue` only records, and chapters show tables once;
 - keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/roofline (model,
   presentation, course.toml) re-executes every chapter, and an edit to this tooling does not (jupyter-cache alone notices only the notebook's own code);
+- runs the chapters' kernels on Unix sockets in a private folder (`local_kernels`), not on TCP ports;
+- makes two builds of one commit give the same bytes: the page's "last updated" date
+  is the commit's date, the executed notebooks offered for download have the same cells and metadata,
+  and pages link static files the same way in a clean build and in a rebuild;
 - registers the Korean search language (search_ko), per-page descriptions (sitemeta) and the Korean
   interface words the themes lack (korean_ui).
 """
@@ -10,6 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import os
+import subprocess
+import sys
 from pathlib import Path
 
 LIB = Path(__file__).resolve().parents[2] / "lib" / "roofline"   # model, presentation and course.toml
@@ -26,6 +32,17 @@ def library_hash(lib: Path = LIB) -> str:
     return digest.hexdigest()[:16]
 
 
+def commit_time(folder: Path) -> str | None:
+    """Unix time of the checkout's last commit (git log -1 --format=%ct), or None outside a git checkout."""
+    try:
+        run = subprocess.run(["git", "log", "-1", "--format=%ct"], cwd=folder, capture_output=True,
+                             text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    stamp = run.stdout.strip()
+    return stamp if run.returncode == 0 and stamp.isdigit() else None
+
+
 def on_config(app, config) -> None:
     os.environ["ROOFLINE_BOOK"] = "1"
     if config.nb_execution_mode == "cache":
@@ -33,8 +50,106 @@ def on_config(app, config) -> None:
         config.nb_execution_cache_path = str(base / library_hash())
 
 
+def last_updated_from_commit(app, config) -> None:
+    """The footer's "최종 업데이트" date (html_last_updated_fmt) is the date (UTC) of the commit being
+    built, not of the day of the build: two builds of one commit agree. It is written into the setting
+    itself, so that Sphinx sees a new commit's date as a changed setting and writes every page again
+    (a rebuild would otherwise keep the old date on the pages it does not rewrite)."""
+    if config.html_last_updated_fmt is None or not (stamp := commit_time(Path(app.srcdir))):
+        return
+    from datetime import datetime, timezone
+
+    from sphinx.locale import _
+    from sphinx.util.i18n import format_date
+
+    when = datetime.fromtimestamp(int(stamp), tz=timezone.utc)
+    shown = format_date(config.html_last_updated_fmt or _("%b %d, %Y"), date=when, language=config.language)
+    config.html_last_updated_fmt = shown.replace("%", "%%")
+
+
+# ---- kernels on local sockets -----------------------------------------------------------------------
+
+def execute_on_local_sockets(nb, cwd=None, km=None, **kwargs):
+    """`nbclient.execute`, with the kernel on Unix sockets (ZeroMQ ipc transport) in a private temporary
+    folder instead of TCP ports on 127.0.0.1: only this user can reach it, and ipykernel has no reason
+    to warn "Kernel is running over TCP without encryption" once per chapter. The kernel is shut down
+    afterwards. (The chapters' editions are run the same way, `editions.execute`.)"""
+    import tempfile
+
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient, execute
+
+    if km is not None:
+        return execute(nb, cwd=cwd, km=km, **kwargs)
+    name = kwargs.pop("kernel_name", None) or nb.metadata.get("kernelspec", {}).get("name") or "python3"
+    with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
+        km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"))
+        resources = {"metadata": {"path": cwd}} if cwd is not None else {}
+        return NotebookClient(nb, km=km, resources=resources, **kwargs).execute(cleanup_kc=True)
+
+
+def local_kernels() -> None:
+    """myst-nb executes chapters through jupyter-cache (modes cache and force), which calls
+    `nbclient.execute` without a kernel manager, so every kernel gets jupyter_client's default TCP
+    transport and there is no setting to change it: hand jupyter-cache the function above instead."""
+    from jupyter_cache.executors import utils
+
+    utils.executenb = execute_on_local_sockets
+
+
+# ---- the same bytes from every build of one commit -------------------------------------------------
+
+def stable_notebook(app, doctree) -> None:
+    """doctree-read: myst-nb has just written the executed notebook of this page to jupyter_execute/ (the
+    theme copies it to _sources/ for the download button). Make its bytes depend on the page only:
+    - cell ids: nbformat gives every cell read from MyST Markdown a random id; number them instead,
+      as the chapters' editions do ("cell-0", "cell-1", …);
+    - execution counts and language_info: a fresh run has them, a notebook from jupyter-cache does not;
+      count the code cells as the one top-to-bottom run does (1, 2, …; blank cells are not run) and
+      keep only the language's name, as the editions do."""
+    import nbformat
+
+    folder = getattr(getattr(app.env, "mystnb_config", None), "output_folder", None)
+    if not folder:
+        return
+    path = Path(folder, *f"{app.env.docname}.ipynb".split("/"))
+    if not path.is_file():
+        return
+    nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=nbformat.NO_CONVERT)
+    count = 0
+    for number, cell in enumerate(nb.cells):
+        cell.id = f"cell-{number}"
+        if cell.cell_type == "code":
+            count += bool(cell.source.strip())
+            cell.execution_count = count if cell.source.strip() else None
+    nb.metadata["language_info"] = {"name": nb.metadata.get("kernelspec", {}).get("language", "python")}
+    content = nbformat.writes(nb).encode("utf-8")
+    if content != path.read_bytes():
+        path.write_bytes(content)
+
+
+def assets_before_pages(app, builder) -> None:
+    """write-started: copy the static files that two extensions copy only at build-finished (myst-nb's
+    mystnb.<hash>.css, sphinx-mathjax-offline's MathJax) before the pages are written. Sphinx links a
+    static file as `…?v=<checksum>` only when the file is already in the output folder, so otherwise a
+    clean build links them bare and every later build with the checksum."""
+    if builder.format != "html":
+        return
+    from myst_nb.sphinx_ext import add_global_html_resources
+
+    Path(app.outdir, "_static").mkdir(parents=True, exist_ok=True)   # a clean build has none yet
+    add_global_html_resources(app, None)
+    mathjax = sys.modules.get("sphinx-mathjax-offline")
+    if mathjax is not None:
+        mathjax.copy_mathjax_files(app, None)
+
+
 def setup(app):
     app.connect("config-inited", on_config, priority=100)
+    app.connect("config-inited", last_updated_from_commit, priority=100)
+    app.connect("doctree-read", stable_notebook)
+    app.connect("write-started", assets_before_pages)
+    local_kernels()
     # Korean search language; <meta name="description"> per page; Korean interface words
     from coursebook import korean_ui, search_ko, sitemeta
 

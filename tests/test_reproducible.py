@@ -1,0 +1,213 @@
+"""Two clean builds of one commit give the same site, byte for byte, except the values that the build
+machine measures while it builds; and a build prints only what a person needs.
+
+The first build is the one under test ($ROOFLINE_HTML, default _build/html: `make test` builds it
+first). The second is a clean build of the same checkout into a temporary folder (its own execution
+cache, so every chapter runs again). Every file of the two is compared. A file that differs is allowed
+to differ only where a page shows a measured value named in MEASURED: the page's text pieces (the
+text between two tags) are compared one by one, and a piece that differs must be, in the two builds,
+that value as each build glued it (for a table, the same cell of it). Everything else must be equal.
+"""
+from __future__ import annotations
+
+import html
+import json
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from browser_helpers import ROOT, html_dir, label_page
+from coursebook import editions
+from roofline.show.glue import shown_text
+
+JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
+TARGET_S = 60   # the second build on the 2-core machine (a clean build executes every chapter)
+
+# Values that are measured on the build machine while the page is built, so that two builds of one
+# commit cannot agree on them: page label → glue names. Nothing else may differ.
+MEASURED = {
+    # 3주차 노트, "직접 재어 보기": NumPy's np.add on arrays much larger than the CPU caches, timed
+    # (best of a few runs) on the build machine: the best time, the achieved bandwidth, the additions
+    # per second, and the time of the length-L vector add at that bandwidth.
+    "ch-week3": {"meas-ms", "meas-bw", "meas-gflops", "meas-L-ms"},
+    # FlashAttention note, "세 구현을 재 보기": a Python triple loop, a tiled NumPy matmul and BLAS, timed
+    # on the build machine: the table of times (and its extrapolations) and the sentences quoting it.
+    "ch-flash": {"measure-table", "naive-ns", "naive-hours", "naive-vs-blas", "blas-big-ms",
+                 "blas-big-rate", "blas-big-extra"},
+}
+# lines a build may print: jupyter-book's own banner (where the book is); anything else is noise or a problem
+BANNER = re.compile(r"\s*(Running Jupyter-Book v\S+|Source Folder: .*|Config Path: .*|Output Path: .*"
+                    r"|Finished generating HTML for book\.|Your book's HTML pages are here:"
+                    r"|You can look at your book by opening this file in a browser:"
+                    r"|Or paste this line directly into your browser bar:"
+                    r"|(file://)?\S*_build/html/(index\.html)?|=+|)\s*")
+
+
+# ---- the second build ------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def second():
+    """A clean build of the checkout into a temporary folder: (html folder, jupyter_execute folder,
+    printed output, seconds)."""
+    import tempfile
+
+    with tempfile.TemporaryDirectory(prefix="roofline-second-build-") as out:
+        start = time.perf_counter()
+        run = subprocess.run([str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", out,
+                              "--warningiserror", "--nitpick", "--keep-going", "--quiet"],
+                             cwd=ROOT, capture_output=True, text=True, timeout=900)
+        seconds = time.perf_counter() - start
+        output = run.stdout + run.stderr
+        assert run.returncode == 0, f"the second build failed:\n{output[-4000:]}"
+        print(f"\nsecond clean build: {seconds:.1f} s (target {TARGET_S} s)")
+        yield Path(out, "_build", "html"), Path(out, "_build", "jupyter_execute"), output, seconds
+
+
+def files(root: Path) -> dict[str, Path]:
+    return {p.relative_to(root).as_posix(): p for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def glued(folder: Path, page: str) -> dict[str, dict]:
+    """name → mime bundle of the page's glue records (myst-nb's <page>.glue.json), {} for a page without."""
+    path = folder / f"{page}.glue.json"
+    if not path.is_file():
+        return {}
+    return {name: record["data"] for name, record in json.loads(path.read_text(encoding="utf-8")).items()}
+
+
+def measured_pages() -> dict[str, set[str]]:
+    return {label_page(label): names for label, names in MEASURED.items()}
+
+
+# ---- comparing pages with the measured values masked -------------------------------------------------
+
+PIECES = re.compile(r"(<[^>]*>)")
+
+
+def pieces(text: str) -> list[str]:
+    """The page cut at its tags: tag, text, tag, text, …"""
+    return PIECES.split(text)
+
+
+def shown(record: dict) -> list[str]:
+    """What a glue record puts on the page, piece by piece: its text, or a table's cells in order."""
+    if "text/markdown" in record:
+        cells = []
+        for line in record["text/markdown"].splitlines():
+            if line.startswith("|") and not re.fullmatch(r"[|:\-\s]+", line):
+                cells.extend(cell.strip() for cell in line.strip().strip("|").split("|"))
+        return cells
+    if "text/plain" in record:
+        return [shown_text(record["text/plain"])]
+    return []
+
+
+def allowed_pairs(names, glue_a: dict, glue_b: dict) -> set[tuple[str, str]]:
+    """(as the first build shows it, as the second shows it) for every measured value of a page."""
+    pairs = set()
+    for name in names:
+        a, b = shown(glue_a.get(name, {})), shown(glue_b.get(name, {}))
+        if len(a) == len(b):
+            pairs.update(zip(a, b))
+    return pairs
+
+
+def page_differences(a: str, b: str, pairs: set[tuple[str, str]]) -> list[str]:
+    """The differences between two builds of one page that are not a measured value (described)."""
+    pa, pb = pieces(a), pieces(b)
+    if len(pa) != len(pb):
+        first = next((i for i, (x, y) in enumerate(zip(pa, pb)) if x != y), min(len(pa), len(pb)))
+        return [f"structure differs from piece {first}: {pa[first:first + 3]!r} vs {pb[first:first + 3]!r}"]
+    found = []
+    for x, y in zip(pa, pb):
+        if x != y and (html.unescape(x).strip(), html.unescape(y).strip()) not in pairs:
+            found.append(f"{x.strip()[:80]!r} vs {y.strip()[:80]!r}")
+    return found
+
+
+# ---- the tests -----------------------------------------------------------------------------------------
+
+def test_measured_values_are_named_and_marked():
+    """Each name in MEASURED is glued on its page, by a cell the chapter marks as varying from run to
+    run (tagged nbval-ignore-output, so nbval does not compare it either)."""
+    for label, names in MEASURED.items():
+        page = label_page(label)
+        edition = ROOT / f"{page}.ipynb"
+        marked = editions.glued_of(nbformat.read(edition, as_version=4)).measured
+        assert names <= marked, f"{page}: {sorted(names - marked)} are not glued by a cell tagged nbval-ignore-output"
+
+
+def test_only_measured_glue_values_differ(second):
+    """The values each page glues are the same in both builds (pictures too), except the measured ones."""
+    _, execute_b, _, _ = second
+    execute_a = html_dir().parent / "jupyter_execute"
+    measured = measured_pages()
+    pages = sorted({p.relative_to(execute_b).as_posix().removesuffix(".glue.json")
+                    for p in execute_b.rglob("*.glue.json")})
+    assert pages, "the second build glued nothing"
+    for page, names in measured.items():
+        assert page in pages and names <= set(glued(execute_b, page)), f"{page}: not all of {sorted(names)} glued"
+    differing = {}
+    for page in pages:
+        a, b = glued(execute_a, page), glued(execute_b, page)
+        assert set(a) == set(b), f"{page}: glued names differ: {sorted(set(a) ^ set(b))}"
+        names = sorted(n for n in a if a[n] != b[n] and n not in measured.get(page, set()))
+        if names:
+            differing[page] = names
+    assert not differing, f"glued values that differ between two builds of one commit: {differing}"
+
+
+def test_two_clean_builds_give_the_same_files(second):
+    """Every file of a clean build, byte for byte, except the measured values on their pages.
+
+    A file only in the tested build that none of its pages names is left over from an earlier build of an
+    older checkout (Sphinx never deletes old outputs): it is not part of the site and is not compared."""
+    html_b, execute_b, _, _ = second
+    html_a, execute_a = html_dir(), html_dir().parent / "jupyter_execute"
+    files_a, files_b = files(html_a), files(html_b)
+    assert len(files_b) > 50, f"the second build wrote only {len(files_b)} files"
+
+    named = "\n".join(p.read_text(encoding="utf-8", errors="replace") for name, p in files_a.items()
+                      if name.endswith(".html") or name == "searchindex.js")
+    missing = sorted(set(files_b) - set(files_a))
+    extra = sorted(name for name in set(files_a) - set(files_b) if Path(name).name in named)
+
+    measured = measured_pages()
+    differing = {}
+    for name in sorted(set(files_a) & set(files_b)):
+        a, b = files_a[name].read_bytes(), files_b[name].read_bytes()
+        if a == b:
+            continue
+        page = name.removesuffix(".html")
+        if name.endswith(".html") and page in measured:
+            pairs = allowed_pairs(measured[page], glued(execute_a, page), glued(execute_b, page))
+            found = page_differences(a.decode("utf-8"), b.decode("utf-8"), pairs)
+            if found:
+                differing[name] = found[:5]
+        else:
+            differing[name] = ["bytes differ"]
+    report = [f"only in the second build: {missing}"] if missing else []
+    report += [f"only in {html_a} (and named by its pages): {extra}"] if extra else []
+    report += [f"{name}: {'; '.join(found)}" for name, found in differing.items()]
+    assert not report, (f"{len(missing) + len(extra) + len(differing)} files differ between two clean builds "
+                        f"of one commit outside measured values (if {html_a} is older than the checkout, "
+                        f"run `make book` first):\n" + "\n".join(report))
+
+
+def test_build_prints_only_what_a_person_needs(second):
+    """No kernel transport warning ("Kernel is running over TCP without encryption", once per chapter),
+    no other warning or log line: only jupyter-book's banner."""
+    _, _, output, _ = second
+    assert "Kernel is running over TCP" not in output
+    noise = [line for line in re.sub(r"\x1b\[[0-9;]*m", "", output).splitlines() if not BANNER.fullmatch(line)]
+    assert not noise, "the build printed more than its banner:\n" + "\n".join(noise[:20])
+
+
+def test_second_build_time(second):
+    _, _, _, seconds = second
+    assert seconds <= 4 * TARGET_S, f"a clean build took {seconds:.0f} s (target {TARGET_S} s)"

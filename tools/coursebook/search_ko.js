@@ -1,0 +1,172 @@
+/* Korean search, query side. The index side is tools/coursebook/search_ko.py, which writes this file into
+   language_data.js right after this build's data:
+     ROOFLINE_SEARCH = {suffixes: particles and endings, longest first,
+                        tf: {page: {word: count}} (count 1 left out), len: {page: words}, hubs: [page],
+                        taught: {glossary name, letters only: [pages its entry refers to]}}.
+   Sphinx's searchtools.js (loaded first) calls splitQuery(query) for the words of a query, then
+   new Stemmer().stemWord(word) for each, then Scorer.score(result) for each page found. */
+var RooflineSearch = (function () {
+  "use strict";
+  var HANGUL = /[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]/;
+  var SCRIPTS = /[\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+|[^\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f]+/g;
+  var RANK = {k1: 3, b: 0.75, boost: 20, title: 10, cap: 15, hub: 0.5, taught: 30};
+  var data = ROOFLINE_SEARCH;
+  var has = function (object, key) { return Object.prototype.hasOwnProperty.call(object, key); };
+  var index = function () { return (typeof Search !== "undefined" && Search._index) || null; };
+
+  /* a word the index files (in a page's text or in a heading) */
+  var known = function (word) {
+    var i = index();
+    return i !== null && (has(i.terms, word) || has(i.titleterms, word));
+  };
+
+  /* "타일을" → "타일": drop a trailing particle when at least two syllables remain and the index knows
+     the rest ("강도" stays "강도": "강" is one syllable) */
+  var stem = function (word) {
+    if (!HANGUL.test(word)) return word;
+    for (var i = 0; i < data.suffixes.length; i++) {
+      var s = data.suffixes[i];
+      if (word.length - s.length >= 2 && word.endsWith(s) && known(word.slice(0, -s.length)))
+        return word.slice(0, -s.length);
+    }
+    return word;
+  };
+  var knownForm = function (word) { return known(word) || known(stem(word)); };
+
+  /* would Sphinx find anything for the word: the word (or its stem), or, from three letters on,
+     an indexed word that contains it */
+  var findsSomething = function (word) {
+    if (knownForm(word)) return true;
+    var i = index();
+    if (i === null || word.length <= 2) return false;
+    var contains = function (term) { return term.indexOf(word) !== -1; };
+    return Object.keys(i.terms).some(contains) || Object.keys(i.titleterms).some(contains);
+  };
+
+  /* "산술강도" → ["산술", "강도"]: a word that finds nothing, cut into indexed words, fewest pieces first
+     (then the longest first piece); the last piece may carry a particle ("산술강도를"). [word] if none. */
+  var pieces = function (word) {
+    var n = word.length;
+    if (n < 2 || n > 24 || findsSomething(word)) return [word];
+    var best = new Array(n + 1);           // best[i]: the fewest pieces that make word.slice(i)
+    best[n] = [];
+    for (var i = n - 1; i >= 0; i--) {
+      for (var j = n; j > i; j--) {
+        var piece = word.slice(i, j);
+        if (best[j] === undefined || !(j === n ? knownForm(piece) : known(piece))) continue;
+        if (best[i] === undefined || best[j].length + 1 < best[i].length) best[i] = [piece].concat(best[j]);
+      }
+    }
+    return best[0] !== undefined && best[0].length > 1 ? best[0] : [word];
+  };
+
+  /* the query's words: split at spaces, punctuation and Hangul/Latin boundaries, as the index side
+     does ("Roofline과" → "Roofline", "과") */
+  var tokens = function (query) {
+    var out = [];
+    query.split(/[^\p{Letter}\p{Number}_]+/u).forEach(function (chunk) {
+      var parts = chunk.match(SCRIPTS);
+      if (parts) out.push.apply(out, parts);
+    });
+    return out.filter(function (t) { return t; });
+  };
+
+  /* the words to search for: Hangul words written apart whose joined form the index knows are joined
+     ("실행 시간" → "실행시간" when the site writes "실행시간"), and a word that finds nothing is cut into
+     indexed words ("산술강도" → "산술", "강도") */
+  var words = function (query) {
+    var split = tokens(query), out = [];
+    for (var i = 0; i < split.length; i++) {
+      var next = split[i + 1];
+      var joined = next !== undefined && HANGUL.test(split[i]) && HANGUL.test(next) ? split[i] + next : null;
+      if (joined !== null && knownForm(joined.toLowerCase())) {
+        out.push(joined);
+        i++;
+      } else {
+        var cut = pieces(split[i].toLowerCase());
+        out.push.apply(out, cut.length > 1 ? cut : [split[i]]);
+      }
+    }
+    return out;
+  };
+
+  /* the searched terms of a query, as Sphinx's search makes them: lower case, no stop words or numbers,
+     stemmed */
+  var cache = {query: null, terms: []};
+  var terms = function (query) {
+    if (cache.query !== query) {
+      var stopped = typeof stopwords !== "undefined" ? stopwords : [];
+      var found = [];
+      words(query).forEach(function (word) {
+        var lower = word.toLowerCase();
+        if (stopped.indexOf(lower) !== -1 || /^\d+$/.test(lower)) return;
+        var t = stem(lower);
+        if (found.indexOf(t) === -1) found.push(t);
+      });
+      cache = {query: query, terms: found};
+    }
+    return cache.terms;
+  };
+
+  /* the pages that teach a glossary term, when the whole query is one of its names however spaced
+     or hyphenated ("메모리 바운드", "Memory bound", "memory-bound"; a trailing particle is allowed) */
+  var taughtBy = function (query) {
+    var name = query.toLowerCase().replace(/[^\p{Letter}\p{Number}]+/gu, "");
+    if (has(data.taught, name)) return data.taught[name];
+    for (var i = 0; i < data.suffixes.length; i++) {
+      var s = data.suffixes[i];
+      if (name.endsWith(s) && has(data.taught, name.slice(0, -s.length))) return data.taught[name.slice(0, -s.length)];
+    }
+    return [];
+  };
+
+  var lengths = Object.values(data.len);
+  var average = lengths.length ? lengths.reduce(function (a, b) { return a + b; }, 0) / lengths.length : 1;
+
+  /* score = min(Sphinx's score, cap)             15 if a word is in a heading, 5 if only in the text
+           + boost × mean BM25 saturation of the words' counts on the page
+           + title if every word is in the page's own title
+     and × hub for the landing page, glossary and bibliography;
+           + taught for the page the glossary names for the term the query names */
+  var score = function (result, query) {
+    var docname = result[0], base = Math.min(result[4], RANK.cap);
+    var searched = terms(query);
+    if (!searched.length || !has(data.len, docname)) return base;
+    var counts = data.tf[docname] || {};
+    var norm = 1 - RANK.b + RANK.b * data.len[docname] / average;
+    var boost = 0, inTitle = true, title = "";
+    var i = index();
+    if (i !== null) {
+      var at = i.docnames.indexOf(docname);
+      if (at >= 0) title = String(i.titles[at]).toLowerCase();
+    }
+    searched.forEach(function (term) {
+      var tf = counts[term] || 0;
+      if (!tf && term.length > 2) {
+        Object.keys(counts).forEach(function (k) { if (k.indexOf(term) !== -1) tf += counts[k]; });
+      }
+      if (!tf) tf = 1;
+      boost += tf / (tf + RANK.k1 * norm);
+      if (title.indexOf(term) === -1) inTitle = false;
+    });
+    var total = base + RANK.boost * boost / searched.length + (inTitle ? RANK.title : 0);
+    if (data.hubs.indexOf(docname) !== -1) total *= RANK.hub;
+    return taughtBy(query).indexOf(docname) !== -1 ? total + RANK.taught : total;
+  };
+
+  return {tokens: tokens, words: words, pieces: pieces, stem: stem, terms: terms, taughtBy: taughtBy,
+          score: score, query: ""};
+})();
+
+/* Sphinx's hooks: the splitter (remembering the query for the scorer, which Sphinx hands only the
+   result), the stemmer, and the score of a result */
+var splitQuery = function (query) {
+  RooflineSearch.query = query;
+  return RooflineSearch.words(query);
+};
+var Stemmer = function () {
+  this.stemWord = RooflineSearch.stem;
+};
+if (typeof Scorer !== "undefined") {
+  Scorer.score = function (result) { return RooflineSearch.score(result, RooflineSearch.query); };
+}
