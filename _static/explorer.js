@@ -22,6 +22,7 @@
       this.values = {};
       this.charts = {};
       this.plots = {};
+      this.current = {};
       for (const [name, spec] of Object.entries(this.data.controls)) {
         this.values[name] = spec.initial;
         for (const el of this.inputs(name)) {
@@ -103,6 +104,7 @@
 
     render(flash) {
       const started = performance.now();
+      const changed = [];
       this.plots = {};
       for (const part of this.data.parts) {
         const state = this.state(part);
@@ -110,11 +112,7 @@
           this.root.querySelectorAll(`[data-rl-field="${name}"]`).forEach((el) => {
             if (el.textContent === text) return;
             el.textContent = text;
-            if (flash && !(REDUCED && REDUCED.matches)) {
-              el.classList.remove("rl-changed");
-              void el.offsetWidth;   // restart the highlight
-              el.classList.add("rl-changed");
-            }
+            changed.push(el);
           });
         }
         for (const [name, width] of Object.entries(state.widths || {})) {
@@ -126,6 +124,13 @@
         Object.assign(this.plots, state.plots || {});
       }
       this.redraw();
+      // a changed value lights up briefly, unless the reader asked for reduced motion
+      if (flash && changed.length && !(REDUCED && REDUCED.matches) && changed[0].animate) {
+        const from = colour(this.root, "var(--rl-flash)");
+        for (const el of changed) {
+          el.animate([{backgroundColor: from}, {backgroundColor: "transparent"}], {duration: 600, easing: "ease-out"});
+        }
+      }
       this.root.dispatchEvent(new CustomEvent("rl-update", {
         detail: {values: {...this.values}, ms: performance.now() - started},
       }));
@@ -139,6 +144,8 @@
       const el = this.root.querySelector(`[data-rl-plot="${name}"]`);
       const spec = this.data.plots[name];
       if (!el || !spec || !window.uPlot) return;
+      this.current[name] = plot;
+      const now = () => this.current[name];
       el.setAttribute("aria-label", plot.aria);
       const width = Math.max(200, el.clientWidth);
       const height = Math.round(Math.min(340, Math.max(220, width * 0.6)));
@@ -146,10 +153,12 @@
       const grid = colour(el, "var(--rl-grid)");
       const family = getComputedStyle(this.root).fontFamily;
       const font = `12px ${family}`;
-      const axis = (ticks, label) => ({
+      // ticks, ranges and marks are read from the current state, so new data needs no rebuild
+      const axis = (which, label) => ({
         stroke: ink, label, labelFont: `600 12px ${family}`, font, labelSize: 20,
         grid: {stroke: grid, width: 1}, ticks: {stroke: grid, width: 1},
-        splits: () => ticks.map((t) => t[0]), values: () => ticks.map((t) => t[1]), filter: (u, s) => s,
+        splits: () => now()[which].map((t) => t[0]), values: () => now()[which].map((t) => t[1]),
+        filter: (u, s) => s,
       });
       const series = [{}].concat(spec.series.map((s) => {
         const c = colour(el, s.color);
@@ -165,7 +174,7 @@
         ctx.save();
         ctx.font = `${12 * ratio}px ${family}`;
         ctx.fillStyle = ink;
-        for (const m of plot.marks || []) {
+        for (const m of now().marks || []) {
           const x = u.valToPos(m.x, "x", true);
           const y = u.valToPos(m.y, "y", true);
           if (m.vline) {
@@ -188,15 +197,23 @@
       const opts = {
         width, height, legend: {show: false}, cursor: {show: false}, select: {show: false},
         scales: {
-          x: {time: false, distr: 3, log: 10, range: plot.xrange},
-          y: {distr: 3, log: 10, range: plot.yrange},
+          x: {time: false, distr: 3, log: 10, range: () => now().xrange},
+          y: {distr: 3, log: 10, range: () => now().yrange},
         },
-        axes: [axis(plot.xticks, spec.xlabel), Object.assign(axis(plot.yticks, spec.ylabel), {size: 58})],
+        axes: [axis("xticks", spec.xlabel), Object.assign(axis("yticks", spec.ylabel), {size: 58})],
         series,
         hooks: {draw: [marks]},
       };
-      if (this.charts[name]) this.charts[name].destroy();
-      this.charts[name] = new window.uPlot(opts, [plot.x].concat(plot.y), el);
+      const data = [plot.x].concat(plot.y);
+      const old = this.charts[name];
+      if (old && old.width === width && old._rlTheme === ink) {   // same size and colours: new data only
+        old.setData(data);
+        return;
+      }
+      if (old) old.destroy();
+      const u = new window.uPlot(opts, data, el);
+      u._rlTheme = ink;
+      this.charts[name] = u;
     }
   }
 

@@ -403,7 +403,7 @@ def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) 
 # ---------------------------------------------------------------- ④ tile size
 
 BUFFER_MODES = [["1", "단일 버퍼"], ["2", "이중 버퍼링"]]
-TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합", "SM당 Shared Memory", "상주 블록 상한"]
+TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합", "SM당 Shared Memory", "상주 블록 상한 (Shared Memory로 본)"]
 
 
 def byte_kib(n: int) -> str:
