@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from browser_helpers import HANGUL, chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
+from browser_helpers import HANGUL, ROOT, chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
 from roofline import buffers, fmt, kernels
 
 STARTED = time.monotonic()
@@ -211,6 +211,52 @@ def check_vector(course, shown, plots=True):
 CHECKS = {"roofline": check_roofline, "tile": check_tile, "matmul": check_matmul, "vector": check_vector}
 
 
+# ---------------------------------------------------------------- the module, without a browser
+
+def test_html_on_the_site_markdown_elsewhere(course):
+    """The site gets the controls; Colab and the editions get the note and the chapter's table (no dead controls)."""
+    from IPython.core.formatters import format_display_data
+
+    from roofline import editions, explorer
+
+    w3 = course.week3
+    e = explorer.vector_add(w3.hardware, w3.L, w3.s, w3.dtype, w3.capacity)
+    with editions.book_mode(True):
+        assert "text/html" in format_display_data(e)[0]
+    with editions.book_mode(False):
+        bundle = format_display_data(e)[0]
+    assert "text/html" not in bundle and bundle["text/markdown"] == e.markdown
+    assert expect_vector(course, 1, 1, 1)["row"][0] in norm(e.markdown)
+    glued = {"x": {"text/markdown": e.markdown, "text/plain": repr(e)}}
+    assert editions.plain("```{glue} x\n```", glued) == e.markdown
+
+
+def test_a_machine_that_is_no_preset_is_offered_as_the_chapters(course):
+    from roofline import explorer
+
+    w4 = course.week4
+    own = w4.hardware.with_(P=3 * w4.hardware.P)   # what a student might type in the parameter cell
+    e = explorer.roofline(course.presets, course.dtypes, w4.N, w4.tiles, own, w4.dtype)
+    data = json.loads(re.search(r'class="rl-data">(.*?)</script>', e.html, re.S)[1].replace("<\\/", "</"))
+    assert data["controls"]["hw"]["initial"] == "chapter" and data["controls"]["hw"]["options"][0][0] == "chapter"
+    assert f"P = {fmt.number(own.P / TERA, 3)} TFLOPs/s" in norm(e.html)
+
+
+@pytest.mark.parametrize("call, key", [
+    (lambda c, x: x.matmul(c.week4.hardware, c.week4.s, c.week4.dtype, c.week4.N, c.week4.tiles, 3), "T"),
+    (lambda c, x: x.tile_size(c.presets, c.week4.N, c.week4.s, c.week4.dtype, c.week4.tiles, c.week4.tiles[0],
+                              next(k for k, p in c.presets.items() if not p.smem_per_SM)), "gpu"),
+    (lambda c, x: x.vector_add(c.week3.hardware, c.week3.L, c.week3.s, c.week3.dtype, c.week3.capacity, [2, 4]), "factors"),
+    (lambda c, x: x.roofline(c.presets, c.dtypes, c.week4.N, c.week4.tiles, c.week4.hardware, "FP64"), "dtype"),
+], ids=["T-not-offered", "gpu-without-shared-memory", "factors-without-1", "unknown-dtype"])
+def test_bad_input_is_a_korean_error_naming_the_key(course, call, key):
+    from roofline import explorer
+
+    with pytest.raises(ValueError) as err:
+        call(course, explorer)
+    assert str(err.value).startswith(f"{key}: ") and HANGUL.search(str(err.value)), str(err.value)
+
+
 # ---------------------------------------------------------------- the browser
 
 @pytest.fixture(scope="module")
@@ -375,15 +421,18 @@ def test_tile_every_T_buffering_and_gpu(reader, course):
     assert offered == gpus
     Ts = sorted({2**k for k in range(3, w4.N.bit_length()) if w4.N % 2**k == 0} | set(w4.tiles))
     assert r.range_size("T") == len(Ts)
-    for key in gpus:
+    r.range_to("T", 0)   # every T on the chapter's GPU, single buffering
+    for _ in range(len(Ts) - 1):
+        r.key("T", "ArrowRight")
+    for key in gpus:     # then every GPU and buffering at the smallest, a middle (256 if offered) and the largest T
         if key != r.shown()["controls"]["gpu"]:
             r.act(lambda: r.control("gpu").select_option(key))
         for mode in BUFFERING:
             if r.shown()["controls"]["copies"] != mode:
                 r.act(lambda: r.root.get_by_label(mode, exact=True).click())
-            r.range_to("T", 0)
-            for _ in range(len(Ts) - 1):
-                r.key("T", "ArrowRight")
+            r.key("T", "Home", expect_change=r.shown()["controls"]["T"] != fmt.integer(Ts[0]))
+            r.range_to("T", Ts.index(256) if 256 in Ts else len(Ts) // 2)
+            r.key("T", "End")
     assert r.shown()["controls"] == {"T": fmt.integer(Ts[-1]), "copies": "이중 버퍼링", "gpu": gpus[-1]}   # the last state
     finish(r)
 
@@ -563,6 +612,22 @@ def test_script_and_page_weight():
         MEASURED["page_bytes"][name] = {"page": total, "state_data": data}
         assert data > 0, f"{name}: no precomputed states on the page"
         assert total <= MAX_PAGE_BYTES, f"{name}: HTML + images (with the states) = {total:,} bytes"
+
+
+def test_the_plotting_library_is_the_pinned_copy():
+    """The vendored uPlot is the release named in SOURCE.txt and README "의존성", byte for byte, with its licence."""
+    import hashlib
+
+    folder = ROOT / "_static" / "vendor" / "uplot"
+    source = (folder / "SOURCE.txt").read_text(encoding="utf-8")
+    version = re.match(r"uPlot (\d+\.\d+\.\d+) ", source)[1]
+    digests = dict((name, digest) for digest, name in re.findall(r"^  ([0-9a-f]{64})  (\S+)$", source, re.M))
+    assert set(digests) == {"uPlot.iife.min.js", "uPlot.min.css"}
+    for name, digest in digests.items():
+        assert hashlib.sha256((folder / name).read_bytes()).hexdigest() == digest, f"{name} is not the pinned file"
+    assert (folder / "uPlot.iife.min.js").read_text(encoding="utf-8").startswith(f"/*! https://github.com/leeoniya/uPlot (v{version}) */")
+    assert "MIT License" in (folder / "LICENSE").read_text(encoding="utf-8")
+    assert f"uPlot {version}" in (ROOT / "README.md").read_text(encoding="utf-8"), "README 의존성 names another uPlot"
 
 
 def test_the_explorer_tests_are_quick():

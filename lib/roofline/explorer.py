@@ -16,7 +16,8 @@ Data layout (read by explorer.js):
     {"controls": {name: {"kind": "select"|"range"|"radio", "options": [[key, label], …], "initial": key,
                          "depends": other, "allowed": {other_key: [key, …]}}},          # depends/allowed optional
      "parts": [{"on": [control, …], "states": {"k1|k2": {"fields": {name: text},
-                                                           "widths": {name: "37.5%"},
+                                                           "widths": {name: "37.5%"},     # a bar's length
+                                                           "flags": {name: bool},         # class rl-NAME on the section
                                                            "plots": {name: plot}}}}],
      "plots": {name: {"series": [{"color": …, "width": …, "dash": […], "points": size, "line": bool}]}}}
     plot = {"x": [...], "y": [[...] per series], "xticks": [[v, label]], "yticks": [[v, label]],
@@ -213,7 +214,7 @@ def roofline(presets: dict, dtypes: dict, N: int, tiles, hw: Roofline, dtype: st
     (a preset whose `dtype` roofline it is, else an extra choice "이 장의 하드웨어")."""
     tiles = list(tiles)
     if dtype not in dtypes:
-        raise ValueError(f"unknown dtype {dtype!r}; known dtypes: {', '.join(dtypes)}")
+        raise ValueError(f"dtype: 알 수 없는 자료형 {dtype!r}이다. 아는 자료형: {', '.join(dtypes)}")
     machines = {key: (p.name, {d: p.roofline(d) for d in p.peak}) for key, p in presets.items()}
     start = next((key for key, p in presets.items() if dtype in p.peak and (p.P(dtype), p.BW) == (hw.P, hw.BW)), None)
     if start is None:
@@ -313,7 +314,7 @@ def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) 
     sizes = sizes or matmul_sizes(N)
     tile_sets = {n: sorted(set(powers_of_two(n)) | (set(tiles) if n == N else set())) for n in sizes}
     if T not in tile_sets[N]:
-        raise ValueError(f"T = {T} must be one of the tile sides {tile_sets[N]} of N = {N}")
+        raise ValueError(f"T: T = {T}은(는) N = {N}에서 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {tile_sets[N]}")
     uid = "rl-matmul"
     states = {}
     for n, Ts in tile_sets.items():
@@ -390,7 +391,7 @@ def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) 
         + '</div>'
         + _legend([("var(--rl-ink)", False, "I_T, 이상적 시간"), ("var(--rl-ink)", True, "연산 시간 F/P"),
                    ("var(--rl-muted)", True, "분기점 I*, 메모리 시간"), ("var(--rl-accent)", False, "고른 T")])
-        + _table(MATMUL_HEADERS, [r for r in rows], MATMUL_ALIGN, names)
+        + _table(MATMUL_HEADERS, rows, MATMUL_ALIGN, names)
     )
     intro = ("행렬 한 변 N과 타일 한 변 T를 바꾸면 두 곡선 위의 점이 움직이고, 표의 두 줄이 그 조건의 값으로 바뀐다. "
              f"하드웨어는 이 장의 {html.escape(hw.name or '주어진 하드웨어')}, 자료형은 {html.escape(dtype)}이다.")
@@ -428,10 +429,10 @@ def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str
     Shared-Memory bound on resident blocks follow."""
     gpus = {key: p for key, p in presets.items() if p.smem_per_SM}
     if gpu not in gpus:
-        raise ValueError(f"preset {gpu!r} has no smem_per_SM; choose one of: {', '.join(gpus)}")
+        raise ValueError(f"gpu: 프리셋 {gpu!r}에는 SM당 Shared Memory(smem_per_SM)가 없다. 고를 수 있는 프리셋: {', '.join(gpus)}")
     Ts = sorted(set(powers_of_two(N)) | set(tiles))
     if T not in Ts:
-        raise ValueError(f"T = {T} must be one of {Ts}")
+        raise ValueError(f"T: T = {T}은(는) 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {Ts}")
     uid = "rl-tile"
     states = {}
     for t in Ts:
@@ -506,7 +507,7 @@ VECTOR_HEADERS = ["연산 시간", "메모리 시간", "이상적 실행 시간"
 def vector_row(t: Timing, base: Timing) -> tuple:
     """The week-3 note's columns: the three times (ms), the speedup over the base machine, the limiting resource."""
     return (f"{ms(t.t_compute)} ms", f"{ms(t.t_memory)} ms", f"{ms(t.t_ideal)} ms",
-            fmt.number(base.t_ideal / t.t_ideal) + "배", t.bound)
+            fmt.number(base.t_ideal / t.t_ideal) + "배", keep(t.bound))
 
 
 def fits_text(footprint: int, capacity) -> str:
@@ -521,7 +522,7 @@ def vector_add(hw: Roofline, L: int, s: int, dtype: str, capacity: int, factors=
     kernels.check_positive(L=L, s=s, capacity=capacity)
     factors = [Fraction(k) for k in factors]
     if 1 not in factors:
-        raise ValueError("factors must include 1 (the chapter's own machine)")
+        raise ValueError("factors: 배율에 1(이 장의 하드웨어 그대로)이 있어야 한다")
     add = kernels.vector_add(L, s)
     base = Timing(add, hw)
     footprint = 3 * s * L
