@@ -447,7 +447,7 @@ def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str
                     f"{short}의 SM 하나에 입력 버퍼 {fmt.kib(b.inputs)}인 블록이 Shared Memory로 보아 최대 {fmt.integer(n)}개 올라간다."
                     if n else f"{short}의 SM 하나({fmt.kib(p.smem_per_SM)})에 입력 버퍼 {fmt.kib(b.inputs)}가 들어가지 않는다.")
                 fields["tile"] = f"T = {t}, {mode}"
-                used = Fraction(n * b.inputs, p.smem_per_SM) if n else Fraction(1)
+                used = Fraction(n * b.inputs, p.smem_per_SM)   # 0 when not even one block fits (the track turns red)
                 widths = {"smem-used": fmt.percent(used, 1).replace(" ", "")}
                 states[f"{t}|{copies}|{key}"] = {"fields": fields, "widths": widths,
                                                   "flags": {"misfit": not n}}
