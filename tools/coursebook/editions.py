@@ -211,6 +211,8 @@ def plain(text: str, glued: dict[str, dict], pages: dict[str, tuple[str, str]] |
         if name == "glue:math":
             latex = value(arg, "text/latex").strip().strip("$").replace("\\displaystyle", "").strip()
             return f"$$\n{latex}\n$$"
+        if name == "glue" and "image/png" not in glued.get(arg, {}):
+            return value(arg, "text/markdown")   # an explorer: its controls need the site's script
         if name in ("glue:figure", "glue"):
             value(arg, "image/png")   # the figure is shown as the output of the cell that glued it
             return f"**그림.** {body} (그림은 이 그림을 만든 코드 셀의 출력에 있다.)" if body else ""

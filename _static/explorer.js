@@ -1,0 +1,230 @@
+/* 조건 탐색기 (②, ④, ⑤, 3주차 노트).
+ *
+ * 모든 상태는 빌드할 때 강의 라이브러리가 계산하고 형식까지 맞춰 페이지의
+ * <script type="application/json" class="rl-data">에 넣어 두었다. 이 스크립트는 계산하지 않는다:
+ * 폼 컨트롤이 가리키는 상태를 골라 그 문자열을 페이지에 옮기고, 그림 좌표를 uPlot에 넘길 뿐이다.
+ * 바뀐 뒤에는 섹션에 "rl-update" 이벤트를 보낸다(테스트가 응답 시간을 잰다).
+ */
+(function () {
+  "use strict";
+
+  const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+  function colour(el, value) {
+    const m = /^var\((--[\w-]+)\)$/.exec(value || "");
+    return m ? getComputedStyle(el).getPropertyValue(m[1]).trim() : value;
+  }
+
+  class Explorer {
+    constructor(root) {
+      this.root = root;
+      this.data = JSON.parse(root.querySelector("script.rl-data").textContent);
+      this.values = {};
+      this.charts = {};
+      this.plots = {};
+      this.current = {};
+      for (const [name, spec] of Object.entries(this.data.controls)) {
+        this.values[name] = spec.initial;
+        for (const el of this.inputs(name)) {
+          el.addEventListener(spec.kind === "range" ? "input" : "change", () => this.changed(name));
+        }
+      }
+      root.querySelectorAll("[hidden]").forEach((el) => { el.hidden = false; });
+      this.render(false);
+      if (window.ResizeObserver) {
+        let width = root.clientWidth;
+        new ResizeObserver(() => {
+          if (root.clientWidth !== width) { width = root.clientWidth; this.redraw(); }
+        }).observe(root);
+      }
+    }
+
+    inputs(name) {
+      return this.root.querySelectorAll(`[data-rl-control="${name}"]`);
+    }
+
+    label(name, key) {
+      const option = this.data.controls[name].options.find((o) => o[0] === key);
+      return option ? option[1] : key;
+    }
+
+    allowed(name) {
+      const spec = this.data.controls[name];
+      return spec.depends ? spec.allowed[this.values[spec.depends]] : spec.options.map((o) => o[0]);
+    }
+
+    read(name) {
+      const spec = this.data.controls[name];
+      const els = [...this.inputs(name)];
+      if (spec.kind === "radio") return (els.find((el) => el.checked) || {}).value;
+      if (spec.kind === "range") return this.allowed(name)[Number(els[0].value)];
+      return els[0].value;
+    }
+
+    /* Put control `name` back on `key` among its allowed options (a dependent list may have changed). */
+    show(name, key) {
+      const spec = this.data.controls[name];
+      const allowed = this.allowed(name);
+      const el = this.inputs(name)[0];
+      if (spec.kind === "select") {
+        const have = [...el.options].map((o) => o.value);
+        if (have.join("|") !== allowed.join("|")) {
+          el.replaceChildren(...allowed.map((k) => new Option(this.label(name, k), k)));
+        }
+        el.value = key;
+      } else if (spec.kind === "range") {
+        el.max = String(allowed.length - 1);
+        el.value = String(allowed.indexOf(key));
+        el.setAttribute("aria-valuetext", this.label(name, key));
+        const out = this.root.querySelector(`[data-rl-output="${name}"]`);
+        if (out) out.textContent = this.label(name, key);
+      }
+    }
+
+    changed(name) {
+      this.values[name] = this.read(name);
+      this.show(name, this.values[name]);
+      for (const [other, spec] of Object.entries(this.data.controls)) {
+        if (spec.depends !== name) continue;
+        const allowed = this.allowed(other);
+        let key = this.values[other];
+        if (!allowed.includes(key)) key = spec.kind === "range" ? allowed[allowed.length - 1] : allowed[0];
+        this.values[other] = key;
+        this.show(other, key);
+      }
+      this.render(true);
+    }
+
+    state(part) {
+      const key = part.on.map((n) => this.values[n]).join("|");
+      const state = part.states[key];
+      if (!state) throw new Error(`조건 탐색기: 계산해 둔 상태가 없다 (${key})`);
+      return state;
+    }
+
+    render(flash) {
+      const started = performance.now();
+      const changed = [];
+      this.plots = {};
+      for (const part of this.data.parts) {
+        const state = this.state(part);
+        for (const [name, text] of Object.entries(state.fields || {})) {
+          this.root.querySelectorAll(`[data-rl-field="${name}"]`).forEach((el) => {
+            if (el.textContent === text) return;
+            el.textContent = text;
+            changed.push(el);
+          });
+        }
+        for (const [name, width] of Object.entries(state.widths || {})) {
+          this.root.querySelectorAll(`[data-rl-width="${name}"]`).forEach((el) => { el.style.width = width; });
+        }
+        for (const [name, on] of Object.entries(state.flags || {})) {
+          this.root.classList.toggle(`rl-${name}`, on);
+        }
+        Object.assign(this.plots, state.plots || {});
+      }
+      this.redraw();
+      // a changed value lights up briefly, unless the reader asked for reduced motion
+      if (flash && changed.length && !(REDUCED && REDUCED.matches) && changed[0].animate) {
+        const from = colour(this.root, "var(--rl-flash)");
+        for (const el of changed) {
+          el.animate([{backgroundColor: from}, {backgroundColor: "transparent"}], {duration: 600, easing: "ease-out"});
+        }
+      }
+      this.root.dispatchEvent(new CustomEvent("rl-update", {
+        detail: {values: {...this.values}, ms: performance.now() - started},
+      }));
+    }
+
+    redraw() {
+      for (const [name, plot] of Object.entries(this.plots)) this.draw(name, plot);
+    }
+
+    draw(name, plot) {
+      const el = this.root.querySelector(`[data-rl-plot="${name}"]`);
+      const spec = this.data.plots[name];
+      if (!el || !spec || !window.uPlot) return;
+      this.current[name] = plot;
+      const now = () => this.current[name];
+      el.setAttribute("aria-label", plot.aria);
+      const width = Math.max(200, el.clientWidth);
+      const height = Math.round(Math.min(340, Math.max(220, width * 0.6)));
+      const ink = colour(el, "var(--rl-ink)");
+      const grid = colour(el, "var(--rl-grid)");
+      const family = getComputedStyle(this.root).fontFamily;
+      const font = `12px ${family}`;
+      // ticks, ranges and marks are read from the current state, so new data needs no rebuild
+      const axis = (which, label) => ({
+        stroke: ink, label, labelFont: `600 12px ${family}`, font, labelSize: 20,
+        grid: {stroke: grid, width: 1}, ticks: {stroke: grid, width: 1},
+        splits: () => now()[which].map((t) => t[0]), values: () => now()[which].map((t) => t[1]),
+        filter: (u, s) => s,
+      });
+      const series = [{}].concat(spec.series.map((s) => {
+        const c = colour(el, s.color);
+        return {
+          stroke: c, width: s.line ? s.width : 0, dash: s.dash, spanGaps: true,
+          paths: s.line ? undefined : () => null,
+          points: s.points ? {show: true, size: s.points, width: 1, stroke: c, fill: c} : {show: false},
+        };
+      }));
+      const marks = (u) => {
+        const ctx = u.ctx;
+        const ratio = u.pxRatio || window.devicePixelRatio || 1;
+        ctx.save();
+        ctx.font = `${12 * ratio}px ${family}`;
+        ctx.fillStyle = ink;
+        for (const m of now().marks || []) {
+          const x = u.valToPos(m.x, "x", true);
+          const y = u.valToPos(m.y, "y", true);
+          if (m.vline) {
+            ctx.strokeStyle = colour(el, "var(--rl-muted)");
+            ctx.setLineDash([5 * ratio, 4 * ratio]);
+            ctx.lineWidth = ratio;
+            ctx.beginPath();
+            ctx.moveTo(x, u.bbox.top + u.bbox.height);
+            ctx.lineTo(x, y);
+            ctx.stroke();
+            ctx.setLineDash([]);
+          }
+          const right = x + ctx.measureText(m.text).width + 8 * ratio > u.bbox.left + u.bbox.width;
+          ctx.textAlign = right ? "right" : "left";
+          ctx.textBaseline = m.vline ? "top" : "bottom";
+          ctx.fillText(m.text, x + (right ? -6 : 6) * ratio, y + (m.vline ? 6 : -6) * ratio);
+        }
+        ctx.restore();
+      };
+      const opts = {
+        width, height, legend: {show: false}, cursor: {show: false}, select: {show: false},
+        scales: {
+          x: {time: false, distr: 3, log: 10, range: () => now().xrange},
+          y: {distr: 3, log: 10, range: () => now().yrange},
+        },
+        axes: [axis("xticks", spec.xlabel), Object.assign(axis("yticks", spec.ylabel), {size: 58})],
+        series,
+        hooks: {draw: [marks]},
+      };
+      const data = [plot.x].concat(plot.y);
+      const old = this.charts[name];
+      if (old && old.width === width && old._rlTheme === ink) {   // same size and colours: new data only
+        old.setData(data);
+        return;
+      }
+      if (old) old.destroy();
+      const u = new window.uPlot(opts, data, el);
+      u._rlTheme = ink;
+      this.charts[name] = u;
+    }
+  }
+
+  function start() {
+    document.querySelectorAll("[data-rl-explorer]").forEach((root) => { root.rlExplorer = new Explorer(root); });
+    // the theme's light/dark switch: redraw with the new colours
+    new MutationObserver(() => {
+      document.querySelectorAll("[data-rl-explorer]").forEach((root) => root.rlExplorer && root.rlExplorer.redraw());
+    }).observe(document.documentElement, {attributes: true, attributeFilter: ["data-theme"]});
+  }
+
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
+  else start();
+})();
