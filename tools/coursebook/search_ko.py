@@ -53,8 +53,9 @@ from sphinx.search import SearchLanguage
 HANGUL = "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
 _TOKEN = re.compile(rf"[{HANGUL}]+|[^\W{HANGUL}]+")
 _HANGUL_RE = re.compile(rf"[{HANGUL}]")
-# two Hangul words with only spaces between them (overlapping: "최대 연산 성능" gives two pairs)
-_APART = re.compile(rf"(?<![{HANGUL}])(?=([{HANGUL}]+)[^\S\n]+([{HANGUL}]+))")
+# two Hangul words with only white space between them, also a line break of the source (overlapping:
+# "최대 연산 성능" gives two pairs)
+_APART = re.compile(rf"(?<![{HANGUL}])(?=([{HANGUL}]+)\s+([{HANGUL}]+))")
 # the English name that opens a glossary definition: up to the first ".", "," or "("
 _ENGLISH = re.compile(r"\s*([A-Za-z][A-Za-z \-–/]*?)\s*[.,(]")
 
