@@ -62,7 +62,7 @@ def precision_steps(machine) -> dict[str, str]:
         "tensor-steps": _step([P16 / P_tf32, P8 / P16]),
         "tf32-step": f"{ko.particle(fmt.ratio(up, 1), '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}",
         "fp8-note": (f"FP8의 dense peak {ko.particle(fp8, '은/는')} FP16의 2:4 희소 peak와 숫자만 같다. 앞의 것은 "
-                     "보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, 뒤의 것은 `2:4` 구조를 지킨 FP16 행렬에서만 나온다."
+                     "보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, 뒤의 것은 2:4 구조를 지킨 FP16 행렬에서만 나온다."
                      if sparse16 == P8 else ""),
     }
 
