@@ -58,7 +58,6 @@ def precision_steps(machine) -> dict[str, str]:
         "p-tf32": fmt.tera(P_tf32, 1),
         "p-fp16": fmt.tera(P16, 1),
         "p-fp8": fp8,
-        "r-tf32-fp32": fmt.ratio(up, 1),
         "tensor-steps": _step([P16 / P_tf32, P8 / P16]),
         "tf32-step": f"{ko.particle(fmt.ratio(up, 1), '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}",
         "fp8-note": (f"FP8의 dense peak {ko.particle(fp8, '은/는')} FP16의 2:4 희소 peak와 숫자만 같다. 앞의 것은 "
