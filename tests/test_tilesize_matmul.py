@@ -348,7 +348,8 @@ def test_tile_size_page_values():
     assert (g["t-compute"], g["t-memory"], g["I-big"], g["ridge"]) == ("6.872", "4.362", "31.508", "20")
     assert g["big-verdict"].startswith("I가 분기점을 넘었으므로 T = 128 타일은 연산 한계다")
     assert "compute-tiles" not in g          # the verdict says it once, not three times
-    assert (g["q-in-full"], g["q-in-half"], g["q-acc"]) == ("32 KiB", "16 KiB", "16 KiB")
+    assert (g["q-in-full"], g["q-in-half-ro"], g["q-acc"], g["q-T-K-half-ro"]) == ("32 KiB", "16 KiB로", "16 KiB", "32로")
+    assert g["dtype-if"] == "FP32면"
     assert "| 28 |" in g["table-resident"] and "0 (안 들어감)" in g["table-resident"]
 
 
@@ -364,10 +365,11 @@ def test_matmul_page_values():
     assert "8{,}657{,}043{,}456" in g["mid-Q"] and (g["T-mid"], g["mid-tiles"], g["mid-per-step"]) == ("64", "4,096", "32,768")
     assert r"\frac{80N}{N - 40}" in g["threshold-math"] and "80.789" in g["threshold-math"]
     assert g["threshold-tiles"].endswith("128뿐이다.")
-    assert (g["gain-ms"], g["gain-pct"], g["prev-t"], g["t-last"]) == ("1.785", "20.6 %", "8.657", "6.872")
-    assert "8.657 ms" in g["gain-story"] and "1.785 ms(20.6 %)" in g["gain-story"]
+    assert g["gain-story"] == "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6 %) 줄어든다."
     assert (g["store-bytes"], g["store-mib"], g["I-ideal-formula"], g["I-ideal"]) == ("201,326,592", "192 MiB", "N/6", "682.667")
-    assert (g["F-giga"], g["Q-first-gb"], g["Q-last-gb"]) == ("137.439", "549.823", "4.362")
+    assert (g["I-ideal-ida"], g["full-I-ida"], g["ridge-again"], g["T-mid-if"]) == ("N/6이다", "682.667이다.", "20을", "T = 64면")
+    assert (g["T-over-s-wa"], g["T-over-s-neun"], g["dtype-ro"], g["full-buf"]) == ("T/4와", "T/4는", "FP32로", "192 MiB를")
+    assert "약 137.439 GFLOPs" in g["headline"] and "약 549.823 GB에서 T = 128의 4.362 GB로" in g["headline"]
 
 
 def test_summary_page_values():
@@ -375,7 +377,7 @@ def test_summary_page_values():
     for label, I, t, bound in SEED_SUMMARY:
         assert f"| {label} | {I} | {t} | {bound}" in g["table-summary"]
     assert "연산 성능 (I* = 20 초과)" in g["table-summary"]
-    assert (g["r-tf32-fp32"], g["p-tf32"], g["p-fp32"]) == ("7.4배", "494.7", "66.9")
+    assert (g["p-tf32"], g["p-fp32"]) == ("494.7", "66.9") and g["tf32-step"].startswith("7.4배로 ")
     assert "7.4배" in g["table-remedies"]
 
 
@@ -428,8 +430,10 @@ def test_summary_wording():
     assert "커널의 병목을 메모리에서 연산 쪽으로 옮긴다" in md
     for item in ("GQA/MQA", "speculative decoding", "prefill"):
         assert item in g["table-remedies"], item
-    assert g["p-fp8"] == "1,979" and "FP16 2:4 희소 peak와 같은 숫자" in g["fp8-note"]
-    assert "dense GEMM은 그 희소 처리량을 쓸 수 없다" in g["fp8-note"]
+    assert g["p-fp8"] == "1,979" and g["fp8-note"].startswith("FP8의 dense peak 1,979는 FP16의 2:4 희소 peak와 숫자만 같다.")
+    assert "쓸 수 없다" not in g["fp8-note"]          # the FP8 dense peak is usable; only the coincidence is noted
+    assert "1,979 TFLOPs/s로, 한 단계 내려갈 때마다 {glue:text}`tensor-steps` 늘어난다" in md.replace("{glue:text}`p-fp8`", "1,979")
+    assert g["tensor-steps"] == "2.0배씩" and "FLOP/s" not in md.replace("FLOPs/s", "")
     assert g["summary-shift"] == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
 
 
@@ -465,3 +469,34 @@ def test_matmul_times_figure_shows_the_live_cases(course, CASES):
     assert [bar.get_width() for bar in ax.patches] == pytest.approx([float(c.timing.t_memory) * 1000 for c in CASES])
     assert [t.get_text() for t in ax.get_yticklabels()] == [ko.case(c) for c in CASES]
     assert [t.get_text() for t in ax.texts][:len(CASES)] == [f"{fmt.ms(c.timing.t_ideal, 3)} ms" for c in CASES]
+
+
+# ---------------------------------------------------------------- no spoilers, the seed's caveats
+@pytest.mark.parametrize("name", PAGES)
+def test_discussion_answers_stay_in_the_fold(name):
+    """Under a "토론" heading, a 한 줄 답 only inside the dropdown (the answer is folded until the reader opens it)."""
+    md = (CHAPTERS / f"{name}.md").read_text(encoding="utf-8")
+    for section in re.split(r"\n## ", md)[1:]:
+        if not section.startswith("토론"):
+            continue
+        before_fold = section.split(":class: dropdown", 1)[0]
+        assert "한 줄 답" not in before_fold, section[:40]
+        assert "답 펼쳐 보기" in section
+
+
+def test_matmul_headline_keeps_the_compute_limit():
+    """Seed ⑤: "…6.872 ms로 줄지만, 128 타일에서는 연산 성능이 한계다" — the top answer says where time stops following Q."""
+    g = seed_page("w4_5_matmul")
+    md = (CHAPTERS / "w4_5_matmul.md").read_text(encoding="utf-8")
+    assert md.split("\n```", 1)[0].rstrip().endswith("**한 줄 답.** {glue:text}`headline`")
+    assert g["headline"].endswith("6.872 ms로 줄지만, T = 128에서는 연산 성능이 한계다.")
+    assert "재사용 없음의 약 549.823 GB" in g["headline"]
+
+
+def test_tile_size_real_limit_may_be_lower():
+    md = (CHAPTERS / "w4_4_tile_size.md").read_text(encoding="utf-8")
+    assert "실제 한도는 이보다 낮을 수 있다" in md and "실제 한도는 이보다 낮다" not in md
+    g = seed_page("w4_4_tile_size")
+    assert g["misfits"].endswith("입력 버퍼조차 SM 하나에 들어가지 않는다.") and "버퍼링다" not in g["misfits"]
+    prose = re.sub(r"```\{code-cell\}.*?\n```", "", md.split("\n---\n", 1)[1], flags=re.S)
+    assert "kernels" not in prose and "matmul_tiles" not in prose

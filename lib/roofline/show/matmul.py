@@ -1,0 +1,240 @@
+"""⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters.
+
+Every function takes the week's problem (`Week4`) or its cases (`problems.week4_cases`) and returns what a
+page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str).
+
+    headline(cases)      → "계산량은 어느 방식이나 … T = 128에서는 연산 성능이 한계다."
+    regimes(cases)       → "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
+    gain_story(prev, last), last_story(last), threshold(w4) …
+"""
+from __future__ import annotations
+
+from math import gcd
+
+from roofline import buffers, kernels
+from roofline.show import fmt, formulas, ko, tables, tex
+
+
+def _frac(text: str) -> str:
+    """ "N/(4N+2)" → \\frac{N}{4N+2} """
+    top, _, bottom = text.partition("/")
+    return tex.frac(top, bottom.strip("()"))
+
+
+def _labels(cases) -> str:
+    return "·".join(ko.case(c) for c in cases)
+
+
+def compute_bound(cases) -> list:
+    """The cases the model puts on the flat roof (F/P ≥ Q/BW)."""
+    return [c for c in cases if not c.timing.memory_bound]
+
+
+# ---------------------------------------------------------------- sentences
+def headline(cases) -> str:
+    """The chapter's one-line answer: F is common, Q and the ideal time fall, and which tiles compute limits."""
+    base, last = cases[0], cases[-1]
+    text = (f"계산량은 어느 방식이나 약 {fmt.giga(base.cost.F, 3)} GFLOPs로 같다. HBM 이동량은 재사용 없음의 약 "
+            f"{fmt.giga(base.cost.Q, 3)} GB에서 {ko.case(last)}의 {fmt.giga(last.cost.Q, 3)} GB로 줄고, 이상적 시간도 "
+            f"{fmt.ms(base.timing.t_ideal, 3)} ms에서 {fmt.ms(last.timing.t_ideal, 3)} ms로 줄")
+    flat = compute_bound(cases)
+    if flat:
+        return text + f"지만, {_labels(flat)}에서는 연산 성능이 한계다."
+    return text + "며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다."
+
+
+def regimes(cases) -> str:
+    """Which cases are memory-bound and which compute-bound (no final period)."""
+    parts = []
+    slanted = [c for c in cases if c.timing.memory_bound]
+    if slanted:
+        parts.append(f"메모리 한계인 경우는 {_labels(slanted)}")
+    if compute_bound(cases):
+        parts.append(f"연산 한계인 경우는 {_labels(compute_bound(cases))}")
+    return "이고, ".join(parts) + "이다"
+
+
+def about_ms(seconds, digits: int = 6) -> str:
+    """A time in ms for prose: every digit when the decimal ends within `digits` places, else "약 " and rounded."""
+    relation, value = tex.exact_or_about(seconds * 1000, digits)
+    return value if relation == "=" else "약 " + value
+
+
+def no_reuse_verdict(timing) -> str:
+    """Completes "메모리 시간은 … ms로 ___." for the no-reuse case."""
+    if timing.memory_bound:
+        return "연산 시간보다 길다. 그래서 이상적 시간은 메모리 시간으로 정해지고, 이 경우는 메모리 한계다"
+    return "연산 시간보다 짧다. 그래서 이상적 시간은 연산 시간으로 정해지고, 이 경우는 연산 한계다"
+
+
+def last_story(last) -> str:
+    """Why the largest tile's ideal time is what it is."""
+    t = last.timing
+    if t.memory_bound:
+        return (f"{ko.case(last)}에서도 메모리 시간 약 {fmt.ms(t.t_memory, 3)} ms가 연산 시간 약 {fmt.ms(t.t_compute, 3)} ms보다 "
+                "길다. 아직 HBM 대역폭이 한계이므로 타일을 더 키우면 이상적 시간이 더 줄 수 있다.")
+    return (f"{ko.case(last)}에서 메모리는 약 {fmt.ms(t.t_memory, 3)} ms 안에 데이터를 공급할 수 있지만, 계산에는 최소 약 "
+            f"{fmt.ms(t.t_compute, 3)} ms가 걸린다. 이때 실행시간의 하한은 더 긴 쪽인 연산 시간이다.")
+
+
+def gain_story(prev, last) -> str:
+    """How much the ideal time falls from the second-largest tile to the largest."""
+    a, b = prev.timing.t_ideal, last.timing.t_ideal
+    if a > b:
+        return (f"{ko.case(prev).replace('T = ', 'T를 ')}에서 {ko.particle(ko.case(last).replace('T = ', ''), '으로/로')} "
+                f"키우면 이상적 시간은 {fmt.ms(a, 3)} ms에서 {fmt.ms(b, 3)} ms로 약 {fmt.ms(a - b, 3)} ms"
+                f"({fmt.percent((a - b) / a, 1)}) 줄어든다.")
+    return (f"{ko.particle(ko.case(prev), '과/와')} {ko.case(last)}의 이상적 시간은 {fmt.ms(b, 3)} ms로 같다. "
+            "두 경우 모두 이미 연산 한계이기 때문이다.")
+
+
+def bw_check(hw) -> str:
+    """How to read a memory time off Q in GB at this BW."""
+    tb = fmt.number(hw.BW / 10**12, 3)
+    if hw.BW == 10**12:
+        return f"BW = {tb} TB/s이므로 Q를 GB로 적은 숫자가 곧 메모리 시간의 ms 숫자다."
+    return f"BW = {tb} TB/s이므로 메모리 시간(ms)은 Q(GB)를 {tb}로 나눈 값이다."
+
+
+# ---------------------------------------------------------------- tables
+def assumptions(w4) -> "Markdown":
+    """The problem's assumptions, one row each."""
+    hw, s = w4.hardware, w4.s
+    rows = [
+        ("크기", f"M = N = K = {fmt.integer(w4.N)}, 이하 정사각 행렬 한 변을 N으로 적는다"),
+        ("자료형", f"입력·중간 합·출력 모두 {w4.dtype}, 원소당 {s} Byte"),
+        ("연산량 관례", "곱셈 + 누산 덧셈 = 2 FLOPs, FMA도 2 FLOPs"),
+        ("적용 가능한 최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s"),
+        ("HBM 대역폭 BW", f"{fmt.power10(hw.BW)} Byte/s"),
+        ("입력 위치", "이미 장치 HBM에 있다. CPU 전송 시간은 빼고 센다"),
+        ("중간 합", "계속 온칩에 둔다. HBM에 쓰거나 읽지 않는다"),
+        ("출력", "기존 C를 읽지 않고 최종 C만 한 번 쓴다"),
+        ("재사용 범위", "출력 타일 안에서만 재사용한다. 서로 다른 출력 타일 사이의 캐시 재사용은 없다"),
+        ("입력 버퍼", "A·B 조각 한 벌, K 조각 폭도 T"),
+        ("기타", "추가 이동·spill·padding 없음, 연산과 이동이 충분히 겹친다"),
+    ]
+    return tables.markdown(["항목", "조건"], rows, "ll")
+
+
+def cost_table(cases) -> "Markdown":
+    """F, A·B reads, C writes, Q (Byte and GB) and I for every case."""
+    rows = [(ko.nbsp(ko.case(c)), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
+             fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in cases]
+    return tables.markdown(["방식", "F (FLOPs)", "A·B 읽기 (Byte)", "C 쓰기 (Byte)", "총 Q (Byte)", "총 Q (GB)",
+                            "I (FLOPs/Byte)"], rows)
+
+
+def time_table(cases, digits: int = 6) -> "Markdown":
+    """BW×I, the roof, the two times, the ideal time, the limiting resource and t₀/t for every case."""
+    t0 = cases[0].timing.t_ideal
+    rows = [(ko.nbsp(ko.case(c)), fmt.tera(c.timing.memory_rate, digits), fmt.tera(c.timing.R_roof, digits),
+             fmt.ms(c.timing.t_compute, digits), fmt.ms(c.timing.t_memory, digits), fmt.ms(c.timing.t_ideal, digits),
+             ko.nbsp(ko.bound(c.timing)), fmt.ratio(t0 / c.timing.t_ideal)) for c in cases]
+    return tables.markdown(["방식", "BW×I (TFLOPs/s)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)", "메모리 시간 (ms)",
+                            "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"], rows, "lrrrrrlr")
+
+
+def buffer_table(s: int, cases) -> "Markdown":
+    """What one unit of work holds on chip: A and B inputs and the partial sums (no reuse: one output element)."""
+    rows = [(ko.nbsp("재사용 없음"), ko.nbsp(f"1원소 = {s} B"), ko.nbsp(f"1원소 = {s} B"),
+             fmt.integer(2 * s), fmt.integer(s), fmt.integer(3 * s))]
+    for c in cases:
+        if c.T is None:
+            continue
+        b = buffers.tile_buffers(c.T, c.T, c.T, s, s)
+        rows.append((ko.nbsp(ko.case(c)), ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.A)} B"),
+                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"),
+                     ko.nbsp(f"{fmt.integer(b.inputs)} ({fmt.kib(b.inputs)})"),
+                     ko.nbsp(f"{fmt.integer(b.acc)} ({fmt.kib(b.acc)})"),
+                     ko.nbsp(f"{fmt.integer(b.total)} ({fmt.kib(b.total)})")))
+    return tables.markdown(["방식", "보관하는 A 입력", "보관하는 B 입력", "입력 합계 (Byte)", "중간 합 (Byte)",
+                            "논리적 총합 (Byte)"], rows)
+
+
+# ---------------------------------------------------------------- equations
+def problem(N: int):
+    """A, B, C ∈ ℝ^{N×N}, C = AB."""
+    from IPython.display import Math
+
+    return Math(rf"A, B, C \in \mathbb{{R}}^{{{N} \times {N}}}, \qquad C = A\,B")
+
+
+def common(w4, base):
+    """F = 2N³, Q_C = sN², t_compute = F/P (in s and ms, exact when the decimal ends)."""
+    s, F, P = w4.s, base.cost.F, w4.hardware.P
+    t = base.timing.t_compute
+    rel_s, val_s = tex.exact_or_about(t, 9)
+    rel_ms, val_ms = tex.exact_or_about(t * 1000, 6)
+    return tex.aligned(
+        rf"F &= 2N^3 = 2 \times {tex.integer(w4.N)}^3 \\ &= {tex.integer(F)}\ \text{{FLOPs}} \\[4pt]"
+        rf"Q_C &= {s}N^2 = {tex.integer(base.cost.Q_write)}\ \text{{Byte}} \\[4pt]"
+        rf"t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex.integer(F)}}}{{{tex.power10(P)}}} \\"
+        rf"&{rel_s} {val_s}\ \text{{s}} \\ &{rel_ms} {val_ms}\ \text{{ms}}")
+
+
+def no_reuse(w4, base):
+    """Q₀, I₀ and R₀ of the no-reuse case."""
+    s, hw = w4.s, w4.hardware
+    return tex.aligned(
+        rf"Q_0 &= \underbrace{{N^3 \times 2 \times {s}}}_{{\text{{A와 B 읽기}}}} + \underbrace{{{s}N^2}}_{{\text{{C 쓰기}}}} \\"
+        rf"&= {tex.integer(base.cost.Q)}\ \text{{Byte}} \\[4pt]"
+        rf"I_0 &= \frac{{2N^3}}{{{2 * s}N^3 + {s}N^2}} = {_frac(formulas.intensity_no_reuse(s, s))} \\"
+        rf"&\approx {fmt.decimal(base.cost.I, 9)}\ \text{{FLOPs/Byte}} \\[4pt]"
+        rf"R_0 &= \min\left({tex.power10(hw.P)},\ {tex.power10(hw.BW)} \times I_0\right) \\"
+        rf"&\approx {fmt.decimal(base.timing.R_roof / 10**12, 9)} \times 10^{{12}}\ \text{{FLOPs/s}}")
+
+
+def tiled_formula(s: int):
+    """Q_T counted tile by tile, and I_T."""
+    return tex.aligned(
+        rf"Q_T &= \left(\frac{{N}}{{T}}\right)^2 \cdot \frac{{N}}{{T}} \cdot {2 * s}T^2 + {s}N^2 \\"
+        rf"&= \frac{{{2 * s}N^3}}{{T}} + {s}N^2 \\[4pt]"
+        rf"I_T &= \frac{{2N^3}}{{{2 * s}N^3/T + {s}N^2}} \\ &= {_frac(formulas.intensity_tiled(s, s))}")
+
+
+def tile_walk(N: int, T: int, s: int) -> tuple[int, int, int]:
+    """(output tiles (N/T)², K steps per tile N/T, input Byte per step 2sT²): their product plus sN² is Q_T."""
+    return (N // T) ** 2, N // T, 2 * s * T * T
+
+
+def tile_walk_math(N: int, T: int, s: int):
+    tiles_, steps, per_step = tile_walk(N, T, s)
+    Q = kernels.matmul_tiled(N, T, s, s).Q
+    return tex.aligned(
+        rf"Q_{{{T}}} &= {tex.integer(tiles_)} \times {tex.integer(steps)} \times {tex.integer(per_step)} \\ "
+        rf"&\quad + {tex.integer(s * N * N)} \\ &= {tex.integer(Q)}\ \text{{Byte}}")
+
+
+def time_defs(hw):
+    return tex.aligned(rf"R_\text{{roof}} &= \min(P,\ BW \times I) \\ t_\text{{ideal}} &= \max(F/P,\ Q/BW) \\ "
+                       rf"I^* &= P/BW = {fmt.number(hw.ridge, 3)}")
+
+
+def threshold(w4) -> tuple:
+    """(Math: I_T ≥ I* solved for T, sentence: which compared tiles reach the ridge)."""
+    N, s, ridge, tiles_ = w4.N, w4.s, w4.hardware.ridge, w4.tiles
+    T_star = kernels.tile_threshold(N, ridge, s, s)
+    # I_T = kNT/(aN + bT) reduced; I_T ≥ I*  ⇔  T (kN − b I*) ≥ a I* N
+    k, a, b = 2, 2 * s, s
+    g = gcd(k, a, b)
+    k, a, b = k // g, a // g, b // g
+    kN = "N" if k == 1 else f"{k}N"
+    I_T = _frac(formulas.intensity_tiled(s, s))
+    if ridge.denominator == 1:
+        I = ridge.numerator
+        top, left, right = a * I, k, b * I
+        h = gcd(top, left, right)
+        top, left, right = top // h, left // h, right // h
+        rule = rf"T \ge \frac{{{top}N}}{{{'N' if left == 1 else f'{left}N'} - {right}}}"
+        steps = rf"&{I_T} \ge {I} \\ \iff &{kN}T \ge {a * I}N + {b * I}T \\ \iff &{rule}"
+    else:
+        steps = rf"&{I_T} \ge I^* \\ \iff &T \ge \frac{{{a} I^* N}}{{{kN} - {b} I^*}}"
+    if T_star is None:
+        return tex.aligned(steps), (f"분모가 0 이하이므로 어떤 T도 I* = {fmt.number(ridge, 3)}에 닿지 못한다. "
+                                    "비교한 타일은 모두 메모리 한계다.")
+    crossing = [T for T in tiles_ if T >= T_star]
+    text = ("" if T_star <= N else "이 값은 N보다 커서 어떤 타일도 분기점에 닿지 못한다. ")
+    text += f"비교한 타일 {', '.join(map(str, tiles_))} 가운데 이를 넘는 것은 "
+    text += (", ".join(map(str, crossing)) + "뿐이다.") if crossing else "없다."
+    return tex.aligned(steps + rf" \\ &\approx {fmt.decimal(T_star, 3)}"), text
+

@@ -1,0 +1,98 @@
+"""정리: the summary table, the precision-step correction and the remedies table, from the week's problem.
+
+    limit(case, ridge)            → "연산 성능 (I* = 20 초과)"
+    summary_table(cases, ridge)
+    precision_steps(machine)      → the values and sentences of the correction box ("정밀도를 한 단계 낮추면 약 두 배")
+    remedies_table(machine)
+"""
+from __future__ import annotations
+
+from roofline.show import fmt, ko, tables
+
+
+def limit(case, ridge) -> str:
+    """The limiting resource; when compute, how I stands to the ridge ("초과" or "와 같음")."""
+    if case.timing.memory_bound:
+        return ko.bound(case.timing)
+    relation = "초과" if case.cost.I > ridge else "와 같음"
+    return f"{ko.bound(case.timing)} (I* = {fmt.number(ridge, 3)} {relation})"
+
+
+def summary_table(cases, ridge):
+    rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit(c, ridge)) for c in cases]
+    return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
+
+
+def shift(cases) -> str:
+    """Which compared cases have already moved to the flat roof (one sentence)."""
+    flat = [ko.case(c) for c in cases if not c.timing.memory_bound]
+    if flat:
+        return f"{'·'.join(flat)}에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
+    return "비교한 경우는 모두 아직 메모리 한계여서 타일을 더 키울 여지가 있다."
+
+
+def _step(ratios) -> str:
+    """"2.0배씩" when every step shows the same ratio, else "각각 2.0배, 2.1배"."""
+    shown = [fmt.ratio(r, 1) for r in ratios]
+    return f"{shown[0]}씩" if len(set(shown)) == 1 else "각각 " + ", ".join(shown)
+
+
+def _beyond(ratio) -> str:
+    """How the FP32 → TF32 step compares with two (the words follow the number)."""
+    if ratio >= 3:
+        return "두 배를 훌쩍 넘는다"
+    if ratio > 2:
+        return "두 배를 넘는다"
+    return "두 배에 못 미친다" if ratio < 2 else "두 배다"
+
+
+def precision_steps(machine) -> dict[str, str]:
+    """The correction box's glued values for `machine`: peaks (TFLOPs/s), the steps, the FP8 / FP16-sparse note."""
+    P32, P_tf32, P16, P8 = (machine.P(d) for d in ("FP32", "TF32", "FP16", "FP8"))
+    up = P_tf32 / P32
+    sparse16 = machine.sparse.get("FP16")
+    fp8 = fmt.number(P8 / 10**12, 1)
+    return {
+        "gpu-name": machine.name,
+        "p-fp32": fmt.tera(P32, 1),
+        "p-tf32": fmt.tera(P_tf32, 1),
+        "p-fp16": fmt.tera(P16, 1),
+        "p-fp8": fp8,
+        "tensor-steps": _step([P16 / P_tf32, P8 / P16]),
+        "tf32-step": f"{ko.particle(fmt.ratio(up, 1), '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}",
+        "fp8-note": (f"FP8의 dense peak {ko.particle(fp8, '은/는')} FP16의 2:4 희소 peak와 숫자만 같다. 앞의 것은 "
+                     "보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, 뒤의 것은 2:4 구조를 지킨 FP16 행렬에서만 나온다."
+                     if sparse16 == P8 else ""),
+    }
+
+
+def remedies_table(machine):
+    """Three directions once a kernel is compute-bound: faster units, fewer FLOPs, higher utilisation."""
+    P32, P_tf32, P16, P8 = (machine.P(d) for d in ("FP32", "TF32", "FP16", "FP8"))
+    sparse_note = ""
+    if "FP16" in machine.sparse:
+        sparse_note = (f" 희소 peak({machine.name} FP16은 dense의 {fmt.ratio(machine.sparse['FP16'] / P16, 1)})는 "
+                       "`2:4` 구조를 지킨 행렬에서만 나온다.")
+    rows = [
+        ("더 빠른 연산 유닛",
+         "낮은 정밀도(FP32 → TF32 → BF16/FP16 → FP8, 최신 세대는 FP4까지), Tensor Core·MXU 같은 전용 유닛, "
+         "`2:4` structured sparsity, 칩 수 늘리기(병렬화)",
+         f"Tensor Core 형식끼리는 한 단계 내릴 때마다 처리량이 {ko.nearly([P16 / P_tf32, P8 / P16])}가 된다({machine.name}: "
+         f"TF32 → FP16 {fmt.ratio(P16 / P_tf32, 1)}, FP16 → FP8 {fmt.ratio(P8 / P16, 1)}). CUDA Core의 FP32에서 Tensor Core의 "
+         f"TF32로 넘어가는 단계는 {ko.particle(fmt.ratio(P_tf32 / P32, 1), '이다/다')}. 원소가 작아지는 만큼 메모리 트래픽도 준다."
+         f"{sparse_note} 칩을 늘리면 이번에는 칩 사이 통신이 새 병목으로 떠오른다."),
+        ("연산량 F 줄이기",
+         "모델 구조 바꾸기(MoE, sliding window attention, GQA/MQA, pruning, low-rank 분해), 필요 없는 계산 덜어내기"
+         "(causal mask로 가려진 블록 건너뛰기, KV cache, speculative decoding, padding 없애기), "
+         "Strassen·Winograd처럼 곱셈 수가 적은 알고리즘",
+         "알고리즘을 바꾸는 방법은 수치가 불안정해지거나 하드웨어에 잘 맞지 않는 일이 많아 제한적으로 쓴다. "
+         "GQA/MQA는 FLOPs보다 KV 캐시 크기를 더 크게 줄이므로 메모리 쪽 처방이기도 하다. "
+         "KV cache는 앞선 토큰의 K·V를 다시 계산하지 않게 해 연산량을 덜어 준다. 대신 decode 단계마다 캐시 전체를 "
+         "HBM에서 읽어야 해서 산술 강도가 떨어지고, decode는 메모리 한계 쪽으로 밀려난다. 원래 연산 한계인 prefill "
+         "단계에는 이 설명이 들어맞지 않는다."),
+        ("활용률(MFU) 높이기",
+         "연산 유닛이 한 번에 다루는 크기의 배수로 타일을 맞춰 padding으로 버리는 계산 줄이기, load와 compute를 겹치는 "
+         "파이프라이닝(이중 버퍼링), softmax·layernorm처럼 행렬곱이 아닌 연산의 fusion, autotuning",
+         "실제로 낸 성능이 peak에 크게 못 미칠 때 손볼 곳이다."),
+    ]
+    return tables.markdown(["방향", "방법", "비고"], rows, "lll")
