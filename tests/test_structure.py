@@ -18,13 +18,14 @@ TOOLING_IMPORTS = {"sphinx", "docutils", "playwright", "jupytext", "nbclient", "
 
 
 def test_importing_the_model_loads_neither_matplotlib_nor_ipython():
-    probe = ("import sys, time; t = time.perf_counter(); import roofline; t = time.perf_counter() - t; "
+    probe = ("import sys, time; t = time.process_time(); import roofline; t = time.process_time() - t; "
              "import json; print(json.dumps({'seconds': t, 'loaded': sorted(m for m in ('matplotlib', 'IPython', "
              "'numpy', 'roofline.show') if m in sys.modules)}))")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd="/")
     found = json.loads(run.stdout)
     assert found["loaded"] == [], f"`import roofline` loads {found['loaded']}"
-    assert found["seconds"] < 0.5, f"`import roofline` took {found['seconds']:.2f} s"   # ~0.03 s on a quiet machine
+    # CPU time, not wall time: a busy machine does not make it fail (about 0.03 s; the README gives the measured figure)
+    assert found["seconds"] < 0.1, f"`import roofline` took {found['seconds']:.2f} s of CPU time"
 
 
 def imports_of(path: Path, whole: bool = False) -> set[str]:

@@ -356,6 +356,8 @@ def prime_book_cache(md: Path, executed, root: Path = ROOT) -> bool:
     code = [c for c in book.cells if c.cell_type == "code"]
     if len(ran) != len(code) or any(a.source != b.source for a, b in zip(ran, code)):
         return False
+    if "language_info" in executed.metadata:   # as a run gives it (the code's highlighting follows it)
+        book.metadata["language_info"] = copy.deepcopy(executed.metadata["language_info"])
     for a, b in zip(ran, code):
         b.outputs = [copy.deepcopy(o) for o in a.get("outputs", [])
                      if o.get("metadata", {}).get("roofline") != "shown"]

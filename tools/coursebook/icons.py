@@ -98,7 +98,7 @@ def write_icon_fonts(static: Path, chars: set[str]) -> dict[str, int]:
         options = subset.Options()
         options.flavor = "woff"
         options.notdef_outline = True
-        font = TTFont(face["ttf"])
+        font = TTFont(face["ttf"], recalcTimestamp=False)   # the source font's dates: same bytes every build
         subsetter = subset.Subsetter(options)
         subsetter.populate(text="".join(sorted(chars)))
         subsetter.subset(font)
@@ -128,8 +128,14 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     context["without_fontawesome_js"] = without_fontawesome_js
 
 
+def no_stale_css(app, builder) -> None:
+    """write-started: remove last build's icons.css, so a rebuild links it as a clean build does (no `?v=`)."""
+    (Path(app.outdir) / "_static" / CSS_FILE).unlink(missing_ok=True)
+
+
 def setup(app):
     app.add_css_file(CSS_FILE)
     app.connect("html-page-context", page_context)
+    app.connect("write-started", no_stale_css)
     app.connect("build-finished", build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -149,7 +149,7 @@ def write_font(outdir: Path, text: str) -> int:
     options.flavor = "woff"
     options.layout_features = ["*"]
     options.notdef_outline = True
-    font = TTFont(stix_font())
+    font = TTFont(stix_font(), recalcTimestamp=False)   # keep the source font's dates: same bytes every build
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=text + "0123456789")
     subsetter.subset(font)
@@ -173,8 +173,15 @@ def build_finished(app, exception) -> None:
     write_font(outdir, math_text(pages))
 
 
+def no_stale_css(app, builder) -> None:
+    """write-started: remove last build's @font-face file, so every build writes its pages as a clean build does
+    (Sphinx links a static file with `?v=<checksum>` only if it exists while the pages are written)."""
+    (Path(app.outdir) / "_static" / CSS_FILE).unlink(missing_ok=True)
+
+
 def setup(app):
     app.add_html_math_renderer("mathml", (visit_math, None), (visit_displaymath, None))
     app.add_css_file(CSS_FILE)
+    app.connect("write-started", no_stale_css)
     app.connect("build-finished", build_finished)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

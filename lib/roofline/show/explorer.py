@@ -35,14 +35,14 @@ from roofline import buffers, kernels
 from roofline.cost import Timing
 from roofline.hardware import Roofline
 from roofline.show import fmt, ko, style, tables
-from roofline.show.glue import in_book
 
 TERA = 10**12
 
 
 @dataclass(frozen=True)
 class Explorer:
-    """What a chapter glues: HTML on the site, Markdown elsewhere (the controls need the site's script)."""
+    """What a chapter glues: its record holds both HTML (the site shows it: controls, states, static fallback) and
+    Markdown (the Colab edition's text and what a notebook shows, since the controls need the site's script)."""
 
     key: str
     html: str
@@ -50,7 +50,7 @@ class Explorer:
     states: int
 
     def _repr_html_(self):
-        return self.html if in_book() else None
+        return self.html
 
     def _repr_markdown_(self):
         return self.markdown

@@ -130,6 +130,8 @@ def glue(name: str, value) -> None:
     shown = {"roofline": "shown"}   # what the book leaves out (the site's own pages reuse this run without it)
     if isinstance(value, str):
         display({"text/plain": f"{name} = {value}"}, raw=True, metadata=shown)
+    elif "text/markdown" in data:   # a table, or an explorer whose HTML controls only the site's script can run
+        display({"text/markdown": data["text/markdown"]}, raw=True, metadata=shown)
     else:
         display(data, raw=True, metadata=shown)
 
