@@ -15,6 +15,7 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, transformer
 from roofline.show import claims, fmt, glue, ko, tables
+from roofline.show.figures import FIGURES
 
 EPS = float(np.finfo(np.float64).eps)   # float64's machine epsilon: the unit of the error columns
 
@@ -93,7 +94,7 @@ def matmul(note) -> dict:
         "big-N": fmt.integer(big), "big-MAC": fmt.integer(big**3), "big-F": fmt.giga(2 * big**3, 1),
         "big-fp32-ms": fmt.ms(Fraction(2 * big**3) / fp32, 2), "preset": note.hardware.name,
         "naive-N": fmt.integer(m["naive_N"]), "tiled-N": fmt.integer(m["tiled_N"]),
-        "T-meas": fmt.integer(m["T"]), "blas-N": fmt.integer(m["blas_N"]),
+        "T-meas": fmt.integer(m["T"]), "blas-N": fmt.integer(m["blas_N"]), **epsilon(),
     }
 
 
@@ -158,6 +159,7 @@ def cache(note) -> dict:
         "lat-L2": fmt.integer(lat["L2"]), "lat-HBM": fmt.integer(lat["HBM"]),
         "lat-ratio": fmt.decimal(Fraction(lat["HBM"], max(lat["L1"])), 1) + "–"
         + fmt.ratio(Fraction(lat["HBM"], min(lat["L1"])), 1),
+        "h100-smem": fmt.kib(note.catalog.preset("H100_SXM").smem_per_SM),
         "walk-diagram": text_block(walk_diagram(big, s32, line)),
         "tile-diagram": text_block(tile_diagram(K8, T4)),
         "hierarchy-diagram": text_block(hierarchy_diagram(note)),
@@ -224,7 +226,7 @@ def tile_diagram(K: int, T: int) -> str:
 
 def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
-    p, c, lat = note.hardware, note.cache, note.latency
+    p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
     l1 = "–".join(fmt.integer(x) for x in lat["L1"])
     rows = [
         ("레지스터", "스레드마다", "—"),
@@ -244,7 +246,23 @@ def stride_result(result, note) -> dict:
             "stride-repeats": fmt.integer(result.repeats),
             "stride-row-ms": fmt.decimal(result.row_seconds * 1e3, 1),
             "stride-col-ms": fmt.decimal(result.column_seconds * 1e3, 1),
-            "stride-slowdown": fmt.decimal(result.slowdown, 1) + "배"}
+            "stride-slowdown": fmt.decimal(result.slowdown, 1) + "배",
+            "stride-reading": _stride_reading(result, note)}
+
+
+def _stride_reading(result, note) -> str:
+    """How the measured slowdown compares with the modelled ratio of L1 misses."""
+    n, s32, line, l1 = result.n, result.itemsize, note.cache["line"], max(note.cache["CPU_L1"])
+    ratio = Fraction(cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN),
+                     cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW))
+    if result.slowdown <= 1:
+        return ("이 컴퓨터에서는 열 순서가 느리지 않았다. 하드웨어 프리페처와 큰 캐시가 미스를 거의 다 숨긴 경우다. "
+                "행렬을 키우거나 다른 컴퓨터에서 다시 재어 보자.")
+    if result.slowdown < ratio:
+        return (f"열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도가 위에서 센 L1 미스의 비"
+                f"({fmt.ratio(ratio, 0)})보다 작은 것은 L1 미스의 상당 부분을 L2와 하드웨어 프리페처가 받아 주기 때문이다.")
+    return (f"열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도는 위에서 센 L1 미스의 비"
+            f"({fmt.ratio(ratio, 0)})보다도 크다. L1 밖의 캐시와 TLB에서도 미스가 나기 때문이다.")
 
 
 # ---------------------------------------------------------------- BLAS
@@ -346,6 +364,7 @@ def gemm_roofline(note) -> dict:
         "q-b-share": fmt.percent(last.timing.R_roof / hw.P), "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
         "q-b-weight": fmt.percent(Fraction(s * K_w * N_w, last.cost.Q)),
         **claimed_gap(sweep),
+        "fig-gemm-batch": FIGURES["gemm-batch-roofline"](note),
     }
 
 
@@ -389,7 +408,7 @@ def attention_memory(note) -> dict:
         "saved-fp32": fmt.gib(heads * layers * attention.score_bytes(seq, s32)),
         "attn-F": fmt.giga(F, 1), "attn-F-ms": fmt.ms(Fraction(F) / preset.P(dtype), 3),
         "standard-source": source(attention.standard_forward),
-        "dtype-obj": ko.particle(dtype, "으로/로"),
+        "dtype-obj": ko.particle(dtype, "으로/로"), "dtype-if": ko.particle(dtype, "이면/면"),
     }
 
 
@@ -412,6 +431,7 @@ def flash(note) -> dict:
         "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
                                              attention.flash_traffic(seq, d_head, B_c)), 2),
         "flash-diagram": text_block(flash_diagram(note)),
+        "fig-flash-traffic": FIGURES["flash-hbm-traffic"](note),
     }
 
 
