@@ -48,11 +48,12 @@ def _pad(text: str, width: int) -> str:
 
 
 def _box(rows: list[tuple[str, ...]]) -> list[str]:
-    """Rows of cells in a box drawn with box-drawing characters, columns padded to their widest cell."""
-    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["│ " + "   ".join(_pad(x, widths[i]) for i, x in enumerate(r)) + " │" for r in rows]
-    inner = _width(lines[0]) - 2
-    return ["┌" + "─" * inner + "┐", *lines, "└" + "─" * inner + "┘"]
+    """Rows of cells behind a left border, columns padded to their widest cell. Only the last column may hold
+    Hangul (browsers do not draw it exactly two columns wide, so nothing may follow it)."""
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    lines = ["│ " + "   ".join([*(_pad(x, widths[i]) for i, x in enumerate(r[:-1])), r[-1]]).rstrip() for r in rows]
+    inner = sum(widths) + 3 * len(widths) + 1            # the border runs under the columns before the last
+    return ["┌" + "─" * inner, *lines, "└" + "─" * inner]
 
 
 def _ceil(a, b) -> int:
@@ -93,8 +94,7 @@ def matmul(note) -> dict:
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
         "big-N": fmt.integer(big), "big-MAC": fmt.integer(big**3), "big-F": fmt.giga(2 * big**3, 1),
         "big-fp32-ms": fmt.ms(Fraction(2 * big**3) / fp32, 2), "preset": note.hardware.name,
-        "naive-N": fmt.integer(m["naive_N"]), "tiled-N": fmt.integer(m["tiled_N"]),
-        "T-meas": fmt.integer(m["T"]), "blas-N": fmt.integer(m["blas_N"]), **epsilon(),
+        "blas-N": fmt.integer(m["blas_N"]), **epsilon(),
     }
 
 
@@ -195,9 +195,8 @@ def walk_counts(note) -> dict:
     l1 = max(note.cache["CPU_L1"])
     row = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW)
     col = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN)
-    a_row = sum(not a.hit for a in cachelines.walk(n, s32, line, cachelines.ROW))
     return {"misses-row": fmt.integer(row), "misses-col": fmt.integer(col),
-            "misses-ratio": fmt.ratio(Fraction(col, row), 0), "walk-A-misses": fmt.integer(a_row),
+            "misses-ratio": fmt.ratio(Fraction(col, row), 0),
             "l1-max": fmt.kib(l1)}
 
 
@@ -228,14 +227,14 @@ def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
     p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
     l1 = "–".join(fmt.integer(x) for x in lat["L1"])
+    l1_line = f"{l1} (Shared {fmt.integer(lat['shared'])})"
     rows = [
-        ("레지스터", "스레드마다", "—"),
-        ("L1·Shared Memory", f"SM마다 {fmt.kib(c['GPU_L1'])} (Shared 최대 {fmt.kib(p.smem_per_SM)})",
-         f"L1 {l1}, Shared {fmt.integer(lat['shared'])}"),
-        ("L2", "모든 SM이 공유", fmt.integer(lat["L2"])),
-        (f"HBM ({p.memory})", f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s", fmt.integer(lat["HBM"])),
+        ("Registers", "—", "스레드마다"),
+        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c['GPU_L1'])} (Shared Memory 최대 {fmt.kib(p.smem_per_SM)})"),
+        ("L2", fmt.integer(lat["L2"]), "모든 SM이 공유"),
+        (f"HBM ({p.memory})", fmt.integer(lat["HBM"]), f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s"),
     ]
-    out = [f"{p.name} 메모리 계층 (위가 연산 장치에 가깝다)", *_box([("층", "크기·범위", "지연 (사이클)"), *rows])]
+    out = [f"{p.name} 메모리 계층 (위가 연산 장치에 가깝다)", "각 줄: 층, 지연(사이클), 크기와 범위", *_box(rows)]
     return "\n".join(out)
 
 
@@ -441,10 +440,9 @@ def flash_diagram(note) -> str:
     M = preset.smem_per_SM // s
     B_r, B_c = attention.flash_blocks(M, d)
     n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
-    tiles = [("Q_i", f"{r}×{dd}", B_r * d), ("K_j", f"{c}×{dd}", B_c * d), ("V_j", f"{c}×{dd}", B_c * d),
-             ("S_ij = Q_i K_jᵀ / √d", f"{r}×{c}", B_r * B_c), ("m_i (행마다 최댓값)", f"{r}", B_r),
-             ("ℓ_i (행마다 지수 합)", f"{r}", B_r), ("O_i", f"{r}×{dd}", B_r * d)]
-    box = _box([(name, shape) for name, shape, _ in tiles])
+    box = _box([("Q_i", f"{r}×{dd}", ""), ("K_j", f"{c}×{dd}", ""), ("V_j", f"{c}×{dd}", ""),
+                ("S_ij = Q_i K_jᵀ / √d", f"{r}×{c}", "HBM에 쓰지 않는다"), ("m_i", r, "행마다 최댓값"),
+                ("ℓ_i", r, "행마다 지수 합"), ("O_i", f"{r}×{dd}", "")])
     return "\n".join([
         f"HBM: Q, K, V ({n}×{dd}), O ({n}×{dd}), m, ℓ ({n})",
         "   │  블록 단위로 올린다 (K, V는 B_c행, Q는 B_r행)",
