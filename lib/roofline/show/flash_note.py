@@ -380,7 +380,7 @@ def claimed_gap(sweep) -> dict:
     big = [(r, x) for r, x in pairs if not r.timing.memory_bound and x > 1]
     out = {"gap-small": (f"약 {fmt.decimal(min(small), 0)}–{fmt.decimal(max(small), 0)}배" if small else "–"),
            "gap-big": (f"b = {fmt.integer(big[0][0].b)}에서는 약 {fmt.decimal(big[0][1], 0)}배" if big else ""),
-           "quoted-256": fmt.number(QUOTED_BATCH_TFLOPS[256]), "quoted-max": fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
+           "quoted-b": fmt.integer(256), "quoted-256": fmt.number(QUOTED_BATCH_TFLOPS[256]), "quoted-max": fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
     return out
 
 
