@@ -230,7 +230,7 @@ def hierarchy_diagram(note) -> str:
     l1_line = f"{l1} (Shared {fmt.integer(lat['shared'])})"
     rows = [
         ("Registers", "—", "스레드마다"),
-        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c['GPU_L1'])} (Shared Memory 최대 {fmt.kib(p.smem_per_SM)})"),
+        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c['GPU_L1'])} (Shared 최대 {fmt.kib(p.smem_per_SM)})"),
         ("L2", fmt.integer(lat["L2"]), "모든 SM이 공유"),
         (f"HBM ({p.memory})", fmt.integer(lat["HBM"]), f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s"),
     ]
