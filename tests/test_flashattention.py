@@ -5,6 +5,7 @@ The seed's literal values are checked for the seed's parameters (`seed`: tests/s
 H100 with N = 4096); the figures and the traffic model's properties for the live note, whatever its preset."""
 from __future__ import annotations
 
+from pathlib import Path
 import io
 import warnings
 from fractions import Fraction
@@ -375,3 +376,76 @@ def test_shown_code_fits_80_columns():
     for function in (gemm.naive_matmul, gemm.tiled_matmul, attention.flash_forward):
         lines = inspect.getsource(function).splitlines()
         assert max(len(line) for line in lines) <= 76, function.__name__
+
+
+# ----- the restored pictures, the cache-line count and the measurements (issue 11, item 5) -----
+
+def test_cache_line_walk_row_hits_column_misses():
+    from roofline import cachelines
+    row = cachelines.walk(4096, 4, 64, cachelines.ROW)
+    col = cachelines.walk(4096, 4, 64, cachelines.COLUMN)
+    assert [a.hit for a in row[:17]] == [False] + [True] * 15 + [False]      # 16 FP32 elements per 64-Byte line
+    assert sum(not a.hit for a in row) == 4096 // 16 and all(not a.hit for a in col)
+    assert [a.line for a in col[:3]] == [0, 256, 512]                        # one row = 4096·4/64 lines further
+
+
+@pytest.mark.parametrize("n, s, line, cache", [(8, 4, 16, 64), (16, 4, 16, 64), (16, 4, 16, 1024), (12, 2, 8, 40)])
+def test_whole_matrix_misses_formula_matches_the_lru_simulation(n, s, line, cache):
+    from roofline import cachelines
+    for along in (cachelines.ROW, cachelines.COLUMN):
+        assert cachelines.whole_matrix_misses(n, s, line, cache, along) == cachelines.lru_misses(n, s, line, cache, along)
+
+
+def test_column_order_misses_sixteen_times_more_in_a_48_kib_l1():
+    from roofline import cachelines
+    row = cachelines.whole_matrix_misses(4096, 4, 64, 49152, cachelines.ROW)
+    col = cachelines.whole_matrix_misses(4096, 4, 64, 49152, cachelines.COLUMN)
+    assert (row, col) == (4096 * 4096 // 16, 4096 * 4096)
+
+
+def test_tile_diagram_is_seed_003s_block_picture():
+    from roofline.show import flash_note
+    text = flash_note.tile_diagram(8, 4)
+    for line in ("C00 = A00·B00 + A01·B10", "C01 = A00·B01 + A01·B11", "C10 = A10·B00 + A11·B10",
+                 "C11 = A10·B01 + A11·B11"):
+        assert line in text
+    assert "C02" not in text and "C21 = A20·B01 + A21·B11 + A22·B21" in flash_note.tile_diagram(12, 4)
+
+
+def test_memory_box_and_flash_diagram_follow_the_note(note):
+    from roofline.show import flash_note
+    box = flash_note.hierarchy_diagram(note)
+    assert "228 KiB" in box and "256 KiB" in box and "33–41 (Shared 29)" in box and "479" in box and "3.35 TB/s" in box
+    M = note.hardware.smem_per_SM // note.s
+    B_r, B_c = attention.flash_blocks(M, 128)
+    flash = flash_note.flash_diagram(note)
+    assert f"{B_r}×{B_c}" in flash and f"M = {fmt.integer(M)}" in flash
+    a100 = flash_note.flash_diagram(note.with_(hardware="A100_SXM"))
+    assert "164 KiB" in a100 and a100 != flash                             # a typed parameter reaches the picture
+
+
+def test_measurements_carry_dtype_and_repeats():
+    from roofline import matmul_timing
+    runs = matmul_timing.implementations(8, 16, 32, 4, repeats=2)
+    assert [(r.label, r.N, r.repeats) for r in runs] == [
+        ("naive", 8, 1), ("tiled", 8, 2), ("blas", 8, 2), ("tiled", 16, 2), ("blas", 16, 2), ("blas", 32, 2)]
+    assert all(r.seconds > 0 for r in runs) and all(r.error < 1e-12 for r in runs if r.error is not None)
+    assert matmul_timing.DTYPE == "FP64"
+    stride = matmul_timing.stride(64, 2)
+    assert stride.itemsize == 4 and stride.row_seconds > 0 and stride.column_seconds > 0
+
+
+def test_quoted_batch_table_is_about_200_times_below_the_bound(seed):
+    from roofline.show import flash_note
+    values = flash_note.gemm_roofline(seed.note)
+    assert values["gap-small"] == "약 201–213배" and values["gap-big"] == "b = 1,024에서는 약 70배"
+
+
+def test_no_helper_is_defined_in_a_hidden_cell():
+    import re
+    from coursebook import editions
+    nb = editions.read_source(Path(__file__).resolve().parents[1] / "chapters" / "flashattention.md")
+    for cell in nb.cells:
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code" and tags & {"remove-cell", "remove-input", "hide-input"}:
+            assert not re.search(r"^\s*(def |class |\w+ = lambda)", cell.source, re.M), cell.source

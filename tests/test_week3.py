@@ -151,23 +151,26 @@ def test_chapter_glues_the_seeds_model_numbers():
     assert (values["t-memory"], values["t-compute"], values["mem-over-compute"]) == ("1.2", "0.005", "240")
     assert (values["Q"], values["A-read"], values["t-ideal"]) == ("1.2 GB", "400 MB", "1.2")
     assert values["bound-kind"] == "메모리 한계"
-    assert (values["A-size"], values["smem-share"]) == ("400 MB", "13.0분의 1")   # Shared Memory of all SMs vs vector A
+    assert (values["A-size"], values["smem-share"]) == ("400 MB", "약 13분의 1")   # Shared Memory of all SMs vs vector A
     assert (values["capacity"], values["fits"]) == ("16 GB", "세 벡터가 모두 들어간다")
     assert "| 메모리 용량만 2배 (16 GB → 32 GB) | 0.005 ms | 1.2 ms | 1.2 ms | 1배 |" in values["table-double"]
     # the measured traffic: the exact Byte count (with MiB beside it), never MiB divided into GB/s
-    assert values["meas-Q"] == "201,326,592 Byte(192 MiB)" and values["meas-array"] == "67,108,864 Byte(64 MiB)"
+    assert values["meas-Q"] == "201,326,592 Byte(192 MiB)" and values["meas-array"] == "64 MiB(67,108,864 Byte)"
+    # write-allocate: C's lines read before written add one array, so the shown bandwidth is 25 % low
+    assert (values["meas-Q-wa"], values["meas-wa-low"]) == ("268,435,456 Byte", "25 %")
+    assert values["bound-explain"].count("HBM 대역폭이다.") == 1 and values["long-side-obj"] == "메모리 시간을"
 
 
 def test_only_measured_values_sit_in_cells_left_out_of_the_comparison():
     """nbval and `coursebook check` skip cells tagged nbval-ignore-output: only the live measurement may be there."""
     glued = editions.recompute(CHAPTER)
-    assert glued.measured == {"meas-bw", "meas-ms", "meas-gflops", "meas-L-ms"}
+    assert glued.measured == {"meas-bw", "meas-ms", "meas-gflops", "meas-L-ms", "meas-cpu", "meas-cores", "meas-numpy"}
     assert {"t-memory", "t-compute", "Q", "meas-Q", "meas-array"} <= set(glued) - glued.measured
 
 
 def test_measured_prose_says_it_depends_on_the_machine():
     text = CHAPTER.read_text(encoding="utf-8")
-    assert "기계마다" in text and "측정값" in text
+    assert "컴퓨터마다" in text and "측정값" in text and "{glue:text}`meas-cpu`" in text
     assert re.search(r":tags: \[nbval-ignore-output\]\nbw = measure\.achieved_bandwidth\(n, repeats\)", text)
 
 
@@ -175,8 +178,7 @@ def test_visible_code_uses_only_names_from_visible_cells():
     """A student reads only the visible cells: every name they use must be defined in one of them."""
     import builtins
     nb = editions.read_source(CHAPTER)
-    defined = set(dir(builtins)) | {"rl", "fmt", "glue", "kernels", "measure", "tables", "Fraction", "Markdown", "Math",
-                                    "course"}   # the imports cell: modules, and the catalog of dtypes and presets
+    defined = set(dir(builtins)) | {"rl", "kernels", "machine", "measure", "page", "course"}   # the imports cell: modules, and the catalog of dtypes and presets
     for cell in nb.cells:
         if cell.cell_type != "code" or "remove-cell" in cell.metadata.get("tags", []):
             continue
@@ -186,3 +188,40 @@ def test_visible_code_uses_only_names_from_visible_cells():
         missing = loads - defined - stores
         assert not missing, f"visible cell uses names defined only in removed cells: {sorted(missing)}\n{cell.source}"
         defined |= stores
+
+
+def test_no_helper_is_defined_in_a_hidden_cell():
+    """Helpers live in the library; hidden cells only call it (issue 10)."""
+    nb = editions.read_source(CHAPTER)
+    for cell in nb.cells:
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code" and tags & {"remove-cell", "remove-input", "hide-input"}:
+            assert not re.search(r"^\s*(def |class |\w+ = lambda)", cell.source, re.M), cell.source
+
+
+def test_page_module_speaks_korean_particles(seed):
+    """The glued sentences take their particles from the word before them (any bound, any long side)."""
+    from roofline.show import vector_add_note as page
+    w3 = seed.week3
+    add = kernels.vector_add(w3.L, w3.s)
+    hw = w3.hardware
+    fast = hw.with_(P=hw.P / 10**6)            # now compute-bound
+    t = rl.Timing(add, fast)
+    assert not t.memory_bound
+    timings = {"기준": t, "P": rl.Timing(add, fast.with_(P=2 * fast.P)), "BW": rl.Timing(add, fast.with_(BW=2 * fast.BW)),
+               "용량": t}
+    values = page.doubling(w3, add, timings, 2)
+    assert values["long-side-obj"] == "연산 시간을" and values["double-winner"] == "“P” 하나뿐이다"
+    assert page.bf16(w3, rl.Timing(add, hw))["bf16-bound"] == "HBM 대역폭이다"
+    assert page.hierarchy(w3)["smem-share"] == "약 13분의 1"
+
+
+def test_machine_description_reads_cpu_and_blas():
+    from roofline import machine
+    assert machine.cpu_name("processor : 0\nmodel name\t: AMD EPYC 7B13 64-Core Processor\n") == \
+        "AMD EPYC 7B13 64-Core Processor"
+    assert machine.blas_name({"Build Dependencies": {"blas": {"name": "scipy-openblas", "version": "0.3.27"}}}) == \
+        "scipy-openblas 0.3.27"
+    assert machine.blas_name({}) == "알 수 없음"
+    here = machine.describe()
+    assert here.cores >= 1 and here.cpu and here.numpy == __import__("numpy").__version__

@@ -1,0 +1,489 @@
+"""The matmul / FlashAttention note's sentences, tables and diagrams (chapters/flashattention.md).
+
+Each function takes the problem object the chapter built (`Note`, from its parameter cell) and, for the
+measured parts, what the chapter measured; it returns {glue name: value}. `glue_all` hands them to the page.
+Every number is formatted by `fmt`; the text diagrams are drawn from the note's own sizes.
+"""
+from __future__ import annotations
+
+import inspect
+from fractions import Fraction
+from math import gcd
+
+import numpy as np
+from IPython.display import Markdown, Math
+
+from roofline import attention, cachelines, gemm, transformer
+from roofline.show import claims, fmt, glue, ko, tables
+from roofline.show.figures import FIGURES
+
+EPS = float(np.finfo(np.float64).eps)   # float64's machine epsilon: the unit of the error columns
+
+
+def glue_all(values: dict) -> None:
+    """Glue every (name, value) of `values`."""
+    for name, value in values.items():
+        glue(name, value)
+
+
+def source(function) -> Markdown:
+    """The library's own code of `function`, shown as a Python block (what runs is what is shown)."""
+    return Markdown("```python\n" + inspect.getsource(function).rstrip() + "\n```")
+
+
+def text_block(text: str) -> Markdown:
+    """A text diagram as a code block (monospace, no highlighting)."""
+    return Markdown("```text\n" + text.rstrip("\n") + "\n```")
+
+
+def _width(text: str) -> int:
+    """Columns `text` takes in a monospace font (Hangul and other wide characters take two)."""
+    import unicodedata
+
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * (width - _width(text))
+
+
+def _box(rows: list[tuple[str, ...]]) -> list[str]:
+    """Rows of cells behind a left border, columns padded to their widest cell. Only the last column may hold
+    Hangul (browsers do not draw it exactly two columns wide, so nothing may follow it)."""
+    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
+    lines = ["│ " + "   ".join([*(_pad(x, widths[i]) for i, x in enumerate(r[:-1])), r[-1]]).rstrip() for r in rows]
+    inner = sum(widths) + 3 * len(widths) + 1            # the border runs under the columns before the last
+    return ["┌" + "─" * inner, *lines, "└" + "─" * inner]
+
+
+def _ceil(a, b) -> int:
+    return -(-a // b)
+
+
+# ---------------------------------------------------------------- why matmul
+
+def gpt3(note) -> dict:
+    model = transformer.Transformer.from_table(note.gpt3)
+    plain, causal = transformer.shares(model), transformer.shares(model, causal=True)
+    flops = transformer.layer_flops(model)
+    rows = [(ko.PART[name], fmt.percent(plain[name]), fmt.percent(causal[name]), fmt.integer(flops[name]))
+            for name in transformer.PARTS]
+    rows.append(("층 하나 합계", fmt.percent(1), fmt.percent(1), fmt.integer(sum(flops.values()))))
+    return {
+        "gpt3-table": tables.markdown(["연산", "비율", "비율 (인과 마스크)", "토큰당 FLOPs (층 하나, 마스크 없음)"], rows, "lrrr"),
+        "gpt3-d": fmt.integer(model.d_model), "gpt3-layers": fmt.integer(model.n_layers),
+        "gpt3-ctx": fmt.integer(model.n_ctx), "gpt3-heads": fmt.integer(model.n_heads),
+        "gpt3-vocab": fmt.integer(model.n_vocab),
+        "gpt3-qkv": fmt.percent(plain[transformer.QKV]), "gpt3-out": fmt.percent(plain[transformer.OUT]),
+        "gpt3-ffn": fmt.percent(plain[transformer.FFN]), "gpt3-attn": fmt.percent(plain[transformer.ATTN]),
+        "gpt3-attn-causal": fmt.percent(causal[transformer.ATTN]),
+        "gpt3-proj-sum": fmt.percent(1 - plain[transformer.ATTN]),
+        "gpt3-rest": fmt.percent(transformer.rest_share(model)),
+        "gpt3-softmax": fmt.percent(transformer.softmax_elements_share(model), 4),
+        "gpt3-softmax-elements": fmt.integer(model.n_heads * model.n_ctx),
+        "gpt3-total": fmt.giga(transformer.per_token(model), 1),
+    }
+
+
+# ---------------------------------------------------------------- naive, tiled, BLAS
+
+def matmul(note) -> dict:
+    big, m = note.gemm["N"], note.measure
+    fp32 = note.hardware.P("FP32")
+    return {
+        "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
+        "big-N": fmt.integer(big), "big-MAC": fmt.integer(big**3), "big-F": fmt.giga(2 * big**3, 1),
+        "big-fp32-ms": fmt.ms(Fraction(2 * big**3) / fp32, 2), "preset": note.hardware.name,
+        "blas-N": fmt.integer(m["blas_N"]), **epsilon(),
+    }
+
+
+LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
+
+
+def measured(runs, note, machine) -> dict:
+    """The timing table of `matmul_timing.implementations` and the sentences that read it (measured values)."""
+    big, T = note.gemm["N"], note.measure["T"]
+
+    def row(r):
+        t = Fraction(r.seconds)
+        return (LABELS[r.label].format(T=T), fmt.integer(r.N), fmt.integer(r.repeats),
+                fmt.decimal(t * 1000, 3, grouping=True), fmt.decimal(t / r.N**3 * 10**9, 2, grouping=True),
+                fmt.decimal(t * Fraction(big, r.N) ** 3, 1, grouping=True),
+                "기준" if r.error is None else fmt.decimal(Fraction(r.error) / Fraction(EPS), 1))
+
+    naive = next(r for r in runs if r.label == "naive")
+    blas_small = next(r for r in runs if r.label == "blas" and r.N == naive.N)
+    blas_big = runs[-1]
+    t_naive, t_big = Fraction(naive.seconds), Fraction(blas_big.seconds)
+    repeats = max(r.repeats for r in runs)
+    return {
+        "measure-table": tables.markdown(
+            ["구현", "N", "잰 횟수", "시간 (ms)", "MAC당 (ns)", f"{fmt.integer(big)} 외삽 (s)", "오차 (ε)"],
+            [row(r) for r in runs], "lrrrrrr"),
+        "naive-ns": fmt.decimal(t_naive / naive.N**3 * 10**9, 0),
+        "naive-hours": fmt.decimal(t_naive * Fraction(big, naive.N) ** 3 / 3600, 1, grouping=True),
+        "naive-vs-blas": fmt.decimal(t_naive / Fraction(blas_small.seconds), 0, grouping=True) + "배",
+        "blas-big-ms": fmt.decimal(t_big * 1000, 1, grouping=True),
+        "blas-big-rate": fmt.decimal(2 * blas_big.N**3 / t_big / 10**9, 1, grouping=True),
+        "blas-big-extra": fmt.decimal(t_big * Fraction(big, blas_big.N) ** 3, 1, grouping=True),
+        "meas-repeats": fmt.integer(repeats),
+        "meas-cpu": machine.cpu, "meas-cores": fmt.integer(machine.cores), "meas-blas": machine.blas,
+        "meas-numpy": machine.numpy,
+    }
+
+
+def epsilon() -> dict:
+    return {"eps": fmt.decimal(Fraction(EPS) * 10**16, 2) + " × 10⁻¹⁶"}
+
+
+# ---------------------------------------------------------------- cache lines and one tile step
+
+def cache(note) -> dict:
+    c, lat = note.cache, note.latency
+    s32 = note.catalog.bytes_per("FP32")
+    big, line = note.gemm["N"], c["line"]
+    T4, K8 = c["tile"], c["K"]
+    mac_step, bytes_step = gemm.tile_step(T4, s32)
+    return {
+        "line": fmt.integer(line), "line-elems": fmt.integer(line // s32), "col-lines": fmt.integer(big),
+        "col-bytes": fmt.kib(big * line), "cpu-l1": "–".join(fmt.kib(x) for x in c["CPU_L1"]),
+        "ex-T": fmt.integer(T4), "ex-K": fmt.integer(K8), "ex-outputs": fmt.integer(T4 * T4),
+        "ex-mac-step": fmt.integer(mac_step), "ex-bytes-step": fmt.integer(bytes_step),
+        "ex-steps": fmt.integer(K8 // T4), "ex-mac-tile": fmt.integer(mac_step * (K8 // T4)),
+        "ex-mac-per-byte": fmt.number(Fraction(mac_step, bytes_step), 3),
+        "ex-naive-per-byte": fmt.number(Fraction(1, 2 * s32), 3),
+        "gpu-l1": fmt.kib(c["GPU_L1"]), "T-gpu-l1": fmt.decimal(gemm.tile_side_for(c["GPU_L1"], s32), 1),
+        "T-cpu-l1": "–".join(fmt.decimal(gemm.tile_side_for(x, s32), 1) for x in c["CPU_L1"]),
+        "lat-L1": "–".join(fmt.integer(x) for x in lat["L1"]), "lat-shared": fmt.integer(lat["shared"]),
+        "lat-L2": fmt.integer(lat["L2"]), "lat-HBM": fmt.integer(lat["HBM"]),
+        "lat-ratio": fmt.decimal(Fraction(lat["HBM"], max(lat["L1"])), 1) + "–"
+        + fmt.ratio(Fraction(lat["HBM"], min(lat["L1"])), 1),
+        "h100-smem": fmt.kib(note.catalog.preset("H100_SXM").smem_per_SM),
+        "walk-diagram": text_block(walk_diagram(big, s32, line)),
+        "tile-diagram": text_block(tile_diagram(K8, T4)),
+        "hierarchy-diagram": text_block(hierarchy_diagram(note)),
+        **walk_counts(note),
+    }
+
+
+def walk_diagram(n: int, s: int, line: int, shown: int = 3) -> str:
+    """Seed 003's row-versus-column walk, counted: which accesses of A[0, k] and B[k, 0] hit a cold cache."""
+    lines = []
+    for name, along, fmt_index in (("A", cachelines.ROW, "A[0, {k}]"), ("B", cachelines.COLUMN, "B[{k}, 0]")):
+        walk = cachelines.walk(n, s, line, along)
+        per_line = line // s if along == cachelines.ROW else 1
+        picks = sorted({*range(shown), per_line - 1, per_line} & set(range(n)))
+        lines.append(f"{name}: {'행을 따라' if along == cachelines.ROW else '열을 따라'} 읽는다 (k = 0, 1, 2, …)")
+        last = -1
+        for k in picks:
+            if k > last + 1:
+                lines.append("  …")
+            a = walk[k]
+            lines.append(f"  {fmt_index.format(k=k):<12} 줄 {fmt.integer(a.line):>9}   "
+                         + ("적중 (이미 올라온 줄)" if a.hit else "미스 (줄을 새로 올린다)"))
+            last = k
+        misses = sum(not a.hit for a in walk)
+        lines.append(f"  내적 하나(k = 0 … {fmt.integer(n - 1)}): 접근 {fmt.integer(n)}번 중 미스 {fmt.integer(misses)}번")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def walk_counts(note) -> dict:
+    """Misses of reading the whole n×n FP32 matrix by rows and by columns through the CPU L1 (the model)."""
+    n, s32, line = note.gemm["N"], note.catalog.bytes_per("FP32"), note.cache["line"]
+    l1 = max(note.cache["CPU_L1"])
+    row = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW)
+    col = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN)
+    return {"misses-row": fmt.integer(row), "misses-col": fmt.integer(col),
+            "misses-ratio": fmt.ratio(Fraction(col, row), 0),
+            "l1-max": fmt.kib(l1)}
+
+
+def tile_diagram(K: int, T: int) -> str:
+    """Seed 003's block picture: K×K matrices in T×T tiles and each output tile as a sum of tile products."""
+    b = K // T
+    width = len(f"A{b - 1}{b - 1}")
+    rule = lambda left, mid, right: left + mid.join("─" * (width + 2) for _ in range(b)) + right   # noqa: E731
+    def grid(name):
+        out = [rule("┌", "┬", "┐")]
+        for i in range(b):
+            out.append("│" + "│".join(f" {name}{i}{j} " for j in range(b)) + "│")
+            out.append(rule("├", "┼", "┤") if i < b - 1 else rule("└", "┴", "┘"))
+        return out
+    a, bb, c = grid("A"), grid("B"), grid("C")
+    pad = " " * len(a[0])
+    head = f"{K}×{K} 행렬을 {T}×{T} 타일 {b}×{b}개로 나눈다. X_ij = X[{T}i:{T}i+{T}, {T}j:{T}j+{T}]"
+    rows = [head, "", f"{'A':<{len(pad)}}   {'B':<{len(pad)}}   C"]
+    rows += [f"{x}   {y}   {z}" for x, y, z in zip(a, bb, c)]
+    rows.append("")
+    for i in range(b):
+        for j in range(b):
+            rows.append(f"C{i}{j} = " + " + ".join(f"A{i}{k}·B{k}{j}" for k in range(b)))
+    return "\n".join(rows)
+
+
+def hierarchy_diagram(note) -> str:
+    """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
+    p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
+    l1 = "–".join(fmt.integer(x) for x in lat["L1"])
+    l1_line = f"{l1} (Shared {fmt.integer(lat['shared'])})"
+    rows = [
+        ("Registers", "—", "스레드마다"),
+        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c['GPU_L1'])} (Shared 최대 {fmt.kib(p.smem_per_SM)})"),
+        ("L2", fmt.integer(lat["L2"]), "모든 SM이 공유"),
+        (f"HBM ({p.memory})", fmt.integer(lat["HBM"]), f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s"),
+    ]
+    out = [f"{p.name} 메모리 계층 (위가 연산 장치에 가깝다)", "각 줄: 층, 지연(사이클), 크기와 범위", *_box(rows)]
+    return "\n".join(out)
+
+
+def stride_result(result, note) -> dict:
+    """The stride experiment's measured times (they differ on every run)."""
+    nbytes = result.n * result.n * result.itemsize
+    return {"stride-n": fmt.integer(result.n), "stride-mib": fmt.mib(nbytes),
+            "stride-repeats": fmt.integer(result.repeats),
+            "stride-row-ms": fmt.decimal(result.row_seconds * 1e3, 1),
+            "stride-col-ms": fmt.decimal(result.column_seconds * 1e3, 1),
+            "stride-slowdown": fmt.decimal(result.slowdown, 1) + "배",
+            "stride-reading": _stride_reading(result, note)}
+
+
+def _stride_reading(result, note) -> str:
+    """How the measured slowdown compares with the modelled ratio of L1 misses."""
+    n, s32, line, l1 = result.n, result.itemsize, note.cache["line"], max(note.cache["CPU_L1"])
+    ratio = Fraction(cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN),
+                     cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW))
+    if result.slowdown <= 1:
+        return ("이 컴퓨터에서는 열 순서가 느리지 않았다. 하드웨어 프리페처와 큰 캐시가 미스를 거의 다 숨긴 경우다. "
+                "행렬을 키우거나 다른 컴퓨터에서 다시 재어 보자.")
+    if result.slowdown < ratio:
+        return (f"열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도가 위에서 센 L1 미스의 비"
+                f"({fmt.ratio(ratio, 0)})보다 작은 것은 L1 미스의 상당 부분을 L2와 하드웨어 프리페처가 받아 주기 때문이다.")
+    return (f"열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도는 위에서 센 L1 미스의 비"
+            f"({fmt.ratio(ratio, 0)})보다도 크다. L1 밖의 캐시와 TLB에서도 미스가 나기 때문이다.")
+
+
+# ---------------------------------------------------------------- BLAS
+
+def blas(note) -> dict:
+    n, s = note.blas["n"], note.blas["s"]
+    rows = [(f"Level-{L.level} {L.name}", fmt.decimal(L.cost.I, 3), L.intensity, L.operation, fmt.integer(L.cost.F),
+             fmt.integer(L.cost.Q)) for L in gemm.blas_levels(n, s)]
+    return {"blas-table": tables.markdown(
+        ["수준·루틴", f"I (n = {fmt.integer(n)})", "I 식", "연산", "F (FLOPs)", "Q (Byte)"], rows, "lrllrr"),
+        "blas-n": fmt.integer(n), "blas-dtype": note.blas["dtype"]}
+
+
+# ---------------------------------------------------------------- Tensor Core
+
+def tensor_core(note) -> dict:
+    preset, dtype = note.hardware, note.dtype
+    fp32 = preset.P("FP32")
+    a100 = note.catalog.preset("A100_SXM")   # the previous generation, for TF32
+    rows = []
+    for name, P in preset.peak.items():
+        unit = "CUDA Core" if name == "FP32" else "Tensor Core"
+        sparse = preset.sparse.get(name)
+        rows.append((f"{name} ({unit}{', 정수' if name.startswith('INT') else ''})", fmt.number(P / 10**12, 1),
+                     fmt.number(sparse / 10**12, 1) if sparse else "–", fmt.ratio(P / fp32, 1),
+                     fmt.decimal(P / preset.BW, 1)))
+    tc = note.tensor_core
+    mma_mac = tc["m"] * tc["n"] * tc["k"]
+    sm_tc, sm_cuda = gemm.per_clock(tc)
+    return {
+        "tc-table": tables.markdown(["자료형 (장치)", "dense 최대", "2:4 희소 최대", "FP32 대비", "분기점 I*"], rows, "lrrrr"),
+        "tc-dtypes": ", ".join(d for d in preset.peak if d != "FP32"),
+        "tc-int": ", ".join(d for d in preset.peak if d.startswith("INT")),
+        "mma-m": fmt.integer(tc["m"]), "mma-n": fmt.integer(tc["n"]), "mma-k": fmt.integer(tc["k"]),
+        "mma-mac": fmt.integer(mma_mac), "mma-flops": fmt.integer(2 * mma_mac),
+        "tc-per-SM": fmt.integer(tc["tc_per_SM"]), "tc-flops": fmt.integer(tc["tc_flops"]),
+        "cuda-per-SM": fmt.integer(tc["cuda_per_SM"]), "cuda-flops": fmt.integer(tc["cuda_flops"]),
+        "sm-tc": fmt.integer(sm_tc), "sm-cuda": fmt.integer(sm_cuda), "sm-ratio": fmt.ratio(Fraction(sm_tc, sm_cuda), 0),
+        # peak = SMs × FLOPs per clock × clock  →  the clock solved backwards (GHz)
+        "clock-tc": fmt.decimal(preset.P(dtype) / (preset.SMs * sm_tc) / 10**9, 2),
+        "clock-cuda": fmt.decimal(fp32 / (preset.SMs * sm_cuda) / 10**9, 2),
+        "tc-dense": fmt.number(preset.P(dtype) / 10**12, 1),
+        "tc-sparse": fmt.number(preset.sparse[dtype] / 10**12, 1) if dtype in preset.sparse else "–",
+        "tc-fp32": fmt.number(fp32 / 10**12, 1), "tc-ratio": fmt.ratio(preset.P(dtype) / fp32, 1),
+        "tf32-ratio": fmt.ratio(preset.P("TF32") / fp32, 1) if "TF32" in preset.peak else "–",
+        "tf32-ratio-a100": fmt.ratio(a100.P("TF32") / a100.P("FP32"), 0), "a100": a100.name,
+        "sparsity": "2:4", "source-link": Markdown(f"[{preset.name} 제품 페이지]({preset.source})"),
+    }
+
+
+# ---------------------------------------------------------------- GEMM Roofline
+
+def gemm_roofline(note) -> dict:
+    preset, dtype, s = note.hardware, note.dtype, note.s
+    hw = preset.roofline(dtype)
+    N_w, K_w = note.gemm["N"], note.gemm["K"]
+    sweep = gemm.batch_sweep(note.gemm["batches"], N_w, K_w, hw, s)
+    rows = [(fmt.integer(r.b), fmt.decimal(r.cost.I, 1, grouping=True), fmt.decimal(r.timing.R_roof / 10**12, 1),
+             fmt.percent(r.timing.R_roof / hw.P), fmt.decimal(r.timing.t_ideal * 10**6, 2),
+             "HBM" if r.timing.memory_bound else "연산") for r in sweep]
+    b_star = gemm.crossover_batch(N_w, K_w, hw, s)
+    a, c, e = 2 * K_w * N_w, s * (K_w + N_w), s * K_w * N_w   # I(b) = a·b / (c·b + e)
+    k = gcd(a, c, e)
+    F_sq = 2 * N_w * K_w * N_w
+    lo, hi = gemm.LARGE_GEMM_EFFICIENCY
+    gemv = gemm.gemm(1, N_w, K_w, s)
+    gemv_no_out = Fraction(gemv.F, gemv.Q_read)
+    claim_t, claim_rate = gemm.CLAIMED_SQUARE_GEMM
+    sb_lo, sb_hi = gemm.SCALING_BOOK_EFFICIENCY
+    memory_rows = [r for r in sweep if r.timing.memory_bound]
+    last = memory_rows[-1] if memory_rows else sweep[0]
+    return {
+        "batch-table": tables.markdown(["b", "I(b)", "상한 (TFLOPs/s)", "최대 대비", "하한 (µs)", "제한 자원"], rows, "rrrrrl"),
+        "ridge": fmt.decimal(hw.ridge, 1), "P-dense": fmt.number(hw.P / 10**12, 1),
+        "bw": fmt.number(preset.BW / 10**12, 2), "dtype": dtype, "s": fmt.integer(s),
+        "b-star": fmt.decimal(b_star, 1) if b_star is not None else "없음",
+        "b-star-int": fmt.integer(_ceil(b_star.numerator, b_star.denominator)) if b_star is not None else "없음",
+        "I-formula": Math(rf"I(b) = \frac{{2bKN}}{{s\,(bK + KN + bN)}} = "
+                          rf"\frac{{{a // k}\,b}}{{{'' if c == k else c // k}b + {e // k}}}"),
+        "gemm-N": fmt.integer(N_w), "gemm-K": fmt.integer(K_w),
+        "sq-F": fmt.giga(F_sq, 1), "sq-I": fmt.decimal(gemm.gemm(N_w, N_w, K_w, s).I, 1, grouping=True),
+        "sq-tmin": fmt.ms(Fraction(F_sq) / hw.P, 3),
+        "cublas-eff": f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}",
+        "sq-treal": f"{fmt.ms(Fraction(F_sq) / (hw.P * hi), 3)}–{fmt.ms(Fraction(F_sq) / (hw.P * lo), 3)}",
+        "gemv-I": fmt.decimal(gemv.I, 4), "gemv-frac": fmt.fraction(gemv.I),
+        "gemv-no-out-frac": fmt.fraction(gemv_no_out), "gemv-no-out": fmt.decimal(gemv_no_out, 4),
+        "sq-shape": f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}", "w-shape": f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}",
+        "claim-ms": fmt.ms(claim_t, 1), "claim-tera": fmt.number(claim_rate / 10**12),
+        "claim-implied": fmt.decimal(Fraction(F_sq) / claim_t / 10**12, 1),
+        "claim-vs-dense": "넘는다" if claim_rate > hw.P else "넘지 않는다",
+        "sb-eff": f"{fmt.number(sb_lo * 100)}–{fmt.percent(sb_hi, 0)}",
+        "sb-treal": f"{fmt.ms(Fraction(F_sq) / (hw.P * sb_hi), 3)}–{fmt.ms(Fraction(F_sq) / (hw.P * sb_lo), 3)}",
+        "sb-ridge": fmt.integer(gemm.SCALING_BOOK_RIDGE),
+        "gemv-R": fmt.tera(hw.R_roof(gemv.I), 1), "gemv-share": fmt.percent(hw.R_roof(gemv.I) / hw.P, 2),
+        "ridge-sparse": fmt.decimal(preset.sparse[dtype] / preset.BW, 1) if dtype in preset.sparse else "–",
+        "P-sparse": fmt.number(preset.sparse.get(dtype, hw.P) / 10**12, 1),
+        "align": fmt.integer(note.tensor_core["align"]),
+        "q-b": fmt.integer(last.b), "q-b-I": fmt.decimal(last.cost.I, 1),
+        "q-b-share": fmt.percent(last.timing.R_roof / hw.P), "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
+        "q-b-weight": fmt.percent(Fraction(s * K_w * N_w, last.cost.Q)),
+        **claimed_gap(sweep),
+        "fig-gemm-batch": FIGURES["gemm-batch-roofline"](note),
+    }
+
+
+# The often-quoted batch table (seed 003), TFLOPs/s per batch size b: below the bound by about 200×, and at
+# b = 4096 above the dense peak. Quoted so that the note can measure how far off it is; never a model value.
+QUOTED_BATCH_TFLOPS = {1: Fraction("0.016"), 4: Fraction("0.063"), 16: Fraction("0.25"), 64: Fraction("0.98"),
+                       256: Fraction("3.8"), 1024: Fraction("14.2"), 4096: Fraction(1847)}
+
+
+def claimed_gap(sweep) -> dict:
+    """bound / quoted for the memory-bound batches and for the largest batch still below the bound."""
+    pairs = [(r, r.timing.R_roof / (QUOTED_BATCH_TFLOPS[r.b] * 10**12)) for r in sweep if r.b in QUOTED_BATCH_TFLOPS]
+    small = [x for r, x in pairs if r.timing.memory_bound]
+    big = [(r, x) for r, x in pairs if not r.timing.memory_bound and x > 1]
+    out = {"gap-small": (f"약 {fmt.decimal(min(small), 0)}–{fmt.decimal(max(small), 0)}배" if small else "–"),
+           "gap-big": (f"b = {fmt.integer(big[0][0].b)}에서는 약 {fmt.decimal(big[0][1], 0)}배" if big else ""),
+           "quoted-b": fmt.integer(256), "quoted-256": fmt.number(QUOTED_BATCH_TFLOPS[256]), "quoted-max": fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
+    return out
+
+
+# ---------------------------------------------------------------- attention
+
+def attention_memory(note) -> dict:
+    preset, dtype, s, seq = note.hardware, note.dtype, note.s, note.seq
+    heads, d_head, layers = note.attention["heads"], note.attention["d_head"], note.attention["layers"]
+    per_head, all_heads = attention.score_bytes(seq, s), attention.score_bytes(seq, s, heads)
+    quad = heads * attention.standard_traffic_quadratic(seq) * s
+    quad6 = heads * attention.standard_traffic_quadratic(seq, separate_scale=True) * s
+    linear = heads * 4 * seq * d_head * s
+    s32 = note.catalog.bytes_per("FP32")
+    F = heads * 4 * seq * seq * d_head
+    return {
+        "seq": fmt.integer(seq), "heads": fmt.integer(heads), "d-head": fmt.integer(d_head),
+        "layers": fmt.integer(layers), "score-head": fmt.mib(per_head), "score-head-B": fmt.integer(per_head),
+        "score-all": fmt.gib(all_heads), "score-all-B": fmt.integer(all_heads),
+        "traffic-quad": fmt.gib(quad), "traffic-quad-B": fmt.integer(quad), "traffic-quad6": fmt.gib(quad6),
+        "traffic-linear": fmt.mib(linear), "traffic-ms": fmt.ms(quad / preset.BW, 2),
+        "traffic-all-ms": fmt.ms((quad + linear) / preset.BW, 2), "traffic6-ms": fmt.ms(quad6 / preset.BW, 2),
+        "saved": fmt.gib(heads * layers * per_head),
+        "saved-fp32-head": fmt.mib(attention.score_bytes(seq, s32)),
+        "saved-fp32": fmt.gib(heads * layers * attention.score_bytes(seq, s32)),
+        "attn-F": fmt.giga(F, 1), "attn-F-ms": fmt.ms(Fraction(F) / preset.P(dtype), 3),
+        "standard-source": source(attention.standard_forward),
+        "dtype-obj": ko.particle(dtype, "으로/로"), "dtype-if": ko.particle(dtype, "이면/면"),
+    }
+
+
+def flash(note) -> dict:
+    """The FlashAttention code, its check's setting, the HBM model and the tile diagram."""
+    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention["d_head"]
+    check = note.flash_check
+    M = preset.smem_per_SM // s
+    B_r, B_c = attention.flash_blocks(M, d_head)
+    std_seq = attention.standard_traffic(seq, d_head) * s
+    flash_seq = attention.flash_traffic(seq, d_head, B_c) * s
+    return {
+        "flash-source": source(attention.flash_forward),
+        "check-d": fmt.integer(check["d"]), "check-N": ", ".join(fmt.integer(n) for n in check["N"]),
+        "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check["blocks"]),
+        "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
+        "T-c": fmt.integer(_ceil(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
+        "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
+        "q-T-c": fmt.integer(_ceil(seq, B_c)), "q-T-c2": fmt.integer(_ceil(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
+        "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
+                                             attention.flash_traffic(seq, d_head, B_c)), 2),
+        "flash-diagram": text_block(flash_diagram(note)),
+        "fig-flash-traffic": FIGURES["flash-hbm-traffic"](note),
+    }
+
+
+def flash_diagram(note) -> str:
+    """Seed 003's HBM → SRAM picture, with the block sizes FA1's rule gives for this GPU and dtype."""
+    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention["d_head"]
+    M = preset.smem_per_SM // s
+    B_r, B_c = attention.flash_blocks(M, d)
+    n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
+    box = _box([("Q_i", f"{r}×{dd}", ""), ("K_j", f"{c}×{dd}", ""), ("V_j", f"{c}×{dd}", ""),
+                ("S_ij = Q_i K_jᵀ / √d", f"{r}×{c}", "HBM에 쓰지 않는다"), ("m_i", r, "행마다 최댓값"),
+                ("ℓ_i", r, "행마다 지수 합"), ("O_i", f"{r}×{dd}", "")])
+    return "\n".join([
+        f"HBM: Q, K, V ({n}×{dd}), O ({n}×{dd}), m, ℓ ({n})",
+        "   │  블록 단위로 올린다 (K, V는 B_c행, Q는 B_r행)",
+        "   ▼",
+        f"SRAM (SM 하나의 Shared Memory {fmt.kib(preset.smem_per_SM)}, {note.dtype} 원소 M = {fmt.integer(M)}개)",
+        *box,
+        "   │  S_ij와 P̃_ij는 SRAM에서 쓰고 버린다: HBM에 쓰지 않는다",
+        "   ▼",
+        "HBM: O_i, m_i, ℓ_i만 고쳐 쓴다",
+    ])
+
+
+def check_table(results, d: int) -> dict:
+    """The FlashAttention check: error against standard attention and counted vs modelled HBM traffic."""
+    rows = [(fmt.integer(N), fmt.integer(B_r), fmt.integer(B_c), "예" if N % B_r or N % B_c else "아니오",
+             fmt.decimal(Fraction(error) / Fraction(EPS), 1), fmt.integer(counted),
+             fmt.integer(attention.flash_traffic(N, d, B_c))) for N, B_r, B_c, error, counted in results]
+    worst = max(r[3] for r in results)
+    return {
+        "check-table": tables.markdown(["N", "B_r", "B_c", "나머지", "오차 (ε)", "센 이동", "식의 값"], rows, "rrrlrrr"),
+        "check-verdict": f"모두 허용치 {attention.TOLERANCE_TEXT} 이내였다" if worst <= attention.TOLERANCE
+        else f"일부가 허용치 {attention.TOLERANCE_TEXT}를 넘었다",
+    }
+
+
+def papers(note) -> dict:
+    preset, dtype = note.hardware, note.dtype
+    a100 = note.catalog.preset("A100_SXM")
+    short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
+    rows = [(f"[{short[c.paper]}]({c.url})", claims.claim_text(c), c.what) for c in claims.CLAIMS]
+    fa3 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-3" and c.kind == "tera")
+    fa2 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-2" and c.kind == "tera")
+    lo, hi = attention.FA1_SHARE_OF_PEAK
+    sram_bw, sram_size = attention.FA1_A100_SRAM
+    bits = gemm.MANTISSA_BITS
+    return {
+        "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
+        "fa3-share": fmt.percent(fa3.low / preset.P(dtype)), "fa3-tera": fmt.number(fa3.low / 10**12),
+        "fa2-share": fmt.percent(fa2.low / a100.P(dtype)), "fa2-tera": fmt.number(fa2.low / 10**12),
+        "fa1-share": f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}",
+        "fa1-sram-bw": fmt.number(sram_bw / 10**12), "fa1-sram-size": fmt.number(sram_size / 10**6),
+        "q-bits-fp32": fmt.integer(bits["FP32"]), "q-bits-tf32": fmt.integer(bits["TF32"]),
+        "q-ulp-ratio": fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배",
+    }

@@ -1,0 +1,210 @@
+"""The week-3 note's sentences, tables and equations (chapters/week3_vector_add.md), built from its problem.
+
+Each function takes the problem object the chapter built (`Week3`, and the values the chapter computed in
+its visible cells) and returns {glue name: value}; `glue_all` hands them to the page. Nothing here reads the
+parameter file, and every number is formatted by `fmt` (the only place that rounds).
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from IPython.display import Markdown, Math
+
+import roofline as rl
+from roofline import kernels
+from roofline.show import fmt, glue, ko, tables, tex
+
+WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
+
+
+def glue_all(values: dict) -> None:
+    """Glue every (name, value) of `values`."""
+    for name, value in values.items():
+        glue(name, value)
+
+
+def ms(seconds) -> str:
+    """Seconds in ms, exact until `fmt.number` rounds: 0.0012 → "1.2"."""
+    return fmt.number(Fraction(seconds) * 1000)
+
+
+def mb(nbytes) -> str:
+    return fmt.number(Fraction(nbytes, 10**6)) + " MB"
+
+
+def gb(nbytes) -> str:
+    return fmt.number(Fraction(nbytes, 10**9)) + " GB"
+
+
+def tex_number(x) -> str:
+    """A whole number below 10⁹ with separators, a larger value as a × 10ⁿ (LaTeX)."""
+    x = Fraction(x)
+    return tex.integer(x) if x.denominator == 1 and x < 10**9 else tex.power10(x)
+
+
+def setup(w3) -> dict:
+    """The problem's own values and the real GPU used as the example."""
+    hw, gpu = w3.hardware, w3.catalog.preset(w3.gpu)
+    return {
+        "L": fmt.integer(w3.L), "dtype": w3.dtype, "machine": w3.preset.name, "s": str(w3.s),
+        "P-tera": fmt.number(Fraction(hw.P, 10**12)), "BW-tera": fmt.number(Fraction(hw.BW, 10**12)),
+        "warp": fmt.integer(WARP), "h100-SMs": fmt.integer(gpu.SMs),
+        "h100-fp32": fmt.tera(gpu.P("FP32"), 1), "h100-bf16": fmt.tera(gpu.P("BF16"), 1),
+        "h100-tensor-ratio": fmt.ratio(gpu.P("BF16") / gpu.P("FP32"), 1), "h100-name": gpu.name,
+        "h100-source-link": Markdown(f"[제품 페이지]({gpu.source})"),
+    }
+
+
+ROLES = [
+    ("HBM", "칩 밖, GPU 전체", "가중치·활성화 같은 큰 텐서를 둔다"),
+    ("L2 Cache", "칩 안, 모든 SM이 공유", "반복되는 HBM 접근을 줄인다 (하드웨어가 관리)"),
+    ("L1 Cache", "SM마다", "가까운 데이터를 자동으로 캐시한다 (하드웨어가 관리)"),
+    ("Shared Memory", "SM마다, 같은 블록의 스레드가 공유", "프로그램이 명시적으로 올리고 나눠 쓴다"),
+    ("Registers", "SM마다, 스레드별", "연산의 피연산자와 중간 결과를 둔다"),
+]
+
+
+def hierarchy(w3) -> dict:
+    """The two memory-hierarchy tables and how small all shared memory is next to one vector."""
+    gpu = w3.catalog.preset(w3.gpu)
+    smem_total = gpu.smem_per_SM * gpu.SMs
+    sizes = [
+        ("HBM", "GPU 전체의 주 메모리로 가장 크다", f"{fmt.number(Fraction(gpu.BW, 10**12))} TB/s ({gpu.memory})"),
+        ("L2 Cache", "HBM보다 훨씬 작다", "HBM보다 높다"),
+        ("L1 Cache", "SM마다 작다 (Shared Memory와 같은 SRAM을 나눠 쓴다)", "L2보다 높다"),
+        ("Shared Memory", f"SM당 최대 {fmt.kib(gpu.smem_per_SM)}", "L1과 비슷하다"),
+        ("Registers", "SM 전체로는 Shared Memory와 비슷하지만 스레드 하나의 몫은 가장 작다", "가장 높다"),
+    ]
+    share = Fraction(w3.s * w3.L) / smem_total
+    shown = fmt.decimal(share, 0)
+    return {
+        "table-hierarchy": tables.markdown(["저장 공간", "위치·접근 범위", "역할"], ROLES, "lll"),
+        "table-capacity": tables.markdown(["저장 공간", "용량", "대역폭"], sizes, "lll"),
+        "A-size": mb(w3.s * w3.L),
+        "smem-share": ("" if share == int(shown) else "약 ") + f"{shown}분의 1",
+    }
+
+
+def per_element(w3) -> dict:
+    """Reading, adding and writing one element, in the problem's dtype and in BF16."""
+    bf16 = w3.catalog.bytes_per("BF16")
+    one = {w3.dtype: kernels.vector_add(1, w3.s), "BF16": kernels.vector_add(1, bf16)}
+
+    def cells(cost, size):
+        return (f"{size} + {size} = {cost.Q_read} Byte", f"{cost.F} FLOP", f"{cost.Q_write} Byte", f"{cost.Q} Byte")
+
+    fp, half = cells(one[w3.dtype], w3.s), cells(one["BF16"], bf16)
+    steps = [("읽기", "A[i]와 B[i]를 가져온다"), ("계산", "두 값을 더한다"), ("쓰기", "결과를 C[i]에 저장한다"),
+             ("합계", "HBM과 오간 Byte")]
+    rows = [(step, action, fp[k], half[k]) for k, (step, action) in enumerate(steps)]
+    return {
+        "table-per-element": tables.markdown(["단계", "동작", f"{w3.dtype} 비용", "BF16 비용"], rows, "llrr"),
+        "Q-per": str(one[w3.dtype].Q), "Q-per-bf16": str(one["BF16"].Q),
+        "I-add": fmt.fraction(one[w3.dtype].I), "I-add-bf16": fmt.fraction(one["BF16"].I),
+    }
+
+
+def times(w3, add, t) -> dict:
+    """The amounts table, the three times as equations, and why the kernel is bound the way it is."""
+    s, L, hw = w3.s, w3.L, w3.hardware
+    rows = [
+        ("A 읽기", f"{s} × L", mb(s * L)), ("B 읽기", f"{s} × L", mb(s * L)),
+        ("입력 읽기 합계", f"{2 * s} × L", mb(add.Q_read)), ("C 쓰기", f"{s} × L", mb(add.Q_write)),
+        ("총 이동량 Q", f"{3 * s} × L", gb(add.Q)), ("총 연산량 F", "L", f"{fmt.integer(add.F)} FLOPs"),
+    ]
+    fits = 3 * s * L <= w3.capacity
+    ratio = fmt.number(t.t_memory / t.t_compute)
+    why = (f"덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 "
+           f"{fmt.number(Fraction(add.Q, add.F))} Byte라서, 연산 장치는 대부분의 시간 동안 데이터가 도착하기를 기다린다."
+           if t.memory_bound else "덧셈을 처리하는 시간이 데이터를 옮기는 시간보다 길기 때문이다.")
+    explain = f"메모리 시간이 연산 시간의 {ratio}배다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. "
+    return {
+        "table-amounts": tables.markdown(["항목", "Byte 식", "결과"], rows, "llr"),
+        "A-read": mb(s * L), "Q": gb(add.Q), "footprint": gb(3 * s * L),
+        "capacity": gb(w3.capacity), "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
+        "F": fmt.integer(add.F), "t-compute": ms(t.t_compute), "t-memory": ms(t.t_memory), "t-ideal": ms(t.t_ideal),
+        "mem-over-compute": ratio, "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
+        "bound-explain": Markdown(
+            f"{explain}{why} 출력 쓰기를 빠뜨리면 메모리 시간을 {ms(Fraction(add.Q_read) / hw.BW)} ms로 잘못 계산하게 된다. "
+            "쓰기도 반드시 센다."),
+        "eq-t-compute": Math(
+            rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{FLOPs}}}}"
+            rf"{{{tex_number(hw.P)}\ \text{{FLOPs/s}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
+        "eq-t-memory": Math(
+            rf"\begin{{aligned}} t_\text{{memory}} &= \frac{{Q}}{{BW}} = \frac{{{tex_number(add.Q)}\ \text{{Byte}}}}"
+            rf"{{{tex_number(hw.BW)}\ \text{{Byte/s}}}} \\ &= {ms(t.t_memory)}\ \text{{ms}} \end{{aligned}}"),
+        "eq-t-ideal": Math(
+            rf"t_\text{{ideal}} \approx \max({ms(t.t_compute)},\ {ms(t.t_memory)})\ \text{{ms}} = {ms(t.t_ideal)}\ \text{{ms}}"),
+    }
+
+
+def doubling(w3, add, timings: dict, factor: int) -> dict:
+    """The "double one resource" table (rows in the order of `timings`: base, P, BW, capacity) and its reading."""
+    labels = list(timings)
+    base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
+    capacity, footprint = w3.capacity, 3 * w3.s * w3.L
+    shown = {labels[3]: f"{labels[3]} ({gb(capacity)} → {gb(factor * capacity)})"}
+    rows = [(shown.get(label, label), f"{ms(x.t_compute)} ms", f"{ms(x.t_memory)} ms", f"{ms(x.t_ideal)} ms",
+             fmt.number(base.t_ideal / x.t_ideal) + "배") for label, x in timings.items()]
+    faster = [f"“{label}”" for label, x in timings.items() if x.t_ideal < base.t_ideal]
+    winner = (faster[0] + " 하나뿐이다") if len(faster) == 1 else (", ".join(faster) + "이다") if faster else "없다"
+    explain = []
+    if x_P.t_ideal == base.t_ideal:
+        explain.append("연산 성능을 높이면 연산 시간만 줄고, 더 긴 메모리 시간은 그대로라 실행 시간이 변하지 않는다.")
+    else:
+        explain.append(f"연산 성능을 높이면 더 긴 쪽이던 연산 시간이 줄어 실행 시간이 {ms(x_P.t_ideal)} ms가 된다.")
+    if x_BW.t_ideal == base.t_ideal:
+        explain.append("대역폭을 높이면 메모리 시간만 줄고, 더 긴 연산 시간은 그대로라 실행 시간이 변하지 않는다.")
+    elif x_BW.memory_bound:
+        explain.append(f"대역폭을 {factor}배로 하면 메모리 시간이 1/{factor}이 된다. 메모리 시간이 여전히 더 길므로 "
+                       f"실행 시간도 {ms(x_BW.t_ideal)} ms로 준다.")
+    else:
+        explain.append(f"대역폭을 {factor}배로 하면 메모리 시간은 줄지만, 이제 연산 시간이 더 길어 실행 시간은 "
+                       f"{ms(x_BW.t_ideal)} ms에서 멈춘다.")
+    if footprint <= capacity:
+        explain.append(f"용량은 이미 {gb(capacity)}로 세 벡터({gb(footprint)})를 담고도 남는다. "
+                       f"그러니 {gb(factor * capacity)}로 늘려도 속도는 그대로다.")
+    else:
+        explain.append(f"세 벡터({gb(footprint)})가 {gb(capacity)}에 들어가지 않으면 한 번에 실행할 수 없다. "
+                       "이 경우는 위의 시간 모델 밖이다.")
+    long_side = "메모리 시간" if base.memory_bound else "연산 시간"
+    return {
+        "table-double": tables.markdown(["변경 조건", "연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도"], rows),
+        "double-winner": winner, "long-side-obj": ko.particle(long_side, "을/를"),
+        "double-explain": Markdown(" ".join(explain)),
+    }
+
+
+def measurement_setup(n: int, itemsize: int, repeats: int) -> dict:
+    """What the measurement moves (exact Byte), before anything is timed."""
+    Q = kernels.vector_add(n, itemsize).Q
+    return {
+        "meas-n": fmt.integer(n),
+        "meas-array": f"{fmt.mib(n * itemsize)}({fmt.integer(n * itemsize)} Byte)",
+        "meas-Q": f"{fmt.integer(Q)} Byte({fmt.mib(Q)})",
+        "meas-Q-wa": f"{fmt.integer(Q + n * itemsize)} Byte",
+        "meas-wa-low": fmt.percent(Fraction(n * itemsize, Q + n * itemsize), 0),
+        "meas-repeats": fmt.integer(repeats),
+    }
+
+
+def measured(bw: float, n: int, itemsize: int, Q_L: int, machine) -> dict:
+    """The measured values (they differ on every run) and the computer they were measured on."""
+    best = kernels.vector_add(n, itemsize).Q / bw
+    return {
+        "meas-bw": fmt.decimal(bw / 1e9, 1), "meas-ms": fmt.decimal(best * 1e3, 2),
+        "meas-gflops": fmt.decimal(n / best / 1e9, 2), "meas-L-ms": fmt.decimal(Q_L / bw * 1e3, 1),
+        "meas-cpu": machine.cpu, "meas-cores": fmt.integer(machine.cores), "meas-numpy": machine.numpy,
+    }
+
+
+def bf16(w3, t) -> dict:
+    """The BF16 discussion answer: the same add with 2-Byte elements on the same machine."""
+    cost = kernels.vector_add(w3.L, w3.catalog.bytes_per("BF16"))
+    half = rl.Timing(cost, w3.hardware)
+    return {
+        "bf16-Q": gb(cost.Q), "bf16-t-memory": ms(half.t_memory), "bf16-t-ideal": ms(half.t_ideal),
+        "bf16-bound": ko.particle(ko.bound(half), "이다/다"),
+        "bf16-still": "여전히" if half.bound == t.bound else "이제",
+        "bf16-speedup": fmt.number(t.t_ideal / half.t_ideal) + "배",
+    }
