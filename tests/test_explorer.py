@@ -215,19 +215,23 @@ CHECKS = {"roofline": check_roofline, "tile": check_tile, "matmul": check_matmul
 # ---------------------------------------------------------------- the module, without a browser
 
 def test_html_on_the_site_markdown_elsewhere(course):
-    """The site gets the controls; Colab and the editions get the note and the chapter's table (no dead controls)."""
+    """The glue record holds the controls (the site shows them) and the Markdown; a notebook (Colab, the editions)
+    shows only the Markdown note and the chapter's table (no dead controls), and the edition's text is that Markdown."""
     from IPython.core.formatters import format_display_data
+    from IPython.utils.capture import capture_output
 
     from coursebook import editions
-    from roofline.show import explorer
+    from roofline.show import explorer, glue
 
     w3 = course.week3
     e = explorer.vector_add(w3.hardware, w3.L, w3.s, w3.dtype, w3.capacity)
-    with editions.book_mode(True):
-        assert "text/html" in format_display_data(e)[0]
-    with editions.book_mode(False):
-        bundle = format_display_data(e)[0]
-    assert "text/html" not in bundle and bundle["text/markdown"] == e.markdown
+    bundle = format_display_data(e)[0]
+    assert bundle["text/html"] == e.html and bundle["text/markdown"] == e.markdown
+    with editions.book_mode(False), capture_output(display=True) as captured:
+        glue("x", e)
+    record, shown = captured.outputs
+    assert {"text/html", "text/markdown"} <= {k.rsplit("/", 2)[-2] + "/" + k.rsplit("/", 1)[-1] for k in record.data}
+    assert set(shown.data) == {"text/markdown"} and shown.data["text/markdown"] == e.markdown
     assert expect_vector(course, 1, 1, 1)["row"][0] in norm(e.markdown)
     glued = {"x": {"text/markdown": e.markdown, "text/plain": repr(e)}}
     assert editions.plain("```{glue} x\n```", glued) == e.markdown

@@ -38,7 +38,9 @@ MEASURED = {
     # FlashAttention note, "세 구현을 재 보기": a Python triple loop, a tiled NumPy matmul and BLAS, timed
     # on the build machine: the table of times (and its extrapolations) and the sentences quoting it.
     "ch-flash": {"measure-table", "naive-ns", "naive-hours", "naive-vs-blas", "blas-big-ms",
-                 "blas-big-rate", "blas-big-extra"},
+                 "blas-big-rate", "blas-big-extra",
+                 # the row- versus column-order copy of one matrix, timed on the build machine
+                 "stride-row-ms", "stride-col-ms", "stride-slowdown", "stride-reading"},
 }
 # lines a build may print: jupyter-book's own banner (where the book is); anything else is noise or a problem
 BANNER = re.compile(r"\s*(Running Jupyter-Book v\S+|Source Folder: .*|Config Path: .*|Output Path: .*"

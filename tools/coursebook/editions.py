@@ -361,7 +361,8 @@ def prime_book_cache(md: Path, executed, root: Path = ROOT) -> bool:
     for a, b in zip(ran, code):
         b.outputs = [copy.deepcopy(o) for o in a.get("outputs", [])
                      if o.get("metadata", {}).get("roofline") != "shown"]
-        b.execution_count = a.get("execution_count")
+        count = a.get("execution_count")
+        b.execution_count = count - 1 if count else count   # as the book numbers them: no setup cell before
     cache = get_cache(str(root / "_build" / ".jupyter_cache" / library_hash()))
     cache.cache_notebook_bundle(CacheBundleIn(book, str(md)), check_validity=False, overwrite=True)
     return True

@@ -152,7 +152,8 @@ def _table(headers, rows, align: str, fields) -> str:
         cells = "".join(
             f'<td class="{side[a]}">{_field(n, c) if n else html.escape(c)}</td>' for c, n, a in zip(row, names, align))
         body.append(f"<tr>{cells}</tr>")
-    return f'<table class="table rl-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    table = f'<table class="table rl-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
+    return f'<div class="pst-scrollable-table-container">{table}</div>'   # scrolls in its own box, as the site's tables
 
 
 def _legend(items) -> str:
