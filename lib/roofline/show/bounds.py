@@ -20,9 +20,9 @@ def problem_table(w4) -> dict:
     when the machine is a real GPU) and the names the guide's sentences use."""
     hw, N = w4.hardware, w4.N
     rows = [
-        ("행렬 크기", f"A, B, C 모두 {N}×{N} (N = {fmt.integer(N)})"),
+        ("행렬 크기", f"A, B, C 모두 {N}×{N} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
         ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
-        ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({fmt.number(hw.P / TERA, 3)} TFLOPs/s)"),
+        ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / TERA, 3)} TFLOPs/s')})"),
         ("HBM 대역폭 BW", f"{fmt.power10(hw.BW)} Byte/s"),
         ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} FLOPs/Byte"),
         ("타일 한 변 T", ", ".join(str(T) for T in w4.tiles)),

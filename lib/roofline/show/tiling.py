@@ -172,7 +172,7 @@ def cache_small(w4) -> dict:
         runs = [cachesim.simulate(n, t, capacity_tiles=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                 for o, _, g in _orders(G)]
         same &= len({r.misses for r in runs}) == 1
-        label = "없음" if capacity == 0 else ("무제한" if capacity is None else f"타일 {fmt.integer(capacity)}개")
+        label = "없음" if capacity == 0 else ("무제한" if capacity is None else ko.nbsp(f"타일 {fmt.integer(capacity)}개"))
         cells = [label]
         for r in runs:
             cells += [f"{fmt.integer(r.Q_read)} + {fmt.integer(r.cost.Q_write)} = {fmt.integer(r.cost.Q)}",
@@ -210,7 +210,7 @@ def cache_big(w4) -> dict:
             buckets[better].setdefault(T, []).append(fmt.mib(capacity))
             rows.append((fmt.integer(T), fmt.mib(capacity), fmt.number(row_run.reads_per_element, 3),
                          fmt.decimal(row_run.cost.I, 3), fmt.number(grouped.reads_per_element, 3),
-                         fmt.decimal(grouped.cost.I, 3), better))
+                         fmt.decimal(grouped.cost.I, 3), ko.nbsp(better)))
 
     def cases(bucket):
         return ", ".join(f"T = {T}의 {'·'.join(sizes)}" for T, sizes in bucket.items())
