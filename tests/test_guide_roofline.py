@@ -334,7 +334,7 @@ def test_limit_sentences_and_changes():
     assert [bounds.change(10, x) for x in (10, 20, 25)] == ["그대로다", "두 배가 된다", "2.50배가 된다"]
 
 
-def test_reach_and_points_for_other_machines(course):
+def test_reach_and_points_for_other_machines(course, seed):
     """On a real GPU the guide cites the maker's page; the sentences follow whichever cases reach the ceiling."""
     from roofline.show import bounds
 
@@ -350,8 +350,9 @@ def test_reach_and_points_for_other_machines(course):
         assert reach == "모든 타일이 연산 상한에 닿는다"
     else:
         assert all(ko.case(c) in reach for c in top) and not any(ko.case(c) in reach for c in tiled if c not in top)
-    seed_like = rl.problems.week4_cases(course.week4.with_(hardware="course", dtype="FP32", N=4096, tiles=[32, 64, 128]))
-    assert bounds.reach(seed_like[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
+    seed_cases = rl.problems.week4_cases(seed.week4)
+    assert bounds.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
+    assert bounds.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
     sentence = bounds.points(cases, w4.hardware)["points"]
     for c in cases:
         assert ko.case(c) in sentence
