@@ -225,7 +225,11 @@ def shown(glued: dict[str, dict]) -> dict[str, str]:
 def test_guide_values_for_the_seed():
     glued = shown(seed_glued("week4_guide"))
     assert glued["ridge"] == "20"
-    assert glued["reach"] == "128 타일만 연산 상한에 닿는다"
+    assert glued["reach"] == "T = 128만 연산 상한에 닿는다"
+    assert glued["tiles-to"] == "32·64·128로"
+    assert (glued["step-from"], glued["step-to"], glued["step-Q"], glued["step-t"]) == ("T = 64", "T = 128로", "0.50배", "0.79배")
+    assert "| 분기점 I* = P/BW | 20 FLOPs/Byte |" in glued["problem-table"]
+    assert "출처" not in glued["problem-table"]          # the hypothetical machine is the course's own
     assert glued["tiles"] == "32·64·128"
     assert glued["shape"] == "4096×4096"
     assert (glued["small-shape"], glued["small-tile"]) == ("4×4", "2×2")
@@ -237,13 +241,15 @@ def test_roofline_values_for_the_seed():
     for label, rate, ms in SEED_TABLE:
         assert f"| {label} | {rate} | {ms} |" in glued["time-table"]
     assert glued["F"] == "137,438,953,472"
-    assert (glued["mem-names"], glued["mem-rates"]) == ("재사용 없음·32 타일·64 타일", "0.250·7.969·15.876")
-    assert (glued["cmp-names"], glued["cmp-I"], glued["P-tera"]) == ("128 타일", "31.508", "20")
+    assert glued["points"] == ("분기점보다 I가 작은 재사용 없음·T = 32·T = 64는 메모리 한계로, 기울어진 선 위에 있고, "
+                               "상한은 약 0.250·7.969·15.876 TFLOPs/s다. 분기점을 넘은 T = 128은 연산 한계다. "
+                               "I가 약 31.508 FLOPs/Byte여도 상한이 P = 20 TFLOPs/s에서 멈춘다.")
     # the limiting resource is said in sentences, computed: at I = I* both ceilings limit
     assert glued["q-R0-limit"] == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
     assert glued["q-limit-P"] == "I가 새 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
-    assert glued["q-limit-BW"] == ("I = I*, 새 분기점과 같다(둘 다 10 FLOPs/Byte). "
-                                   "두 상한이 같아져 HBM 대역폭과 연산 성능이 함께 제한 자원이 된다.")
+    assert glued["q-limit-BW"] == ("이제 I가 새 분기점 I* = 10 FLOPs/Byte와 같아 두 상한이 만난다. "
+                                   "HBM 대역폭과 연산 성능이 동시에 제한 자원이다.")
+    assert glued["q-R-BW-change"] == "두 배가 된다"
     assert (glued["q-ridge-P"], glued["q-ridge-BW"]) == ("40", "10")
     assert (glued["q-I"], glued["q-R0"], glued["q-R-P"], glued["q-R-BW"]) == ("10", "10", "10", "20")
     assert glued["q-R-P-change"] == "그대로다"
@@ -281,21 +287,75 @@ INTENSITY = ROOT / "chapters" / "w4_1_intensity.md"
 
 def test_intensity_values_for_the_seed():
     glued = shown(seed_glued("w4_1_intensity"))
-    assert glued["vadd-eq"] == ("$\\displaystyle \\begin{aligned} I = \\frac{F}{Q} &= \\frac{L}{4L + 4L + 4L} \\\\"
-                                " &= \\frac{1}{12} \\approx 0.08333\\ \\text{FLOPs/Byte} \\end{aligned}$")
+    assert glued["vadd-eq"] == ("$\\displaystyle \\begin{aligned}I = \\frac{F}{Q} &= \\frac{L}{4L + 4L + 4L} \\\\"
+                                " &= \\frac{1}{12} \\approx 0.08333\\ \\text{FLOPs/Byte}\\end{aligned}$")
     assert (glued["I-ideal-topic"], glued["I-ideal-quoting"]) == ("N/6은", "N/6이라고")
+    # the seed's approximations in the four-way table, and the particle after the last N of the figure
+    assert "| 행렬곱, 입력 재사용 없음 | 2N³ | 8N³ + 4N² | N/(4N+2), 약 1/4 | 0.249969 |" in glued["table-four"]
+    assert "| 8N³/T + 4N² | NT/(4N+2T), N≫T이면 약 T/4 | 7.968872 (T = 32) |" in glued["table-four"]
+    assert "I, N = 4,096" in glued["table-four"]
+    assert glued["fig-N-max-to"] == "4,096으로"
+    assert "| 입력만 FP16 | 4N³/T + 4N² | 4,362,076,160 | 31.507692 | 1.98배 |" in glued["table-dtypes"]
 
 
 def test_intensity_particles_follow_the_last_sound():
-    """The page's particle helpers, run on values other than N/6 (a student may change dtype)."""
-    md = INTENSITY.read_text(encoding="utf-8")
-    cell = re.search(r"```\{code-cell\} ipython3\n:tags: \[remove-cell\]\n(.*?)```", md, flags=re.S).group(1)
-    space = {}
-    exec(cell, space)
-    topic, quoting = space["topic"], space["quoting"]
-    assert [topic(x) for x in ("N/6", "N/9", "N/(4N+2)", "N/3", "N/5")] == ["N/6은", "N/9는", "N/(4N+2)는", "N/3은", "N/5는"]
-    assert [quoting(x) for x in ("N/6", "N/9", "NT/(4N+2T)")] == ["N/6이라고", "N/9라고", "NT/(4N+2T)라고"]
-    assert space["tex_fraction"](Fraction(1, 12)) == "\\frac{1}{12}"
+    """The particles after the glued formulas and numbers, for values other than the seed's (a student may change dtype)."""
+    assert [ko.particle(x, "은/는") for x in ("N/6", "N/9", "N/(4N+2)", "N/3", "N/5")] == ["N/6은", "N/9는", "N/(4N+2)는", "N/3은", "N/5는"]
+    assert [ko.particle(x, "이라고/라고") for x in ("N/6", "N/9", "NT/(4N+2T)")] == ["N/6이라고", "N/9라고", "NT/(4N+2T)라고"]
+    assert [ko.particle(x, "으로/로") for x in ("4,096", "2,048", "1,024", "8,192")] == ["4,096으로", "2,048로", "1,024로", "8,192로"]
+
+
+def test_intensity_approximations_follow_the_dtype(course):
+    """"약 1/s" and "N≫T이면 약 T/s": the limits of the closed forms for the element size s."""
+    from fractions import Fraction
+
+    from roofline import kernels
+    from roofline.show import intensity
+
+    assert [intensity.symbol_over("T", x) for x in (Fraction(1, 4), Fraction(1, 2), 1, Fraction(3, 2))] == ["T/4", "T/2", "T", "3T/2"]
+    for dtype in ("FP32", "FP16"):
+        w4 = course.week4.with_(dtype=dtype)
+        s = w4.s
+        table = intensity.four_ways(w4, w4.tiles[0])["table-four"].data
+        assert f"약 {fmt.fraction(Fraction(1, s))} |" in table and f"N≫T이면 약 {intensity.symbol_over('T', Fraction(1, s))} |" in table
+        big = 2**20   # the approximations are the limits for N ≫ T
+        assert abs(kernels.matmul_no_reuse(big, s, s).I - Fraction(1, s)) < Fraction(1, 10**5)
+        assert abs(kernels.matmul_tiled(big, 32, s, s).I - Fraction(32, s)) < Fraction(1, 100)
+
+
+def test_limit_sentences_and_changes():
+    from roofline.hardware import Roofline
+    from roofline.show import bounds
+
+    hw = Roofline(20 * TERA, 1 * TERA)
+    assert bounds.limit(hw, 20) == "I가 분기점 I* = 20 FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다."
+    assert bounds.limit(hw, 30, new=True) == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
+    assert bounds.limit(hw, 5) == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
+    assert [bounds.change(10, x) for x in (10, 20, 25)] == ["그대로다", "두 배가 된다", "2.50배가 된다"]
+
+
+def test_reach_and_points_for_other_machines(course, seed):
+    """On a real GPU the guide cites the maker's page; the sentences follow whichever cases reach the ceiling."""
+    from roofline.show import bounds
+
+    w4 = course.week4.with_(hardware="H100_SXM", dtype="FP32")
+    cases = rl.problems.week4_cases(w4)
+    assert f"({w4.preset.source})" in bounds.problem_table(w4)["problem-table"].data
+    top = [c for c in cases if c.T is not None and not c.timing.memory_bound]
+    reach = bounds.reach(cases)["reach"]
+    tiled = [c for c in cases if c.T is not None]
+    if not top:
+        assert reach == "어느 타일도 연산 상한에 닿지 못한다"
+    elif len(top) == len(tiled):
+        assert reach == "모든 타일이 연산 상한에 닿는다"
+    else:
+        assert all(ko.case(c) in reach for c in top) and not any(ko.case(c) in reach for c in tiled if c not in top)
+    seed_cases = rl.problems.week4_cases(seed.week4)
+    assert bounds.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
+    assert bounds.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
+    sentence = bounds.points(cases, w4.hardware)["points"]
+    for c in cases:
+        assert ko.case(c) in sentence
 
 
 def test_intensity_defines_K_where_it_is_first_used():

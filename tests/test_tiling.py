@@ -293,7 +293,16 @@ def test_page_shape():
     assert "https://triton-lang.org/main/getting-started/tutorials/03-matrix-multiplication.html" in md
     assert ":class: dropdown" in md
     sections = re.split(r"^## ", md, flags=re.M)[1:]
-    assert all("**한 줄 답.**" in section for section in sections if not section.startswith("토론"))
+    assert all("**한 줄 답.**" in section for section in sections if not section.startswith(("토론", "더 알아보기")))
+    # the cache simulation is an optional section after the discussion, not part of its answer
+    discussion = next(s for s in sections if s.startswith("토론"))
+    assert "cachesim" not in discussion and "OrderedDict" not in discussion
+    more = next(s for s in sections if s.startswith("더 알아보기"))
+    assert "OrderedDict" in more and "**재사용 거리**(reuse distance)" in more and "이 절은 선택이다" in more
+    # no machinery of the site in the prose, no self-check on the page
+    text = re.sub(r"```\{code-cell\}.*?```", "", re.sub(r"\A---\n.*?\n---\n", "", md, flags=re.S), flags=re.S)
+    for word in ("라이브러리", "walk", "kernels", "cachesim", "matmul_tiled", "걸어서 센", "assert"):
+        assert not re.search(rf"\b{word}\b", text), word
 
 
 def shown(glued: dict[str, dict]) -> dict[str, str]:
@@ -304,15 +313,22 @@ def shown(glued: dict[str, dict]) -> dict[str, str]:
 
 def test_values_for_the_seed():
     glued = shown(seed_glued("w4_3_tiling"))
-    assert "| 재사용 없음 | 128 | 512 + 64 = 576 | 2/9 ≈ 0.2222 | 같다 |" in glued["table-methods"]
-    assert "| 2×2 타일 재사용 | 128 | 256 + 64 = 320 | 2/5 = 0.4 | 같다 |" in glued["table-methods"]
+    assert "| 재사용 없음 | 128 | 512 + 64 = 576 | 2/9 ≈ 0.2222 |" in glued["table-methods"]
+    assert "| 2×2 타일 재사용 | 128 | 256 + 64 = 320 | 2/5 = 0.4 |" in glued["table-methods"]
+    # the seed's concrete reuse: A00's first row for C[0,0] and C[0,1], B00's first column for C[0,0] and C[1,0]
+    assert (glued["A00"], glued["reuse-row"], glued["B00"], glued["reuse-column"]) == (
+        "A00", "C[0,0]과 C[0,1]을", "B00", "C[0,0]과 C[1,0]을")
+    assert glued["next-step"] == "A01 @ B10"
+    assert (glued["read-ratio-to"], glued["Q-ratio-to"]) == ("1/2로", "5/9로")
+    assert (glued["q-A-topic"], glued["q-C"]) == ("A00은", "C00과 C01")
+    assert glued["group"] == "Triton 튜토리얼이 쓰는 값과 같은 8이다"
+    assert "가장 큰 64 MiB는 행렬 B 하나의 크기 64 MiB와 같다." in glued["capacities"]
     assert "| 총 이동량 Q | 320 Byte | 192 Byte |" in glued["table-ideal"]
     assert "2/3 ≈ 0.6667" in glued["table-ideal"]
     assert (glued["ideal-Q"], glued["ideal-I"]) == ("192", "2/3")
     assert (glued["reads-none"], glued["reads-tile"], glued["read-ratio"]) == ("4", "2", "1/2")
     assert (glued["n"], glued["uses"]) == ("4", "4")
     assert "| 32 | 16 MiB | 64.5 | 15.754 | 8.5 | 113.778 | 묶음 |" in glued["table-cache-big"]
-    assert glued["check-verdict"] == "모든 경우에 F와 Q가 닫힌 식과 같다"
     assert "C_{00} = A_{00}\\,B_{00} + A_{01}\\,B_{10}" in glued["c00-equation"]
 
 
@@ -379,3 +395,19 @@ def test_4x4_labels_sit_above_the_element_grid_and_the_figure_has_no_empty_band(
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     assert fig.get_figheight() / fig.get_figwidth() == pytest.approx((y1 - y0) / (x1 - x0))
     assert tuple(ax.get_position().bounds) == (0, 0, 1, 1)
+
+
+def test_korean_lists_and_particles_for_other_sizes(seed):
+    """The glued words follow the small example's sizes: three tiles a side, a 1/3 ratio takes 으로."""
+    from roofline.show import tiling
+
+    assert [tiling.joined(w) for w in (["C00"], ["C00", "C01"], ["C00", "C01", "C02"])] == [
+        "C00", "C00과 C01", "C00, C01과 C02"]
+    w4 = seed.week4.with_(small_N=6, small_T=3)
+    small = tiling.small_example(w4)
+    assert small["reuse-row"] == "C[0,0], C[0,1]과 C[0,2]를"
+    counts = tiling.counts(w4)
+    assert (counts["read-ratio"], counts["read-ratio-to"]) == ("1/3", "1/3으로")
+    assert tiling.discussion(w4)["q-C"] == "C00과 C01"
+    other = tiling.cache_small(seed.week4.with_(group_size_M=4))["group"].data
+    assert other == "4다. Triton 튜토리얼은 8을 쓴다"

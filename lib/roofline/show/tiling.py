@@ -1,0 +1,238 @@
+"""Chapter ③ (타일링): its equations, tables and sentences for one week-4 problem, as the page shows them.
+
+Each function takes the problem object (`course.week4.with_(…)`) and returns name → value, ready to glue.
+The small example is counted by walking the loop nest (`walk`), the big problem with the closed forms
+(`kernels`), the reuse between output tiles with the LRU simulation (`cachesim`); tests check that they agree.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from IPython.display import Markdown, Math
+
+from roofline import cachesim, kernels, walk
+from roofline.show import fmt, formulas, ko, tables
+from roofline.show.figures import tiling as tiling_figures
+
+TRITON_GROUP_SIZE_M = 8   # the value in Triton's matmul tutorial ("GROUP_SIZE_M": 8)
+
+
+def joined(words) -> str:
+    """Korean list: "C00", "C00과 C01", "C00, C01과 C02" (the last pair joined by 과/와)."""
+    words = list(words)
+    if len(words) == 1:
+        return words[0]
+    return ", ".join(words[:-2] + [ko.particle(words[-2], "과/와") + " " + words[-1]])
+
+
+def intensity_text(I) -> str:
+    """"2/9 ≈ 0.2222" or "2/5 = 0.4": the exact fraction and four decimals."""
+    exact = fmt.rounded(I, 4) == I
+    return f"{fmt.fraction(I)} {'=' if exact else '≈'} {fmt.number(I, 4) if exact else fmt.decimal(I, 4)}"
+
+
+def _names(w4):
+    tiles = w4.small_N // w4.small_T
+    return tiles, (lambda letter, r, c: tiling_figures.tile_name(letter, r, c, tiles))
+
+
+def small_example(w4) -> dict:
+    """The small example: uses per element, C00's equation over its K steps, the bytes of a step, the names of
+    the other output tiles, and the concrete reuse inside one step (A00's first row, B00's first column)."""
+    n, t, s = w4.small_N, w4.small_T, w4.s
+    tiles, name = _names(w4)
+    steps = walk.tiled(n, t, s, s).tile_steps((0, 0))
+
+    def sub(letter, rc):
+        return f"{letter}_{{{''.join(map(str, rc)) if tiles <= 10 else ','.join(map(str, rc))}}}"
+
+    terms = " + ".join(rf"{sub('A', st.A)}\,{sub('B', st.B)}" for st in steps)
+    row_outputs = joined(f"C[0,{j}]" for j in range(t))
+    column_outputs = joined(f"C[{i},0]" for i in range(t))
+    return {
+        "n": fmt.integer(n), "t": fmt.integer(t), "s": fmt.integer(s), "dtype": w4.dtype,
+        "uses": fmt.integer(walk.uses(n)[0]), "t-sq": fmt.integer(t * t),
+        "c00-equation": Math(rf"{sub('C', (0, 0))} = {terms}"), "c00": name("C", 0, 0),
+        "steps": fmt.integer(len(steps)),
+        "others": "·".join(name("C", r, c) for r in range(tiles) for c in range(tiles) if (r, c) != (0, 0)),
+        "piece-bytes": fmt.integer(t * t * s), "step-bytes": fmt.integer(steps[0].loads * s),
+        "write-bytes": fmt.integer(t * t * s),
+        "A00": name("A", 0, 0), "B00": name("B", 0, 0),
+        "reuse-row": ko.particle(row_outputs, "을/를"), "reuse-column": ko.particle(column_outputs, "을/를"),
+        "next-step": f"{name('A', 0, 1)} @ {name('B', 1, 0)}" if tiles > 1 else "",
+    }
+
+
+def counts(w4) -> dict:
+    """The small example counted by walking the loops: per output tile and for the whole C, the two ways side
+    by side, and the ratios of the reads and of Q (with the particle 로/으로 that follows them)."""
+    n, t, s = w4.small_N, w4.small_T, w4.s
+    tiles = n // t
+    none, tile = walk.no_reuse(n, s, s), walk.tiled(n, t, s, s)
+    steps = tile.tile_steps((0, 0))
+    tile_F = sum(st.flops for st in steps)
+    count = tiles * tiles
+    rows = [
+        ("출력 개수", fmt.integer(t * t), fmt.integer(tile.writes)),
+        ("K 단계 수", fmt.integer(len(steps)), f"타일마다 {fmt.integer(len(steps))}"),
+        ("연산량 F", f"(2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × {fmt.integer(len(steps))}단계 = {fmt.integer(tile_F)} FLOPs",
+         f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs"),
+        ("재사용 없음: A·B 읽기",
+         f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B",
+         f"{fmt.integer(none.cost.Q_read)} B"),
+        (f"{t}×{t} 타일 재사용: A·B 읽기",
+         f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
+         f"{fmt.integer(sum(st.loads for st in steps) * s)} B",
+         f"{fmt.integer(tile.cost.Q_read)} B"),
+        ("최종 C 쓰기", f"{fmt.integer(t * t)} × {s} B = {fmt.integer(t * t * s)} B", f"{fmt.integer(tile.cost.Q_write)} B"),
+    ]
+    methods = [(label, fmt.integer(c.F), f"{fmt.integer(c.Q_read)} + {fmt.integer(c.Q_write)} = {fmt.integer(c.Q)}",
+                intensity_text(c.I))
+               for label, c in (("재사용 없음", none.cost), (f"{t}×{t} 타일 재사용", tile.cost))]
+    read_ratio = fmt.fraction(Fraction(tile.cost.Q_read, none.cost.Q_read))
+    (reads_tile,), (reads_none,) = tile.reads_per_element(), none.reads_per_element()
+    return {
+        "table-count": tables.markdown(["세는 대상", "출력 타일 하나", f"전체 {n}×{n} C"], rows, "lll"),
+        "table-methods": tables.markdown(["방식", "F (FLOPs)", "Q = 읽기 + 쓰기 (Byte)", "I (FLOPs/Byte)"], methods, "lrrr"),
+        "read-ratio": read_ratio, "read-ratio-to": ko.particle(read_ratio, "으로/로"),
+        "Q-ratio-to": ko.particle(fmt.fraction(Fraction(tile.cost.Q, none.cost.Q)), "으로/로"),
+        "reads-tile": fmt.integer(reads_tile), "reads-none": fmt.integer(reads_none),
+    }
+
+
+def general(w4) -> dict:
+    """N×N with T×T tiles: the three equations and the table (the small example beside the week's tiles)."""
+    n, t, s, N = w4.small_N, w4.small_T, w4.s, w4.N
+    columns = [(n, t)] + [(N, T) for T in w4.tiles]
+
+    def row(label, formula, value):
+        return [f"{label}: {formula}"] + [value(size, side) for size, side in columns]
+
+    def tiled(m, T):
+        return kernels.matmul_tiled(m, T, s, s)
+
+    rows = [
+        row("출력 타일 수", "(N/T)²", lambda m, T: fmt.integer((m // T) ** 2)),
+        row("타일당 K 단계 수", "N/T", lambda m, T: fmt.integer(m // T)),
+        row("단계당 A·B 읽기", f"2T² 원소 = {2 * s}T² Byte", lambda m, T: fmt.integer(2 * s * T * T)),
+        row("단계당 연산량", "2T³ FLOPs", lambda m, T: fmt.integer(2 * T**3)),
+        row("타일당 최종 쓰기", f"{s}T² Byte", lambda m, T: fmt.integer(s * T * T)),
+        row("입력 읽기", f"{2 * s}N³/T Byte", lambda m, T: fmt.integer(tiled(m, T).Q_read)),
+        row("C 쓰기", f"{s}N² Byte", lambda m, T: fmt.integer(tiled(m, T).Q_write)),
+        row("I", f"{formulas.intensity_tiled(s, s)} FLOPs/Byte", lambda m, T: fmt.decimal(tiled(m, T).I, 6)),
+    ]
+    header = ["대상 (식)", f"작은 예 (T = {t})"] + [f"T = {T}" for T in w4.tiles]
+    equation = Math(
+        rf"\begin{{aligned}} F &= \left(\frac{{N}}{{T}}\right)^2 \cdot \frac{{N}}{{T}} \cdot 2T^3 = 2N^3 \\ "
+        rf"Q_\text{{read}} &= \left(\frac{{N}}{{T}}\right)^2 \cdot \frac{{N}}{{T}} \cdot {2 * s}T^2 = \frac{{{2 * s}N^3}}{{T}} \\ "
+        rf"Q_\text{{write}} &= {s}N^2 \end{{aligned}}")
+    return {"table-general": tables.markdown(header, rows, "l" + "r" * len(columns)), "general-equation": equation,
+            "N": Markdown(fmt.integer(N))}   # {glue:text} would read "16,384" as a tuple
+
+
+def discussion(w4) -> dict:
+    """The discussion on reuse between output tiles: which tiles share A and B pieces, and the ideal case in which
+    every input element is read from HBM once (the seed's 192 Byte and I = 2/3)."""
+    n, t, s = w4.small_N, w4.small_T, w4.s
+    tiles, name = _names(w4)
+    A0 = name("A", 0, 0)
+    pairs = [f"{ko.particle('·'.join(name('A', r, k) for k in range(tiles)), '은/는')} "
+             f"{'·'.join(name('C', r, c) for c in range(tiles))} 사이에서" for r in range(tiles)]
+    pairs += [f"{ko.particle('·'.join(name('B', k, c) for k in range(tiles)), '은/는')} "
+              f"{'·'.join(name('C', r, c) for r in range(tiles))} 사이에서" for c in range(tiles)]
+    none = cachesim.simulate(n, t, capacity_tiles=0, s_in=s, s_out=s)
+    ideal = cachesim.simulate(n, t, capacity_tiles=None, s_in=s, s_out=s)
+    rows = [
+        ("입력 원소당 HBM 읽기 횟수", f"{fmt.number(none.reads_per_element)}회", f"{fmt.number(ideal.reads_per_element)}회"),
+        ("A·B 입력 읽기량", f"{fmt.integer(none.Q_read)} Byte", f"({n * n} + {n * n}) × {s} = {fmt.integer(ideal.Q_read)} Byte"),
+        ("최종 C 쓰기량", f"{fmt.integer(none.cost.Q_write)} Byte", f"{fmt.integer(ideal.cost.Q_write)} Byte"),
+        ("총 이동량 Q", f"{fmt.integer(none.cost.Q)} Byte", f"{fmt.integer(ideal.cost.Q)} Byte"),
+        ("연산량 F", f"{fmt.integer(none.cost.F)} FLOPs", f"{fmt.integer(ideal.cost.F)} FLOPs"),
+        ("산술 강도 I (FLOPs/Byte)", f"{fmt.integer(none.cost.F)}/{fmt.integer(none.cost.Q)} = {intensity_text(none.cost.I)}",
+         f"{fmt.integer(ideal.cost.F)}/{fmt.integer(ideal.cost.Q)} = {intensity_text(ideal.cost.I)}"),
+    ]
+    return {
+        "q-A-topic": ko.particle(A0, "은/는"), "q-A-subject": ko.particle(A0, "이/가"),
+        "q-C": joined(name("C", 0, c) for c in range(tiles)), "pairs": Markdown(", ".join(pairs)),
+        "table-ideal": tables.markdown(["항목", "타일 사이 캐시 재사용 없음", "모든 입력을 타일 사이에서 재사용"], rows, "lrr"),
+        "ideal-Q": fmt.integer(ideal.cost.Q), "ideal-I": fmt.fraction(ideal.cost.I),
+    }
+
+
+def _orders(group_size_M):
+    return ((cachesim.ROW, "행 우선", None), (cachesim.GROUPED, "묶음", group_size_M))
+
+
+def cache_small(w4) -> dict:
+    """The LRU simulation on the small example, both orders, no cache … unbounded, and what it shows."""
+    n, t, s, G = w4.small_N, w4.small_T, w4.s, w4.group_size_M
+    tiles = n // t
+    rows, same = [], True
+    for capacity in (0, *w4.small_capacities, None):
+        runs = [cachesim.simulate(n, t, capacity_tiles=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
+                for o, _, g in _orders(G)]
+        same &= len({r.misses for r in runs}) == 1
+        label = "없음" if capacity == 0 else ("무제한" if capacity is None else ko.nbsp(f"타일 {fmt.integer(capacity)}개"))
+        cells = [label]
+        for r in runs:
+            cells += [f"{fmt.integer(r.Q_read)} + {fmt.integer(r.cost.Q_write)} = {fmt.integer(r.cost.Q)}",
+                      intensity_text(r.cost.I)]
+        rows.append(cells)
+    header = ["캐시 용량"] + [f"{label}: {what}" for _, label, _ in _orders(G) for what in ("Q = 읽기 + 쓰기 (Byte)", "I")]
+    ends = "용량이 작으면 타일 사이 재사용이 없는 값으로 돌아가고, 용량이 넉넉하면 이상적인 값에 이른다."
+    if same and tiles <= G:
+        verdict = (f"작은 예에서는 두 순서의 결과가 모든 용량에서 같다. 출력 타일이 {tiles}×{tiles}개뿐이라 묶음 하나가 "
+                   "행렬 전체이고, 묶음 순서는 열 우선 순서가 된다. 행 우선 순서와는 A와 B의 역할만 바뀌므로 "
+                   "읽는 양이 같다. " + ends)
+    elif same:
+        verdict = "작은 예에서는 두 순서의 결과가 모든 용량에서 같다. " + ends
+    else:
+        verdict = "작은 예에서도 두 순서의 결과가 용량에 따라 다르다. " + ends
+    group = ko.particle(fmt.integer(G), "이다/다")
+    triton = (f"Triton 튜토리얼이 쓰는 값과 같은 {group}" if G == TRITON_GROUP_SIZE_M else
+              f"{group}. Triton 튜토리얼은 {ko.particle(fmt.integer(TRITON_GROUP_SIZE_M), '을/를')} 쓴다")
+    return {"line-small": fmt.integer(t * t * s),
+            "table-cache-small": tables.markdown(header, rows, "l" + "r" * (len(header) - 1)),
+            "small-verdict": Markdown(verdict), "group": Markdown(triton)}
+
+
+def cache_big(w4) -> dict:
+    """The LRU simulation for the week's N: reads per element and I for every tile side and capacity, which order
+    reads less, why these capacities (against the size of B and of a group's working set), and the figure."""
+    N, s, G = w4.N, w4.s, w4.group_size_M
+    rows, buckets = [], {"묶음": {}, "행 우선": {}, "같음": {}}
+    for T in w4.tiles:
+        for capacity in w4.capacities:
+            row_run, grouped = [cachesim.simulate(N, T, capacity_bytes=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
+                                for o, _, g in _orders(G)]
+            better = ("묶음" if grouped.misses < row_run.misses else "행 우선" if grouped.misses > row_run.misses
+                      else "같음")
+            buckets[better].setdefault(T, []).append(fmt.mib(capacity))
+            rows.append((fmt.integer(T), fmt.mib(capacity), fmt.number(row_run.reads_per_element, 3),
+                         fmt.decimal(row_run.cost.I, 3), fmt.number(grouped.reads_per_element, 3),
+                         fmt.decimal(grouped.cost.I, 3), ko.nbsp(better)))
+
+    def cases(bucket):
+        return ", ".join(f"T = {T}의 {'·'.join(sizes)}" for T, sizes in bucket.items())
+
+    parts = []
+    if buckets["묶음"]:
+        parts.append(f"묶음 순서가 덜 읽는 경우는 {cases(buckets['묶음'])}다.")
+    if buckets["행 우선"]:
+        parts.append(f"묶음 순서가 오히려 더 읽는 경우는 {cases(buckets['행 우선'])}다. 묶음 하나가 다시 쓰는 조각이 캐시에 "
+                     "다 들어가지 않아, 다시 쓰기 전에 밀려나기 때문이다.")
+    if buckets["같음"]:
+        parts.append(f"두 순서가 같은 경우는 {cases(buckets['같음'])}다.")
+    B = s * N * N
+    largest = fmt.mib(max(w4.capacities))
+    against_B = ("같다" if max(w4.capacities) == B else "크다" if max(w4.capacities) > B else "작다")
+    against_B = f"{ko.particle(fmt.mib(B), '과/와') if against_B == '같다' else fmt.mib(B) + '보다'} {against_B}"
+    capacities = (f"캐시 용량은 {ko.particle(joined(fmt.mib(c) for c in w4.capacities), '으로/로')} 잡았다. "
+                  "실제 GPU의 L2 캐시(수 MB에서 수십 MB)를 사이에 두는 범위다. "
+                  f"가장 큰 {ko.particle(largest, '은/는')} 행렬 B 하나의 크기 {against_B}. "
+                  "행 우선 순서에서 B의 열 띠를 다시 쓰려면 B 전체와 A의 행 띠 하나가 함께 캐시에 남아 있어야 한다. "
+                  "묶음 순서는 A의 행 띠(타일 N/T개) GROUP_SIZE_M개와 B의 열 띠 몇 개만 들어가면 된다.")
+    return {"table-cache-big": tables.markdown(["T", "캐시 용량", "행 우선: 원소당 읽기", "행 우선: I", "묶음: 원소당 읽기",
+                                                "묶음: I", "덜 읽는 순서"], rows, "rrrrrrl"),
+            "big-verdict": Markdown(" ".join(parts)), "capacities": Markdown(capacities),
+            "fig-cache": tiling_figures.draw_cache(N, w4.tiles, s, w4.capacities, G)}
