@@ -20,6 +20,8 @@ from pathlib import Path
 import pytest
 import yaml
 
+from site_pages import toc_pages  # noqa: F401  (the one reader of _toc.yml; the browser tests import it from here)
+
 ROOT = Path(__file__).resolve().parents[1]
 CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -41,25 +43,6 @@ def screenshot_dir() -> Path:
     path = html_dir().parent / "screenshots"
     path.mkdir(parents=True, exist_ok=True)
     return path
-
-
-@functools.lru_cache(maxsize=None)
-def toc_pages() -> tuple[str, ...]:
-    """Docnames of _toc.yml in reading order: root, then every file of every part/chapter/section."""
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    pages = [toc["root"]]
-
-    def walk(entries):
-        for entry in entries or []:
-            if "file" in entry:
-                pages.append(str(entry["file"]).removesuffix(".md").removesuffix(".ipynb"))
-            walk(entry.get("sections"))
-            walk(entry.get("chapters"))
-
-    walk(toc.get("parts"))
-    walk(toc.get("chapters"))
-    walk(toc.get("sections"))
-    return tuple(pages)
 
 
 def page_file(docname: str) -> str:

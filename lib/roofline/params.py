@@ -92,8 +92,25 @@ def _named(where: str):
     return lambda key: f"{where}.{key}" if where else key
 
 
+class OnMachine:
+    """A problem in `dtype` on preset `hardware_key` (Week4, Week3): its Roofline, preset and Byte per element."""
+
+    @property
+    def hardware(self) -> Roofline:
+        return self.catalog.roofline(self.hardware_key, self.dtype)
+
+    @property
+    def preset(self) -> Preset:
+        return self.catalog.presets[self.hardware_key]
+
+    @property
+    def s(self) -> int:
+        """Byte per element (inputs, partial sums and output alike)."""
+        return self.catalog.dtypes[self.dtype]
+
+
 @dataclass(frozen=True)
-class Week4:
+class Week4(OnMachine):
     """The week-4 problem: C = A @ B, all N×N, in `dtype` on preset `hardware_key`; tile sides `tiles`;
     ③'s small example (small_N×small_N, small_T tiles) and its LRU cache settings; ④'s real GPUs."""
 
@@ -112,19 +129,6 @@ class Week4:
 
     FILE_KEYS = ("hardware", "dtype", "N", "tiles", "small_N", "small_T", "threads", "gpus")
     CACHE_KEYS = ("small_capacities", "capacities", "group_size_M")
-
-    @property
-    def hardware(self) -> Roofline:
-        return self.catalog.roofline(self.hardware_key, self.dtype)
-
-    @property
-    def preset(self) -> Preset:
-        return self.catalog.presets[self.hardware_key]
-
-    @property
-    def s(self) -> int:
-        """Byte per element of inputs, partial sums and output alike."""
-        return self.catalog.dtypes[self.dtype]
 
     @classmethod
     def parse(cls, values: dict, catalog: Catalog, name, pair: bool = True) -> "Week4":
@@ -160,7 +164,7 @@ class Week4:
 
 
 @dataclass(frozen=True)
-class Week3:
+class Week3(OnMachine):
     """The week-3 problem: vector add of length L in `dtype` on preset `hardware_key`, memory `capacity`
     (Byte: the roofline has none, it only decides what fits), and the real GPU `gpu` of the explanations."""
 
@@ -172,18 +176,6 @@ class Week3:
     catalog: Catalog = field(repr=False, compare=False)
 
     FILE_KEYS = ("hardware", "dtype", "L", "capacity", "gpu")
-
-    @property
-    def hardware(self) -> Roofline:
-        return self.catalog.roofline(self.hardware_key, self.dtype)
-
-    @property
-    def preset(self) -> Preset:
-        return self.catalog.presets[self.hardware_key]
-
-    @property
-    def s(self) -> int:
-        return self.catalog.dtypes[self.dtype]
 
     @classmethod
     def parse(cls, values: dict, catalog: Catalog, name) -> "Week3":

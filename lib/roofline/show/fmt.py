@@ -94,8 +94,8 @@ def gib(nbytes) -> str:
     return number(_exact(nbytes) / 2**30, 3) + " GiB"
 
 
-def power10(x) -> str:
-    """A value as a × 10ⁿ with a superscript exponent: 20e12 → "20 × 10¹²"."""
+def engineering(x) -> tuple[Fraction, int]:
+    """(a, n) with x = a × 10ⁿ, n a multiple of 3 and a < 1000, exactly: 20e12 → (20, 12)."""
     x = _exact(x)
     if x <= 0:
         raise ValueError(f"power10() needs a positive number, got {x}")
@@ -103,5 +103,11 @@ def power10(x) -> str:
     while x >= 1000:
         x /= 1000
         exponent += 3
+    return x, exponent
+
+
+def power10(x) -> str:
+    """A value as a × 10ⁿ with a superscript exponent: 20e12 → "20 × 10¹²"."""
+    mantissa, exponent = engineering(x)
     sup = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
-    return f"{number(x, 3)} × 10{str(exponent).translate(sup)}"
+    return f"{number(mantissa, 3)} × 10{str(exponent).translate(sup)}"

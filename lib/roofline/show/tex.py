@@ -20,14 +20,8 @@ def integer(n) -> str:
 
 def power10(x) -> str:
     """a × 10ⁿ (the mantissa as `fmt.power10` rounds it, the exponent a multiple of 3)."""
-    x = Fraction(x)
-    if x <= 0:
-        raise ValueError(f"power10() needs a positive number, got {x}")
-    exponent = 0
-    while x >= 1000:
-        x /= 1000
-        exponent += 3
-    return rf"{fmt.number(x, 3)} \times 10^{{{exponent}}}"
+    mantissa, exponent = fmt.engineering(x)
+    return rf"{fmt.number(mantissa, 3)} \times 10^{{{exponent}}}"
 
 
 def frac(top, bottom=None) -> str:
