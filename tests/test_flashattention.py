@@ -49,8 +49,8 @@ def test_gpt3_config_is_the_papers(gpt3):
 
 def test_gpt3_shares_without_mask(gpt3):
     shares = {k: fmt.percent(v) for k, v in transformer.shares(gpt3).items()}
-    assert shares == {transformer.QKV: "24.3 %", transformer.OUT: "8.1 %", transformer.FFN: "64.9 %",
-                      transformer.ATTN: "2.7 %"}
+    assert shares == {transformer.QKV: "24.3%", transformer.OUT: "8.1%", transformer.FFN: "64.9%",
+                      transformer.ATTN: "2.7%"}
     assert sum(transformer.shares(gpt3).values()) == 1
 
 
@@ -63,10 +63,10 @@ def test_gpt3_layer_formula(gpt3):
 
 
 def test_gpt3_causal_attention_and_rest(gpt3):
-    assert fmt.percent(transformer.shares(gpt3, causal=True)[transformer.ATTN]) == "1.4 %"
+    assert fmt.percent(transformer.shares(gpt3, causal=True)[transformer.ATTN]) == "1.4%"
     assert transformer.layer_flops(gpt3, causal=True)[transformer.ATTN] == 2 * 12288 * 2049
     assert transformer.rest_share(gpt3) < Fraction(1, 100)
-    assert fmt.percent(transformer.rest_share(gpt3)) == "0.3 %"
+    assert fmt.percent(transformer.rest_share(gpt3)) == "0.3%"
     assert transformer.softmax_elements_share(gpt3) < Fraction(1, 10_000)
 
 
@@ -217,7 +217,7 @@ def test_flash_blocks_and_traffic_model(seed):
 
 def test_paper_claims_are_the_papers():
     texts = [claims.claim_text(c) for c in claims.CLAIMS]
-    assert texts == ["최대 7.6배", "최대 3.0배", "15 %", "약 2.0배", "50–73 %", "최대 225 TFLOPs/s",
+    assert texts == ["최대 7.6배", "최대 3.0배", "15%", "약 2.0배", "50–73%", "최대 225 TFLOPs/s",
                      "1.5–2.0배", "최대 740 TFLOPs/s", "약 1.2 PFLOPs/s"]
 
 

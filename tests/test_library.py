@@ -269,5 +269,5 @@ def test_formatting_in_the_seeds_style():
     assert fmt.mib(201_326_592) == "192 MiB"
     assert fmt.gib(2**30) == "1 GiB"
     assert fmt.power10(20 * 10**12) == "20 × 10¹²"
-    assert fmt.percent(Fraction(243, 1000)) == "24.3 %"
+    assert fmt.percent(Fraction(243, 1000)) == "24.3%"
     assert re.fullmatch(r"\d+\.\d{6}", fmt.ms(Fraction(1, 3)))

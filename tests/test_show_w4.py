@@ -59,7 +59,7 @@ def test_regimes_on_the_live_problem(course):
 
 def test_gain_story(seed, seed_cases):
     assert matmul.gain_story(seed_cases[2], seed_cases[3]) == (
-        "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6 %) 줄어든다.")
+        "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6%) 줄어든다.")
     slow = problems.week4_cases(seed.week4, rl.Roofline(10**12, 10**12))
     assert matmul.gain_story(slow[2], slow[3]) == (
         "T = 64와 T = 128의 이상적 시간은 137.439 ms로 같다. 두 경우 모두 이미 연산 한계이기 때문이다.")

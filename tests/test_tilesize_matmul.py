@@ -177,7 +177,7 @@ def test_64_to_128_improvement(SEED_CASES):
     prev, last = SEED_CASES[2].timing.t_ideal, SEED_CASES[3].timing.t_ideal
     assert (fmt.ms(prev, 3), fmt.ms(last, 3)) == ("8.657", "6.872")
     assert fmt.ms(prev - last, 3) == "1.785"
-    assert fmt.percent((prev - last) / prev, 1) == "20.6 %"
+    assert fmt.percent((prev - last) / prev, 1) == "20.6%"
 
 
 def test_threshold_and_storage(seed):
@@ -365,7 +365,7 @@ def test_matmul_page_values():
     assert "8{,}657{,}043{,}456" in g["mid-Q"] and (g["T-mid"], g["mid-tiles"], g["mid-per-step"]) == ("64", "4,096", "32,768")
     assert r"\frac{80N}{N - 40}" in g["threshold-math"] and "80.789" in g["threshold-math"]
     assert g["threshold-tiles"].endswith("128뿐이다.")
-    assert g["gain-story"] == "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6 %) 줄어든다."
+    assert g["gain-story"] == "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6%) 줄어든다."
     assert (g["store-bytes"], g["store-mib"], g["I-ideal-formula"], g["I-ideal"]) == ("201,326,592", "192 MiB", "N/6", "682.667")
     assert (g["I-ideal-ida"], g["full-I-ida"], g["ridge-again"], g["T-mid-if"]) == ("N/6이다", "682.667이다.", "20을", "T = 64면")
     assert (g["T-over-s-wa"], g["T-over-s-neun"], g["dtype-ro"], g["full-buf"]) == ("T/4와", "T/4는", "FP32로", "192 MiB를")

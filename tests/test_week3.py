@@ -157,7 +157,7 @@ def test_chapter_glues_the_seeds_model_numbers():
     # the measured traffic: the exact Byte count (with MiB beside it), never MiB divided into GB/s
     assert values["meas-Q"] == "201,326,592 Byte(192 MiB)" and values["meas-array"] == "64 MiB(67,108,864 Byte)"
     # write-allocate: C's lines read before written add one array, so the shown bandwidth is 25 % low
-    assert (values["meas-Q-wa"], values["meas-wa-low"]) == ("268,435,456 Byte", "25 %")
+    assert (values["meas-Q-wa"], values["meas-wa-low"]) == ("268,435,456 Byte", "25%")
     assert values["bound-explain"].count("HBM 대역폭이다.") == 1 and values["long-side-obj"] == "메모리 시간을"
 
 

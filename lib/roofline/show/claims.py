@@ -41,12 +41,12 @@ CLAIMS = (
 
 
 def claim_text(claim: Claim) -> str:
-    """The claim's value as the chapter shows it ("최대 7.6배", "50–73 %", "최대 740 TFLOPs/s")."""
+    """The claim's value as the chapter shows it ("최대 7.6배", "50–73%", "최대 740 TFLOPs/s")."""
     def one(x, last=True):
         if claim.kind == "ratio":
             return fmt.decimal(x, 1) + ("배" if last else "")
         if claim.kind == "percent":
-            return fmt.number(x * 100, 1) + (" %" if last else "")
+            return fmt.number(x * 100, 1) + ("%" if last else "")
         if claim.kind == "tera":
             return fmt.number(x / 10**12, 1) + (" TFLOPs/s" if last else "")
         if claim.kind == "peta":

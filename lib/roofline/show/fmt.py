@@ -60,8 +60,8 @@ def ratio(x, digits: int = 2) -> str:
 
 
 def percent(x, digits: int = 1) -> str:
-    """A share as a percentage: Fraction(1, 4) → "25.0 %"."""
-    return decimal(_exact(x) * 100, digits) + " %"
+    """A share as a percentage, the sign right after the number (Korean style): Fraction(1, 4) → "25.0%"."""
+    return decimal(_exact(x) * 100, digits) + "%"
 
 
 def ms(seconds, digits: int = 6) -> str:
