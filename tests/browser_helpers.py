@@ -9,6 +9,7 @@
 from __future__ import annotations
 
 import contextlib
+import io
 import functools
 import http.server
 import os
@@ -114,3 +115,28 @@ def offline(context, base: str, blocked: list[str]) -> None:
             r.abort()
 
     context.route("**/*", route)
+
+
+def screenshot_contrast(png: bytes) -> float:
+    """Contrast ratio (WCAG formula) between the 1st and 99th percentile luminance of a screenshot
+    (a figure or a chart as the dark page shows it)."""
+    from PIL import Image
+
+    gray = Image.open(io.BytesIO(png)).convert("L")
+    hist = gray.histogram()
+    total = sum(hist)
+
+    def percentile(q):
+        acc = 0
+        for value, count in enumerate(hist):
+            acc += count
+            if acc >= q * total:
+                return value
+        return 255
+
+    def lin(v):
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+
+    lo, hi = lin(percentile(0.01)), lin(percentile(0.99))
+    return (hi + 0.05) / (lo + 0.05)

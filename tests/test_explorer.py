@@ -11,7 +11,6 @@ duration of this file (≤ 60 s). Figures go to <build>/screenshots/explorer-mea
 """
 from __future__ import annotations
 
-import io
 import json
 import re
 import time
@@ -21,7 +20,8 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from browser_helpers import HANGUL, ROOT, chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
+from browser_helpers import (HANGUL, ROOT, chromium, html_dir, label_page, offline, page_file, screenshot_contrast,
+                             screenshot_dir, serve)
 from roofline import buffers, kernels
 from roofline.show import fmt, ko
 
@@ -576,29 +576,6 @@ SIDEWAYS = """(root) => {
 }"""
 
 
-def _canvas_contrast(png: bytes) -> float:
-    from PIL import Image
-
-    hist = Image.open(io.BytesIO(png)).convert("L").histogram()
-    total = sum(hist)
-
-    def percentile(q):
-        acc = 0
-        for value, count in enumerate(hist):
-            acc += count
-            if acc >= q * total:
-                return value
-        return 255
-
-    lo, hi = percentile(0.01), percentile(0.99)
-
-    def lin(v):
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    return (max(lin(lo), lin(hi)) + 0.05) / (min(lin(lo), lin(hi)) + 0.05)
-
-
 def move(control) -> str:
     """A key that changes this range or <select> from where it stands (Home/End, ArrowUp/ArrowDown)."""
     at_end = control.evaluate("(el) => el.type === 'range' ? el.value === el.max : el.selectedIndex === el.options.length - 1")
@@ -631,7 +608,7 @@ def test_labels_dark_mode_phone_and_motion(reader):
         faint = [(what, round(c, 2)) for what, c in r.root.evaluate(CONTRAST) if c < 4.5]
         assert faint == [], f"{r.name}: text with low contrast in {theme} mode"
         for i in range(r.root.locator("canvas").count()):
-            c = _canvas_contrast(r.root.locator("canvas").nth(i).screenshot())
+            c = screenshot_contrast(r.root.locator("canvas").nth(i).screenshot())
             assert c >= 3.0, f"{r.name}: a plot with contrast {c:.2f} in {theme} mode"
     r.root.screenshot(path=shots / f"explorer-{r.name}-dark.png")
     r.page.evaluate("""() => { document.documentElement.dataset.theme = "light"; document.documentElement.dataset.mode = "light"; }""")

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import io
 import re
 import subprocess
 from collections import deque
@@ -22,8 +21,8 @@ from urllib.parse import unquote, urlparse
 import pytest
 import yaml
 
-from browser_helpers import (HANGUL, ROOT, chromium, html_dir, offline, page_file, screenshot_dir, serve,
-                             toc_pages)
+from browser_helpers import (HANGUL, ROOT, chromium, html_dir, offline, page_file, screenshot_contrast, screenshot_dir,
+                             serve, toc_pages)
 
 PAGES = toc_pages()
 MAX_PAGE_BYTES = 1_500_000          # everything a first visit loads: HTML, CSS, scripts, fonts, images
@@ -154,31 +153,6 @@ class PageReport:
     first_visit: list = dataclasses.field(default_factory=list)     # those of the cold load, until settled
 
 
-def _luminance_contrast(png: bytes) -> float:
-    """Contrast ratio (WCAG formula) between the 1st and 99th percentile luminance of one figure's
-    screenshot, as the dark page shows it."""
-    from PIL import Image
-
-    gray = Image.open(io.BytesIO(png)).convert("L")
-    hist = gray.histogram()
-    total = sum(hist)
-
-    def percentile(q):
-        acc = 0
-        for value, count in enumerate(hist):
-            acc += count
-            if acc >= q * total:
-                return value
-        return 255
-
-    def lin(v):
-        c = v / 255
-        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
-
-    lo, hi = lin(percentile(0.01)), lin(percentile(0.99))
-    return (hi + 0.05) / (lo + 0.05)
-
-
 def _body_size(response) -> int:
     try:
         return len(response.body())
@@ -228,7 +202,7 @@ def site():
             figures = page.evaluate(FIGURE_BOXES)
             page.screenshot(path=shots / _shot_name(docname, "dark"), full_page=True)
             images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale
-            report.figure_contrast = [(f["src"], _luminance_contrast(images.nth(f["index"]).screenshot()))
+            report.figure_contrast = [(f["src"], screenshot_contrast(images.nth(f["index"]).screenshot()))
                                       for f in figures]
 
             page.evaluate(LIGHT)
