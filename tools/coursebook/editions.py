@@ -328,44 +328,12 @@ def finish(nb, root: Path = ROOT):
 
 
 def build(md: Path, root: Path = ROOT):
-    """The executed, plain-Markdown edition of chapter `md` (an nbformat notebook). The same run is put into
-    the book's execution cache, so `make book` right after `make notebooks` executes nothing again."""
+    """The executed, plain-Markdown edition of chapter `md` (an nbformat notebook)."""
     nb = read_source(md)
     nb.cells.insert(0, setup_cell(root))
     with book_mode(False):
         execute(nb, md.parent)
-    prime_book_cache(md, nb, root)
     return finish(nb, root)
-
-
-def prime_book_cache(md: Path, executed, root: Path = ROOT) -> bool:
-    """Store the run of `executed` (the chapter with the setup cell first) in the book's jupyter-cache, as the
-    book would have run it: without glue's "shown" outputs (the book only records). The book reads the chapter
-    with myst-nb's own reader, so the cache's key (code and cell metadata) is the one the book computes.
-    Returns False (and stores nothing) if the cells do not line up."""
-    import copy
-
-    from jupyter_cache import get_cache
-    from jupyter_cache.base import CacheBundleIn
-    from myst_nb.core.read import read_myst_markdown_notebook
-
-    from coursebook.sphinx_ext import library_hash
-
-    book = read_myst_markdown_notebook(md.read_text(encoding="utf-8"), path=md)
-    ran = [c for c in executed.cells if c.cell_type == "code" and SETUP_TAG not in c.metadata.get("tags", [])]
-    code = [c for c in book.cells if c.cell_type == "code"]
-    if len(ran) != len(code) or any(a.source != b.source for a, b in zip(ran, code)):
-        return False
-    if "language_info" in executed.metadata:   # as a run gives it (the code's highlighting follows it)
-        book.metadata["language_info"] = copy.deepcopy(executed.metadata["language_info"])
-    for a, b in zip(ran, code):
-        b.outputs = [copy.deepcopy(o) for o in a.get("outputs", [])
-                     if o.get("metadata", {}).get("roofline") != "shown"]
-        count = a.get("execution_count")
-        b.execution_count = count - 1 if count else count   # as the book numbers them: no setup cell before
-    cache = get_cache(str(root / "_build" / ".jupyter_cache" / library_hash()))
-    cache.cache_notebook_bundle(CacheBundleIn(book, str(md)), check_validity=False, overwrite=True)
-    return True
 
 
 def write(md: Path, root: Path = ROOT) -> Path:

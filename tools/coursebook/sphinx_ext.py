@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
-import sys
 from pathlib import Path
 
 LIB = Path(__file__).resolve().parents[2] / "lib" / "roofline"   # model, presentation and course.toml
@@ -129,8 +128,8 @@ def stable_notebook(app, doctree) -> None:
 
 
 def assets_before_pages(app, builder) -> None:
-    """write-started: copy the static files that two extensions copy only at build-finished (myst-nb's
-    mystnb.<hash>.css, sphinx-mathjax-offline's MathJax) before the pages are written. Sphinx links a
+    """write-started: copy the static file that myst-nb copies only at build-finished (mystnb.<hash>.css)
+    before the pages are written. Sphinx links a
     static file as `…?v=<checksum>` only when the file is already in the output folder, so otherwise a
     clean build links them bare and every later build with the checksum."""
     if builder.format != "html":
@@ -139,9 +138,6 @@ def assets_before_pages(app, builder) -> None:
 
     Path(app.outdir, "_static").mkdir(parents=True, exist_ok=True)   # a clean build has none yet
     add_global_html_resources(app, None)
-    mathjax = sys.modules.get("sphinx-mathjax-offline")
-    if mathjax is not None:
-        mathjax.copy_mathjax_files(app, None)
 
 
 def setup(app):

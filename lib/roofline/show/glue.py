@@ -11,8 +11,7 @@ which has no myst-nb.
 
 During the book build (`ROOFLINE_BOOK=1`, set by the site's Sphinx extension) it only records.
 Elsewhere (Colab, Jupyter, the .ipynb editions) it also shows tables, equations and figures, and a
-line `name = value` for text, so that a changed parameter is visible below the cell; those outputs carry the
-metadata `{"roofline": "shown"}`, so the site can reuse an edition's run without them.
+line `name = value` for text, so that a changed parameter is visible below the cell.
 """
 from __future__ import annotations
 
@@ -127,13 +126,12 @@ def glue(name: str, value) -> None:
     display({PREFIX + mime: payload for mime, payload in data.items()}, raw=True, metadata=metadata)
     if in_book():
         return
-    shown = {"roofline": "shown"}   # what the book leaves out (the site's own pages reuse this run without it)
     if isinstance(value, str):
-        display({"text/plain": f"{name} = {value}"}, raw=True, metadata=shown)
+        display({"text/plain": f"{name} = {value}"}, raw=True)
     elif "text/markdown" in data:   # a table, or an explorer whose HTML controls only the site's script can run
-        display({"text/markdown": data["text/markdown"]}, raw=True, metadata=shown)
+        display({"text/markdown": data["text/markdown"]}, raw=True)
     else:
-        display(data, raw=True, metadata=shown)
+        display(data, raw=True)
 
 
 short_parameter_errors()   # every chapter imports this module first
