@@ -1,0 +1,106 @@
+/* 스스로 확인하는 문제 (4주차 안내의 계산표, 각 장 끝의 연습 문제).
+ *
+ * 답은 빌드할 때 강의 라이브러리가 정확한 분수(분자, 분모)로 계산해 페이지의
+ * <script type="application/json" class="rl-quiz-data">에 넣어 두었고, 판정 문구도 거기 있다.
+ * 이 스크립트는 적은 값을 읽어 그 분수와 비교할 뿐이다(BigInt로 정확히). 규칙은 라이브러리의 judge와 같다:
+ *   유효숫자 k개, 마지막 자리 10^e로 적은 값 x가 답 a와 |x − a| < 10^e이고 k ≥ 판정 자릿수이면 정답,
+ *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면 "단위", 그 밖은 "다시"(힌트).
+ * 판정한 뒤에는 섹션에 "rl-verdict" 이벤트를 보낸다.
+ */
+(function () {
+  "use strict";
+
+  const SUPER = {"⁰": "0", "¹": "1", "²": "2", "³": "3", "⁴": "4", "⁵": "5", "⁶": "6", "⁷": "7", "⁸": "8",
+    "⁹": "9", "⁻": "-", "⁺": "+"};
+
+  /* 적은 답 → {m: BigInt (부호 포함), e: 마지막 자리의 지수, k: 유효숫자}; 숫자가 아니면 null. */
+  function read(text, unit) {
+    let t = text.trim();
+    if (unit && t.endsWith(unit)) t = t.slice(0, -unit.length);
+    t = t.replace(/[\s,_\u00a0\u2009\u202f]/g, "").replace(/\u2212/g, "-");
+    t = t.replace(/(?:[×xX*]10(?:\^|\*\*))([+-]?\d+)$/, "e$1");
+    t = t.replace(/[×xX*]10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+)$/, (_, p) => "e" + [...p].map((c) => SUPER[c]).join(""));
+    const m = /^([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?$/.exec(t.replace(/E/g, "e"));
+    if (!m || !(m[2] || m[3] !== undefined && m[3] !== "")) return null;
+    const whole = m[2] || "", part = m[3], exp = parseInt(m[4] || "0", 10);
+    let digits = (whole + (part || "")).replace(/^0+/, "");
+    let e = exp - (part || "").length;
+    if (part === undefined) {            // 소수점 없는 정수: 끝의 0은 유효숫자가 아니다
+      const stripped = digits.replace(/0+$/, "");
+      e += digits.length - stripped.length;
+      digits = stripped;
+    }
+    let mant = BigInt(digits || "0");
+    if (m[1] === "-") mant = -mant;
+    return {m: mant, e, k: Math.max(1, digits.length)};
+  }
+
+  const abs = (x) => (x < 0n ? -x : x);
+  const pow10 = (n) => 10n ** BigInt(n);
+
+  /* x = m·10^e와 답 p/q: [같은가, |x − p/q| < 10^e인가] (정확한 정수 비교) */
+  function compare(x, p, q) {
+    const up = x.e >= 0 ? pow10(x.e) : 1n, down = x.e >= 0 ? 1n : pow10(-x.e);
+    const diff = abs(x.m * up * q - p * down);   // |x − p/q| · q · down
+    return [diff === 0n, diff < up * q];
+  }
+
+  function verdict(data, item, text, digits) {
+    const x = read(text, item.unit);
+    if (!x) return {right: false, reason: "unreadable", message: data.unreadable};
+    const [[, p0, q0], ...rest] = item.targets;
+    const [same, near] = compare(x, BigInt(p0), BigInt(q0));
+    if (same || (near && x.k >= digits)) return {right: true, reason: "right", message: item.right};
+    if (near) return {right: false, reason: "digits", message: item.digits[String(digits)]};
+    for (const [unit, p, q] of rest) {
+      const [s, n] = compare(x, BigInt(p), BigInt(q));
+      if (s || n) return {right: false, reason: "unit", message: item.units[unit]};
+    }
+    return {right: false, reason: "wrong", message: item.wrong};
+  }
+
+  function start(root) {
+    const data = JSON.parse(root.querySelector("script.rl-quiz-data").textContent);
+    const select = root.querySelector("[data-rl-digits]");
+    const digits = () => (select ? Number(select.value) : data.digits);
+    root.querySelectorAll("[hidden]").forEach((el) => { el.hidden = false; });
+    root.classList.add("rl-live");
+
+    for (const box of root.querySelectorAll("[data-rl-q]")) {
+      const item = data.questions[box.dataset.rlQ];
+      const input = box.querySelector("input");
+      const out = box.querySelector("output");
+      const show = box.querySelector("button.rl-show");
+      const judge = () => {
+        if (!input.value.trim()) { out.textContent = ""; box.dataset.verdict = ""; return; }
+        const v = verdict(data, item, input.value, digits());
+        out.textContent = v.message;
+        box.dataset.verdict = v.right ? "right" : "again";
+        input.setAttribute("aria-invalid", v.right ? "false" : "true");
+        root.dispatchEvent(new CustomEvent("rl-verdict", {detail: {key: box.dataset.rlQ, ...v}}));
+      };
+      input.addEventListener("keydown", (e) => {
+        if (e.key === "Enter") { e.preventDefault(); judge(); }
+      });
+      input.addEventListener("change", judge);
+      show.addEventListener("click", () => {
+        out.textContent = item.answer;   // 답은 눌렀을 때만 페이지에 들어간다
+        box.dataset.verdict = "shown";
+        show.setAttribute("aria-expanded", "true");
+      });
+      show.setAttribute("aria-expanded", "false");
+    }
+    if (select) {
+      select.addEventListener("change", () => {
+        root.querySelectorAll("[data-rl-q]").forEach((box) => {
+          const input = box.querySelector("input");
+          if (input.value.trim() && box.dataset.verdict !== "shown") input.dispatchEvent(new Event("change"));
+        });
+      });
+    }
+  }
+
+  function startAll() { document.querySelectorAll("[data-rl-quiz]").forEach(start); }
+  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
+  else startAll();
+})();
