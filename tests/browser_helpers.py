@@ -140,3 +140,18 @@ def screenshot_contrast(png: bytes) -> float:
 
     lo, hi = lin(percentile(0.01)), lin(percentile(0.99))
     return (hi + 0.05) / (lo + 0.05)
+
+
+def cpu_times() -> dict[int, float]:
+    """CPU seconds (user + system) of this process and every process below it (Playwright's driver, Chromium)."""
+    import psutil
+
+    me = psutil.Process()
+    found = {}
+    for proc in [me, *me.children(recursive=True)]:
+        try:
+            t = proc.cpu_times()
+            found[proc.pid] = t.user + t.system
+        except psutil.Error:
+            pass
+    return found

@@ -20,7 +20,7 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, ROOT, chromium, html_dir, label_page, offline, page_file, screenshot_contrast,
+from browser_helpers import (HANGUL, ROOT, chromium, cpu_times, html_dir, label_page, offline, page_file, screenshot_contrast,
                              screenshot_dir, serve)
 from roofline import buffers, kernels
 from roofline.show import fmt, ko
@@ -264,21 +264,6 @@ def test_bad_input_is_a_korean_error_naming_the_key(course, call, key):
 
 
 # ---------------------------------------------------------------- the browser
-
-def cpu_times() -> dict[int, float]:
-    """CPU seconds (user + system) of this process and every process below it (Playwright's driver, Chromium)."""
-    import psutil
-
-    me = psutil.Process()
-    found = {}
-    for proc in [me, *me.children(recursive=True)]:
-        try:
-            t = proc.cpu_times()
-            found[proc.pid] = t.user + t.system
-        except psutil.Error:
-            pass
-    return found
-
 
 @pytest.fixture(scope="module", autouse=True)
 def clock():

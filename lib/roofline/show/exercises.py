@@ -179,8 +179,9 @@ def wrong_message(q: Question) -> str:
 
 def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
     """The rule of this module's docstring, for one typed answer (a str, int or float)."""
+    text = typed_text(typed)        # a list or None is the caller's mistake: ParameterError
     try:
-        t = read(typed_text(typed), q.unit)
+        t = read(text, q.unit)
     except ValueError:
         return Verdict(q.key, False, "unreadable", UNREADABLE)
     target = q.in_unit
@@ -423,7 +424,7 @@ def intensity(w4) -> Exercises:
 
 
 def roofline(w4) -> Exercises:
-    """② A memory-bound kernel's roof, the same with P doubled, and the ridge with BW doubled."""
+    """② A memory-bound kernel's roof, and the same with P doubled or with BW doubled (only the limit helps)."""
     hw = w4.hardware
     I = _nice_below(hw.ridge)
     I_text = fmt.number(I)
@@ -432,8 +433,8 @@ def roofline(w4) -> Exercises:
                  hw.R_roof(I), UNITS["TFLOPs/s"], "R_roof = min(P, BW × I)"),
         Question("②-2", "BW는 그대로 두고 P만 두 배로 올리면 같은 커널의 R_roof는?",
                  hw.with_(P=2 * hw.P).R_roof(I), UNITS["TFLOPs/s"], "R_roof = min(2P, BW × I)"),
-        Question("②-3", "P는 그대로 두고 BW만 두 배로 올리면 분기점 I*는?",
-                 hw.with_(BW=2 * hw.BW).ridge, UNITS["FLOPs/Byte"], "I* = P / BW"),
+        Question("②-3", "P는 그대로 두고 BW만 두 배로 올리면 같은 커널의 R_roof는?",
+                 hw.with_(BW=2 * hw.BW).R_roof(I), UNITS["TFLOPs/s"], "R_roof = min(P, 2BW × I)"),
     ))
 
 
