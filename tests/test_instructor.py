@@ -15,12 +15,14 @@ its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _b
 from __future__ import annotations
 
 import html
+import json
 import os
 import re
 import shutil
 import subprocess
 import sys
 import time
+from fractions import Fraction
 from pathlib import Path
 
 import nbformat
@@ -41,7 +43,7 @@ REFRESH_TARGET_S = 90
 # not run in the copy: this test itself, and the browser tests (pages in Chromium; the copy's pages are
 # compared with the library above)
 NOT_IN_COPY = ("test_instructor.py", "test_site_browser.py", "test_search.py", "test_a11y.py", "test_explorer.py",
-               "test_reproducible.py")
+               "test_exercises_browser.py", "test_reproducible.py")
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
 
 
@@ -130,6 +132,16 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     w4 = course.week4
     assert "2,048" in page_text(repo / "_build" / "html" / "chapters" / "w4_1_intensity.html")
     assert (w4.N, w4.tiles) == (2048, (32, 128, 256))
+    # the worksheet's answers on the built page (the fractions its script compares with) are the new term's
+    guide = (repo / "_build" / "html" / "chapters" / "week4_guide.html").read_text(encoding="utf-8")
+    data = json.loads(html.unescape(re.search(r'<script type="application/json" class="rl-quiz-data">(.*?)</script>',
+                                              guide, re.S)[1]).replace("<\\/", "</"))["questions"]
+    assert set(data) == {f"{row}-{case}" for row in ("F", "Q", "I", "R_roof", "t_compute", "t_memory", "t_ideal",
+                                                      "inputs", "acc") for case in ("없음", "32", "128", "256")}
+    s, N = course.dtypes[w4.dtype], 2048
+    unit, p, q = data["Q-256"]["targets"][0]
+    assert unit == "GB" and Fraction(int(p), int(q)) == Fraction(2 * s * N**3 // 256 + s * N**2, 10**9)
+    assert Fraction(*map(int, data["F-없음"]["targets"][0][1:])) == 2 * N**3
     cell = re.search(r"^N = (\S+)", (repo / "chapters" / "w4_5_matmul.md").read_text(encoding="utf-8"), re.M)
     assert cell and cell[1] == "2048", "make refresh did not write the new N into the parameter cell"
 

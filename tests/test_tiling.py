@@ -293,7 +293,7 @@ def test_page_shape():
     assert "https://triton-lang.org/main/getting-started/tutorials/03-matrix-multiplication.html" in md
     assert ":class: dropdown" in md
     sections = re.split(r"^## ", md, flags=re.M)[1:]
-    assert all("**한 줄 답.**" in section for section in sections if not section.startswith(("토론", "더 알아보기")))
+    assert all("**한 줄 답.**" in section for section in sections if not section.startswith(("토론", "더 알아보기", "연습 문제")))
     # the cache simulation is an optional section after the discussion, not part of its answer
     discussion = next(s for s in sections if s.startswith("토론"))
     assert "cachesim" not in discussion and "OrderedDict" not in discussion

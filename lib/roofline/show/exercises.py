@@ -274,16 +274,19 @@ class Exercises:
         return notebook_markdown(self)
 
 
-def rule_text() -> str:
-    """The judging rule as the page states it, with an example the rule itself decides."""
+def rule_text(site: bool = True) -> str:
+    """The judging rule as the page states it, with an example the rule itself decides; how to ask for fewer
+    digits on the site (a menu) or in a notebook (digits=3)."""
     q = Question("예", "", EXAMPLE, UNITS["개"], "")
     up = fmt.decimal(EXAMPLE, DIGITS - 1)                        # rounded to DIGITS digits (one before the point)
     cut = fmt.decimal(Fraction(int(EXAMPLE * 10 ** (DIGITS - 1)), 10 ** (DIGITS - 1)), DIGITS - 1)
     short = fmt.decimal(EXAMPLE, DIGITS - 2)
     assert judge(q, up).right and judge(q, cut).right and judge(q, short).reason == "digits"
+    fewer = ("더 적은 자리로 맞춰 보려면 판정할 자릿수를 고른다." if site
+             else f"더 적은 자리로 맞춰 보려면 `digits={DIGITS - 1}`을 덧붙인다.")
     return (f"적은 값이 그 마지막 자리까지 맞으면 정답이다. 반올림해도, 버려도 된다. 답이 {fmt.decimal(EXAMPLE, 6)}…이면 "
             f"{ko.particle(up, '과/와')} {ko.particle(cut, '은/는')} 맞고, {ko.particle(short, '은/는')} 자릿수가 모자라다. "
-            f"유효숫자는 {DIGITS}자리 이상 적는다. 더 적은 자리로 맞춰 보려면 판정할 자릿수를 고른다. "
+            f"유효숫자는 {DIGITS}자리 이상 적는다. {fewer} "
             f"쉼표와 지수 표기(1.374e11)도 된다. 단위는 문제에 적힌 것을 쓴다.")
 
 
@@ -343,8 +346,8 @@ def page_html(ex: Exercises) -> str:
 def notebook_markdown(ex: Exercises) -> str:
     first = ex.questions[0]
     how = (f'답을 확인하려면 코드 셀에 `check("{first.key}", 답)`처럼 적고 실행한다. '
-           f'`check("{first.key}")`는 문제와 단위를, `check("{first.key}", show=True)`는 답을 보여 준다. '
-           f"{rule_text()} 유효숫자를 줄이려면 `digits=3`을 덧붙인다.")
+           f'`check("{first.key}")`로 문제와 단위를, `check("{first.key}", show=True)`로 답을 본다. '
+           f"{rule_text(site=False)}")
     if ex.sheet:
         by_key = {q.key: q for q in ex.questions}
         head = "| 값 | 단위 | " + " | ".join(label for _, label in ex.cases) + " |"
