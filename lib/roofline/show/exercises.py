@@ -317,9 +317,9 @@ def _field(ex: Exercises, q: Question, label: str, compact: bool = False) -> str
 def page_html(ex: Exercises) -> str:
     data = json.dumps(ex.data(), ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
     digits = "".join(f'<option value="{d}">{d}자리</option>' for d in (DIGITS,) + FEWER)
-    head = (f'<div class="rl-quiz-rule" hidden><p>{_e(rule_text())}</p>'
-            f'<p><label>판정할 유효숫자 <select data-rl-digits>{digits}</select></label> '
-            f'칸에 답을 적고 Enter를 누르면 판정한다.</p></div>')
+    head = (f'<div class="rl-quiz-rule" hidden><p>칸에 답을 적고 Enter를 누르면 판정한다. '
+            f'<label>판정할 유효숫자 <select data-rl-digits>{digits}</select></label></p>'
+            f'<details><summary>판정 규칙</summary><p>{_e(rule_text())}</p></details></div>')
     if ex.sheet:
         by_key = {q.key: q for q in ex.questions}
         cols = "".join(f'<th scope="col">{_e(ko.nbsp(label))}</th>' for _, label in ex.cases)
