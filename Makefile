@@ -12,8 +12,11 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
-# 사이트: 모든 장을 빌드 중에 실행하고, 경고는 오류로 본다.
+# 사이트: 모든 장을 빌드 중에 실행하고(실행 결과는 _build/.jupyter_cache에 남는다), 경고는 오류로 본다.
+# 페이지는 매번 새로 쓴다: Sphinx의 증분 빌드는 검색 색인에 지운 낱말을 남기고 용어집 항목을 잃으며, 바뀐
+# _static 파일을 옮기지 않는다. 캐시가 있으면 장을 다시 실행하지 않으므로 몇 초면 된다.
 book: $(STAMP)
+	rm -rf _build/html _build/.doctrees
 	$(JB) build . --warningiserror --nitpick --keep-going --quiet
 
 # course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.

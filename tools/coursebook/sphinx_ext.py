@@ -140,27 +140,11 @@ def assets_before_pages(app, builder) -> None:
     add_global_html_resources(app, None)
 
 
-def static_changed(app, env, added, changed, removed) -> list[str]:
-    """env-get-outdated: when a file of _static differs from its copy in the output, rewrite the root page, so
-    that Sphinx gets to its finishing step, which copies the static files (a rebuild where only a script or a
-    style sheet changed would otherwise keep the old copy)."""
-    out = Path(app.outdir, "_static")
-    for entry in app.config.html_static_path:
-        folder = Path(app.confdir, entry)
-        for source in folder.rglob("*"):
-            if source.is_file():
-                copy = out / source.relative_to(folder)
-                if not copy.is_file() or copy.read_bytes() != source.read_bytes():
-                    return [app.config.root_doc]
-    return []
-
-
 def setup(app):
     app.connect("config-inited", on_config, priority=100)
     app.connect("config-inited", last_updated_from_commit, priority=100)
     app.connect("doctree-read", stable_notebook)
     app.connect("write-started", assets_before_pages)
-    app.connect("env-get-outdated", static_changed)
     local_kernels()
     # Korean search language; <meta name="description"> per page; Korean interface words
     from coursebook import korean_ui, search_ko, sitemeta

@@ -339,8 +339,10 @@ def page_html(ex: Exercises) -> str:
         items = "".join(f'<li><p><strong>{_e(q.key)}</strong> {_e(q.text)}</p>'
                         f'{_field(ex, q, f"{q.key} 답 ({q.unit.name})")}</li>' for q in ex.questions)
         body = f'<ol class="rl-exercises">{items}</ol>'
-    return (f'<section class="rl-quiz" data-rl-quiz="{_e(ex.key)}" aria-label="스스로 확인하는 문제">'
-            f'<script type="application/json" class="rl-quiz-data">{data}</script>{head}{body}</section>')
+    # a line break between elements: the search index strips the tags and would run their words together
+    shown = re.sub(r">(?=<)", ">\n", head + body)
+    return (f'<section class="rl-quiz" data-rl-quiz="{_e(ex.key)}" aria-label="스스로 확인하는 문제">\n'
+            f'<script type="application/json" class="rl-quiz-data">{data}</script>\n{shown}\n</section>')
 
 
 def notebook_markdown(ex: Exercises) -> str:
