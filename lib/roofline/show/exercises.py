@@ -340,7 +340,7 @@ def page_html(ex: Exercises) -> str:
                         f'{_field(ex, q, f"{q.key} 답 ({q.unit.name})")}</li>' for q in ex.questions)
         body = f'<ol class="rl-exercises">{items}</ol>'
     # a line break between elements: the search index strips the tags and would run their words together
-    shown = re.sub(r">(?=<)", ">\n", head + body)
+    shown = re.sub(r">(?=<[^/])", ">\n", head + body)   # not inside an empty element (the feedback)
     return (f'<section class="rl-quiz" data-rl-quiz="{_e(ex.key)}" aria-label="스스로 확인하는 문제">\n'
             f'<script type="application/json" class="rl-quiz-data">{data}</script>\n{shown}\n</section>')
 
