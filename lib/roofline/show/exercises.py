@@ -348,7 +348,8 @@ def page_html(ex: Exercises) -> str:
 def notebook_markdown(ex: Exercises) -> str:
     first = ex.questions[0]
     how = (f'답을 확인하려면 코드 셀에 `check("{first.key}", 답)`처럼 적고 실행한다. '
-           f'`check("{first.key}")`로 문제와 단위를, `check("{first.key}", show=True)`로 답을 본다. '
+           f'`check("{first.key}")`{ko.particle(first.key, "으로/로")[len(first.key):]} 문제와 단위를, '
+           f'`check("{first.key}", show=True)`로 답을 본다. '
            f"{rule_text(site=False)}")
     if ex.sheet:
         by_key = {q.key: q for q in ex.questions}
