@@ -21,7 +21,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from roofline.show.glue import PREFIX, shown_text
+from roofline.show.glue import PREFIX, shown, shown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 MYST = "md:myst"
@@ -277,6 +277,9 @@ def execute(nb, cwd: Path, timeout: int = 300, kernel_name: str = "python3", ker
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
+    from coursebook.bookrun import log_kernel
+
+    log_kernel(cwd, nb)
     with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
         specs = {"kernel_spec_manager": KernelSpecManager(kernel_dirs=list(map(str, kernel_dirs)))} if kernel_dirs else {}
         km = KernelManager(kernel_name=kernel_name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
@@ -336,8 +339,44 @@ def build(md: Path, root: Path = ROOT):
     return finish(nb, root)
 
 
-def write(md: Path, root: Path = ROOT) -> Path:
-    nb = build(md, root)
+def from_book_run(md: Path, run, root: Path = ROOT):
+    """The edition of chapter `md` made from the book's executed notebook `run` (bookrun), without executing
+    anything: the same as `build(md)` gives. Outside the book, each glue record is followed by what glue shows
+    for it (`glue.shown`, a function of the record alone), and the Colab setup cell, run first, prints nothing:
+    every execution count is one higher."""
+    nb = read_source(md)
+    nb.cells.insert(0, setup_cell(root))
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    ran = [c for c in run.cells if c.cell_type == "code"]
+    if [c.source for c in code[1:]] != [c.source for c in ran]:
+        raise ChapterError(f"{md.name}: the book's run has other code cells than the chapter")
+    code[0].execution_count, code[0].outputs = 1, []
+    for cell, book in zip(code[1:], ran):
+        cell.execution_count = book.execution_count + 1 if book.execution_count else book.execution_count
+        cell.outputs = outside_book(book.outputs)
+    return finish(nb, root)
+
+
+def outside_book(outputs) -> list:
+    """A code cell's outputs in the book → the same cell's outputs outside it (an edition, Colab)."""
+    import copy
+
+    result = []
+    for output in outputs:
+        output = copy.deepcopy(output)
+        if output.get("output_type") == "execute_result" and output.get("execution_count"):
+            output["execution_count"] += 1
+        result.append(output)
+        name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+        if name:
+            data = {k[len(PREFIX):]: v for k, v in output["data"].items() if k.startswith(PREFIX)}
+            result.append(nbformat.v4.new_output("display_data", data=shown(name, data), metadata={}))
+    return result
+
+
+def write(md: Path, root: Path = ROOT, run=None) -> Path:
+    """Write chapter `md`'s edition beside it: executed now, or made from the book's run `run`."""
+    nb = build(md, root) if run is None else from_book_run(md, run, root)
     out = md.with_suffix(".ipynb")
     nbformat.write(nb, out)
     return out

@@ -1,0 +1,122 @@
+"""One run of each chapter, shared by the site and the editions.
+
+The book executes each chapter through jupyter-cache (myst-nb, `execute_notebooks: cache`, the cache keyed on
+the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that same cache, before the book is
+built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
+reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
+jupyter-cache's own function with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
+as many kernels side by side as the machine has cores. Sphinx then finds every chapter in the cache and
+executes nothing; a clean build and a primed one give the same site (tests/test_reproducible.py compares them).
+
+The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
+cell what is a pure function of each record (glue.shown), so the edition's outputs are the book run's
+outputs with those displays added after each record, and its execution counts one higher (the Colab setup
+cell runs first). That is exactly what executing the edition gives (`python -m coursebook notebooks`, nbval).
+
+`ROOFLINE_KERNEL_LOG=<file>`: every chapter kernel started (here, by the book, or for an edition) appends a
+line naming its chapter, so a test can count how often `make refresh` executes each one.
+"""
+from __future__ import annotations
+
+import os
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parents[2]
+KERNEL_LOG = "ROOFLINE_KERNEL_LOG"
+
+
+def log_kernel(cwd, nb) -> None:
+    """Append the chapter's label (its `(label)=` line above the title) to $ROOFLINE_KERNEL_LOG, if set."""
+    import re
+
+    path = os.environ.get(KERNEL_LOG)
+    if not path:
+        return
+    labels = (re.search(r"^\(([\w-]+)\)=", c.source, re.M) for c in nb.cells if c.cell_type == "markdown")
+    name = next((m[1] for m in labels if m), f"(a notebook without a label, in {cwd})")
+    with open(path, "a", encoding="utf-8") as log:
+        log.write(name + "\n")
+
+
+def book_config(root: Path = ROOT) -> dict:
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+    execute = config.get("execute", {})
+    if execute.get("execute_notebooks") != "cache":
+        raise ValueError("_config.yml: execute.execute_notebooks must be 'cache' (the site and the editions share the book's run)")
+    return config
+
+
+def book_notebook(md: Path, root: Path = ROOT):
+    """The chapter as the book reads it: myst-nb's reader with the book's Markdown extensions."""
+    from myst_nb.core.read import read_myst_markdown_notebook
+    from myst_parser.config.main import MdParserConfig
+
+    extensions = book_config(root).get("parse", {}).get("myst_enable_extensions", [])
+    config = MdParserConfig(enable_extensions=set(extensions))
+    return read_myst_markdown_notebook(md.read_text(encoding="utf-8"), config=config, add_source_map=True,
+                                       path=str(md))
+
+
+def cache_of(build_dir: Path):
+    """The book's jupyter-cache for the library as it is now (the folder sphinx_ext.on_config names)."""
+    from jupyter_cache import get_cache
+
+    from coursebook.sphinx_ext import library_hash
+
+    return get_cache(str(build_dir / ".jupyter_cache" / library_hash()))
+
+
+def cached(cache, nb):
+    """The book's executed notebook for `nb` from the cache, or None."""
+    try:
+        record = cache.match_cache_notebook(nb)
+    except KeyError:
+        return None
+    return cache.get_cache_bundle(record.pk).nb
+
+
+def run_as_the_book(md: Path, nb, timeout: int):
+    """Execute `nb` as myst-nb's cache mode does (jupyter-cache's single_nb_execution, our local-socket kernels)."""
+    from jupyter_cache.executors.utils import single_nb_execution
+
+    from coursebook import sphinx_ext
+
+    sphinx_ext.local_kernels()
+    result = single_nb_execution(nb, cwd=os.path.abspath(md.parent), allow_errors=False, timeout=timeout,
+                                 meta_override=True)
+    if result.err is not None:
+        raise RuntimeError(f"{md.name}을(를) 실행하다 실패했다:\n{result.exc_string}")
+    return result.time
+
+
+def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = ROOT,
+           jobs: int | None = None) -> dict[Path, object]:
+    """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet,
+    `jobs` at a time (default: one per core). Each run is stored in the cache as the book would store it."""
+    from jupyter_cache.base import CacheBundleIn
+
+    from coursebook.editions import book_mode
+
+    timeout = int(book_config(root).get("execute", {}).get("timeout", 30))
+    cache = cache_of(build_dir)
+    runs, missing = {}, []
+    for md in sources:
+        nb = book_notebook(md, root)
+        have = cached(cache, nb)
+        if have is not None:
+            runs[md] = have
+        else:
+            missing.append((md, nb))
+    if missing:
+        with book_mode(True), ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+            seconds = dict(zip((md for md, _ in missing),
+                               pool.map(lambda item: run_as_the_book(item[0], item[1], timeout), missing)))
+        for md, nb in missing:   # one writer for the cache's database
+            cache.add_nb_to_project(str(md), read_data={"type": "plugin", "name": "myst_nb_md"})
+            cache.cache_notebook_bundle(CacheBundleIn(nb, str(md), data={"execution_seconds": seconds[md]}),
+                                        check_validity=False, overwrite=True)
+            runs[md] = cached(cache, nb)
+    return {md: runs[md] for md in sources}
