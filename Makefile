@@ -4,6 +4,7 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
+BUILD  := $(JB) build . --warningiserror --nitpick --keep-going --quiet
 
 .PHONY: book test parameters figures notebooks editions refresh check serve clean system-deps pdf
 
@@ -15,7 +16,7 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 book: $(STAMP)
 	$(BIN)/python -m coursebook execute
-	$(JB) build . --warningiserror --nitpick --keep-going --quiet
+	$(BUILD)
 
 # course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.
 parameters: $(STAMP)
@@ -34,7 +35,10 @@ editions: $(STAMP)
 	$(BIN)/python -m coursebook execute --editions
 
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
-refresh: parameters figures editions book
+# 각 장은 한 번만 실행된다(그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
+refresh: $(STAMP)
+	$(BIN)/python -m coursebook refresh
+	$(BUILD)
 
 # 브라우저 테스트에 필요한 Debian 패키지(chromium, 한글 글꼴). 없을 때만 설치한다.
 system-deps:

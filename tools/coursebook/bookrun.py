@@ -5,7 +5,7 @@ the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that s
 built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
 jupyter-cache's own function with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
-as many kernels side by side as the machine has cores. Sphinx then finds every chapter in the cache and
+as many kernels side by side as the machine has cores (a chapter that times the machine runs alone). Sphinx then finds every chapter in the cache and
 executes nothing; a clean build and a primed one give the same site (tests/test_reproducible.py compares them).
 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
@@ -92,10 +92,22 @@ def run_as_the_book(md: Path, nb, timeout: int):
     return result.time
 
 
+MEASURING_TAGS = {"nbval-ignore-output", "nbval-skip"}   # a cell that measures this machine (editions.UNCOMPARED_TAGS)
+
+
+def measures(nb) -> bool:
+    """Whether the chapter times something on the machine that builds it (a cell tagged as varying run to run)."""
+    return any(MEASURING_TAGS & set(c.metadata.get("tags", [])) for c in nb.cells if c.cell_type == "code")
+
+
 def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = ROOT,
-           jobs: int | None = None) -> dict[Path, object]:
-    """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet,
-    `jobs` at a time (default: one per core). Each run is stored in the cache as the book would store it."""
+           jobs: int | None = None, meanwhile=None) -> dict[Path, object]:
+    """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet.
+
+    Chapters run `jobs` at a time (default: one per core), except a chapter that measures the machine: it runs
+    when no other chapter does, as in the book's own one-by-one run, so that its timings are not shared with
+    another kernel. `meanwhile()`, if given, is called while the first ones run. Each run is stored in the cache
+    as the book would store it."""
     from jupyter_cache.base import CacheBundleIn
 
     from coursebook.editions import book_mode
@@ -110,13 +122,20 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
             runs[md] = have
         else:
             missing.append((md, nb))
-    if missing:
-        with book_mode(True), ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-            seconds = dict(zip((md for md, _ in missing),
-                               pool.map(lambda item: run_as_the_book(item[0], item[1], timeout), missing)))
-        for md, nb in missing:   # one writer for the cache's database
-            cache.add_nb_to_project(str(md), read_data={"type": "plugin", "name": "myst_nb_md"})
-            cache.cache_notebook_bundle(CacheBundleIn(nb, str(md), data={"execution_seconds": seconds[md]}),
-                                        check_validity=False, overwrite=True)
-            runs[md] = cached(cache, nb)
+    shared = [item for item in missing if not measures(item[1])]
+    alone = [item for item in missing if measures(item[1])]
+    seconds = {}
+    with book_mode(True):
+        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+            started = [(md, pool.submit(run_as_the_book, md, nb, timeout)) for md, nb in shared]
+            if meanwhile is not None:
+                meanwhile()
+            seconds.update((md, future.result()) for md, future in started)
+        for md, nb in alone:
+            seconds[md] = run_as_the_book(md, nb, timeout)
+    for md, nb in missing:   # one writer for the cache's database
+        cache.add_nb_to_project(str(md), read_data={"type": "plugin", "name": "myst_nb_md"})
+        cache.cache_notebook_bundle(CacheBundleIn(nb, str(md), data={"execution_seconds": seconds[md]}),
+                                    check_validity=False, overwrite=True)
+        runs[md] = cached(cache, nb)
     return {md: runs[md] for md in sources}
