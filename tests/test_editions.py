@@ -207,6 +207,30 @@ def test_site_page_has_a_colab_launch_button_for_the_edition(md):
     assert address in path.read_text(encoding="utf-8"), f"{md.stem}.html has no Colab button to {address}"
 
 
+# ---------------------------------------------------------------- one run for the site and the edition
+
+def without_measurements(nb) -> str:
+    """The notebook's bytes, with the outputs of cells that time the machine (different on every run) left out."""
+    nb = nbformat.from_dict(nbformat.reads(nbformat.writes(nb), as_version=4))
+    for cell in nb.cells:
+        if editions.UNCOMPARED_TAGS & set(cell.get("metadata", {}).get("tags", [])):
+            cell.outputs = []
+    return nbformat.writes(nb)
+
+
+@pytest.mark.parametrize("md", SOURCES, ids=IDS)
+def test_the_edition_made_from_the_books_run_is_the_executed_edition(md):
+    """`make refresh` executes each chapter once, as the book does, and makes the edition from that run: it must be,
+    byte for byte, the edition that executing the chapter outside the book gives (`python -m coursebook notebooks`),
+    outputs, execution counts and metadata, but for the measured cells' outputs."""
+    from coursebook import bookrun
+
+    run = bookrun.ensure([md], HTML.parent if HTML.is_dir() else ROOT / "_build")[md]   # the site's run, if built
+    made = editions.from_book_run(md, run)
+    executed = editions.build(md)
+    assert without_measurements(made) == without_measurements(executed)
+
+
 # ---------------------------------------------------------------- same numbers as the site
 
 @pytest.mark.parametrize("md", SOURCES, ids=IDS)

@@ -42,19 +42,20 @@ def log_kernel(cwd, nb) -> None:
 
 
 def book_config(root: Path = ROOT) -> dict:
-    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))   # returned as read: a new dict
     execute = config.get("execute", {})
     if execute.get("execute_notebooks") != "cache":
         raise ValueError("_config.yml: execute.execute_notebooks must be 'cache' (the site and the editions share the book's run)")
     return config
 
 
-def book_notebook(md: Path, root: Path = ROOT):
-    """The chapter as the book reads it: myst-nb's reader with the book's Markdown extensions."""
+def book_notebook(md: Path, root: Path = ROOT, config: dict | None = None):
+    """The chapter as the book reads it: myst-nb's reader with the book's Markdown extensions (`config`: the
+    book's _config.yml, read if not given)."""
     from myst_nb.core.read import read_myst_markdown_notebook
     from myst_parser.config.main import MdParserConfig
 
-    extensions = book_config(root).get("parse", {}).get("myst_enable_extensions", [])
+    extensions = (config or book_config(root)).get("parse", {}).get("myst_enable_extensions", [])
     config = MdParserConfig(enable_extensions=set(extensions))
     return read_myst_markdown_notebook(md.read_text(encoding="utf-8"), config=config, add_source_map=True,
                                        path=str(md))
@@ -112,11 +113,12 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
 
     from coursebook.editions import book_mode
 
-    timeout = int(book_config(root).get("execute", {}).get("timeout", 30))
+    config = book_config(root)
+    timeout = int(config.get("execute", {}).get("timeout", 30))
     cache = cache_of(build_dir)
     runs, missing = {}, []
     for md in sources:
-        nb = book_notebook(md, root)
+        nb = book_notebook(md, root, config)
         have = cached(cache, nb)
         if have is not None:
             runs[md] = have

@@ -13,6 +13,7 @@ the chapter's code in-process, no kernel), or a built page (`_build/jupyter_exec
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import subprocess
@@ -39,8 +40,13 @@ ADMONITION_TITLES = {
 
 def repository(root: Path = ROOT) -> tuple[str, str]:
     """(https URL, branch) of the repository, from `_config.yml` (the only place it is written)."""
-    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
-    repo = config["repository"]
+    return repository_in((root / "_config.yml").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=8)
+def repository_in(config_text: str) -> tuple[str, str]:
+    """`repository` of the text of a _config.yml (parsed once per text: every link of every edition asks)."""
+    repo = yaml.safe_load(config_text)["repository"]
     return repo["url"].rstrip("/"), repo.get("branch", "main")
 
 
@@ -370,7 +376,7 @@ def outside_book(outputs) -> list:
         name = output.get("metadata", {}).get("scrapbook", {}).get("name")
         if name:
             data = {k[len(PREFIX):]: v for k, v in output["data"].items() if k.startswith(PREFIX)}
-            result.append(nbformat.v4.new_output("display_data", data=shown(name, data), metadata={}))
+            result.append(nbformat.from_dict({"output_type": "display_data", "data": shown(name, data), "metadata": {}}))
     return result
 
 
