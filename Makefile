@@ -35,7 +35,7 @@ editions: $(STAMP)
 	$(BIN)/python -m coursebook execute --editions
 
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
-# 각 장은 한 번만 실행된다(그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
+# 각 장은 한 번만 실행된다(모두 코어 수만큼 나란히, 그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
 refresh: $(STAMP)
 	$(BIN)/python -m coursebook refresh
 	$(BUILD)

@@ -138,7 +138,8 @@ def main(argv=None) -> int:
         from coursebook import bookrun, editions
 
         write_parameters(course)
-        runs = bookrun.ensure(chapter_sources(), args.build_dir.resolve(), meanwhile=lambda: write_figures(course))
+        runs = bookrun.ensure(chapter_sources(), args.build_dir.resolve(), meanwhile=lambda: write_figures(course),
+                              measure_alone=False)   # a local preview: the published site is a clean `make book`
         for md, run in runs.items():
             print(editions.write(md, run=run).relative_to(ROOT))
     elif args.command == "check":

@@ -5,7 +5,8 @@ the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that s
 built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
 jupyter-cache's own function with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
-as many kernels side by side as the machine has cores (a chapter that times the machine runs alone). Sphinx then finds every chapter in the cache and
+as many kernels side by side as the machine has cores (for the book, a chapter that times the machine runs
+alone). Sphinx then finds every chapter in the cache and
 executes nothing; a clean build and a primed one give the same site (tests/test_reproducible.py compares them).
 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
@@ -102,13 +103,14 @@ def measures(nb) -> bool:
 
 
 def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = ROOT,
-           jobs: int | None = None, meanwhile=None) -> dict[Path, object]:
+           jobs: int | None = None, meanwhile=None, measure_alone: bool = True) -> dict[Path, object]:
     """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet.
 
-    Chapters run `jobs` at a time (default: one per core), except a chapter that measures the machine: it runs
-    when no other chapter does, as in the book's own one-by-one run, so that its timings are not shared with
-    another kernel. `meanwhile()`, if given, is called while the first ones run. Each run is stored in the cache
-    as the book would store it."""
+    Chapters run `jobs` at a time (default: one per core). With `measure_alone` (what `make book`, and so the
+    published site, does), a chapter that times the machine runs when no other chapter does, as in the book's own
+    one-by-one run, so that its timings are not shared with another kernel; without it (`make refresh`, about a
+    fifth faster), it runs side by side with the others too. `meanwhile()`, if given, is called while the first
+    ones run. Each run is stored in the cache as the book would store it."""
     from jupyter_cache.base import CacheBundleIn
 
     from coursebook.editions import book_mode
@@ -124,8 +126,9 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
             runs[md] = have
         else:
             missing.append((md, nb))
-    shared = [item for item in missing if not measures(item[1])]
-    alone = [item for item in missing if measures(item[1])]
+    by_itself = [measure_alone and measures(nb) for _, nb in missing]
+    shared = [item for item, alone_ in zip(missing, by_itself) if not alone_]
+    alone = [item for item, alone_ in zip(missing, by_itself) if alone_]
     seconds = {}
     with book_mode(True):
         with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
