@@ -4,20 +4,21 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
+# 페이지는 매번 새로 쓴다(실행 결과는 _build/.jupyter_cache에 남아 장을 다시 실행하지 않으므로 몇 초면 된다): Sphinx의
+# 증분 빌드는 검색 색인에 지운 낱말을 남기고 용어집 항목을 잃으며, 바뀐 _static 파일을 옮기지 않는다.
+BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror --nitpick --keep-going --quiet
 
-.PHONY: book test parameters figures notebooks refresh check serve clean system-deps pdf
+.PHONY: book test parameters figures notebooks editions refresh check serve clean system-deps pdf
 
 $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
 	touch $(STAMP)
 
-# 사이트: 모든 장을 빌드 중에 실행하고(실행 결과는 _build/.jupyter_cache에 남는다), 경고는 오류로 본다.
-# 페이지는 매번 새로 쓴다: Sphinx의 증분 빌드는 검색 색인에 지운 낱말을 남기고 용어집 항목을 잃으며, 바뀐
-# _static 파일을 옮기지 않는다. 캐시가 있으면 장을 다시 실행하지 않으므로 몇 초면 된다.
+# 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 book: $(STAMP)
-	rm -rf _build/html _build/.doctrees
-	$(JB) build . --warningiserror --nitpick --keep-going --quiet
+	$(BIN)/python -m coursebook execute
+	$(BUILD)
 
 # course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.
 parameters: $(STAMP)
@@ -27,12 +28,19 @@ parameters: $(STAMP)
 figures: $(STAMP)
 	$(BIN)/python -m coursebook figures
 
-# 각 장 .md를 실행해 Colab·nbval용 .ipynb 판을 옆에 쓴다.
+# 각 장 .md를 (Jupyter에서처럼) 실행해 Colab·nbval용 .ipynb 판을 옆에 쓴다.
 notebooks: $(STAMP)
 	$(BIN)/python -m coursebook notebooks
 
+# 각 장을 한 번만 실행한다(사이트의 실행 캐시에 없을 때만): 사이트도 .ipynb 판도 그 실행에서 나온다.
+editions: $(STAMP)
+	$(BIN)/python -m coursebook execute --editions
+
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
-refresh: parameters figures notebooks book
+# 각 장은 한 번만 실행된다(모두 코어 수만큼 나란히, 그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
+refresh: $(STAMP)
+	$(BIN)/python -m coursebook refresh
+	$(BUILD)
 
 # 브라우저 테스트에 필요한 Debian 패키지(chromium, 한글 글꼴). 없을 때만 설치한다.
 system-deps:

@@ -2,7 +2,8 @@
 
 1. before the refresh, `python -m coursebook check` fails and names each stale figure, each chapter's
    parameter cell that disagrees with the file, each stale notebook edition and the values that changed;
-2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, within the time target;
+2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, within the time target,
+   executing each chapter exactly once (the site and the editions share that run);
 3. afterwards the check passes, and the built pages show the values the library computes for the new
    parameters — words too (which tiles are memory-bound) since they are glued values;
 4. the test suite itself passes in the copy (all of it but the browser tests and this test: the browser
@@ -22,13 +23,14 @@ import shutil
 import subprocess
 import sys
 import time
+from collections import Counter
 from fractions import Fraction
 from pathlib import Path
 
 import nbformat
 import pytest
 
-from coursebook import editions
+from coursebook import bookrun, editions
 from roofline import params
 from coursebook.__main__ import chapter_sources, svg
 from roofline.show.figures import FIGURES
@@ -102,14 +104,20 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     assert re.search(r"chapters/w4_5_matmul\.md: parameter cell: N = 4096 but course\.toml's week4\.N is 2048", report), \
         f"the check does not name the parameter cell that disagrees with the file:\n{report}"
 
-    # 2. one command refreshes everything
+    # 2. one command refreshes everything, executing each chapter once (every kernel started names its chapter)
+    kernels = repo.parent / "kernels.log"
     start = time.perf_counter()
     make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "refresh"], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=1200)
+                          env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
+                          timeout=1200)
     seconds = time.perf_counter() - start
     print(f"\nmake refresh after a parameter change: {seconds:.1f} s (target {REFRESH_TARGET_S} s)")
     assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
     assert seconds <= 4 * REFRESH_TARGET_S, f"make refresh took {seconds:.0f} s (target {REFRESH_TARGET_S} s)"
+    started = Counter(kernels.read_text(encoding="utf-8").split()) if kernels.exists() else Counter()
+    labels = {label for label, (md, _) in editions.chapter_of(repo).items() if md.name in {s.name for s in sources}}
+    assert len(labels) == len(sources), f"not every chapter has a (label)= line: {sorted(labels)}"
+    assert started == Counter(labels), f"make refresh did not execute each chapter exactly once: {dict(started)}"
 
     # 3. nothing stale any more: figures, editions and built pages equal what the library computes now
     after = roofline_check(repo)

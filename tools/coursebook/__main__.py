@@ -3,6 +3,9 @@
     parameters write course.toml's values into each chapter's parameter cell (the .md sources)
     figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
     notebooks  execute each chapter .md and write its Colab/nbval edition .ipynb beside it
+    execute    execute each chapter not yet in the book's execution cache, in parallel, into that cache
+               (`make book` then only renders); with --editions, also write every edition from that run
+    refresh    parameters, then every chapter executed once (execute --editions) while the figures are drawn
     check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
                differs from its .md or from what the library computes now (which figure, notebook, value)
 """
@@ -100,6 +103,11 @@ def main(argv=None) -> int:
     sub.add_parser("figures", help="write figures/*.svg")
     books = sub.add_parser("notebooks", help="write the executed .ipynb edition beside each chapter .md")
     books.add_argument("sources", nargs="*", type=Path, help="chapter .md files (default: all)")
+    runs = sub.add_parser("execute", help="run every chapter not in the book's cache into it (one kernel per core)")
+    runs.add_argument("--editions", action="store_true", help="also write each edition from the book's run")
+    runs.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder (default: _build)")
+    refreshing = sub.add_parser("refresh", help="parameters, figures, one run of each chapter, the editions from it")
+    refreshing.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
     checks = sub.add_parser("check", help="report stale figures, notebook editions and built pages")
     checks.add_argument("--site", type=Path, default=ROOT / "_build",
                         help="the book's build folder to check too, if it exists (default: _build)")
@@ -119,6 +127,21 @@ def main(argv=None) -> int:
 
         for md in args.sources or chapter_sources():
             print(editions.write(md.resolve()).relative_to(ROOT))
+    elif args.command == "execute":
+        from coursebook import bookrun, editions
+
+        runs = bookrun.ensure(chapter_sources(), args.build_dir.resolve())
+        if args.editions:
+            for md, run in runs.items():
+                print(editions.write(md, run=run).relative_to(ROOT))
+    elif args.command == "refresh":
+        from coursebook import bookrun, editions
+
+        write_parameters(course)
+        runs = bookrun.ensure(chapter_sources(), args.build_dir.resolve(), meanwhile=lambda: write_figures(course),
+                              measure_alone=False)   # a local preview: the published site is a clean `make book`
+        for md, run in runs.items():
+            print(editions.write(md, run=run).relative_to(ROOT))
     elif args.command == "check":
         site = None if args.no_site or not (args.site / "html").is_dir() else args.site.resolve()
         problems = stale(course, site)

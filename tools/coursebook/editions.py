@@ -13,6 +13,7 @@ the chapter's code in-process, no kernel), or a built page (`_build/jupyter_exec
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import re
 import subprocess
@@ -21,7 +22,7 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from roofline.show.glue import PREFIX, shown_text
+from roofline.show.glue import PREFIX, shown, shown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 MYST = "md:myst"
@@ -39,8 +40,13 @@ ADMONITION_TITLES = {
 
 def repository(root: Path = ROOT) -> tuple[str, str]:
     """(https URL, branch) of the repository, from `_config.yml` (the only place it is written)."""
-    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
-    repo = config["repository"]
+    return repository_in((root / "_config.yml").read_text(encoding="utf-8"))
+
+
+@functools.lru_cache(maxsize=8)
+def repository_in(config_text: str) -> tuple[str, str]:
+    """`repository` of the text of a _config.yml (parsed once per text: every link of every edition asks)."""
+    repo = yaml.safe_load(config_text)["repository"]
     return repo["url"].rstrip("/"), repo.get("branch", "main")
 
 
@@ -277,6 +283,9 @@ def execute(nb, cwd: Path, timeout: int = 300, kernel_name: str = "python3", ker
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient
 
+    from coursebook.bookrun import log_kernel
+
+    log_kernel(cwd, nb)
     with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
         specs = {"kernel_spec_manager": KernelSpecManager(kernel_dirs=list(map(str, kernel_dirs)))} if kernel_dirs else {}
         km = KernelManager(kernel_name=kernel_name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
@@ -336,8 +345,44 @@ def build(md: Path, root: Path = ROOT):
     return finish(nb, root)
 
 
-def write(md: Path, root: Path = ROOT) -> Path:
-    nb = build(md, root)
+def from_book_run(md: Path, run, root: Path = ROOT):
+    """The edition of chapter `md` made from the book's executed notebook `run` (bookrun), without executing
+    anything: the same as `build(md)` gives. Outside the book, each glue record is followed by what glue shows
+    for it (`glue.shown`, a function of the record alone), and the Colab setup cell, run first, prints nothing:
+    every execution count is one higher."""
+    nb = read_source(md)
+    nb.cells.insert(0, setup_cell(root))
+    code = [c for c in nb.cells if c.cell_type == "code"]
+    ran = [c for c in run.cells if c.cell_type == "code"]
+    if [c.source for c in code[1:]] != [c.source for c in ran]:
+        raise ChapterError(f"{md.name}: the book's run has other code cells than the chapter")
+    code[0].execution_count, code[0].outputs = 1, []
+    for cell, book in zip(code[1:], ran):
+        cell.execution_count = book.execution_count + 1 if book.execution_count else book.execution_count
+        cell.outputs = outside_book(book.outputs)
+    return finish(nb, root)
+
+
+def outside_book(outputs) -> list:
+    """A code cell's outputs in the book → the same cell's outputs outside it (an edition, Colab)."""
+    import copy
+
+    result = []
+    for output in outputs:
+        output = copy.deepcopy(output)
+        if output.get("output_type") == "execute_result" and output.get("execution_count"):
+            output["execution_count"] += 1
+        result.append(output)
+        name = output.get("metadata", {}).get("scrapbook", {}).get("name")
+        if name:
+            data = {k[len(PREFIX):]: v for k, v in output["data"].items() if k.startswith(PREFIX)}
+            result.append(nbformat.from_dict({"output_type": "display_data", "data": shown(name, data), "metadata": {}}))
+    return result
+
+
+def write(md: Path, root: Path = ROOT, run=None) -> Path:
+    """Write chapter `md`'s edition beside it: executed now, or made from the book's run `run`."""
+    nb = build(md, root) if run is None else from_book_run(md, run, root)
     out = md.with_suffix(".ipynb")
     nbformat.write(nb, out)
     return out

@@ -40,6 +40,7 @@ written (and indexed) again, so a rebuild gives the index a clean build gives.
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import json
 import re
@@ -103,9 +104,10 @@ def stems(word: str) -> list[str]:
     return out
 
 
-def forms(word: str) -> list[str]:
-    """The word and, for a Hangul word, its stems."""
-    return [word, *stems(word)] if is_hangul(word) else [word]
+@functools.lru_cache(maxsize=65536)
+def forms(word: str) -> tuple[str, ...]:
+    """The word and, for a Hangul word, its stems (remembered: a build asks for the same words many times)."""
+    return (word, *stems(word)) if is_hangul(word) else (word,)
 
 
 def tokens(text: str) -> list[str]:
@@ -219,6 +221,14 @@ class Tables:
     phrases: dict[tuple[str, ...], list[str]] = field(default_factory=dict)
     compounds: frozenset[str] = frozenset()
 
+    @functools.cached_property
+    def phrases_by_first_word(self) -> dict[str, list[tuple[int, tuple[str, ...], list[str]]]]:
+        """first word → (its place in `phrases`, phrase, extra words), to look up only the phrases a word can start."""
+        found: dict[str, list] = {}
+        for number, (phrase, extra) in enumerate(self.phrases.items()):
+            found.setdefault(phrase[0], []).append((number, phrase, extra))
+        return found
+
     def digest(self) -> str:
         data = [self.synonyms, sorted(map(list, self.phrases.items())), sorted(self.compounds)]
         return hashlib.sha256(json.dumps(data, ensure_ascii=False).encode()).hexdigest()[:16]
@@ -287,8 +297,10 @@ class SearchKorean(SearchLanguage):
                 out.extend(tables.synonyms.get(form.lower(), ()))
             lowered.append({f.lower() for f in word_forms})
         if tables.phrases:
+            by_first = tables.phrases_by_first_word
             for i in range(len(lowered)):
-                for phrase, extra in tables.phrases.items():
+                starting = sorted(c for f in lowered[i] for c in by_first.get(f, ()))   # in `phrases` order
+                for _, phrase, extra in starting:
                     if i + len(phrase) <= len(lowered) and all(p in lowered[i + k] for k, p in enumerate(phrase)):
                         out.extend(extra)
         for a, b in apart(input):

@@ -78,6 +78,9 @@ def execute_on_local_sockets(nb, cwd=None, km=None, **kwargs):
     from jupyter_client.manager import AsyncKernelManager
     from nbclient import NotebookClient, execute
 
+    from coursebook.bookrun import log_kernel
+
+    log_kernel(cwd, nb)
     if km is not None:
         return execute(nb, cwd=cwd, km=km, **kwargs)
     name = kwargs.pop("kernel_name", None) or nb.metadata.get("kernelspec", {}).get("name") or "python3"
@@ -97,6 +100,30 @@ def local_kernels() -> None:
 
 
 # ---- the same bytes from every build of one commit -------------------------------------------------
+
+def downloads_from_the_cache() -> None:
+    """On a cache hit, myst-nb renders the page from a merged copy of the chapter (the cached outputs) but writes
+    the chapter it read, without outputs, to jupyter_execute/ (the page's downloadable notebook): a printed
+    output would be on the page and missing from the download, unlike after an execution, which fills the
+    chapter itself. Put the merged copy into the chapter object instead, so both cases write the same notebook."""
+    from myst_nb.core.execute.cache import NotebookClientCache
+
+    start = NotebookClientCache.start_client
+    if getattr(start, "roofline", False):
+        return
+
+    def start_client(self):
+        chapter = self.notebook
+        start(self)
+        if self.notebook is not chapter:        # a cache hit
+            merged = self.notebook
+            chapter.clear()
+            chapter.update(merged)
+            self._notebook = chapter
+
+    start_client.roofline = True
+    NotebookClientCache.start_client = start_client
+
 
 def stable_notebook(app, doctree) -> None:
     """doctree-read: myst-nb has just written the executed notebook of this page to jupyter_execute/ (the
@@ -146,6 +173,7 @@ def setup(app):
     app.connect("doctree-read", stable_notebook)
     app.connect("write-started", assets_before_pages)
     local_kernels()
+    downloads_from_the_cache()
     # Korean search language; <meta name="description"> per page; Korean interface words
     from coursebook import korean_ui, search_ko, sitemeta
 

@@ -124,14 +124,19 @@ def glue(name: str, value) -> None:
     data = bundle(value)
     metadata = {"scrapbook": {"name": name, "mime_prefix": PREFIX}}
     display({PREFIX + mime: payload for mime, payload in data.items()}, raw=True, metadata=metadata)
-    if in_book():
-        return
-    if isinstance(value, str):
-        display({"text/plain": f"{name} = {value}"}, raw=True)
-    elif "text/markdown" in data:   # a table, or an explorer whose HTML controls only the site's script can run
-        display({"text/markdown": data["text/markdown"]}, raw=True)
-    else:
-        display(data, raw=True)
+    if not in_book():
+        display(shown(name, data), raw=True)
+
+
+def shown(name: str, data: dict) -> dict:
+    """What `glue` shows below the cell outside the book for the record `data` (the mime bundle glued as `name`):
+    a line `name = value` for text, a table's (or an explorer's) Markdown, or else the bundle itself (figure,
+    equation). A function of the record alone, so an edition can be made from the book's run (which only records)."""
+    if set(data) == {"text/plain"}:
+        return {"text/plain": f"{name} = {shown_text(data['text/plain'])}"}
+    if "text/markdown" in data:   # a table, or an explorer whose HTML controls only the site's script can run
+        return {"text/markdown": data["text/markdown"]}
+    return data
 
 
 short_parameter_errors()   # every chapter imports this module first
