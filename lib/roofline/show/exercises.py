@@ -18,6 +18,7 @@ One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter)
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import html
 import json
@@ -218,9 +219,13 @@ class Exercises:
     sheet: tuple[tuple[str, str], ...] = ()     # a worksheet: (row key, row label); columns are cases
     cases: tuple[tuple[str, str], ...] = ()     # (case key, case label)
 
+    @functools.cached_property
+    def _by_key(self) -> dict[str, Question]:
+        return {_plain_key(q.key): q for q in self.questions}
+
     def question(self, key) -> Question:
-        by_key = {_plain_key(q.key): q for q in self.questions}
-        found = by_key.get(_plain_key(key))
+        """The question named `key` ("⑤-1", "5-1", "Q-64", "Q-0" …)."""
+        found = self._by_key.get(_plain_key(key))
         if found is None:
             names = ", ".join(q.key for q in self.questions)
             raise ParameterError(f"문제 번호: {key!r}인 문제는 없다. 이 장의 문제: {names}")
@@ -247,10 +252,10 @@ class Exercises:
         out = {}
         for q in self.questions:
             units = [q.unit] + others(q.unit)
+            values = [Fraction(q.value) / u.size for u in units]
             out[q.key] = {
                 "unit": q.unit.name,
-                "targets": [[u.name, str((Fraction(q.value) / u.size).numerator),
-                             str((Fraction(q.value) / u.size).denominator)] for u in units],
+                "targets": [[u.name, str(v.numerator), str(v.denominator)] for u, v in zip(units, values)],
                 "right": RIGHT,
                 "wrong": wrong_message(q),
                 "digits": {str(d): digits_message(d) for d in (DIGITS,) + FEWER},
@@ -321,14 +326,13 @@ def page_html(ex: Exercises) -> str:
             f'<label>판정할 유효숫자 <select data-rl-digits>{digits}</select></label></p>'
             f'<details><summary>판정 규칙</summary><p>{_e(rule_text())}</p></details></div>')
     if ex.sheet:
-        by_key = {q.key: q for q in ex.questions}
         cols = "".join(f'<th scope="col">{_e(ko.nbsp(label))}</th>' for _, label in ex.cases)
         rows = []
         for row, label in ex.sheet:
-            unit = by_key[f"{row}-{ex.cases[0][0]}"].unit.name
+            unit = ex.question(f"{row}-{ex.cases[0][0]}").unit.name
             cells = "".join(
                 f'<td data-label="{_e(case_label)}">'
-                f'{_field(ex, by_key[f"{row}-{case}"], f"{label}, {case_label} ({unit})", compact=True)}</td>'
+                f'{_field(ex, ex.question(f"{row}-{case}"), f"{label}, {case_label} ({unit})", compact=True)}</td>'
                 for case, case_label in ex.cases)
             rows.append(f'<tr><th scope="row">{_e(label)} <span class="rl-row-unit">({_e(unit)})</span></th>'
                         f'{cells}</tr>')
@@ -352,10 +356,9 @@ def notebook_markdown(ex: Exercises) -> str:
            f'`check("{first.key}", show=True)`로 답을 본다. '
            f"{rule_text(site=False)}")
     if ex.sheet:
-        by_key = {q.key: q for q in ex.questions}
         head = "| 값 | 단위 | " + " | ".join(label for _, label in ex.cases) + " |"
         sep = "| :-- | :-- |" + " :-: |" * len(ex.cases)
-        rows = [f"| {label} | {by_key[f'{row}-{ex.cases[0][0]}'].unit.name} | "
+        rows = [f"| {label} | {ex.question(f'{row}-{ex.cases[0][0]}').unit.name} | "
                 + " | ".join(f"`{row}-{case}`" for case, _ in ex.cases) + " |" for row, label in ex.sheet]
         return "\n".join(["**계산표.** 칸마다 적힌 이름으로 답을 확인한다.", "", head, sep, *rows, "", how])
     items = [f"{i}. **{q.key}** {q.text} (단위: {q.unit.name})" for i, q in enumerate(ex.questions, 1)]
