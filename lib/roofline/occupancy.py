@@ -128,6 +128,7 @@ class TileCase:
 
     preset: str
     T: int
+    s: int                            # Byte per element (inputs and partial sums)
     copies: int                       # 1: single buffer, 2: double buffering of A·B
     threads: int
     extra_registers: int
@@ -152,4 +153,4 @@ def tile_case(preset: Preset, T: int, s: int, copies: int, threads: int, extra_r
     over = ("threads" if threads > sm.threads_per_block else "smem" if smem > sm.smem_per_block
             else "registers" if partial + extra_registers > sm.registers_per_thread else None)
     result = None if over else occupancy(preset, threads, partial + extra_registers, smem)
-    return TileCase(preset.key, T, copies, threads, extra_registers, smem, partial, over, result)
+    return TileCase(preset.key, T, s, copies, threads, extra_registers, smem, partial, over, result)

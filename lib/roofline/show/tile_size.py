@@ -259,7 +259,8 @@ def worked_steps(preset, case):
 
     sm, r, i = preset.sm, case.result, fmt.integer
     head = (f"- 블록당 Shared Memory(입력 버퍼): {i(case.smem)} Byte, 스레드당 레지스터: 중간 합 "
-            f"{i(case.T)}² ÷ {i(case.threads)} → {case.partial_sums}개 + 여유분 {case.extra_registers}개 = {case.registers}개")
+            f"⌈{i(case.T)}² × {case.s} Byte ÷ (4 Byte × {i(case.threads)})⌉ = {case.partial_sums}개 + 여유분 "
+            f"{case.extra_registers}개 = {case.registers}개")
     if r is None:
         return Markdown(head + f"\n- {over_text(case, preset)}")
     W = r.warps_per_block
