@@ -208,3 +208,36 @@ def test_exact_results():
 def test_bad_inputs(call, message):
     with pytest.raises(ParameterError, match=message):
         call()
+
+
+# ---------------------------------------------------------------- the parameter file
+
+def _toml(tmp_path, edit):
+    text = (ROOT / "tests" / "seed" / "course.toml").read_text(encoding="utf-8")
+    path = tmp_path / "course.toml"
+    path.write_text(edit(text), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace('gpu = "H100_SXM"', 'gpu = "TPU_v5e"', 1), r"^week4\.gpu: 프리셋 'TPU_v5e'에는 SM 한도"),
+    (lambda t: t.replace('gpu = "H100_SXM"', 'gpu = "course"', 1), r"^week4\.gpu: 프리셋 'course'에는 SM 한도"),
+    (lambda t: t.replace("extra_registers = 32", "extra_registers = 0", 1), r"^week4\.extra_registers: 양의 정수"),
+    (lambda t: t.replace("warps = 64", "warps = 48", 1), r"^presets\.H100_SXM\.sm\.warps: warps × warp_size = threads"),
+    (lambda t: t.replace("smem_per_block = 232_448", "smem_per_block = 233_472", 1),
+     r"^presets\.H100_SXM\.sm\.smem_per_block: smem_per_block \+ smem_reserved"),
+    (lambda t: t.replace('compute_capability = "9.0"', 'compute_capability = "Hopper"', 1),
+     r"^presets\.H100_SXM\.sm\.compute_capability"),
+    (lambda t: t.replace("smem_reserved = 1_024", "smem_reserved = -1", 1), r"^presets\.H100_SXM\.sm\.smem_reserved: 0 이상"),
+    (lambda t: t.replace("register_unit = 256", "", 1), r"^\[presets\.H100_SXM\.sm\]: 빠진 키 register_unit"),
+])
+def test_bad_limits_in_the_file(tmp_path, edit, message):
+    with pytest.raises(ParameterError, match=message):
+        rl.load(_toml(tmp_path, edit))
+
+
+def test_cell_gpu_must_have_limits():
+    with pytest.raises(ParameterError, match=r"^gpu: 프리셋 'TPU_v5e'에는 SM 한도"):
+        SEED.week4.with_(gpu="TPU_v5e")
+    with pytest.raises(ParameterError, match=r"^extra_registers: 양의 정수"):
+        SEED.week4.with_(extra_registers=-3)

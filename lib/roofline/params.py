@@ -197,6 +197,9 @@ class Week4(OnMachine):
             preset = catalog.preset(key, name("gpus"))
             if preset.SMs is None or preset.smem_per_SM is None:
                 raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다)")
+            if preset.sm is None:
+                raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SM 한도(presets.{key}.sm)가 없어 점유율을 "
+                                     "계산할 수 없다 (NVIDIA GPU여야 한다)")
         gpu = catalog.preset(values["gpu"], name("gpu"))
         if gpu.sm is None:
             with_sm = [k for k, p in catalog.presets.items() if p.sm]
