@@ -22,7 +22,7 @@ import pytest
 import roofline as rl
 from browser_helpers import (HANGUL, ROOT, chromium, cpu_times, html_dir, label_page, offline, page_file, screenshot_contrast,
                              screenshot_dir, serve)
-from roofline import buffers, kernels
+from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
 
 EXPLORERS = {"roofline": "ch-roofline", "tile": "ch-tile-size", "matmul": "ch-matmul", "vector": "ch-week3"}
@@ -163,22 +163,37 @@ def check_matmul(course, shown, plots=True):
 BUFFERING = {"단일 버퍼": 1, "이중 버퍼링": 2}
 
 
-def expect_tile(course, T: int, copies: int, key: str) -> list[str]:
+def expect_tile(course, T: int, copies: int, key: str, threads: int, extra: int) -> tuple[list[str], list[str], object]:
+    """The buffer rows and the occupancy rows of one state, from buffers and roofline.occupancy (the one function)."""
     s = course.week4.s
-    smem = course.presets[key].smem_per_SM
     b = buffers.tile_buffers(T, T, T, s, s, copies)
-    n = buffers.resident_blocks(smem, b.inputs)
-    return [f"{fmt.integer(b.A)} B ({fmt.kib(b.A)})", f"{fmt.integer(b.B)} B ({fmt.kib(b.B)})", fmt.kib(b.inputs),
-            fmt.kib(b.acc), fmt.kib(b.total), fmt.kib(smem), fmt.integer(n) if n else "0 (안 들어감)"]
+    sizes = [f"{fmt.integer(b.A)} B ({fmt.kib(b.A)})", f"{fmt.integer(b.B)} B ({fmt.kib(b.B)})", fmt.kib(b.inputs),
+             fmt.kib(b.acc), fmt.kib(b.total)]
+    case = occupancy.tile_case(course.presets[key], T, s, copies, threads, extra)
+    regs = f"{case.partial_sums} + {extra} = {case.partial_sums + extra}"
+    r = case.result
+    if r is None:
+        return sizes, [fmt.kib(b.inputs), "—", regs] + ["—"] * 8, case
+    limits = ["제한 없음" if r.limits[k] is None else fmt.integer(r.limits[k]) for k in ("warps", "registers", "smem", "blocks")]
+    names = {"warps": "워프 수", "registers": "레지스터", "smem": "Shared Memory", "blocks": "블록 수"}
+    return sizes, [fmt.kib(b.inputs), fmt.kib(r.smem_per_block), regs, *limits, fmt.integer(r.blocks),
+                   f"{fmt.integer(r.warps)} / {fmt.integer(r.max_warps)}", fmt.percent(r.occupancy, 1),
+                   "·".join(names[k] for k in r.binding)], case
 
 
 def check_tile(course, shown, plots=True):
-    T, copies, key = number_of(shown["controls"]["T"]), BUFFERING[shown["controls"]["copies"]], shown["controls"]["gpu"]
-    want = expect_tile(course, T, copies, key)
-    assert [row[1] for row in shown["tables"][0]] == want, (T, copies, key)
-    assert f"T = {T}" in shown["summary"] and course.presets[key].name.split(" (")[0] in shown["summary"]
-    fits = want[-1] != "0 (안 들어감)"
-    assert ("들어가지 않는다" not in shown["summary"]) == fits, shown["summary"]
+    c = shown["controls"]
+    T, copies, key = number_of(c["T"]), BUFFERING[c["copies"]], c["gpu"]
+    threads, extra = int(c["threads"]), int(c["extra"])
+    sizes, occ, case = expect_tile(course, T, copies, key, threads, extra)
+    assert [row[1] for row in shown["tables"][0]] == sizes, c
+    assert [row[1] for row in shown["tables"][1]] == occ, c
+    assert f"T = {T}" in shown["summary"] and course.presets[key].name.split(" (")[0] in shown["summary"] or case.result is None
+    if case.result is not None:   # never more blocks than the SM holds
+        assert case.result.blocks <= course.presets[key].sm.blocks
+        assert f"블록 {fmt.integer(case.result.blocks)}개가 상주한다" in shown["summary"] or not case.result.blocks
+    else:
+        assert "넘" in shown["summary"], shown["summary"]
 
 
 def expect_vector(course, kP: Fraction, kBW: Fraction, kC: Fraction) -> dict:
@@ -251,7 +266,8 @@ def test_a_machine_that_is_no_preset_is_offered_as_the_chapters(course):
 @pytest.mark.parametrize("call, key", [
     (lambda c, x: x.matmul(c.week4.hardware, c.week4.s, c.week4.dtype, c.week4.N, c.week4.tiles, 3), "T"),
     (lambda c, x: x.tile_size(c.presets, c.week4.N, c.week4.s, c.week4.dtype, c.week4.tiles, c.week4.tiles[0],
-                              next(k for k, p in c.presets.items() if not p.smem_per_SM)), "gpu"),
+                              next(k for k, p in c.presets.items() if not p.sm), c.week4.threads,
+                              c.week4.extra_registers), "gpu"),
     (lambda c, x: x.vector_add(c.week3.hardware, c.week3.L, c.week3.s, c.week3.dtype, c.week3.capacity, [2, 4]), "factors"),
     (lambda c, x: x.roofline(c.presets, c.dtypes, c.week4.N, c.week4.tiles, c.week4.hardware, "FP64"), "dtype"),
 ], ids=["T-not-offered", "gpu-without-shared-memory", "factors-without-1", "unknown-dtype"])
@@ -476,15 +492,19 @@ def test_matmul_every_N_and_T(reader, course):
 
 
 @pytest.mark.parametrize("reader", ["tile"], indirect=True)
-def test_tile_every_T_buffering_and_gpu(reader, course):
+def test_tile_every_T_buffering_gpu_threads_and_registers(reader, course):
+    from roofline.show import explorer
+
     r, w4 = reader, course.week4
     r.check()
     first = r.shown()["controls"]
     assert first["T"] == fmt.integer(w4.tiles[-1]) and first["copies"] == "단일 버퍼"
-    gpus = [k for k, p in course.presets.items() if p.smem_per_SM]
+    assert (first["gpu"], first["threads"], first["extra"]) == (w4.gpu, str(w4.threads), str(w4.extra_registers))
+    options = explorer.tile_options(course.presets, w4.N, w4.s, w4.tiles, w4.threads, w4.extra_registers)
+    gpus = [k for k, p in course.presets.items() if p.sm]
     offered = r.control("gpu").locator("option").evaluate_all("(os) => os.map((o) => o.value)")
-    assert offered == gpus
-    Ts = sorted({2**k for k in range(3, w4.N.bit_length()) if w4.N % 2**k == 0} | set(w4.tiles))
+    assert offered == gpus == list(options.gpus)
+    Ts = list(options.Ts)
     assert r.range_size("T") == len(Ts)
     r.range_to("T", 0)   # every T on the chapter's GPU, single buffering
     for _ in range(len(Ts) - 1):
@@ -497,12 +517,13 @@ def test_tile_every_T_buffering_and_gpu(reader, course):
                 r.act(lambda: r.root.get_by_label(mode, exact=True).click())
             r.key("T", "Home", expect_change=r.shown()["controls"]["T"] != fmt.integer(Ts[0]))
             r.key("T", "End")
-    if 256 in Ts:   # a T the course does not compare, on the last GPU (T4 in this term's presets)
-        for _ in range(len(Ts) - 1 - Ts.index(256)):
-            r.key("T", "ArrowLeft")
-        assert r.shown()["controls"]["T"] == "256"
+    r.key("T", "Home")
+    for name, values in (("threads", options.threads), ("extra", options.extras)):   # every choice of the two selects
+        for value in values:
+            if r.shown()["controls"][name] != str(value):
+                r.act(lambda: r.control(name).select_option(str(value)))
     r.key("T", "End", expect_change=r.shown()["controls"]["T"] != fmt.integer(Ts[-1]))
-    assert r.shown()["controls"] == {"T": fmt.integer(Ts[-1]), "copies": "이중 버퍼링", "gpu": gpus[-1]}   # the last state
+    assert r.shown()["controls"]["T"] == fmt.integer(Ts[-1])
     finish(r, {"T": (lambda: r.key("T", "ArrowLeft"), lambda: r.key("T", "ArrowRight")),
                "copies": (lambda: r.act(lambda: r.root.get_by_label("단일 버퍼", exact=True).click()),
                           lambda: r.act(lambda: r.root.get_by_label("이중 버퍼링", exact=True).click())),
@@ -580,7 +601,8 @@ def test_labels_dark_mode_phone_and_motion(reader):
         assert HANGUL.search(label), f"{r.name}: a control without a Korean label"
         assert el.is_visible() and el.evaluate("(el) => el.tabIndex >= 0"), f"{r.name}: a control the keyboard cannot reach"
     names = {"roofline": ["하드웨어", "자료형"], "matmul": ["행렬 한 변 N", "타일 한 변 T"],
-             "tile": ["타일 한 변 T (T_M = T_N = T_K)", "단일 버퍼", "이중 버퍼링", "GPU 프리셋"],
+             "tile": ["타일 한 변 T (T_M = T_N = T_K)", "단일 버퍼", "이중 버퍼링", "GPU 프리셋", "블록당 스레드",
+                      "스레드당 레지스터 여유분"],
              "vector": ["연산 성능 P의 배율 k", "메모리 대역폭 BW의 배율 k", "메모리 용량의 배율 k"]}[r.name]
     for text in names:   # the label names the course's symbol, and it finds its control
         assert r.root.get_by_label(text, exact=True).count() == 1, f"{r.name}: no control labelled {text!r}"

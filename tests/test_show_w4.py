@@ -14,6 +14,7 @@ import pytest
 
 import roofline as rl
 from roofline import buffers, kernels, problems
+from roofline import occupancy
 from roofline.show import fmt, ko, matmul, summary, tile_size
 
 from conftest import live_glued, seed_glued
@@ -118,19 +119,40 @@ def test_tables_and_equations(seed, seed_cases):
 
 
 # ---------------------------------------------------------------- ④
-def test_misfits_sentence(seed):
+def test_occupancy_tables_and_sentences(seed):
+    """④'s occupancy words from roofline.occupancy: the box's table and sentence, the worked example, the limits."""
     w4 = seed.week4
     gpus = [w4.catalog.preset(k) for k in ("H100_SXM", "T4")]
-    bound = {(g.key, T, c): buffers.resident_blocks(g.smem_per_SM, buffers.tile_buffers(T, T, T, 4, 4, c).inputs)
-             for g in gpus for T in (32, 64, 128) for c in (1, 2)}
-    assert tile_size.misfits(gpus, (32, 64, 128), bound) == (
+    cases = {(g.key, T, c): occupancy.tile_case(g, T, 4, c, 256, 32) for g in gpus for T in (32, 64, 128) for c in (1, 2)}
+    assert tile_size.occupancy_misfits(gpus, cases) == (
         "NVIDIA H100 SXM에서 T = 128을 이중 버퍼링하면, 그리고 NVIDIA T4에서 T = 128이면 단일 버퍼든 이중 버퍼링이든 "
-        "입력 버퍼조차 SM 하나에 들어가지 않는다.")
-    assert tile_size.misfits(gpus, (32,), bound) == "이 표의 경우는 모두 입력 버퍼가 SM 하나에 들어간다."
-    table = tile_size.resident_table(gpus, (32, 64, 128), {T: buffers.tile_buffers(T, T, T, 4, 4) for T in (32, 64, 128)},
-                                     {T: buffers.tile_buffers(T, T, T, 4, 4, 2) for T in (32, 64, 128)}, bound).data
-    assert "| NVIDIA T4 |" in table.replace("\u00a0", " ") and "(Colab" not in table
-    assert table.count("0\u00a0(안\u00a0들어감)") == 3
+        "블록이 하나도 올라가지 않는다.")
+    small = {k: v for k, v in cases.items() if k[1] == 32}
+    assert tile_size.occupancy_misfits(gpus, small) == "이 표의 경우는 모두 SM 하나에 블록이 하나 이상 올라간다."
+    table = tile_size.gpus_table(gpus, cases).data.replace("\u00a0", " ")
+    assert "| NVIDIA T4 | T = 32 | 4개, 100.0% | 워프 수 | 4개, 100.0% | 워프 수·Shared Memory |" in table
+    assert "| NVIDIA H100 SXM | T = 128 | 1개, 12.5% | Shared Memory | 올라가지 않음 | — |" in table
+    assert "(Colab" not in table
+    h100 = gpus[0]
+    own = [occupancy.tile_case(h100, T, 4, c, 256, 32) for T in (32, 64, 128) for c in (1, 2)]
+    worked = tile_size.worked_case(own)
+    assert (worked.T, worked.copies) == (128, 1)
+    steps = tile_size.worked_steps(h100, worked).data
+    for part in ("⌈128² × 4 Byte ÷ (4 Byte × 256)⌉ = 64개 + 여유분 32개 = 96개", "⌊64 ÷ 8⌋ = 8",
+                 "⌈96 × 32 ÷ 256⌉ × 256 = 3,072개", "⌊20 ÷ 8⌋ = 2", "⌈(131,072 + 예약 1,024) ÷ 128⌉ × 128 = 132,096 Byte",
+                 "⌊233,472 ÷ 132,096⌋ = 1", "min(8, 2, 1, 32) = 1", "8 ÷ 64 = 12.5%"):
+        assert part in steps, part
+    assert tile_size.worked_verdict(h100, worked).startswith("가장 작은 한도는 Shared Memory다.")
+    assert tile_size.occupancy_headline(h100, worked).startswith(
+        "NVIDIA H100 SXM의 SM 하나에는 입력을 단일 버퍼로 둔 T = 128 타일의 블록이 1개 상주하고, 점유율은 12.5%다.")
+    words = tile_size.occupancy_words(own[-1], h100)
+    assert words["blocks"] == "—" and words["verdict"].startswith("블록당 Shared Memory 256 KiB가 블록 하나의 최대 227 KiB를 넘어")
+    over = occupancy.tile_case(h100, 256, 4, 1, 64, 32)
+    assert over.over == "smem"
+    over = occupancy.tile_case(h100, 128, 4, 1, 64, 32)     # 256 partial sums per thread
+    assert over.over == "registers" and "한도 255개를 넘는다" in tile_size.occupancy_words(over, h100)["verdict"]
+    limits = tile_size.sm_table(h100).data
+    assert "| 블록 하나의 최대 Shared Memory (opt-in) | 227 KiB |" in limits and "| SM당 최대 상주 블록 | 32 |" in limits
 
 
 def test_k_widths():

@@ -40,7 +40,7 @@ def other_value(problem: str, name: str, value, values: dict):
     """A different value for one variable that is valid with the others unchanged (None: there is none)."""
     catalog = LIVE.catalog
     problem_now = getattr(LIVE, problem)
-    if name in {"N", "L", "capacity", "threads", "small_N", "seq"}:
+    if name in {"N", "L", "capacity", "threads", "small_N", "seq", "extra_registers"}:
         return value * 2
     if name in {"tiles", "small_capacities", "capacities"}:
         return [v // 2 for v in value] if all(v % 2 == 0 and v > 1 for v in value) else [v * 2 for v in value]
@@ -59,7 +59,8 @@ def other_value(problem: str, name: str, value, values: dict):
         dtype = values.get("dtype", getattr(problem_now, "dtype"))
         gpu_only = problem == "note" or name == "gpu"
         others = [k for k, p in catalog.presets.items() if k != value and (name == "gpu" or dtype in p.peak)
-                  and (not gpu_only or (p.SMs and p.smem_per_SM))]
+                  and (not gpu_only or (p.SMs and p.smem_per_SM))
+                  and (not (problem == "week4" and name == "gpu") or p.sm)]   # ④'s occupancy needs per-SM limits
         return others[0] if others else None
     if name == "gpus":
         gpus = [k for k, p in catalog.presets.items() if p.SMs and p.smem_per_SM]

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 import roofline as rl
-from roofline import buffers, kernels, problems
+from roofline import buffers, kernels, occupancy, problems
 from roofline.show import fmt, ko
 from roofline.errors import ParameterError
 from roofline.show.figures import FIGURES, tile_sweep
@@ -81,17 +81,21 @@ def test_no_reuse_minimal_unit(seed):
 
 
 def test_residency_on_real_presets(seed):
-    """Illustration beyond the hypothetical hardware: ⌊smem_per_SM / inputs⌋, single and double buffering."""
+    """Beyond the hypothetical hardware: resident blocks with every limit (roofline.occupancy), 256 threads and
+    32 registers besides the partial sums; never more than the SM's cap (32 on H100, 16 on T4)."""
     h100, t4 = seed.preset("H100_SXM"), seed.preset("T4")
     assert (h100.smem_per_SM, t4.smem_per_SM) == (228 * 1024, 64 * 1024)
-    got = {
-        (gpu.key, T, c): buffers.resident_blocks(gpu.smem_per_SM, buffers.tile_buffers(T, T, T, 4, 4, c).inputs)
-        for gpu in (h100, t4) for T in (32, 64, 128) for c in (1, 2)
-    }
+    got = {}
+    for gpu in (h100, t4):
+        for T in (32, 64, 128):
+            for c in (1, 2):
+                case = occupancy.tile_case(gpu, T, 4, c, 256, 32)
+                got[gpu.key, T, c] = case.result.blocks if case.result else None
+                assert case.result is None or case.result.blocks <= gpu.sm.blocks
     assert got == {
-        ("H100_SXM", 32, 1): 28, ("H100_SXM", 32, 2): 14, ("H100_SXM", 64, 1): 7, ("H100_SXM", 64, 2): 3,
-        ("H100_SXM", 128, 1): 1, ("H100_SXM", 128, 2): 0,
-        ("T4", 32, 1): 8, ("T4", 32, 2): 4, ("T4", 64, 1): 2, ("T4", 64, 2): 1, ("T4", 128, 1): 0, ("T4", 128, 2): 0,
+        ("H100_SXM", 32, 1): 6, ("H100_SXM", 32, 2): 6, ("H100_SXM", 64, 1): 5, ("H100_SXM", 64, 2): 3,
+        ("H100_SXM", 128, 1): 1, ("H100_SXM", 128, 2): None,
+        ("T4", 32, 1): 4, ("T4", 32, 2): 4, ("T4", 64, 1): 2, ("T4", 64, 2): 1, ("T4", 128, 1): None, ("T4", 128, 2): None,
     }
 
 
@@ -350,7 +354,10 @@ def test_tile_size_page_values():
     assert "compute-tiles" not in g          # the verdict says it once, not three times
     assert (g["q-in-full"], g["q-in-half-ro"], g["q-acc"], g["q-T-K-half-ro"]) == ("32 KiB", "16 KiB로", "16 KiB", "32로")
     assert g["dtype-if"] == "FP32면"
-    assert "| 28 |" in g["table-resident"] and "0 (안 들어감)" in g["table-resident"]
+    assert "| 6개, 75.0% | 레지스터 |" in g["table-resident"] and "올라가지 않음" in g["table-resident"]
+    assert "| 1개, 12.5% | Shared Memory |" in g["table-resident"]
+    assert g["occ-headline"].startswith("NVIDIA H100 SXM의 SM 하나에는 입력을 단일 버퍼로 둔 T = 128 타일의 블록이 1개")
+    assert "min(8, 2, 1, 32) = 1" in g["occ-steps"] and g["occ-verdict"].startswith("가장 작은 한도는 Shared Memory다.")
 
 
 def test_matmul_page_values():
@@ -493,10 +500,12 @@ def test_matmul_headline_keeps_the_compute_limit():
     assert "재사용 없음의 약 549.823 GB" in g["headline"]
 
 
-def test_tile_size_real_limit_may_be_lower():
+def test_tile_size_box_and_explorer_agree():
+    """The box above the explorer and the explorer speak of the same resident blocks (no 'real limits are lower')."""
     md = (CHAPTERS / "w4_4_tile_size.md").read_text(encoding="utf-8")
-    assert "실제 한도는 이보다 낮을 수 있다" in md and "실제 한도는 이보다 낮다" not in md
+    assert "실제 한도는 이보다 낮을 수 있다" not in md and "Shared Memory로 본" not in md
+    assert "`nvcc -Xptxas -v`" in md and "**가정**" in md
     g = seed_page("w4_4_tile_size")
-    assert g["misfits"].endswith("입력 버퍼조차 SM 하나에 들어가지 않는다.") and "버퍼링다" not in g["misfits"]
+    assert g["misfits"].endswith("블록이 하나도 올라가지 않는다.") and "버퍼링다" not in g["misfits"]
     prose = re.sub(r"```\{code-cell\}.*?\n```", "", md.split("\n---\n", 1)[1], flags=re.S)
     assert "kernels" not in prose and "matmul_tiles" not in prose

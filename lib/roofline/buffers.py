@@ -1,8 +1,8 @@
 """On-chip storage of one output tile's work (④, ⑤): input buffers, the partial sums, residency.
 
     A buffer = s_in T_M T_K,  B buffer = s_in T_K T_N,  acc = s_acc T_M T_N    (Byte)
-    double buffering doubles the inputs only;
-    resident blocks per SM ≤ min(⌊smem per SM / smem per block⌋, ⌊regs per SM / regs per block⌋, other limits)
+    double buffering doubles the inputs only.
+Resident blocks on a real GPU (all four limits, allocation units, the driver's reserve) are roofline.occupancy's.
 """
 from __future__ import annotations
 
@@ -34,6 +34,7 @@ def tile_buffers(T_M: int, T_N: int, T_K: int, s_in: int = 4, s_acc: int = 4, co
 
 
 def resident_blocks(per_SM: int, per_block: int) -> int:
-    """⌊per_SM / per_block⌋: how many blocks one resource lets share an SM (0: the block does not fit)."""
+    """The bare floor ⌊per_SM / per_block⌋ of one resource, without allocation units, reserve or the SM's other
+    limits: not the resident blocks of a real GPU (those are roofline.occupancy.occupancy's)."""
     check_positive(per_SM=per_SM, per_block=per_block)
     return per_SM // per_block

@@ -1,7 +1,8 @@
 """Hardware: the two numbers of a roofline (P, BW) and the named presets.
 
 A preset holds dense peaks per dtype (FLOPs/s), optional 2:4-sparse peaks,
-memory bandwidth BW (Byte/s) and, for real GPUs, SMs and shared memory per SM.
+memory bandwidth BW (Byte/s) and, for real GPUs, SMs, shared memory per SM and, for NVIDIA GPUs, the
+per-SM limits (`SMLimits`) that decide how many blocks are resident on an SM (`roofline.occupancy`).
 `Preset.roofline(dtype)` gives the `Roofline(P, BW)` that the cost model uses.
 """
 from __future__ import annotations
@@ -39,6 +40,30 @@ class Roofline:
 
 
 @dataclass(frozen=True)
+class SMLimits:
+    """What one SM of an NVIDIA GPU holds at most, by compute capability (CUDA C++ Programming Guide,
+    "Technical Specifications per Compute Capability"; the architecture's tuning guide). Counts, Byte."""
+
+    compute_capability: str      # "9.0"
+    warp_size: int               # threads of one warp
+    threads_per_block: int       # threads one block may have
+    threads: int                 # resident threads per SM
+    warps: int                   # resident warps per SM (= threads / warp_size)
+    blocks: int                  # resident blocks per SM
+    registers: int               # 32-bit registers per SM
+    registers_per_block: int     # 32-bit registers one block may take
+    registers_per_thread: int    # 32-bit registers one thread may take
+    register_unit: int           # a warp's registers are allocated in multiples of this many
+    register_partitions: int     # the SM's processing blocks; each has registers / register_partitions
+    smem: int                    # shared memory per SM (Byte)
+    smem_per_block: int          # shared memory one block may take, opt-in maximum (Byte)
+    smem_reserved: int           # shared memory the driver reserves for each block (Byte)
+    smem_unit: int               # a block's shared memory is allocated in multiples of this (Byte)
+    source: str                  # the Programming Guide's table
+    architecture: str            # the architecture's own page (tuning guide)
+
+
+@dataclass(frozen=True)
 class Preset:
     """A named machine: dense (and sparse) peaks per dtype, BW, SMs, shared memory per SM."""
 
@@ -51,6 +76,7 @@ class Preset:
     sparse: dict[str, Fraction] = field(default_factory=dict)
     SMs: int | None = None
     smem_per_SM: int | None = None
+    sm: SMLimits | None = None          # NVIDIA GPUs: the per-SM limits of occupancy
 
     def P(self, dtype: str) -> Fraction:
         """Dense peak for `dtype`; a clear error if this machine has none."""

@@ -14,12 +14,13 @@ Every bad value raises `ParameterError` (a ValueError) whose Korean message name
 from __future__ import annotations
 
 import dataclasses
+import re
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from roofline.errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, text
-from roofline.hardware import Preset, Roofline
+from roofline.hardware import Preset, Roofline, SMLimits
 
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 
@@ -63,9 +64,51 @@ def check_keys(table, where: str, required, optional=()) -> dict:
     return table
 
 
+SM_COUNTS = ("warp_size", "threads_per_block", "threads", "warps", "blocks", "registers", "registers_per_block",
+             "registers_per_thread", "register_unit", "register_partitions", "smem_per_block", "smem_unit")
+SM_KEYS = ("compute_capability", *SM_COUNTS, "smem_reserved", "source", "architecture")
+
+
+def _https(value, where: str) -> str:
+    url = text(value, where)
+    if not url.startswith("https://"):
+        raise ParameterError(f"{where}: https:// 주소여야 한다. 받은 값: {url!r}")
+    return url
+
+
+def parse_sm(key: str, table, smem_per_SM: int | None) -> SMLimits:
+    """[presets.KEY.sm]: an NVIDIA GPU's per-SM limits; every count a whole number, each rule checked."""
+    where = f"presets.{key}.sm"
+    check_keys(table, where, SM_KEYS)
+    if smem_per_SM is None:
+        raise ParameterError(f"{where}: SM 한도를 쓰려면 presets.{key}.smem_per_SM도 있어야 한다")
+    cc = text(table["compute_capability"], f"{where}.compute_capability")
+    if not re.fullmatch(r"\d+\.\d+", cc):
+        raise ParameterError(f"{where}.compute_capability: \"9.0\"처럼 주.부 번호여야 한다. 받은 값: {cc!r}")
+    counts = {k: positive_int(table[k], f"{where}.{k}") for k in SM_COUNTS}
+    reserved = table["smem_reserved"]
+    if isinstance(reserved, bool) or not isinstance(reserved, int) or reserved < 0:
+        raise ParameterError(f"{where}.smem_reserved: 0 이상의 정수여야 한다. 받은 값: {reserved!r}")
+    if counts["warps"] * counts["warp_size"] != counts["threads"]:
+        raise ParameterError(f"{where}.warps: warps × warp_size = threads여야 한다. 받은 값: {counts['warps']} × "
+                             f"{counts['warp_size']} ≠ {counts['threads']}")
+    if counts["registers"] % counts["register_partitions"]:
+        raise ParameterError(f"{where}.register_partitions: registers = {counts['registers']}의 약수여야 한다. "
+                             f"받은 값: {counts['register_partitions']}")
+    if counts["smem_per_block"] + reserved > smem_per_SM:
+        raise ParameterError(f"{where}.smem_per_block: smem_per_block + smem_reserved가 smem_per_SM = {smem_per_SM}보다 "
+                             f"클 수 없다. 받은 값: {counts['smem_per_block']} + {reserved}")
+    if counts["threads_per_block"] > counts["threads"]:
+        raise ParameterError(f"{where}.threads_per_block: threads = {counts['threads']}보다 클 수 없다. "
+                             f"받은 값: {counts['threads_per_block']}")
+    return SMLimits(compute_capability=cc, smem=smem_per_SM, smem_reserved=reserved,
+                    source=_https(table["source"], f"{where}.source"),
+                    architecture=_https(table["architecture"], f"{where}.architecture"), **counts)
+
+
 def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     where = f"presets.{key}"
-    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "SMs", "smem_per_SM"})
+    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "SMs", "smem_per_SM", "sm"})
     peaks = {}
     for kind in ("peak", "sparse"):
         entries = table.get(kind, {})
@@ -76,10 +119,10 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
         peaks[kind] = {d: positive_number(v, f"{where}.{kind}.{d}") for d, v in entries.items()}
     if not peaks["peak"]:
         raise ParameterError(f"{where}.peak: 자료형을 하나 이상 적어야 한다")
-    source = text(table["source"], f"{where}.source")
-    if not source.startswith("https://"):
-        raise ParameterError(f"{where}.source: https:// 주소여야 한다. 받은 값: {source!r}")
+    source = _https(table["source"], f"{where}.source")
     counts = {k: positive_int(table[k], f"{where}.{k}") for k in ("SMs", "smem_per_SM") if k in table}
+    if "sm" in table:
+        counts["sm"] = parse_sm(key, table["sm"], counts.get("smem_per_SM"))
     return Preset(key=key, name=text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
                   BW=positive_number(table["BW"], f"{where}.BW"), memory=text(table["memory"], f"{where}.memory"),
                   source=source, **counts)
@@ -122,12 +165,14 @@ class Week4(OnMachine):
     small_T: int
     threads: int                          # ④: threads of one block (an example; the roofline has none)
     gpus: tuple[str, ...]                 # ④ and the summary: real GPU presets beside the hypothetical one
+    gpu: str                              # ④'s occupancy example: an NVIDIA GPU preset with per-SM limits
+    extra_registers: int                  # ④'s occupancy example: registers per thread besides the partial sums
     small_capacities: tuple[int, ...]     # ③: capacities of the small example, in input tiles
     capacities: tuple[int, ...]           # ③: capacities for the N×N problem, in Byte
     group_size_M: int                     # ③: GROUP_SIZE_M of the grouped tile order
     catalog: Catalog = field(repr=False, compare=False)
 
-    FILE_KEYS = ("hardware", "dtype", "N", "tiles", "small_N", "small_T", "threads", "gpus")
+    FILE_KEYS = ("hardware", "dtype", "N", "tiles", "small_N", "small_T", "threads", "gpus", "gpu", "extra_registers")
     CACHE_KEYS = ("small_capacities", "capacities", "group_size_M")
 
     @classmethod
@@ -152,8 +197,17 @@ class Week4(OnMachine):
             preset = catalog.preset(key, name("gpus"))
             if preset.SMs is None or preset.smem_per_SM is None:
                 raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다)")
+            if preset.sm is None:
+                raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SM 한도(presets.{key}.sm)가 없어 점유율을 "
+                                     "계산할 수 없다 (NVIDIA GPU여야 한다)")
+        gpu = catalog.preset(values["gpu"], name("gpu"))
+        if gpu.sm is None:
+            with_sm = [k for k, p in catalog.presets.items() if p.sm]
+            raise ParameterError(f"{name('gpu')}: 프리셋 {gpu.key!r}에는 SM 한도(presets.{gpu.key}.sm)가 없어 점유율을 "
+                                 f"계산할 수 없다. 쓸 수 있는 GPU: {', '.join(with_sm)}")
         return cls(values["hardware"], values["dtype"], N, tiles, small_N, small_T,
-                   positive_int(values["threads"], name("threads")), tuple(gpus),
+                   positive_int(values["threads"], name("threads")), tuple(gpus), gpu.key,
+                   positive_int(values["extra_registers"], name("extra_registers")),
                    int_list(values["small_capacities"], name("small_capacities")),
                    int_list(values["capacities"], name("capacities")),
                    positive_int(values["group_size_M"], name("group_size_M")), catalog)

@@ -31,10 +31,12 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from roofline import buffers, kernels
+from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
+from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 from roofline.show import fmt, ko, style, tables
+from roofline.show import tile_size as tile_size_mod
 
 TERA = 10**12
 
@@ -406,84 +408,136 @@ def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) 
 # ---------------------------------------------------------------- ④ tile size
 
 BUFFER_MODES = [["1", "단일 버퍼"], ["2", "이중 버퍼링"]]
-TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합", "SM당 Shared Memory", "상주 블록 상한 (Shared Memory로 본)"]
+TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"]
+THREADS = (64, 128, 256, 512, 1024)     # threads per block the reader may choose (and the chapter's own)
+EXTRA_REGISTERS = (16, 32, 64)          # registers allowance per thread (and the chapter's own)
 
 
 def byte_kib(n: int) -> str:
     return f"{fmt.integer(n)} B ({fmt.kib(n)})"
 
 
-def blocks_text(n: int) -> str:
-    return fmt.integer(n) if n else keep("0 (안 들어감)")
-
-
-def tile_row(T: int, s: int, copies: int, smem: int) -> tuple:
-    """④'s buffer sizes of one T×T×T tile (`copies` input sets) and the Shared-Memory residency bound."""
+def tile_row(T: int, s: int, copies: int) -> tuple:
+    """④'s buffer sizes of one T×T×T tile (`copies` input sets)."""
     b = buffers.tile_buffers(T, T, T, s, s, copies)
-    blocks = buffers.resident_blocks(smem, b.inputs)
-    return (byte_kib(b.A), byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total), fmt.kib(smem),
-            blocks_text(blocks))
+    return (byte_kib(b.A), byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total))
 
 
-def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str) -> Explorer:
-    """④ The reader chooses T (every power of two from 8 that divides N, and the chapter's tiles), single or
-    double buffering, and a GPU preset (those with shared memory per SM): the buffers and the
-    Shared-Memory bound on resident blocks follow."""
-    gpus = {key: p for key, p in presets.items() if p.smem_per_SM}
-    if gpu not in gpus:
-        raise ValueError(f"gpu: 프리셋 {gpu!r}에는 SM당 Shared Memory(smem_per_SM)가 없다. 고를 수 있는 프리셋: {', '.join(gpus)}")
-    Ts = sorted(set(powers_of_two(N)) | set(tiles))
-    if T not in Ts:
-        raise ValueError(f"T: T = {T}은(는) 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {Ts}")
+@dataclass(frozen=True)
+class TileOptions:
+    """What ④'s explorer offers: presets with per-SM limits, tile sides, threads per block, registers allowances."""
+
+    gpus: tuple[str, ...]
+    Ts: tuple[int, ...]
+    threads: tuple[int, ...]
+    extras: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.gpus) * len(self.Ts) * 2 * len(self.threads) * len(self.extras)
+
+
+def tile_options(presets: dict, N: int, s: int, tiles, threads: int, extra_registers: int) -> TileOptions:
+    """Every power of two from 8 that divides N, up to the first whose single input buffers no GPU's block can
+    take (one such T is shown), and the chapter's tiles; THREADS and EXTRA_REGISTERS with the chapter's values."""
+    gpus = tuple(key for key, p in presets.items() if p.sm)
+    most = max(presets[key].sm.smem_per_block for key in gpus)
+    Ts = []
+    for T in powers_of_two(N):
+        Ts.append(T)
+        if buffers.tile_buffers(T, T, T, s, s, 1).inputs > most:
+            break
+    Ts = tuple(sorted(set(Ts) | set(tiles)))
+    cap = min(presets[key].sm.threads_per_block for key in gpus)
+    return TileOptions(gpus, Ts, tuple(sorted({t for t in THREADS if t <= cap} | {threads})),
+                       tuple(sorted(set(EXTRA_REGISTERS) | {extra_registers})))
+
+
+def tile_states(presets: dict, N: int, s: int, tiles, threads: int, extra_registers: int):
+    """Every (gpu, T, copies, threads, extra) the explorer offers, with its occupancy.TileCase."""
+    o = tile_options(presets, N, s, tiles, threads, extra_registers)
+    for key in o.gpus:
+        for T in o.Ts:
+            for copies in (1, 2):
+                for t in o.threads:
+                    for extra in o.extras:
+                        yield occupancy.tile_case(presets[key], T, s, copies, t, extra)
+
+
+def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str, threads: int,
+              extra_registers: int) -> Explorer:
+    """④ The reader chooses T, single or double buffering, the GPU (presets with per-SM limits), the threads per
+    block and the registers allowance: the buffers, the four limits on resident blocks, the resident blocks,
+    active warps, occupancy and the binding limit follow (roofline.occupancy, the one function)."""
+    o = tile_options(presets, N, s, tiles, threads, extra_registers)
+    if gpu not in o.gpus:
+        raise ParameterError(f"gpu: 프리셋 {gpu!r}에는 SM 한도(presets.{gpu}.sm)가 없다. 고를 수 있는 프리셋: {', '.join(o.gpus)}")
+    if T not in o.Ts:
+        raise ParameterError(f"T: T = {T}은(는) 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {list(o.Ts)}")
     uid = "rl-tile"
+    mode = dict(BUFFER_MODES)
+    sizes = {}
+    for t in o.Ts:
+        for copies, label in BUFFER_MODES:
+            sizes[f"{t}|{copies}"] = {"fields": {**{f"b{j}": text for j, text in enumerate(tile_row(t, s, int(copies)))},
+                                                 "tile": f"T = {t}, {label}"}}
     states = {}
-    for t in Ts:
-        for copies, mode in BUFFER_MODES:
-            for key, p in gpus.items():
-                row = tile_row(t, s, int(copies), p.smem_per_SM)
-                b = buffers.tile_buffers(t, t, t, s, s, int(copies))
-                n = buffers.resident_blocks(p.smem_per_SM, b.inputs)
-                fields = {f"b{j}": text for j, text in enumerate(row)}
-                short = p.name.split(" (")[0]
-                fields["verdict"] = (
-                    f"{short}의 SM 하나에 입력 버퍼 {fmt.kib(b.inputs)}인 블록이 Shared Memory로 보아 최대 {fmt.integer(n)}개 올라간다."
-                    if n else f"{short}의 SM 하나({fmt.kib(p.smem_per_SM)})에 입력 버퍼 {fmt.kib(b.inputs)}가 들어가지 않는다.")
-                fields["tile"] = f"T = {t}, {mode}"
-                used = Fraction(n * b.inputs, p.smem_per_SM)   # 0 when not even one block fits (the track turns red)
-                widths = {"smem-used": fmt.percent(used, 1).replace(" ", "")}
-                states[f"{t}|{copies}|{key}"] = {"fields": fields, "widths": widths,
-                                                  "flags": {"misfit": not n}}
-    t_options = [[str(t), fmt.integer(t)] for t in Ts]
-    g_options = [[key, p.name] for key, p in gpus.items()]
+    for case in tile_states(presets, N, s, tiles, threads, extra_registers):
+        preset = presets[case.preset]
+        words = tile_size_words(case, preset)
+        r = case.result
+        states[f"{case.T}|{case.copies}|{case.preset}|{case.threads}|{case.extra_registers}"] = {
+            "fields": words,
+            "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
+            "flags": {"misfit": r is None or not r.blocks},
+        }
+    t_options = [[str(t), fmt.integer(t)] for t in o.Ts]
+    g_options = [[key, presets[key].name] for key in o.gpus]
+    th_options = [[str(t), f"{fmt.integer(t)}개 (워프 {-(-t // 32)}개)"] for t in o.threads]
+    x_options = [[str(x), f"{x}개"] for x in o.extras]
     data = {
         "controls": {
             "T": {"kind": "range", "options": t_options, "initial": str(T)},
             "copies": {"kind": "radio", "options": BUFFER_MODES, "initial": "1"},
             "gpu": {"kind": "select", "options": g_options, "initial": gpu},
+            "threads": {"kind": "select", "options": th_options, "initial": str(threads)},
+            "extra": {"kind": "select", "options": x_options, "initial": str(extra_registers)},
         },
-        "parts": [{"on": ["T", "copies", "gpu"], "states": states}],
+        "parts": [{"on": ["T", "copies"], "states": sizes},
+                  {"on": ["T", "copies", "gpu", "threads", "extra"], "states": states}],
         "plots": {},
     }
-    first = states[f"{T}|1|{gpu}"]
-    f = first["fields"]
-    row = tile_row(T, s, 1, gpus[gpu].smem_per_SM)
+    first = {**sizes[f"{T}|1"]["fields"], **states[f"{T}|1|{gpu}|{threads}|{extra_registers}"]["fields"]}
+    width = states[f"{T}|1|{gpu}|{threads}|{extra_registers}"]["widths"]["occupancy"]
+    row = tile_row(T, s, 1)
+    occ_rows = [(h, first[k]) for h, k in zip(tile_size_mod.OCC_HEADERS, tile_size_mod.OCC_KEYS)]
     controls = (_range(uid, "T", "타일 한 변 T (T_M = T_N = T_K)", t_options, str(T))
                 + _radios(uid, "copies", "입력 버퍼 A·B", BUFFER_MODES, "1")
-                + _select(uid, "gpu", "GPU 프리셋", g_options, gpu))
+                + _select(uid, "gpu", "GPU 프리셋", g_options, gpu)
+                + _select(uid, "threads", "블록당 스레드", th_options, str(threads))
+                + _select(uid, "extra", "스레드당 레지스터 여유분", x_options, str(extra_registers)))
     body = (
-        f'<p class="rl-summary" aria-live="polite">{_field("tile", f["tile"])}: {_field("verdict", f["verdict"])}</p>'
-        f'<div class="rl-meter" aria-hidden="true" hidden><span class="rl-meter-label">SM 하나의 Shared Memory 중 '
-        f'상주 블록들의 입력 버퍼가 차지하는 몫</span><span class="rl-meter-track"><span class="rl-meter-fill" '
-        f'data-rl-width="smem-used" style="width: {first["widths"]["smem-used"]}"></span></span></div>'
-        + _table(["항목", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
+        f'<p class="rl-summary" aria-live="polite">{_field("tile", first["tile"])}: {_field("verdict", first["verdict"])}</p>'
+        f'<div class="rl-meter" aria-hidden="true" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
+        f'활성 워프의 몫</span><span class="rl-meter-track"><span class="rl-meter-fill" '
+        f'data-rl-width="occupancy" style="width: {width}"></span></span></div>'
+        + _table(["블록 하나의 공간", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
                  [[None, f"b{j}"] for j in range(len(row))])
+        + _table(["SM 하나의 점유율", "값"], occ_rows, "lr", [[None, k] for k in tile_size_mod.OCC_KEYS])
     )
-    intro = (f"{html.escape(dtype)} 원소 {s} Byte로 T×T 출력 타일 하나를 맡는 블록의 공간과, 실제 GPU의 SM 하나에 그런 블록이 "
-             "몇 개까지 올라갈 수 있는지를 본다. 타일 한 변과 버퍼링, GPU를 바꿔 보자.")
-    note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU 프리셋을 골라 버퍼 크기와 상주 블록 상한이 바뀌는 것을 "
-            f"볼 수 있다. 아래는 지금 조건({f['tile']}, {gpus[gpu].name})의 값이다.")
-    return Explorer("tile-size", _wrap(uid, intro, controls, body, data),
-                    _markdown(note, tables.markdown(["항목", "값"], list(zip(TILE_HEADERS, row)), "lr")), _count(data))
+    intro = (f"{html.escape(dtype)} 원소 {s} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 SM 하나에 몇 개 상주하는지 "
+             "본다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 레지스터에 나누어 둔다고 본다. 네 한도(워프 수, "
+             "레지스터, Shared Memory, 블록 수)는 위의 표와 같은 함수 occupancy.occupancy로 계산했다. 조건을 바꿔 보자.")
+    note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU, 블록당 스레드, 레지스터 여유분을 골라 버퍼 크기와 "
+            f"네 한도, 상주 블록과 점유율이 바뀌는 것을 볼 수 있다. 아래는 지금 조건({first['tile']}, {presets[gpu].name}, "
+            f"스레드 {threads}개, 여유분 {extra_registers}개)의 값이다.")
+    table = tables.markdown(["항목", "값"], list(zip(TILE_HEADERS, row)) + occ_rows, "lr")
+    return Explorer("tile-size", _wrap(uid, intro, controls, body, data), _markdown(note, table), len(states))
+
+
+def tile_size_words(case, preset) -> dict[str, str]:
+    """The shown strings of one ④ state (the same words as the chapter's table)."""
+    return tile_size_mod.occupancy_words(case, preset)
 
 
 # ---------------------------------------------------------------- week 3: vector add

@@ -13,7 +13,7 @@ from math import gcd
 import numpy as np
 from IPython.display import Markdown, Math
 
-from roofline import attention, cachelines, gemm, transformer
+from roofline import attention, cachelines, gemm, occupancy, transformer
 from roofline.show import claims, fmt, glue, ko, tables
 from roofline.show.figures import FIGURES
 
@@ -430,8 +430,28 @@ def flash(note) -> dict:
         "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
                                              attention.flash_traffic(seq, d_head, B_c)), 2),
         "flash-diagram": text_block(flash_diagram(note)),
+        "sram-block": sram_block(preset),
         "fig-flash-traffic": FIGURES["flash-hbm-traffic"](note),
     }
+
+
+FA_THREADS = 128   # the residency sentence's block: 4 warps
+
+
+def sram_block(preset) -> str:
+    """M is the model's SRAM, the SM's whole shared memory; what one block may take and how many such blocks the
+    SM holds come from the per-SM limits (roofline.occupancy). Empty for a preset without them."""
+    sm = preset.sm
+    if sm is None:
+        return ""
+    r = occupancy.occupancy(preset, FA_THREADS, sm.registers_per_thread, sm.smem_per_block)
+    held = (f"SM 하나에 {fmt.integer(r.blocks)}개만 상주하고, 점유율은 {ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}"
+            if r.blocks else "SM에 올라가지 않는다")
+    return (f"M은 모델의 값이다. {preset.name.split(' (')[0]}에서 블록 하나가 받을 수 있는 Shared Memory의 최대는 "
+            f"{ko.particle(fmt.kib(sm.smem_per_block), '이다/다')}. "
+            + (f"드라이버는 이와 별도로 블록마다 {fmt.integer(sm.smem_reserved)} Byte를 잡는다. " if sm.smem_reserved else "")
+            + f"그 최대치를 쓰는 블록은 스레드 {FA_THREADS}개"
+            f"(워프 {FA_THREADS // sm.warp_size}개)가 레지스터를 한도까지 써도 {held}.")
 
 
 def flash_diagram(note) -> str:

@@ -4,9 +4,11 @@
     summary_table(cases, ridge)
     precision_steps(machine)      → the values and sentences of the correction box ("정밀도를 한 단계 낮추면 약 두 배")
     remedies_table(machine)
+    occupancy_example(gpu, tiles, s, threads, extra_registers)   → ④'s occupancy, one sentence (roofline.occupancy)
 """
 from __future__ import annotations
 
+from roofline import occupancy
 from roofline.show import fmt, ko, tables
 
 
@@ -96,3 +98,22 @@ def remedies_table(machine):
          "실제로 낸 성능이 peak에 크게 못 미칠 때 손볼 곳이다."),
     ]
     return tables.markdown(["방향", "방법", "비고"], rows, "lll")
+
+
+def occupancy_example(gpu, tiles, s: int, threads: int, extra_registers: int) -> str:
+    """The occupancy of ④'s blocks on `gpu` for each tile (single buffer), from roofline.occupancy, in sentences."""
+    fits, misfits = [], []
+    for T in tiles:
+        r = occupancy.tile_case(gpu, T, s, 1, threads, extra_registers).result
+        if r and r.blocks:
+            fits.append(f"T = {T}에서 {fmt.percent(r.occupancy, 1)}(블록 {fmt.integer(r.blocks)}개)")
+        else:
+            misfits.append(str(T))
+    name = gpu.name.split(" (")[0]
+    said = []
+    if fits:
+        said.append(f"예를 들어 {name}에서 스레드 {fmt.integer(threads)}개짜리 블록의 점유율은 " + ", ".join(fits) + "다.")
+    if misfits:
+        said.append(f"{'' if fits else name + '에서 '}T = {', '.join(misfits)}의 블록은 SM에 올라가지 않는다.")
+    said.append(f"입력 버퍼를 한 벌만 두고, 스레드마다 중간 합에 더해 레지스터 {extra_registers}개를 쓴다고 본 값이다.")
+    return " ".join(said)

@@ -2,7 +2,7 @@
 
     storage_table(s, dtype)                  → A·B pieces and the partial sums in T_M, T_N, T_K
     buffer_table(single), double_table(single, double)
-    resident_table(gpus, tiles, single, double, bound), misfits(gpus, tiles, bound)
+    sm_table(gpu), occupancy_table(gpu, cases), worked_steps(gpu, case), gpus_table(gpus, cases)   (roofline.occupancy)
     k_widths(N, T) → the K widths to compare for a T×T output tile; k_width_table(N, T, s)
     big_verdict(timing, T)
 """
@@ -46,43 +46,6 @@ def double_table(single: dict, double: dict):
                             "총합 (이중 버퍼링)"], rows)
 
 
-def _blocks(n: int) -> str:
-    return fmt.integer(n) if n else ko.nbsp("0 (안 들어감)")
-
-
-def resident_table(gpus, tiles, single: dict, double: dict, bound: dict):
-    """One row per (GPU, T): SM Shared Memory, the inputs and ⌊smem/inputs⌋, single and double buffering.
-
-    `bound[(gpu.key, T, copies)]` is the resident-block bound for that case."""
-    rows = [(ko.nbsp(_gpu(g)), ko.nbsp(fmt.kib(g.smem_per_SM)), ko.nbsp(f"T = {T}"),
-             ko.nbsp(fmt.kib(single[T].inputs)), _blocks(bound[g.key, T, 1]),
-             ko.nbsp(fmt.kib(double[T].inputs)), _blocks(bound[g.key, T, 2]))
-            for g in gpus for T in tiles]
-    return tables.markdown(["GPU", "SM당 Shared Memory", "타일", "입력 (단일 버퍼)", "상주 블록 상한 (단일 버퍼)",
-                            "입력 (이중 버퍼링)", "상주 블록 상한 (이중 버퍼링)"], rows, "llrrrrr")
-
-
-def misfits(gpus, tiles, bound: dict) -> str:
-    """Which (GPU, T, buffering) do not fit even their input buffers into one SM, as one sentence."""
-    clauses = []
-    for g in gpus:
-        parts = []
-        for T in tiles:
-            single, double = bound[g.key, T, 1] == 0, bound[g.key, T, 2] == 0
-            label = f"T = {T}"
-            if single and double:
-                parts.append(f"{ko.particle(label, '이면/면')} 단일 버퍼든 이중 버퍼링이든")
-            elif double:
-                parts.append(f"{ko.particle(label, '을/를')} 이중 버퍼링하면")
-            elif single:
-                parts.append(f"{ko.particle(label, '을/를')} 단일 버퍼로 두면")
-        if parts:
-            clauses.append(f"{_gpu(g)}에서 " + ", ".join(parts))
-    if not clauses:
-        return "이 표의 경우는 모두 입력 버퍼가 SM 하나에 들어간다."
-    return ", 그리고 ".join(clauses) + " 입력 버퍼조차 SM 하나에 들어가지 않는다."
-
-
 def k_widths(N: int, T: int) -> list[int]:
     """K widths to compare for a T×T output tile: T/8, T/4, T/2, T, 2T, 4T, those that are whole and divide N."""
     widths = {T // d for d in (8, 4, 2) if T % d == 0} | {T * m for m in (1, 2, 4)}
@@ -124,3 +87,216 @@ def big_verdict(timing, T: int) -> str:
                 "이상적 시간은 둘 가운데 긴 쪽이다. 아직은 메모리 시간이 길므로, 타일을 더 키우면 이상적 시간도 줄어든다.")
     return (f"I가 분기점을 넘었으므로 T = {T} 타일은 연산 한계다. 연산 시간이 메모리 시간보다 길다. "
             "이상적 시간은 둘 가운데 긴 쪽이다. 그러니 타일을 더 키워 메모리 시간을 깎아도 F/P보다 짧아지지는 않는다.")
+
+
+# ---------------------------------------------------------------- occupancy (roofline.occupancy)
+
+LIMIT_NAMES = {"warps": "워프 수", "registers": "레지스터", "smem": "Shared Memory", "blocks": "블록 수"}
+OVER = {"threads": "블록당 스레드", "smem": "블록당 Shared Memory", "registers": "스레드당 레지스터"}
+
+
+def gpu_name(preset) -> str:
+    return _gpu(preset)
+
+
+def limit_text(n) -> str:
+    """A limit in blocks; None: the resource sets no limit."""
+    return "제한 없음" if n is None else fmt.integer(n)
+
+
+def binding(result) -> str:
+    """The binding limit(s): "Shared Memory", or "워프 수·Shared Memory" when they tie."""
+    return "·".join(LIMIT_NAMES[name] for name in result.binding)
+
+
+def over_text(case, preset) -> str:
+    """Why no block of `case` can launch, one sentence."""
+    sm = preset.sm
+    if case.over == "smem":
+        return (f"블록당 Shared Memory {ko.particle(fmt.kib(case.smem), '이/가')} 블록 하나의 최대 "
+                f"{ko.particle(fmt.kib(sm.smem_per_block), '을/를')} 넘어 블록이 하나도 올라가지 않는다.")
+    if case.over == "registers":
+        return (f"스레드당 레지스터 {case.registers}개가 한도 {sm.registers_per_thread}개를 넘는다. 컴파일러는 "
+                "넘치는 값을 메모리로 내보내고(spill), 그러면 이 계산의 가정이 무너진다.")
+    return f"블록 하나의 스레드 {fmt.integer(case.threads)}개가 최대 {fmt.integer(sm.threads_per_block)}개를 넘는다."
+
+
+def occupancy_words(case, preset) -> dict[str, str]:
+    """The shown values of one tile case: demand, each limit, the result (— when no block can take it)."""
+    r = case.result
+    words = {"smem": fmt.kib(case.smem), "regs": f"{case.partial_sums} + {case.extra_registers} = {case.registers}"}
+    if r is None:
+        words.update({k: "—" for k in ("smem-alloc", "lim-warps", "lim-registers", "lim-smem", "lim-blocks", "blocks",
+                                       "warps", "occupancy", "binding")})
+        words["verdict"] = over_text(case, preset)
+        return words
+    words.update({
+        "smem-alloc": fmt.kib(r.smem_per_block),
+        **{f"lim-{name}": limit_text(n) for name, n in r.limits.items()},
+        "blocks": fmt.integer(r.blocks),
+        "warps": f"{fmt.integer(r.warps)} / {fmt.integer(r.max_warps)}",
+        "occupancy": fmt.percent(r.occupancy, 1),
+        "binding": binding(r),
+    })
+    words["verdict"] = (f"{gpu_name(preset)}의 SM 하나에 블록 {fmt.integer(r.blocks)}개가 상주한다. 활성 워프는 "
+                        f"{fmt.integer(r.warps)}개, 점유율은 {ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}. "
+                        f"{ko.particle(binding(r), '이/가')} 그 수를 정한다." if r.blocks else
+                        f"{gpu_name(preset)}의 SM 하나에 이 블록이 올라가지 않는다. "
+                        f"{ko.particle(binding(r), '이/가')} 모자라다.")
+    return words
+
+
+OCC_HEADERS = ["블록당 Shared Memory (입력 버퍼)", "할당되는 Shared Memory (예약분 포함)", "스레드당 레지스터 (중간 합 + 여유분)",
+               "워프 수 한도", "레지스터 한도", "Shared Memory 한도", "블록 수 한도", "상주 블록", "활성 워프 / 최대",
+               "점유율", "수를 정한 한도"]
+OCC_KEYS = ["smem", "smem-alloc", "regs", "lim-warps", "lim-registers", "lim-smem", "lim-blocks", "blocks", "warps",
+            "occupancy", "binding"]
+
+
+def sm_table(preset):
+    """The per-SM limits of `preset` that the occupancy example uses, with the Programming Guide's names."""
+    sm = preset.sm
+    rows = [
+        ("Compute capability", sm.compute_capability),
+        ("블록 하나의 최대 스레드", fmt.integer(sm.threads_per_block)),
+        ("SM당 최대 워프 (스레드)", f"{fmt.integer(sm.warps)} ({fmt.integer(sm.threads)})"),
+        ("SM당 최대 상주 블록", fmt.integer(sm.blocks)),
+        ("SM당 32비트 레지스터", fmt.integer(sm.registers)),
+        ("스레드당 최대 레지스터", fmt.integer(sm.registers_per_thread)),
+        ("레지스터 할당 단위 (워프마다)", f"{fmt.integer(sm.register_unit)}개, 처리 블록 {sm.register_partitions}개에 나뉨"),
+        ("SM당 Shared Memory", fmt.kib(sm.smem)),
+        ("블록 하나의 최대 Shared Memory (opt-in)", fmt.kib(sm.smem_per_block)),
+        ("블록마다 예약되는 Shared Memory", f"{fmt.integer(sm.smem_reserved)} Byte"),
+        ("Shared Memory 할당 단위", f"{fmt.integer(sm.smem_unit)} Byte"),
+    ]
+    return tables.markdown(["SM 하나의 한도", ko.nbsp(gpu_name(preset))], rows, "lr")
+
+
+def occupancy_table(preset, cases):
+    """One row per tile case (T, buffering) on `preset`: the demand, the four limits and the result."""
+    mode = {1: "단일 버퍼", 2: "이중 버퍼링"}
+    rows = []
+    for c in cases:
+        w = occupancy_words(c, preset)
+        rows.append((ko.nbsp(f"T = {c.T}, {mode[c.copies]}"), *(ko.nbsp(w[k]) for k in OCC_KEYS)))
+    return tables.markdown(["경우", *OCC_HEADERS], rows, "l" + "r" * 10 + "l")
+
+
+def gpus_table(gpus, cases):
+    """The box: for each GPU and tile, resident blocks, occupancy and the binding limit, single and double buffering.
+    `cases[(gpu.key, T, copies)]` is the TileCase."""
+    def cell(c, preset):
+        if c.result is None:
+            return "올라가지 않음", "—"
+        return f"{fmt.integer(c.result.blocks)}개, {fmt.percent(c.result.occupancy, 1)}", binding(c.result)
+
+    Ts = sorted({T for _, T, _ in cases})
+    rows = []
+    for g in gpus:
+        for T in Ts:
+            one, two = cell(cases[g.key, T, 1], g), cell(cases[g.key, T, 2], g)
+            rows.append((ko.nbsp(gpu_name(g)), ko.nbsp(f"T = {T}"), ko.nbsp(one[0]), ko.nbsp(one[1]), ko.nbsp(two[0]),
+                         ko.nbsp(two[1])))
+    return tables.markdown(["GPU", "타일", "단일 버퍼: 상주 블록, 점유율", "정한 한도", "이중 버퍼링: 상주 블록, 점유율",
+                            "정한 한도"], rows, "llrlrl")
+
+
+def occupancy_misfits(gpus, cases) -> str:
+    """Which (GPU, T, buffering) no block can take, as one sentence."""
+    clauses = []
+    Ts = sorted({T for _, T, _ in cases})
+    for g in gpus:
+        parts = []
+        for T in Ts:
+            single, double = (cases[g.key, T, c].result is None or not cases[g.key, T, c].result.blocks for c in (1, 2))
+            label = f"T = {T}"
+            if single and double:
+                parts.append(f"{ko.particle(label, '이면/면')} 단일 버퍼든 이중 버퍼링이든")
+            elif double:
+                parts.append(f"{ko.particle(label, '을/를')} 이중 버퍼링하면")
+            elif single:
+                parts.append(f"{ko.particle(label, '을/를')} 단일 버퍼로 두면")
+        if parts:
+            clauses.append(f"{gpu_name(g)}에서 " + ", ".join(parts))
+    if not clauses:
+        return "이 표의 경우는 모두 SM 하나에 블록이 하나 이상 올라간다."
+    return ", 그리고 ".join(clauses) + " 블록이 하나도 올라가지 않는다."
+
+
+def worked_case(cases):
+    """The case the page works through by hand: the largest tile a block can take (single buffer), else the first."""
+    fits = [c for c in cases if c.copies == 1 and c.result is not None and c.result.blocks]
+    return fits[-1] if fits else cases[0]
+
+
+def case_label(case) -> str:
+    return f"T = {case.T}, {'단일 버퍼' if case.copies == 1 else '이중 버퍼링'}"
+
+
+def sm_sources(preset):
+    """Where the per-SM limits come from, as a Markdown sentence with the two links of course.toml."""
+    from IPython.display import Markdown
+
+    sm = preset.sm
+    return Markdown(f"값은 CUDA C++ Programming Guide의 [Compute Capability별 기술 사양]({sm.source})과 "
+                    f"[아키텍처 튜닝 가이드]({sm.architecture})에서 옮겼다(compute capability {sm.compute_capability}).")
+
+
+def occupancy_headline(preset, case) -> str:
+    """The section's one-line answer, from the worked case."""
+    r = case.result
+    if r is None:
+        return f"{gpu_name(preset)}에서 {case_label(case)}의 블록은 SM에 올라가지 않는다. {over_text(case, preset)}"
+    held = "입력을 단일 버퍼로 둔" if case.copies == 1 else "입력을 이중 버퍼링한"
+    return (f"{gpu_name(preset)}의 SM 하나에는 {held} T = {case.T} 타일의 블록이 {fmt.integer(r.blocks)}개 상주하고, 점유율은 "
+            f"{ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}. 워프, 레지스터, Shared Memory, 블록 수의 네 한도 가운데 "
+            f"가장 작은 {ko.particle(binding(r), '이/가')} 그 수를 정한다.")
+
+
+def worked_steps(preset, case):
+    """④'s worked example as Markdown lines: every rounding and every division of the occupancy rules, in numbers."""
+    from IPython.display import Markdown
+
+    sm, r, i = preset.sm, case.result, fmt.integer
+    head = (f"- 블록당 Shared Memory(입력 버퍼): {i(case.smem)} Byte, 스레드당 레지스터: 중간 합 "
+            f"⌈{i(case.T)}² × {case.s} Byte ÷ (4 Byte × {i(case.threads)})⌉ = {case.partial_sums}개 + 여유분 "
+            f"{case.extra_registers}개 = {case.registers}개")
+    if r is None:
+        return Markdown(head + f"\n- {over_text(case, preset)}")
+    W = r.warps_per_block
+    per_partition = sm.registers // sm.register_partitions
+    lines = [
+        head,
+        f"- 블록 하나의 워프: ⌈{i(case.threads)} ÷ {sm.warp_size}⌉ = {W}개",
+        f"- 워프 수 한도: ⌊{sm.warps} ÷ {W}⌋ = {limit_text(r.limits['warps'])}",
+        f"- 레지스터 한도: 워프 하나에 ⌈{case.registers} × {sm.warp_size} ÷ {sm.register_unit}⌉ × {sm.register_unit} = "
+        f"{i(r.registers_per_warp)}개가 잡힌다. 처리 블록 하나({i(per_partition)}개)에 워프 "
+        f"⌊{i(per_partition)} ÷ {i(r.registers_per_warp)}⌋ = {per_partition // r.registers_per_warp}개, SM 전체에 "
+        f"{sm.register_partitions}배인 {sm.register_partitions * (per_partition // r.registers_per_warp)}개가 들어가므로 "
+        f"⌊{sm.register_partitions * (per_partition // r.registers_per_warp)} ÷ {W}⌋ = {limit_text(r.limits['registers'])}",
+        f"- Shared Memory 한도: 블록마다 ⌈({i(case.smem)} + 예약 {i(sm.smem_reserved)}) ÷ {sm.smem_unit}⌉ × {sm.smem_unit} = "
+        f"{i(r.smem_per_block)} Byte가 잡히고, ⌊{i(sm.smem)} ÷ {i(r.smem_per_block)}⌋ = {limit_text(r.limits['smem'])}"
+        if r.limits["smem"] is not None else "- Shared Memory 한도: 블록이 Shared Memory를 쓰지 않으므로 제한이 없다",
+        f"- 블록 수 한도: {i(sm.blocks)}",
+        f"- 상주 블록 = min({', '.join(limit_text(n) for n in r.limits.values() if n is not None)}) = {i(r.blocks)}, "
+        f"활성 워프 = {i(r.blocks)} × {W} = {i(r.warps)}, 점유율 = {i(r.warps)} ÷ {i(r.max_warps)} = "
+        f"{fmt.percent(r.occupancy, 1)}",
+    ]
+    return Markdown("\n".join(lines))
+
+
+def worked_verdict(preset, case) -> str:
+    """The sentence under the worked example: which limit binds, and what would lift it."""
+    r = case.result
+    if r is None:
+        return over_text(case, preset)
+    name = binding(r)
+    if r.binding == ("warps",):
+        why = "스레드 수가 정하는 한도라 자원을 줄여도 블록이 더 올라가지 않는다."
+    elif "smem" in r.binding:
+        why = "입력 버퍼를 줄이면(타일이나 T_K를 줄이거나 단일 버퍼로 두면) 블록이 더 올라갈 수 있다."
+    elif "registers" in r.binding:
+        why = "스레드당 레지스터를 줄이면(스레드 수를 늘려 중간 합을 나누거나 여유분을 줄이면) 블록이 더 올라갈 수 있다."
+    else:
+        why = "SM이 품는 블록 수의 상한에 닿았다."
+    return f"가장 작은 한도는 {ko.particle(name, '이다/다')}. {why}"
