@@ -639,7 +639,7 @@ def intensity(w4) -> Exercises:
                  "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=_given(N=N1, T=T1, s=s)),
         Question("①-2", f"AXPY y[i] ← a·x[i] + y[i]는 원소마다 곱셈 한 번과 덧셈 한 번을 하고, x와 y를 읽어 y에 쓴다. "
                  f"{_dtype_text(d2, s2)} 벡터에서 AXPY의 산술 강도 I는?", axpy, UNITS["FLOPs/Byte"],
-                 "원소 하나마다 F와 Q를 센다: I = F / Q", steps2, given=_given(s=s2)),
+                 "원소 하나마다 F와 Q를 센다: I = F / Q", steps2, given=_given(kernel="AXPY", s=s2)),
         Question("①-3", f"입력 A·B는 {_dtype_text(d2, s2)}, 출력 C는 {_dtype_text(dtype, s)}인 {_shape(N1)} 행렬곱에서 "
                  "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, UNITS["FLOPs/Byte"],
                  "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=_given(N=N1, s_in=s2, s_out=s)),
@@ -857,7 +857,8 @@ def vector_add(w3) -> Exercises:
                  given=_given(L=L1, s=s2, BW=hw.BW)),
         Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {_v(L)}인 {_dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, UNITS["ms"],
-                 "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2, given=_given(L=L, s=s, P=hw.P, BW=hw.BW)),
+                 "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
+                 given=_given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW)),
         Question("3주-3", f"메모리 {_v(w3.capacity)} Byte에 {_dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), UNITS["원소"],
                  "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=_given(capacity=w3.capacity, s=s2)),
