@@ -372,6 +372,23 @@ def reachable_text(html_text: str) -> str:
     return re.sub(r"\s+", " ", text) + " " + " ".join(states)
 
 
+def copyable(q, text: str) -> list[str]:
+    """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
+    counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); an answer
+    that is one of the question's own data (R_roof = P when compute-bound) is the question's, not the page's."""
+    if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
+        return []
+    whole = q.in_unit.denominator == 1
+    found = []
+    for form in forms(q.in_unit):
+        if not exercises.judge(q, form).right:
+            continue
+        unit = rf"\s?{re.escape(q.unit.name)}\b" if whole else ""
+        if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d){unit}", text):
+            found.append(form)
+    return found
+
+
 def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course):
     from browser_helpers import html_dir, label_page, page_file
 
@@ -380,12 +397,21 @@ def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course):
     for label, make in PAGES.items():
         text = reachable_text((root / page_file(label_page(label))).read_text(encoding="utf-8"))
         for q in make(course).questions:
-            if q.is_choice:
-                continue
-            for form in forms(q.in_unit):
-                if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d)", text):
-                    found.append(f"{label} {q.key}: {form!r} is on the page")
+            found += [f"{label} {q.key}: {form!r} is on the page" for form in copyable(q, text)]
     assert not found, "\n".join(found)
+
+
+def test_the_copy_check_catches_an_answer_on_the_page(course):
+    ex = exercises.matmul(course.week4)
+    q = ex.questions[0]
+    shown = fmt.number(q.in_unit, 6)
+    assert copyable(q, f"표의 이상적 시간은 {shown} ms다.") == [shown]
+    assert copyable(q, f"표의 이상적 시간은 {sig(q.in_unit, 4)} ms다.") == [sig(q.in_unit, 4)]
+    assert copyable(q, "다른 값 1.5 ms.") == []
+    sheet = exercises.guide(course.week4)
+    acc = sheet.question(f"acc-{sheet.cases[1][0]}")
+    number = fmt.integer(acc.value)
+    assert copyable(acc, f"N = {number}") == [] and copyable(acc, f"중간 합 {number} Byte") == [number]
 
 
 # ---------------------------------------------------------------- in a kernel
