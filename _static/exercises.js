@@ -5,7 +5,8 @@
  * 중간값, 답: 라이브러리가 형식까지 맞춘 글)도 거기 있다. 이 스크립트는 모델의 값을 계산하지 않는다.
  * 이 스크립트는 적은 값을 읽어 그 분수와 비교할 뿐이다(BigInt로 정확히). 규칙은 라이브러리의 judge와 같다:
  *   유효숫자 k개, 마지막 자리 10^e로 적은 값 x가 답 a와 |x − a| < 10^e이고 k ≥ 판정 자릿수이면 정답,
- *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면 "단위", 그 밖은 "다시"(힌트).
+ *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면(유효숫자 두 자리 이상) "단위",
+ *   그 밖은 "다시"(힌트).
  * 판정한 뒤에는 섹션에 "rl-verdict" 이벤트를 보낸다.
  */
 (function () {
@@ -59,15 +60,22 @@
     if (near) return {right: false, reason: "digits", message: item.digits[String(digits)]};
     for (const [unit, p, q] of rest) {
       const [s, n] = compare(x, BigInt(p), BigInt(q));
-      if (s || n) return {right: false, reason: "unit", message: item.units[unit]};
+      if (s || (n && x.k >= data.unitDigits)) return {right: false, reason: "unit", message: item.units[unit]};
     }
     return {right: false, reason: "wrong", message: item.wrong};
   }
 
   /* 풀이: 라이브러리가 적은 줄들을 번호 목록으로, 마지막에 답 */
-  function showSolution(box, item) {
-    const place = box.querySelector(".rl-solution");
+  function showSolution(root, box, item) {
+    // 계산표의 칸은 좁아서 풀이를 표 아래 한 곳에 보인다(어느 칸의 풀이인지 첫 줄에 적는다).
+    const place = box.querySelector(".rl-solution") || root.querySelector(".rl-sheet-solution");
     place.textContent = "";
+    if (place.classList.contains("rl-sheet-solution")) {
+      const title = document.createElement("p");
+      title.className = "rl-solution-title";
+      title.textContent = box.querySelector("button.rl-show").getAttribute("aria-label");
+      place.appendChild(title);
+    }
     if (item.steps.length) {
       const list = document.createElement("ol");
       for (const line of item.steps) {
@@ -116,7 +124,7 @@
       }
       radios.forEach((r) => r.addEventListener("change", judge));
       show.addEventListener("click", () => {   // 풀이와 답은 눌렀을 때만 페이지에 들어간다
-        showSolution(box, item);
+        showSolution(root, box, item);
         show.setAttribute("aria-expanded", "true");
       });
       show.setAttribute("aria-expanded", "false");

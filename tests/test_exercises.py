@@ -293,6 +293,7 @@ def test_the_rule_of_the_issue():
     assert exercises.judge(q, "17.42").reason == "wrong" and exercises.judge(q, "17.419").reason == "wrong"
     assert exercises.judge(q, "0.017247").reason == "unit"                      # seconds
     assert "ms는 10⁻³ s다" in exercises.judge(q, "0.017247").message
+    assert exercises.judge(q, "0.017").reason == "unit" and exercises.judge(q, "0.02").reason == "wrong"   # a guess
     assert exercises.judge(q, "1.7247e1").right and exercises.judge(q, "1.7247×10¹").right
     assert exercises.judge(q, "17.247 ms").right
     assert exercises.judge(q, "열일곱").reason == "unreadable"

@@ -54,7 +54,8 @@ def vectors(q) -> list[str]:
 JUDGE_ALL = """(cases) => cases.map(([key, tries]) => {
   const box = document.querySelector(`.rl-quiz [data-rl-q="${key}"]`);
   const out = box.querySelector('output');
-  const before = {out: out.textContent, solution: box.querySelector('.rl-solution').hidden,
+  const solution = box.querySelector('.rl-solution') || box.closest('.rl-quiz').querySelector('.rl-sheet-solution');
+  const before = {out: out.textContent, solution: solution.hidden,
                   text: box.innerText};
   const got = tries.map((t) => {
     const field = box.querySelector('input[type=text]');
@@ -113,8 +114,9 @@ def test_typing_the_digits_menu_a_choice_and_the_worked_solution(site, course):
         field.press("Enter")
         assert box.locator("output").text_content() == exercises.RIGHT
         box.locator("button.rl-show").click()
-        solution = box.locator(".rl-solution")
+        solution = page.locator(".rl-sheet-solution")      # a cell is narrow: the solution shows below the table
         assert solution.is_visible()
+        assert solution.locator(".rl-solution-title").text_content() == box.locator("button.rl-show").get_attribute("aria-label")
         assert solution.locator("li").all_text_contents() == [s.text for s in q.steps]
         assert solution.locator(".rl-solution-answer").text_content() == f"답: {q.answer}"
         assert errors == []

@@ -9,7 +9,8 @@ One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter)
         right       when it equals the answer exactly (0.25 for 1/4), or |typed − answer| < 10^e (rounded or
                     cut off at its last digit) and k ≥ digits (DIGITS unless the reader asks for fewer);
         "digits"    when it is right to its last digit but has fewer than `digits` significant digits;
-        "unit"      when it is right (to its last digit) in another unit of the same kind (GiB for GB, s for ms);
+        "unit"      when it is exactly, or with at least min(FEWER) significant digits to its last digit, right in
+                    another unit of the same kind (GiB for GB, s for ms): a one-digit guess is no unit mistake;
         "wrong"     otherwise; the message then gives the formula as a hint.
 
     Significant digits: leading zeros do not count; trailing zeros of a whole number without a point do not
@@ -255,7 +256,7 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
         return Verdict(q.key, False, "digits", digits_message(digits))
     for other in others(q.unit):
         value = Fraction(q.value) / other.size
-        if t.value == value or near(t, value):
+        if t.value == value or (near(t, value) and t.digits >= min(FEWER)):
             return Verdict(q.key, False, "unit", unit_message(q.unit, other))
     return Verdict(q.key, False, "wrong", wrong_message(q))
 
@@ -332,7 +333,7 @@ class Exercises:
                     "units": {u.name: unit_message(q.unit, u) for u in units[1:]},
                 })
             out[q.key] = item
-        return {"digits": DIGITS, "unreadable": UNREADABLE, "questions": out}
+        return {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "questions": out}
 
     def digest(self) -> str:
         text = json.dumps([[q.key, q.text, str(q.value), q.unit.name, q.hint, q.solution] for q in self.questions],
@@ -393,11 +394,17 @@ def _field(ex: Exercises, q: Question, label: str, compact: bool = False) -> str
         unit = "" if compact else f'<span class="rl-unit">{_e(q.unit.name)}</span>'
         entry = (f'<input type="text" id="{uid}" autocomplete="off" spellcheck="false" enterkeyhint="done" '
                  f'aria-label="{_e(label)}" aria-describedby="{uid}-fb">{unit}')
+    solution = _sheet_solution_id(ex) if compact else f"{uid}-sol"
     return (f'<div class="rl-answer" data-rl-q="{_e(q.key)}">{entry}'
-            f'<button type="button" class="rl-show" aria-controls="{uid}-sol" aria-label="풀이 보기: {_e(label)}">'
+            f'<button type="button" class="rl-show" aria-controls="{solution}" aria-label="풀이 보기: {_e(label)}">'
             f'{button}</button>'
             f'<output id="{uid}-fb" class="rl-feedback" aria-live="polite"></output>'
-            f'<div id="{uid}-sol" class="rl-solution" hidden></div></div>')
+            + ("" if compact else f'<div id="{solution}" class="rl-solution" hidden></div>') + '</div>')
+
+
+def _sheet_solution_id(ex: Exercises) -> str:
+    """A worksheet shows the solution a cell asks for in one place below the table (a cell is too narrow)."""
+    return "rl-sol-" + hashlib.sha1(ex.key.encode("utf-8")).hexdigest()[:10]
 
 
 def page_html(ex: Exercises) -> str:
@@ -419,7 +426,8 @@ def page_html(ex: Exercises) -> str:
                         f'{cells}</tr>')
         body = (f'<div class="rl-sheet-wrap"><table class="rl-sheet"><caption>함께 계산할 문제의 계산표</caption>'
                 f'<thead><tr><th scope="col">값 (단위)</th>{cols}</tr></thead>'
-                f'<tbody>{"".join(rows)}</tbody></table></div>')
+                f'<tbody>{"".join(rows)}</tbody></table></div>'
+                f'<div id="{_sheet_solution_id(ex)}" class="rl-sheet-solution rl-solution" aria-live="polite" hidden></div>')
     else:
         items = "".join(f'<li><p><strong>{_e(q.key)}</strong> {_e(q.ask)}</p>'
                         f'{_field(ex, q, f"{q.key} 답" + ("" if q.is_choice else f" ({q.unit.name})"))}</li>'
