@@ -67,8 +67,20 @@
 
   /* 풀이: 라이브러리가 적은 줄들을 번호 목록으로, 마지막에 답 */
   function showSolution(root, box, item) {
-    // 계산표의 칸은 좁아서 풀이를 표 아래 한 곳에 보인다(어느 칸의 풀이인지 첫 줄에 적는다).
+    // 계산표의 칸은 좁아서, 풀이는 누른 칸의 줄 바로 아래에 표 폭의 줄 하나로 보인다(첫 줄에 어느 칸인지 적는다).
     const place = box.querySelector(".rl-solution") || root.querySelector(".rl-sheet-solution");
+    const line = box.closest("tr");
+    if (!box.contains(place) && line) {
+      let row = root.querySelector("tr.rl-sol-row");
+      if (!row) {
+        row = document.createElement("tr");
+        row.className = "rl-sol-row";
+        row.appendChild(document.createElement("td"));
+      }
+      row.firstChild.colSpan = line.children.length;
+      line.after(row);
+      row.firstChild.appendChild(place);
+    }
     place.textContent = "";
     if (place.classList.contains("rl-sheet-solution")) {
       const title = document.createElement("p");

@@ -485,8 +485,9 @@ def flash_blocks_text(note) -> dict:
     fit = sum(sram_elements(fr, fc, d).values())
     over = rule > M
     return {
-        "sram-rule-Bc": fmt.integer(B_c), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
-        "sram-bytes": fmt.integer(preset.smem_per_SM), "sram-fit-Bc": fmt.integer(fc),
+        "sram-rule-Bc-obj": ko.particle(fmt.integer(B_c), "을/를"), "sram-rule-Bc-if": ko.particle(fmt.integer(B_c), "이면/면"),
+        "sram-fit-Bc-ro": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
+        "sram-bytes": fmt.integer(preset.smem_per_SM),
         "sram-fit-elems": fmt.integer(fit), "sram-fit-bytes": fmt.integer(fit * s),
         "sram-align": fmt.integer(note.tensor_core["align"]),
         "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
@@ -501,8 +502,9 @@ def head_dim_discussion(note, B_c: int) -> dict:
     flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
     std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
     return {
-        "q-d": fmt.integer(d), "q-2d": fmt.integer(2 * d), "q-Bc": fmt.integer(B_c), "q-Bc2": fmt.integer(B_c2),
-        "q-Tc": fmt.integer(_ceil(seq, B_c)), "q-Tc2": fmt.integer(_ceil(seq, B_c2)),
+        "q-d-if": ko.particle(fmt.integer(d), "이면/면"), "q-2d-if": ko.particle(fmt.integer(2 * d), "이면/면"),
+        "q-Bc": fmt.integer(B_c), "q-Bc2-ida": ko.particle(fmt.integer(B_c2), "이다/다"),
+        "q-Tc": fmt.integer(_ceil(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(_ceil(seq, B_c2)), "으로/로"),
         "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
         "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
         "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),
