@@ -358,7 +358,8 @@ def forms(value: Fraction) -> set[str]:
 
 def reachable_text(html_text: str) -> str:
     """What a reader can see on a built page without asking for an answer: the text (folded answers included) and
-    every state of the page's explorers (a control away), but not the exercises' data."""
+    every state of the page's explorers (a control away), but not the exercises' data nor the boxes of values
+    measured on the build machine."""
     import html as html_lib
     import json as json_lib
 
@@ -369,6 +370,8 @@ def reachable_text(html_text: str) -> str:
                 states.extend(state.get("fields", {}).values())
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", html_text, flags=re.S)
     body = re.sub(r'<section class="rl-quiz".*?</section>', " ", body, flags=re.S)
+    # the boxes of values measured on the build machine (they differ on every build: a match there is chance)
+    body = re.sub(r'<div class="admonition important">.*?</div>', " ", body, flags=re.S)
     text = html_lib.unescape(re.sub(r"<[^>]+>", " ", body))
     return re.sub(r"\s+", " ", text) + " " + " ".join(states)
 
@@ -384,7 +387,7 @@ def copyable(q, text: str) -> list[str]:
     for form in forms(q.in_unit):
         if not exercises.judge(q, form).right:
             continue
-        unit = rf"\s?{re.escape(q.unit.name)}\b" if whole else ""
+        unit = rf"\s?(?:{re.escape(q.unit.name)}{'|B' if q.unit.name == 'Byte' else ''})(?![A-Za-z])" if whole else ""
         if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d){unit}", text):
             found.append(form)
     return found
@@ -402,6 +405,17 @@ def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course):
     assert not found, "\n".join(found)
 
 
+def test_the_guide_shows_its_roofline_figure_only_after_the_worksheet_and_folded():
+    """Figure 1's legend gives every case's I and R_roof: it sits below the worksheet, inside a fold."""
+    from browser_helpers import html_dir, label_page, page_file
+
+    page = (html_dir() / page_file(label_page("ch-guide"))).read_text(encoding="utf-8")
+    sheet, figure = page.index('data-rl-quiz="guide"'), page.index('id="fig-guide-roofline"')
+    assert sheet < figure
+    opened = page.rfind('class="dropdown admonition', 0, figure)
+    assert opened > sheet and "계산표를 채운 뒤" in page[opened:figure]
+
+
 def test_the_copy_check_catches_an_answer_on_the_page(course):
     ex = exercises.matmul(course.week4)
     q = ex.questions[0]
@@ -413,6 +427,7 @@ def test_the_copy_check_catches_an_answer_on_the_page(course):
     acc = sheet.question(f"acc-{sheet.cases[1][0]}")
     number = fmt.integer(acc.value)
     assert copyable(acc, f"N = {number}") == [] and copyable(acc, f"중간 합 {number} Byte") == [number]
+    assert copyable(acc, f"| {number} B |") == [number]
 
 
 # ---------------------------------------------------------------- in a kernel
