@@ -725,7 +725,7 @@ def tiling(w4) -> Exercises:
                  "Q_T = 2·s·N³/T + s·N²", steps1, given=_given(N=n, T=t, s=s2)),
         Question("③-2", f"{_shape(N1)} {_dtype_text(d2, s2)} 행렬곱을 T = {_v(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
                  big.Q_read, UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=_given(N=N1, T=T1, s=s2)),
-        Question("③-3", f"같은 {_shape(N1)} {d2} 행렬곱에서 T를 {_v(T_a)}에서 {_v(T_b)}로 {k}배 키우면 총 Q는 어떻게 되나?",
+        Question("③-3", f"같은 {_shape(N1)} {d2} 행렬곱에서 T를 {_v(T_a)}에서 {ko.particle(_v(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
                  key, CHOICE, "Q_T = 2·s·N³/T + s·N²에서 T와 상관없는 항을 본다", steps3, choices,
                  given=_given(N=N1, s=s2, T_a=T_a, T_b=T_b)),
     ))
@@ -769,7 +769,7 @@ def tile_size(w4) -> Exercises:
                   f"{_v(N1 // T_mm)}·{_v(N1 // T_mm)}·{_v(N1 // T_K)}·{s2}·({T_mm}·{T_K} + {T_K}·{T_mm})",
                   reads.Q_read, "Byte", "GB"))
     return Exercises("④", (
-        Question("④-1", f"{_dtype_text(d2, s2)} 행렬곱의 직사각 타일 {tile}가 붙잡는 A·B 입력 버퍼(한 벌)는?",
+        Question("④-1", f"{_dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
                  one.inputs, UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
                  given=_given(T_M=TM, T_N=TN, T_K=TK, s=s2)),
         Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
@@ -779,8 +779,8 @@ def tile_size(w4) -> Exercises:
                  f"{gpu.name}의 SM 하나(Shared Memory {fmt.kib(gpu.smem_per_SM)})에 들어가는가?", key, CHOICE,
                  "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 Shared Memory와 견준다", steps3, choices,
                  given=_given(T_M=FM, T_N=FN, T_K=FK, s=s2)),
-        Question("④-4", f"{_shape(N1)} {_dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {T_mm}×{T_mm}로 두고 K 조각 폭을 "
-                 f"T_K = {T_K}로 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, UNITS["GB"],
+        Question("④-4", f"{_shape(N1)} {_dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(f'{T_mm}×{T_mm}', '으로/로')} "
+                 f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, UNITS["GB"],
                  "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
                  given=_given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2)),
     ))
