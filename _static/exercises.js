@@ -1,10 +1,12 @@
 /* 스스로 확인하는 문제 (4주차 안내의 계산표, 각 장 끝의 연습 문제).
  *
- * 답은 빌드할 때 강의 라이브러리가 정확한 분수(분자, 분모)로 계산해 페이지의
- * <script type="application/json" class="rl-quiz-data">에 넣어 두었고, 판정 문구도 거기 있다.
+ * 답은 빌드할 때 강의 라이브러리가 정확한 분수(분자, 분모)나 고르는 문제의 보기 이름으로 계산해 페이지의
+ * <script type="application/json" class="rl-quiz-data">에 넣어 두었고, 판정 문구와 풀이(식, 숫자를 넣은 식,
+ * 중간값, 답: 라이브러리가 형식까지 맞춘 글)도 거기 있다. 이 스크립트는 모델의 값을 계산하지 않는다.
  * 이 스크립트는 적은 값을 읽어 그 분수와 비교할 뿐이다(BigInt로 정확히). 규칙은 라이브러리의 judge와 같다:
  *   유효숫자 k개, 마지막 자리 10^e로 적은 값 x가 답 a와 |x − a| < 10^e이고 k ≥ 판정 자릿수이면 정답,
- *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면 "단위", 그 밖은 "다시"(힌트).
+ *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면(유효숫자 두 자리 이상) "단위",
+ *   그 밖은 "다시"(힌트).
  * 판정한 뒤에는 섹션에 "rl-verdict" 이벤트를 보낸다.
  */
 (function () {
@@ -46,6 +48,10 @@
   }
 
   function verdict(data, item, text, digits) {
+    if (item.choice !== undefined) {       // 고르는 문제: 보기 이름이 같아야 정답
+      return text === item.choice ? {right: true, reason: "right", message: item.right}
+        : {right: false, reason: "wrong", message: item.wrong};
+    }
     const x = read(text, item.unit);
     if (!x) return {right: false, reason: "unreadable", message: data.unreadable};
     const [[, p0, q0], ...rest] = item.targets;
@@ -54,47 +60,91 @@
     if (near) return {right: false, reason: "digits", message: item.digits[String(digits)]};
     for (const [unit, p, q] of rest) {
       const [s, n] = compare(x, BigInt(p), BigInt(q));
-      if (s || n) return {right: false, reason: "unit", message: item.units[unit]};
+      if (s || (n && x.k >= data.unitDigits)) return {right: false, reason: "unit", message: item.units[unit]};
     }
     return {right: false, reason: "wrong", message: item.wrong};
+  }
+
+  /* 풀이: 라이브러리가 적은 줄들을 번호 목록으로, 마지막에 답 */
+  function showSolution(root, box, item) {
+    // 계산표의 칸은 좁아서, 풀이는 누른 칸의 줄 바로 아래에 표 폭의 줄 하나로 보인다(첫 줄에 어느 칸인지 적는다).
+    const place = box.querySelector(".rl-solution") || root.querySelector(".rl-sheet-solution");
+    const line = box.closest("tr");
+    if (!box.contains(place) && line) {
+      let row = root.querySelector("tr.rl-sol-row");
+      if (!row) {
+        row = document.createElement("tr");
+        row.className = "rl-sol-row";
+        row.appendChild(document.createElement("td"));
+      }
+      row.firstChild.colSpan = line.children.length;
+      line.after(row);
+      row.firstChild.appendChild(place);
+    }
+    place.textContent = "";
+    if (place.classList.contains("rl-sheet-solution")) {
+      const title = document.createElement("p");
+      title.className = "rl-solution-title";
+      title.textContent = box.querySelector("button.rl-show").getAttribute("aria-label");
+      place.appendChild(title);
+    }
+    if (item.steps.length) {
+      const list = document.createElement("ol");
+      for (const line of item.steps) {
+        const li = document.createElement("li");
+        li.textContent = line;
+        list.appendChild(li);
+      }
+      place.appendChild(list);
+    }
+    const answer = document.createElement("p");
+    answer.className = "rl-solution-answer";
+    answer.textContent = item.answer;
+    place.appendChild(answer);
+    place.hidden = false;
+    box.dataset.solution = "shown";
   }
 
   function start(root) {
     const data = JSON.parse(root.querySelector("script.rl-quiz-data").textContent);
     const select = root.querySelector("[data-rl-digits]");
     const digits = () => (select ? Number(select.value) : data.digits);
-    root.querySelectorAll("[hidden]").forEach((el) => { el.hidden = false; });
+    root.querySelectorAll(".rl-quiz-rule[hidden]").forEach((el) => { el.hidden = false; });
     root.classList.add("rl-live");
 
     for (const box of root.querySelectorAll("[data-rl-q]")) {
       const item = data.questions[box.dataset.rlQ];
-      const input = box.querySelector("input");
+      const input = box.querySelector("input[type=text]");
+      const radios = [...box.querySelectorAll("input[type=radio]")];
       const out = box.querySelector("output");
       const show = box.querySelector("button.rl-show");
+      const typed = () => (input ? input.value.trim() : (radios.find((r) => r.checked) || {value: ""}).value);
       const judge = () => {
-        if (!input.value.trim()) { out.textContent = ""; box.dataset.verdict = ""; return; }
-        const v = verdict(data, item, input.value, digits());
+        const text = typed();
+        if (!text) { out.textContent = ""; box.dataset.verdict = ""; return; }
+        const v = verdict(data, item, text, digits());
         out.textContent = v.message;
         box.dataset.verdict = v.right ? "right" : "again";
-        input.setAttribute("aria-invalid", v.right ? "false" : "true");
+        if (input) input.setAttribute("aria-invalid", v.right ? "false" : "true");
         root.dispatchEvent(new CustomEvent("rl-verdict", {detail: {key: box.dataset.rlQ, ...v}}));
       };
-      input.addEventListener("keydown", (e) => {
-        if (e.key === "Enter") { e.preventDefault(); judge(); }
-      });
-      input.addEventListener("change", judge);
-      show.addEventListener("click", () => {
-        out.textContent = item.answer;   // 답은 눌렀을 때만 페이지에 들어간다
-        box.dataset.verdict = "shown";
+      if (input) {
+        input.addEventListener("keydown", (e) => {
+          if (e.key === "Enter") { e.preventDefault(); judge(); }
+        });
+        input.addEventListener("change", judge);
+      }
+      radios.forEach((r) => r.addEventListener("change", judge));
+      show.addEventListener("click", () => {   // 풀이와 답은 눌렀을 때만 페이지에 들어간다
+        showSolution(root, box, item);
         show.setAttribute("aria-expanded", "true");
       });
       show.setAttribute("aria-expanded", "false");
     }
     if (select) {
       select.addEventListener("change", () => {
-        root.querySelectorAll("[data-rl-q]").forEach((box) => {
-          const input = box.querySelector("input");
-          if (input.value.trim() && box.dataset.verdict !== "shown") input.dispatchEvent(new Event("change"));
+        root.querySelectorAll("[data-rl-q] input[type=text]").forEach((input) => {
+          if (input.value.trim()) input.dispatchEvent(new Event("change"));
         });
       });
     }

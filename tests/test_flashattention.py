@@ -417,7 +417,7 @@ def test_memory_box_and_flash_diagram_follow_the_note(note):
     box = flash_note.hierarchy_diagram(note)
     assert "228 KiB" in box and "256 KiB" in box and "33–41 (Shared 29)" in box and "479" in box and "3.35 TB/s" in box
     M = note.hardware.smem_per_SM // note.s
-    B_r, B_c = attention.flash_blocks(M, 128)
+    B_r, B_c = flash_note.fitting_blocks(M, 128, note.tensor_core["align"])
     flash = flash_note.flash_diagram(note)
     assert f"{B_r}×{B_c}" in flash and f"M = {fmt.integer(M)}" in flash
     a100 = flash_note.flash_diagram(note.with_(hardware="A100_SXM"))
@@ -449,3 +449,47 @@ def test_no_helper_is_defined_in_a_hidden_cell():
         tags = set(cell.metadata.get("tags", []))
         if cell.cell_type == "code" and tags & {"remove-cell", "remove-input", "hide-input"}:
             assert not re.search(r"^\s*(def |class |\w+ = lambda)", cell.source, re.M), cell.source
+
+
+def test_the_sram_diagram_s_blocks_fit_the_sram_it_names(course):
+    """FA1's B_c = ⌈M/(4d)⌉ only bounds SRAM by O(M): at H100 FP16 its blocks take 120,576 elements > M = 116,736.
+    The diagram keeps B_r and takes the largest aligned B_c whose blocks fit; the sum it prints is the blocks'."""
+    from roofline.show import flash_note
+    for key in ("H100_SXM", "A100_SXM", "T4"):
+        note = course.note.with_(hardware=key)
+        d, M = note.attention["d_head"], note.hardware.smem_per_SM // note.s
+        B_r, B_c = flash_note.fitting_blocks(M, d, note.tensor_core["align"])
+        total = B_r * d * 2 + 2 * B_c * d + B_r * B_c + 2 * B_r             # Q_i, O_i, K_j, V_j, S_ij, m_i, ℓ_i
+        assert total <= M and B_c % note.tensor_core["align"] == 0
+        rule_r, rule_c = attention.flash_blocks(M, d)
+        assert B_r == rule_r and B_c <= rule_c
+        assert f"{fmt.integer(total * note.s)} Byte ≤ {fmt.integer(note.hardware.smem_per_SM)} Byte" in flash_note.flash_diagram(note)
+    h100 = course.note.with_(hardware="H100_SXM", dtype="FP16")
+    said = flash_note.flash_blocks_text(h100)
+    assert said["sram-rule-elems"] == "120,576" and said["sram-rule-bytes"] == "241,152" and said["sram-rule-verdict"] == "넘는다"
+
+
+def test_the_one_line_answer_says_all_heads_make_one_gib():
+    from pathlib import Path
+    source = (Path(__file__).resolve().parents[1] / "chapters" / "flashattention.md").read_text(encoding="utf-8")
+    line = next(l for l in source.splitlines() if l.startswith("**한 줄 답.** 표준 어텐션은"))
+    assert "헤드 {glue:text}`heads`개의 점수 행렬을 합치면 {glue:text}`score-all`" in line
+    assert "점수 행렬 하나가" not in line
+    assert "이다이다" not in source and "{glue:text}`q-b-bound`이다" not in source
+
+
+def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
+    from roofline.show import flash_note
+    note = course.note
+    d = flash_note.head_dim_discussion(note, attention.flash_blocks(note.hardware.smem_per_SM // note.s,
+                                                                    note.attention["d_head"])[1])
+    assert d["q-2d-if"].startswith(fmt.integer(2 * note.attention["d_head"]))
+    assert 3.5 < float(d["q-flash-d-ratio"].rstrip("배")) < 4.5 and float(d["q-std-d-ratio"].rstrip("배")) < 1.5
+    tf = flash_note.tf32_discussion(note, 256)
+    fp32 = note.hardware.roofline("FP32")
+    tf32 = note.hardware.roofline("TF32")
+    from roofline import gemm
+    cost = gemm.gemm(256, note.gemm["N"], note.gemm["K"], 4)
+    import roofline as rl
+    gain = rl.Timing(cost, fp32).t_ideal / rl.Timing(cost, tf32).t_ideal
+    assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and gain < tf32.P / fp32.P

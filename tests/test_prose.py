@@ -209,7 +209,13 @@ RETIRED = {   # a variant the site no longer writes → the one term it writes i
     r"Ridge [Pp]oint|ridge Point": "ridge point, as the glossary writes it",
     r"\d %": "a percentage with no space before % (20.6%)",
     r"(?<!= )(?<![\d.,×])\d+ 타일(?!링)": "T = 32, not \"32 타일\" (the tile side as the tables and figures name it)",
+    r"다시 (?:쓰|쓸|쓴|써)": "재사용 (reuse) or 고쳐 쓰기 (rewrite): 쓰기 is a memory write",
+    r"실행시간": "실행 시간, spaced as 연산 시간 and 메모리 시간",
+    r"앞 줄|뒷 줄": "앞줄, 뒷줄 (one word each)",
+    r"읽기량|쓰기량": "읽는 양, 쓰는 양",
 }
+# The pairs the glossary's 표기 약속 table lists (retired word → the word the site writes): the rule and the page agree.
+GLOSSARY_PAIRS = {"다시 쓰다": "재사용하다", "실행시간": "실행 시간", "앞 줄": "앞줄", "모형": "모델", "읽기량": "읽는 양"}
 GLOSS = re.compile(r"^\s+[A-Z][\w -]*\. ", re.M)   # a glossary entry's English gloss: "  Tiling. 큰 연산을 …"
 
 # Pages already written with the one term; the lead extends this list as the other pages are fixed
@@ -245,6 +251,17 @@ def test_one_term_for_one_idea(name):
     assert not found, f"{name}: retired variants:\n" + "\n".join(found)
 
 
+def test_the_glossary_lists_each_pair_and_its_rule_retires_it():
+    source = (ROOT / "chapters" / "glossary.md").read_text(encoding="utf-8")
+    table = source[source.index("## 표기 약속"):]
+    rows = [line for line in table.splitlines() if line.startswith("| ") and "---" not in line]
+    for retired, kept in GLOSSARY_PAIRS.items():
+        assert any(retired in row.split("|")[1] and kept in row.split("|")[2] for row in rows), (retired, kept)
+        assert retired_variants(retired), f"{retired!r} is listed in the glossary but the term check misses it"
+        assert not retired_variants(kept), f"{kept!r} is what the site writes, yet the check flags it"
+    assert retired_variants("고쳐 쓴다. 재사용한다. 다시 읽는다.") == []
+
+
 def test_the_term_check_catches_each_retired_variant():
     page = ("# ③ Tiling\n\n실제로 낸 FLOP/s와 모형, 분기점(Ridge Point), {glue:text}`pct` %, 20.6 %, 32 타일.\n\n"
             "```{code-cell} ipython3\nx = f\"{T} 타일만 닿는다\"\n```\n")
@@ -253,3 +270,93 @@ def test_the_term_check_catches_each_retired_variant():
     fine = "# ③ 타일링\n\nFLOPs/s와 모델, 분기점(ridge point), 20.6%, T = 32 타일링, 128×128 출력 타일, T = 32 타일은.\n"
     assert retired_variants(fine) == []
     assert retired_variants("타일링\n  Tiling. 큰 연산을 나눈다.\n") == []   # the glossary's gloss
+
+
+# ---- a discussion's folded answer is not stated in the body above its question ---------------------------------
+
+QUESTION = re.compile(r"^\*\*질문[^*\n]*\*\*.*$", re.M)
+GLUE_NAME = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`|^`{3,}\{glue(?::\w+)?\} (\S+)", re.M)
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
+
+# Glued names a folded answer may restate from the body above: the question's setting, not its answer.
+CONTEXT = {
+    "dtype": "the data type of the page", "machine": "the machine of the page", "preset": "the GPU of the note",
+    "seq": "the sequence length of the note", "ridge": "the machine's ridge point, the axis the answer reads against",
+    "a100": "the name of the previous GPU", "N": "the matrix side", "s": "the element size",
+    "Q-per": "the Byte per element of the page's dtype (the setting of the BF16 question)",
+    "t-memory": "the page's memory time, restated by the question itself",
+    "I-ideal-formula": "the read-once formula 2N/(3s), the yardstick both ① and its discussion name",
+    "I-ideal": "the read-once I (①'s fourth row), the yardstick ①'s discussion compares against",
+    "table-dtypes": "glued after the fold: the dtype table is part of ①'s answer",
+    "q-bits-fp32": "mantissa bits of FP32: a property of the format", "q-bits-tf32": "mantissa bits of TF32",
+    "q-ulp-ratio": "the rounding step ratio of the two formats",
+    "q-tf-peak": "the TF32 peak ratio of the Tensor Core table, against which the answer measures the real gain",
+    "b-star": "the crossover batch of the GEMM section, which the batch answer ends on",
+    "w-shape": "the weight's shape, the GEMM's setting",
+    "Q-per-bf16": "BF16's Byte per element (the per-element table): the question asks for the time and the bound",
+}
+
+
+def discussions(source: str) -> list[tuple[str, str, str]]:
+    """(the body above the question with earlier folds removed, the question, its folded answer) per question."""
+    body = CODE_CELL.sub("", re.sub(r"\A---\n.*?\n---\n", "", source, flags=re.S))
+    found = []
+    for match in QUESTION.finditer(body):
+        rest = body[match.end():]
+        fold = FOLD.search(rest)
+        if fold is None:
+            continue
+        question = match.group() + rest[: fold.start()]
+        found.append((FOLD.sub("", body[: match.start()]), question, fold.group()))
+    return found
+
+
+def glued(text: str) -> set[str]:
+    return {a or b for a, b in GLUE_NAME.findall(text)}
+
+
+def spoilers(source: str, context=CONTEXT) -> list[str]:
+    """A folded answer whose glued values, formulas or one-line answer the body above its question already states."""
+    problems = []
+    for above, question, fold in discussions(source):
+        title = question.split("**")[1]
+        for name in sorted((glued(fold) - glued(question) - set(context)) & glued(above)):
+            problems.append(f"{title}: the answer's {name!r} is stated above the question")
+        for formula in {re.sub(r"\s+", " ", m) for m in MATH.findall(fold)} - {re.sub(r"\s+", " ", m) for m in MATH.findall(question)}:
+            if len(formula) >= 10 and formula in re.sub(r"\s+", " ", above):
+                problems.append(f"{title}: the answer's formula {formula!r} is stated above the question")
+        line = re.search(r"\*\*한 줄 답\.\*\* ([^\n]+)", fold)
+        if line and re.sub(r"\{glue[^`]*`[^`]*`", "", line[1])[:24] in above:
+            problems.append(f"{title}: the one-line answer is stated above the question")
+    return problems
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=[p.name for p in CHAPTERS])
+def test_no_discussion_is_answered_above_its_question(path):
+    problems = spoilers(path.read_text(encoding="utf-8"))
+    assert not problems, f"{path.name}:\n" + "\n".join(problems)
+
+
+def test_every_discussion_question_has_its_answer_folded():
+    for path in CHAPTERS:
+        source = path.read_text(encoding="utf-8")
+        body = CODE_CELL.sub("", source)
+        questions = QUESTION.findall(body)
+        assert len(discussions(source)) == len(questions), f"{path.name}: a question without a folded answer"
+
+
+def test_the_discussion_check_catches_what_the_review_found():
+    # ⑤: the read-once I, computed in the body, was the folded answer of "타일을 N까지 키우면?"
+    page = ("# ⑤\n\n**한 줄 답.** 요약.\n\n## 검산\n\n**한 줄 답.** 검산.\n\nI는 {glue:text}`I-ideal-formula-x` ≈ {glue:text}`full-I`.\n\n"
+            "## 토론\n\n**질문.** 타일을 N까지 키우면?\n\n````{admonition} 답 펼쳐 보기\n:class: dropdown\n\n"
+            "**한 줄 답.** 상한에 닿는다.\n\nI_T = {glue:text}`full-I`.\n````\n")
+    assert spoilers(page) == ["질문.: the answer's 'full-I' is stated above the question"]
+    # the note: the N² answer's formula stood in the section above
+    page = ("# 노트\n\n## 모델\n\n이동은 $12N^2d^2/M$이다.\n\n## 토론\n\n**질문: N².** 왜 N²일까?\n\n"
+            "````{admonition} 답 펼쳐 보기\n:class: dropdown\n\n**한 줄 답.** 계수만 준다.\n\n약 $12N^2d^2/M$이다.\n````\n")
+    assert spoilers(page) == ["질문: N².: the answer's formula '$12N^2d^2/M$' is stated above the question"]
+    # week 3: the one-line answer of a section said what the folded answer says
+    page = ("# 3주차\n\n## 실행 구조\n\n**한 줄 답.** 숨긴다고 대역폭이 늘지는 않는다. 워프는 지연을 숨긴다.\n\n## 토론\n\n"
+            "**질문: 워프.** 워프를 늘리면?\n\n```{admonition} 답 펼쳐 보기\n:class: dropdown\n\n"
+            "**한 줄 답.** 숨긴다고 대역폭이 늘지는 않는다.\n```\n")
+    assert spoilers(page) == ["질문: 워프.: the one-line answer is stated above the question"]

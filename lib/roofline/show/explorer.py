@@ -200,6 +200,11 @@ def roofline_cases(N: int, tiles, s: int, hw: Roofline):
     return [(label, Timing(cost, hw)) for label, cost in cases]
 
 
+# Which model ②'s explorer applies (the same as the week's hand calculation), said beside it.
+MODEL_NOTE = ("값은 4주차의 모델로 셌다. 재사용은 출력 타일 하나 안에서만 일어나고, 서로 다른 출력 타일 사이의 "
+              "재사용(L2 캐시)은 없으며, C는 입력과 같은 자료형으로 한 번 쓴다고 둔다. 실제 GEMM 라이브러리는 "
+              "타일 사이에서도 입력을 재사용하므로 I가 이보다 크다.")
+
 ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)", "제한 자원"]
 
 
@@ -279,10 +284,10 @@ def roofline(presets: dict, dtypes: dict, N: int, tiles, hw: Roofline, dtype: st
         + _table(ROOFLINE_HEADERS, rows, "lrrrl", names)
     )
     intro = (f"{N}×{N} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
-             f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다.")
+             f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다. {MODEL_NOTE}")
     note = ("강의 사이트의 이 자리에서는 하드웨어와 자료형을 골라 Roofline과 표가 바뀌는 것을 볼 수 있다. "
-            "노트북에서는 매개변수 셀의 하드웨어를 바꾸고 다시 실행하면 된다. 아래는 지금 조건"
-            f"({f['machine']})의 값이다.")
+            "노트북에서는 매개변수 셀의 하드웨어를 바꾸고 다시 실행하면 된다. "
+            f"{MODEL_NOTE} 아래는 지금 조건({f['machine']})의 값이다.")
     return Explorer("roofline", _wrap(uid, intro, controls, body, data),
                     _markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, "lrrrl")), _count(data))
 
@@ -569,7 +574,7 @@ def vector_row(t: Timing, base: Timing) -> tuple:
 def fits_text(footprint: int, capacity) -> str:
     return (f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 모두 들어간다." if footprint <= capacity else
             f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 한꺼번에 들어가지 않는다. 이때는 한 번에 실행할 수 없어 "
-            "위의 시간 모형 밖이다.")
+            "위의 시간 모델 밖이다.")
 
 
 def vector_add(hw: Roofline, L: int, s: int, dtype: str, capacity: int, factors=FACTORS) -> Explorer:

@@ -13,7 +13,8 @@ from math import gcd
 import numpy as np
 from IPython.display import Markdown, Math
 
-from roofline import attention, cachelines, gemm, occupancy, transformer
+from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
+from roofline.cost import Timing
 from roofline.show import claims, fmt, glue, ko, tables
 from roofline.show.figures import FIGURES
 
@@ -323,6 +324,7 @@ def gemm_roofline(note) -> dict:
              fmt.percent(r.timing.R_roof / hw.P), fmt.decimal(r.timing.t_ideal * 10**6, 2),
              "HBM" if r.timing.memory_bound else "연산") for r in sweep]
     b_star = gemm.crossover_batch(N_w, K_w, hw, s)
+    T_star = kernels.tile_threshold(N_w, hw.ridge, s, s)   # week 4's model: reuse only inside one output tile
     a, c, e = 2 * K_w * N_w, s * (K_w + N_w), s * K_w * N_w   # I(b) = a·b / (c·b + e)
     k = gcd(a, c, e)
     F_sq = 2 * N_w * K_w * N_w
@@ -363,8 +365,31 @@ def gemm_roofline(note) -> dict:
         "q-b-share": fmt.percent(last.timing.R_roof / hw.P), "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
         "q-b-weight": fmt.percent(Fraction(s * K_w * N_w, last.cost.Q)),
         **claimed_gap(sweep),
+        **tf32_discussion(note, last.b),
+        "w4-Tstar": fmt.decimal(T_star, 1) if T_star is not None else "없음",
         "fig-gemm-batch": FIGURES["gemm-batch-roofline"](note),
     }
+
+
+def tf32_discussion(note, b: int) -> dict:
+    """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
+    preset, N_w, K_w = note.hardware, note.gemm["N"], note.gemm["K"]
+    s = note.catalog.bytes_per("FP32")
+    cost = gemm.gemm(b, N_w, K_w, s)
+    out = {"q-tf-b": fmt.integer(b), "q-tf-I": fmt.decimal(cost.I, 1)}
+    if "TF32" not in preset.peak:
+        return {**out, "q-tf-text": f"{preset.name}에는 TF32 Tensor Core가 없어 TF32를 켜도 이 GEMM은 그대로다."}
+    fp32, tf32 = Timing(cost, preset.roofline("FP32")), Timing(cost, preset.roofline("TF32"))
+    peak = preset.P("TF32") / preset.P("FP32")
+    gain = fp32.t_ideal / tf32.t_ideal
+    return {**out,
+            "q-tf-ridge32": fmt.decimal(preset.roofline("FP32").ridge, 1),
+            "q-tf-ridge": fmt.decimal(preset.roofline("TF32").ridge, 1),
+            "q-tf-bound32": ko.particle(ko.bound(fp32), "이다/다") + ".", "q-tf-bound": ko.particle(ko.bound(tf32), "이다/다") + ".",
+            "q-tf-t32": fmt.decimal(fp32.t_ideal * 10**6, 2), "q-tf-t": fmt.decimal(tf32.t_ideal * 10**6, 2),
+            "q-tf-gain": fmt.ratio(gain, 1), "q-tf-peak": fmt.ratio(peak, 1),
+            "q-tf-text": ("빨라진 배율이 최대 성능의 배율보다 작은 것은 TF32에서는 HBM 대역폭이 상한을 정하기 때문이다."
+                          if tf32.memory_bound else "TF32에서도 연산 성능이 상한을 정하므로 최대 성능의 배율만큼 빨라진다.")}
 
 
 # The often-quoted batch table (seed 003), TFLOPs/s per batch size b: below the bound by about 200×, and at
@@ -429,7 +454,8 @@ def flash(note) -> dict:
         "q-T-c": fmt.integer(_ceil(seq, B_c)), "q-T-c2": fmt.integer(_ceil(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
         "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
                                              attention.flash_traffic(seq, d_head, B_c)), 2),
-        "flash-diagram": text_block(flash_diagram(note)),
+        "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
+        **head_dim_discussion(note, B_c),
         "sram-block": sram_block(preset),
         "fig-flash-traffic": FIGURES["flash-hbm-traffic"](note),
     }
@@ -454,21 +480,79 @@ def sram_block(preset) -> str:
             f"(워프 {FA_THREADS // sm.warp_size}개)가 레지스터를 한도까지 써도 {held}.")
 
 
-def flash_diagram(note) -> str:
-    """Seed 003's HBM → SRAM picture, with the block sizes FA1's rule gives for this GPU and dtype."""
-    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention["d_head"]
+def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:
+    """Elements one step of FA1 keeps in SRAM: Q_i, K_j, V_j, S_ij, O_i, m_i, ℓ_i."""
+    return {"Q_i": B_r * d, "K_j": B_c * d, "V_j": B_c * d, "S_ij": B_r * B_c, "O_i": B_r * d, "m_i": B_r, "ℓ_i": B_r}
+
+
+def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
+    """(B_r, B_c) for the diagram: FA1's B_r, and the largest B_c ≤ FA1's that is a multiple of `align` (the Tensor
+    Core's) and keeps every block of one step within the M elements of SRAM (FA1's rule only bounds them by O(M))."""
+    B_r, B_c = attention.flash_blocks(M, d)
+    for c in range(B_c - B_c % align, 0, -align):
+        if sum(sram_elements(B_r, c, d).values()) <= M:
+            return B_r, c
+    return B_r, 1
+
+
+def flash_blocks_text(note) -> dict:
+    """How the diagram's blocks were chosen: FA1's rule, what its blocks would take, the blocks that fit."""
+    preset, s, d = note.hardware, note.s, note.attention["d_head"]
     M = preset.smem_per_SM // s
     B_r, B_c = attention.flash_blocks(M, d)
+    fr, fc = fitting_blocks(M, d, note.tensor_core["align"])
+    rule = sum(sram_elements(B_r, B_c, d).values())
+    fit = sum(sram_elements(fr, fc, d).values())
+    over = rule > M
+    return {
+        "sram-rule-Bc-obj": ko.particle(fmt.integer(B_c), "을/를"), "sram-rule-Bc-if": ko.particle(fmt.integer(B_c), "이면/면"),
+        "sram-fit-Bc-ro": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
+        "sram-bytes": fmt.integer(preset.smem_per_SM),
+        "sram-fit-elems": fmt.integer(fit), "sram-fit-bytes": fmt.integer(fit * s),
+        "sram-align": fmt.integer(note.tensor_core["align"]),
+        "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
+    }
+
+
+def head_dim_discussion(note, B_c: int) -> dict:
+    """The discussion "d를 두 배로": FA1's blocks and HBM traffic at d and 2d (standard attention beside it)."""
+    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention["d_head"]
+    M = preset.smem_per_SM // s
+    _, B_c2 = attention.flash_blocks(M, 2 * d)
+    flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
+    std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
+    return {
+        "q-d-if": ko.particle(fmt.integer(d), "이면/면"), "q-2d-if": ko.particle(fmt.integer(2 * d), "이면/면"),
+        "q-Bc": fmt.integer(B_c), "q-Bc2-ida": ko.particle(fmt.integer(B_c2), "이다/다"),
+        "q-Tc": fmt.integer(_ceil(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(_ceil(seq, B_c2)), "으로/로"),
+        "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
+        "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
+        "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),
+    }
+
+
+def flash_diagram(note) -> str:
+    """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown)."""
+    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention["d_head"]
+    M = preset.smem_per_SM // s
+    B_r, B_c = fitting_blocks(M, d, note.tensor_core["align"])
     n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
-    box = _box([("Q_i", f"{r}×{dd}", ""), ("K_j", f"{c}×{dd}", ""), ("V_j", f"{c}×{dd}", ""),
-                ("S_ij = Q_i K_jᵀ / √d", f"{r}×{c}", "HBM에 쓰지 않는다"), ("m_i", r, "행마다 최댓값"),
-                ("ℓ_i", r, "행마다 지수 합"), ("O_i", f"{r}×{dd}", "")])
+    elems = sram_elements(B_r, B_c, d)
+    total = sum(elems.values())
+    box = _box([("Q_i", f"{r}×{dd}", fmt.integer(elems["Q_i"]), ""), ("K_j", f"{c}×{dd}", fmt.integer(elems["K_j"]), ""),
+                ("V_j", f"{c}×{dd}", fmt.integer(elems["V_j"]), ""),
+                ("S_ij = Q_i K_jᵀ / √d", f"{r}×{c}", fmt.integer(elems["S_ij"]), "HBM에 쓰지 않는다"),
+                ("O_i", f"{r}×{dd}", fmt.integer(elems["O_i"]), ""),
+                ("m_i", r, fmt.integer(elems["m_i"]), "행마다 최댓값"), ("ℓ_i", r, fmt.integer(elems["ℓ_i"]), "행마다 지수 합"),
+                ("Σ", "", fmt.integer(total), f"원소 ≤ M = {fmt.integer(M)}")])
     return "\n".join([
         f"HBM: Q, K, V ({n}×{dd}), O ({n}×{dd}), m, ℓ ({n})",
-        "   │  블록 단위로 올린다 (K, V는 B_c행, Q는 B_r행)",
+        f"   │  블록 단위로 올린다 (K, V는 B_c = {c}행, Q는 B_r = {r}행)",
         "   ▼",
         f"SRAM (SM 하나의 Shared Memory {fmt.kib(preset.smem_per_SM)}, {note.dtype} 원소 M = {fmt.integer(M)}개)",
+        "각 줄: 블록, 모양, 원소 수",
         *box,
+        f"   합계 {fmt.integer(total)}원소 × {s} Byte = {fmt.integer(total * s)} Byte ≤ {fmt.integer(preset.smem_per_SM)} Byte",
         "   │  S_ij와 P̃_ij는 SRAM에서 쓰고 버린다: HBM에 쓰지 않는다",
         "   ▼",
         "HBM: O_i, m_i, ℓ_i만 고쳐 쓴다",

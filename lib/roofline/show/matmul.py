@@ -74,7 +74,7 @@ def last_story(last) -> str:
         return (f"{ko.case(last)}에서도 메모리 시간 약 {fmt.ms(t.t_memory, 3)} ms가 연산 시간 약 {fmt.ms(t.t_compute, 3)} ms보다 "
                 "길다. 아직 HBM 대역폭이 한계이므로 타일을 더 키우면 이상적 시간이 더 줄 수 있다.")
     return (f"{ko.case(last)}에서 메모리는 약 {fmt.ms(t.t_memory, 3)} ms 안에 데이터를 공급할 수 있지만, 계산에는 최소 약 "
-            f"{fmt.ms(t.t_compute, 3)} ms가 걸린다. 이때 실행시간의 하한은 더 긴 쪽인 연산 시간이다.")
+            f"{fmt.ms(t.t_compute, 3)} ms가 걸린다. 이때 실행 시간의 하한은 더 긴 쪽인 연산 시간이다.")
 
 
 def gain_story(prev, last) -> str:

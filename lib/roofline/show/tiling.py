@@ -144,8 +144,8 @@ def discussion(w4) -> dict:
     ideal = cachesim.simulate(n, t, capacity_tiles=None, s_in=s, s_out=s)
     rows = [
         ("입력 원소당 HBM 읽기 횟수", f"{fmt.number(none.reads_per_element)}회", f"{fmt.number(ideal.reads_per_element)}회"),
-        ("A·B 입력 읽기량", f"{fmt.integer(none.Q_read)} Byte", f"({n * n} + {n * n}) × {s} = {fmt.integer(ideal.Q_read)} Byte"),
-        ("최종 C 쓰기량", f"{fmt.integer(none.cost.Q_write)} Byte", f"{fmt.integer(ideal.cost.Q_write)} Byte"),
+        ("A·B 입력을 읽는 양", f"{fmt.integer(none.Q_read)} Byte", f"({n * n} + {n * n}) × {s} = {fmt.integer(ideal.Q_read)} Byte"),
+        ("최종 C를 쓰는 양", f"{fmt.integer(none.cost.Q_write)} Byte", f"{fmt.integer(ideal.cost.Q_write)} Byte"),
         ("총 이동량 Q", f"{fmt.integer(none.cost.Q)} Byte", f"{fmt.integer(ideal.cost.Q)} Byte"),
         ("연산량 F", f"{fmt.integer(none.cost.F)} FLOPs", f"{fmt.integer(ideal.cost.F)} FLOPs"),
         ("산술 강도 I (FLOPs/Byte)", f"{fmt.integer(none.cost.F)}/{fmt.integer(none.cost.Q)} = {intensity_text(none.cost.I)}",
@@ -219,8 +219,8 @@ def cache_big(w4) -> dict:
     if buckets["묶음"]:
         parts.append(f"묶음 순서가 덜 읽는 경우는 {cases(buckets['묶음'])}다.")
     if buckets["행 우선"]:
-        parts.append(f"묶음 순서가 오히려 더 읽는 경우는 {cases(buckets['행 우선'])}다. 묶음 하나가 다시 쓰는 조각이 캐시에 "
-                     "다 들어가지 않아, 다시 쓰기 전에 밀려나기 때문이다.")
+        parts.append(f"묶음 순서가 오히려 더 읽는 경우는 {cases(buckets['행 우선'])}다. 묶음 하나가 재사용하는 조각이 캐시에 "
+                     "다 들어가지 않아, 재사용하기 전에 밀려나기 때문이다.")
     if buckets["같음"]:
         parts.append(f"두 순서가 같은 경우는 {cases(buckets['같음'])}다.")
     B = s * N * N
@@ -230,7 +230,7 @@ def cache_big(w4) -> dict:
     capacities = (f"캐시 용량은 {ko.particle(joined(fmt.mib(c) for c in w4.capacities), '으로/로')} 잡았다. "
                   "실제 GPU의 L2 캐시(수 MB에서 수십 MB)를 사이에 두는 범위다. "
                   f"가장 큰 {ko.particle(largest, '은/는')} 행렬 B 하나의 크기 {against_B}. "
-                  "행 우선 순서에서 B의 열 띠를 다시 쓰려면 B 전체와 A의 행 띠 하나가 함께 캐시에 남아 있어야 한다. "
+                  "행 우선 순서에서 B의 열 띠를 재사용하려면 B 전체와 A의 행 띠 하나가 함께 캐시에 남아 있어야 한다. "
                   "묶음 순서는 A의 행 띠(타일 N/T개) GROUP_SIZE_M개와 B의 열 띠 몇 개만 들어가면 된다.")
     return {"table-cache-big": tables.markdown(["T", "캐시 용량", "행 우선: 원소당 읽기", "행 우선: I", "묶음: 원소당 읽기",
                                                 "묶음: I", "덜 읽는 순서"], rows, "rrrrrrl"),

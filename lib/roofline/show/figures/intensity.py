@@ -39,7 +39,7 @@ def week4_intensity(w4) -> Figure:
             fontsize=9, color="dimgray")
     ax.set_xlabel("행렬 한 변 N (로그 축)")
     ax.set_ylabel("산술 강도 I (FLOPs/Byte, 로그 축)")
-    ax.set_title(f"{w4.dtype}: 재사용이 있어야 N과 함께 I가 커진다", fontsize=11)
+    ax.set_title(f"{w4.dtype}: 한 번씩만 읽어야 I가 N과 함께 커진다", fontsize=11)
     ax.legend(loc="upper left", fontsize=9, framealpha=0.95)
     style.power_log_ticks(ax)
     return fig
