@@ -1,27 +1,27 @@
-"""Explorers: the reader changes the conditions on the page itself (②, ④, ⑤, the week-3 note).
+"""Explorers: the reader changes the conditions on the page itself (②, ④, ⑤, the week-3 note, ②'s "내 커널").
 
-Each function takes plain values (presets, dtypes, the week's machine, N, tiles, L, capacity …), computes
-EVERY state the controls can reach with the model (kernels, cost, buffers), formats every shown value
-with `fmt`, and returns an `Explorer` for `glue`:
+A state of ②, ⑤, the week-3 note and "내 커널" is a pure function of the chapter's problem object in
+`roofline.show.engine` (texts formatted by `fmt`, words from `ko`, float coordinates). Each function here takes the
+chapter's problem (`Week4`, `Week3`), computes with the engine EVERY state the controls can reach, and returns an
+`Explorer` for `glue`:
 
 - on the site (book build), its HTML: the form controls (hidden until the page's script runs), the
   values of the chapter's own condition already filled in (what a reader without JavaScript, a printer
   or a PDF sees), an empty plot area, and a `<script type="application/json">` holding every state;
   the page's script (_static/explorer.js) only picks the state that the controls name, copies its
   strings into the page and hands its float coordinates to the plotting library (no model arithmetic);
+  the live mode (_static/live.js) runs the same engine in the page (Pyodide) for values no state has;
 - elsewhere (Colab, Jupyter, the .ipynb editions), its Markdown: a note that the controls live on the
   site and the table of the chapter's own condition.
 
-Data layout (read by explorer.js):
+Data layout (read by explorer.js and live.js):
     {"controls": {name: {"kind": "select"|"range"|"radio", "options": [[key, label], …], "initial": key,
                          "depends": other, "allowed": {other_key: [key, …]}}},          # depends/allowed optional
-     "parts": [{"on": [control, …], "states": {"k1|k2": {"fields": {name: text},
-                                                           "widths": {name: "37.5%"},     # a bar's length
-                                                           "flags": {name: bool},         # class rl-NAME on the section
-                                                           "plots": {name: plot}}}}],
-     "plots": {name: {"series": [{"color": …, "width": …, "dash": […], "points": size, "line": bool}]}}}
-    plot = {"x": [...], "y": [[...] per series], "xticks": [[v, label]], "yticks": [[v, label]],
-            "xrange": [lo, hi], "yrange": [lo, hi], "marks": [{"x", "y", "text"}], "aria": text}
+     "parts": [{"on": [control, …], "states": {"k1|k2": state}}],                         # state: see engine
+     "plots": {name: {"series": [{"color": …, "width": …, "dash": […], "points": size, "line": bool}],
+                      "xlabel": …, "ylabel": …}},                 # a state's plot may carry its own series, legend
+     "hash": {control: name in the page's address},               # optional: the state link
+     "live": {"page": …, "fields": [[name, label, value], …]}}    # optional: the live mode's form
 """
 from __future__ import annotations
 
