@@ -83,7 +83,7 @@
         input.setAttribute("aria-describedby", error.id);
         const row = el("div", {className: "rl-live-field"},
           el("label", {htmlFor: id}, el("code", {}, name), " ", label), input, error);
-        row.dataset.rlField = name;
+        row.dataset.rlLiveRow = name;
         form.append(row);
         this.inputs[name] = input;
         let timer = null;
@@ -138,8 +138,8 @@
       if (!this.call) return;
       const started = performance.now();
       const keep = this.relevant();
-      this.form.querySelectorAll("[data-rl-field]").forEach((row) => {
-        row.hidden = keep ? !keep(row.dataset.rlField) : false;
+      this.form.querySelectorAll("[data-rl-live-row]").forEach((row) => {
+        row.hidden = keep ? !keep(row.dataset.rlLiveRow) : false;
       });
       const values = this.values();
       const result = this.call(this.page, values);
