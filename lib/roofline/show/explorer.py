@@ -216,8 +216,7 @@ def roofline(w4) -> Explorer:
         + _legend(plot["legend"], "roofline")
         + _rows_table("cases", ROOFLINE_HEADERS, first["tables"]["cases"])
     )
-    N = w4.N
-    intro = (f"{N}×{N} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
+    intro = (f"{_field('shape', f['shape'])} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
              f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다.")
     note = ("강의 사이트의 이 자리에서는 하드웨어와 자료형을 골라 Roofline과 표가 바뀌는 것을 볼 수 있다. "
             "노트북에서는 매개변수 셀의 하드웨어를 바꾸고 다시 실행하면 된다. 아래는 지금 조건"
