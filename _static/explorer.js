@@ -15,7 +15,7 @@
 
   /* The hash holds every explorer's values: "roofline.hardware=H100_SXM&roofline.dtype=BF16&…". */
   function hashParams() {
-    const text = decodeURIComponent(location.hash.slice(1));
+    const text = location.hash.slice(1);
     return new URLSearchParams(text.includes("=") ? text : "");
   }
 
