@@ -190,3 +190,18 @@ def test_pyodide_is_pinned_and_the_wheel_holds_the_model_only():
     assert "roofline/show/engine.py" in names and "roofline/course.toml" in names
     assert not any(n.startswith("roofline/show/figures") for n in names)
     assert {n.split("/")[0] for n in names} == {"roofline", "roofline_course-1.0.0.dist-info"}
+
+
+def test_my_kernel_default_example_is_the_engines(course):
+    """The build shows "내 커널" for the chapter's machine and an N×N matmul with the middle tile: the same function."""
+    from roofline.show import explorer
+
+    w4 = course.week4
+    e = explorer.my_kernel(w4, course.week3, course.note)
+    text = e.html.split('<script type="application/json" class="rl-data">', 1)[1].split("</script>", 1)[0]
+    data = json.loads(text.replace("<\\/", "</"))
+    T = w4.tiles[len(w4.tiles) // 2]
+    assert data["parts"][0]["states"][""] == live("kernel", hardware=w4.hardware_key, dtype=w4.dtype, kernel="matmul",
+                                                  N=w4.N, T=T, t_ms="")["state"]
+    fields = dict((name, value) for name, _, value in data["live"]["fields"])
+    assert fields["L"] == f"{course.week3.L:_}" and fields["N"] == str(w4.N)

@@ -226,10 +226,11 @@ def roofline(w4) -> Explorer:
                     _markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, ROOFLINE_ALIGN)), _count(data))
 
 
-def my_kernel(w4, kind: str = "matmul", sizes=None, t_ms=None) -> Explorer:
+def my_kernel(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -> Explorer:
     """② "내 커널": the reader's kernel on the chosen machine's roofline (`engine.kernel_state`). The build shows
     the default example (the chapter's machine, an N×N matmul with its middle tile); the page's live mode lets
-    the reader type F and Q, or a kernel and its sizes, and a measured time."""
+    the reader type F and Q, or a kernel and its sizes, and a measured time. The form starts from the course's
+    examples: the week-3 vector length L, the note's GEMM (N, K and a batch b)."""
     sizes = sizes or {"N": w4.N, "T": w4.tiles[len(w4.tiles) // 2]}
     state = engine.kernel_state(w4.catalog, w4.hardware_key, w4.dtype, kind, sizes, t_ms)
     f = state["fields"]
@@ -237,8 +238,9 @@ def my_kernel(w4, kind: str = "matmul", sizes=None, t_ms=None) -> Explorer:
     uid = "rl-kernel"
     values = {"hardware": w4.hardware_key, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
               "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
-              "L": 100_000_000, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": w4.N, "K": w4.N,
-              "b": 16, "t_ms": "" if t_ms is None else t_ms}
+              "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm["N"],
+              "K": note.gemm["K"], "b": note.gemm["batches"][len(note.gemm["batches"]) // 2],
+              "t_ms": "" if t_ms is None else t_ms}
     data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
             "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
             "live": _live("kernel", values)}
