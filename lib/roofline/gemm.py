@@ -11,6 +11,8 @@ import time
 from dataclasses import dataclass
 from fractions import Fraction
 
+import numpy as np
+
 from roofline.cost import Cost, Timing
 from roofline.hardware import Roofline
 from roofline.errors import check_positive
@@ -97,8 +99,6 @@ def naive_matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     K2, N = B.shape
     if K != K2:
         raise ValueError(f"inner dimensions differ: A {M}×{K}, B {K2}×{N}")
-    import numpy as np   # here: the cost functions above run in the reader's browser too (no NumPy there)
-
     C = np.zeros((M, N))
     for i in range(M):
         for j in range(N):
@@ -117,8 +117,6 @@ def tiled_matmul(A: np.ndarray, B: np.ndarray, T: int) -> np.ndarray:
     if K != K2:
         raise ValueError(f"inner dimensions differ: A {M}×{K}, B {K2}×{N}")
     check_positive(T=T)
-    import numpy as np
-
     C = np.zeros((M, N))
     for i in range(0, M, T):
         for j in range(0, N, T):

@@ -20,7 +20,7 @@ import json
 import math
 from fractions import Fraction
 
-from roofline import gemm, kernels, problems
+from roofline import kernels, problems
 from roofline.cost import Timing
 from roofline.errors import ParameterError, check_divides, choice, positive_int, positive_number
 from roofline.show import fmt, ko, matmul
@@ -273,9 +273,10 @@ def kernel_cost(kind: str, sizes: dict, s: int):
     if kind == "matmul":
         check_divides("T", n["T"], "N", n["N"])
         return kernels.matmul_tiled(n["N"], n["T"], s, s)
+    # a GEMM reads A and B once and writes C once (roofline.gemm.gemm): ④'s general tiling with one tile
     if kind == "gemv":
-        return gemm.gemm(n["M"], 1, n["K"], s)
-    return gemm.gemm(n["b"], n["N"], n["K"], s)
+        return kernels.matmul_tiles(n["M"], 1, n["K"], n["M"], 1, n["K"], s, s)
+    return kernels.matmul_tiles(n["b"], n["N"], n["K"], n["b"], n["N"], n["K"], s, s)
 
 
 def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_ms=None) -> dict:
