@@ -17,6 +17,7 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 book: $(STAMP)
+	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm (Pyodide for the live mode)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	$(BIN)/python -m coursebook execute
 	$(BUILD)
 

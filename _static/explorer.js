@@ -4,11 +4,28 @@
  * <script type="application/json" class="rl-data">에 넣어 두었다. 이 스크립트는 계산하지 않는다:
  * 폼 컨트롤이 가리키는 상태를 골라 그 문자열을 페이지에 옮기고, 그림 좌표를 uPlot에 넘길 뿐이다.
  * 바뀐 뒤에는 섹션에 "rl-update" 이벤트를 보낸다(테스트가 응답 시간을 잰다).
+ *
+ * 이 페이지에서 직접 계산하기(_static/live.js)를 켜면, 라이브러리가 브라우저 안에서 계산한 상태를 setLive(state)로
+ * 받아 같은 방식으로 옮긴다. 컨트롤의 값(과 직접 계산한 값)은 주소의 # 뒤에 남아, 그 주소를 열면 같은 상태가 된다.
  */
 (function () {
   "use strict";
 
   const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
+
+  /* The hash holds every explorer's values: "roofline.hardware=H100_SXM&roofline.dtype=BF16&…". */
+  function hashParams() {
+    const text = location.hash.slice(1);
+    return new URLSearchParams(text.includes("=") ? text : "");
+  }
+
+  function writeHash(prefix, values) {
+    const params = hashParams();
+    for (const key of [...params.keys()]) if (key.startsWith(prefix + ".")) params.delete(key);
+    for (const [name, value] of Object.entries(values)) params.set(`${prefix}.${name}`, value);
+    const text = params.toString().replace(/%2C/g, ",").replace(/%2F/g, "/").replace(/%5B/g, "[").replace(/%5D/g, "]");
+    history.replaceState(history.state, "", text ? `#${text}` : location.pathname + location.search);
+  }
 
   function colour(el, value) {
     const m = /^var\((--[\w-]+)\)$/.exec(value || "");
@@ -23,6 +40,8 @@
       this.charts = {};
       this.plots = {};
       this.current = {};
+      this.live = null;
+      this.prefix = root.id.replace(/^rl-/, "");
       for (const [name, spec] of Object.entries(this.data.controls)) {
         this.values[name] = spec.initial;
         for (const el of this.inputs(name)) {
@@ -30,6 +49,7 @@
         }
       }
       root.querySelectorAll("[hidden]").forEach((el) => { el.hidden = false; });
+      this.restore();
       this.render(false);
       if (window.ResizeObserver) {
         let width = root.clientWidth;
@@ -37,6 +57,45 @@
           if (root.clientWidth !== width) { width = root.clientWidth; this.redraw(); }
         }).observe(root);
       }
+    }
+
+    /* Values from the page's address: a precomputed state is shown at once; other values wait for live mode
+       (root.rlLinked, which live.js puts in its form). */
+    restore() {
+      const params = hashParams();
+      const mine = {};
+      for (const [key, value] of params) if (key.startsWith(this.prefix + ".")) mine[key.slice(this.prefix.length + 1)] = value;
+      if (!Object.keys(mine).length) return;
+      const names = this.data.hash || {};
+      const byParam = Object.fromEntries(Object.entries(names).map(([control, param]) => [param, control]));
+      const values = {...this.values};
+      let precomputed = Object.keys(mine).every((param) => byParam[param]);
+      for (const [param, value] of Object.entries(mine)) if (byParam[param]) values[byParam[param]] = value;
+      if (precomputed) {
+        for (const part of this.data.parts) {
+          if (!part.states[part.on.map((n) => values[n]).join("|")]) precomputed = false;
+        }
+      }
+      if (precomputed) {
+        this.values = values;
+        for (const name of Object.keys(this.data.controls)) this.show(name, values[name]);
+      } else {
+        this.root.rlLinked = mine;
+      }
+      this.root.scrollIntoView();
+    }
+
+    /* The controls' values in the address (the names of the parameter cell where they have one). */
+    remember() {
+      const names = this.data.hash || {};
+      writeHash(this.prefix, Object.fromEntries(Object.entries(this.values).map(([n, v]) => [names[n] || n, v])));
+    }
+
+    /* A state the library computed in the page (live mode) replaces the precomputed ones. */
+    setLive(state, values) {
+      this.live = state;
+      if (values) writeHash(this.prefix, values);
+      this.render(true);
     }
 
     inputs(name) {
@@ -92,6 +151,7 @@
         this.values[other] = key;
         this.show(other, key);
       }
+      this.remember();
       this.render(true);
     }
 
@@ -106,8 +166,7 @@
       const started = performance.now();
       const changed = [];
       this.plots = {};
-      for (const part of this.data.parts) {
-        const state = this.state(part);
+      for (const state of this.live ? [this.live] : this.data.parts.map((part) => this.state(part))) {
         for (const [name, text] of Object.entries(state.fields || {})) {
           this.root.querySelectorAll(`[data-rl-field="${name}"]`).forEach((el) => {
             if (el.textContent === text) return;
@@ -121,6 +180,7 @@
         for (const [name, on] of Object.entries(state.flags || {})) {
           this.root.classList.toggle(`rl-${name}`, on);
         }
+        for (const [name, table] of Object.entries(state.tables || {})) this.table(name, table, changed);
         Object.assign(this.plots, state.plots || {});
       }
       this.redraw();
@@ -136,6 +196,44 @@
       }));
     }
 
+    /* A table body from a state's rows: cells whose text changed are updated (and light up); a different
+       number of rows rebuilds the body. */
+    table(name, table, changed) {
+      const side = {l: "text-left", r: "text-right", c: "text-center"};
+      this.root.querySelectorAll(`[data-rl-table="${name}"]`).forEach((body) => {
+        if (body.rows.length !== table.rows.length) {
+          body.replaceChildren(...table.rows.map((row) => {
+            const tr = document.createElement("tr");
+            row.forEach((text, j) => {
+              const td = tr.insertCell();
+              td.className = side[table.align[j]];
+              td.textContent = text;
+            });
+            return tr;
+          }));
+          return;
+        }
+        table.rows.forEach((row, i) => row.forEach((text, j) => {
+          const td = body.rows[i].cells[j];
+          if (td.textContent !== text) { td.textContent = text; changed.push(td); }
+        }));
+      });
+    }
+
+    legend(name, items) {
+      const el = this.root.querySelector(`[data-rl-legend="${name}"]`);
+      if (!el || !items) return;
+      el.replaceChildren(...items.map(([color, dashed, text]) => {
+        const key = document.createElement("span");
+        key.className = "rl-key";
+        const swatch = document.createElement("span");
+        swatch.className = dashed ? "rl-swatch rl-dashed" : "rl-swatch";
+        swatch.style.setProperty("--rl-swatch", color);
+        key.append(swatch, text);
+        return key;
+      }));
+    }
+
     redraw() {
       for (const [name, plot] of Object.entries(this.plots)) this.draw(name, plot);
     }
@@ -143,7 +241,10 @@
     draw(name, plot) {
       const el = this.root.querySelector(`[data-rl-plot="${name}"]`);
       const spec = this.data.plots[name];
-      if (!el || !spec || !window.uPlot) return;
+      if (!el || !spec) return;
+      this.legend(name, plot.legend);
+      if (!window.uPlot) return;
+      const specSeries = plot.series || spec.series;
       this.current[name] = plot;
       const now = () => this.current[name];
       el.setAttribute("aria-label", plot.aria);
@@ -160,7 +261,7 @@
         splits: () => now()[which].map((t) => t[0]), values: () => now()[which].map((t) => t[1]),
         filter: (u, s) => s,
       });
-      const series = [{}].concat(spec.series.map((s) => {
+      const series = [{}].concat(specSeries.map((s) => {
         const c = colour(el, s.color);
         return {
           stroke: c, width: s.line ? s.width : 0, dash: s.dash, spanGaps: true,
@@ -206,13 +307,15 @@
       };
       const data = [plot.x].concat(plot.y);
       const old = this.charts[name];
-      if (old && old.width === width && old._rlTheme === ink) {   // same size and colours: new data only
+      const signature = JSON.stringify(specSeries);
+      if (old && old.width === width && old._rlTheme === ink && old._rlSeries === signature) {   // same size, colours, series: new data only
         old.setData(data);
         return;
       }
       if (old) old.destroy();
       const u = new window.uPlot(opts, data, el);
       u._rlTheme = ink;
+      u._rlSeries = signature;
       this.charts[name] = u;
     }
   }

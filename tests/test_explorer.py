@@ -239,7 +239,7 @@ def test_html_on_the_site_markdown_elsewhere(course):
     from roofline.show import explorer, glue
 
     w3 = course.week3
-    e = explorer.vector_add(w3.hardware, w3.L, w3.s, w3.dtype, w3.capacity)
+    e = explorer.vector_add(w3)
     bundle = format_display_data(e)[0]
     assert bundle["text/html"] == e.html and bundle["text/markdown"] == e.markdown
     with editions.book_mode(False), capture_output(display=True) as captured:
@@ -252,24 +252,23 @@ def test_html_on_the_site_markdown_elsewhere(course):
     assert editions.plain("```{glue} x\n```", glued) == e.markdown
 
 
-def test_a_machine_that_is_no_preset_is_offered_as_the_chapters(course):
+def test_the_explorer_starts_at_the_problems_machine(course):
     from roofline.show import explorer
 
-    w4 = course.week4
-    own = w4.hardware.with_(P=3 * w4.hardware.P)   # what a student might type in the parameter cell
-    e = explorer.roofline(course.presets, course.dtypes, w4.N, w4.tiles, own, w4.dtype)
+    w4 = course.week4.with_(hardware="H100_SXM", dtype="BF16")   # what a student might type in the parameter cell
+    e = explorer.roofline(w4)
     data = json.loads(re.search(r'class="rl-data">(.*?)</script>', e.html, re.S)[1].replace("<\\/", "</"))
-    assert data["controls"]["hw"]["initial"] == "chapter" and data["controls"]["hw"]["options"][0][0] == "chapter"
-    assert f"P = {fmt.number(own.P / TERA, 3)} TFLOPs/s" in norm(e.html)
+    assert (data["controls"]["hw"]["initial"], data["controls"]["dtype"]["initial"]) == ("H100_SXM", "BF16")
+    assert f"P = {fmt.number(w4.hardware.P / TERA, 3)} TFLOPs/s" in norm(e.html)
 
 
 @pytest.mark.parametrize("call, key", [
-    (lambda c, x: x.matmul(c.week4.hardware, c.week4.s, c.week4.dtype, c.week4.N, c.week4.tiles, 3), "T"),
+    (lambda c, x: x.matmul(c.week4, 3), "T"),
     (lambda c, x: x.tile_size(c.presets, c.week4.N, c.week4.s, c.week4.dtype, c.week4.tiles, c.week4.tiles[0],
                               next(k for k, p in c.presets.items() if not p.sm), c.week4.threads,
                               c.week4.extra_registers), "gpu"),
-    (lambda c, x: x.vector_add(c.week3.hardware, c.week3.L, c.week3.s, c.week3.dtype, c.week3.capacity, [2, 4]), "factors"),
-    (lambda c, x: x.roofline(c.presets, c.dtypes, c.week4.N, c.week4.tiles, c.week4.hardware, "FP64"), "dtype"),
+    (lambda c, x: x.vector_add(c.week3, [2, 4]), "factors"),
+    (lambda c, x: x.roofline(c.week4.with_(dtype="FP64")), "dtype"),
 ], ids=["T-not-offered", "gpu-without-shared-memory", "factors-without-1", "unknown-dtype"])
 def test_bad_input_is_a_korean_error_naming_the_key(course, call, key):
     from roofline.show import explorer
@@ -310,8 +309,8 @@ class Reader:
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
         self.page.goto(base + page_file(label_page(EXPLORERS[name])), wait_until="load")
-        self.root = self.page.locator("[data-rl-explorer]")
-        assert self.root.count() == 1, f"{name}: expected one explorer on the page"
+        self.root = self.page.locator(f"#rl-{name}")   # ② also has "내 커널"
+        assert self.root.count() == 1, f"{name}: expected its explorer on the page"
         self.page.evaluate("() => { window.__rlRead = " + READ + "; }")
         if context.get("java_script_enabled", True):
             self.page.evaluate(PROBE)

@@ -1,42 +1,40 @@
-"""Explorers: the reader changes the conditions on the page itself (②, ④, ⑤, the week-3 note).
+"""Explorers: the reader changes the conditions on the page itself (②, ④, ⑤, the week-3 note, ②'s "내 커널").
 
-Each function takes plain values (presets, dtypes, the week's machine, N, tiles, L, capacity …), computes
-EVERY state the controls can reach with the model (kernels, cost, buffers), formats every shown value
-with `fmt`, and returns an `Explorer` for `glue`:
+A state of ②, ⑤, the week-3 note and "내 커널" is a pure function of the chapter's problem object in
+`roofline.show.engine` (texts formatted by `fmt`, words from `ko`, float coordinates). Each function here takes the
+chapter's problem (`Week4`, `Week3`), computes with the engine EVERY state the controls can reach, and returns an
+`Explorer` for `glue`:
 
 - on the site (book build), its HTML: the form controls (hidden until the page's script runs), the
   values of the chapter's own condition already filled in (what a reader without JavaScript, a printer
   or a PDF sees), an empty plot area, and a `<script type="application/json">` holding every state;
   the page's script (_static/explorer.js) only picks the state that the controls name, copies its
   strings into the page and hands its float coordinates to the plotting library (no model arithmetic);
+  the live mode (_static/live.js) runs the same engine in the page (Pyodide) for values no state has;
 - elsewhere (Colab, Jupyter, the .ipynb editions), its Markdown: a note that the controls live on the
   site and the table of the chapter's own condition.
 
-Data layout (read by explorer.js):
+Data layout (read by explorer.js and live.js):
     {"controls": {name: {"kind": "select"|"range"|"radio", "options": [[key, label], …], "initial": key,
                          "depends": other, "allowed": {other_key: [key, …]}}},          # depends/allowed optional
-     "parts": [{"on": [control, …], "states": {"k1|k2": {"fields": {name: text},
-                                                           "widths": {name: "37.5%"},     # a bar's length
-                                                           "flags": {name: bool},         # class rl-NAME on the section
-                                                           "plots": {name: plot}}}}],
-     "plots": {name: {"series": [{"color": …, "width": …, "dash": […], "points": size, "line": bool}]}}}
-    plot = {"x": [...], "y": [[...] per series], "xticks": [[v, label]], "yticks": [[v, label]],
-            "xrange": [lo, hi], "yrange": [lo, hi], "marks": [{"x", "y", "text"}], "aria": text}
+     "parts": [{"on": [control, …], "states": {"k1|k2": state}}],                         # state: see engine
+     "plots": {name: {"series": [{"color": …, "width": …, "dash": […], "points": size, "line": bool}],
+                      "xlabel": …, "ylabel": …}},                 # a state's plot may carry its own series, legend
+     "hash": {control: name in the page's address},               # optional: the state link
+     "live": {"page": …, "fields": [[name, label, value], …]}}    # optional: the live mode's form
 """
 from __future__ import annotations
 
 import html
 import json
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 
 from roofline import buffers, kernels, occupancy
-from roofline.cost import Timing
 from roofline.errors import ParameterError
-from roofline.hardware import Roofline
-from roofline.show import fmt, ko, style, tables
+from roofline.show import engine, fmt, tables
 from roofline.show import tile_size as tile_size_mod
+from roofline.show.engine import keep, powers_of_two
 
 TERA = 10**12
 
@@ -63,47 +61,8 @@ class Explorer:
 
 # ---------------------------------------------------------------- small helpers
 
-def keep(text: str) -> str:
-    """No-break spaces: a table cell such as "T = 32" does not wrap inside."""
-    return text.replace(" ", "\u00a0")
-
-
-def powers_of_two(N: int, smallest: int = 8) -> list[int]:
-    """Every power of two T ≥ `smallest` that divides N, increasing."""
-    kernels.check_positive(N=N, smallest=smallest)
-    found, T = [], 1
-    while T <= N:
-        if T >= smallest and N % T == 0:
-            found.append(T)
-        T *= 2
-    return found
-
-
-def _float(x) -> float:
-    """A coordinate for the plot (floats only for plotting), 6 significant digits."""
-    return float(f"{float(x):.6g}")
-
-
-def _log_ticks(lo, hi) -> list[list]:
-    """Tick positions and labels on a log axis between lo and hi: powers of ten (1-2-5 when fewer than 3)."""
-    lo, hi = Fraction(lo), Fraction(hi)
-    first, last = math.floor(math.log10(lo)) - 1, math.ceil(math.log10(hi)) + 1
-    for steps in ((1,), (1, 2, 5)):
-        ticks = []
-        for k in range(first, last + 1):
-            for m in steps:
-                value = m * Fraction(10) ** k
-                if lo <= value <= hi:
-                    ticks.append([_float(value), fmt.number(value, max(0, -k))])
-        if len(ticks) >= 3:
-            break
-    return ticks
-
-
-def _tile_ticks(Ts: list[int]) -> list[list]:
-    """Every tile side on the axis, every other one when there are many (a phone is narrow)."""
-    step = 1 if len(Ts) <= 6 else 2
-    return [[T, fmt.integer(T)] for T in Ts[::step]]
+# the helpers the engine shares with ④ (its states are still built here)
+_float, _log_ticks, _tile_ticks = engine._float, engine.log_ticks, engine.tile_ticks
 
 
 def _attr(text: str) -> str:
@@ -158,12 +117,13 @@ def _table(headers, rows, align: str, fields) -> str:
     return f'<div class="pst-scrollable-table-container">{table}</div>'   # scrolls in its own box, as the site's tables
 
 
-def _legend(items) -> str:
-    """Static legend of a plot: (colour, dash?, text)."""
+def _legend(items, name: str | None = None) -> str:
+    """Static legend of a plot: (colour, dash?, text); a named one the page's script rewrites from a state's plot."""
     spans = "".join(
         f'<span class="rl-key"><span class="rl-swatch{" rl-dashed" if dashed else ""}" style="--rl-swatch: {color}">'
         f'</span>{html.escape(text)}</span>' for color, dashed, text in items)
-    return f'<p class="rl-legend" aria-hidden="true" hidden>{spans}</p>'
+    named = f' data-rl-legend="{name}"' if name else ""
+    return f'<p class="rl-legend"{named} aria-hidden="true" hidden>{spans}</p>'
 
 
 def _plot(uid: str, name: str, aria: str) -> str:
@@ -193,11 +153,7 @@ def _count(data: dict) -> int:
 
 # ---------------------------------------------------------------- ② the roofline
 
-def roofline_cases(N: int, tiles, s: int, hw: Roofline):
-    """(label, Timing) of the week-4 cases on one machine: no reuse, then each tile side."""
-    cases = [("재사용 없음", kernels.matmul_no_reuse(N, s, s))]
-    cases += [(f"T = {T}", kernels.matmul_tiled(N, T, s, s)) for T in tiles]
-    return [(label, Timing(cost, hw)) for label, cost in cases]
+ROOFLINE_HEADERS, ROOFLINE_ALIGN = engine.ROOFLINE_HEADERS, engine.ROOFLINE_ALIGN
 
 
 # Which model ②'s explorer applies (the same as the week's hand calculation), said beside it.
@@ -205,105 +161,122 @@ MODEL_NOTE = ("값은 4주차의 모델로 셌다. 재사용은 출력 타일 �
               "재사용(L2 캐시)은 없으며, C는 입력과 같은 자료형으로 한 번 쓴다고 둔다. 실제 GEMM 라이브러리는 "
               "타일 사이에서도 입력을 재사용하므로 I가 이보다 크다.")
 
-ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)", "제한 자원"]
+
+def _literal(value) -> str:
+    """A parameter cell's value as the live form shows it: 4096, 100_000_000, [32, 64, 128], H100_SXM."""
+    if isinstance(value, (list, tuple)):
+        return "[" + ", ".join(_literal(v) for v in value) + "]"
+    if isinstance(value, int) and not isinstance(value, bool) and value >= 100_000:
+        return f"{value:_}"
+    return str(value)
 
 
-def roofline_row(label: str, t: Timing) -> tuple:
-    """One row of ②'s explorer table: I, R_roof, t_ideal, the limiting resource."""
-    return (keep(label), fmt.decimal(t.cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6), keep(ko.bound(t)))
+def _live(page: str, values: dict) -> dict:
+    """The live mode's form: the page's fields (name, label as the parameter cell says it, the chapter's value)."""
+    return {"page": page, "fields": [[name, label, _literal(values[name])] for name, label in engine.LIVE[page][1]
+                                     if name in values]}
 
 
-def machine_words(hw: Roofline) -> dict[str, str]:
-    return {"P": fmt.number(hw.P / TERA, 3), "BW": fmt.number(hw.BW / TERA, 3), "ridge": fmt.number(hw.ridge, 3)}
+def _rows_table(name: str, headers, table: dict) -> str:
+    """A table whose body the page's script rewrites from a state's `tables[name]` (the row count may change)."""
+    side = {"l": "text-left", "r": "text-right", "c": "text-center"}
+    align = table["align"]
+    head = "".join(f'<th class="head {side[a]}">{html.escape(h)}</th>' for h, a in zip(headers, align))
+    body = "".join("<tr>" + "".join(f'<td class="{side[a]}">{html.escape(c)}</td>' for c, a in zip(row, align)) + "</tr>"
+                   for row in table["rows"])
+    return (f'<div class="pst-scrollable-table-container"><table class="table rl-table"><thead><tr>{head}</tr></thead>'
+            f'<tbody data-rl-table="{name}">{body}</tbody></table></div>')
 
 
-def roofline(presets: dict, dtypes: dict, N: int, tiles, hw: Roofline, dtype: str) -> Explorer:
-    """② The reader chooses the hardware (every preset) and a dtype it has; the roofline, the matmul cases
-    and their I, R_roof, t_ideal and limiting resource follow. Starts at the chapter's own machine `hw`
-    (a preset whose `dtype` roofline it is, else an extra choice "이 장의 하드웨어")."""
-    tiles = list(tiles)
-    if dtype not in dtypes:
-        raise ValueError(f"dtype: 알 수 없는 자료형 {dtype!r}이다. 아는 자료형: {', '.join(dtypes)}")
-    machines = {key: (p.name, {d: p.roofline(d) for d in p.peak}) for key, p in presets.items()}
-    start = next((key for key, p in presets.items() if dtype in p.peak and (p.P(dtype), p.BW) == (hw.P, hw.BW)), None)
-    if start is None:
-        start = "chapter"
-        machines = {"chapter": (hw.name or "이 장의 하드웨어", {dtype: hw}), **machines}
+def roofline(w4) -> Explorer:
+    """② The reader chooses the hardware (every preset) and a dtype it has; the roofline, the week-4 cases of the
+    problem `w4` and their I, R_roof, t_ideal and limiting resource follow (`engine.roofline_state`)."""
+    presets, dtypes = w4.catalog.presets, w4.catalog.dtypes
+    start, dtype = w4.hardware_key, w4.dtype
     uid = "rl-roofline"
-    states = {}
-    for key, (name, by_dtype) in machines.items():
-        for d, machine in by_dtype.items():
-            cases = roofline_cases(N, tiles, dtypes[d], machine)
-            fields = {**machine_words(machine), "machine": f"{name}, {d}"}
-            for i, (label, t) in enumerate(cases):
-                for j, text in enumerate(roofline_row(label, t)[1:], start=1):
-                    fields[f"c{i}-{j}"] = text
-            I_all = [t.cost.I for _, t in cases] + [machine.ridge]
-            lo, hi = min(I_all) / 4, max(I_all) * 8
-            xs = sorted({lo, machine.ridge, hi, *(t.cost.I for _, t in cases)})
-            ys = [[_float(machine.R_roof(x) / TERA) for x in xs]]
-            ys += [[_float(t.R_roof / TERA) if x == t.cost.I else None for x in xs] for _, t in cases]
-            y_lo, y_hi = machine.BW * lo / TERA / 2, machine.P / TERA * 4
-            states[f"{key}|{d}"] = {"fields": fields, "plots": {"roofline": {
-                "x": [_float(x) for x in xs], "y": ys,
-                "xticks": _log_ticks(lo, hi), "yticks": _log_ticks(y_lo, y_hi),
-                "xrange": [_float(lo), _float(hi)], "yrange": [_float(y_lo), _float(y_hi)],
-                "marks": [{"x": _float(machine.ridge), "y": _float(machine.P / TERA),
-                           "text": f"I* = {fmt.number(machine.ridge, 3)}", "vline": True}],
-                "aria": (f"{name} {d}의 Roofline. 분기점 I* = {fields['ridge']} FLOPs/Byte, 연산 상한 P = {fields['P']} "
-                         f"TFLOPs/s. 점은 " + ", ".join(f"{label} (I = {fmt.decimal(t.cost.I, 3)})" for label, t in cases)
-                         + "의 성능 상한이다."),
-            }}}
-    options = [[key, name] for key, (name, _) in machines.items()]
+    states = {f"{key}|{d}": engine.roofline_state(w4.with_(hardware=key, dtype=d))
+              for key, p in presets.items() for d in p.peak}
+    options = [[key, p.name] for key, p in presets.items()]
     all_dtypes = [[d, f"{d} (원소당 {dtypes[d]} Byte)"] for d in dtypes]
-    allowed = {key: [d for d in dtypes if d in by_dtype] for key, (_, by_dtype) in machines.items()}
+    allowed = {key: [d for d in dtypes if d in p.peak] for key, p in presets.items()}
     data = {
         "controls": {
             "hw": {"kind": "select", "options": options, "initial": start},
             "dtype": {"kind": "select", "options": all_dtypes, "initial": dtype, "depends": "hw", "allowed": allowed},
         },
         "parts": [{"on": ["hw", "dtype"], "states": states}],
-        "plots": {"roofline": {"series": [{"color": "var(--rl-ink)", "width": 2, "line": True}]
-                               + [{"color": style.case_color(i), "points": 9} for i in range(len(tiles) + 1)],
-                               "xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)",
-                               "ylabel": "R (TFLOPs/s, 로그 축)"}},
+        "plots": {"roofline": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+        "live": _live("roofline", {"hardware": w4.hardware_key, "dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles)}),
+        "hash": {"hw": "hardware", "dtype": "dtype"},
     }
     first = states[f"{start}|{dtype}"]
     f = first["fields"]
-    cases = roofline_cases(N, tiles, dtypes[dtype], hw)
-    rows = [roofline_row(label, t) for label, t in cases]
-    names = [[None] + [f"c{i}-{j}" for j in range(1, 5)] for i in range(len(rows))]
+    plot = first["plots"]["roofline"]
     controls = (_select(uid, "hw", "하드웨어", options, start)
                 + _select(uid, "dtype", "자료형", all_dtypes, dtype, allowed[start]))
     body = (
-        f'<p class="rl-summary" aria-live="polite">{_field("machine", f["machine"])}: P = {_field("P", f["P"])} TFLOPs/s, '
-        f'BW = {_field("BW", f["BW"])} TB/s, 분기점 I* = P/BW = {_field("ridge", f["ridge"])} FLOPs/Byte</p>'
-        + _plot(uid, "roofline", first["plots"]["roofline"]["aria"])
-        + _legend([("var(--rl-ink)", False, "성능 상한 min(P, BW×I)"), ("var(--rl-muted)", True, "분기점 I*")]
-                  + [(style.case_color(i), False, label) for i, (label, _) in enumerate(cases)])
-        + _table(ROOFLINE_HEADERS, rows, "lrrrl", names)
+        f'<p class="rl-summary" aria-live="polite">{_field("shape", f["shape"])} 행렬곱, {_field("machine", f["machine"])}: '
+        f'P = {_field("P", f["P"])} TFLOPs/s, BW = {_field("BW", f["BW"])} TB/s, 분기점 I* = P/BW = '
+        f'{_field("ridge", f["ridge"])} FLOPs/Byte. {_field("regimes", f["regimes"])}</p>'
+        + _plot(uid, "roofline", plot["aria"])
+        + _legend(plot["legend"], "roofline")
+        + _rows_table("cases", ROOFLINE_HEADERS, first["tables"]["cases"])
     )
-    intro = (f"{N}×{N} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
+    intro = (f"{_field('shape', f['shape'])} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
              f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다. {MODEL_NOTE}")
     note = ("강의 사이트의 이 자리에서는 하드웨어와 자료형을 골라 Roofline과 표가 바뀌는 것을 볼 수 있다. "
             "노트북에서는 매개변수 셀의 하드웨어를 바꾸고 다시 실행하면 된다. "
             f"{MODEL_NOTE} 아래는 지금 조건({f['machine']})의 값이다.")
+    rows = first["tables"]["cases"]["rows"]
     return Explorer("roofline", _wrap(uid, intro, controls, body, data),
-                    _markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, "lrrrl")), _count(data))
+                    _markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, ROOFLINE_ALIGN)), _count(data))
+
+
+def my_kernel(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -> Explorer:
+    """② "내 커널": the reader's kernel on the chosen machine's roofline (`engine.kernel_state`). The build shows
+    the default example (the chapter's machine, an N×N matmul with its middle tile); the page's live mode lets
+    the reader type F and Q, or a kernel and its sizes, and a measured time. The form starts from the course's
+    examples: the week-3 vector length L, the note's GEMM (N, K and a batch b)."""
+    sizes = sizes or {"N": w4.N, "T": w4.tiles[len(w4.tiles) // 2]}
+    state = engine.kernel_state(w4.catalog, w4.hardware_key, w4.dtype, kind, sizes, t_ms)
+    f = state["fields"]
+    plot = state["plots"]["kernel"]
+    uid = "rl-kernel"
+    values = {"hardware": w4.hardware_key, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
+              "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
+              "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm["N"],
+              "K": note.gemm["K"], "b": note.gemm["batches"][len(note.gemm["batches"]) // 2],
+              "t_ms": "" if t_ms is None else t_ms}
+    data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
+            "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+            "live": _live("kernel", values)}
+    data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in engine.KERNELS.items()]}
+    data["live"]["sizes"] = {key: list(names) for key, (_, names) in engine.KERNELS.items()}
+    rows = [("하드웨어", _field("k-machine", f["k-machine"])), ("F (FLOPs)", _field("k-F", f["k-F"])),
+            ("Q (Byte)", _field("k-Q", f["k-Q"])), ("I (FLOPs/Byte)", _field("k-I", f["k-I"])),
+            ("성능 상한 R_roof (TFLOPs/s)", _field("k-R", f["k-R"])), ("제한 자원", _field("k-bound", f["k-bound"])),
+            ("Roofline 예상 시간 (ms)", _field("k-t", f["k-t"])),
+            ("측정 처리율 (TFLOPs/s)", _field("k-achieved", f["k-achieved"])),
+            ("성능 상한 대비", _field("k-share", f["k-share"]))]
+    table = ('<div class="pst-scrollable-table-container"><table class="table rl-table"><thead><tr>'
+             '<th class="head text-left">항목</th><th class="head text-right">값</th></tr></thead><tbody>'
+             + "".join(f'<tr><td class="text-left">{html.escape(h)}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
+             + "</tbody></table></div>")
+    body = (f'<p class="rl-summary rl-verdict" aria-live="polite">{_field("k-verdict", f["k-verdict"])}</p>'
+            + _plot(uid, "kernel", plot["aria"]) + _legend(plot["legend"], "kernel") + table)
+    example = f"{w4.N}×{w4.N} 행렬곱(T = {sizes.get('T')})" if kind == "matmul" else engine.KERNELS[kind][0]
+    intro = (f"내 커널은 Roofline의 어디에 놓일까? 아래는 예로 든 {html.escape(example)}을 이 장의 하드웨어에 놓은 값이다. "
+             "이 페이지에서 직접 계산하기를 켜면 F와 Q를 직접 적거나 커널과 크기를 고르고, 잰 시간을 적어 달성한 처리율까지 볼 수 있다.")
+    note = ("강의 사이트의 이 자리에서는 내 커널의 F와 Q(또는 커널과 크기)와 잰 시간을 적어 Roofline 위의 위치를 볼 수 있다. "
+            f"아래는 예로 든 {example}의 값이다.")
+    md_rows = [(h, f[k]) for h, k in zip([r[0] for r in rows], ["k-machine", "k-F", "k-Q", "k-I", "k-R", "k-bound", "k-t",
+                                                                  "k-achieved", "k-share"])]
+    return Explorer("kernel", _wrap(uid, intro, "", body, data), _markdown(note, tables.markdown(["항목", "값"], md_rows, "lr")), 1)
 
 
 # ---------------------------------------------------------------- ⑤ the matmul
 
-MATMUL_HEADERS = ["방식", "F (FLOPs)", "총 Q (Byte)", "I (FLOPs/Byte)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)",
-                  "메모리 시간 (ms)", "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"]
-MATMUL_ALIGN = "lrrrrrrrlr"
-
-
-def matmul_row(label: str, t: Timing, base: Timing) -> tuple:
-    """One row with ⑤'s comparison columns: F, Q, I, R_roof, t_compute, t_memory, t_ideal, limiting resource, t₀/t."""
-    return (keep(label), fmt.integer(t.cost.F), fmt.integer(t.cost.Q), fmt.decimal(t.cost.I, 6), fmt.tera(t.R_roof, 6),
-            fmt.ms(t.t_compute, 6), fmt.ms(t.t_memory, 6), fmt.ms(t.t_ideal, 6), keep(ko.bound(t)),
-            fmt.ratio(base.t_ideal / t.t_ideal))
+MATMUL_HEADERS, MATMUL_ALIGN = engine.MATMUL_HEADERS, engine.MATMUL_ALIGN
 
 
 def matmul_sizes(N: int, smallest: int = 1024, largest: int = 16384) -> list[int]:
@@ -315,52 +288,19 @@ def matmul_sizes(N: int, smallest: int = 1024, largest: int = 16384) -> list[int
     return sorted(found | {N})
 
 
-def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) -> Explorer:
-    """⑤ The reader chooses N (powers of two from 1,024 to 16,384, and the chapter's N) and T (every power of
-    two from 8 that divides N, and the chapter's tiles at its N); the point moves on the I–T and t_ideal–T
-    curves and the table shows the no-reuse row and the chosen T's row with ⑤'s comparison columns."""
-    kernels.check_positive(N=N, T=T, s=s)
+def matmul(w4, T: int, sizes=None) -> Explorer:
+    """⑤ The reader chooses N (powers of two from 1,024 to 16,384, and the problem's N) and T (every power of
+    two from 8 that divides N, and the problem's tiles at its N); the point moves on the I–T and t_ideal–T
+    curves and the table shows the no-reuse row and the chosen T's row (`engine.matmul_state`)."""
+    N, dtype, hw = w4.N, w4.dtype, w4.hardware
+    kernels.check_positive(T=T)
     sizes = sizes or matmul_sizes(N)
-    tile_sets = {n: sorted(set(powers_of_two(n)) | (set(tiles) if n == N else set())) for n in sizes}
+    problems_at = {n: w4 if n == N else w4.with_(N=n, tiles=powers_of_two(n)) for n in sizes}
+    tile_sets = {n: engine.matmul_sweep(p) for n, p in problems_at.items()}
     if T not in tile_sets[N]:
         raise ValueError(f"T: T = {T}은(는) N = {N}에서 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {tile_sets[N]}")
     uid = "rl-matmul"
-    states = {}
-    for n, Ts in tile_sets.items():
-        base = Timing(kernels.matmul_no_reuse(n, s, s), hw)
-        sweep = {t: Timing(kernels.matmul_tiled(n, t, s, s), hw) for t in Ts}
-        I_lo, I_hi = min(min(p.cost.I for p in sweep.values()), hw.ridge) / 2, max(max(p.cost.I for p in sweep.values()), hw.ridge) * 2
-        t_c = base.t_compute
-        t_lo = min(t_c, min(p.t_memory for p in sweep.values())) * 1000 / 2
-        t_hi = max(p.t_ideal for p in sweep.values()) * 1000 * 2
-        for t_side, p in sweep.items():
-            fields = {f"r0-{j}": text for j, text in enumerate(matmul_row("재사용 없음", base, base)[1:], start=1)}
-            fields.update({f"r1-{j}": text for j, text in enumerate(matmul_row(f"T = {t_side}", p, base)[1:], start=1)})
-            fields.update({"T": keep(f"T = {t_side}"), "shape": f"{n}×{n}", "N": fmt.integer(n)})
-            x = [float(t) for t in Ts]
-            states[f"{n}|{t_side}"] = {"fields": fields, "plots": {
-                "intensity": {
-                    "x": x, "y": [[_float(q.cost.I) for q in sweep.values()], [_float(hw.ridge)] * len(Ts),
-                                  [_float(p.cost.I) if t == t_side else None for t in Ts]],
-                    "xticks": _tile_ticks(Ts), "yticks": _log_ticks(I_lo, I_hi),
-                    "xrange": [_float(Fraction(Ts[0]) / Fraction(3, 2)), _float(Ts[-1] * Fraction(3, 2))],
-                    "yrange": [_float(I_lo), _float(I_hi)],
-                    "marks": [{"x": _float(t_side), "y": _float(p.cost.I), "text": f"I = {fmt.decimal(p.cost.I, 3)}"}],
-                    "aria": (f"{n}×{n} 행렬곱의 산술 강도 I_T 곡선. T = {t_side}에서 I = {fmt.decimal(p.cost.I, 3)} FLOPs/Byte, "
-                             f"분기점 I* = {fmt.number(hw.ridge, 3)} FLOPs/Byte."),
-                },
-                "times": {
-                    "x": x, "y": [[_float(q.t_ideal * 1000) for q in sweep.values()], [_float(t_c * 1000)] * len(Ts),
-                                  [_float(q.t_memory * 1000) for q in sweep.values()],
-                                  [_float(p.t_ideal * 1000) if t == t_side else None for t in Ts]],
-                    "xticks": _tile_ticks(Ts), "yticks": _log_ticks(t_lo, t_hi),
-                    "xrange": [_float(Fraction(Ts[0]) / Fraction(3, 2)), _float(Ts[-1] * Fraction(3, 2))],
-                    "yrange": [_float(t_lo), _float(t_hi)],
-                    "marks": [{"x": _float(t_side), "y": _float(p.t_ideal * 1000), "text": f"{fmt.ms(p.t_ideal, 3)} ms"}],
-                    "aria": (f"{n}×{n} 행렬곱의 이상적 시간 곡선. T = {t_side}에서 이상적 시간 {fmt.ms(p.t_ideal, 3)} ms, "
-                             f"연산 시간 {fmt.ms(t_c, 3)} ms, 제한 자원은 {ko.bound(p)}."),
-                },
-            }}
+    states = {f"{n}|{t}": engine.matmul_state(p, t) for n, p in problems_at.items() for t in tile_sets[n]}
     n_options = [[str(n), fmt.integer(n)] for n in sizes]
     t_options = [[str(t), fmt.integer(t)] for t in sorted(set().union(*tile_sets.values()))]
     data = {
@@ -381,18 +321,18 @@ def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) 
                                  {"color": "var(--rl-accent)", "points": 11}],
                       "xlabel": "타일 한 변 T (로그 축)", "ylabel": "시간 (ms, 로그 축)"},
         },
+        "live": _live("matmul", {"hardware": w4.hardware_key, "dtype": dtype, "N": N, "tiles": list(w4.tiles), "T": T}),
+        "hash": {"N": "N", "T": "T"},
     }
     first = states[f"{N}|{T}"]
     f = first["fields"]
-    base = Timing(kernels.matmul_no_reuse(N, s, s), hw)
-    chosen = Timing(kernels.matmul_tiled(N, T, s, s), hw)
-    rows = [matmul_row("재사용 없음", base, base), matmul_row(f"T = {T}", chosen, base)]
+    rows = [[keep("재사용 없음")] + [f[f"r0-{j}"] for j in range(1, 10)], [f["T"]] + [f[f"r1-{j}"] for j in range(1, 10)]]
     names = [[None] + [f"r0-{j}" for j in range(1, 10)], ["T"] + [f"r1-{j}" for j in range(1, 10)]]
     allowed = data["controls"]["T"]["allowed"][str(N)]
     controls = (_range(uid, "N", "행렬 한 변 N", n_options, str(N))
                 + _range(uid, "T", "타일 한 변 T", t_options, str(T), allowed))
     body = (
-        f'<p class="rl-summary" aria-live="polite">{_field("shape", f["shape"])} {html.escape(dtype)} 행렬곱, '
+        f'<p class="rl-summary" aria-live="polite">{_field("shape", f["shape"])} {_field("dtype", f["dtype"])} 행렬곱, '
         f'{_field("T", f["T"])}: 이상적 시간 {_field("r1-7", f["r1-7"])} ms, 제한 자원 {_field("r1-8", f["r1-8"])}</p>'
         '<div class="rl-plots">'
         + _plot(uid, "intensity", first["plots"]["intensity"]["aria"])
@@ -403,7 +343,7 @@ def matmul(hw: Roofline, s: int, dtype: str, N: int, tiles, T: int, sizes=None) 
         + _table(MATMUL_HEADERS, rows, MATMUL_ALIGN, names)
     )
     intro = ("행렬 한 변 N과 타일 한 변 T를 바꾸면 두 곡선 위의 점이 움직이고, 표의 두 줄이 그 조건의 값으로 바뀐다. "
-             f"하드웨어는 이 장의 {html.escape(hw.name or '주어진 하드웨어')}, 자료형은 {html.escape(dtype)}이다.")
+             f"하드웨어는 이 장의 {_field('machine', f['machine'])}, 자료형은 {_field('dtype', f['dtype'])}이다.")
     note = ("강의 사이트의 이 자리에서는 N과 T를 바꿔 가며 산술 강도와 이상적 시간 곡선 위의 점과 표가 바뀌는 것을 볼 수 있다. "
             f"노트북에서는 매개변수 셀의 N과 타일을 바꾸고 다시 실행하면 된다. 아래는 지금 조건({f['shape']}, {f['T']})의 값이다.")
     return Explorer("matmul", _wrap(uid, intro, controls, body, data),
@@ -548,71 +488,35 @@ def tile_size_words(case, preset) -> dict[str, str]:
 # ---------------------------------------------------------------- week 3: vector add
 
 FACTORS = tuple(Fraction(2) ** k for k in range(-6, 7))   # ×1/64 … ×64
+VECTOR_HEADERS, VECTOR_ALIGN = engine.VECTOR_HEADERS, engine.VECTOR_ALIGN
 
 
 def factor_label(k) -> str:
     return fmt.fraction(k) + "배"
 
 
-def gb(nbytes) -> str:
-    return fmt.number(Fraction(nbytes, 10**9)) + " GB"
-
-
-def ms(seconds) -> str:
-    return fmt.number(Fraction(seconds) * 1000)
-
-
-VECTOR_HEADERS = ["연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도", "제한 자원"]
-
-
-def vector_row(t: Timing, base: Timing) -> tuple:
-    """The week-3 note's columns: the three times (ms), the speedup over the base machine, the limiting resource."""
-    return (f"{ms(t.t_compute)} ms", f"{ms(t.t_memory)} ms", f"{ms(t.t_ideal)} ms",
-            fmt.number(base.t_ideal / t.t_ideal) + "배", keep(ko.bound(t)))
-
-
-def fits_text(footprint: int, capacity) -> str:
-    return (f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 모두 들어간다." if footprint <= capacity else
-            f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 한꺼번에 들어가지 않는다. 이때는 한 번에 실행할 수 없어 "
-            "위의 시간 모델 밖이다.")
-
-
-def vector_add(hw: Roofline, L: int, s: int, dtype: str, capacity: int, factors=FACTORS) -> Explorer:
-    """Week 3: the reader multiplies P, BW and the memory capacity by k each; the three times, the speedup
-    over the chapter's machine and whether the three vectors fit follow."""
-    kernels.check_positive(L=L, s=s, capacity=capacity)
+def vector_add(w3, factors=FACTORS) -> Explorer:
+    """Week 3: the reader multiplies P, BW and the memory capacity of the problem `w3` by k each; the three times,
+    the speedup over the chapter's machine and whether the three vectors fit follow (`engine.vector_times`,
+    `engine.vector_fits`)."""
     factors = [Fraction(k) for k in factors]
     if 1 not in factors:
         raise ValueError("factors: 배율에 1(이 장의 하드웨어 그대로)이 있어야 한다")
-    add = kernels.vector_add(L, s)
-    base = Timing(add, hw)
-    footprint = 3 * s * L
     uid = "rl-vector"
     options = [[fmt.fraction(k), factor_label(k)] for k in factors]
-    times = {}
-    for kP in factors:
-        for kBW in factors:
-            machine = hw.with_(P=kP * hw.P, BW=kBW * hw.BW)
-            t = Timing(add, machine)
-            row = vector_row(t, base)
-            fields = {f"t{j}": text for j, text in enumerate(row)}
-            fields.update({"P": fmt.number(machine.P / TERA), "BW": fmt.number(machine.BW / TERA),
-                           "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
-            longer = max(t.t_compute, t.t_memory)
-            widths = {"compute": fmt.percent(t.t_compute / longer, 1).replace(" ", ""),
-                      "memory": fmt.percent(t.t_memory / longer, 1).replace(" ", "")}
-            times[f"{fmt.fraction(kP)}|{fmt.fraction(kBW)}"] = {"fields": fields, "widths": widths}
-    fits = {fmt.fraction(k): {"fields": {"capacity": gb(k * capacity), "fits": fits_text(footprint, k * capacity)},
-                              "flags": {"misfit": footprint > k * capacity}}
-            for k in factors}
+    times = {f"{fmt.fraction(kP)}|{fmt.fraction(kBW)}": engine.vector_times(w3, kP, kBW) for kP in factors for kBW in factors}
+    fits = {fmt.fraction(k): engine.vector_fits(w3, k) for k in factors}
     data = {
         "controls": {name: {"kind": "range", "options": options, "initial": "1"} for name in ("P", "BW", "cap")},
         "parts": [{"on": ["P", "BW"], "states": times}, {"on": ["cap"], "states": fits}],
         "plots": {},
+        "live": _live("vector-add", {"hardware": w3.hardware_key, "dtype": w3.dtype, "L": w3.L, "capacity": w3.capacity,
+                                     "kP": 1, "kBW": 1, "kcap": 1}),
+        "hash": {"P": "kP", "BW": "kBW", "cap": "kcap"},
     }
     f = {**times["1|1"]["fields"], **fits["1"]["fields"]}
     w = times["1|1"]["widths"]
-    row = vector_row(base, base)
+    row = [f[f"t{j}"] for j in range(5)]
     controls = (_range(uid, "P", "연산 성능 P의 배율 k", options, "1")
                 + _range(uid, "BW", "메모리 대역폭 BW의 배율 k", options, "1")
                 + _range(uid, "cap", "메모리 용량의 배율 k", options, "1"))
@@ -625,13 +529,11 @@ def vector_add(hw: Roofline, L: int, s: int, dtype: str, capacity: int, factors=
         f'<p class="rl-summary" aria-live="polite">P = {_field("P", f["P"])} TFLOPs/s, BW = {_field("BW", f["BW"])} TB/s: '
         f'이상적 실행 시간 {_field("t2", f["t2"])}, {_field("kind", f["kind"])}. {_field("fits", f["fits"])}</p>'
         f'<div class="rl-meter rl-bars" aria-hidden="true" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
-        + _table(VECTOR_HEADERS + ["메모리 용량"], [row + (f["capacity"],)], "rrrrlr",
-                 [[f"t{j}" for j in range(len(row))] + ["capacity"]])
+        + _table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])
     )
-    intro = (f"길이 L의 {html.escape(dtype)} Vector Add에서 연산 성능 P, 메모리 대역폭 BW, 메모리 용량에 각각 배율 k를 곱해 보자. "
+    intro = (f"길이 L의 {html.escape(w3.dtype)} Vector Add에서 연산 성능 P, 메모리 대역폭 BW, 메모리 용량에 각각 배율 k를 곱해 보자. "
              "두 시간과 이상적 실행 시간, 이 장의 가상 하드웨어 대비 속도, 세 벡터가 들어가는지가 따라 바뀐다.")
     note = ("강의 사이트의 이 자리에서는 P, BW, 메모리 용량에 배율을 곱해 세 시간과 속도, 들어가는지가 바뀌는 것을 볼 수 있다. "
             "노트북에서는 위 코드 셀의 배율을 바꾸고 다시 실행하면 된다. 아래는 세 배율이 모두 1일 때의 값이다.")
     return Explorer("vector-add", _wrap(uid, intro, controls, body, data),
-                    _markdown(note, tables.markdown(VECTOR_HEADERS + ["메모리 용량"], [row + (f["capacity"],)], "rrrrlr")),
-                    len(times))
+                    _markdown(note, tables.markdown(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN)), len(times))

@@ -20,14 +20,19 @@ import base64
 import hashlib
 import io
 import os
+import sys
 
-import numpy as np
-from IPython.core.formatters import format_display_data
-from IPython.display import display
-from matplotlib.figure import Figure
+# NumPy, IPython and matplotlib are imported where they are used: `import roofline.show` (and the page's
+# live engine, roofline.show.engine, which runs in the reader's browser) needs none of them.
 
 PREFIX = "application/papermill.record/"
 PNG_DPI = 144
+
+
+def is_figure(value) -> bool:
+    """A matplotlib Figure (none can exist before matplotlib is imported)."""
+    module = sys.modules.get("matplotlib.figure")
+    return module is not None and isinstance(value, module.Figure)
 
 
 def in_book() -> bool:
@@ -44,6 +49,8 @@ def png(fig: Figure) -> str:
 def figure_data(fig: Figure) -> str:
     """What a figure shows, as text: per axes its titles, labels, scales and limits, and the data of its lines,
     markers, bars and texts (6 significant digits). Two figures that plot the same thing give the same text."""
+    import numpy as np
+
     def numbers(values) -> str:
         return " ".join(f"{float(v):.6g}" for v in np.ravel(values))
 
@@ -79,9 +86,11 @@ def figure_digest(fig: Figure) -> str:
 def bundle(value) -> dict:
     if isinstance(value, str):
         return {"text/plain": repr(value)}  # quoted, as IPython shows a str: myst-nb literal_evals it back
-    if isinstance(value, Figure):
+    if is_figure(value):
         return {"image/png": png(value),
                 "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in, 자료 {figure_digest(value)}>"}
+    from IPython.core.formatters import format_display_data
+
     data, _ = format_display_data(value)
     return data
 
@@ -98,6 +107,8 @@ def shown_text(record: str) -> str:
 def short_parameter_errors() -> None:
     """In a notebook (Colab, Jupyter), show a bad parameter as its one-line Korean message instead of a
     traceback into the library: `ParameterError: N: 양의 정수여야 한다. 받은 값: -4096`. The cell still fails."""
+    if "IPython" not in sys.modules:   # no notebook shell runs without IPython (the page's Pyodide has none)
+        return
     from IPython import get_ipython
 
     from roofline.errors import ParameterError
@@ -116,7 +127,9 @@ def short_parameter_errors() -> None:
 
 def glue(name: str, value) -> None:
     """Record `value` under `name` for the page; outside the book build, also show it."""
-    if not isinstance(value, (str, Figure)) and not hasattr(value, "_repr_markdown_") and not hasattr(value, "_repr_latex_"):
+    from IPython.display import display
+
+    if not (isinstance(value, str) or is_figure(value)) and not hasattr(value, "_repr_markdown_") and not hasattr(value, "_repr_latex_"):
         raise TypeError(
             f"glue({name!r}): give a str formatted by roofline.fmt, a Markdown table, a Math "
             f"equation or a Figure, not {type(value).__name__} (NumPy scalars break format specs)"

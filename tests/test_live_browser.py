@@ -1,0 +1,215 @@
+"""Live mode in headless Chromium, with every request outside 127.0.0.1 aborted.
+
+On ②, ⑤ and the week-3 note the reader presses "이 페이지에서 직접 계산하기", types values no precomputed state has
+(N = 3000 with tiles [40, 75]; H100 in BF16; L = 123,456,789 …), and every number and sentence the explorer then
+shows is compared with the library's output for the same values computed here (roofline.show.engine, the same
+function the page runs in Pyodide, and for the tables also the model directly). A bad value shows the library's
+Korean ParameterError beside its field and changes nothing else. "내 커널" is checked for three kernels. A state
+link round-trips. No request leaves the machine. The time from the press to the first live result and of one
+recompute are figures (written to <build>/screenshots/live-measurements.json), never assertions.
+"""
+from __future__ import annotations
+
+import json
+import time
+
+import pytest
+
+import roofline as rl
+from browser_helpers import chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
+from roofline import kernels
+from roofline.cost import Timing
+from roofline.show import engine, fmt
+
+MEASURED: dict = {}
+DESKTOP = {"width": 1280, "height": 900}
+LOAD_MS = 600_000      # Pyodide's cold start on a busy 2-core machine: a generous bound, not a target
+
+READ = r"""(root) => {
+  const norm = (s) => s.replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim();
+  const fields = {};
+  root.querySelectorAll("[data-rl-field]").forEach((el) => { if (el.tagName === "SPAN") fields[el.dataset.rlField] = norm(el.textContent); });
+  const tables = {};
+  root.querySelectorAll("[data-rl-table]").forEach((el) => {
+    tables[el.dataset.rlTable] = [...el.rows].map((tr) => [...tr.cells].map((td) => norm(td.textContent)));
+  });
+  const charts = {};
+  for (const [name, u] of Object.entries(root.rlExplorer.charts)) charts[name] = u.data;
+  const errors = {};
+  root.querySelectorAll("[data-rl-error]").forEach((el) => { errors[el.dataset.rlError] = el.textContent; });
+  return {fields, tables, charts, errors, flags: [...root.classList]};
+}"""
+
+
+def norm(text: str) -> str:
+    return " ".join(str(text).replace("\u00a0", " ").split())
+
+
+def expected(page: str, values: dict) -> dict:
+    out = json.loads(engine.live(page, json.dumps(values)))
+    assert "state" in out, out
+    return out["state"]
+
+
+@pytest.fixture(scope="module")
+def site():
+    root = html_dir()
+    assert (root / "_static" / "live" / "pyodide" / "pyodide.asm.wasm").is_file(), "no Pyodide in the built site"
+    with serve(root) as base, chromium() as browser:
+        yield base, browser
+    path = screenshot_dir() / "live-measurements.json"
+    path.write_text(json.dumps(MEASURED, indent=2, ensure_ascii=False), encoding="utf-8")
+
+
+class Reader:
+    def __init__(self, site, label: str, uid: str, hash_: str = ""):
+        base, browser = site
+        self.blocked: list[str] = []
+        self.context = browser.new_context(viewport=DESKTOP)
+        offline(self.context, base, self.blocked)
+        self.page = self.context.new_page()
+        self.errors: list[str] = []
+        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
+        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.url = base + page_file(label_page(label))
+        self.page.goto(self.url + hash_, wait_until="load")
+        self.uid = uid
+        self.root = self.page.locator(f"#{uid}")
+        self.root.locator(".rl-live-button").wait_for()
+
+    def press(self) -> float:
+        started = time.perf_counter()
+        self.page.evaluate("(uid) => { window.__live = 0; document.getElementById(uid).addEventListener('rl-live', "
+                           "() => { window.__live += 1; }); }", self.uid)
+        self.root.locator(".rl-live-button").click()
+        self.page.wait_for_function("() => window.__live > 0", timeout=LOAD_MS)
+        return (time.perf_counter() - started) * 1000
+
+    def type(self, values: dict, error: bool = False) -> float:
+        """Fill the fields; wait for the recompute (or the error) that follows the last one."""
+        self.page.evaluate("(uid) => { const r = document.getElementById(uid); window.__n = 0; window.__ms = 0;"
+                           "r.addEventListener('rl-live', (e) => { window.__n += 1; window.__ms = e.detail.ms; });"
+                           "r.addEventListener('rl-live-error', () => { window.__n += 1; }); }", self.uid)
+        for name, value in values.items():
+            field = self.root.locator(f'[data-rl-live="{name}"]')
+            if field.evaluate("el => el.tagName") == "SELECT":
+                field.select_option(str(value))
+            else:
+                field.fill(str(value))
+                field.dispatch_event("change")
+        self.page.wait_for_function("() => window.__n > 0")
+        self.page.wait_for_timeout(400)     # the debounced input events of the same typing
+        return self.page.evaluate("() => window.__ms")
+
+    def read(self) -> dict:
+        return self.root.evaluate(READ)
+
+    def close(self):
+        assert not self.blocked, f"requests left the machine: {self.blocked[:5]}"
+        assert not self.errors, self.errors
+        self.context.close()
+
+
+def check_state(shown: dict, state: dict) -> None:
+    for name, text in state.get("fields", {}).items():
+        if name in shown["fields"]:
+            assert shown["fields"][name] == norm(text), name
+    for name, table in state.get("tables", {}).items():
+        assert shown["tables"][name] == [[norm(c) for c in row] for row in table["rows"]]
+    for name, plot in state.get("plots", {}).items():
+        assert shown["charts"][name] == [plot["x"], *plot["y"]], name
+    for name, on in state.get("flags", {}).items():
+        assert (f"rl-{name}" in shown["flags"]) is on
+
+
+def test_roofline_live(site):
+    course = rl.load()
+    reader = Reader(site, "ch-roofline", "rl-roofline")
+    MEASURED["press_to_first_result_ms"] = round(reader.press())
+    shown = reader.read()
+    w4 = course.week4
+    check_state(shown, expected("roofline", {"hardware": w4.hardware_key, "dtype": w4.dtype, "N": str(w4.N),
+                                             "tiles": str(list(w4.tiles))}))
+    values = {"hardware": "H100_SXM", "dtype": "BF16", "N": "3000", "tiles": "[40, 75]"}
+    MEASURED["recompute_ms"] = round(reader.type(values), 1)
+    shown = reader.read()
+    state = expected("roofline", values)
+    check_state(shown, state)
+    # the table also equals the model computed here directly
+    hw, s = course.catalog.roofline("H100_SXM", "BF16"), course.dtypes["BF16"]
+    for row, T in zip(shown["tables"]["cases"], [None, 40, 75]):
+        cost = kernels.matmul_no_reuse(3000, s, s) if T is None else kernels.matmul_tiled(3000, T, s, s)
+        t = Timing(cost, hw)
+        assert row[1:4] == [fmt.decimal(cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6)]
+    assert shown["fields"]["machine"] == f"{course.presets['H100_SXM'].name}, BF16"
+    assert "메모리 한계" in shown["fields"]["regimes"] or "연산 한계" in shown["fields"]["regimes"]
+    # bad values: the Korean error beside the field, nothing else changes
+    for bad, field in [({"N": "0"}, "N"), ({"tiles": "[40, 64]"}, "tiles")]:
+        reader.type(bad, error=True)
+        after = reader.read()
+        want = json.loads(engine.live("roofline", json.dumps({**values, **bad})))
+        assert after["errors"][field] == want["error"] and want["field"] == field
+        assert [k for k, v in after["errors"].items() if v] == [field]
+        assert after["tables"] == shown["tables"] and after["fields"] == shown["fields"]
+        reader.type({"N": "3000", "tiles": "[40, 75]"})
+    # the state link: open the address the page wrote, press, the same values come back
+    link = reader.page.url
+    assert "roofline.N=3000" in link and "roofline.hardware=H100_SXM" in link
+    reader.close()
+    again = Reader(site, "ch-roofline", "rl-roofline", "#" + link.split("#", 1)[1])
+    assert again.root.locator('[data-rl-live="N"]').input_value() == "3000"
+    again.press()
+    check_state(again.read(), state)
+    again.close()
+
+
+def test_precomputed_state_link(site):
+    """A link to a precomputed state ("H100, BF16") restores it without live mode."""
+    course = rl.load()
+    reader = Reader(site, "ch-roofline", "rl-roofline", "#roofline.hardware=H100_SXM&roofline.dtype=BF16")
+    w4 = course.week4.with_(hardware="H100_SXM", dtype="BF16")
+    check_state(reader.read(), json.loads(json.dumps(engine.roofline_state(w4))))
+    assert reader.root.locator('[data-rl-control="hw"]').input_value() == "H100_SXM"
+    reader.close()
+
+
+def test_my_kernel_live(site):
+    reader = Reader(site, "ch-roofline", "rl-kernel")
+    reader.press()
+    for values in [
+        {"hardware": "H100_SXM", "dtype": "BF16", "kernel": "matmul", "N": "6144", "T": "128", "t_ms": "2.5"},
+        {"hardware": "T4", "dtype": "FP32", "kernel": "vector_add", "L": "123_456_789", "t_ms": "0.01"},
+        {"hardware": "A100_SXM", "dtype": "FP16", "kernel": "batched_gemm", "b": "16", "N": "4096", "K": "4096", "t_ms": ""},
+    ]:
+        reader.type(values)
+        sent = {k: v for k, v in values.items()}
+        state = expected("kernel", sent)
+        check_state(reader.read(), state)
+    shown = reader.read()
+    reader.type({"hardware": "T4", "dtype": "FP32", "kernel": "vector_add", "L": "123_456_789", "t_ms": "0.01"})
+    shown = reader.read()
+    assert "rl-above" in shown["flags"] and "불가능한 값" in shown["fields"]["k-verdict"]
+    reader.close()
+
+
+def test_matmul_live(site):
+    reader = Reader(site, "ch-matmul", "rl-matmul")
+    reader.press()
+    values = {"hardware": "course", "dtype": "FP32", "N": "3000", "tiles": "[40, 75]", "T": "75"}
+    reader.type(values)
+    check_state(reader.read(), expected("matmul", values))
+    shown = reader.read()
+    reader.type({"T": "64"}, error=True)
+    after = reader.read()
+    assert after["errors"]["T"].startswith("T: ") and after["fields"] == shown["fields"]
+    reader.close()
+
+
+def test_vector_add_live(site):
+    reader = Reader(site, "ch-week3", "rl-vector")
+    reader.press()
+    values = {"hardware": "course", "dtype": "FP32", "L": "123,456,789".replace(",", "_"), "capacity": "16_000_000_000",
+              "kP": "3", "kBW": "1/4", "kcap": "1/32"}
+    reader.type(values)
+    check_state(reader.read(), expected("vector-add", values))
+    reader.close()
