@@ -135,6 +135,8 @@ def test_page_loads_only_what_it_uses(page):
     sync = [a["url"] for a in found if a["kind"] == "script" and a["blocking"]
             and not a["url"].endswith("documentation_options.js")]
     assert sync == [], f"{page}: scripts that hold up the first paint"
+    chained = [a["url"] for a in found if a["kind"] == "link" and "@import" in a["path"].read_text(encoding="utf-8")]
+    assert chained == [], f"{page}: stylesheets that @import another (a second round trip before the first paint)"
     blocking = sum(a["path"].stat().st_size for a in found if a["blocking"])
     assert blocking <= MAX_BLOCKING, f"{page}: {blocking:,} bytes of render-blocking CSS/JS in <head>"
     for name, marker in assets.PAGE_ASSETS.items():
@@ -178,6 +180,7 @@ def test_figures_sized_lazy_and_no_larger_than_shown():
             assert re.search(r'\bwidth="\d+"', img) and re.search(r'\bheight="\d+"', img), (rel(page), img)
             assert 'loading="lazy"' in img, (rel(page), img)
             assert (page.parent / src.group(1)).is_file(), (rel(page), src.group(1))
+            assert int(re.search(r'\bwidth="(\d+)"', img).group(1)) <= assets.MAX_FIGURE_WIDTH, (rel(page), img)
     assert seen > 0
     assert not [p for p in images.glob("*.png") if p.with_suffix(".webp").exists()]
 

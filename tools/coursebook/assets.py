@@ -161,12 +161,20 @@ def root_page(app, exception) -> None:
 _IMG = re.compile(r"<img\b[^>]*>")
 
 
+MAX_FIGURE_WIDTH = 960   # px: a phone's column (about 360 CSS px) at its pixel ratio (2.6); the desktop column is ~730 px
+
+
 def webp_if_smaller(png: Path) -> Path:
-    """The figure as lossless WebP beside it when that is smaller (the PNG is removed), else the PNG."""
+    """The figure, no wider than MAX_FIGURE_WIDTH, as lossless WebP beside it when that is smaller (the PNG is
+    removed), else the PNG (narrowed if it was wider)."""
     from PIL import Image
 
     webp = png.with_suffix(".webp")
     with Image.open(png) as image:
+        if image.width > MAX_FIGURE_WIDTH:
+            height = round(image.height * MAX_FIGURE_WIDTH / image.width)
+            image = image.resize((MAX_FIGURE_WIDTH, height), Image.LANCZOS)
+            image.save(png, "PNG", optimize=True)
         image.save(webp, "WEBP", lossless=True, method=6)
     if webp.stat().st_size < png.stat().st_size:
         png.unlink()
@@ -397,6 +405,20 @@ def purge_css(outdir: Path) -> dict[str, tuple[int, int]]:
     return sizes
 
 
+_RELATIVE_URL = re.compile(r"""url\((['"]?)(?!['"]|[a-z]+:|/|#)""")
+
+
+def no_import_chain(static: Path) -> None:
+    """pydata-sphinx-theme's styles/theme.css is only `@import "../basic.css"`: a second round trip before the
+    first paint. Write the (cut) basic.css into it instead, its url()s made relative to styles/."""
+    theme, basic = static / "styles" / "theme.css", static / "basic.css"
+    if not (theme.is_file() and basic.is_file()) or '@import "../basic.css"' not in theme.read_text(encoding="utf-8"):
+        return
+    css = _RELATIVE_URL.sub(r"url(\1../", basic.read_text(encoding="utf-8"))
+    theme.write_text("/* Sphinx's basic.css (cut to what the pages use, tools/coursebook/assets.py) */\n" + css,
+                     encoding="utf-8")
+
+
 def unship(outdir: Path) -> list[str]:
     static = outdir / "_static"
     removed = []
@@ -418,6 +440,7 @@ def site_finished(app, exception) -> None:
     outdir = Path(app.outdir)
     figures(outdir)
     purge_css(outdir)
+    no_import_chain(outdir / "_static")
     unship(outdir)
 
 
