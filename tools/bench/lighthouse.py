@@ -75,6 +75,7 @@ class Handler(http.server.SimpleHTTPRequestHandler):
 def serve(compress: bool) -> tuple[http.server.ThreadingHTTPServer, str]:
     handler = type("SiteHandler", (Handler,), {"compress": compress})
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(handler, directory=str(SITE)))
+    server.handle_error = lambda request, address: None   # a browser that drops a connection is no error here
     threading.Thread(target=server.serve_forever, daemon=True).start()
     return server, f"http://127.0.0.1:{server.server_address[1]}/"
 
