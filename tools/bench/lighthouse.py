@@ -132,7 +132,10 @@ def main(argv=None) -> int:
     parser.add_argument("--gzip", action="store_true", help="serve gzip-compressed text")
     parser.add_argument("--both", action="store_true", help="run without and with gzip")
     parser.add_argument("--preset", choices=["desktop"], help="Lighthouse's desktop profile instead of mobile")
+    parser.add_argument("--site", type=Path, help="another built site (default _build/html), e.g. to compare")
     args = parser.parse_args(argv)
+    global SITE
+    SITE = (args.site or SITE).resolve()
     lighthouse = find_lighthouse()
     if lighthouse is None:
         print("lighthouse: not installed, skipped "
