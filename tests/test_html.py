@@ -203,3 +203,24 @@ def test_figures_sized_lazy_and_no_larger_than_shown():
 def test_selector_kept_when_its_names_are_in_use(selector, kept):
     words = {"html", "body", "table", "tbody", "a", "bd-sidebar", "nav", "md:d-none", "main-content", "tooltip-arrow"}
     assert assets.selector_used(selector, words) is kept
+
+
+def test_figures_keep_their_shape_at_phone_width():
+    """Sized figures shrink with the column and keep their aspect ratio (a width/height pair without
+    `height: auto` squeezes them)."""
+    from browser_helpers import chromium, serve
+
+    with serve(html_dir()) as base, chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        checked = 0
+        for doc in sorted({rel(p) for p in pages() if "_images/" in p.read_text(encoding="utf-8")}):
+            page.goto(base + doc, wait_until="load")
+            shapes = page.evaluate("""() => [...document.querySelectorAll('.bd-article img[width][height]')].map((img) => {
+                const box = img.getBoundingClientRect();
+                return [img.getAttribute('src'), box.width / box.height, img.width / img.height,
+                        +img.getAttribute('width') / +img.getAttribute('height')];
+            })""")
+            for src, shown, _, natural in shapes:
+                assert abs(shown / natural - 1) < 0.02, f"{doc}: {src} shown at ratio {shown:.3f}, drawn {natural:.3f}"
+                checked += 1
+        assert checked > 0
