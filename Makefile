@@ -43,11 +43,13 @@ refresh: $(STAMP)
 	$(BIN)/python -m coursebook refresh
 	$(BUILD)
 
-# 테스트에 필요한 Debian 패키지(브라우저 테스트의 chromium과 한글 글꼴, NVIDIA 점유율 계산기를 컴파일할 g++). 없을 때만 설치한다.
+# 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium과 한글 글꼴, HTML 검사기(vnu-jar, npm)를 돌릴 Java,
+# NVIDIA 점유율 계산기를 컴파일할 g++. 없을 때만 설치한다.
+SYSTEM_DEBS := chromium fonts-noto-cjk default-jre-headless g++
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK" || ! command -v g++ >/dev/null; then \
-	  echo "apt-get install chromium fonts-noto-cjk g++"; \
-	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-cjk g++ >/dev/null; \
+	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK" || ! command -v java >/dev/null || ! command -v g++ >/dev/null; then \
+	  echo "apt-get install $(SYSTEM_DEBS)"; \
+	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_DEBS) >/dev/null; \
 	fi
 
 # 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.

@@ -320,8 +320,18 @@
     }
   }
 
+  // each explorer starts when it comes near the screen (its charts cost the first paint nothing), or when the
+  // reader reaches one of its controls first (keyboard)
   function start() {
-    document.querySelectorAll("[data-rl-explorer]").forEach((root) => { root.rlExplorer = new Explorer(root); });
+    const begin = (root) => { if (!root.rlExplorer) root.rlExplorer = new Explorer(root); };
+    const near = window.IntersectionObserver ? new IntersectionObserver((entries) => {
+      entries.forEach((e) => { if (e.isIntersecting) { near.unobserve(e.target); begin(e.target); } });
+    }, {rootMargin: "200px 0px"}) : null;
+    document.querySelectorAll("[data-rl-explorer]").forEach((root) => {
+      if (near === null) { begin(root); return; }
+      near.observe(root);
+      root.addEventListener("focusin", () => begin(root), {once: true});
+    });
     // the theme's light/dark switch: redraw with the new colours
     new MutationObserver(() => {
       document.querySelectorAll("[data-rl-explorer]").forEach((root) => root.rlExplorer && root.rlExplorer.redraw());

@@ -313,6 +313,9 @@ class Reader:
         assert self.root.count() == 1, f"{name}: expected its explorer on the page"
         self.page.evaluate("() => { window.__rlRead = " + READ + "; }")
         if context.get("java_script_enabled", True):
+            # an explorer starts when it comes near the screen (explorer.js): bring it there, as a reader does
+            self.root.scroll_into_view_if_needed()
+            self.page.wait_for_function("() => [...document.querySelectorAll('[data-rl-explorer]')].every((r) => r.rlExplorer)")
             self.page.evaluate(PROBE)
         self.checked, self.updates, self.focused = 0, 0, None
 

@@ -71,10 +71,11 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
 
 
 def logo_alt(app, config) -> None:
-    """The logo's alt text in Korean (the theme writes '<title> - Home')."""
+    """The logo's alt text in Korean, naming the course (the theme writes '<project> - Home', and Jupyter Book
+    sets the book's title as `html_title`, not as `project`)."""
     options = dict(config.html_theme_options or {})
     logo = dict(options.get("logo") or {})
-    logo.setdefault("alt_text", f"{config.project} - 첫 페이지")
+    logo.setdefault("alt_text", f"{config.html_title or config.project} 첫 페이지")
     options["logo"] = logo
     config.html_theme_options = options
 

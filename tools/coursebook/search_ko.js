@@ -2,7 +2,8 @@
    language_data.js right after this build's data:
      ROOFLINE_SEARCH = {suffixes: particles and endings, longest first,
                         tf: {page: {word: count}} (count 1 left out), len: {page: words}, hubs: [page],
-                        taught: {glossary name, letters only: [pages its entry refers to]}}.
+                        taught: {glossary name, letters only: [pages its entry refers to]},
+                        sounds: {consonant skeleton: the glossary's English word that has it}}.
    Sphinx's searchtools.js (loaded first) calls splitQuery(query) for the words of a query, then
    new Stemmer().stemWord(word) for each, then Scorer.score(result) for each page found. */
 var RooflineSearch = (function () {
@@ -60,6 +61,39 @@ var RooflineSearch = (function () {
     return best[0] !== undefined && best[0].length > 1 ? best[0] : [word];
   };
 
+  /* "오큐펀시" → "KPNS": the consonant skeleton of a Hangul spelling, as tools/coursebook/search_ko.py's
+     sound_key gives it for an English word (each syllable's first and last consonant by class, ㅇ and ㅎ
+     silent at the start, vowels only separate). null for a word that is not all Hangul syllables. */
+  var FIRST = "KKNTTLMPPSS_JJJKTP_";            // ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ
+  var LAST = "_KKKNNNTLLMLLLPLMPPTTGTTKTP_";    // (none)ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ
+  var soundKey = function (word) {
+    var seq = "";
+    for (var i = 0; i < word.length; i++) {
+      var code = word.charCodeAt(i) - 0xac00;
+      if (code < 0 || code > 11171) return null;
+      var first = FIRST[Math.floor(code / 588)], last = LAST[code % 28];
+      seq += (first === "_" ? "" : first) + "a" + (last === "_" ? "" : last);
+    }
+    var collapsed = "";
+    for (var k = 0; k < seq.length; k++) if (k === 0 || seq[k] !== seq[k - 1]) collapsed += seq[k];
+    return collapsed.replace(/a/g, "");
+  };
+
+  /* the English word of the glossary whose skeleton a Hangul word that finds nothing has, also with a
+     trailing particle left off ("오큐펀시를" → "occupancy"); null if none */
+  var sounded = function (word) {
+    if (!data.sounds || !HANGUL.test(word) || findsSomething(word)) return null;
+    var forms = [word];
+    data.suffixes.forEach(function (s) {
+      if (word.length - s.length >= 2 && word.endsWith(s)) forms.push(word.slice(0, -s.length));
+    });
+    for (var i = 0; i < forms.length; i++) {
+      var key = soundKey(forms[i]);
+      if (key && has(data.sounds, key)) return data.sounds[key];
+    }
+    return null;
+  };
+
   /* the query's words: split at spaces, punctuation and Hangul/Latin boundaries, as the index side
      does ("Roofline과" → "Roofline", "과") */
   var tokens = function (query) {
@@ -84,7 +118,8 @@ var RooflineSearch = (function () {
         i++;
       } else {
         var cut = pieces(split[i].toLowerCase());
-        out.push.apply(out, cut.length > 1 ? cut : [split[i]]);
+        var english = cut.length > 1 ? null : sounded(split[i]);
+        out.push.apply(out, cut.length > 1 ? cut : [english || split[i]]);
       }
     }
     return out;
@@ -151,10 +186,13 @@ var RooflineSearch = (function () {
     });
     var total = base + RANK.boost * boost / searched.length + (inTitle ? RANK.title : 0);
     if (data.hubs.indexOf(docname) !== -1) total *= RANK.hub;
-    return taughtBy(query).indexOf(docname) !== -1 ? total + RANK.taught : total;
+    var taught = taughtBy(query);
+    if (!taught.length) taught = taughtBy(words(query).join(""));   // a transliterated name ("오큐펀시")
+    return taught.indexOf(docname) !== -1 ? total + RANK.taught : total;
   };
 
   return {tokens: tokens, words: words, pieces: pieces, stem: stem, terms: terms, taughtBy: taughtBy,
+          soundKey: soundKey, sounded: sounded,
           score: score, query: ""};
 })();
 

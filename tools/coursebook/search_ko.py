@@ -27,6 +27,13 @@ when they have as many words ("점유율" ↔ "Occupancy", "텐서 코어" ↔ "
 "Roofline" ↔ "Roofline model"). So "점유율" finds the page that writes "Occupancy", "텐서 코어" the page
 that writes "Tensor Core", "Ridge point" the page that writes "분기점".
 
+Transliterations, from the glossary (`sounds_from`): a student may type the English word the site writes in
+Hangul ("오큐펀시" for Occupancy, "아리스메틱 인텐시티" for arithmetic intensity). Every English word of the
+glossary's names gets a consonant skeleton (`sound_key`: "occupancy" → "KPNS", the classes the Korean
+loanword spelling keeps, vowels and silent letters left out); the query side gives a Hangul word that finds
+nothing the skeleton of its jamo ("오큐펀시" → ㅋ ㅍ ㄴ ㅅ → "KPNS") and searches for the English word with that
+skeleton, when exactly one has it.
+
 Ranking: Sphinx scores a page 15 when a word is in one of its headings and 5 when it is only in the
 text, so many pages tie, and a glossary entry scores 100. `Scorer.score` (search_ko.js) takes
 min(Sphinx's score, 15), adds a BM25-style boost from the words' counts on the page (k1 = 3, b = 0.75;
@@ -209,6 +216,89 @@ def phrases_from(pairs: list[tuple[str, str]]) -> dict[tuple[str, ...], list[str
     return {phrase: sorted(words) for phrase, words in sorted(table.items())}
 
 
+VOWELS = "aeiouy"
+
+
+def sound_key(word: str) -> str | None:
+    """The consonant skeleton of an English word as Korean loanword spelling writes it (search_ko.js's
+    `soundKey` gives the same skeleton of a Hangul spelling): K (k, hard c/g, q, x), P (p, b, f, v, ph),
+    T (t, d), S (s, soft c, th, sh, ti/si before a vowel), J (j, soft g, dg, z, s between vowels, ch),
+    L (l, r before a vowel; r elsewhere is silent), M, N, G (ng); h and w are silent, vowels only separate
+    ("occupancy" → "KPNS", "arithmetic" → "LSMTK", "intensity" → "NTNST"). None for a word that is not plain
+    ASCII letters."""
+    w = word.lower()
+    if not (w.isascii() and w.isalpha()):
+        return None
+    out: list[str] = []
+    i = 0
+    while i < len(w):
+        c, nxt = w[i], w[i + 1: i + 2]
+        after = w[i + 2: i + 3]
+        prev = w[i - 1] if i else ""
+        two = w[i: i + 2]
+        step, sound = 1, ""
+        if c in VOWELS:
+            sound = "a"
+        elif two in ("ph",):
+            step, sound = 2, "P"
+        elif two in ("th", "sh"):
+            step, sound = 2, "S"
+        elif two == "ch":
+            step, sound = 2, "S" if w[i:] == "che" else "J"
+        elif two == "ck":
+            step, sound = 2, "K"
+        elif two == "gh":
+            step, sound = 2, ""
+        elif two == "dg":
+            step, sound = 2, "J"
+        elif two == "ng" and after not in tuple(VOWELS):
+            step, sound = 2, "G"
+        elif c in "ts" and nxt == "i" and after and after in VOWELS:
+            sound = "S"
+        elif c == "x":
+            sound = "KS"
+        elif c == "c":
+            sound = "S" if nxt and nxt in "eiy" else "K"
+        elif c == "g":
+            sound = "J" if nxt and nxt in "eiy" else "K"
+        elif c == "s":
+            sound = "J" if prev and prev in VOWELS and nxt and nxt in VOWELS else "S"
+        elif c in "zj":
+            sound = "J"
+        elif c in "bpfv":
+            sound = "P"
+        elif c in "dt":
+            sound = "" if w[i + 1: i + 3] == "th" else "T"   # "bandwidth" → 밴드위스
+        elif c in "kq":
+            sound = "K"
+        elif c == "l":
+            sound = "L"
+        elif c == "m":
+            sound = "M"
+        elif c == "n":
+            sound = "" if prev == "m" and not nxt else "N"
+        elif c == "r":
+            sound = "L" if nxt and nxt in VOWELS else ""
+        out.append(sound)
+        i += step
+    letters = "".join(out)
+    collapsed = "".join(ch for k, ch in enumerate(letters) if k == 0 or ch != letters[k - 1])
+    return collapsed.replace("a", "")
+
+
+def sounds_from(entries: list[Entry]) -> dict[str, str]:
+    """skeleton → the one English word of the glossary's names that has it (words of three letters or more;
+    a skeleton of two words or of fewer than two consonants is left out: it would guess)."""
+    words = sorted({w.lower() for e in entries for name in e.names for w in tokens(name)
+                    if w.isascii() and w.isalpha() and len(w) >= 3})
+    found: dict[str, set[str]] = {}
+    for word in words:
+        key = sound_key(word)
+        if key and len(key) >= 2:
+            found.setdefault(key, set()).add(word)
+    return {key: next(iter(ws)) for key, ws in sorted(found.items()) if len(ws) == 1}
+
+
 # ---- the tables one build's index uses -------------------------------------------------------------
 
 @dataclass
@@ -285,6 +375,7 @@ class SearchKorean(SearchLanguage):
     page_lengths: dict[str, int] = {}
     hubs: list[str] = []
     taught: dict[str, list[str]] = {}
+    sounds: dict[str, str] = {}
 
     def split(self, input: str) -> list[str]:
         tables = self.tables
@@ -324,6 +415,7 @@ class SearchKorean(SearchLanguage):
             "len": dict(sorted(self.page_lengths.items())),
             "hubs": sorted(self.hubs),
             "taught": self.taught,
+            "sounds": self.sounds,
         }
         blob = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         return f"var ROOFLINE_SEARCH = {blob};\n" + QUERY_JS.read_text(encoding="utf-8")
@@ -358,8 +450,9 @@ def prepare(app, env):
     SearchKorean.word_counts = counts
     SearchKorean.page_lengths = lengths
     SearchKorean.hubs = sorted(d for d, tree in doctrees.items() if d == app.config.root_doc or is_hub(tree))
-    SearchKorean.taught = taught_pages([e for d in doctrees.values() for e in glossary_entries(d)],
-                                       env.domaindata["std"]["labels"])
+    entries = [e for d in doctrees.values() for e in glossary_entries(d)]
+    SearchKorean.taught = taught_pages(entries, env.domaindata["std"]["labels"])
+    SearchKorean.sounds = sounds_from(entries)
     digest, before = tables.digest(), getattr(env, "roofline_search_tables", None)
     env.roofline_search_tables = digest
     return sorted(doctrees) if before != digest else None

@@ -1,0 +1,226 @@
+"""The built pages as HTML: valid (the W3C Nu HTML Checker), loading nothing they do not use, shipping nothing
+no page uses (tools/coursebook/assets.py). Speed itself is a `make bench` figure (tools/bench/lighthouse.py),
+not an assertion here.
+
+The Nu checker is npm's vnu-jar, pinned (VNU_VERSION), installed on first use into _build/tools/vnu; it runs
+on Java (Debian's default-jre-headless, installed by `make system-deps`).
+"""
+from __future__ import annotations
+
+import json
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from browser_helpers import ROOT, html_dir
+from coursebook import assets
+
+VNU_VERSION = "26.9.27"
+VNU_DIR = ROOT / "_build" / "tools" / "vnu"
+MAX_BLOCKING = 150 * 1024     # bytes of stylesheets and non-deferred scripts in a page's <head>
+SEARCH_STACK = ("_static/searchtools.js", "_static/language_data.js", "searchindex.js")
+
+_TAG = re.compile(r"<(link|script)\b([^>]*)>")
+
+
+def pages() -> list[Path]:
+    return sorted(p for p in html_dir().rglob("*.html") if "_static" not in p.parts)
+
+
+def rel(page: Path) -> str:
+    return page.relative_to(html_dir()).as_posix()
+
+
+def head_assets(page: Path) -> list[dict]:
+    """The stylesheets and scripts a page's <head> names: url (site-relative, no query), kind, blocking."""
+    text = page.read_text(encoding="utf-8")
+    head = text.split("</head>")[0]
+    found = []
+    for kind, attrs in _TAG.findall(head):
+        if kind == "link" and 'rel="stylesheet"' not in attrs:
+            continue
+        url = re.search(r'(?:href|src)="([^"]+)"', attrs)
+        if not url:
+            continue
+        target = (page.parent / url.group(1).split("?")[0]).resolve()
+        blocking = kind == "link" or not re.search(r"\b(defer|async)\b", attrs)
+        found.append({"url": target.relative_to(html_dir().resolve()).as_posix(), "kind": kind,
+                      "blocking": blocking, "path": target})
+    return found
+
+
+def body_of(page: Path) -> str:
+    text = page.read_text(encoding="utf-8")
+    return text.split("<body", 1)[1] if "<body" in text else ""
+
+
+# ---- validity ------------------------------------------------------------------------------------------
+
+def vnu_jar() -> Path:
+    jar = VNU_DIR / "node_modules" / "vnu-jar" / "build" / "dist" / "vnu.jar"
+    version = VNU_DIR / "node_modules" / "vnu-jar" / "package.json"
+    if jar.is_file() and json.loads(version.read_text())["version"] == VNU_VERSION:
+        return jar
+    npm = shutil.which("npm")
+    assert npm, "npm is needed to install the Nu HTML Checker (vnu-jar)"
+    VNU_DIR.mkdir(parents=True, exist_ok=True)
+    subprocess.run([npm, "install", "--prefix", str(VNU_DIR), "--ignore-scripts", "--no-audit", "--no-fund",
+                    "--save-exact", f"vnu-jar@{VNU_VERSION}"], check=True, capture_output=True, timeout=600)
+    assert jar.is_file(), f"npm installed no {jar}"
+    return jar
+
+
+def test_nu_checker_finds_no_error_on_any_page():
+    java = shutil.which("java")
+    assert java, "java is needed for the Nu HTML Checker: make system-deps installs default-jre-headless"
+    files = [str(p) for p in pages()]
+    run = subprocess.run([java, "-jar", str(vnu_jar()), "--errors-only", "--format", "json", *files],
+                         capture_output=True, text=True, timeout=600)
+    messages = json.loads(run.stderr or "{}").get("messages", []) if run.stderr.strip().startswith("{") else []
+    assert run.returncode == 0 or messages, run.stderr[-2000:]
+    errors = [f"{m.get('url', '').split('/html/')[-1]}:{m.get('lastLine')}: {m.get('message')}"
+              for m in messages if m.get("type") == "error"]
+    assert errors == [], "\n".join(errors[:30])
+    assert len(files) >= 12
+
+
+def test_root_page_is_a_page_that_leads_to_the_first_page():
+    text = (html_dir() / "index.html").read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>")
+    assert '<html lang="ko">' in text and re.search(r"<title>[^<]+</title>", text)
+    assert 'rel="icon"' in text and 'http-equiv="refresh"' in text
+    target = re.search(r'<a href="([^"]+)"', text).group(1)
+    assert (html_dir() / target).is_file()
+
+
+def test_folded_cells_are_named_by_their_korean_prompt():
+    """MyST-NB's folded cells: no <p> in <summary> and no English label over the Korean prompt."""
+    folded = 0
+    for page in pages():
+        for summary in re.findall(r"<summary\b[^>]*>(.*?)</summary>", page.read_text(encoding="utf-8"), re.S):
+            folded += 1
+            assert "<p" not in summary and "Toggle hidden content" not in summary, (rel(page), summary)
+        assert 'aria-label="Toggle hidden content"' not in page.read_text(encoding="utf-8"), rel(page)
+    assert folded > 0
+
+
+def test_logo_sized_with_a_korean_alt_naming_the_course():
+    import yaml
+
+    title = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))["title"]
+    for page in pages():
+        for img in re.findall(r'<img\b[^>]*class="logo__image[^"]*"[^>]*>', page.read_text(encoding="utf-8")):
+            assert re.search(r'\bwidth="\d+"', img) and re.search(r'\bheight="\d+"', img), (rel(page), img)
+            alt = re.search(r'alt="([^"]*)"', img).group(1)
+            assert title in alt and "Project name" not in alt and "Home" not in alt, (rel(page), alt)
+
+
+# ---- what a page loads -----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("page", [p for p in ["index.html", "search.html", "genindex.html"]] +
+                         [f"chapters/{p.stem}.html" for p in sorted((ROOT / "chapters").glob("*.md"))])
+def test_page_loads_only_what_it_uses(page):
+    path = html_dir() / page
+    if not path.is_file():
+        pytest.skip(f"{page} is not built (not in the table of contents)")
+    found = head_assets(path)
+    body = body_of(path)
+    urls = [a["url"] for a in found]
+    missing = [a["url"] for a in found if not a["path"].is_file()]
+    assert missing == [], f"{page}: names files that are not there"
+    # documentation_options.js (400 bytes) defines the object the page's inline scripts fill in: it stays
+    sync = [a["url"] for a in found if a["kind"] == "script" and a["blocking"]
+            and not a["url"].endswith("documentation_options.js")]
+    assert sync == [], f"{page}: scripts that hold up the first paint"
+    chained = [a["url"] for a in found if a["kind"] == "link" and "@import" in a["path"].read_text(encoding="utf-8")]
+    assert chained == [], f"{page}: stylesheets that @import another (a second round trip before the first paint)"
+    blocking = sum(a["path"].stat().st_size for a in found if a["blocking"])
+    assert blocking <= MAX_BLOCKING, f"{page}: {blocking:,} bytes of render-blocking CSS/JS in <head>"
+    for name, marker in assets.PAGE_ASSETS.items():
+        loaded = f"_static/{name}" in urls
+        assert loaded == (marker in body), \
+            f"{page}: {'loads' if loaded else 'lacks'} {name} (page {'has' if marker in body else 'has no'} {marker!r})"
+    stack = [u for u in urls if u in SEARCH_STACK]
+    assert stack == (list(SEARCH_STACK) if page == "search.html" else []), f"{page}: search scripts {stack}"
+    text = path.read_text(encoding="utf-8")
+    for unused in ("thebe", "design-tabs", "sphinx-design", "fontawesome.js"):
+        assert unused not in text, f"{page}: still names {unused}"
+
+
+def test_site_ships_no_maps_unused_scripts_or_fonts():
+    static = html_dir() / "_static"
+    left = [p.relative_to(static).as_posix() for pattern in assets.UNSHIPPED for p in static.glob(pattern)]
+    assert left == []
+    for css in static.rglob("*.css"):
+        for url in re.findall(r"url\(['\"]?([^'\")]+)", css.read_text(encoding="utf-8")):
+            if not url.startswith(("data:", "http:", "https:", "#")):
+                assert (css.parent / url.split("?")[0].split("#")[0]).is_file(), f"{css.name}: url({url}) missing"
+
+
+def test_theme_css_cut_to_what_the_pages_use():
+    theme = html_dir() / "_static" / "styles" / "pydata-sphinx-theme.css"
+    assert theme.stat().st_size < 150 * 1024
+    css = theme.read_text(encoding="utf-8")
+    for kept in (".bd-sidebar-primary", "html[data-theme=dark]", ".dropdown-menu.show", ".theme-switch-button"):
+        assert kept in css, kept
+
+
+def test_figures_sized_lazy_and_no_larger_than_shown():
+    images = html_dir() / "_images"
+    seen = 0
+    for page in pages():
+        for img in re.findall(r"<img\b[^>]*>", page.read_text(encoding="utf-8")):
+            src = re.search(r'src="([^"]*_images/[^"]+)"', img)
+            if not src:
+                continue
+            seen += 1
+            assert re.search(r'\bwidth="\d+"', img) and re.search(r'\bheight="\d+"', img), (rel(page), img)
+            assert 'loading="lazy"' in img, (rel(page), img)
+            assert (page.parent / src.group(1)).is_file(), (rel(page), src.group(1))
+            assert int(re.search(r'\bwidth="(\d+)"', img).group(1)) <= assets.MAX_FIGURE_WIDTH, (rel(page), img)
+    assert seen > 0
+    assert not [p for p in images.glob("*.png") if p.with_suffix(".webp").exists()]
+
+
+# ---- the purge's rule --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("selector, kept", [
+    (".bd-sidebar .nav", True),
+    (".nope .nav", False),
+    ("html[data-theme=dark] .bd-sidebar", True),
+    (".bd-sidebar:not(.nope)", True),
+    ("table>tbody", True),
+    ("marquee", False),
+    (".md\\:d-none", True),
+    ("#main-content", True),
+    ("#nope", False),
+    (".bs-tooltip-top .tooltip-arrow", True),
+    ("a:hover::before", True),
+])
+def test_selector_kept_when_its_names_are_in_use(selector, kept):
+    words = {"html", "body", "table", "tbody", "a", "bd-sidebar", "nav", "md:d-none", "main-content", "tooltip-arrow"}
+    assert assets.selector_used(selector, words) is kept
+
+
+def test_figures_keep_their_shape_at_phone_width():
+    """Sized figures shrink with the column and keep their aspect ratio (a width/height pair without
+    `height: auto` squeezes them)."""
+    from browser_helpers import chromium, serve
+
+    with serve(html_dir()) as base, chromium() as browser:
+        page = browser.new_page(viewport={"width": 390, "height": 844})
+        checked = 0
+        for doc in sorted({rel(p) for p in pages() if "_images/" in p.read_text(encoding="utf-8")}):
+            page.goto(base + doc, wait_until="load")
+            shapes = page.evaluate("""() => [...document.querySelectorAll('.bd-article img[width][height]')].map((img) => {
+                const box = img.getBoundingClientRect();
+                return [img.getAttribute('src'), box.width / box.height, img.width / img.height,
+                        +img.getAttribute('width') / +img.getAttribute('height')];
+            })""")
+            for src, shown, _, natural in shapes:
+                assert abs(shown / natural - 1) < 0.02, f"{doc}: {src} shown at ratio {shown:.3f}, drawn {natural:.3f}"
+                checked += 1
+        assert checked > 0

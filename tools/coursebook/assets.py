@@ -1,0 +1,474 @@
+"""What a page loads, and what the site ships (tests/test_html.py checks both from the built pages).
+
+First paint needs only the page and its CSS; everything else waits or stays away:
+
+- every script the page names is `defer`red (runs in order after parsing, before DOMContentLoaded), also the
+  search page's own (`defer_scripts`, applied in `_templates/layout.html` and `_templates/search.html`);
+- Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
+  pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
+  (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
+- a page loads the explorer's and the exercises' scripts and styles (and uPlot) only when it has an explorer
+  or exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`);
+- the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
+  pages or what the shipped scripts write (`purge_css`, with tinycss2 as the parser);
+- source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
+  (`UNSHIPPED`);
+- figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`).
+
+Valid HTML: MyST-NB writes `<p>` inside the `<summary>` of a folded cell, with an English `aria-label`
+over the Korean prompt; `visit_hide_input` writes `<span>`s and no label, so the visible Korean prompt is
+the name. The site root gets a valid HTML page that sends the reader to the first page (`root_page`).
+
+Site tooling: `import roofline` does not import this module.
+"""
+from __future__ import annotations
+
+import html
+import re
+from pathlib import Path
+
+# static file (under _static) → what in a page's body needs it
+PAGE_ASSETS = {
+    "vendor/uplot/uPlot.iife.min.js": "data-rl-explorer",
+    "vendor/uplot/uPlot.min.css": "data-rl-explorer",
+    "explorer.js": "data-rl-explorer",
+    "explorer.css": "data-rl-explorer",
+    "live.js": "data-rl-explorer",
+    "live.css": "data-rl-explorer",
+    "exercises.js": "data-rl-quiz",
+    "exercises.css": "data-rl-quiz",
+    "scroll-focus.js": '<div class="math',
+}
+# stylesheets cut to what the pages use
+PURGED_CSS = ("styles/pydata-sphinx-theme.css", "styles/sphinx-book-theme.css", "mystnb.*.css", "basic.css",
+              "pygments.css")
+# scripts whose words name classes the pages may get at run time (the rest are data or not loaded)
+NOT_CLASS_SOURCES = ("searchindex.js", "language_data.js", "fontawesome.js", "bootstrap.js")
+# what bootstrap.js toggles on the theme's tooltips, dropdowns, collapses and dialogs
+BOOTSTRAP_TOGGLES = ("show", "showing", "hiding", "fade", "collapse", "collapsing", "collapse-horizontal",
+                     "active", "disabled", "dropdown-menu-end", "dropup", "dropend", "dropstart", "tooltip",
+                     "tooltip-inner", "tooltip-arrow", "modal-open", "modal-backdrop")
+# class-name beginnings that scripts build by joining strings (bootstrap's tooltip placement, Sphinx's result kinds)
+SAFELIST_PREFIXES = ("bs-tooltip-", "kind-", "tooltip")
+# files of the themes that no page uses: source maps, the Font Awesome script and full fonts (icons.py cuts
+# its own), the theme's Jinja macros copied as static files
+UNSHIPPED = ("**/*.map", "scripts/fontawesome.js", "scripts/fontawesome.js.LICENSE.txt", "vendor/fontawesome/**/*",
+             "webpack-macros.html", "sbt-webpack-macros.html")
+
+# scripts that run where they stand: the options object the page's inline scripts fill in (400 bytes)
+KEPT_IN_ORDER = ("documentation_options.js",)
+_SCRIPT_TAG = re.compile(r"<script\b([^>]*)\bsrc=\"([^\"]+)\"([^>]*)>")
+
+
+# ---- scripts and stylesheets per page ----------------------------------------------------------------
+
+def needed(filename: str, body: str) -> bool:
+    """Whether a page whose body is `body` needs the static file `filename` (site-relative or `_static/…`)."""
+    name = str(filename).split("?")[0].removeprefix("_static/")
+    marker = PAGE_ASSETS.get(name)
+    return marker is None or marker in body
+
+
+def defer_scripts(head: str) -> str:
+    """Every external <script> of `head` with `defer`, unless it is `async` or `defer` already."""
+    def tag(match):
+        before, src, after = match.groups()
+        if re.search(r"\b(defer|async)\b", before + after) or 'type="module"' in before + after \
+                or src.split("?")[0].endswith(KEPT_IN_ORDER):
+            return match.group(0)
+        return f'<script{before}src="{src}"{after.rstrip().removesuffix("/")} defer>'
+
+    return _SCRIPT_TAG.sub(tag, head)
+
+
+def page_assets(app, pagename, templatename, context, doctree) -> None:
+    """html-page-context: drop the scripts and stylesheets the page does not use, defer the rest."""
+    from sphinx.builders.html._assets import _JavaScript
+
+    body = context.get("body", "")
+    scripts = []
+    for js in context.get("script_files", []):
+        filename = getattr(js, "filename", None)
+        if not filename:
+            scripts.append(js)
+            continue
+        if not needed(filename, body):
+            continue
+        attributes = dict(getattr(js, "attributes", {}))
+        if str(filename).endswith(KEPT_IN_ORDER):
+            scripts.append(js)
+            continue
+        if not {"async", "defer"} & set(attributes) and attributes.get("type") != "module":
+            attributes["defer"] = "defer"
+        scripts.append(_JavaScript(filename, priority=getattr(js, "priority", 500), **attributes))
+    context["script_files"] = scripts
+    context["css_files"] = [css for css in context.get("css_files", [])
+                            if needed(getattr(css, "filename", css), body)]
+    context["defer_scripts"] = defer_scripts
+
+
+# ---- MyST-NB's folded cells ---------------------------------------------------------------------------
+
+def visit_hide_input(self, node) -> None:
+    """MyST-NB's folded code cell, as valid HTML whose summary is named by its visible Korean prompt."""
+    classes = " ".join(node["classes"])
+    self.body.append(f'<details class="admonition hide {classes}">\n<summary>\n')
+    self.body.append(f'<span class="collapsed admonition-title">{html.escape(node["prompt_show"])}</span>\n')
+    self.body.append(f'<span class="expanded admonition-title">{html.escape(node["prompt_hide"])}</span>\n')
+    self.body.append("</summary>\n")
+
+
+def depart_hide_input(self, node) -> None:
+    self.body.append("</details>\n")
+
+
+# ---- the site root -------------------------------------------------------------------------------------
+
+ROOT_PAGE = """<!DOCTYPE html>
+<html lang="ko">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{title}</title>
+<meta name="description" content="{description}">
+<link rel="canonical" href="{target}">
+<link rel="icon" href="{icon}">
+<meta http-equiv="refresh" content="0; url={target}">
+</head>
+<body>
+<p><a href="{target}">{title}</a></p>
+</body>
+</html>
+"""
+
+
+def root_page(app, exception) -> None:
+    """build-finished (before sphinx-external-toc writes its one-line redirect, which it skips when the file
+    exists): /index.html as a valid page that sends the reader on to the first page."""
+    if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
+        return
+    outdir = Path(app.outdir)
+    target = app.builder.get_target_uri(app.config.root_doc)
+    icon = "_static/" + Path(app.config.html_favicon).name if app.config.html_favicon else ""
+    first = (outdir / target).read_text(encoding="utf-8") if (outdir / target).is_file() else ""
+    found = re.search(r'<meta name="description" content="([^"]*)"', first)
+    description = found.group(1) if found else html.escape(app.config.html_title or app.config.project)
+    (outdir / "index.html").write_text(ROOT_PAGE.format(
+        title=html.escape(app.config.html_title or app.config.project), description=description,
+        target=html.escape(target), icon=html.escape(icon)), encoding="utf-8")
+
+
+# ---- figures ------------------------------------------------------------------------------------------
+
+_IMG = re.compile(r"<img\b[^>]*>")
+
+
+MAX_FIGURE_WIDTH = 960   # px: a phone's column (about 360 CSS px) at its pixel ratio (2.6); the desktop column is ~730 px
+
+
+def webp_if_smaller(png: Path) -> Path:
+    """The figure, no wider than MAX_FIGURE_WIDTH, as lossless WebP beside it when that is smaller (the PNG is
+    removed), else the PNG (narrowed if it was wider)."""
+    from PIL import Image
+
+    webp = png.with_suffix(".webp")
+    with Image.open(png) as image:
+        if image.width > MAX_FIGURE_WIDTH:
+            height = round(image.height * MAX_FIGURE_WIDTH / image.width)
+            image = image.resize((MAX_FIGURE_WIDTH, height), Image.LANCZOS)
+            image.save(png, "PNG", optimize=True)
+        image.save(webp, "WEBP", lossless=True, method=6)
+    if webp.stat().st_size < png.stat().st_size:
+        png.unlink()
+        return webp
+    webp.unlink()
+    return png
+
+
+def figures(outdir: Path) -> None:
+    """Every <img> of _images/: lossless WebP when smaller, width and height from the file (its CSS size is
+    the column's width, no larger than the file), loaded lazily and decoded off the main thread."""
+    from PIL import Image
+
+    images = outdir / "_images"
+    renamed = {}
+    if images.is_dir():
+        for png in sorted(images.glob("*.png")):
+            out = webp_if_smaller(png)
+            if out != png:
+                renamed[png.name] = out.name
+    for page in outdir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+
+        def img(match):
+            tag = match.group(0)
+            src = re.search(r'\bsrc="([^"]*_images/([^"/]+))"', tag)
+            if not src:
+                return tag
+            name = renamed.get(src.group(2), src.group(2))
+            tag = tag.replace(src.group(1), src.group(1)[: -len(src.group(2))] + name)
+            path = images / name
+            if "width=" not in tag and path.is_file() and path.suffix != ".svg":
+                with Image.open(path) as image:
+                    width, height = image.size
+                tag = tag.replace("<img ", f'<img width="{width}" height="{height}" ', 1)
+            if "loading=" not in tag:
+                tag = tag.replace("<img ", '<img loading="lazy" decoding="async" ', 1)
+            return tag
+
+        new = _IMG.sub(img, text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
+# ---- the theme's CSS, cut to what the pages use ----------------------------------------------------------
+
+_PSEUDO = re.compile(r"(?<!\\)::?[A-Za-z-]+")
+_CLASS = re.compile(r"\.((?:\\.|[\w-])+)")
+_ID = re.compile(r"#((?:\\.|[\w-])+)")
+_TYPE = re.compile(r"(?:^|[\s>+~])([A-Za-z][A-Za-z0-9-]*)")
+_WORD = re.compile(r"[\w-]+")
+
+
+def _unescape(name: str) -> str:
+    return re.sub(r"\\(.)", r"\1", name)
+
+
+def _outside_brackets(selector: str) -> str:
+    """The selector without what is inside (…) and […] (pseudo-class arguments, attribute tests) and strings."""
+    out, depth = [], 0
+    for char in selector:
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif depth == 0:
+            out.append(char)
+    return "".join(out)
+
+
+def selector_used(selector: str, words: set[str]) -> bool:
+    """Whether every class, id and element name in `selector` (outside pseudo-class arguments and attribute
+    tests) is among `words`, the way PurgeCSS decides."""
+    plain = _PSEUDO.sub(" ", _outside_brackets(selector))
+    for name in _CLASS.findall(plain):
+        name = _unescape(name)
+        if name not in words and not name.startswith(SAFELIST_PREFIXES):
+            return False
+    for name in _ID.findall(plain):
+        if _unescape(name) not in words:
+            return False
+    plain = _CLASS.sub(" ", _ID.sub(" ", plain))
+    return all(name.lower() in words for name in _TYPE.findall(plain))
+
+
+def _split_selectors(prelude: str) -> list[str]:
+    parts, depth, start = [], 0, 0
+    for i, char in enumerate(prelude):
+        if char in "([":
+            depth += 1
+        elif char in ")]":
+            depth -= 1
+        elif char == "," and depth == 0:
+            parts.append(prelude[start:i].strip())
+            start = i + 1
+    parts.append(prelude[start:].strip())
+    return [p for p in parts if p]
+
+
+def purge(css: str, words: set[str]) -> str:
+    """`css` without the style rules none of whose selectors can match, without emptied @media/@supports
+    blocks and without Font Awesome's @font-face (tools/coursebook/icons.py ships the faces in use)."""
+    import tinycss2
+
+    def rules(nodes) -> list[str]:
+        out = []
+        for node in nodes:
+            if node.type == "qualified-rule":
+                selectors = [s for s in _split_selectors(tinycss2.serialize(node.prelude)) if selector_used(s, words)]
+                if selectors:
+                    out.append(",".join(selectors) + "{" + tinycss2.serialize(node.content).strip() + "}")
+            elif node.type == "at-rule":
+                keyword = node.lower_at_keyword
+                prelude = tinycss2.serialize(node.prelude).strip()
+                if node.content is None:
+                    out.append(f"@{node.at_keyword} {prelude};")
+                elif keyword in ("media", "supports", "layer", "container", "document"):
+                    inner = rules(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
+                    if inner:
+                        out.append(f"@{node.at_keyword} {prelude}{{" + "".join(inner) + "}")
+                elif keyword == "font-face" and "Font Awesome" in tinycss2.serialize(node.content):
+                    continue
+                else:
+                    out.append(f"@{node.at_keyword} {prelude}{{" + tinycss2.serialize(node.content).strip() + "}")
+        return out
+
+    sheet = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    return "\n".join(rules(sheet)) + "\n"
+
+
+def words_in_use(outdir: Path) -> set[str]:
+    """Every element name, class and id of the built pages, every word of their inline scripts and of the
+    shipped scripts that can write a class (PurgeCSS's default extractor over those scripts), and the classes
+    Bootstrap's script toggles on the components the theme uses (its own words name every component it has)."""
+    words: set[str] = {"html", "body", "*", *BOOTSTRAP_TOGGLES}
+    for page in outdir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        words.update(t.lower() for t in re.findall(r"<([A-Za-z][\w-]*)", text))
+        for value in re.findall(r'\b(?:class|id)="([^"]*)"', text):
+            words.update(value.split())
+        for script in re.findall(r"<script\b[^>]*>(.*?)</script>", text, re.S):
+            words.update(_WORD.findall(script))
+    for script in outdir.rglob("*.js"):
+        if script.name not in NOT_CLASS_SOURCES:
+            words.update(_WORD.findall(script.read_text(encoding="utf-8", errors="replace")))
+    return words
+
+
+_VAR_USE = re.compile(r"--[A-Za-z0-9_-]+")
+
+
+def drop_unused_variables(css: str, used: set[str]) -> tuple[str, set[str], set[str]]:
+    """`css` without the custom-property declarations (`--name: …`) whose name is not in `used`; the names the
+    kept custom properties read (var(--…) in their values) and the names the other declarations read."""
+    import tinycss2
+
+    refers: set[str] = set()
+    plain: set[str] = set()
+
+    def block(content) -> str:
+        parts = []
+        for decl in tinycss2.parse_blocks_contents(content, skip_comments=True, skip_whitespace=True):
+            if decl.type != "declaration":
+                parts.append(tinycss2.serialize([decl]).strip())
+                continue
+            value = tinycss2.serialize(decl.value).strip()
+            if decl.name.startswith("--") and decl.name not in used:
+                continue
+            (refers if decl.name.startswith("--") else plain).update(_VAR_USE.findall(value))
+            parts.append(f"{decl.name}:{value}" + ("!important" if decl.important else ""))
+        return ";".join(parts)
+
+    def rules(nodes) -> list[str]:
+        out = []
+        for node in nodes:
+            if node.type == "qualified-rule":
+                body = block(node.content)
+                if body:
+                    out.append(tinycss2.serialize(node.prelude).strip() + "{" + body + "}")
+            elif node.type == "at-rule" and node.content is not None and node.lower_at_keyword in (
+                    "media", "supports", "layer", "container"):
+                inner = rules(tinycss2.parse_rule_list(node.content, skip_comments=True, skip_whitespace=True))
+                if inner:
+                    out.append(f"@{node.at_keyword} " + tinycss2.serialize(node.prelude).strip() + "{" + "".join(inner) + "}")
+            else:
+                out.append(tinycss2.serialize([node]).strip())
+        return out
+
+    sheet = tinycss2.parse_stylesheet(css, skip_comments=True, skip_whitespace=True)
+    return "\n".join(rules(sheet)) + "\n", refers, plain
+
+
+def variable_uses(text: str) -> set[str]:
+    """The custom properties a text reads: var(--…) and quoted names ("--pst-color-text-base" in scripts)."""
+    found = set(re.findall(r"var\(\s*(--[A-Za-z0-9_-]+)", text))
+    found.update(re.findall(r"[\"'](--[A-Za-z0-9_-]+)[\"']", text))
+    return found
+
+
+def purge_css(outdir: Path) -> dict[str, tuple[int, int]]:
+    """Cut the theme's stylesheets (PURGED_CSS) to what the pages use: first the rules, then the custom
+    properties nothing reads (to a fixed point: a property read only by a dropped one goes too).
+    Returns {file: (bytes before, after)}."""
+    static = outdir / "_static"
+    words = words_in_use(outdir)
+    paths = [path for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
+    before = {path: path.read_text(encoding="utf-8") for path in paths}
+    texts = {path: purge(css, words) for path, css in before.items()}
+    outside: set[str] = set()
+    for other in list(static.rglob("*.css")) + list(static.rglob("*.js")) + list(outdir.rglob("*.html")):
+        if other not in texts and other.name not in NOT_CLASS_SOURCES[:3]:
+            outside |= variable_uses(other.read_text(encoding="utf-8", errors="replace"))
+    for css in texts.values():   # what the kept rules' ordinary properties read
+        outside |= drop_unused_variables(css, set())[2]
+    used = set(outside)
+    while True:                  # and what the properties those read read, …
+        wider = set(used)
+        for css in texts.values():
+            wider |= drop_unused_variables(css, used)[1]
+        if wider == used:
+            break
+        used = wider
+    sizes = {}
+    for path in paths:
+        after = drop_unused_variables(texts[path], used)[0]
+        path.write_text(after, encoding="utf-8")
+        sizes[path.name] = (len(before[path].encode()), len(after.encode()))
+    return sizes
+
+
+_RELATIVE_URL = re.compile(r"""url\((['"]?)(?!['"]|[a-z]+:|/|#)""")
+
+
+def no_import_chain(static: Path) -> None:
+    """pydata-sphinx-theme's styles/theme.css is only `@import "../basic.css"`: a second round trip before the
+    first paint. Write the (cut) basic.css into it instead, its url()s made relative to styles/."""
+    theme, basic = static / "styles" / "theme.css", static / "basic.css"
+    if not (theme.is_file() and basic.is_file()) or '@import "../basic.css"' not in theme.read_text(encoding="utf-8"):
+        return
+    css = _RELATIVE_URL.sub(r"url(\1../", basic.read_text(encoding="utf-8"))
+    theme.write_text("/* Sphinx's basic.css (cut to what the pages use, tools/coursebook/assets.py) */\n" + css,
+                     encoding="utf-8")
+
+
+def unship(outdir: Path) -> list[str]:
+    static = outdir / "_static"
+    removed = []
+    for pattern in UNSHIPPED:
+        for path in sorted(static.glob(pattern)):
+            if path.is_file():
+                path.unlink()
+                removed.append(path.relative_to(static).as_posix())
+    for folder in sorted((p for p in static.rglob("*") if p.is_dir()), key=lambda p: -len(p.parts)):
+        if not any(folder.iterdir()):
+            folder.rmdir()
+    return removed
+
+
+def site_finished(app, exception) -> None:
+    """build-finished, after the icon fonts are cut (icons.py reads the theme's full fonts)."""
+    if exception is not None or app.builder.format != "html":
+        return
+    outdir = Path(app.outdir)
+    figures(outdir)
+    purge_css(outdir)
+    no_import_chain(outdir / "_static")
+    unship(outdir)
+
+
+def logo_size(app, pagename, templatename, context, doctree) -> None:
+    context["logo_size"] = LOGO_SIZE
+
+
+LOGO_SIZE = 64   # px, the sidebar logo's width and height (_templates/navbar-logo.html)
+
+
+def one_search_field(app, config) -> None:
+    """No header bar above the page holding a second search button on wide screens (pydata-sphinx-theme's
+    default `navbar_persistent`): the sidebar's search field is the one."""
+    options = dict(config.html_theme_options or {})
+    options["navbar_persistent"] = []
+    config.html_theme_options = options
+
+
+def setup(app):
+    from myst_nb.sphinx_ import HideCodeCellNode
+
+    app.connect("config-inited", one_search_field)
+
+    app.add_node(HideCodeCellNode, override=True, html=(visit_hide_input, depart_hide_input))
+    app.connect("html-page-context", page_assets, priority=950)
+    app.connect("html-page-context", logo_size)
+    app.connect("build-finished", root_page, priority=400)
+    app.connect("build-finished", site_finished, priority=800)
+    return {"parallel_read_safe": True, "parallel_write_safe": True}
