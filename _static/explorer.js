@@ -323,12 +323,17 @@
   // each explorer starts when it comes near the screen (its charts cost the first paint nothing), or when the
   // reader reaches one of its controls first (keyboard)
   function start() {
-    const begin = (root) => { if (!root.rlExplorer) root.rlExplorer = new Explorer(root); };
+    const begin = (root) => {
+      if (root.rlExplorer) return;
+      root.rlExplorer = new Explorer(root);
+      root.dispatchEvent(new CustomEvent("rl-ready"));   // live.js adds its button to a started explorer
+    };
     const near = window.IntersectionObserver ? new IntersectionObserver((entries) => {
       entries.forEach((e) => { if (e.isIntersecting) { near.unobserve(e.target); begin(e.target); } });
     }, {rootMargin: "200px 0px"}) : null;
     document.querySelectorAll("[data-rl-explorer]").forEach((root) => {
-      if (near === null) { begin(root); return; }
+      // a shared link names a state (#roofline.hardware=…): show it at once
+      if (near === null || location.hash.length > 1) { begin(root); return; }
       near.observe(root);
       root.addEventListener("focusin", () => begin(root), {once: true});
     });

@@ -161,7 +161,11 @@
     if (!window.rlLive) return;
     document.querySelectorAll("[data-rl-explorer]").forEach((root) => {
       const data = root.querySelector("script.rl-data");
-      if (data && data.textContent.includes('"live"') && root.rlExplorer) root.rlLive = new Live(root);
+      if (!data || !data.textContent.includes('"live"')) return;
+      const attach = () => { if (!root.rlLive) root.rlLive = new Live(root); };
+      // explorer.js starts an explorer when it comes near the screen
+      if (root.rlExplorer) attach();
+      else root.addEventListener("rl-ready", attach, {once: true});
     });
   }
 

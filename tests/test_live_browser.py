@@ -75,6 +75,7 @@ class Reader:
         self.page.goto(self.url + hash_, wait_until="load")
         self.uid = uid
         self.root = self.page.locator(f"#{uid}")
+        self.root.scroll_into_view_if_needed()     # an explorer starts when it comes near the screen
         self.root.locator(".rl-live-button").wait_for()
 
     def press(self) -> float:
