@@ -21,8 +21,8 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
     Labels sit beside the lines, never on them: the memory label runs parallel above the slope
     (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part, right-aligned at
     the right edge, the ridge label below the ceiling, to the right of the dashed line. Both of these need room
-    right of the ridge: the labels are measured, and the axis reaches far enough right of the ridge that they
-    fit between the ridge and the edge for any machine (a high ridge widens the right part, nothing else).
+    right of the ridge: the axis reaches far enough right of the ridge that they fit between the ridge and the
+    edge for any machine (their widths estimated from their text; a high ridge widens the right part).
     """
     P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
     ceiling = ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
@@ -51,16 +51,21 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
     style.plain_log_ticks(ax)
 
 
+def _width_in(text: str, fontsize: float) -> float:
+    """A generous estimate of a label's width in inches, from its characters alone (not from a renderer, whose
+    font metrics differ between machines: the figure's data must not): a Hangul or other wide character
+    takes 1 em, any other 0.65 em."""
+    return max(sum(1.0 if ord(c) >= 0x1100 else 0.65 for c in line) for line in text.split("\n")) * fontsize / 72
+
+
 def _room_right(ax, labels, left: float) -> float:
     """How far right of the ridge (a factor of I) the axis must reach for `labels` to fit between the ridge and
-    the right edge, the axis reaching `left` (a factor) left of it. Each label is measured: its share w of the
-    axes' width (with a margin for the layout) takes w·D of the D decades shown; it starts a factor 1.4 right
-    of the ridge (or ends 1.1 left of the edge), with a gap of 0.1 decade. Solving d ≥ w(log left + d) + gap."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-
-    renderer = FigureCanvasAgg(ax.figure).get_renderer()
-    axes_width = ax.get_window_extent(renderer).width * 0.85    # constrained layout narrows it a little
-    share = max(label.get_window_extent(renderer).width for label in labels) / axes_width
+    the right edge, the axis reaching `left` (a factor) left of it. A label's share w of the axes' width (its
+    estimated width over the axes' width before the layout, less a margin) takes w·D of the D decades shown; it
+    starts a factor 1.4 right of the ridge (or ends 1.1 left of the edge), with a gap of 0.1 decade.
+    Solving d ≥ w(log left + d) + gap."""
+    axes_in = ax.figure.get_figwidth() * ax.get_position().width * 0.9
+    share = max(_width_in(label.get_text(), label.get_fontsize()) for label in labels) / axes_in
     gap = math.log10(1.4) + 0.1
     return 10 ** ((share * math.log10(left) + gap) / (1 - share))
 
