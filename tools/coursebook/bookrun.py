@@ -27,6 +27,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_LOG = "ROOFLINE_KERNEL_LOG"
+KERNEL_START_S = 300   # nbclient's default, 60 s, is too short for a kernel started on a busy machine
 
 
 def log_kernel(cwd, nb) -> None:
@@ -112,6 +113,7 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
         specs = {"kernel_spec_manager": KernelSpecManager(kernel_dirs=list(map(str, kernel_dirs)))} if kernel_dirs else {}
         km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
         resources = {"metadata": {"path": str(cwd)}} if cwd is not None else {}
+        kwargs.setdefault("startup_timeout", KERNEL_START_S)
         client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors, record_timing=record_timing,
                                 resources=resources, on_cell_start=started, **kwargs)
         try:
