@@ -1,13 +1,19 @@
 """Shared fixtures of the tests (the nbval set-up is in the repository's conftest.py).
 
-Two parameter files:
+Parameter files:
 - `seed`: tests/seed/course.toml, a frozen copy of this term's parameters. Only tests that check the seed
   documents' literal values (549,822,922,752, 80.789, …) use it; `seed_glued(md)` runs a chapter with it.
 - `course`: the live lib/roofline/course.toml. Every other test derives its expectation from the library for
   these parameters, so the suite stays green after an instructor's change and `make refresh`.
+- the next term (`course_copies.next_term`: other sizes, another machine, a GPU preset of its own): in the
+  modules of BOTH_TERMS, every test that takes `course` runs for the live term and for the next one, and
+  `live_glued(stem)` inside it gives the chapter's values for that test's term (run in-process, no kernel).
+  The instructor test (a copy of the repository, `make refresh`) then only checks the refresh itself.
+  A module that compares with built pages or committed editions (made for the live term) stays out.
 """
 from __future__ import annotations
 
+import tempfile
 from functools import lru_cache
 from pathlib import Path
 
@@ -18,11 +24,48 @@ SEED_TOML = Path(__file__).resolve().parent / "seed" / "course.toml"
 CHAPTERS = ROOT / "chapters"
 
 
+LIVE_TOML = ROOT / "lib" / "roofline" / "course.toml"
+TERMS = ("live", "next_term")
+BOTH_TERMS = {"test_tiling.py", "test_guide_roofline.py"}   # modules whose `course` tests run for both terms
+
+
+@lru_cache(maxsize=None)
+def next_term_toml() -> Path:
+    """Next term's course.toml (written once per session into a temporary folder)."""
+    from course_copies import next_term
+
+    path = Path(tempfile.mkdtemp(prefix="roofline-next-term-")) / "course.toml"
+    path.write_text(next_term(LIVE_TOML.read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
+def term_path(term: str) -> Path | None:
+    """The parameter file of `term` (None: the live one, as `roofline.load()` reads it)."""
+    return None if term == "live" else next_term_toml()
+
+
+def pytest_generate_tests(metafunc):
+    if "course" in metafunc.fixturenames and Path(str(metafunc.module.__file__)).name in BOTH_TERMS:
+        metafunc.parametrize("course", TERMS, indirect=True, scope="session")
+
+
 @pytest.fixture(scope="session")
-def course():
+def course(request):
     import roofline
 
-    return roofline.load()
+    return roofline.load(term_path(getattr(request, "param", "live")))
+
+
+_TERM: dict[str, Path | None] = {"path": None}
+
+
+@pytest.fixture(autouse=True)
+def glued_term(request):
+    """`live_glued` inside a test follows the term of the test's `course` (live unless parametrised)."""
+    callspec = getattr(request.node, "callspec", None)
+    _TERM["path"] = term_path(callspec.params.get("course", "live") if callspec else "live")
+    yield
+    _TERM["path"] = None
 
 
 @pytest.fixture(scope="session")
@@ -42,11 +85,16 @@ def seed_glued(stem: str) -> dict[str, dict]:
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
 
 
-@lru_cache(maxsize=None)
 def live_glued(stem: str) -> dict[str, dict]:
-    """The same for the live parameters (what the site shows now)."""
+    """The same for the live parameters (what the site shows now), or for the next term's in a test whose
+    `course` is the next term's."""
+    return term_glued(stem, _TERM["path"])
+
+
+@lru_cache(maxsize=None)
+def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
     from coursebook import editions
     from roofline.show.glue import shown_text
 
-    glued = editions.recompute(CHAPTERS / f"{stem}.md")
+    glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=course_path)
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}

@@ -50,11 +50,46 @@ def set_key(text: str, dotted: str, value) -> str:
     return set_value(text, table, rest[0], {**inline, rest[1]: value})
 
 
+NEW_PRESET = "L4"
+NEW_PRESET_TABLE = f"""
+[presets.{NEW_PRESET}]
+name = "NVIDIA L4"
+peak = {{ FP32 = 30.3e12, TF32 = 60e12, FP16 = 121e12, BF16 = 121e12, FP8 = 242.5e12, INT8 = 242.5e12 }}
+sparse = {{ TF32 = 120e12, FP16 = 242e12, BF16 = 242e12, FP8 = 485e12, INT8 = 485e12 }}
+BW = 300e9
+memory = "GDDR6"
+SMs = 58
+smem_per_SM = 102_400      # 100 KiB
+source = "https://www.nvidia.com/en-us/data-center/l4/"
+
+[presets.{NEW_PRESET}.sm]   # Ada AD104, compute capability 8.9
+compute_capability = "8.9"
+warp_size = 32
+threads_per_block = 1024
+threads = 1536
+warps = 48
+blocks = 24
+registers = 65_536
+registers_per_block = 65_536
+registers_per_thread = 255
+register_unit = 256
+register_partitions = 4
+smem_per_block = 101_376   # 99 KiB (opt-in)
+smem_reserved = 1_024
+smem_unit = 128
+source = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#features-and-technical-specifications-technical-specifications-per-compute-capability"
+architecture = "https://docs.nvidia.com/cuda/ada-tuning-guide/index.html"
+"""
+
+
 def next_term(text: str) -> str:
     """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, a 6×6 small
-    example with 3×3 tiles, L 5×10⁷,
-    and the note on an A100 with a shorter sequence. Which week-4 tiles are memory-bound changes too."""
+    example with 3×3 tiles, L 5×10⁷; a GPU preset of its own (L4), compared in ④ and the summary, and the note
+    on it with a shorter sequence. Which week-4 tiles are memory-bound changes too."""
     raw = tomllib.loads(text)
+    if NEW_PRESET not in raw.get("presets", {}):
+        text = text.rstrip("\n") + "\n" + NEW_PRESET_TABLE
+        raw = tomllib.loads(text)
     text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
     text = set_value(text, "presets.course", "BW", 2.4e12)
     text = set_value(text, "week4", "N", 2048)
@@ -62,8 +97,9 @@ def next_term(text: str) -> str:
     text = set_value(text, "week4", "small_N", 6)
     text = set_value(text, "week4", "small_T", 3)
     text = set_value(text, "week3", "L", 50_000_000)
+    text = set_value(text, "week4", "gpus", [raw["week4"]["gpus"][0], NEW_PRESET])
     if "note" in raw:
-        text = set_value(text, "note", "hardware", "A100_SXM")
+        text = set_value(text, "note", "hardware", NEW_PRESET)
         text = set_value(text, "note", "attention", {**raw["note"]["attention"], "seq": 2048})
     return text
 

@@ -1,7 +1,6 @@
 """The .ipynb editions (what Colab opens and nbval re-runs) and `python -m coursebook check`.
 
-- nothing is stale: every figure, edition and built page matches its source and what the library
-  computes now — and if not, the failure lists exactly which figure, notebook and value;
+- (nothing is stale: `make test` runs `python -m coursebook check` once, before pytest; it is not repeated here;)
 - an edition reads well in Colab: plain Markdown (no MyST role, directive or label), values filled in,
   the Colab setup cell first (from _config.yml's repository; it installs only in Colab);
 - its numbers equal the site's (the built page's glue records and its text);
@@ -24,8 +23,7 @@ import pytest
 import yaml
 
 from coursebook import editions
-from roofline import params
-from coursebook.__main__ import chapter_sources, stale
+from coursebook.__main__ import chapter_sources
 from site_pages import HTML, page_text
 from roofline.show.glue import shown_text
 
@@ -50,15 +48,6 @@ def recomputed(md: Path) -> editions.Glued:
 def chapter_text(md: Path) -> str | None:
     path = HTML / "chapters" / f"{md.stem}.html"
     return page_text(path) if path.exists() else None
-
-
-# ---------------------------------------------------------------- nothing is stale
-
-def test_nothing_is_stale():
-    """`python -m coursebook check`'s findings: figures/, the editions and (if built) the site."""
-    site = HTML.parent if HTML.is_dir() else None
-    problems = stale(params.load(), site)
-    assert not problems, "stale (fix with the command named on each line):\n" + "\n".join(problems)
 
 
 # ---------------------------------------------------------------- Colab reads it well

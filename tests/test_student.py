@@ -63,17 +63,9 @@ def other_value(problem: str, name: str, value, values: dict):
                   and (not (problem == "week4" and name == "gpu") or p.sm)]   # ④'s occupancy needs per-SM limits
         return others[0] if others else None
     if name == "gpus":
-        gpus = [k for k, p in catalog.presets.items() if p.SMs and p.smem_per_SM]
+        gpus = [k for k, p in catalog.presets.items() if p.sm]   # ④ compares occupancy: per-SM limits
         return [g for g in gpus if g not in value][:1] + list(value[:1])
     raise AssertionError(f"no rule for a changed {name}: add one to other_value")
-
-
-CASES = []
-for _md in chapter_sources():
-    _found = cell_of(_md)
-    if _found:
-        _source, _problem, _values = _found
-        CASES += [pytest.param(_md, _problem, name, id=f"{_md.stem}-{name}") for name in _values]
 
 
 def typed(source: str, name: str, value) -> str:
@@ -84,35 +76,100 @@ def typed(source: str, name: str, value) -> str:
     return new
 
 
-@pytest.mark.parametrize("md, problem, name", CASES)
-def test_a_typed_value_reaches_every_output(md, problem, name, tmp_path):
-    source, _, values = cell_of(md)
-    new = other_value(problem, name, values[name], values)
-    if new is None:
-        # no other valid value exists with the rest of the cell unchanged: then typing one must fail clearly
-        bad = "FP8" if name == "dtype" else "TPU_v5e"
-        with pytest.raises(editions.ChapterError) as caught:
-            editions.recompute(md, typed(source, name, bad))
-        assert isinstance(caught.value.__cause__, params.ParameterError) and name in str(caught.value.__cause__)
-        return
-    student = editions.recompute(md, typed(source, name, new))
-    toml = tmp_path / "course.toml"
-    text = set_key(params.DEFAULT_PATH.read_text(encoding="utf-8"), paramcell.CELL_KEYS[problem][name], new)
-    if name == "dtype" and new not in LIVE.catalog.presets[getattr(LIVE, problem).hardware_key].peak:
+def unknown(names) -> str:
+    """A name that is not among `names` (the catalog's presets or dtypes): whatever an instructor adds."""
+    name = "없는이름"
+    while name in names:
+        name += "_"
+    return name
+
+
+def valid(problem: str, changes: dict) -> bool:
+    try:
+        problem_now = getattr(LIVE, problem)
+        problem_now.with_(**changes)
+        if problem == "week4" and "dtype" in changes and "hardware" in changes:
+            LIVE.catalog.roofline(changes["hardware"], changes["dtype"])
+        return True
+    except params.ParameterError:
+        return False
+
+
+def together(problem: str, values: dict) -> tuple[dict, list[str]]:
+    """Another value for as many of the cell's variables as stay valid together ({name: new}), and the
+    variables that have no other valid value with the rest unchanged."""
+    changes, none = {}, []
+    for name, value in values.items():
+        new = other_value(problem, name, value, {**values, **changes})
+        if new is None:
+            none.append(name)
+        elif valid(problem, {**changes, name: new}):
+            changes[name] = new
+        elif valid(problem, {name: new}):
+            continue      # valid alone, not with the others: checked alone below
+    return changes, none
+
+
+def instructor_file(problem: str, changes: dict, tmp_path: Path) -> Path:
+    """course.toml with the same values as the instructor would write them."""
+    text = params.DEFAULT_PATH.read_text(encoding="utf-8")
+    for name, new in changes.items():
+        text = set_key(text, paramcell.CELL_KEYS[problem][name], new)
+    problem_now = getattr(LIVE, problem)
+    dtype = changes.get("dtype")
+    if dtype is not None and "hardware" not in changes and dtype not in LIVE.presets[problem_now.hardware_key].peak:
         # ① never asks for the machine, so it may use a dtype the week's machine lacks; the file must name a
         # machine that has it (the chapter's values cannot depend on which)
-        machine = next(k for k, p in LIVE.presets.items() if new in p.peak)
+        machine = next(k for k, p in LIVE.presets.items() if dtype in p.peak)
         text = set_key(text, f"{problem}.hardware", machine)
+    toml = tmp_path / f"course-{len(list(tmp_path.iterdir()))}.toml"
     toml.write_text(text, encoding="utf-8")
-    instructor = editions.recompute(md, course_path=toml)
-    changes = editions.value_changes(instructor, student, limit=20, source="the chapter shows")
-    assert not changes, (f"{md.stem}: with {name} = {new!r} typed into the cell, these values are not the library's "
-                         "for it (a cell below reads the parameter elsewhere?):\n" + "\n".join(changes))
+    return toml
+
+
+def typed_problems(md: Path, problem: str, changes: dict, tmp_path: Path) -> list[str]:
+    """What differs when the student types `changes` into the cell instead of the instructor writing them in
+    course.toml (empty: the chapter follows the cell), and whether anything changed on the page at all."""
+    source = cell_of(md)[0]
+    for name, new in changes.items():
+        source = typed(source, name, new)
+    student = editions.recompute(md, source)
+    instructor = editions.recompute(md, course_path=instructor_file(problem, changes, tmp_path))
+    found = editions.value_changes(instructor, student, limit=20, source="the chapter shows")
     before = live_glued(md.stem)
     changed = [key for key in student if key not in student.measured
                and any(shown_text(student[key].get(m, "")) != before.get(key, {}).get(m, "")
                        for m in ("text/plain", "text/markdown", "text/latex"))]
-    assert changed, f"{md.stem}: typing {name} = {new!r} changed nothing on the page"
+    return found + ([] if changed else ["changed nothing on the page"])
+
+
+CHAPTERS = [md for md in chapter_sources() if cell_of(md)]
+
+
+@pytest.mark.parametrize("md", CHAPTERS, ids=[md.stem for md in CHAPTERS])
+def test_typed_values_reach_every_output(md, tmp_path):
+    """All of the cell's variables changed in one run; only if that fails, one by one, to name the variable."""
+    _, problem, values = cell_of(md)
+    changes, none = together(problem, values)
+    alone = [name for name in values if name not in changes and name not in none]
+    failures = {}
+    if changes and typed_problems(md, problem, changes, tmp_path):
+        failures = {name: lines for name in changes
+                    if (lines := typed_problems(md, problem, {name: changes[name]}, tmp_path))}
+        assert failures, f"{md.stem}: typing {changes} together differs from the file, but no value alone does"
+    for name in alone:
+        new = other_value(problem, name, values[name], values)
+        if lines := typed_problems(md, problem, {name: new}, tmp_path):
+            failures[name] = lines
+    for name in none:
+        # no other valid value exists with the rest of the cell unchanged: then typing one must fail clearly
+        bad = unknown(LIVE.dtypes if name == "dtype" else LIVE.presets)
+        with pytest.raises(editions.ChapterError) as caught:
+            editions.recompute(md, typed(cell_of(md)[0], name, bad))
+        assert isinstance(caught.value.__cause__, params.ParameterError) and name in str(caught.value.__cause__)
+    assert not failures, f"{md.stem}: typed into the cell, these values are not the library's for them " \
+        "(a cell below reads the parameter elsewhere?):\n" + "\n".join(f"{name} = {changes.get(name)!r}: " + "; ".join(lines)
+                                                                 for name, lines in failures.items())
 
 
 def test_the_parameter_cell_is_what_the_student_reads(md=ROOT / "chapters" / "w4_5_matmul.md"):
@@ -172,12 +229,12 @@ def test_in_a_kernel_the_student_sees_the_new_values_below_the_cell(tmp_path):
     assert f"I0 = {glued['I0']['text/plain']}" in shown, "the student does not see the new value below the cell"
 
 
-BAD = {   # parameter line → a bad value and the variable its message must name
+BAD = {   # parameter line → a bad value and the variable its message must name (unknown names: none of the catalog's)
     "N": ("N = -4096", "N"),
     "L": ("L = 0", "L"),
     "tiles": ("tiles = [64, 32]", "tiles"),
-    "hardware": ('hardware = "B200"', "hardware"),
-    "dtype": ('dtype = "FP33"', "dtype"),
+    "hardware": (f'hardware = "{unknown(LIVE.presets)}"', "hardware"),
+    "dtype": (f'dtype = "{unknown(LIVE.dtypes)}"', "dtype"),
     "seq": ("seq = 1.5", "seq"),
 }
 

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 import random
 import re
-import time
 import warnings
 from fractions import Fraction
 from pathlib import Path
 
+import numpy as np
 import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
@@ -197,15 +197,58 @@ def test_grouped_never_worse_over_a_range_where_groups_fit():
         assert grouped.Q_read <= row.Q_read, capacity_mib
 
 
-def test_simulation_at_4096_is_fast():
-    """N = 4096, T = 32: 2·128³ ≈ 4.2 million tile accesses, both orders, in under 2 s (fresh, uncached)."""
-    cachesim._named_distances.cache_clear()
-    for order, group in (("row", None), ("grouped", 8)):
-        start = time.perf_counter()
-        run = cachesim.simulate(4096, 32, capacity_bytes=16 * MiB, order=order, group_size_M=group)
-        elapsed = time.perf_counter() - start
-        assert run.accesses == 2 * 128**3
-        assert elapsed < 2.0, f"{order}: {elapsed:.2f} s"
+def dense_distances(n: int, tiles) -> np.ndarray:
+    """Every access's stack distance listed one by one (the simulation as it was before the histogram was
+    streamed: 2n³ numbers in memory), from the walked links. The reference where it fits."""
+    pA, pB, LA, LB = cachesim._links_walked(n, np.asarray(tiles, dtype=np.int64))
+    U = len(pA)
+    u = np.arange(U)
+    next_row, next_col = np.full(U, U), np.full(U, U)
+    next_row[pA[pA >= 0]] = u[pA >= 0]
+    next_col[pB[pB >= 0]] = u[pB >= 0]
+    k = np.arange(n)[None, :]
+    a, b = pA >= 0, pB >= 0
+    dA = (n * LA[a] + n - 1)[:, None] + (next_col[pA[a]] >= u[a])[:, None] * (n - k) + (pB[a] < pA[a])[:, None] * k
+    dB = (n * LB[b] + n - 1)[:, None] + (next_row[pB[b]] >= u[b])[:, None] * (n - 1 - k) + (pA[b] < pB[b])[:, None] * (k + 1)
+    return np.bincount(np.concatenate([dA.ravel(), dB.ravel()]))
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 5, 8, 13, 64, 128])
+def test_named_orders_in_closed_form_equal_the_listed_simulation(n):
+    """The row and grouped orders' links in closed form, streamed into a histogram, equal listing every access
+    (N = 4096, T = 32 is n = 128: 4.2 million accesses), for every GROUP_SIZE_M up to beyond the rows."""
+    for order, group in [("row", None)] + [("grouped", g) for g in sorted({1, 2, 3, 8, n - 1, n, n + 1} - {0})]:
+        d = cachesim.distances(2 * n, 2, order, group)
+        listed = dense_distances(n, cachesim.tile_order(n, order, group))
+        assert np.array_equal(d.histogram, np.trim_zeros(listed, "b")), (n, order, group)
+        assert d.accesses == 2 * n**3 and d.cold + int(d.histogram.sum()) == d.accesses
+
+
+BOUNDED = """
+import resource, sys, time
+resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))   # 2 GB of address space for this process
+import io
+import roofline
+from roofline.show import style, tiling
+start = time.perf_counter()
+w4 = roofline.load().week4.with_(N=16384, tiles=[16])
+glued = {**tiling.general(w4), **tiling.cache_big(w4)}
+glued["fig-cache"].savefig(io.BytesIO(), format="svg", metadata=style.SVG_METADATA)
+print(f"{time.perf_counter() - start:.1f} s, peak RSS {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024} MiB")
+print(glued["table-cache-big"].data)
+"""
+
+
+def test_chapter_3_at_16384_with_16_tiles_runs_in_bounded_memory():
+    """2·1024³ tile accesses: ③'s general table, LRU table, verdicts and figure within 2 GB of address space
+    (the time and memory are printed as figures, not asserted)."""
+    import subprocess
+    import sys
+
+    run = subprocess.run([sys.executable, "-c", BOUNDED], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr[-3000:]
+    print("\n③ at N = 16384, T = 16:", run.stdout.splitlines()[0])
+    assert f"| {fmt.mib(rl.load().week4.capacities[0])} |" in run.stdout
 
 
 @pytest.mark.parametrize("call, message", [
@@ -277,8 +320,10 @@ def test_reuse_figure_counts_uses(seed):
 def test_cache_curve_is_the_simulation():
     d = cachesim.distances(256, 32, "grouped", 2)
     caps, misses = tiling_figures.miss_curve(d, 200)
+    assert caps[0] == 1 and caps[-1] == 200 and len(caps) < 200      # only where the step function changes
     for capacity in (1, 2, 5, 17, 64, 128, 200):
-        assert misses[capacity - 1] == cachesim.simulate(256, 32, capacity_tiles=capacity, order="grouped",
+        at = misses[np.searchsorted(caps, capacity, side="right") - 1]   # drawn with where="post"
+        assert at == cachesim.simulate(256, 32, capacity_tiles=capacity, order="grouped",
                                                          group_size_M=2).misses
 
 

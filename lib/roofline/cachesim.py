@@ -14,12 +14,15 @@ of output tiles are walked column by column), or any explicit permutation of the
 
 Two implementations that must agree (tests check it):
 - `lru_reference`: the obvious simulation with an OrderedDict, one access at a time;
-- `simulate`: fast. An LRU access hits exactly when fewer than `capacity` distinct other tiles were
-  used since the same tile was last used (its stack distance). In this access pattern the stack
-  distances follow from a few numbers per output tile (the previous output tile in the same row and
-  in the same column, and how many distinct rows and columns were visited in between), so one pass
-  over the output tiles gives all of them; the per-k part is vectorised with NumPy. N = 4096, T = 32
-  (4.2 million accesses) takes well under a second.
+- `simulate`: fast, in memory bounded by the number of output tiles (N/T)², never the 2(N/T)³ accesses.
+  An LRU access hits exactly when fewer than `capacity` distinct other tiles were used since the same
+  tile was last used (its stack distance). In this access pattern the stack distances follow from a few
+  numbers per output tile (the previous output tile in the same row and in the same column, and how many
+  distinct rows and columns were visited in between: its links). For the row and grouped orders the links
+  have a closed form; for an explicit order one pass over the output tiles finds them. Over the K steps of
+  one output tile, its A (and B) distances are one value K times or K consecutive values, so the
+  histogram of all distances is counted from the links directly. N = 16384, T = 16 (2·1024³ accesses)
+  takes seconds and a few hundred MB.
 """
 from __future__ import annotations
 
@@ -167,14 +170,15 @@ class Distances:
         return self.cold + int(self.histogram[capacity:].sum())
 
 
-def _distances(n: int, tiles: np.ndarray) -> Distances:
-    """All stack distances of the access sequence A(r,0) B(0,c) A(r,1) B(1,c) … over the output tiles."""
+def _links_walked(n: int, tiles: np.ndarray) -> tuple[np.ndarray, ...]:
+    """(pA, pB, LA, LB) of any tile order, by one pass over the output tiles (O(n²) memory, Python speed).
+
+    For tile u, pA / pB = the previous tile in the same row / column (−1: none); LA / LB = the distinct rows
+    plus distinct columns of the tiles strictly between pA (or pB) and u. A tile v carries one mark for its
+    row and one for its column while it is the last tile so far to use them; a Fenwick tree over the tile
+    positions counts the live marks between p and u."""
     U = len(tiles)
     rows, cols = tiles[:, 0].tolist(), tiles[:, 1].tolist()
-    # One pass over the output tiles. For tile u, pA / pB = the previous tile in the same row / column;
-    # L = live marks strictly between pA (or pB) and u, where a tile v carries one mark for its row and one
-    # for its column while it is the last tile so far to use them (= distinct rows + columns in between).
-    # A Fenwick tree over tile positions counts the marks.
     tree = [0] * (U + 1)
     last_row = [-1] * n
     last_col = [-1] * n
@@ -203,40 +207,73 @@ def _distances(n: int, tiles: np.ndarray) -> Distances:
         total += 2 - (a >= 0) - (b >= 0)
         last_row[r] = u
         last_col[c] = u
+    return pA, pB, LA, LB
 
-    # next use of each tile's row / column (U: never), to know whether the marks of pA / pB are alive at u
+
+def _links_grouped(n: int, G: int) -> tuple[np.ndarray, ...]:
+    """(pA, pB, LA, LB) of the grouped order with GROUP_SIZE_M = G (G = 1 is the row order), in closed form.
+
+    A group is the S = min(G, rows left) rows from first_m, walked column by column; tile u = (r, c) is at
+    first_m·n + c·S + (r − first_m). Same row, previous column: S − 1 tiles in between (the group's other rows,
+    from columns c−1 and c). Same column, previous row: the tile just before, or, for a group's first row, the
+    previous group's last row (its columns after c, then this group's columns before c: every other column)."""
+    tiles = tile_order(n, GROUPED, G)
+    r, c = tiles[:, 0], tiles[:, 1]
+    u = np.arange(n * n, dtype=np.int64)
+    first = (r // G) * G
+    S = np.minimum(n - first, G)
+    i = r - first                                           # row inside the group
+    pA = np.where(c > 0, u - S, -1)
+    LA = np.where(c > 0, (S - 1) + (i < S - 1) + (i > 0), 0)
+    behind = (first - G) * n + c * G + (G - 1)              # the previous group's last row, column c
+    pB = np.where(i > 0, u - 1, np.where(first > 0, behind, -1))
+    LB = np.where((i == 0) & (first > 0), G * (c < n - 1) + S * (c > 0) + (n - 1), 0)
+    return pA, pB, LA, LB
+
+
+def _distances(n: int, links: tuple[np.ndarray, ...]) -> Distances:
+    """The histogram of all stack distances of the access sequence A(r,0) B(0,c) A(r,1) B(1,c) … over the
+    output tiles, from each tile's links (pA, pB, LA, LB), without listing the 2n·n² accesses.
+
+    For output tile u and step k (K = n steps), with base = K·L + (K − 1):
+        A(r,k): base + [B of pA alive at u]·(K−k) + [B tiles of u older than pA]·k
+        B(k,c): base + [A of pB alive at u]·(K−1−k) + [A tiles of u older than pB]·(k+1)
+    so over k each tile's A (and B) distances are one value n times, or n consecutive values once each: a
+    histogram of points and a difference array of ranges, O(n²) memory for 2n³ accesses."""
+    pA, pB, LA, LB = links
+    U = len(pA)
     u_index = np.arange(U, dtype=np.int64)
+    # next use of each tile's row / column (U: never), to know whether the marks of pA / pB are alive at u
     next_row = np.full(U, U, np.int64)
     next_col = np.full(U, U, np.int64)
-    next_row[pA[pA >= 0]] = u_index[pA >= 0]
-    next_col[pB[pB >= 0]] = u_index[pB >= 0]
-
-    k = np.arange(n, dtype=np.int64)[None, :]
-    distances = []
     hasA, hasB = pA >= 0, pB >= 0
-    if hasA.any():
-        # A(r,k): K·L + (K−1) + [B of pA alive]·(K−k) + [B tiles of u older than pA]·k
-        uA = u_index[hasA]
-        b_alive = (next_col[pA[hasA]] >= uA)[:, None]
-        older = (pB[hasA] < pA[hasA])[:, None]
-        distances.append((n * LA[hasA] + n - 1)[:, None] + b_alive * (n - k) + older * k)
-    if hasB.any():
-        # B(k,c): K·L + (K−1) + [A of pB alive]·(K−1−k) + [A tiles of u older than pB]·(k+1)
-        uB = u_index[hasB]
-        a_alive = (next_row[pB[hasB]] >= uB)[:, None]
-        older = (pA[hasB] < pB[hasB])[:, None]
-        distances.append((n * LB[hasB] + n - 1)[:, None] + a_alive * (n - 1 - k) + older * (k + 1))
+    next_row[pA[hasA]] = u_index[hasA]
+    next_col[pB[hasB]] = u_index[hasB]
+    points, starts = [], []                         # (value) × n accesses; ranges [start, start + n)
+    for has, p, q, L, other_next, a in ((hasA, pA, pB, LA, next_col, 1), (hasB, pB, pA, LB, next_row, 0)):
+        # alive and older: base + K at every k; neither: base at every k;
+        # A: alive only → base + K−k ∈ [base+1, base+K], older only → base + k ∈ [base, base+K−1]
+        # B: alive only → base + K−1−k ∈ [base, base+K−1], older only → base + k+1 ∈ [base+1, base+K]
+        if not has.any():
+            continue
+        base = n * L[has] + n - 1
+        alive = other_next[p[has]] >= u_index[has]
+        older = q[has] < p[has]
+        points += [base[alive & older] + n, base[~alive & ~older]]
+        starts += [base[alive & ~older] + a, base[~alive & older] + (1 - a)]
     cold = n * (int((~hasA).sum()) + int((~hasB).sum()))
-    if distances:
-        histogram = np.bincount(np.concatenate([d.ravel() for d in distances]))
-    else:
-        histogram = np.zeros(1, np.int64)
-    return Distances(accesses=2 * n * U, cold=cold, histogram=histogram)
+    points = np.concatenate(points) if points else np.zeros(0, np.int64)
+    starts = np.concatenate(starts) if starts else np.zeros(0, np.int64)
+    size = int(max(points.max(initial=-1), starts.max(initial=-1) + n)) + 2
+    histogram = n * np.bincount(points, minlength=size)
+    edges = np.bincount(starts, minlength=size) - np.bincount(starts + n, minlength=size)
+    histogram += np.cumsum(edges)
+    return Distances(accesses=2 * n * U, cold=cold, histogram=np.trim_zeros(histogram, "b"))
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=8)
 def _named_distances(n: int, order: str, group_size_M: int | None) -> Distances:
-    return _distances(n, tile_order(n, order, group_size_M))
+    return _distances(n, _links_grouped(n, 1 if order == ROW else group_size_M))
 
 
 def distances(N: int, T: int, order=ROW, group_size_M: int | None = None) -> Distances:
@@ -245,7 +282,7 @@ def distances(N: int, T: int, order=ROW, group_size_M: int | None = None) -> Dis
     if isinstance(order, str):
         tile_order(1, order, group_size_M)            # validates the name and group_size_M
         return _named_distances(n, order, group_size_M if order == GROUPED else None)
-    return _distances(n, _order(n, order, group_size_M))
+    return _distances(n, _links_walked(n, _order(n, order, group_size_M)))
 
 
 def simulate(N: int, T: int, *, capacity_tiles: int | None = None, capacity_bytes: int | None = None,

@@ -14,6 +14,7 @@ Every bad value raises `ParameterError` (a ValueError) whose Korean message name
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import tomllib
 from dataclasses import dataclass, field
@@ -23,6 +24,7 @@ from roofline.errors import ParameterError, check_divides, choice, int_list, pos
 from roofline.hardware import Preset, Roofline, SMLimits
 
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
+ENVIRONMENT = "ROOFLINE_COURSE"   # another parameter file for `load()` (the tooling runs a chapter for another term)
 
 
 # ---------------------------------------------------------------- data types and presets
@@ -397,8 +399,9 @@ class Course:
 
 
 def load(path: str | Path | None = None) -> Course:
-    """Read and validate the course parameters (default: the package's course.toml). The one reader of the file."""
-    path = Path(path) if path is not None else DEFAULT_PATH
+    """Read and validate the course parameters (default: $ROOFLINE_COURSE if set, else the package's course.toml).
+    The one reader of the file."""
+    path = Path(path if path is not None else os.environ.get(ENVIRONMENT) or DEFAULT_PATH)
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import shutil
 import sys
 from pathlib import Path
 
@@ -123,25 +124,33 @@ def main(argv=None) -> int:
     elif args.command == "figures":
         write_figures(course)
     elif args.command == "notebooks":
-        from coursebook import editions
+        from coursebook import bookrun, editions
 
         for md in args.sources or chapter_sources():
-            print(editions.write(md.resolve()).relative_to(ROOT))
-    elif args.command == "execute":
+            try:
+                print(editions.write(md.resolve()).relative_to(ROOT))
+            except bookrun.ChapterFailed as err:
+                print(err, file=sys.stderr)
+                return 3
+    elif args.command in ("execute", "refresh"):
         from coursebook import bookrun, editions
 
-        runs = bookrun.ensure(chapter_sources(), args.build_dir.resolve())
-        if args.editions:
+        build_dir = args.build_dir.resolve()
+        try:
+            if args.command == "execute":
+                runs = bookrun.ensure(chapter_sources(), build_dir)
+            else:
+                write_parameters(course)
+                runs = bookrun.ensure(chapter_sources(), build_dir, meanwhile=lambda: write_figures(course),
+                                      measure_alone=False)   # a local preview: the published site is a clean `make book`
+        except bookrun.ChapterFailed as err:
+            # no edition is written from an incomplete run, and no earlier site stays to pass for this one
+            shutil.rmtree(build_dir / "html", ignore_errors=True)
+            print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
+            return 3
+        if args.command == "refresh" or args.editions:
             for md, run in runs.items():
                 print(editions.write(md, run=run).relative_to(ROOT))
-    elif args.command == "refresh":
-        from coursebook import bookrun, editions
-
-        write_parameters(course)
-        runs = bookrun.ensure(chapter_sources(), args.build_dir.resolve(), meanwhile=lambda: write_figures(course),
-                              measure_alone=False)   # a local preview: the published site is a clean `make book`
-        for md, run in runs.items():
-            print(editions.write(md, run=run).relative_to(ROOT))
     elif args.command == "check":
         site = None if args.no_site or not (args.site / "html").is_dir() else args.site.resolve()
         problems = stale(course, site)

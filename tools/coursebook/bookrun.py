@@ -4,10 +4,10 @@ The book executes each chapter through jupyter-cache (myst-nb, `execute_notebook
 the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that same cache, before the book is
 built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
-jupyter-cache's own function with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
+`execute` (the one runner; jupyter-cache calls it too) with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
 as many kernels side by side as the machine has cores (for the book, a chapter that times the machine runs
-alone). Sphinx then finds every chapter in the cache and
-executes nothing; a clean build and a primed one give the same site (tests/test_reproducible.py compares them).
+alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
+the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/test_reproducible.py compares them).
 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
 cell what is a pure function of each record (glue.shown), so the edition's outputs are the book run's
@@ -27,6 +27,7 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_LOG = "ROOFLINE_KERNEL_LOG"
+KERNEL_START_S = 300   # nbclient's default, 60 s, is too short for a kernel started on a busy machine
 
 
 def log_kernel(cwd, nb) -> None:
@@ -80,18 +81,73 @@ def cached(cache, nb):
     return cache.get_cache_bundle(record.pk).nb
 
 
-def run_as_the_book(md: Path, nb, timeout: int):
-    """Execute `nb` as myst-nb's cache mode does (jupyter-cache's single_nb_execution, our local-socket kernels)."""
-    from jupyter_cache.executors.utils import single_nb_execution
+class ChapterFailed(RuntimeError):
+    """A chapter's execution failed, timed out, or lost its kernel: the message names the chapter and the cell."""
 
-    from coursebook import sphinx_ext
 
-    sphinx_ext.local_kernels()
-    result = single_nb_execution(nb, cwd=os.path.abspath(md.parent), allow_errors=False, timeout=timeout,
-                                 meta_override=True)
-    if result.err is not None:
-        raise RuntimeError(f"{md.name}을(를) 실행하다 실패했다:\n{result.exc_string}")
-    return result.time
+def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name: str | None = None,
+            kernel_dirs=None, record_timing: bool = False, **kwargs):
+    """The one way this project runs a chapter: `nb` executed in place by nbclient, in a fresh kernel on Unix
+    sockets (ZeroMQ ipc) in a private temporary folder, not on TCP ports (only this user can reach it, and
+    ipykernel has no reason to warn "Kernel is running over TCP without encryption"), shut down afterwards.
+
+    The book's runs (`run_as_the_book`), myst-nb's own (jupyter-cache calls this as its `executenb`,
+    patches.local_kernels), the editions' and the tests' all come here. nbclient's exceptions pass through
+    (CellExecutionError and CellTimeoutError name the cell); a kernel that dies says in which cell.
+    `kernel_dirs`: where to look for `kernel_name`'s spec (default: Jupyter's usual places)."""
+    import tempfile
+
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import AsyncKernelManager
+    from nbclient import NotebookClient
+    from nbclient.exceptions import DeadKernelError
+
+    log_kernel(cwd, nb)
+    name = kernel_name or nb.metadata.get("kernelspec", {}).get("name") or "python3"
+    running = {}
+
+    def started(cell, cell_index, **_):
+        running.update(cell=cell, index=cell_index)
+
+    with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
+        specs = {"kernel_spec_manager": KernelSpecManager(kernel_dirs=list(map(str, kernel_dirs)))} if kernel_dirs else {}
+        km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
+        resources = {"metadata": {"path": str(cwd)}} if cwd is not None else {}
+        kwargs.setdefault("startup_timeout", KERNEL_START_S)
+        client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors, record_timing=record_timing,
+                                resources=resources, on_cell_start=started, **kwargs)
+        try:
+            client.execute(cleanup_kc=True)
+        except DeadKernelError as err:
+            cell = running.get("cell")
+            where = f"cell {running['index']} ({cell.source[:80]!r})" if cell is not None else "its start"
+            raise DeadKernelError(f"the kernel died while running {where}: {err}") from err
+    return nb
+
+
+def failure(md: Path, err: BaseException) -> ChapterFailed:
+    """`err` from executing chapter `md`, as one error naming the chapter (and, in nbclient's text, the cell)."""
+    from nbclient.exceptions import CellTimeoutError
+
+    try:
+        name = md.relative_to(ROOT).as_posix()
+    except ValueError:
+        name = md.name
+    what = "timed out" if isinstance(err, CellTimeoutError) else "failed"
+    return ChapterFailed(f"{name} {what} ({type(err).__name__}): {err}")
+
+
+def run_as_the_book(md: Path, nb, timeout: int) -> float:
+    """Execute `nb` as the book would (working folder: the chapter's; no errors allowed); the seconds it took.
+    Raises ChapterFailed naming the chapter and the cell."""
+    import time
+
+    start = time.perf_counter()
+    try:
+        execute(nb, cwd=os.path.abspath(md.parent), timeout=timeout, allow_errors=False)
+    except Exception as err:
+        raise failure(md, err) from err
+    return time.perf_counter() - start
 
 
 MEASURING_TAGS = {"nbval-ignore-output", "nbval-skip"}   # a cell that measures this machine (editions.UNCOMPARED_TAGS)
@@ -129,15 +185,23 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     by_itself = [measure_alone and measures(nb) for _, nb in missing]
     shared = [item for item, alone_ in zip(missing, by_itself) if not alone_]
     alone = [item for item, alone_ in zip(missing, by_itself) if alone_]
-    seconds = {}
+    seconds, failed = {}, []
     with book_mode(True):
         with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
             started = [(md, pool.submit(run_as_the_book, md, nb, timeout)) for md, nb in shared]
             if meanwhile is not None:
                 meanwhile()
-            seconds.update((md, future.result()) for md, future in started)
+            for md, future in started:
+                try:
+                    seconds[md] = future.result()
+                except ChapterFailed as err:
+                    failed.append(err)
         for md, nb in alone:
+            if failed:
+                break
             seconds[md] = run_as_the_book(md, nb, timeout)
+    if failed:   # nothing is cached (nor, by the caller, written) from an incomplete run
+        raise ChapterFailed("\n".join(map(str, failed)))
     for md, nb in missing:   # one writer for the cache's database
         cache.add_nb_to_project(str(md), read_data={"type": "plugin", "name": "myst_nb_md"})
         cache.cache_notebook_bundle(CacheBundleIn(nb, str(md), data={"execution_seconds": seconds[md]}),

@@ -275,27 +275,11 @@ def myst_leftovers(text: str) -> list[str]:
 # ---------------------------------------------------------------- building an edition
 
 def execute(nb, cwd: Path, timeout: int = 300, kernel_name: str = "python3", kernel_dirs: list | None = None):
-    """Run `nb` in a fresh kernel (local sockets, shut down afterwards) with working folder `cwd`.
+    """Run `nb` in a fresh kernel with working folder `cwd`: the project's one runner (bookrun.execute).
     `kernel_dirs`: where to look for `kernel_name`'s spec (default: Jupyter's usual places)."""
-    import tempfile
+    from coursebook.bookrun import execute as run
 
-    from jupyter_client.kernelspec import KernelSpecManager
-    from jupyter_client.manager import KernelManager
-    from nbclient import NotebookClient
-
-    from coursebook.bookrun import log_kernel
-
-    log_kernel(cwd, nb)
-    with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
-        specs = {"kernel_spec_manager": KernelSpecManager(kernel_dirs=list(map(str, kernel_dirs)))} if kernel_dirs else {}
-        km = KernelManager(kernel_name=kernel_name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
-        try:
-            NotebookClient(nb, km=km, timeout=timeout, record_timing=False,
-                           resources={"metadata": {"path": str(cwd)}}).execute()
-        finally:
-            if km.has_kernel:
-                km.shutdown_kernel(now=True)
-    return nb
+    return run(nb, cwd=cwd, timeout=timeout, kernel_name=kernel_name, kernel_dirs=kernel_dirs)
 
 
 FOLDED_TAGS = {"remove-cell", "remove-input", "hide-input", SETUP_TAG}   # plumbing: hidden on the site
@@ -338,10 +322,15 @@ def finish(nb, root: Path = ROOT):
 
 def build(md: Path, root: Path = ROOT):
     """The executed, plain-Markdown edition of chapter `md` (an nbformat notebook)."""
+    from coursebook.bookrun import failure
+
     nb = read_source(md)
     nb.cells.insert(0, setup_cell(root))
     with book_mode(False):
-        execute(nb, md.parent)
+        try:
+            execute(nb, md.parent)
+        except Exception as err:
+            raise failure(md, err) from err
     return finish(nb, root)
 
 
@@ -450,9 +439,9 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     shell = InteractiveShell.instance()
     shell.reset(new_session=False)
     nb = read_source(md)
-    saved_path = params.DEFAULT_PATH
+    saved_path = os.environ.get(params.ENVIRONMENT)
     if course_path is not None:
-        params.DEFAULT_PATH = Path(course_path)
+        os.environ[params.ENVIRONMENT] = str(course_path)   # what the chapter's `rl.load()` reads
         cell = parameter_cell(nb)
         cell.source = paramcell.write_source(cell.source, params.load(), cell.metadata["params"])
     if parameters is not None:
@@ -473,7 +462,10 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
                                 for o in captured.outputs]
     finally:
         os.chdir(cwd)
-        params.DEFAULT_PATH = saved_path
+        if saved_path is None:
+            os.environ.pop(params.ENVIRONMENT, None)
+        else:
+            os.environ[params.ENVIRONMENT] = saved_path
         shell.reset(new_session=False)
     return glued_of(nb)
 
@@ -574,10 +566,12 @@ def site_problems(md: Path, now: dict | None, build_dir: Path, root: Path = ROOT
 
 def site_records(executed: Path) -> dict[str, dict]:
     """The glue records of a built page: myst-nb moves them out of the executed notebook into
-    NAME.glue.json beside it (written after it; an older one is left over from an earlier build)."""
+    NAME.glue.json beside it. (Not judged by modification times: the build rewrites the executed notebook after
+    the records, later still on a busy machine, and a rule "records older than the notebook are left over"
+    once made the check report a whole page's values missing.)"""
     import json
 
     path = executed.with_name(executed.stem + ".glue.json")
-    if not path.exists() or path.stat().st_mtime < executed.stat().st_mtime - 1:
+    if not path.exists():   # (the build removes one left from an earlier build: sphinx_ext.stable_notebook)
         return {}
     return {name: output.get("data", {}) for name, output in json.loads(path.read_text(encoding="utf-8")).items()}

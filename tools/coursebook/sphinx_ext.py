@@ -3,7 +3,9 @@
 - marks the build (`ROOFLINE_BOOK=1`) so that `glue` only records, and chapters show tables once;
 - keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/roofline (model,
   presentation, course.toml) re-executes every chapter, and an edit to this tooling does not (jupyter-cache alone notices only the notebook's own code);
-- runs the chapters' kernels on Unix sockets in a private folder (`local_kernels`), not on TCP ports;
+- runs the chapters with the project's one runner (bookrun.execute: kernels on Unix sockets, not TCP ports;
+  patches.py), and stops the build when a chapter fails (nb_execution_raise_on_error); a failed build leaves
+  no pages in _build/html (`no_half_built_site`);
 - makes two builds of one commit give the same bytes: the page's "last updated" date
   is the commit's date, the executed notebooks offered for download have the same cells and metadata,
   and pages link static files the same way in a clean build and in a rebuild;
@@ -15,6 +17,7 @@ from __future__ import annotations
 import hashlib
 import os
 import subprocess
+import sys
 from pathlib import Path
 
 LIB = Path(__file__).resolve().parents[2] / "lib" / "roofline"   # model, presentation and course.toml
@@ -44,6 +47,8 @@ def commit_time(folder: Path) -> str | None:
 
 def on_config(app, config) -> None:
     os.environ["ROOFLINE_BOOK"] = "1"
+    config.nb_execution_raise_on_error = True   # a chapter that fails here stops the build (not a warning)
+    config.nb_execution_show_tb = True          # … and says in which cell
     if config.nb_execution_mode == "cache":
         base = Path(app.outdir).parent / ".jupyter_cache"
         config.nb_execution_cache_path = str(base / library_hash())
@@ -66,64 +71,7 @@ def last_updated_from_commit(app, config) -> None:
     config.html_last_updated_fmt = shown.replace("%", "%%")
 
 
-# ---- kernels on local sockets -----------------------------------------------------------------------
-
-def execute_on_local_sockets(nb, cwd=None, km=None, **kwargs):
-    """`nbclient.execute`, with the kernel on Unix sockets (ZeroMQ ipc transport) in a private temporary
-    folder instead of TCP ports on 127.0.0.1: only this user can reach it, and ipykernel has no reason
-    to warn "Kernel is running over TCP without encryption" once per chapter. The kernel is shut down
-    afterwards. (The chapters' editions are run the same way, `editions.execute`.)"""
-    import tempfile
-
-    from jupyter_client.manager import AsyncKernelManager
-    from nbclient import NotebookClient, execute
-
-    from coursebook.bookrun import log_kernel
-
-    log_kernel(cwd, nb)
-    if km is not None:
-        return execute(nb, cwd=cwd, km=km, **kwargs)
-    name = kwargs.pop("kernel_name", None) or nb.metadata.get("kernelspec", {}).get("name") or "python3"
-    with tempfile.TemporaryDirectory(prefix="roofline-kernel-") as sockets:
-        km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"))
-        resources = {"metadata": {"path": cwd}} if cwd is not None else {}
-        return NotebookClient(nb, km=km, resources=resources, **kwargs).execute(cleanup_kc=True)
-
-
-def local_kernels() -> None:
-    """myst-nb executes chapters through jupyter-cache (modes cache and force), which calls
-    `nbclient.execute` without a kernel manager, so every kernel gets jupyter_client's default TCP
-    transport and there is no setting to change it: hand jupyter-cache the function above instead."""
-    from jupyter_cache.executors import utils
-
-    utils.executenb = execute_on_local_sockets
-
-
 # ---- the same bytes from every build of one commit -------------------------------------------------
-
-def downloads_from_the_cache() -> None:
-    """On a cache hit, myst-nb renders the page from a merged copy of the chapter (the cached outputs) but writes
-    the chapter it read, without outputs, to jupyter_execute/ (the page's downloadable notebook): a printed
-    output would be on the page and missing from the download, unlike after an execution, which fills the
-    chapter itself. Put the merged copy into the chapter object instead, so both cases write the same notebook."""
-    from myst_nb.core.execute.cache import NotebookClientCache
-
-    start = NotebookClientCache.start_client
-    if getattr(start, "roofline", False):
-        return
-
-    def start_client(self):
-        chapter = self.notebook
-        start(self)
-        if self.notebook is not chapter:        # a cache hit
-            merged = self.notebook
-            chapter.clear()
-            chapter.update(merged)
-            self._notebook = chapter
-
-    start_client.roofline = True
-    NotebookClientCache.start_client = start_client
-
 
 def stable_notebook(app, doctree) -> None:
     """doctree-read: myst-nb has just written the executed notebook of this page to jupyter_execute/ (the
@@ -152,6 +100,23 @@ def stable_notebook(app, doctree) -> None:
     content = nbformat.writes(nb).encode("utf-8")
     if content != path.read_bytes():
         path.write_bytes(content)
+    # the page's glue records (NAME.glue.json, written by myst-nb just before): one left from an earlier build
+    # of a page that glues nothing now must not pass for this build's (editions.site_records reads it)
+    from myst_nb.sphinx_ import NbMetadataCollector
+
+    glue = path.with_name(path.stem + ".glue.json")
+    if glue.exists() and not NbMetadataCollector.get_doc_data(app.env).get(app.env.docname, {}).get("glue"):
+        glue.unlink()
+
+
+def no_half_built_site(app, exception) -> None:
+    """build-finished: a build that failed (an exception, or with --keep-going any warning, which -W makes an
+    error) leaves no pages: a page whose chapter failed would show no values. The exit status stays non-zero."""
+    if exception is not None or (app.warningiserror and app._warncount):
+        import shutil
+
+        shutil.rmtree(app.outdir, ignore_errors=True)
+        print(f"the build failed: removed {app.outdir} (no page without its values)", file=sys.stderr)
 
 
 def assets_before_pages(app, builder) -> None:
@@ -172,8 +137,10 @@ def setup(app):
     app.connect("config-inited", last_updated_from_commit, priority=100)
     app.connect("doctree-read", stable_notebook)
     app.connect("write-started", assets_before_pages)
-    local_kernels()
-    downloads_from_the_cache()
+    app.connect("build-finished", no_half_built_site)
+    from coursebook import patches
+
+    patches.apply()   # chapters run by bookrun.execute; cached downloads keep their outputs
     # Korean search language; <meta name="description"> per page; Korean interface words
     from coursebook import korean_ui, search_ko, sitemeta
 

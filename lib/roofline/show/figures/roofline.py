@@ -19,11 +19,22 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
     """The two lines and the ridge point on log–log axes, rates in TFLOPs/s.
 
     Labels sit beside the lines, never on them: the memory label runs parallel above the slope
-    (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part
-    right of the ridge, the ridge label below the ceiling, to the right of the dashed line.
+    (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part, right-aligned at
+    the right edge, the ridge label below the ceiling, to the right of the dashed line. Both of these need room
+    right of the ridge: the axis reaches far enough right of the ridge that they fit between the ridge and the
+    edge for any machine (their widths estimated from their text; a high ridge widens the right part).
     """
-    I = np.geomspace(I_min, I_max, 200)
     P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
+    ceiling = ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
+                      ha="right", va="bottom", **LABEL)
+    ridge_label = ax.annotate(
+        f"분기점 I* = P/BW\n= {fmt.number(hw.ridge, 3)} FLOPs/Byte",
+        xy=(ridge, P / TERA), xytext=(ridge * 1.4, P / TERA / 5), ha="left", va="top",
+        arrowprops={"arrowstyle": "->", "color": "gray"}, fontsize=10,
+    )
+    I_max = max(I_max, ridge * _room_right(ax, [ceiling, ridge_label], ridge / I_min))
+    ceiling.set_x(I_max / 1.1)
+    I = np.geomspace(I_min, I_max, 200)
     ax.loglog(I, np.minimum(P, BW * I) / TERA, color="black", lw=2, label="성능 상한 min(P, BW×I)")
     ax.axvline(ridge, color="gray", ls="--", lw=1)
     ax.set_xlim(I_min, I_max)
@@ -35,18 +46,28 @@ def draw_roofline(ax, hw: Roofline, I_min: float, I_max: float) -> None:
     angle = math.degrees(math.atan2(R_text, I_text))   # direction (x, y): slope 1 in log–log coordinates
     ax.text(I_text, R_text, f"메모리 상한 BW×I (BW = {fmt.number(hw.BW / TERA, 3)} TB/s)", rotation=angle,
             rotation_mode="anchor", transform_rotates_text=True, ha="left", va="bottom", **LABEL)
-    # compute ceiling: above the flat part, right-aligned at the right edge, two lines (narrow)
-    ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
-            ha="right", va="bottom", **LABEL)
-    # ridge: below the ceiling, right of the dashed line, with an arrow to the corner
-    ax.annotate(
-        f"분기점 I* = P/BW\n= {fmt.number(hw.ridge, 3)} FLOPs/Byte",
-        xy=(ridge, P / TERA), xytext=(ridge * 1.4, P / TERA / 5), ha="left", va="top",
-        arrowprops={"arrowstyle": "->", "color": "gray"}, fontsize=10,
-    )
     ax.set_xlabel("산술 강도 I (FLOPs/Byte, 로그 축)")
     ax.set_ylabel("성능 상한 R (TFLOPs/s, 로그 축)")
     style.plain_log_ticks(ax)
+
+
+def _width_in(text: str, fontsize: float) -> float:
+    """A generous estimate of a label's width in inches, from its characters alone (not from a renderer, whose
+    font metrics differ between machines: the figure's data must not): a Hangul or other wide character
+    takes 1 em, any other 0.65 em."""
+    return max(sum(1.0 if ord(c) >= 0x1100 else 0.65 for c in line) for line in text.split("\n")) * fontsize / 72
+
+
+def _room_right(ax, labels, left: float) -> float:
+    """How far right of the ridge (a factor of I) the axis must reach for `labels` to fit between the ridge and
+    the right edge, the axis reaching `left` (a factor) left of it. A label's share w of the axes' width (its
+    estimated width over the axes' width before the layout, less a margin) takes w·D of the D decades shown; it
+    starts a factor 1.4 right of the ridge (or ends 1.1 left of the edge), with a gap of 0.1 decade.
+    Solving d ≥ w(log left + d) + gap."""
+    axes_in = ax.figure.get_figwidth() * ax.get_position().width * 0.9
+    share = max(_width_in(label.get_text(), label.get_fontsize()) for label in labels) / axes_in
+    gap = math.log10(1.4) + 0.1
+    return 10 ** ((share * math.log10(left) + gap) / (1 - share))
 
 
 @figure("week4-roofline", "week4")
