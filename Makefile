@@ -59,11 +59,10 @@ system-deps:
 
 # 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
 # `roofline check` first: if a step of `make refresh` was forgotten it names each stale figure, notebook and value.
-# `--dist loadgroup`: each file on one worker (as loadfile), and the site's page and accessibility tests together, so
-# each page is opened once per mode (tests/browser_helpers.py). No test asserts a time: see `make bench`.
+# No test asserts a time: see `make bench`. (Not `--dist loadgroup`: pytest-xdist 3.8 cannot group under pytest 9.)
 test: $(STAMP) system-deps book
 	$(BIN)/python -m coursebook check
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadgroup
+	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadfile
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile

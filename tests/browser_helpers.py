@@ -8,8 +8,8 @@
   `visits[(docname, mode)]`, every page of _toc.yml opened once per mode (light desktop, dark desktop, 390 px
   phone), with what the page tests (test_site_browser.py) and axe-core (test_a11y.py) read from it.
   `serve(root)` and `chromium()` hand out the same server and browser to code that is not a fixture.
-- `pytest_collection_modifyitems`: with `--dist loadgroup` (the Makefile's), each test file is one group, as with
-  `--dist loadfile`, except the two files that read the shared visits, which are one group (one worker, one visit).
+  Under xdist each worker process has its own server, browser and visits: a page is opened once per mode in a worker
+  that runs test_site_browser.py and test_a11y.py, once per mode in each of two workers that run one of them each.
 """
 from __future__ import annotations
 
@@ -35,7 +35,6 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
-VISIT_FILES = ("test_site_browser.py", "test_a11y.py")   # one xdist group: they share the visits
 
 
 def html_dir() -> Path:
@@ -158,16 +157,6 @@ def pytest_sessionfinish(session, exitstatus):
     stop_shared()
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_collection_modifyitems(config, items):
-    """Under `--dist loadgroup`: one group per file, and one for the files that share the visits."""
-    if getattr(config.option, "dist", "no") != "loadgroup":
-        return
-    for item in items:
-        group = "site-visits" if item.path.name in VISIT_FILES else item.path.relative_to(config.rootpath).as_posix()
-        item.add_marker(pytest.mark.xdist_group(group))
-
-
 def offline(context, base: str, blocked: list[str]) -> None:
     """Let the context reach only the local server; record (and abort) every other request."""
 
@@ -205,21 +194,6 @@ def screenshot_contrast(png: bytes) -> float:
 
     lo, hi = lin(percentile(0.01)), lin(percentile(0.99))
     return (hi + 0.05) / (lo + 0.05)
-
-
-def cpu_times() -> dict[int, float]:
-    """CPU seconds (user + system) of this process and every process below it (Playwright's driver, Chromium)."""
-    import psutil
-
-    me = psutil.Process()
-    found = {}
-    for proc in [me, *me.children(recursive=True)]:
-        try:
-            t = proc.cpu_times()
-            found[proc.pid] = t.user + t.system
-        except psutil.Error:
-            pass
-    return found
 
 
 # ---- one visit per (page, mode) -------------------------------------------------------------------------
@@ -457,12 +431,15 @@ class Visits:
         responses: list = []
         page = context.new_page()
         base = self.base
-        page.on("console", lambda msg: visit.console_errors.append(msg.text) if msg.type == "error" else None)
-        page.on("pageerror", lambda e: visit.console_errors.append(f"page error: {e}"))
+        # what the page does, up to axe-core (whose stylesheet preload asks for @import targets at the wrong place)
+        reader = [True]
+        page.on("console", lambda msg: visit.console_errors.append(msg.text)
+                if msg.type == "error" and reader[0] else None)
+        page.on("pageerror", lambda e: visit.console_errors.append(f"page error: {e}") if reader[0] else None)
         page.on("requestfailed", lambda q: visit.failed_requests.append(f"{q.url} ({q.failure})")
-                if q.url.startswith(base) else None)
+                if q.url.startswith(base) and reader[0] else None)
         page.on("response", lambda q: visit.failed_requests.append(f"{q.url} (HTTP {q.status})")
-                if q.url.startswith(base) and q.status >= 400 else None)
+                if q.url.startswith(base) and q.status >= 400 and reader[0] else None)
         page.on("response", lambda q: responses.append((q.url, _body_size(q))))
         try:
             page.goto(visit.url, wait_until="load")
@@ -483,6 +460,7 @@ class Visits:
             if mode == "phone":
                 visit.sideways = page.evaluate(SIDEWAYS)
                 page.screenshot(path=visit.screenshot, full_page=True)
+            reader[0] = False
             options = {"resultTypes": ["violations"]}
             if m.axe_rules:
                 options["runOnly"] = {"type": "rule", "values": m.axe_rules}
@@ -516,3 +494,4 @@ def visits(site_url, browser):
     found = Visits(html_dir(), site_url, browser)
     yield found
     found.close()
+

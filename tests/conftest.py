@@ -52,7 +52,7 @@ def live_glued(stem: str) -> dict[str, dict]:
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
 
 
-# One browser session for the in-browser tests: the server, Chromium, the visits, the xdist groups and closing them
+
+# One browser session for the in-browser tests: the server, Chromium and the visits, closed at the end of the session
 # (tests/browser_helpers.py).
-from browser_helpers import (browser, pytest_collection_modifyitems, pytest_sessionfinish, site_url,  # noqa: E402,F401
-                             visits)
+from browser_helpers import browser, pytest_sessionfinish, site_url, visits  # noqa: E402,F401

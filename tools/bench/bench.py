@@ -120,7 +120,7 @@ def builds(runs: int) -> None:
 def test_suite() -> None:
     print("test suite (this checkout, as `make test` runs it after the build)", flush=True)
     timed("pytest tests chapters -n 2", [str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
-                                         "--nbval-current-env", "-n", "2", "--dist", "loadgroup", "-q"], ROOT)
+                                         "--nbval-current-env", "-n", "2", "--dist", "loadfile", "-q"], ROOT)
 
 
 def import_time(runs: int) -> None:
