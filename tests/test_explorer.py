@@ -10,6 +10,7 @@ The time from a reader's input to the updated text is a figure of `make bench`, 
 """
 from __future__ import annotations
 
+import json
 import re
 from fractions import Fraction
 from pathlib import Path
