@@ -4,15 +4,23 @@ VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
 JB     := $(BIN)/jupyter-book
+# uv installs requirements.txt (the same exact pins) in seconds where pip takes minutes; it comes from PyPI at this
+# version, with the machine's own pip, into .venv/tools (not into the course's environment).
+UV_VERSION := 0.13.9
+UV     := $(VENV)/tools/uv-$(UV_VERSION)/bin/uv
 # 페이지는 매번 새로 쓴다(실행 결과는 _build/.jupyter_cache에 남아 장을 다시 실행하지 않으므로 몇 초면 된다): Sphinx의
 # 증분 빌드는 검색 색인에 지운 낱말을 남기고 용어집 항목을 잃으며, 바뀐 _static 파일을 옮기지 않는다.
 BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror --nitpick --keep-going --quiet
 
-.PHONY: book test parameters figures notebooks editions refresh check serve clean system-deps pdf
+.PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf
 
-$(STAMP): requirements.txt pyproject.toml tools/pyproject.toml
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --disable-pip-version-check -r requirements.txt
+$(UV):
+	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
+
+# The environment: a plain venv, then every pin of requirements.txt (and the two local packages, editable) by uv.
+$(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
+	$(PYTHON) -m venv --without-pip $(VENV)
+	$(UV) pip install -q --python $(BIN)/python -r requirements.txt
 	touch $(STAMP)
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
@@ -54,9 +62,17 @@ system-deps:
 
 # 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
 # `roofline check` first: if a step of `make refresh` was forgotten it names each stale figure, notebook and value.
+# No test asserts a time: see `make bench`. (Not `--dist loadgroup`: pytest-xdist 3.8 cannot group under pytest 9.)
 test: $(STAMP) system-deps book
 	$(BIN)/python -m coursebook check
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadfile
+
+# Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
+# the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile
+# profile when `lighthouse` is installed. Medians over a few runs (one run where a run takes minutes); works on a copy
+# of the repository, so nothing here changes. `make bench QUICK=1` leaves out the test suite and the clean builds.
+bench: $(STAMP) system-deps book
+	$(BIN)/python tools/bench/bench.py $(if $(QUICK),--quick)
 
 # 무엇이 낡았는지(그림, 노트북 판) 알려 준다.
 check: $(STAMP)

@@ -1,14 +1,20 @@
-"""Shared pieces of the in-browser site tests (test_site_browser.py, test_search.py).
+"""One browser session for the in-browser tests: one HTTP server, one Chromium, one visit per (page, mode).
 
 - `html_dir()`: the built site, from $ROOFLINE_HTML (default _build/html); a missing build is a clear
   failure, never a skip.
 - `toc_pages()`: every page of _toc.yml in reading order (pages added later are covered too).
-- `serve(root)`: the site on 127.0.0.1 (a free port) in a background thread.
-- `chromium()`: Debian's headless Chromium through Playwright, with no network use of its own.
+- Session fixtures (registered in tests/conftest.py): `site_url`, the site on 127.0.0.1 (a free port) in a
+  background thread; `browser`, Debian's headless Chromium through Playwright, with no network use of its own;
+  `visits[(docname, mode)]`, every page of _toc.yml opened once per mode (light desktop, dark desktop, 390 px
+  phone), with what the page tests (test_site_browser.py) and axe-core (test_a11y.py) read from it.
+  `serve(root)` and `chromium()` hand out the same server and browser to code that is not a fixture.
+  Under xdist each worker process has its own server, browser and visits: a page is opened once per mode in a worker
+  that runs test_site_browser.py and test_a11y.py, once per mode in each of two workers that run one of them each.
 """
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import io
 import functools
 import http.server
@@ -19,7 +25,6 @@ import threading
 from pathlib import Path
 
 import pytest
-import yaml
 
 from site_pages import toc_pages  # noqa: F401  (the one reader of _toc.yml; the browser tests import it from here)
 
@@ -28,6 +33,8 @@ CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
+DESKTOP = {"width": 1280, "height": 900}
+PHONE = {"width": 390, "height": 844}
 
 
 def html_dir() -> Path:
@@ -60,12 +67,16 @@ def label_page(label: str) -> str:
     pytest.fail(f"no page defines the label ({label})= in chapters/*.md", pytrace=False)
 
 
+# ---- one server and one Chromium per test process -------------------------------------------------------
+
 class _QuietHandler(http.server.SimpleHTTPRequestHandler):
     def log_message(self, *args):  # keep pytest output clean
         pass
 
 
 class _QuietServer(http.server.ThreadingHTTPServer):
+    daemon_threads = True
+
     def handle_error(self, request, client_address):
         """A page left before its fetches finished (the search page's summaries) closes the connection:
         not an error worth a traceback."""
@@ -73,34 +84,77 @@ class _QuietServer(http.server.ThreadingHTTPServer):
             super().handle_error(request, client_address)
 
 
-@contextlib.contextmanager
-def serve(root: Path):
-    """Serve `root` on http://127.0.0.1:<free port>/ while the block runs; yields the base URL."""
-    handler = functools.partial(_QuietHandler, directory=str(root))
-    server = _QuietServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield f"http://127.0.0.1:{server.server_address[1]}/"
-    finally:
+_SERVERS: dict[Path, tuple[_QuietServer, str]] = {}
+_BROWSER: list = []        # [(playwright, browser)] once started
+
+
+def _url_of(root: Path) -> str:
+    """The base URL of a server for `root` (started on first use, stopped at the end of the session)."""
+    root = Path(root).resolve()
+    if root not in _SERVERS:
+        handler = functools.partial(_QuietHandler, directory=str(root))
+        server = _QuietServer(("127.0.0.1", 0), handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        _SERVERS[root] = server, f"http://127.0.0.1:{server.server_address[1]}/"
+    return _SERVERS[root][1]
+
+
+def _chromium():
+    """The one Playwright Browser on Debian's Chromium (Playwright's own download cannot work here)."""
+    if not _BROWSER:
+        from playwright.sync_api import sync_playwright
+
+        if not Path(CHROMIUM).is_file():
+            pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium fonts-noto-cjk, "
+                        f"or set ROOFLINE_CHROMIUM)", pytrace=False)
+        pw = sync_playwright().start()
+        try:
+            _BROWSER.append((pw, pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)))
+        except Exception:
+            pw.stop()
+            raise
+    return _BROWSER[0][1]
+
+
+def stop_shared() -> None:
+    """Close the browser and the servers (at the end of the session)."""
+    while _BROWSER:
+        pw, browser = _BROWSER.pop()
+        with contextlib.suppress(Exception):
+            browser.close()
+        pw.stop()
+    while _SERVERS:
+        server, _ = _SERVERS.popitem()[1]
         server.shutdown()
         server.server_close()
 
 
 @contextlib.contextmanager
-def chromium():
-    """A Playwright Browser on Debian's Chromium (Playwright's own download cannot work here)."""
-    from playwright.sync_api import sync_playwright
+def serve(root: Path):
+    """The site `root` on http://127.0.0.1:<free port>/ (the session's one server for it); yields the base URL."""
+    yield _url_of(root)
 
-    if not Path(CHROMIUM).is_file():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium fonts-noto-cjk, "
-                    f"or set ROOFLINE_CHROMIUM)", pytrace=False)
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-        try:
-            yield browser
-        finally:
-            browser.close()
+
+@contextlib.contextmanager
+def chromium():
+    """The session's one Chromium (closed at the end of the session, not of the block)."""
+    yield _chromium()
+
+
+@pytest.fixture(scope="session")
+def site_url() -> str:
+    """Base URL of the built site (html_dir()) on 127.0.0.1."""
+    return _url_of(html_dir())
+
+
+@pytest.fixture(scope="session")
+def browser():
+    """The session's one headless Chromium (a Playwright Browser); each test file opens its own contexts."""
+    return _chromium()
+
+
+def pytest_sessionfinish(session, exitstatus):
+    stop_shared()
 
 
 def offline(context, base: str, blocked: list[str]) -> None:
@@ -142,16 +196,302 @@ def screenshot_contrast(png: bytes) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
-def cpu_times() -> dict[int, float]:
-    """CPU seconds (user + system) of this process and every process below it (Playwright's driver, Chromium)."""
-    import psutil
+# ---- one visit per (page, mode) -------------------------------------------------------------------------
 
-    me = psutil.Process()
-    found = {}
-    for proc in [me, *me.children(recursive=True)]:
-        try:
-            t = proc.cpu_times()
-            found[proc.pid] = t.user + t.system
-        except psutil.Error:
+@dataclasses.dataclass(frozen=True)
+class Mode:
+    viewport: dict
+    theme: str
+    axe_rules: list | None       # the axe-core rules to run (None: all of them)
+    keyboard: bool               # walk the wide tables with the keyboard
+
+
+MODES = {
+    "light": Mode(DESKTOP, "light", None, True),
+    # the same page in the other colours: only the rules whose outcome depends on colour (axe is slow)
+    "dark": Mode(DESKTOP, "dark", ["color-contrast", "link-in-text-block"], False),
+    # the same page in a narrow window: what changes is which boxes scroll (and the keyboard walk)
+    "phone": Mode(PHONE, "light", ["scrollable-region-focusable"], True),
+}
+
+# The theme's colour mode before its own script runs (what its switch stores): the page loads in that mode.
+THEME = """(mode) => { localStorage.setItem("mode", mode); localStorage.setItem("theme", mode); }"""
+
+# Wait until every <img> has finished (lazy ones forced to load) and the fonts (math, icons) are in.
+SETTLE = """async () => {
+  const imgs = [...document.images];
+  imgs.forEach((img) => { img.loading = "eager"; });
+  await Promise.race([
+    Promise.all(imgs.map((img) => img.complete ? null :
+      new Promise((ok) => { img.addEventListener("load", ok); img.addEventListener("error", ok); }))),
+    new Promise((ok) => setTimeout(ok, 5000)),
+  ]);
+  await document.fonts.ready;
+  return true;
+}"""
+
+# Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does, then wait for
+# the theme's script to give the scrolling boxes their tab stops (it waits 300 ms after the last change).
+OPEN_ALL = """async () => {
+  document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
+  document.querySelectorAll("details").forEach((el) => { el.open = true; });
+  await new Promise((ok) => setTimeout(ok, 400));
+  await document.fonts.ready;
+  return document.documentElement.dataset.theme;
+}"""
+
+COLLECT = r"""() => {
+  const article = document.querySelector(".bd-article") || document.body;
+  const visibleText = (() => {
+    const copy = article.cloneNode(true);
+    copy.querySelectorAll("script, style, pre, code, math, .highlight")
+      .forEach((n) => n.remove());
+    return copy.textContent;
+  })();
+  const outputs = [...document.querySelectorAll(".cell_output, .output")];
+  return {
+    lang: document.documentElement.lang,
+    title: document.title,
+    h1: (document.querySelector(".bd-article h1") || {}).textContent || "",
+    description: (document.querySelector('meta[name="description"]') || {}).content || "",
+    favicon: (document.querySelector('link[rel~="icon"]') || {}).href || "",
+    footer: (document.querySelector(".bd-footer-content") || document.body).innerText,
+    images: [...document.images].map((img) => ({
+      src: img.currentSrc || img.src, alt: img.getAttribute("alt"), complete: img.complete,
+      naturalWidth: img.naturalWidth })),
+    visibleText,
+    mathSource: document.querySelectorAll(".math").length,
+    // a formula counts as drawn when its box holds one <math> that Chromium lays out as MathML (MathML Core)
+    mathRendered: [...document.querySelectorAll(".math")].filter((box) =>
+      box.querySelectorAll(":scope > math").length === 1 &&
+      box.querySelector("math") instanceof MathMLElement &&
+      box.querySelector("math").getBoundingClientRect().width > 0).length,
+    mathErrors: [...document.querySelectorAll(".math merror, .math > code")].map((n) => n.textContent),
+    // a fraction laid out as math stands taller than a line of its text; as plain text it would not
+    flatFractions: [...document.querySelectorAll(".math mfrac")].filter((f) => {
+      const r = f.getBoundingClientRect();
+      return r.width > 0 && r.height < 1.3 * parseFloat(getComputedStyle(f).fontSize);
+    }).map((f) => f.textContent),
+    mathFonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
+    icons: [...document.querySelectorAll("*")].map((el) => {
+      const before = getComputedStyle(el, "::before");
+      const family = before.fontFamily, content = before.content;
+      return family.includes("Font Awesome") && /^"[\ue000-\uf8ff]"$/.test(content) ?
+        {family: family, weight: before.fontWeight, char: content.slice(1, -1), cls: el.className.toString()} : null;
+    }).filter(Boolean),
+    stderr: [...document.querySelectorAll(".output.stderr, .output.traceback, .stderr, .traceback")]
+      .map((n) => n.textContent.slice(0, 200)),
+    outputText: outputs.map((n) => n.textContent).join("\n"),
+    links: [...document.querySelectorAll("a[href]")].map((a) => ({href: a.href, raw: a.getAttribute("href")})),
+    prev: (document.querySelector("a.left-prev") || {}).href || null,
+    next: (document.querySelector("a.right-next") || {}).href || null,
+  };
+}"""
+
+SIDEWAYS = """() => {
+  window.scrollTo(10000, 0);
+  const scrolled = window.scrollX;
+  window.scrollTo(0, 0);
+  const width = document.documentElement.clientWidth;
+  const clipped = (el) => {
+    for (let p = el.parentElement; p; p = p.parentElement) {
+      const o = getComputedStyle(p).overflowX;
+      if (o === "auto" || o === "scroll" || o === "hidden" || o === "clip") return true;
+    }
+    return false;
+  };
+  const culprits = [...document.querySelectorAll(".bd-article *")]
+    .filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el))
+    .slice(0, 5)
+    .map((el) => el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ?
+      "." + el.className.trim().split(/\\s+/).join(".") : ""));
+  return {scrolled, scrollWidth: document.documentElement.scrollWidth, width, culprits};
+}"""
+
+# Visible figures of the article (each is then shot on its own).
+FIGURE_BOXES = """() => [...document.querySelectorAll(".bd-article img")]
+  .map((img, index) => ({img, index, r: img.getBoundingClientRect()}))
+  .filter(({img, r}) => r.width > 40 && r.height > 40 && img.offsetParent !== null)
+  .map(({img, index}) => ({src: img.getAttribute("src"), index}))"""
+
+# The tables wider than their box: each box's tab stop and accessible name.
+WIDE = """() => [...document.querySelectorAll(".bd-article .pst-scrollable-table-container")]
+  .filter((box) => box.scrollWidth > box.clientWidth + 1)
+  .map((box) => ({tabIndex: box.tabIndex, role: box.getAttribute("role"), label: box.getAttribute("aria-label")}))"""
+# Put the focus on the last visible tab stop before the i-th wide table (as a reader who tabbed that far).
+BEFORE = """(i) => {
+  const box = [...document.querySelectorAll(".bd-article .pst-scrollable-table-container")]
+    .filter((b) => b.scrollWidth > b.clientWidth + 1)[i];
+  const stops = [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
+    .filter((el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length > 0 &&
+                    getComputedStyle(el).visibility === "visible" &&
+                    (box.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) && !box.contains(el));
+  const last = stops[stops.length - 1];
+  last.focus();
+  return document.activeElement === last;
+}"""
+FOCUSED = """() => { const el = document.activeElement;
+  return el && el.classList.contains("pst-scrollable-table-container") ?
+    {label: el.getAttribute("aria-label"), scrollLeft: el.scrollLeft} : null; }"""
+
+
+@dataclasses.dataclass
+class Visit:
+    """What one cold load of a page in one mode showed (every list empty when nothing went wrong)."""
+    docname: str
+    mode: str
+    url: str
+    console_errors: list = dataclasses.field(default_factory=list)
+    failed_requests: list = dataclasses.field(default_factory=list)
+    external_requests: list = dataclasses.field(default_factory=list)
+    first_visit: list = dataclasses.field(default_factory=list)      # (url, bytes) of the cold load, until settled
+    collected: dict = dataclasses.field(default_factory=dict)        # COLLECT, before the answers are opened
+    theme: str = ""                                                  # data-theme the page shows
+    figure_contrast: list = dataclasses.field(default_factory=list)  # (src, contrast ratio) of each figure
+    sideways: dict = dataclasses.field(default_factory=dict)         # SIDEWAYS
+    violations: list = dataclasses.field(default_factory=list)       # axe: (rule id, impact, help, [targets])
+    wide_tables: list = dataclasses.field(default_factory=list)      # WIDE + what the keyboard did
+    screenshot: Path | None = None
+
+
+def shot_name(docname: str, mode: str) -> str:
+    return f"{docname.replace('/', '__')}-{mode}.png"
+
+
+def _body_size(response) -> int:
+    try:
+        return len(response.body())
+    except Exception:        # a redirect or an aborted request has no body
+        return 0
+
+
+def _keyboard(page, wide: list) -> list:
+    """For each wide table: Tab from the tab stop before it, then the right arrow key."""
+    for i, table in enumerate(wide):
+        table["reached"] = table["scrolled"] = False
+        if not page.evaluate(BEFORE, i):
+            continue
+        page.keyboard.press("Tab")
+        focused = page.evaluate(FOCUSED)
+        table["reached"] = focused is not None and focused["label"] == table["label"]
+        if not table["reached"]:
+            continue
+        for _ in range(5):
+            page.keyboard.press("ArrowRight")
+        try:                                   # keyboard scrolling is animated: wait for it to move
+            page.wait_for_function(f"() => document.activeElement.scrollLeft > {focused['scrollLeft']}",
+                                   timeout=3000)
+            table["scrolled"] = True
+        except Exception:
             pass
-    return found
+    return wide
+
+
+class Visits:
+    """visits[(docname, mode)] → Visit, each page opened once per mode on first use (a cold load: with routing on,
+    the browser cache is off). Light: the page as loaded (COLLECT, bytes, screenshot), then with every answer open,
+    all axe rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): screenshot and each
+    figure's contrast, axe's colour rules. Phone (390 px): sideways scroll, screenshot, axe's scrolling-box rule,
+    the keyboard walk. Screenshots go to <build>/screenshots/."""
+
+    def __init__(self, root: Path, base: str, browser):
+        self.root, self.base, self.browser = root, base, browser
+        self.shots = screenshot_dir()
+        self._done: dict[tuple[str, str], Visit | Exception] = {}
+        self._contexts: dict[str, tuple] = {}
+
+    def __getitem__(self, key: tuple[str, str]) -> Visit:
+        if key not in self._done:
+            try:
+                self._done[key] = self._visit(*key)
+            except Exception as err:   # remembered: the other tests of this visit fail at once, with the cause
+                self._done[key] = err
+        found = self._done[key]
+        if isinstance(found, Exception):
+            raise found
+        return found
+
+    def _context(self, mode: str):
+        if mode not in self._contexts:
+            m, blocked = MODES[mode], []
+            context = self.browser.new_context(viewport=m.viewport, color_scheme=m.theme)
+            offline(context, self.base, blocked)
+            context.add_init_script(f"({THEME})({m.theme!r})")
+            self._contexts[mode] = context, blocked
+        return self._contexts[mode]
+
+    def _visit(self, docname: str, mode: str) -> Visit:
+        m = MODES[mode]
+        visit = Visit(docname, mode, self.base + page_file(docname))
+        if not (self.root / page_file(docname)).is_file():
+            visit.failed_requests.append(f"{page_file(docname)} was not built")
+            return visit
+        context, blocked = self._context(mode)
+        blocked.clear()
+        responses: list = []
+        page = context.new_page()
+        base = self.base
+        # what the page does, up to axe-core (whose stylesheet preload asks for @import targets at the wrong place)
+        reader = [True]
+        page.on("console", lambda msg: visit.console_errors.append(msg.text)
+                if msg.type == "error" and reader[0] else None)
+        page.on("pageerror", lambda e: visit.console_errors.append(f"page error: {e}") if reader[0] else None)
+        page.on("requestfailed", lambda q: visit.failed_requests.append(f"{q.url} ({q.failure})")
+                if q.url.startswith(base) and reader[0] else None)
+        page.on("response", lambda q: visit.failed_requests.append(f"{q.url} (HTTP {q.status})")
+                if q.url.startswith(base) and q.status >= 400 and reader[0] else None)
+        page.on("response", lambda q: responses.append((q.url, _body_size(q))))
+        try:
+            page.goto(visit.url, wait_until="load")
+            page.evaluate(SETTLE)
+            page.wait_for_load_state("networkidle")
+            visit.first_visit = list(responses)
+            visit.screenshot = self.shots / shot_name(docname, mode)
+            if mode == "light":                           # the page as a reader first sees it
+                visit.collected = page.evaluate(COLLECT)
+                page.screenshot(path=visit.screenshot, full_page=True)
+            visit.theme = page.evaluate(OPEN_ALL)
+            if mode == "dark":
+                figures = page.evaluate(FIGURE_BOXES)
+                page.screenshot(path=visit.screenshot, full_page=True)
+                images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale
+                visit.figure_contrast = [(f["src"], screenshot_contrast(images.nth(f["index"]).screenshot()))
+                                         for f in figures]
+            if mode == "phone":
+                visit.sideways = page.evaluate(SIDEWAYS)
+                page.screenshot(path=visit.screenshot, full_page=True)
+            reader[0] = False
+            options = {"resultTypes": ["violations"]}
+            if m.axe_rules:
+                options["runOnly"] = {"type": "rule", "values": m.axe_rules}
+            page.evaluate(_axe_script())
+            response = page.evaluate("(options) => axe.run(document, options)", options)
+            visit.violations = [(v["id"], v["impact"], v["help"], [" ".join(n["target"]) for n in v["nodes"]][:5])
+                                for v in response["violations"]]
+            if m.keyboard:
+                visit.wide_tables = _keyboard(page, page.evaluate(WIDE))
+        finally:
+            page.close()
+            visit.external_requests = sorted(set(blocked))
+        return visit
+
+    def close(self):
+        for context, _ in self._contexts.values():
+            with contextlib.suppress(Exception):
+                context.close()
+
+
+@functools.lru_cache(maxsize=None)
+def _axe_script() -> str:
+    from axe_playwright_python.base import AXE_SCRIPT
+
+    return AXE_SCRIPT
+
+
+@pytest.fixture(scope="session")
+def visits(site_url, browser):
+    """{(docname, mode): Visit} for every page of _toc.yml and every mode of MODES, made on first use."""
+    found = Visits(html_dir(), site_url, browser)
+    yield found
+    found.close()
+

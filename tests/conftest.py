@@ -98,3 +98,9 @@ def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
 
     glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=course_path)
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
+
+
+
+# One browser session for the in-browser tests: the server, Chromium and the visits, closed at the end of the session
+# (tests/browser_helpers.py).
+from browser_helpers import browser, pytest_sessionfinish, site_url, visits  # noqa: E402,F401

@@ -9,128 +9,42 @@ stays true.
 """
 from __future__ import annotations
 
-import dataclasses
-
 import pytest
 
-from browser_helpers import chromium, html_dir, offline, page_file, serve, toc_pages
+from browser_helpers import MODES, toc_pages
 
 PAGES = toc_pages()
-MODES = {   # name: (viewport, theme, the axe rules to run: None = all of them)
-    "light": ({"width": 1280, "height": 900}, "light", None),
-    # the same page in the other colours: only the rules whose outcome depends on colour (axe is slow)
-    "dark": ({"width": 1280, "height": 900}, "dark", ["color-contrast", "link-in-text-block"]),
-    # the same page in a narrow window: what changes is which boxes scroll (and the keyboard check below)
-    "phone": ({"width": 390, "height": 844}, "light", ["scrollable-region-focusable"]),
-}
-KEYBOARD_MODES = ("light", "phone")       # the table widths differ by window, not by colour
+KEYBOARD_MODES = tuple(mode for mode, m in MODES.items() if m.keyboard)   # the table widths differ by window
 BLOCKING = {"serious", "critical"}
 # rule id -> why it stays (moderate/minor only); empty while every such rule is fixed
 ACCEPTED: dict[str, str] = {}
 
-# the theme's colour mode before its own script runs (what its switch stores)
-THEME = """(mode) => { localStorage.setItem("mode", mode); localStorage.setItem("theme", mode); }"""
-# Open every folded answer, as a reader who reads them does, once fonts and the theme's script (which sets
-# the tab stops of scrolling boxes) have run.
-SETTLE = """async () => {
-  await document.fonts.ready;
-  document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
-  document.querySelectorAll("details").forEach((el) => { el.open = true; });
-  await new Promise((ok) => setTimeout(ok, 400));
-  return document.documentElement.dataset.theme;
-}"""
-# The tables wider than their box: each box's tab stop and accessible name.
-WIDE = """() => [...document.querySelectorAll(".bd-article .pst-scrollable-table-container")]
-  .filter((box) => box.scrollWidth > box.clientWidth + 1)
-  .map((box) => ({tabIndex: box.tabIndex, role: box.getAttribute("role"), label: box.getAttribute("aria-label")}))"""
-# Put the focus on the last visible tab stop before the i-th wide table (as a reader who tabbed that far).
-BEFORE = """(i) => {
-  const box = [...document.querySelectorAll(".bd-article .pst-scrollable-table-container")]
-    .filter((b) => b.scrollWidth > b.clientWidth + 1)[i];
-  const stops = [...document.querySelectorAll("a[href], button, input, select, textarea, summary, [tabindex]")]
-    .filter((el) => el.tabIndex >= 0 && !el.disabled && el.getClientRects().length > 0 &&
-                    getComputedStyle(el).visibility === "visible" &&
-                    (box.compareDocumentPosition(el) & Node.DOCUMENT_POSITION_PRECEDING) && !box.contains(el));
-  const last = stops[stops.length - 1];
-  last.focus();
-  return document.activeElement === last;
-}"""
-FOCUSED = """() => { const el = document.activeElement;
-  return el && el.classList.contains("pst-scrollable-table-container") ?
-    {label: el.getAttribute("aria-label"), scrollLeft: el.scrollLeft} : null; }"""
 
+class Audits:
+    """audits[(docname, mode)]: the session's visit of that page in that mode (tests/browser_helpers.py), which ran
+    axe-core with every folded answer open: all rules in light mode, the colour rules in dark mode, the
+    scrolling-box rule at a phone's width; and walked every wide table with the keyboard (light and phone)."""
 
-@dataclasses.dataclass
-class Audit:
-    theme: str
-    violations: list                                    # (rule id, impact, help, [targets])
-    wide_tables: list = dataclasses.field(default_factory=list)   # WIDE + what the keyboard did
+    def __init__(self, visits):
+        self.visits = visits
 
+    def __getitem__(self, key):
+        return self.visits[key]
 
-def _axe_script() -> str:
-    from axe_playwright_python.base import AXE_SCRIPT
-
-    return AXE_SCRIPT
-
-
-def _keyboard(page, wide: list) -> list:
-    """For each wide table: Tab from the tab stop before it, then the right arrow key."""
-    for i, table in enumerate(wide):
-        table["reached"] = table["scrolled"] = False
-        if not page.evaluate(BEFORE, i):
-            continue
-        page.keyboard.press("Tab")
-        focused = page.evaluate(FOCUSED)
-        table["reached"] = focused is not None and focused["label"] == table["label"]
-        if not table["reached"]:
-            continue
-        for _ in range(5):
-            page.keyboard.press("ArrowRight")
-        try:                                   # keyboard scrolling is animated: wait for it to move
-            page.wait_for_function(f"() => document.activeElement.scrollLeft > {focused['scrollLeft']}",
-                                   timeout=3000)
-            table["scrolled"] = True
-        except Exception:
-            pass
-    return wide
+    def items(self):
+        return [((docname, mode), self.visits[docname, mode]) for docname in PAGES for mode in MODES]
 
 
 @pytest.fixture(scope="session")
-def audits():
-    """{(docname, mode): Audit} for every page of _toc.yml and every mode."""
-    script = _axe_script()
-    results = {}
-    with serve(html_dir()) as base, chromium() as browser:
-        for mode, (viewport, theme, rules) in MODES.items():
-            options = {"resultTypes": ["violations"]}
-            if rules:
-                options["runOnly"] = {"type": "rule", "values": rules}
-            context = browser.new_context(viewport=viewport, color_scheme=theme)
-            blocked: list[str] = []
-            offline(context, base, blocked)
-            context.add_init_script(f"({THEME})({theme!r})")
-            for docname in PAGES:
-                page = context.new_page()
-                page.goto(base + page_file(docname), wait_until="load")
-                shown = page.evaluate(SETTLE)
-                page.evaluate(script)
-                response = page.evaluate("(options) => axe.run(document, options)", options)
-                audit = results[docname, mode] = Audit(shown, [
-                    (v["id"], v["impact"], v["help"], [" ".join(n["target"]) for n in v["nodes"]][:5])
-                    for v in response["violations"]])
-                if mode in KEYBOARD_MODES:
-                    audit.wide_tables = _keyboard(page, page.evaluate(WIDE))
-                page.close()
-            context.close()
-            assert blocked == [], f"requests outside the site: {sorted(set(blocked))[:5]}"
-    return results
+def audits(visits):
+    return Audits(visits)
 
 
 @pytest.mark.parametrize("mode", MODES)
 @pytest.mark.parametrize("docname", PAGES)
 def test_no_serious_or_critical_violation(audits, docname, mode):
     audit = audits[docname, mode]
-    assert audit.theme == MODES[mode][1], f"{docname}: the page shows theme {audit.theme!r}, not {MODES[mode][1]!r}"
+    assert audit.theme == MODES[mode].theme, f"{docname}: the page shows theme {audit.theme!r}, not {MODES[mode].theme!r}"
     bad = [v for v in audit.violations if v[1] in BLOCKING]
     assert bad == [], f"{docname} ({mode}): axe-core finds " + "; ".join(
         f"{rule} ({impact}): {text} at {targets}" for rule, impact, text, targets in bad)

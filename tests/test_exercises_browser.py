@@ -7,6 +7,7 @@
 - Typed for real into a few fields (keyboard, Enter), the reader's choice of fewer digits, a radio clicked.
 - The worked solution and the answer are absent until asked; the solution button shows the library's lines.
 - Phone width and dark mode.
+(The judge's response time is a figure of `make bench`, not a test.)
 """
 from __future__ import annotations
 
@@ -14,15 +15,15 @@ from fractions import Fraction
 
 import pytest
 
-from browser_helpers import chromium, html_dir, label_page, offline, page_file, serve
+from browser_helpers import label_page, offline, page_file
 from roofline.show import exercises
 from test_exercises import CONFUSED, PAGES, sig
 
 
 @pytest.fixture(scope="module")
-def site():
-    with serve(html_dir()) as base, chromium() as browser:
-        yield base, browser
+def site(site_url, browser):
+    """The session's server and Chromium (tests/browser_helpers.py)."""
+    return site_url, browser
 
 
 def open_page(browser, base, label, **context):

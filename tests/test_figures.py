@@ -1,27 +1,53 @@
 """figures/ holds exactly what the library draws now for the live parameters, every figure draws cleanly for them,
-and the week-4 figures show the seed's data for the seed's parameters (tests/seed/course.toml)."""
+and the week-4 figures show the seed's data for the seed's parameters (tests/seed/course.toml).
+
+Each figure is drawn once for the live parameters in a test run (`drawn`) and that drawing serves every check:
+figures/NAME.svg was written by another process (`make figures`), so equal bytes also show the drawing is
+deterministic across processes; one figure is drawn a second time, after all the others, to show a drawing does not
+depend on what the process drew before it.
+"""
 from __future__ import annotations
 
 import warnings
 
 import pytest
 
-from coursebook.__main__ import stale_figures, svg
-from roofline.show.figures import FIGURES
+from coursebook.__main__ import stale_figures, svg, svg_bytes
+from roofline.show.figures import FIGURES, draw
 
 
-def test_figures_folder_is_fresh(course):
-    problems = stale_figures(course)
+@pytest.fixture(scope="session")
+def drawn(course) -> dict[str, tuple[bytes, list[str], object]]:
+    """name → (SVG bytes, the warnings drawing it raised, the matplotlib Figure) for the live parameters, each
+    figure drawn once."""
+    found = {}
+    for name in sorted(FIGURES):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")   # "Glyph … missing" is a UserWarning
+            fig = draw(name, course)
+            picture = svg_bytes(fig)
+        found[name] = picture, [f"{w.category.__name__}: {w.message}" for w in caught], fig
+    return found
+
+
+def test_figures_folder_is_fresh(course, drawn):
+    problems = stale_figures(course, {name: picture for name, (picture, _, _) in drawn.items()})
     assert not problems, "stale figures:\n" + "\n".join(problems)
 
 
 @pytest.mark.parametrize("name", sorted(FIGURES))
-def test_figure_is_deterministic_and_has_no_missing_glyph(course, name):
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")  # "Glyph … missing" is a UserWarning: fail on it
-        first = svg(name, course)
-    assert first == svg(name, course)
-    assert b"\xe2\x88\x92" not in first  # no U+2212 text: the Hangul font lacks it
+def test_figure_draws_without_warning_or_missing_glyph(drawn, name):
+    picture, caught, _ = drawn[name]
+    assert caught == [], f"{name}: drawing it warns"
+    assert picture.startswith(b"<?xml") and b"<svg" in picture
+    assert b"\xe2\x88\x92" not in picture  # no U+2212 text: the Hangul font lacks it
+
+
+def test_a_drawing_does_not_depend_on_what_was_drawn_before(course, drawn):
+    """The first figure again, after every other figure: the same bytes (ids come from a fixed hash salt, not from a
+    counter of the process)."""
+    first = sorted(FIGURES)[0]
+    assert svg(first, course) == drawn[first][0]
 
 
 def test_roofline_figure_marks_the_seeds_four_cases(seed):
@@ -50,12 +76,12 @@ def test_intensity_figure_shows_only_reuse_growing_with_N(seed):
     assert "$10^{-1}$" in labels, labels   # powers of ten with a real minus (mathtext in DejaVu Sans)
 
 
-def test_intensity_figure_marks_the_live_N(course):
+def test_intensity_figure_marks_the_live_N(course, drawn):
     """Whatever the live N and dtype: the dashed line stands at N, and the curves there are the library's I."""
     from roofline import kernels
 
     w4 = course.week4
-    ax = FIGURES["week4-intensity"](w4).axes[0]
+    ax = drawn["week4-intensity"][2].axes[0]
     assert [list(line.get_xdata()) for line in ax.lines if line.get_linestyle() == "--"] == [[w4.N, w4.N]]
     lines = {line.get_label(): line for line in ax.lines if not line.get_label().startswith("_")}
     sides = list(lines["Vector Add"].get_xdata())

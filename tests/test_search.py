@@ -1,6 +1,8 @@
 """Korean search (tools/coursebook/search_ko.py, the index side, and search_ko.js, the query side): the
-splitter in Python, and real queries typed into the built site's search page in headless Chromium
-($ROOFLINE_HTML, default _build/html).
+splitter in Python, and real queries on the built site's search page in headless Chromium ($ROOFLINE_HTML,
+default _build/html). The page is loaded once; each query then runs through the page's own search functions
+(Sphinx's parse and search with search_ko.js's hooks, over the loaded index), and a few queries also through the
+page a reader opens (search.html?q=…), which must list the same ranking.
 
 Expected pages are named by their labels ((ch-tiling)= …), so a renamed file does not break the test.
 "A page among the first three" counts distinct pages in the order the search page lists them (a page
@@ -20,7 +22,7 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
-from browser_helpers import ROOT, chromium, html_dir, label_page, offline, serve, toc_pages
+from browser_helpers import ROOT, html_dir, label_page, offline, toc_pages
 from coursebook import search_ko
 
 # query → labels of the pages that must be among the first three results
@@ -39,7 +41,15 @@ WAIT_DONE = """() => {
 }"""
 RESULTS = """() => [...document.querySelectorAll("#search-results ul.search > li")]
   .map((li) => (li.querySelector("a") || {}).href).filter((h) => h)"""
-TABS = 4   # the glossary's queries run four at a time, each in its own tab
+INDEX_LOADED = "() => typeof Search !== 'undefined' && Search.hasIndex() && typeof RooflineSearch !== 'undefined'"
+# What Search.query(q) does before it shows the results (Sphinx 7.4 searchtools.js): parse the query (search_ko.js's
+# splitQuery and Stemmer), search the index (its Scorer.score). The page shows the results from the end of the list.
+RANKED = """(queries) => queries.map((query) => {
+  const results = Search._performSearch(...Search._parseQuery(query)).reverse();
+  const docs = [];
+  results.forEach((r) => { if (!docs.includes(r[0])) docs.push(r[0]); });
+  return docs;
+})"""
 
 
 # ---- the glossary, read from its source ---------------------------------------------------------------
@@ -172,26 +182,23 @@ def test_index_built_with_korean_splitter(index):
 # ---- queries in the browser -----------------------------------------------------------------------
 
 @pytest.fixture(scope="module")
-def site():
-    """The built site in Chromium, offline; yields (browser context, base URL)."""
-    root = html_dir()
-    with serve(root) as base, chromium() as browser:
-        blocked: list[str] = []
-        context = browser.new_context()
-        offline(context, base, blocked)
-        yield context, base
-        assert blocked == [], f"the search page reached outside the site: {blocked}"
-
-
-def new_page(context):
+def search_page(site_url, browser):
+    """search.html of the built site, offline, loaded once with its index (the session's server and Chromium)."""
+    context = browser.new_context()
+    blocked: list[str] = []
+    offline(context, site_url, blocked)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))
-    return page
+    page.goto(f"{site_url}search.html", wait_until="load")
+    page.wait_for_function(INDEX_LOADED, timeout=30000)
+    yield page, site_url
+    context.close()
+    assert blocked == [], f"the search page reached outside the site: {blocked}"
 
 
 def listed(page, base) -> list[str]:
-    """Docnames of the result list, in order, distinct (after the search has finished)."""
+    """Docnames of the search page's result list, in order, distinct (after the search has finished)."""
     page.wait_for_function(WAIT_DONE, timeout=30000)
     docs = []
     for href in page.evaluate(RESULTS):
@@ -203,27 +210,46 @@ def listed(page, base) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def search_page(site):
-    context, base = site
-    return new_page(context), base
+def search_all(search_page):
+    """search_all([query, …]) → for each query the docnames Sphinx's search ranks, in the order the page lists
+    them, distinct: the page's own parse and search (with search_ko.js's splitter, stemmer and scorer) over the
+    loaded index, without a page load per query."""
+    page, _ = search_page
 
-
-@pytest.fixture(scope="module")
-def search(search_page):
-    """search(query) → docnames of the result list, in order, distinct."""
-    page, base = search_page
-
-    def run(query: str) -> list[str]:
-        page.goto(f"{base}search.html?q={quote(query)}", wait_until="load")
-        return listed(page, base)
+    def run(queries: list[str]) -> list[list[str]]:
+        found = page.evaluate(RANKED, list(queries))
+        assert page.errors == [], f"JavaScript errors on the search page: {page.errors}"
+        return found
 
     return run
 
 
-def test_js_splitter_matches_python(search, search_page):
+@pytest.fixture(scope="module")
+def search(search_all):
+    """search(query) → docnames of the results, in the order the search page lists them, distinct."""
+    return lambda query: search_all([query])[0]
+
+
+def test_the_search_page_lists_what_the_search_ranks(search_page, search):
+    """The page a reader opens (search.html?q=…) lists exactly the ranking the tests below read through the page's
+    own functions: the same index, the same hooks, the same order."""
+    page, base = search_page
+    tab = page.context.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda e: tab.errors.append(str(e)))
+    try:
+        for query in ("타일을", "산술강도", "Occupancy"):
+            tab.goto(f"{base}search.html?q={quote(query)}", wait_until="load")
+            shown = listed(tab, base)
+            assert shown, f"search {query!r}: the page lists nothing"
+            assert shown == search(query), f"search {query!r}: the page lists {shown[:5]}, the search ranks {search(query)[:5]}"
+    finally:
+        tab.close()
+
+
+def test_js_splitter_matches_python(search_page):
     """The query splitter in language_data.js splits like the Python indexer (words it need not join
     or cut)."""
-    search("타일")                                     # loads search.html with the index
     page, _ = search_page
     for text in ("Roofline과 타일을", "FP32는 HBM에서", "온라인 softmax", "T_M×T_N 타일"):
         assert page.evaluate("(t) => splitQuery(t)", text) == search_ko.tokens(text), text
@@ -232,9 +258,8 @@ def test_js_splitter_matches_python(search, search_page):
     assert page.evaluate("() => new Stemmer().stemWord('없는단어를')") == "없는단어를"
 
 
-def test_js_cuts_a_word_that_finds_nothing(search, search_page, index):
+def test_js_cuts_a_word_that_finds_nothing(search_page, index):
     """"산술강도" is nowhere in the site: the query side cuts it into the two words the site writes."""
-    search("타일")
     page, _ = search_page
     assert "산술강도" not in index["terms"] and pages(index, "산술") and pages(index, "강도")
     assert page.evaluate("(t) => splitQuery(t)", "산술강도") == ["산술", "강도"]
@@ -253,32 +278,42 @@ def page_text(page: str) -> str:
 
 def written_both_ways() -> dict[str, tuple[str, set[str], set[str]]]:
     """Compounds the pages write both apart and together: joined → (as written apart, pages writing it
-    apart, pages writing it together), read from the built pages."""
+    apart, pages writing it together), read from the built pages. "Together": at the start of a run of Hangul;
+    "apart": a whole run, one space, then the start of the next run."""
     hangul = search_ko.HANGUL
     texts = {page: page_text(page) for page in toc_pages()}
-    pairs = set()
-    for text in texts.values():
+    pairs, apart_in, together_in = set(), {}, {}
+    for page, text in texts.items():
         pairs.update(re.findall(rf"(?<![{hangul}])([{hangul}]{{2,}}) ([{hangul}]{{2,}})", text))
+        runs = list(re.finditer(rf"[{hangul}]+", text))
+        for run in runs:
+            for end in range(1, len(run[0]) + 1):
+                together_in.setdefault(run[0][:end], set()).add(page)
+        for first, second in zip(runs, runs[1:]):
+            if second.start() == first.end() + 1 and text[first.end()] == " ":
+                for end in range(1, len(second[0]) + 1):
+                    apart_in.setdefault((first[0], second[0][:end]), set()).add(page)
     found = {}
     for a, b in sorted(pairs):
         for end in range(2, len(b) + 1):          # "실행 시간을" → "실행 시간": the second word without a particle
             words, joined = f"{a} {b[:end]}", a + b[:end]
-            apart = {p for p, t in texts.items() if re.search(rf"(?<![{hangul}]){words}", t)}
-            together = {p for p, t in texts.items() if re.search(rf"(?<![{hangul}]){joined}", t)}
+            apart, together = apart_in.get((a, b[:end]), set()), together_in.get(joined, set())
             if apart and together and joined not in found:
                 found[joined] = (words, apart, together)
     return found
 
 
-def test_compound_found_however_spaced(search):
-    """A compound the site writes both ways ("실행 시간", "실행시간"): each spelling finds every page that
+def test_compound_found_however_spaced(search_all):
+    """Every compound the site writes both ways ("실행 시간", "실행시간"): each spelling finds every page that
     writes either."""
     both = written_both_ways()
     assert both, "the pages write no compound both apart and together: nothing to check here"
-    for joined, (words, apart_pages, together_pages) in list(both.items())[:4]:
-        for query in (joined, words):
-            missing = (apart_pages | together_pages) - set(search(query))
-            assert not missing, f"search {query!r}: pages writing {words!r} or {joined!r} not found: {missing}"
+    queries = [(query, words, joined, apart | together) for joined, (words, apart, together) in both.items()
+               for query in (joined, words)]
+    failures = [f"search {query!r}: pages writing {words!r} or {joined!r} not found: {sorted(pages - set(found))}"
+                for (query, words, joined, pages), found in zip(queries, search_all([q[0] for q in queries]))
+                if pages - set(found)]
+    assert not failures, f"{len(failures)} of {len(queries)} spellings fail:\n" + "\n".join(failures)
 
 
 def test_particle_in_query(search):
@@ -295,24 +330,18 @@ def test_query_finds_page_in_top_three(search, query, labels):
     assert not missing, f"search {query!r}: {missing} not among the first three; results: {results[:6]}"
 
 
-def test_every_glossary_name_finds_the_page_that_teaches_it(site):
+def test_every_glossary_name_finds_the_page_that_teaches_it(search_all):
     """Each name of each glossary entry — Korean and English, spaced as the glossary writes it and
     with no spaces ("산술강도", "텐서코어", "Tensorcore") — finds the page its entry refers to among the
     first three results."""
-    context, base = site
     queries = glossary_queries()
     assert len(queries) >= 2 * len(glossary_source())
-    tabs = [new_page(context) for _ in range(TABS)]
     failures, first = [], 0
-    for start in range(0, len(queries), TABS):
-        batch = queries[start:start + TABS]
-        for tab, (query, _) in zip(tabs, batch):
-            tab.goto(f"{base}search.html?q={quote(query)}", wait_until="commit")
-        for tab, (query, label) in zip(tabs, batch):
-            results, expected = listed(tab, base), label_page(label)
-            first += results[:1] == [expected]
-            if expected not in results[:3]:
-                failures.append(f"{query!r}: {expected} not among the first three: {results[:5]}")
+    for (query, label), results in zip(queries, search_all([q for q, _ in queries])):
+        expected = label_page(label)
+        first += results[:1] == [expected]
+        if expected not in results[:3]:
+            failures.append(f"{query!r}: {expected} not among the first three: {results[:5]}")
     print(f"\n{len(queries)} glossary queries: {len(queries) - len(failures)} find the teaching page "
           f"among the first three, {first} first")
     assert not failures, f"{len(failures)} of {len(queries)} glossary queries fail:\n" + "\n".join(failures)

@@ -4,13 +4,13 @@ The site is read from $ROOFLINE_HTML (default _build/html) and served on 127.0.0
 reach nothing else (every other request is aborted and reported), so the site must work offline
 (formulas are MathML written at build time, drawn with a math font the site ships).
 
-Each page is opened three times (light desktop, dark desktop, 390 px phone); screenshots of all three go
-to <build>/screenshots/. The per-page tests below check what was recorded; the link crawl reads the
+Each page is opened once per mode (light desktop, dark desktop, 390 px phone) by the session's `visits`
+(tests/browser_helpers.py), the same visits test_a11y.py reads; screenshots of all three go to
+<build>/screenshots/. The per-page tests below check what was recorded; the link crawl reads the
 HTML files directly.
 """
 from __future__ import annotations
 
-import dataclasses
 import functools
 import re
 import subprocess
@@ -21,198 +21,37 @@ from urllib.parse import unquote, urlparse
 import pytest
 import yaml
 
-from browser_helpers import (HANGUL, ROOT, chromium, html_dir, offline, page_file, screenshot_contrast, screenshot_dir,
-                             serve, toc_pages)
+from browser_helpers import HANGUL, MODES, PHONE, ROOT, html_dir, page_file, screenshot_dir, shot_name, toc_pages
 
 PAGES = toc_pages()
 MAX_PAGE_BYTES = 1_500_000          # everything a first visit loads: HTML, CSS, scripts, fonts, images
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
 MIN_FIGURE_CONTRAST = 3.0           # WCAG contrast for graphics, between a figure's light and dark pixels
 
-# Wait until every <img> has finished (lazy ones forced to load) and the fonts (math, icons) are in.
-SETTLE = """async () => {
-  const imgs = [...document.images];
-  imgs.forEach((img) => { img.loading = "eager"; });
-  await Promise.race([
-    Promise.all(imgs.map((img) => img.complete ? null :
-      new Promise((ok) => { img.addEventListener("load", ok); img.addEventListener("error", ok); }))),
-    new Promise((ok) => setTimeout(ok, 5000)),
-  ]);
-  await document.fonts.ready;
-  return true;
-}"""
 
-COLLECT = r"""() => {
-  const article = document.querySelector(".bd-article") || document.body;
-  const visibleText = (() => {
-    const copy = article.cloneNode(true);
-    copy.querySelectorAll("script, style, pre, code, math, .highlight")
-      .forEach((n) => n.remove());
-    return copy.textContent;
-  })();
-  const outputs = [...document.querySelectorAll(".cell_output, .output")];
-  return {
-    lang: document.documentElement.lang,
-    title: document.title,
-    h1: (document.querySelector(".bd-article h1") || {}).textContent || "",
-    description: (document.querySelector('meta[name="description"]') || {}).content || "",
-    favicon: (document.querySelector('link[rel~="icon"]') || {}).href || "",
-    footer: (document.querySelector(".bd-footer-content") || document.body).innerText,
-    images: [...document.images].map((img) => ({
-      src: img.currentSrc || img.src, alt: img.getAttribute("alt"), complete: img.complete,
-      naturalWidth: img.naturalWidth })),
-    visibleText,
-    mathSource: document.querySelectorAll(".math").length,
-    // a formula counts as drawn when its box holds one <math> that Chromium lays out as MathML (MathML Core)
-    mathRendered: [...document.querySelectorAll(".math")].filter((box) =>
-      box.querySelectorAll(":scope > math").length === 1 &&
-      box.querySelector("math") instanceof MathMLElement &&
-      box.querySelector("math").getBoundingClientRect().width > 0).length,
-    mathErrors: [...document.querySelectorAll(".math merror, .math > code")].map((n) => n.textContent),
-    // a fraction laid out as math stands taller than a line of its text; as plain text it would not
-    flatFractions: [...document.querySelectorAll(".math mfrac")].filter((f) => {
-      const r = f.getBoundingClientRect();
-      return r.width > 0 && r.height < 1.3 * parseFloat(getComputedStyle(f).fontSize);
-    }).map((f) => f.textContent),
-    mathFonts: [...document.fonts].filter((f) => f.status === "loaded").map((f) => f.family),
-    icons: [...document.querySelectorAll("*")].map((el) => {
-      const before = getComputedStyle(el, "::before");
-      const family = before.fontFamily, content = before.content;
-      return family.includes("Font Awesome") && /^"[\ue000-\uf8ff]"$/.test(content) ?
-        {family: family, weight: before.fontWeight, char: content.slice(1, -1), cls: el.className.toString()} : null;
-    }).filter(Boolean),
-    stderr: [...document.querySelectorAll(".output.stderr, .output.traceback, .stderr, .traceback")]
-      .map((n) => n.textContent.slice(0, 200)),
-    outputText: outputs.map((n) => n.textContent).join("\n"),
-    links: [...document.querySelectorAll("a[href]")].map((a) => ({href: a.href, raw: a.getAttribute("href")})),
-    prev: (document.querySelector("a.left-prev") || {}).href || null,
-    next: (document.querySelector("a.right-next") || {}).href || null,
-  };
-}"""
+class Site:
+    """site[docname]: the page's three visits as the tests below read them."""
 
-SIDEWAYS = """() => {
-  window.scrollTo(10000, 0);
-  const scrolled = window.scrollX;
-  window.scrollTo(0, 0);
-  const width = document.documentElement.clientWidth;
-  const clipped = (el) => {
-    for (let p = el.parentElement; p; p = p.parentElement) {
-      const o = getComputedStyle(p).overflowX;
-      if (o === "auto" || o === "scroll" || o === "hidden" || o === "clip") return true;
-    }
-    return false;
-  };
-  const culprits = [...document.querySelectorAll(".bd-article *")]
-    .filter((el) => el.getBoundingClientRect().right > width + 1 && !clipped(el))
-    .slice(0, 5)
-    .map((el) => el.tagName.toLowerCase() + (el.className && typeof el.className === "string" ?
-      "." + el.className.trim().split(/\\s+/).join(".") : ""));
-  return {scrolled, scrollWidth: document.documentElement.scrollWidth, width, culprits};
-}"""
+    def __init__(self, visits):
+        self.visits = visits
 
-# Visible figures of the article, in page coordinates (for cutting them out of the full-page screenshot).
-FIGURE_BOXES = """() => [...document.querySelectorAll(".bd-article img")]
-  .map((img, index) => ({img, index, r: img.getBoundingClientRect()}))
-  .filter(({img, r}) => r.width > 40 && r.height > 40 && img.offsetParent !== null)
-  .map(({img, index}) => ({src: img.getAttribute("src"), index}))"""
-
-# Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does: the figures
-# inside are checked too, and nothing hidden is measured.
-OPEN_ALL = """async () => {
-  document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
-  document.querySelectorAll("details").forEach((el) => { el.open = true; });
-  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-  return true;
-}"""
-
-# Dark mode the way the theme's switch sets it (data-theme on <html>, remembered in localStorage).
-DARK = """async () => {
-  localStorage.setItem("mode", "dark"); localStorage.setItem("theme", "dark");
-  document.documentElement.dataset.mode = "dark"; document.documentElement.dataset.theme = "dark";
-  await new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)));
-  return document.documentElement.dataset.theme;
-}"""
-LIGHT = """() => {
-  localStorage.setItem("mode", "light"); localStorage.setItem("theme", "light");
-  document.documentElement.dataset.mode = "light"; document.documentElement.dataset.theme = "light";
-}"""
+    def __getitem__(self, docname):
+        return PageView(*(self.visits[docname, mode] for mode in MODES))
 
 
-@dataclasses.dataclass
-class PageReport:
-    url: str
-    console_errors: list = dataclasses.field(default_factory=list)
-    failed_requests: list = dataclasses.field(default_factory=list)
-    external_requests: list = dataclasses.field(default_factory=list)
-    light: dict = dataclasses.field(default_factory=dict)
-    dark_theme: str = ""
-    figure_contrast: list = dataclasses.field(default_factory=list)   # (src, contrast ratio)
-    phone: dict = dataclasses.field(default_factory=dict)
-    responses: list = dataclasses.field(default_factory=list)       # (url, bytes) of every response
-    first_visit: list = dataclasses.field(default_factory=list)     # those of the cold load, until settled
-
-
-def _body_size(response) -> int:
-    try:
-        return len(response.body())
-    except Exception:        # a redirect or an aborted request has no body
-        return 0
-
-
-def _shot_name(docname: str, kind: str) -> str:
-    return f"{docname.replace('/', '__')}-{kind}.png"
+class PageView:
+    def __init__(self, light, dark, phone):
+        self.url, self.light, self.phone = light.url, light.collected, phone.sideways
+        self.visits = (light, dark, phone)
+        self.dark_theme, self.figure_contrast = dark.theme, dark.figure_contrast
+        self.first_visit = light.first_visit
+        self.console_errors = [f"{v.mode}: {e}" for v in self.visits for e in v.console_errors]
+        self.failed_requests = sorted({e for v in self.visits for e in v.failed_requests})
+        self.external_requests = sorted({e for v in self.visits for e in v.external_requests})
 
 
 @pytest.fixture(scope="session")
-def site():
-    """Open every page of _toc.yml once; record it in light mode, switch the theme to dark (as the
-    theme's own button does) and record again, then narrow the window to a phone's width.
-    Returns {docname: PageReport}."""
-    root = html_dir()
-    shots = screenshot_dir()
-    reports: dict[str, PageReport] = {}
-    with serve(root) as base, chromium() as browser:
-        blocked: list[str] = []
-        context = browser.new_context(viewport=DESKTOP, color_scheme="light")
-        offline(context, base, blocked)
-        for docname in PAGES:
-            report = reports[docname] = PageReport(url=base + page_file(docname))
-            blocked.clear()
-            if not (root / page_file(docname)).is_file():
-                report.failed_requests.append(f"{page_file(docname)} was not built")
-                continue
-            page = context.new_page()
-            page.on("console", lambda m, r=report: r.console_errors.append(m.text) if m.type == "error" else None)
-            page.on("pageerror", lambda e, r=report: r.console_errors.append(f"page error: {e}"))
-            page.on("requestfailed", lambda q, r=report: r.failed_requests.append(f"{q.url} ({q.failure})")
-                    if q.url.startswith(base) else None)
-            page.on("response", lambda q, r=report: r.failed_requests.append(f"{q.url} (HTTP {q.status})")
-                    if q.url.startswith(base) and q.status >= 400 else None)
-            page.on("response", lambda q, r=report: r.responses.append((q.url, _body_size(q))))
-            page.goto(report.url, wait_until="load")   # routing is on, so the browser cache is off: a cold load
-            page.evaluate(SETTLE)
-            page.wait_for_load_state("networkidle")
-            report.light = page.evaluate(COLLECT)
-            report.first_visit = list(report.responses)
-            page.screenshot(path=shots / _shot_name(docname, "light"), full_page=True)
-
-            report.dark_theme = page.evaluate(DARK)
-            page.evaluate(OPEN_ALL)
-            figures = page.evaluate(FIGURE_BOXES)
-            page.screenshot(path=shots / _shot_name(docname, "dark"), full_page=True)
-            images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale
-            report.figure_contrast = [(f["src"], screenshot_contrast(images.nth(f["index"]).screenshot()))
-                                      for f in figures]
-
-            page.evaluate(LIGHT)
-            page.set_viewport_size(PHONE)
-            page.wait_for_timeout(500)   # let the sidebar's collapse transition finish before measuring
-            report.phone = page.evaluate(SIDEWAYS)
-            page.screenshot(path=shots / _shot_name(docname, "phone"), full_page=True)
-            page.close()
-            report.external_requests = sorted(set(blocked))
-    return reports
+def site(visits):
+    return Site(visits)
 
 
 def test_every_toc_page_is_tested():
@@ -400,8 +239,9 @@ def test_previous_next_follow_course_order(site):
 def test_screenshots_saved(site):
     shots = screenshot_dir()
     for docname in PAGES:
-        for kind in ("light", "dark", "phone"):
-            assert (shots / _shot_name(docname, kind)).stat().st_size > 1000, (docname, kind)
+        site[docname]
+        for kind in MODES:
+            assert (shots / shot_name(docname, kind)).stat().st_size > 1000, (docname, kind)
 
 
 def test_internal_links_resolve():

@@ -18,14 +18,12 @@ TOOLING_IMPORTS = {"sphinx", "docutils", "playwright", "jupytext", "nbclient", "
 
 
 def test_importing_the_model_loads_neither_matplotlib_nor_ipython():
-    probe = ("import sys, time; t = time.process_time(); import roofline; t = time.process_time() - t; "
-             "import json; print(json.dumps({'seconds': t, 'loaded': sorted(m for m in ('matplotlib', 'IPython', "
-             "'numpy', 'roofline.show') if m in sys.modules)}))")
+    """What `import roofline` loads (its time is a figure of `make bench`, not a test)."""
+    probe = ("import sys, json; import roofline; print(json.dumps(sorted(m for m in ('matplotlib', 'IPython', "
+             "'numpy', 'roofline.show') if m in sys.modules)))")
     run = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True, check=True, cwd="/")
-    found = json.loads(run.stdout)
-    assert found["loaded"] == [], f"`import roofline` loads {found['loaded']}"
-    # CPU time, not wall time: a busy machine does not make it fail (about 0.03 s; the README gives the measured figure)
-    assert found["seconds"] < 0.1, f"`import roofline` took {found['seconds']:.2f} s of CPU time"
+    loaded = json.loads(run.stdout)
+    assert loaded == [], f"`import roofline` loads {loaded}"
 
 
 def imports_of(path: Path, whole: bool = False) -> set[str]:

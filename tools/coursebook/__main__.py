@@ -28,7 +28,11 @@ CHAPTERS = ROOT / "chapters"
 
 def svg(name: str, course) -> bytes:
     """Figure `name` for `course` as SVG bytes, the same bytes on every run."""
-    fig = draw(name, course)
+    return svg_bytes(draw(name, course))
+
+
+def svg_bytes(fig) -> bytes:
+    """A drawn figure as SVG bytes (no date, no creator: the same bytes on every run)."""
     buffer = io.BytesIO()
     fig.savefig(buffer, format="svg", metadata=style.SVG_METADATA)
     return buffer.getvalue()
@@ -49,13 +53,15 @@ def write_figures(course) -> None:
         print(f"removed figures/{stale.name} (no such figure any more)")
 
 
-def stale_figures(course) -> list[str]:
+def stale_figures(course, drawn: dict[str, bytes] | None = None) -> list[str]:
+    """What in figures/ differs from what the library draws for `course` (`drawn`: name → SVG bytes already drawn,
+    so a caller that has them draws nothing again)."""
     problems = []
     for name in sorted(FIGURES):
         path = FIGURE_DIR / f"{name}.svg"
         if not path.exists():
             problems.append(f"figures/{name}.svg is missing: run `make figures`")
-        elif path.read_bytes() != svg(name, course):
+        elif path.read_bytes() != (drawn[name] if drawn is not None else svg(name, course)):
             problems.append(f"figures/{name}.svg differs from what the library draws now: run `make figures`")
     for path in sorted(FIGURE_DIR.glob("*.svg")):
         if path.stem not in FIGURES:

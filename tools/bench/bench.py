@@ -1,0 +1,344 @@
+"""`make bench`: the course site's timings and weights, printed as figures, never as pass/fail.
+
+    python tools/bench/bench.py [--quick] [--runs N] [--json PATH]
+
+Figures (medians over --runs runs where a run takes seconds, one run where it takes minutes):
+- clean build: `make book` in a fresh copy of the repository (every chapter executed), wall and CPU;
+- cached build: `make book` again in that copy (every chapter from the execution cache);
+- refresh: `make refresh` after one parameter of course.toml is touched, and after it is put back;
+- the test suite: `make test`'s pytest command in this checkout, wall and CPU;
+- the explorer's response: in Chromium, from a key pressed on a control to the first frame after the update;
+- the exercise judge's response: from Enter in a field to the first frame after the verdict is shown;
+- first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
+- `import roofline`: CPU seconds in a fresh interpreter;
+- Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
+`--quick` leaves out the clean and cached builds, the refresh and the test suite.
+
+CPU seconds are those of the command and every process it waited for (getrusage RUSAGE_CHILDREN); on a shared
+machine the wall clock also counts the time other processes held the CPU, so both are printed with the load average.
+The builds run in a copy (`make VENV=<this .venv>`), so this checkout and its _build stay as they are.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import resource
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV = Path(sys.prefix)
+HTML = Path(os.environ.get("ROOFLINE_HTML", ROOT / "_build" / "html"))
+CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", "/usr/bin/chromium")
+sys.path.insert(0, str(ROOT / "tests"))   # the browser set-up (server, flags) and course_copies, shared with the tests
+
+RESULTS: dict = {}
+FAILED: list[str] = []
+
+
+def load() -> str:
+    return " ".join(Path("/proc/loadavg").read_text().split()[:3]) if Path("/proc/loadavg").exists() else "?"
+
+
+def report(name: str, value: str, data=None) -> None:
+    print(f"  {name:<44} {value}", flush=True)
+    RESULTS[name] = data if data is not None else value
+
+
+def run(cmd: list[str], cwd: Path, env: dict | None = None) -> tuple[float, float]:
+    """Wall and CPU seconds (user + system of every waited-for descendant) of one command; raises on failure."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(cmd, cwd=cwd, env=env, capture_output=True, text=True)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if done.returncode != 0:
+        raise RuntimeError(f"{' '.join(cmd)} failed ({done.returncode}):\n{(done.stdout + done.stderr)[-2000:]}")
+    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def timed(name: str, cmd, cwd, env=None, runs: int = 1) -> None:
+    try:
+        samples = [run(cmd, cwd, env) for _ in range(runs)]
+    except Exception as err:          # a step that cannot run is reported; the other figures still come
+        FAILED.append(f"{name}: {err}")
+        report(name, "could not run (see the end)")
+        return
+    wall = statistics.median(s[0] for s in samples)
+    cpu = statistics.median(s[1] for s in samples)
+    many = f" (median of {runs})" if runs > 1 else ""
+    report(name, f"{wall:7.1f} s wall, {cpu:7.1f} s CPU{many}  [load {load()}]",
+           {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "runs": runs, "load": load()})
+
+
+# ---- builds, in a copy ------------------------------------------------------------------------------------
+
+def copy_repository(base: Path) -> Path:
+    """A clone with the working tree's files (the editions pin a library commit, so the history comes along)."""
+    from course_copies import checkout_files
+
+    copy = base / "repo"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
+    for name in checkout_files():
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, copy / name)
+    git = ["git", "-C", str(copy), "-c", "user.name=bench", "-c", "user.email=bench@example.org"]
+    subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "bench"], check=True, capture_output=True)
+    if (ROOT.parent / "shared").is_dir():
+        (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
+    return copy
+
+
+def builds(runs: int) -> None:
+    from course_copies import set_key
+
+    print("builds (in a copy of the repository, with this .venv)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
+        repo = copy_repository(Path(tmp))
+        env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML"}}
+        env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"   # the copy's library and tooling
+        make = ["make", "-s", f"VENV={VENV}", "-o", str(VENV / ".installed")]
+        timed("make book, clean (every chapter runs)", make + ["book"], repo, env)
+        timed("make book, cached", make + ["book"], repo, env, runs=runs)
+        toml = repo / "lib" / "roofline" / "course.toml"
+        original = toml.read_text(encoding="utf-8")
+        import tomllib
+        L = tomllib.loads(original)["week3"]["L"]
+        toml.write_text(set_key(original, "week3.L", 2 * L), encoding="utf-8")
+        timed("make refresh, week3.L doubled", make + ["refresh"], repo, env)
+        toml.write_text(original, encoding="utf-8")
+        timed("make refresh, week3.L put back", make + ["refresh"], repo, env)
+
+
+def test_suite() -> None:
+    print("test suite (this checkout, as `make test` runs it after the build)", flush=True)
+    timed("pytest tests chapters -n 2", [str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
+                                         "--nbval-current-env", "-n", "2", "--dist", "loadfile", "-q"], ROOT)
+
+
+def import_time(runs: int) -> None:
+    probe = "import time; t = time.process_time(); import roofline; print(time.process_time() - t)"
+    samples = []
+    for _ in range(max(runs, 5)):
+        out = subprocess.run([str(VENV / "bin" / "python"), "-c", probe], capture_output=True, text=True, cwd="/")
+        samples.append(float(out.stdout))
+    report("import roofline (CPU)", f"{statistics.median(samples) * 1000:7.1f} ms (median of {len(samples)})",
+           {"cpu_ms": round(statistics.median(samples) * 1000, 2)})
+
+
+# ---- in Chromium ------------------------------------------------------------------------------------------
+
+# The explorer announces each update with an `rl-update` event: from the input event to the first frame after it.
+PROBE = """() => {
+  window.__bench = {pending: null, latency: [], work: []};
+  for (const type of ["keydown", "pointerdown", "input", "change"]) {
+    document.addEventListener(type, (e) => { if (window.__bench.pending === null) window.__bench.pending = e.timeStamp; }, true);
+  }
+  document.addEventListener("rl-update", (e) => {
+    const t0 = window.__bench.pending;
+    window.__bench.pending = null;
+    if (e.detail && typeof e.detail.ms === "number") window.__bench.work.push(e.detail.ms);
+    requestAnimationFrame(() => { if (t0 !== null) window.__bench.latency.push(performance.now() - t0); });
+  }, true);
+}"""
+
+# A key that changes the focused range or <select> from where it stands.
+MOVE = """(el) => el.type === "range" ? (el.value === el.min ? "End" : "Home")
+                                     : (el.selectedIndex === el.options.length - 1 ? "ArrowUp" : "ArrowDown")"""
+
+# From Enter in a field to the first frame after its verdict changed.
+JUDGE_PROBE = """() => {
+  window.__judge = {pending: null, latency: []};
+  document.addEventListener("keydown", (e) => { if (e.key === "Enter") window.__judge.pending = e.timeStamp; }, true);
+  new MutationObserver(() => {
+    const t0 = window.__judge.pending;
+    if (t0 === null) return;
+    window.__judge.pending = null;
+    requestAnimationFrame(() => window.__judge.latency.push(performance.now() - t0));
+  }).observe(document.body, {subtree: true, childList: true, characterData: true});
+}"""
+
+
+def spread(ms: list[float]) -> str:
+    ms = sorted(ms)
+    p90 = ms[min(len(ms) - 1, round(0.9 * (len(ms) - 1)))]
+    return f"median {statistics.median(ms):6.1f} ms, p90 {p90:6.1f} ms, max {ms[-1]:6.1f} ms ({len(ms)} changes)"
+
+
+def in_browser(runs: int) -> None:
+    from browser_helpers import html_dir, label_page, offline, page_file, serve, chromium, stop_shared, toc_pages
+
+    print("in Chromium (the built site on 127.0.0.1)", flush=True)
+    if not Path(CHROMIUM).is_file():
+        report("browser figures", f"skipped: no Chromium at {CHROMIUM}")
+        return
+    root = html_dir()
+    try:
+        with serve(root) as base, chromium() as browser:
+            explorer_response(browser, base, runs, label_page, page_file, offline)
+            judge_response(browser, base, runs, label_page, page_file, offline)
+            first_visit_bytes(browser, base, toc_pages(), page_file, offline)
+    except Exception as err:
+        FAILED.append(f"browser figures: {err}")
+        report("browser figures", "could not run (see the end)")
+    finally:
+        stop_shared()
+
+
+def explorer_pages() -> list[str]:
+    """Docnames of the built pages that carry an explorer."""
+    from site_pages import toc_pages
+
+    return [d for d in toc_pages() if "data-rl-explorer" in (HTML / f"{d}.html").read_text(encoding="utf-8")]
+
+
+def explorer_response(browser, base, runs, label_page, page_file, offline) -> None:
+    for docname in explorer_pages():
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        offline(context, base, [])
+        page = context.new_page()
+        page.goto(base + page_file(docname), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        page.evaluate(PROBE)
+        control = page.locator('[data-rl-explorer] input[type="range"], [data-rl-explorer] select').first
+        if control.count() == 0:
+            report(f"explorer response, {docname}", "no range or select control found")
+            context.close()
+            continue
+        control.focus()
+        for i in range(10 * max(runs, 1)):
+            page.keyboard.press(control.evaluate(MOVE))
+            page.wait_for_function(f"() => window.__bench.latency.length >= {i + 1}", timeout=5000)
+        found = page.evaluate("() => window.__bench")
+        work = f"; the explorer's own work median {statistics.median(found['work']):.1f} ms" if found["work"] else ""
+        report(f"explorer response, {docname.split('/')[-1]}", spread(found["latency"]) + work,
+               {"latency_ms": found["latency"], "work_ms": found["work"]})
+        context.close()
+
+
+def judge_response(browser, base, runs, label_page, page_file, offline) -> None:
+    try:
+        docname = label_page("ch-guide")
+    except BaseException:     # pytest.fail outside pytest: no such label any more
+        report("exercise judge response", "skipped: no page labelled ch-guide")
+        return
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    offline(context, base, [])
+    page = context.new_page()
+    page.goto(base + page_file(docname), wait_until="load")
+    try:
+        page.wait_for_selector(".rl-quiz.rl-live", timeout=15000)
+    except Exception:
+        report("exercise judge response", "skipped: no live exercise on the guide")
+        context.close()
+        return
+    page.evaluate(JUDGE_PROBE)
+    fields = page.locator(".rl-quiz [data-rl-q] input")
+    count = min(fields.count(), 10 * max(runs, 1))
+    for i in range(count):
+        field = fields.nth(i)
+        field.fill("1" if i % 2 else "2")
+        field.press("Enter")
+        page.wait_for_function(f"() => window.__judge.latency.length >= {i + 1}", timeout=5000)
+    latency = page.evaluate("() => window.__judge.latency")
+    report("exercise judge response, week-4 guide", spread(latency), {"latency_ms": latency})
+    context.close()
+
+
+def first_visit_bytes(browser, base, pages, page_file, offline) -> None:
+    """A cold load of every page (routing on: the browser cache is off), every image forced to load."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    offline(context, base, [])
+    sizes = {}
+    for docname in pages:
+        page = context.new_page()
+        got: list[int] = []
+
+        def size(response):
+            try:
+                got.append(len(response.body()))
+            except Exception:
+                pass
+
+        page.on("response", size)
+        page.goto(base + page_file(docname), wait_until="load")
+        page.evaluate("""async () => { [...document.images].forEach((i) => { i.loading = "eager"; });
+          await Promise.race([Promise.all([...document.images].map((i) => i.complete ? null : new Promise((ok) => {
+            i.addEventListener("load", ok); i.addEventListener("error", ok); }))), new Promise((ok) => setTimeout(ok, 5000))]);
+          await document.fonts.ready; }""")
+        page.wait_for_load_state("networkidle")
+        sizes[docname] = (sum(got), len(got))
+        page.close()
+    context.close()
+    for docname, (total, count) in sizes.items():
+        report(f"first visit, {docname}", f"{total:>10,} bytes in {count} requests", {"bytes": total, "requests": count})
+
+
+# ---- Lighthouse -------------------------------------------------------------------------------------------
+
+def lighthouse(pages: list[str]) -> None:
+    print("Lighthouse, mobile profile", flush=True)
+    tool = shutil.which("lighthouse")
+    if not tool:
+        report("lighthouse", "skipped: `lighthouse` is not installed (npm install -g lighthouse)")
+        return
+    from browser_helpers import html_dir, serve, stop_shared
+
+    env = {**os.environ, "CHROME_PATH": CHROMIUM}
+    with tempfile.TemporaryDirectory(prefix="lighthouse-") as tmp, serve(html_dir()) as base:
+        for docname in pages:
+            out = Path(tmp) / "report.json"
+            done = subprocess.run([tool, base + f"{docname}.html", "--quiet", "--output=json", f"--output-path={out}",
+                                   "--only-categories=performance,accessibility,best-practices",
+                                   "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
+                                  env=env, capture_output=True, text=True)
+            if done.returncode != 0 or not out.exists():
+                FAILED.append(f"lighthouse {docname}: {done.stderr[-1000:]}")
+                report(f"lighthouse, {docname}", "could not run (see the end)")
+                continue
+            lh = json.loads(out.read_text(encoding="utf-8"))
+            score = {k: round(100 * (v["score"] or 0)) for k, v in lh["categories"].items()}
+            audit = lh["audits"]
+            metrics = {k: audit[k]["displayValue"] for k in ("largest-contentful-paint", "total-blocking-time",
+                                                            "cumulative-layout-shift", "first-contentful-paint")
+                       if k in audit and "displayValue" in audit[k]}
+            report(f"lighthouse, {docname}", " ".join(f"{k} {v}" for k, v in score.items()) + "; " +
+                   ", ".join(f"{k.replace('-', ' ')} {v}" for k, v in metrics.items()), {"scores": score, **metrics})
+    stop_shared()
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="leave out the builds, the refresh and the test suite")
+    parser.add_argument("--runs", type=int, default=3, help="runs of each short measurement (the median is shown)")
+    parser.add_argument("--json", type=Path, default=ROOT / "_build" / "bench.json", help="where to write the figures")
+    args = parser.parse_args(argv)
+    if not (HTML / "index.html").is_file():
+        print(f"no built site in {HTML}: run `make book` first", file=sys.stderr)
+        return 1
+    print(f"make bench: {time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cores, load {load()}", flush=True)
+    import_time(args.runs)
+    in_browser(args.runs)
+    from site_pages import toc_pages
+
+    lighthouse([toc_pages()[0], *explorer_pages()[:1]])
+    if not args.quick:
+        builds(args.runs)
+        test_suite()
+    args.json.parent.mkdir(parents=True, exist_ok=True)
+    args.json.write_text(json.dumps(RESULTS, indent=1, ensure_ascii=False), encoding="utf-8")
+    print(f"figures written to {args.json.relative_to(ROOT) if args.json.is_relative_to(ROOT) else args.json}")
+    for line in FAILED:
+        print(f"\ncould not measure: {line}", file=sys.stderr)
+    return 1 if FAILED else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
