@@ -65,7 +65,7 @@ system-deps:
 # No test asserts a time: see `make bench`. (Not `--dist loadgroup`: pytest-xdist 3.8 cannot group under pytest 9.)
 test: $(STAMP) system-deps book
 	$(BIN)/python -m coursebook check
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadfile
+	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 2 --dist loadfile --durations=25
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile

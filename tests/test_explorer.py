@@ -302,7 +302,7 @@ class Reader:
         if context.get("java_script_enabled", True):
             # an explorer starts when it comes near the screen (explorer.js): bring it there, as a reader does
             self.root.scroll_into_view_if_needed()
-            self.page.wait_for_function("() => [...document.querySelectorAll('[data-rl-explorer]')].every((r) => r.rlExplorer)")
+            self.page.wait_for_function("(uid) => document.getElementById(uid).rlExplorer", arg=f"rl-{name}")
             self.page.evaluate(PROBE)
         self.checked, self.updates, self.focused = 0, 0, None
 

@@ -54,6 +54,9 @@ def shown():
         page.goto(f"{base}{label_page('ch-tile-size')}.html")
         root = page.locator(".rl-explorer[data-rl-explorer]").filter(has=page.locator('[data-rl-control="threads"]'))
         root.wait_for()
+        root.scroll_into_view_if_needed()     # an explorer starts when it comes near the screen
+        page.wait_for_function("() => [...document.querySelectorAll('[data-rl-explorer]')]"
+                               ".some((r) => r.rlExplorer && r.querySelector('[data-rl-control=threads]'))")
         states = root.evaluate(WALK)
         page.close()
     assert errors == []

@@ -10,7 +10,7 @@ import pytest
 
 from browser_helpers import html_dir, label_page
 from coursebook import search_ko
-from test_search import listed, new_page, site  # noqa: F401  (fixtures and helpers of the search tests)
+from test_search import listed, search_page  # noqa: F401  (the search page, loaded once, and its result list)
 
 # loanword spellings a student types → the glossary word (test data: how Korean writes these words; the
 # site's table is derived from the glossary, not from this list)
@@ -46,14 +46,6 @@ def test_sounds_come_from_the_glossary_and_name_indexed_words():
         assert search_ko.sound_key(word) == key
         assert word in index["terms"] or word in index["titleterms"], f"{word!r} is not indexed"
     assert {"occupancy", "arithmetic", "intensity"} <= set(sounds.values())
-
-
-@pytest.fixture(scope="module")
-def search_page(site):  # noqa: F811
-    context, base = site
-    page = new_page(context)
-    page.goto(f"{base}search.html", wait_until="load")
-    return page, base
 
 
 def test_hangul_skeleton_is_the_english_words(search_page):

@@ -622,7 +622,11 @@ def guide(w4) -> Exercises:
 def intensity(w4) -> Exercises:
     """① I of a tiled matmul at another N and T, of another kernel (AXPY) in another dtype, of the read-once
     matmul with mixed precision, and whether a tiled matmul is memory- or compute-bound."""
-    N, s, dtype, hw, cat = w4.N, w4.s, w4.dtype, w4.hardware, w4.catalog
+    N, s, dtype, cat = w4.N, w4.s, w4.dtype, w4.catalog
+    # ①-4 states P and BW: the week's machine at the chapter's dtype, or at a dtype it has (① sets no hardware,
+    # so a reader may choose a dtype the machine has no peak for)
+    preset = cat.presets[w4.hardware_key]
+    hw = preset.roofline(dtype if dtype in preset.peak else next(iter(preset.peak)))
     N1 = _half(N)
     T1 = _divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
     d2 = _other_dtype(cat, dtype)
