@@ -472,7 +472,7 @@ def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str
     )
     intro = (f"{html.escape(dtype)} 원소 {s} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 SM 하나에 몇 개 상주하는지 "
              "본다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 레지스터에 나누어 둔다고 본다. 네 한도(워프 수, "
-             "레지스터, Shared Memory, 블록 수)는 위의 표와 같은 함수 occupancy.occupancy로 계산했다. 조건을 바꿔 보자.")
+             "레지스터, Shared Memory, 블록 수)는 위의 표와 같은 규칙으로 계산했다. 조건을 바꿔 보자.")
     note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU, 블록당 스레드, 레지스터 여유분을 골라 버퍼 크기와 "
             f"네 한도, 상주 블록과 점유율이 바뀌는 것을 볼 수 있다. 아래는 지금 조건({first['tile']}, {presets[gpu].name}, "
             f"스레드 {threads}개, 여유분 {extra_registers}개)의 값이다.")
