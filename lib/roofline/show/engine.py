@@ -20,10 +20,10 @@ import json
 import math
 from fractions import Fraction
 
-from roofline import kernels, problems
+from roofline import buffers, kernels, occupancy, problems
 from roofline.cost import Timing
 from roofline.errors import ParameterError, check_divides, choice, positive_int, positive_number
-from roofline.show import fmt, ko, matmul
+from roofline.show import fmt, ko, matmul, tile_size
 from roofline.show.palette import CASE_COLORS, case_color
 
 TERA = 10**12
@@ -221,7 +221,8 @@ def fits_text(footprint: int, capacity) -> str:
 
 def vector_times(w3, kP=1, kBW=1) -> dict:
     """Week 3 with P×kP and BW×kBW on the problem's machine: the three times, the speedup over the problem's own
-    machine and the limiting resource (the part of the state that does not depend on the capacity)."""
+    machine and the limiting resource (the part of the state that does not depend on the capacity), and the words
+    of the intro that name the problem (its dtype and machine)."""
     kP, kBW = positive_number(kP, "kP"), positive_number(kBW, "kBW")
     hw = w3.hardware
     add = kernels.vector_add(w3.L, w3.s)
@@ -230,7 +231,8 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     t = Timing(add, machine)
     fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base))}
     fields.update({"P": fmt.number(machine.P / TERA), "BW": fmt.number(machine.BW / TERA),
-                   "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
+                   "kind": "메모리 한계" if t.memory_bound else "연산 한계",
+                   "dtype": w3.dtype, "base": w3.preset.name})
     longer = max(t.t_compute, t.t_memory)
     widths = {"compute": fmt.percent(t.t_compute / longer, 1).replace(" ", ""),
               "memory": fmt.percent(t.t_memory / longer, 1).replace(" ", "")}
@@ -248,6 +250,73 @@ def vector_fits(w3, kcap=1) -> dict:
 def vector_state(w3, kP=1, kBW=1, kcap=1) -> dict:
     times, fits = vector_times(w3, kP, kBW), vector_fits(w3, kcap)
     return {"fields": {**times["fields"], **fits["fields"]}, "widths": times["widths"], "flags": fits["flags"]}
+
+
+# ---------------------------------------------------------------- ④ tile size and occupancy
+
+BUFFERING = {1: "단일 버퍼", 2: "이중 버퍼링"}
+TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"]
+TILES_HEADERS = ["타일", "단일 버퍼: 상주 블록, 점유율", "정한 한도", "이중 버퍼링: 상주 블록, 점유율", "정한 한도"]
+TILES_ALIGN = "lrlrl"
+
+
+def byte_kib(n: int) -> str:
+    return f"{fmt.integer(n)} B ({fmt.kib(n)})"
+
+
+def tile_choice(w4, T, copies) -> tuple[int, int]:
+    """The explorer's tile side T (a divisor of the problem's N) and its input copies (1 or 2)."""
+    T = positive_int(T, "T")
+    check_divides("T", T, "N", w4.N)
+    if copies not in BUFFERING or isinstance(copies, bool):
+        raise ParameterError(f"copies: 입력 버퍼 A·B의 벌 수는 1(단일 버퍼) 또는 2(이중 버퍼링)여야 한다. 받은 값: {copies!r}")
+    return T, copies
+
+
+def tile_buffers_state(w4, T, copies) -> dict:
+    """④'s buffer sizes of one T×T×T tile with `copies` sets of A·B in the problem's dtype (roofline.buffers)."""
+    T, copies = tile_choice(w4, T, copies)
+    b = buffers.tile_buffers(T, T, T, w4.s, w4.s, copies)
+    row = (byte_kib(b.A), byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total))
+    return {"fields": {**{f"b{j}": text for j, text in enumerate(row)}, "tile": f"T = {T}, {BUFFERING[copies]}"}}
+
+
+def tile_occupancy_state(w4, T, copies) -> dict:
+    """④'s tile on one SM of the problem's `gpu` with its `threads` and `extra_registers`: the demand, the four
+    limits, resident blocks, active warps, occupancy and the binding limit (roofline.occupancy.tile_case), in the
+    chapter's words (show.tile_size.occupancy_words)."""
+    T, copies = tile_choice(w4, T, copies)
+    preset = w4.catalog.presets[w4.gpu]
+    case = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers)
+    r = case.result
+    return {"fields": tile_size.occupancy_words(case, preset),
+            "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
+            "flags": {"misfit": r is None or not r.blocks}}
+
+
+def tile_cases_state(w4) -> dict:
+    """The problem's tiles on its `gpu`, single and double buffering (the chapter's table of GPUs, one GPU), and
+    the words of the sentences that name the condition: dtype, Byte per element, GPU, threads, registers allowance."""
+    preset = w4.catalog.presets[w4.gpu]
+    rows = []
+    for T in w4.tiles:
+        one, two = (tile_size.resident(occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers))
+                    for copies in (1, 2))
+        rows.append([keep(f"T = {fmt.integer(T)}"), keep(one[0]), keep(one[1]), keep(two[0]), keep(two[1])])
+    fields = {"dtype": w4.dtype, "s": str(w4.s), "gpu-name": tile_size.gpu_name(preset),
+              "threads": fmt.integer(w4.threads), "warps-per-block": fmt.integer(-(-w4.threads // preset.sm.warp_size)),
+              "extra": fmt.integer(w4.extra_registers)}
+    return {"fields": fields, "tables": {"tiles": {"align": TILES_ALIGN, "rows": rows}}}
+
+
+def tile_state(w4, T, copies) -> dict:
+    """④ for the problem `w4`, the tile side T and `copies`: the buffers, the occupancy and the problem's tiles."""
+    parts = [tile_buffers_state(w4, T, copies), tile_occupancy_state(w4, T, copies), tile_cases_state(w4)]
+    state: dict = {}
+    for part in parts:
+        for kind, values in part.items():
+            state.setdefault(kind, {}).update(values)
+    return state
 
 
 # ---------------------------------------------------------------- ② the reader's own kernel
@@ -332,6 +401,11 @@ LIVE = {   # page → the problem and the form's fields: (name, Korean label as 
     "vector-add": ("week3", [("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형"), ("L", "벡터 길이"),
                              ("capacity", "메모리 용량 (Byte)"), ("kP", "연산 성능 P의 배율 k"),
                              ("kBW", "메모리 대역폭 BW의 배율 k"), ("kcap", "메모리 용량의 배율 k")]),
+    "tile-size": ("week4", [("dtype", "자료형: 입력 s_in과 중간 합 s_acc 모두"), ("N", "정사각 행렬 한 변 (M = N = K)"),
+                            ("tiles", "비교할 정사각 타일 한 변 T"), ("threads", "예시: 블록 하나의 스레드 수"),
+                            ("gpu", "점유율 손계산의 GPU (SM 한도가 있는 NVIDIA GPU 프리셋)"),
+                            ("extra_registers", "가정: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 (주소, 루프 변수, 곱할 입력 값)"),
+                            ("T", "조건 탐색기에서 고른 타일 한 변 T (N의 약수)"), ("copies", "입력 버퍼 A·B")]),
     "kernel": ("catalog", [("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형"), ("kernel", "커널"),
                            ("F", "연산량 F (FLOPs)"), ("Q", "이동량 Q (Byte)"), ("L", "벡터 길이 L"),
                            ("N", "행렬 한 변 N"), ("T", "타일 한 변 T"), ("M", "행 수 M"), ("K", "안쪽 차원 K"),
@@ -370,6 +444,9 @@ def live_state(page: str, course, values: dict) -> dict:
         w3 = course.week3.with_(**{k: v[k] for k in ("hardware", "dtype", "L", "capacity")})
         w3.hardware   # the preset must have the dtype
         return vector_state(w3, v["kP"], v["kBW"], v["kcap"])
+    if page == "tile-size":
+        w4 = course.week4.with_(**{k: v[k] for k in ("dtype", "N", "tiles", "threads", "gpu", "extra_registers")})
+        return tile_state(w4, v["T"], v["copies"])
     w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
     w4.hardware
     return roofline_state(w4) if page == "roofline" else matmul_state(w4, v["T"])

@@ -1,6 +1,6 @@
 """Explorers: the reader changes the conditions on the page itself (②, ④, ⑤, the week-3 note, ②'s "내 커널").
 
-A state of ②, ⑤, the week-3 note and "내 커널" is a pure function of the chapter's problem object in
+A state of ②, ④, ⑤, the week-3 note and "내 커널" is a pure function of the chapter's problem object in
 `roofline.show.engine` (texts formatted by `fmt`, words from `ko`, float coordinates). Each function here takes the
 chapter's problem (`Week4`, `Week3`), computes with the engine EVERY state the controls can reach, and returns an
 `Explorer` for `glue`:
@@ -30,7 +30,7 @@ import json
 from dataclasses import dataclass
 from fractions import Fraction
 
-from roofline import buffers, kernels, occupancy
+from roofline import buffers, kernels
 from roofline.errors import ParameterError
 from roofline.show import engine, fmt, tables
 from roofline.show import tile_size as tile_size_mod
@@ -60,10 +60,6 @@ class Explorer:
 
 
 # ---------------------------------------------------------------- small helpers
-
-# the helpers the engine shares with ④ (its states are still built here)
-_float, _log_ticks, _tile_ticks = engine._float, engine.log_ticks, engine.tile_ticks
-
 
 def _attr(text: str) -> str:
     return html.escape(str(text), quote=True)
@@ -352,137 +348,102 @@ def matmul(w4, T: int, sizes=None) -> Explorer:
 
 # ---------------------------------------------------------------- ④ tile size
 
-BUFFER_MODES = [["1", "단일 버퍼"], ["2", "이중 버퍼링"]]
-TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"]
-THREADS = (64, 128, 256, 512, 1024)     # threads per block the reader may choose (and the chapter's own)
-EXTRA_REGISTERS = (16, 32, 64)          # registers allowance per thread (and the chapter's own)
-
-
-def byte_kib(n: int) -> str:
-    return f"{fmt.integer(n)} B ({fmt.kib(n)})"
-
-
-def tile_row(T: int, s: int, copies: int) -> tuple:
-    """④'s buffer sizes of one T×T×T tile (`copies` input sets)."""
-    b = buffers.tile_buffers(T, T, T, s, s, copies)
-    return (byte_kib(b.A), byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total))
+BUFFER_MODES = [[str(k), label] for k, label in engine.BUFFERING.items()]
+TILE_HEADERS, TILES_HEADERS = engine.TILE_HEADERS, engine.TILES_HEADERS
 
 
 @dataclass(frozen=True)
 class TileOptions:
-    """What ④'s explorer offers: presets with per-SM limits, tile sides, threads per block, registers allowances."""
+    """What ④'s static explorer offers: the presets with per-SM limits and the tile sides (the problem's threads
+    and registers allowance; any other value, N and tiles are the live mode's)."""
 
     gpus: tuple[str, ...]
     Ts: tuple[int, ...]
-    threads: tuple[int, ...]
-    extras: tuple[int, ...]
 
     @property
     def count(self) -> int:
-        return len(self.gpus) * len(self.Ts) * 2 * len(self.threads) * len(self.extras)
+        return len(self.gpus) * len(self.Ts) * 2
 
 
-def tile_options(presets: dict, N: int, s: int, tiles, threads: int, extra_registers: int) -> TileOptions:
+def tile_options(w4) -> TileOptions:
     """Every power of two from 8 that divides N, up to the first whose single input buffers no GPU's block can
-    take (one such T is shown), and the chapter's tiles; THREADS and EXTRA_REGISTERS with the chapter's values."""
+    take (one such T is shown), and the problem's tiles; every preset with per-SM limits."""
+    presets = w4.catalog.presets
     gpus = tuple(key for key, p in presets.items() if p.sm)
     most = max(presets[key].sm.smem_per_block for key in gpus)
     Ts = []
-    for T in powers_of_two(N):
+    for T in powers_of_two(w4.N):
         Ts.append(T)
-        if buffers.tile_buffers(T, T, T, s, s, 1).inputs > most:
+        if buffers.tile_buffers(T, T, T, w4.s, w4.s, 1).inputs > most:
             break
-    Ts = tuple(sorted(set(Ts) | set(tiles)))
-    cap = min(presets[key].sm.threads_per_block for key in gpus)
-    return TileOptions(gpus, Ts, tuple(sorted({t for t in THREADS if t <= cap} | {threads})),
-                       tuple(sorted(set(EXTRA_REGISTERS) | {extra_registers})))
+    return TileOptions(gpus, tuple(sorted(set(Ts) | set(w4.tiles))))
 
 
-def tile_states(presets: dict, N: int, s: int, tiles, threads: int, extra_registers: int):
-    """Every (gpu, T, copies, threads, extra) the explorer offers, with its occupancy.TileCase."""
-    o = tile_options(presets, N, s, tiles, threads, extra_registers)
-    for key in o.gpus:
-        for T in o.Ts:
-            for copies in (1, 2):
-                for t in o.threads:
-                    for extra in o.extras:
-                        yield occupancy.tile_case(presets[key], T, s, copies, t, extra)
-
-
-def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str, threads: int,
-              extra_registers: int) -> Explorer:
-    """④ The reader chooses T, single or double buffering, the GPU (presets with per-SM limits), the threads per
-    block and the registers allowance: the buffers, the four limits on resident blocks, the resident blocks,
-    active warps, occupancy and the binding limit follow (roofline.occupancy, the one function)."""
-    o = tile_options(presets, N, s, tiles, threads, extra_registers)
-    if gpu not in o.gpus:
-        raise ParameterError(f"gpu: 프리셋 {gpu!r}에는 SM 한도(presets.{gpu}.sm)가 없다. 고를 수 있는 프리셋: {', '.join(o.gpus)}")
+def tile_size(w4, T: int) -> Explorer:
+    """④ The reader chooses T, single or double buffering and the GPU (presets with per-SM limits): the buffers,
+    the four limits on resident blocks, the resident blocks, active warps, occupancy and the binding limit follow,
+    and the problem's tiles on that GPU (`engine.tile_buffers_state`, `engine.tile_occupancy_state`,
+    `engine.tile_cases_state`: roofline.occupancy, the one function). The threads per block and the registers
+    allowance are the problem's; the live mode takes any value of them, of N, the tiles and the dtype."""
+    o = tile_options(w4)
     if T not in o.Ts:
         raise ParameterError(f"T: T = {T}은(는) 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {list(o.Ts)}")
     uid = "rl-tile"
-    mode = dict(BUFFER_MODES)
-    sizes = {}
-    for t in o.Ts:
-        for copies, label in BUFFER_MODES:
-            sizes[f"{t}|{copies}"] = {"fields": {**{f"b{j}": text for j, text in enumerate(tile_row(t, s, int(copies)))},
-                                                 "tile": f"T = {t}, {label}"}}
-    states = {}
-    for case in tile_states(presets, N, s, tiles, threads, extra_registers):
-        preset = presets[case.preset]
-        words = tile_size_words(case, preset)
-        r = case.result
-        states[f"{case.T}|{case.copies}|{case.preset}|{case.threads}|{case.extra_registers}"] = {
-            "fields": words,
-            "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
-            "flags": {"misfit": r is None or not r.blocks},
-        }
+    problems_at = {key: w4.with_(gpu=key) for key in o.gpus}
+    sizes = {f"{t}|{c}": engine.tile_buffers_state(w4, t, c) for t in o.Ts for c in (1, 2)}
+    states = {f"{t}|{c}|{key}": engine.tile_occupancy_state(p, t, c) for key, p in problems_at.items()
+              for t in o.Ts for c in (1, 2)}
+    cases = {key: engine.tile_cases_state(p) for key, p in problems_at.items()}
     t_options = [[str(t), fmt.integer(t)] for t in o.Ts]
-    g_options = [[key, presets[key].name] for key in o.gpus]
-    th_options = [[str(t), f"{fmt.integer(t)}개 (워프 {-(-t // 32)}개)"] for t in o.threads]
-    x_options = [[str(x), f"{x}개"] for x in o.extras]
+    g_options = [[key, w4.catalog.presets[key].name] for key in o.gpus]
     data = {
         "controls": {
             "T": {"kind": "range", "options": t_options, "initial": str(T)},
             "copies": {"kind": "radio", "options": BUFFER_MODES, "initial": "1"},
-            "gpu": {"kind": "select", "options": g_options, "initial": gpu},
-            "threads": {"kind": "select", "options": th_options, "initial": str(threads)},
-            "extra": {"kind": "select", "options": x_options, "initial": str(extra_registers)},
+            "gpu": {"kind": "select", "options": g_options, "initial": w4.gpu},
         },
         "parts": [{"on": ["T", "copies"], "states": sizes},
-                  {"on": ["T", "copies", "gpu", "threads", "extra"], "states": states}],
+                  {"on": ["T", "copies", "gpu"], "states": states},
+                  {"on": ["gpu"], "states": cases}],
         "plots": {},
+        "live": _live("tile-size", {"dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles), "threads": w4.threads,
+                                    "gpu": w4.gpu, "extra_registers": w4.extra_registers, "T": T, "copies": 1}),
+        "hash": {"T": "T", "copies": "copies", "gpu": "gpu"},
     }
-    first = {**sizes[f"{T}|1"]["fields"], **states[f"{T}|1|{gpu}|{threads}|{extra_registers}"]["fields"]}
-    width = states[f"{T}|1|{gpu}|{threads}|{extra_registers}"]["widths"]["occupancy"]
-    row = tile_row(T, s, 1)
-    occ_rows = [(h, first[k]) for h, k in zip(tile_size_mod.OCC_HEADERS, tile_size_mod.OCC_KEYS)]
+    data["live"]["choices"] = {"copies": BUFFER_MODES}
+    first = engine.tile_state(w4, T, 1)
+    f = first["fields"]
+    row = [f[f"b{j}"] for j in range(len(TILE_HEADERS))]
+    occ_rows = [(h, f[k]) for h, k in zip(tile_size_mod.OCC_HEADERS, tile_size_mod.OCC_KEYS)]
     controls = (_range(uid, "T", "타일 한 변 T (T_M = T_N = T_K)", t_options, str(T))
                 + _radios(uid, "copies", "입력 버퍼 A·B", BUFFER_MODES, "1")
-                + _select(uid, "gpu", "GPU 프리셋", g_options, gpu)
-                + _select(uid, "threads", "블록당 스레드", th_options, str(threads))
-                + _select(uid, "extra", "스레드당 레지스터 여유분", x_options, str(extra_registers)))
+                + _select(uid, "gpu", "GPU 프리셋", g_options, w4.gpu))
+    condition = (f'{_field("gpu-name", f["gpu-name"])}, 블록당 스레드 {_field("threads", f["threads"])}개'
+                 f'(워프 {_field("warps-per-block", f["warps-per-block"])}개), 스레드당 레지스터 여유분 '
+                 f'{_field("extra", f["extra"])}개')
     body = (
-        f'<p class="rl-summary" aria-live="polite">{_field("tile", first["tile"])}: {_field("verdict", first["verdict"])}</p>'
+        f'<p class="rl-summary" aria-live="polite">{_field("tile", f["tile"])}: {_field("verdict", f["verdict"])}</p>'
         f'<div class="rl-meter" aria-hidden="true" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
         f'활성 워프의 몫</span><span class="rl-meter-track"><span class="rl-meter-fill" '
-        f'data-rl-width="occupancy" style="width: {width}"></span></span></div>'
+        f'data-rl-width="occupancy" style="width: {first["widths"]["occupancy"]}"></span></span></div>'
         + _table(["블록 하나의 공간", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
                  [[None, f"b{j}"] for j in range(len(row))])
         + _table(["SM 하나의 점유율", "값"], occ_rows, "lr", [[None, k] for k in tile_size_mod.OCC_KEYS])
+        + f'<p>매개변수 셀의 비교할 타일을 모두 같은 블록으로 {_field("gpu-name", f["gpu-name"])}에 놓으면 다음과 같다.</p>'
+        + _rows_table("tiles", TILES_HEADERS, first["tables"]["tiles"])
     )
-    intro = (f"{html.escape(dtype)} 원소 {s} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 SM 하나에 몇 개 상주하는지 "
-             "본다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 레지스터에 나누어 둔다고 본다. 네 한도(워프 수, "
-             "레지스터, Shared Memory, 블록 수)는 위의 표와 같은 규칙으로 계산했다. 조건을 바꿔 보자.")
-    note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU, 블록당 스레드, 레지스터 여유분을 골라 버퍼 크기와 "
-            f"네 한도, 상주 블록과 점유율이 바뀌는 것을 볼 수 있다. 아래는 지금 조건({first['tile']}, {presets[gpu].name}, "
-            f"스레드 {threads}개, 여유분 {extra_registers}개)의 값이다.")
+    intro = (f"{_field('dtype', f['dtype'])} 원소 {_field('s', f['s'])} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 "
+             f"SM 하나에 몇 개 상주하는지 본다. 블록은 {condition}다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 "
+             "레지스터에 나누어 둔다고 본다. 네 한도(워프 수, 레지스터, Shared Memory, 블록 수)는 위의 표와 같은 규칙으로 "
+             "계산했다. 타일 한 변, 버퍼링, GPU를 바꿔 보자. 스레드 수와 레지스터 여유분, N과 타일은 이 페이지에서 직접 "
+             "계산하기를 켜면 바꿀 수 있다.")
+    note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU를 골라 버퍼 크기와 네 한도, 상주 블록과 점유율이 "
+            "바뀌는 것을 볼 수 있고, "이 페이지에서 직접 계산하기"를 켜면 스레드 수, 레지스터 여유분, N과 타일도 바꿀 수 있다. "
+            "노트북에서는 매개변수 셀의 값을 바꾸고 다시 실행하면 된다. "
+            f"아래는 지금 조건({f['tile']}, {w4.catalog.presets[w4.gpu].name}, 스레드 {w4.threads}개, "
+            f"여유분 {w4.extra_registers}개)의 값이다.")
     table = tables.markdown(["항목", "값"], list(zip(TILE_HEADERS, row)) + occ_rows, "lr")
     return Explorer("tile-size", _wrap(uid, intro, controls, body, data), _markdown(note, table), len(states))
-
-
-def tile_size_words(case, preset) -> dict[str, str]:
-    """The shown strings of one ④ state (the same words as the chapter's table)."""
-    return tile_size_mod.occupancy_words(case, preset)
 
 
 # ---------------------------------------------------------------- week 3: vector add
@@ -531,8 +492,9 @@ def vector_add(w3, factors=FACTORS) -> Explorer:
         f'<div class="rl-meter rl-bars" aria-hidden="true" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
         + _table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])
     )
-    intro = (f"길이 L의 {html.escape(w3.dtype)} Vector Add에서 연산 성능 P, 메모리 대역폭 BW, 메모리 용량에 각각 배율 k를 곱해 보자. "
-             "두 시간과 이상적 실행 시간, 이 장의 가상 하드웨어 대비 속도, 세 벡터가 들어가는지가 따라 바뀐다.")
+    intro = (f"길이 L의 {_field('dtype', f['dtype'])} Vector Add에서 {_field('base', f['base'])}의 연산 성능 P, 메모리 대역폭 BW, "
+             "메모리 용량에 각각 배율 k를 곱해 보자. 두 시간과 이상적 실행 시간, 배율을 곱하기 전의 "
+             f"{_field('base', f['base'])} 대비 속도, 세 벡터가 들어가는지가 따라 바뀐다.")
     note = ("강의 사이트의 이 자리에서는 P, BW, 메모리 용량에 배율을 곱해 세 시간과 속도, 들어가는지가 바뀌는 것을 볼 수 있다. "
             "노트북에서는 위 코드 셀의 배율을 바꾸고 다시 실행하면 된다. 아래는 세 배율이 모두 1일 때의 값이다.")
     return Explorer("vector-add", _wrap(uid, intro, controls, body, data),

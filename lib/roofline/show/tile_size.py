@@ -182,19 +182,22 @@ def occupancy_table(preset, cases):
     return tables.markdown(["경우", *OCC_HEADERS], rows, "l" + "r" * 10 + "l")
 
 
+def resident(case) -> tuple[str, str]:
+    """A tile case in one cell pair: "resident blocks, occupancy" and the binding limit ("올라가지 않음" when no block
+    can take it)."""
+    if case.result is None:
+        return "올라가지 않음", "—"
+    return f"{fmt.integer(case.result.blocks)}개, {fmt.percent(case.result.occupancy, 1)}", binding(case.result)
+
+
 def gpus_table(gpus, cases):
     """The box: for each GPU and tile, resident blocks, occupancy and the binding limit, single and double buffering.
     `cases[(gpu.key, T, copies)]` is the TileCase."""
-    def cell(c, preset):
-        if c.result is None:
-            return "올라가지 않음", "—"
-        return f"{fmt.integer(c.result.blocks)}개, {fmt.percent(c.result.occupancy, 1)}", binding(c.result)
-
     Ts = sorted({T for _, T, _ in cases})
     rows = []
     for g in gpus:
         for T in Ts:
-            one, two = cell(cases[g.key, T, 1], g), cell(cases[g.key, T, 2], g)
+            one, two = resident(cases[g.key, T, 1]), resident(cases[g.key, T, 2])
             rows.append((ko.nbsp(gpu_name(g)), ko.nbsp(f"T = {T}"), ko.nbsp(one[0]), ko.nbsp(one[1]), ko.nbsp(two[0]),
                          ko.nbsp(two[1])))
     return tables.markdown(["GPU", "타일", "단일 버퍼: 상주 블록, 점유율", "정한 한도", "이중 버퍼링: 상주 블록, 점유율",
