@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from roofline import gemm, kernels
+from roofline import buffers, gemm, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt, ko
 
@@ -47,6 +47,9 @@ def test_engine_imports_without_numpy_matplotlib_ipython():
         "from roofline.show import engine\n"
         "out = json.loads(engine.live('roofline', json.dumps({'hardware': 'H100_SXM', 'dtype': 'BF16', 'N': '3000', "
         "'tiles': '[40, 75]'})))\n"
+        "assert 'state' in out, out\n"
+        "out = json.loads(engine.live('tile-size', json.dumps({'dtype': 'FP32', 'N': '3000', 'tiles': '[40, 75]', "
+        "'threads': '384', 'gpu': 'T4', 'extra_registers': '40', 'T': '75', 'copies': '1'})))\n"
         "assert 'state' in out, out\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'matplotlib', 'IPython')))\n")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
@@ -132,6 +135,78 @@ def test_my_kernel_without_a_time(course):
     assert (f["k-achieved"], f["k-share"], f["k-verdict"]) == ("–", "–", "")
 
 
+TILE_LIMITS = {"warps": "워프 수", "registers": "레지스터", "smem": "Shared Memory", "blocks": "블록 수"}
+
+
+def expected_tile_occupancy(preset, T, s, copies, threads, extra) -> dict:
+    """④'s occupancy cells computed here from roofline.occupancy.occupancy (the rules), not from tile_case."""
+    smem = copies * 2 * s * T * T
+    regs = -(-s * T * T // (4 * threads))
+    sm = preset.sm
+    want = {"smem": fmt.kib(smem), "regs": f"{regs} + {extra} = {regs + extra}"}
+    if threads > sm.threads_per_block or smem > sm.smem_per_block or regs + extra > sm.registers_per_thread:
+        return {**want, "blocks": "—", "occupancy": "—", "binding": "—"}
+    r = occupancy.occupancy(preset, threads, regs + extra, smem)
+    return {**want, "blocks": fmt.integer(r.blocks), "warps": f"{fmt.integer(r.warps)} / {fmt.integer(r.max_warps)}",
+            "occupancy": fmt.percent(r.occupancy, 1), "binding": "·".join(TILE_LIMITS[k] for k in r.binding),
+            **{f"lim-{k}": "제한 없음" if n is None else fmt.integer(n) for k, n in r.limits.items()}}
+
+
+@pytest.mark.parametrize("dtype, N, tiles, threads, gpu, extra, T, copies", [
+    ("FP32", 3000, [40, 75], 256, "T4", 32, 75, 1),
+    ("FP32", 3000, [40, 75], 384, "H100_SXM", 40, 40, 2),
+    ("BF16", 6144, [48, 96, 192], 96, "A100_SXM", 24, 192, 2),
+    ("FP16", 1000, [8, 125], 2048, "H200_SXM", 16, 125, 1),     # over the threads per block: no number, the reason
+    ("FP32", 4096, [32, 128], 32, "T4", 200, 128, 1),           # over the registers per thread
+])
+def test_tile_state_is_the_model(course, dtype, N, tiles, threads, gpu, extra, T, copies):
+    out = live("tile-size", dtype=dtype, N=N, tiles=tiles, threads=threads, gpu=gpu, extra_registers=extra, T=T,
+               copies=copies)["state"]
+    preset, s = course.presets[gpu], course.dtypes[dtype]
+    f = out["fields"]
+    b = buffers.tile_buffers(T, T, T, s, s, copies)
+    assert [f[f"b{j}"] for j in range(5)] == [f"{fmt.integer(b.A)} B ({fmt.kib(b.A)})", f"{fmt.integer(b.B)} B ({fmt.kib(b.B)})",
+                                               fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total)]
+    assert f["tile"] == f"T = {T}, {'단일 버퍼' if copies == 1 else '이중 버퍼링'}"
+    want = expected_tile_occupancy(preset, T, s, copies, threads, extra)
+    assert {k: f[k] for k in want} == want
+    name = preset.name.split(" (")[0]
+    if want["blocks"] == "—":
+        assert "넘" in f["verdict"] and out["flags"]["misfit"] is True
+    else:
+        assert f["verdict"].startswith(f"{name}의 SM 하나에") and want["binding"] in f["verdict"]
+    assert (f["dtype"], f["s"], f["gpu-name"], f["threads"], f["extra"]) == (dtype, str(s), name, fmt.integer(threads),
+                                                                             fmt.integer(extra))
+    rows = out["tables"]["tiles"]["rows"]
+    assert [row[0] for row in rows] == [f"T\u00a0=\u00a0{fmt.integer(t)}" for t in tiles]
+    for row, t in zip(rows, tiles):
+        for cells, c in ((row[1:3], 1), (row[3:5], 2)):
+            w = expected_tile_occupancy(preset, t, s, c, threads, extra)
+            shown = [x.replace("\u00a0", " ") for x in cells]
+            assert shown == (["올라가지 않음", "—"] if w["blocks"] == "—" else [f"{w['blocks']}개, {w['occupancy']}", w["binding"]])
+
+
+def test_tile_form_is_the_parameter_cell():
+    """④'s live form: the chapter's parameter-cell names with the same Korean comments, then the explorer's T and copies."""
+    text = (ROOT / "chapters" / "w4_4_tile_size.md").read_text(encoding="utf-8")
+    cell = text.split(":tags: [parameters", 1)[1].split("```", 1)[0]
+    comments = {}
+    for line in cell.splitlines():
+        if "=" in line and "#" in line and not line.startswith("#"):
+            name = line.split("=", 1)[0].strip()
+            comments[name] = line.split("#", 1)[1].strip()
+    fields = engine.LIVE["tile-size"][1]
+    for name, label in fields:
+        if name in comments:
+            assert label == comments[name], name
+    assert [n for n, _ in fields if n not in comments] == ["T", "copies"]
+    assert {"dtype", "N", "tiles", "threads", "gpu", "extra_registers"} <= {n for n, _ in fields}
+
+
+TILE = {"dtype": "FP32", "N": 3000, "tiles": "[40, 75]", "threads": 256, "gpu": "T4", "extra_registers": 32, "T": 75,
+        "copies": 1}
+
+
 @pytest.mark.parametrize("page, values, field", [
     ("roofline", {"hardware": "course", "dtype": "FP32", "N": 0, "tiles": "[32]"}, "N"),
     ("roofline", {"hardware": "course", "dtype": "FP32", "N": 3000, "tiles": "[40, 64]"}, "tiles"),
@@ -141,6 +216,15 @@ def test_my_kernel_without_a_time(course):
     ("vector-add", {"hardware": "course", "dtype": "FP32", "L": "-5", "capacity": 10, "kP": 1, "kBW": 1, "kcap": 1}, "L"),
     ("vector-add", {"hardware": "course", "dtype": "FP32", "L": 5, "capacity": 10, "kP": 0, "kBW": 1, "kcap": 1}, "kP"),
     ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "matmul", "N": 3000, "T": 64, "t_ms": ""}, "T"),
+    ("tile-size", {**TILE, "N": 0}, "N"),
+    ("tile-size", {**TILE, "tiles": "[40, 64]"}, "tiles"),
+    ("tile-size", {**TILE, "T": 64}, "T"),
+    ("tile-size", {**TILE, "threads": 0}, "threads"),
+    ("tile-size", {**TILE, "threads": "many"}, "threads"),
+    ("tile-size", {**TILE, "gpu": "course"}, "gpu"),
+    ("tile-size", {**TILE, "extra_registers": -1}, "extra_registers"),
+    ("tile-size", {**TILE, "copies": 3}, "copies"),
+    ("tile-size", {**TILE, "dtype": "FP12"}, "dtype"),
     ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "gemv", "M": "x", "K": 4, "t_ms": ""}, "M"),
     ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "gemv", "M": 4, "K": 4, "t_ms": "-1"}, "t_ms"),
 ])
@@ -168,6 +252,19 @@ def test_the_precomputed_states_are_the_engines(course):
     states = data(explorer.matmul(w4, T))["parts"][0]["states"]
     assert states[f"{w4.N}|{T}"] == live("matmul", hardware=w4.hardware_key, dtype=w4.dtype, N=w4.N,
                                            tiles=list(w4.tiles), T=T)["state"]
+    T = w4.tiles[-1]
+    tile = data(explorer.tile_size(w4, T))
+    sizes, occ, cases = (part["states"] for part in tile["parts"])
+    assert len(occ) == explorer.tile_options(w4).count
+    for key, state in occ.items():
+        t, copies, gpu = key.split("|")
+        both = {k: {**sizes[f"{t}|{copies}"].get(k, {}), **state.get(k, {}), **cases[gpu].get(k, {})}
+                for k in ("fields", "widths", "flags", "tables")}
+        out = live("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,
+                   extra_registers=w4.extra_registers, T=t, copies=copies)["state"]
+        assert out == both, key
+    fields = dict((name, value) for name, _, value in tile["live"]["fields"])
+    assert (fields["T"], fields["copies"], fields["gpu"]) == (str(T), "1", w4.gpu)
     parts = data(explorer.vector_add(w3))["parts"]
     both = {**parts[0]["states"]["4|1/2"]["fields"], **parts[1]["states"]["1/8"]["fields"]}
     out = live("vector-add", hardware=w3.hardware_key, dtype=w3.dtype, L=w3.L, capacity=w3.capacity, kP=4, kBW="1/2",
