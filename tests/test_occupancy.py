@@ -12,6 +12,8 @@ shared memory 0 to the opt-in maximum).
 """
 from __future__ import annotations
 
+import itertools
+
 import shutil
 import subprocess
 import sys
@@ -88,12 +90,22 @@ def gpus(course=COURSE):
 
 # ---------------------------------------------------------------- the explorer's states
 
+# Threads per block and registers allowances a reader may type in ④'s live mode (with the problem's own): the
+# static explorer offers the problem's values only, the live mode any.
+THREADS = (64, 128, 256, 512, 1024)
+EXTRA_REGISTERS = (16, 32, 64)
+
+
 def explorer_cases(course=COURSE):
-    """(preset, threads, registers, smem) of every state of ④'s explorer that the model computes, and those
-    whose block is over a per-block or per-thread cap (the model raises; the explorer says why)."""
+    """(preset, threads, registers, smem) of every state of ④'s explorer (every GPU, T and buffering it offers),
+    with each of THREADS and EXTRA_REGISTERS, that the model computes, and those whose block is over a per-block
+    or per-thread cap (the model raises; the explorer says why)."""
     w4 = course.week4
+    o = explorer.tile_options(w4)
     cases, impossible = [], []
-    for case in explorer.tile_states(course.presets, w4.N, w4.s, w4.tiles, w4.threads, w4.extra_registers):
+    for key, T, copies, threads, extra in itertools.product(o.gpus, o.Ts, (1, 2), sorted({*THREADS, w4.threads}),
+                                                            sorted({*EXTRA_REGISTERS, w4.extra_registers})):
+        case = occupancy.tile_case(course.presets[key], T, w4.s, copies, threads, extra)
         item = (course.presets[case.preset], case.threads, case.registers, case.smem)
         (impossible if case.over else cases).append(item)
     return cases, impossible
@@ -102,8 +114,9 @@ def explorer_cases(course=COURSE):
 def test_explorer_states_agree_with_nvidia(calculator):
     w4 = COURSE.week4
     cases, impossible = explorer_cases()
-    offered = explorer.tile_options(COURSE.presets, w4.N, w4.s, w4.tiles, w4.threads, w4.extra_registers)
-    assert cases and len(cases) + len(impossible) == offered.count
+    offered = explorer.tile_options(w4)
+    choices = len({*THREADS, w4.threads}) * len({*EXTRA_REGISTERS, w4.extra_registers})
+    assert cases and len(cases) + len(impossible) == offered.count * choices
     assert set(offered.gpus) == {p.key for p in gpus()}
     nvidia = calculator(cases)
     mismatches = [(p.key, t, r, m, occupancy.occupancy(p, t, r, m).blocks, n)

@@ -1,5 +1,7 @@
-"""④'s explorer in headless Chromium: every state the controls reach shows the resident blocks, active warps,
-occupancy and binding limit of roofline.occupancy (the one function), and never more blocks than the SM holds.
+"""④'s static explorer in headless Chromium: every state the controls reach (T, buffering, GPU, with the problem's
+threads and registers allowance; other values are the live mode's, tests/test_live_browser.py) shows the resident
+blocks, active warps, occupancy and binding limit of roofline.occupancy (the one function), and never more blocks
+than the SM holds.
 
 The page's own script is driven: each control is set the way the page listens to it (a range's `input`, a
 select's or a radio's `change`) for every combination, and the shown cells are read back. The expected
@@ -17,27 +19,21 @@ from roofline.show import explorer, fmt
 WALK = r"""(root) => {
   const norm = (s) => s.replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim();
   const ctl = (name) => [...root.querySelectorAll(`[data-rl-control="${name}"]`)];
-  const range = ctl("T")[0], radios = ctl("copies"), gpu = ctl("gpu")[0], threads = ctl("threads")[0], extra = ctl("extra")[0];
+  const range = ctl("T")[0], radios = ctl("copies"), gpu = ctl("gpu")[0];
   const field = (name) => norm(root.querySelector(`[data-rl-field="${name}"]`).textContent);
   const set = (el, value, type) => { el.value = value; el.dispatchEvent(new Event(type, {bubbles: true})); };
   const seen = [];
   for (const g of [...gpu.options].map((o) => o.value)) {
     set(gpu, g, "change");
-    for (const t of [...threads.options].map((o) => o.value)) {
-      set(threads, t, "change");
-      for (const x of [...extra.options].map((o) => o.value)) {
-        set(extra, x, "change");
-        for (const radio of radios) {
-          radio.checked = true;
-          radio.dispatchEvent(new Event("change", {bubbles: true}));
-          for (let i = 0; i <= Number(range.max); i++) {
-            set(range, String(i), "input");
-            seen.push({gpu: g, threads: t, extra: x, copies: radio.value,
-                       T: norm(root.querySelector('[data-rl-output="T"]').textContent),
-                       blocks: field("blocks"), warps: field("warps"), occupancy: field("occupancy"),
-                       binding: field("binding"), limit: field("lim-blocks"), verdict: field("verdict")});
-          }
-        }
+    for (const radio of radios) {
+      radio.checked = true;
+      radio.dispatchEvent(new Event("change", {bubbles: true}));
+      for (let i = 0; i <= Number(range.max); i++) {
+        set(range, String(i), "input");
+        seen.push({gpu: g, threads: field("threads"), extra: field("extra"), copies: radio.value,
+                   T: norm(root.querySelector('[data-rl-output="T"]').textContent),
+                   blocks: field("blocks"), warps: field("warps"), occupancy: field("occupancy"),
+                   binding: field("binding"), limit: field("lim-blocks"), verdict: field("verdict")});
       }
     }
   }
@@ -52,11 +48,10 @@ def shown():
         errors = []
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{base}{label_page('ch-tile-size')}.html")
-        root = page.locator(".rl-explorer[data-rl-explorer]").filter(has=page.locator('[data-rl-control="threads"]'))
+        root = page.locator("#rl-tile")
         root.wait_for()
         root.scroll_into_view_if_needed()     # an explorer starts when it comes near the screen
-        page.wait_for_function("() => [...document.querySelectorAll('[data-rl-explorer]')]"
-                               ".some((r) => r.rlExplorer && r.querySelector('[data-rl-control=threads]'))")
+        page.wait_for_function("() => document.getElementById('rl-tile').rlExplorer")
         states = root.evaluate(WALK)
         page.close()
     assert errors == []
@@ -65,14 +60,15 @@ def shown():
 
 def test_every_state_is_the_models_and_within_the_hardware(shown, course):
     w4 = course.week4
-    options = explorer.tile_options(course.presets, w4.N, w4.s, w4.tiles, w4.threads, w4.extra_registers)
+    options = explorer.tile_options(w4)
+    assert {(s["threads"], s["extra"]) for s in shown} == {(fmt.integer(w4.threads), fmt.integer(w4.extra_registers))}
     assert len(shown) == options.count and len({(s["gpu"], s["threads"], s["extra"], s["copies"], s["T"]) for s in shown}) == len(shown)
     names = {"warps": "워프 수", "registers": "레지스터", "smem": "Shared Memory", "blocks": "블록 수"}
     above, checked = [], 0
     for s in shown:
         preset = course.presets[s["gpu"]]
-        case = occupancy.tile_case(preset, int(s["T"].replace(",", "")), w4.s, int(s["copies"]), int(s["threads"]),
-                                   int(s["extra"]))
+        case = occupancy.tile_case(preset, int(s["T"].replace(",", "")), w4.s, int(s["copies"]), int(s["threads"].replace(",", "")),
+                                   int(s["extra"].replace(",", "")))
         r = case.result
         if r is None:   # over a per-block or per-thread cap: no number, the reason instead
             assert (s["blocks"], s["occupancy"]) == ("—", "—") and "넘" in s["verdict"], s
