@@ -266,7 +266,7 @@ def test_the_precomputed_states_are_the_engines(course):
     fields = dict((name, value) for name, _, value in tile["live"]["fields"])
     assert (fields["T"], fields["copies"], fields["gpu"]) == (str(T), "1", w4.gpu)
     parts = data(explorer.vector_add(w3))["parts"]
-    both = {**parts[0]["states"]["4|1/2"]["fields"], **parts[1]["states"]["1/8"]["fields"]}
+    both = {**parts[0]["states"]["4|1/2"]["fields"], **parts[1]["states"]["1/8"]["fields"], **parts[2]["states"][""]["fields"]}
     out = live("vector-add", hardware=w3.hardware_key, dtype=w3.dtype, L=w3.L, capacity=w3.capacity, kP=4, kBW="1/2",
                kcap="1/8")["state"]
     assert out["fields"] == both

@@ -16,8 +16,8 @@ import time
 import pytest
 
 import roofline as rl
-from browser_helpers import chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
-from roofline import kernels
+from browser_helpers import HANGUL, chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
+from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt
 
@@ -37,7 +37,11 @@ READ = r"""(root) => {
   for (const [name, u] of Object.entries(root.rlExplorer.charts)) charts[name] = u.data;
   const errors = {};
   root.querySelectorAll("[data-rl-error]").forEach((el) => { errors[el.dataset.rlError] = el.textContent; });
-  return {fields, tables, charts, errors, flags: [...root.classList]};
+  const widths = {};
+  root.querySelectorAll("[data-rl-width]").forEach((el) => { widths[el.dataset.rlWidth] = el.style.width; });
+  const intro = norm(root.querySelector(".rl-intro").textContent);
+  const summary = norm(root.querySelector(".rl-summary").textContent);
+  return {fields, tables, charts, errors, widths, intro, summary, flags: [...root.classList]};
 }"""
 
 
@@ -121,6 +125,8 @@ def check_state(shown: dict, state: dict) -> None:
         assert shown["charts"][name] == [plot["x"], *plot["y"]], name
     for name, on in state.get("flags", {}).items():
         assert (f"rl-{name}" in shown["flags"]) is on
+    for name, width in state.get("widths", {}).items():
+        assert shown["widths"][name] == width, name
 
 
 def test_roofline_live(site):
@@ -207,10 +213,106 @@ def test_matmul_live(site):
 
 
 def test_vector_add_live(site):
+    """Week 3 on another machine and dtype: the numbers, and the intro's words that name the machine, follow."""
+    course = rl.load()
     reader = Reader(site, "ch-week3", "rl-vector")
     reader.press()
-    values = {"hardware": "course", "dtype": "FP32", "L": "123,456,789".replace(",", "_"), "capacity": "16_000_000_000",
+    values = {"hardware": "H100_SXM", "dtype": "BF16", "L": "123,456,789".replace(",", "_"), "capacity": "16_000_000_000",
               "kP": "3", "kBW": "1/4", "kcap": "1/32"}
     reader.type(values)
-    check_state(reader.read(), expected("vector-add", values))
+    shown = reader.read()
+    check_state(shown, expected("vector-add", values))
+    name = course.presets["H100_SXM"].name
+    assert (shown["fields"]["base"], shown["fields"]["dtype"]) == (name, "BF16")
+    assert name in shown["intro"] and "BF16" in shown["intro"]
+    assert course.presets[course.week3.hardware_key].name not in shown["intro"]
     reader.close()
+
+
+def tile_expected_here(course, v: dict) -> dict:
+    """④'s shown values for the typed values, computed here from roofline.buffers and roofline.occupancy."""
+    s = course.dtypes[v["dtype"]]
+    T, copies, threads, extra = int(v["T"]), int(v["copies"]), int(v["threads"]), int(v["extra_registers"])
+    preset = course.presets[v["gpu"]]
+    b = buffers.tile_buffers(T, T, T, s, s, copies)
+    case = occupancy.tile_case(preset, T, s, copies, threads, extra)
+    want = {"b2": fmt.kib(b.inputs), "b4": fmt.kib(b.total), "smem": fmt.kib(copies * 2 * s * T * T)}
+    if case.result is not None:
+        r = occupancy.occupancy(preset, threads, case.registers, copies * 2 * s * T * T)
+        want.update({"blocks": fmt.integer(r.blocks), "occupancy": fmt.percent(r.occupancy, 1),
+                     "warps": f"{fmt.integer(r.warps)} / {fmt.integer(r.max_warps)}"})
+    return want
+
+
+def test_tile_size_live(site):
+    """④: free values of the parameter cell (N = 3000, tiles [40, 75], another GPU, threads, registers allowance),
+    every shown number and sentence the library's; bad values beside their field; the state link; screenshots."""
+    course = rl.load()
+    reader = Reader(site, "ch-tile-size", "rl-tile")
+    MEASURED["tile_press_to_first_result_ms"] = round(reader.press())
+    w4 = course.week4
+    start = {"dtype": w4.dtype, "N": str(w4.N), "tiles": str(list(w4.tiles)), "threads": str(w4.threads), "gpu": w4.gpu,
+             "extra_registers": str(w4.extra_registers), "T": str(w4.tiles[-1]), "copies": "1"}
+    check_state(reader.read(), expected("tile-size", start))
+    assert reader.root.locator(".rl-controls").is_hidden()
+    labels = {name: label for name, label in engine.LIVE["tile-size"][1]}
+    for name in start:   # the form: the parameter cell's names, with its comments
+        assert reader.root.get_by_label(f"{name} {labels[name]}", exact=True).count() == 1, name
+    cases = [
+        {"dtype": "FP32", "N": "3000", "tiles": "[40, 75]", "threads": "384", "gpu": "T4", "extra_registers": "40",
+         "T": "75", "copies": "1"},
+        {"dtype": "BF16", "N": "6144", "tiles": "[48, 96, 192]", "threads": "96", "gpu": "A100_SXM",
+         "extra_registers": "24", "T": "96", "copies": "2"},
+        {"dtype": "FP32", "N": "3000", "tiles": "[40, 75]", "threads": "2048", "gpu": "H200_SXM", "extra_registers": "40",
+         "T": "40", "copies": "1"},      # more threads than a block may have: the reason, no number
+    ]
+    timings = []
+    for values in cases:
+        timings.append(reader.type(values))
+        shown = reader.read()
+        state = expected("tile-size", values)
+        check_state(shown, state)
+        here = tile_expected_here(course, values)
+        assert {k: shown["fields"][k] for k in here} == here
+        name = course.presets[values["gpu"]].name.split(" (")[0]
+        assert shown["fields"]["gpu-name"] == name and name in shown["intro"]
+        assert f"{values['dtype']} 원소 {course.dtypes[values['dtype']]} Byte" in shown["intro"]
+        assert shown["summary"] == norm(f"{state['fields']['tile']}: {state['fields']['verdict']}")
+        assert [row[0] for row in shown["tables"]["tiles"]] == [f"T = {T}" for T in json.loads(values["tiles"])]
+    MEASURED["tile_recompute_ms"] = [round(ms, 1) for ms in timings]
+    assert "넘는다" in shown["fields"]["verdict"] and shown["fields"]["blocks"] == "—"
+    values = cases[0]
+    reader.type(values)
+    shown = reader.read()
+    # bad values: the library's Korean error beside its field, nothing else changes
+    for bad, field in [({"N": "0"}, "N"), ({"tiles": "[40, 64]"}, "tiles"), ({"T": "64"}, "T"),
+                       ({"threads": "0"}, "threads"), ({"gpu": "course"}, "gpu"), ({"extra_registers": "-1"}, "extra_registers")]:
+        reader.type(bad, error=True)
+        after = reader.read()
+        want = json.loads(engine.live("tile-size", json.dumps({**values, **bad})))
+        assert want["field"] == field and after["errors"][field] == want["error"] and HANGUL.search(want["error"])
+        assert [k for k, v in after["errors"].items() if v] == [field]
+        assert (after["fields"], after["tables"], after["widths"]) == (shown["fields"], shown["tables"], shown["widths"])
+        reader.type({field: values[field]})
+    # screenshots of ④ in live mode: light, dark, 390 px (looked at, not compared)
+    shots = screenshot_dir()
+    reader.root.screenshot(path=shots / "live-tile-light.png")
+    reader.page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; document.documentElement.dataset.mode = 'dark'; }")
+    reader.page.wait_for_timeout(100)
+    reader.root.screenshot(path=shots / "live-tile-dark.png")
+    reader.page.evaluate("() => { document.documentElement.dataset.theme = 'light'; document.documentElement.dataset.mode = 'light'; }")
+    reader.page.set_viewport_size({"width": 390, "height": 844})
+    reader.page.wait_for_timeout(200)
+    reader.root.screenshot(path=shots / "live-tile-phone.png")
+    wide = reader.page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert wide, "at 390 px the live form is wider than the screen"
+    # the state link: the address holds the typed values; opening it and pressing gives the same state
+    link = reader.page.url
+    assert "tile.N=3000" in link and "tile.gpu=T4" in link and "tile.tiles=[40,75]" in link.replace("%20", "").replace("+", "")
+    reader.close()
+    again = Reader(site, "ch-tile-size", "rl-tile", "#" + link.split("#", 1)[1])
+    for name, value in values.items():
+        assert again.root.locator(f'[data-rl-live="{name}"]').input_value() == value, name
+    again.press()
+    check_state(again.read(), expected("tile-size", values))
+    again.close()

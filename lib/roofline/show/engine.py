@@ -221,8 +221,7 @@ def fits_text(footprint: int, capacity) -> str:
 
 def vector_times(w3, kP=1, kBW=1) -> dict:
     """Week 3 with P×kP and BW×kBW on the problem's machine: the three times, the speedup over the problem's own
-    machine and the limiting resource (the part of the state that does not depend on the capacity), and the words
-    of the intro that name the problem (its dtype and machine)."""
+    machine and the limiting resource (the part of the state that does not depend on the capacity)."""
     kP, kBW = positive_number(kP, "kP"), positive_number(kBW, "kBW")
     hw = w3.hardware
     add = kernels.vector_add(w3.L, w3.s)
@@ -231,8 +230,7 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     t = Timing(add, machine)
     fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base))}
     fields.update({"P": fmt.number(machine.P / TERA), "BW": fmt.number(machine.BW / TERA),
-                   "kind": "메모리 한계" if t.memory_bound else "연산 한계",
-                   "dtype": w3.dtype, "base": w3.preset.name})
+                   "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
     longer = max(t.t_compute, t.t_memory)
     widths = {"compute": fmt.percent(t.t_compute / longer, 1).replace(" ", ""),
               "memory": fmt.percent(t.t_memory / longer, 1).replace(" ", "")}
@@ -247,9 +245,15 @@ def vector_fits(w3, kcap=1) -> dict:
             "flags": {"misfit": footprint > capacity}}
 
 
+def vector_words(w3) -> dict:
+    """The words of the week-3 intro that name the problem: its dtype and its machine (before the factors)."""
+    return {"fields": {"dtype": w3.dtype, "base": w3.preset.name}}
+
+
 def vector_state(w3, kP=1, kBW=1, kcap=1) -> dict:
-    times, fits = vector_times(w3, kP, kBW), vector_fits(w3, kcap)
-    return {"fields": {**times["fields"], **fits["fields"]}, "widths": times["widths"], "flags": fits["flags"]}
+    times, fits, words = vector_times(w3, kP, kBW), vector_fits(w3, kcap), vector_words(w3)
+    return {"fields": {**times["fields"], **fits["fields"], **words["fields"]}, "widths": times["widths"],
+            "flags": fits["flags"]}
 
 
 # ---------------------------------------------------------------- ④ tile size and occupancy

@@ -459,7 +459,7 @@ def factor_label(k) -> str:
 def vector_add(w3, factors=FACTORS) -> Explorer:
     """Week 3: the reader multiplies P, BW and the memory capacity of the problem `w3` by k each; the three times,
     the speedup over the chapter's machine and whether the three vectors fit follow (`engine.vector_times`,
-    `engine.vector_fits`)."""
+    `engine.vector_fits`; the intro's words from `engine.vector_words`)."""
     factors = [Fraction(k) for k in factors]
     if 1 not in factors:
         raise ValueError("factors: 배율에 1(이 장의 하드웨어 그대로)이 있어야 한다")
@@ -469,13 +469,14 @@ def vector_add(w3, factors=FACTORS) -> Explorer:
     fits = {fmt.fraction(k): engine.vector_fits(w3, k) for k in factors}
     data = {
         "controls": {name: {"kind": "range", "options": options, "initial": "1"} for name in ("P", "BW", "cap")},
-        "parts": [{"on": ["P", "BW"], "states": times}, {"on": ["cap"], "states": fits}],
+        "parts": [{"on": ["P", "BW"], "states": times}, {"on": ["cap"], "states": fits},
+                  {"on": [], "states": {"": engine.vector_words(w3)}}],
         "plots": {},
         "live": _live("vector-add", {"hardware": w3.hardware_key, "dtype": w3.dtype, "L": w3.L, "capacity": w3.capacity,
                                      "kP": 1, "kBW": 1, "kcap": 1}),
         "hash": {"P": "kP", "BW": "kBW", "cap": "kcap"},
     }
-    f = {**times["1|1"]["fields"], **fits["1"]["fields"]}
+    f = {**times["1|1"]["fields"], **fits["1"]["fields"], **engine.vector_words(w3)["fields"]}
     w = times["1|1"]["widths"]
     row = [f[f"t{j}"] for j in range(5)]
     controls = (_range(uid, "P", "연산 성능 P의 배율 k", options, "1")
