@@ -229,6 +229,17 @@ def test_vector_add_live(site):
     reader.close()
 
 
+def shoot(page, root, width: int, path) -> None:
+    """The whole explorer in one frame: a window as tall as it, so no sticky header or scrolling cuts it."""
+    page.set_viewport_size({"width": width, "height": 900})
+    page.wait_for_timeout(150)
+    height = root.evaluate("(el) => el.getBoundingClientRect().height")
+    page.set_viewport_size({"width": width, "height": int(height) + 240})
+    root.evaluate("(el) => el.scrollIntoView({block: 'center'})")
+    page.wait_for_timeout(150)
+    page.screenshot(path=path, clip=root.bounding_box())
+
+
 def tile_expected_here(course, v: dict) -> dict:
     """④'s shown values for the typed values, computed here from roofline.buffers and roofline.occupancy."""
     s = course.dtypes[v["dtype"]]
@@ -295,15 +306,10 @@ def test_tile_size_live(site):
         assert (after["fields"], after["tables"], after["widths"]) == (shown["fields"], shown["tables"], shown["widths"])
         reader.type({field: values[field]})
     # screenshots of ④ in live mode: light, dark, 390 px (looked at, not compared)
-    shots = screenshot_dir()
-    reader.root.screenshot(path=shots / "live-tile-light.png")
-    reader.page.evaluate("() => { document.documentElement.dataset.theme = 'dark'; document.documentElement.dataset.mode = 'dark'; }")
-    reader.page.wait_for_timeout(100)
-    reader.root.screenshot(path=shots / "live-tile-dark.png")
-    reader.page.evaluate("() => { document.documentElement.dataset.theme = 'light'; document.documentElement.dataset.mode = 'light'; }")
-    reader.page.set_viewport_size({"width": 390, "height": 844})
-    reader.page.wait_for_timeout(200)
-    reader.root.screenshot(path=shots / "live-tile-phone.png")
+    for name, theme, width in (("light", "light", 1280), ("dark", "dark", 1280), ("phone", "light", 390)):
+        reader.page.evaluate("(t) => { document.documentElement.dataset.theme = t; document.documentElement.dataset.mode = t; }",
+                             theme)
+        shoot(reader.page, reader.root, width, screenshot_dir() / f"live-tile-{name}.png")
     wide = reader.page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     assert wide, "at 390 px the live form is wider than the screen"
     # the state link: the address holds the typed values; opening it and pressing gives the same state

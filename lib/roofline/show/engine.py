@@ -260,7 +260,7 @@ def vector_state(w3, kP=1, kBW=1, kcap=1) -> dict:
 
 BUFFERING = {1: "단일 버퍼", 2: "이중 버퍼링"}
 TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"]
-TILES_HEADERS = ["타일", "단일 버퍼: 상주 블록, 점유율", "정한 한도", "이중 버퍼링: 상주 블록, 점유율", "정한 한도"]
+TILES_HEADERS = ["타일", "단일 버퍼", "정한 한도", "이중 버퍼링", "정한 한도"]   # cells: "resident blocks, occupancy"
 TILES_ALIGN = "lrlrl"
 
 

@@ -429,14 +429,15 @@ def tile_size(w4, T: int) -> Explorer:
         + _table(["블록 하나의 공간", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
                  [[None, f"b{j}"] for j in range(len(row))])
         + _table(["SM 하나의 점유율", "값"], occ_rows, "lr", [[None, k] for k in tile_size_mod.OCC_KEYS])
-        + f'<p>매개변수 셀의 비교할 타일을 모두 같은 블록으로 {_field("gpu-name", f["gpu-name"])}에 놓으면 다음과 같다.</p>'
+        + f'<p>매개변수 셀의 비교할 타일을 모두 같은 블록으로 {_field("gpu-name", f["gpu-name"])}에 놓으면 다음과 같다. '
+        '칸마다 상주 블록, 점유율과 그 수를 정한 한도다.</p>'
         + _rows_table("tiles", TILES_HEADERS, first["tables"]["tiles"])
     )
     intro = (f"{_field('dtype', f['dtype'])} 원소 {_field('s', f['s'])} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 "
              f"SM 하나에 몇 개 상주하는지 본다. 블록은 {condition}다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 "
              "레지스터에 나누어 둔다고 본다. 네 한도(워프 수, 레지스터, Shared Memory, 블록 수)는 위의 표와 같은 규칙으로 "
-             "계산했다. 타일 한 변, 버퍼링, GPU를 바꿔 보자. 스레드 수와 레지스터 여유분, N과 타일은 이 페이지에서 직접 "
-             "계산하기를 켜면 바꿀 수 있다.")
+             '계산했다. <span class="rl-static-only">타일 한 변, 버퍼링, GPU를 바꿔 보자. 스레드 수와 레지스터 여유분, '
+             "N과 타일은 이 페이지에서 직접 계산하기를 켜면 바꿀 수 있다.</span>")
     note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU를 골라 버퍼 크기와 네 한도, 상주 블록과 점유율이 "
             "바뀌는 것을 볼 수 있고, 이 페이지에서 직접 계산하기를 켜면 스레드 수, 레지스터 여유분, N과 타일도 바꿀 수 있다. "
             "노트북에서는 매개변수 셀의 값을 바꾸고 다시 실행하면 된다. "
