@@ -137,6 +137,8 @@
         el.setAttribute("aria-valuetext", this.label(name, key));
         const out = this.root.querySelector(`[data-rl-output="${name}"]`);
         if (out) out.textContent = this.label(name, key);
+      } else if (spec.kind === "radio") {
+        this.inputs(name).forEach((radio) => { radio.checked = radio.value === key; });
       }
     }
 

@@ -322,3 +322,17 @@ def test_tile_size_live(site):
     again.press()
     check_state(again.read(), expected("tile-size", values))
     again.close()
+
+
+def test_tile_size_precomputed_state_link(site):
+    """A link to a precomputed state of ④ (T, buffering, GPU) restores it without live mode."""
+    course = rl.load()
+    w4 = course.week4
+    T = w4.tiles[0]
+    reader = Reader(site, "ch-tile-size", "rl-tile", f"#tile.T={T}&tile.copies=2&tile.gpu=T4")
+    values = {"dtype": w4.dtype, "N": str(w4.N), "tiles": str(list(w4.tiles)), "threads": str(w4.threads), "gpu": "T4",
+              "extra_registers": str(w4.extra_registers), "T": str(T), "copies": "2"}
+    check_state(reader.read(), expected("tile-size", values))
+    assert reader.root.locator('[data-rl-control="gpu"]').input_value() == "T4"
+    assert reader.root.locator('[data-rl-control="copies"][value="2"]').is_checked()
+    reader.close()
