@@ -339,7 +339,7 @@ def matmul(w4, T: int, sizes=None) -> Explorer:
         + _table(MATMUL_HEADERS, rows, MATMUL_ALIGN, names)
     )
     intro = ("행렬 한 변 N과 타일 한 변 T를 바꾸면 두 곡선 위의 점이 움직이고, 표의 두 줄이 그 조건의 값으로 바뀐다. "
-             f"하드웨어는 이 장의 {_field('machine', f['machine'])}, 자료형은 {_field('dtype', f['dtype'])}이다.")
+             f"하드웨어는 {_field('machine', f['machine'])}, 자료형은 {_field('dtype', f['dtype'])}이다.")
     note = ("강의 사이트의 이 자리에서는 N과 T를 바꿔 가며 산술 강도와 이상적 시간 곡선 위의 점과 표가 바뀌는 것을 볼 수 있다. "
             f"노트북에서는 매개변수 셀의 N과 타일을 바꾸고 다시 실행하면 된다. 아래는 지금 조건({f['shape']}, {f['T']})의 값이다.")
     return Explorer("matmul", _wrap(uid, intro, controls, body, data),
