@@ -153,9 +153,9 @@ SCALING_BOOK_EFFICIENCY = (Fraction(80, 100), Fraction(85, 100))
 MANTISSA_BITS = {"FP32": 23, "TF32": 10, "FP16": 10, "BF16": 7}
 
 
-def per_clock(tensor_core: dict) -> tuple[int, int]:
-    """FLOPs per clock of one SM: (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
-    tc = tensor_core["tc_per_SM"] * tensor_core["tc_flops"]
-    cuda = tensor_core["cuda_per_SM"] * tensor_core["cuda_flops"]
+def per_clock(tensor_core) -> tuple[int, int]:
+    """FLOPs per clock of one SM (`course.note.tensor_core`): (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
+    tc = tensor_core.tc_per_SM * tensor_core.tc_flops
+    cuda = tensor_core.cuda_per_SM * tensor_core.cuda_flops
     check_positive(tc=tc, cuda=cuda)
     return tc, cuda

@@ -40,8 +40,9 @@ class Transformer:
             raise ValueError(f"d_model = {self.d_model} must be a multiple of n_heads = {self.n_heads}")
 
     @classmethod
-    def from_table(cls, table: dict) -> "Transformer":
-        return cls(**{k: table[k] for k in ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab")})
+    def from_table(cls, table) -> "Transformer":
+        """From the parameter file's configuration (`course.note.gpt3`: the same five attributes)."""
+        return cls(**{k: getattr(table, k) for k in ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab")})
 
 
 def layer_flops(cfg: Transformer, causal: bool = False) -> dict[str, Fraction]:

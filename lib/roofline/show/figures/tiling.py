@@ -217,4 +217,4 @@ def week4_tiling_reuse(w4) -> Figure:
 
 @figure("week4-tiling-cache", "week4")
 def week4_tiling_cache(w4) -> Figure:
-    return draw_cache(w4.N, w4.tiles, w4.s, w4.capacities, w4.group_size_M)
+    return draw_cache(w4.N, w4.tiles, w4.s, w4.cache.capacities, w4.cache.group_size_M)
