@@ -79,9 +79,10 @@ def test_cache_tile_step_is_64_mac_not_256():
 
 
 def test_tile_side_for_caches():
-    assert fmt.decimal(gemm.tile_side_for(256 * 1024, 4), 1) == "147.8"
-    assert fmt.decimal(gemm.tile_side_for(32 * 1024, 4), 1) == "52.3"
-    assert fmt.decimal(gemm.tile_side_for(48 * 1024, 4), 1) == "64.0"
+    assert gemm.tile_area_for(256 * 1024, 4) == Fraction(256 * 1024, 12)
+    assert fmt.root(gemm.tile_area_for(256 * 1024, 4), 1) == "147.8"
+    assert fmt.root(gemm.tile_area_for(32 * 1024, 4), 1) == "52.3"
+    assert fmt.root(gemm.tile_area_for(48 * 1024, 4), 1) == "64.0"
 
 
 def test_blas_levels_intensity():

@@ -81,7 +81,7 @@ def test_no_reuse_is_the_one_by_one_tile():
     (lambda: walk.tiled(4, 3), r"^T: N = 4의 약수가 아닌 값 3\. 타일 한 변은 N의 약수여야 한다$"),
     (lambda: walk.tiled(4, 0), r"^T: 양의 정수여야 한다\. 받은 값: 0$"),
     (lambda: walk.tiled(0, 1), r"^N: 양의 정수여야 한다\. 받은 값: 0$"),
-    (lambda: walk.no_reuse(walk.MAX_N + 1), "too large"),
+    (lambda: walk.no_reuse(walk.MAX_N + 1), r"^N: 원소 하나하나를 따라가기에는 너무 크다"),
     (lambda: walk.tiled(4, 2, s_in=0), r"^s_in: 양의 정수여야 한다\. 받은 값: 0$"),
 ])
 def test_walk_bad_input(call, message):
@@ -253,14 +253,14 @@ def test_chapter_3_at_16384_with_16_tiles_runs_in_bounded_memory():
 
 @pytest.mark.parametrize("call, message", [
     (lambda: cachesim.simulate(4, 3), r"^T: N = 4의 약수가 아닌 값 3\. 타일 한 변은 N의 약수여야 한다$"),
-    (lambda: cachesim.simulate(4, 2, capacity_tiles=-1), "capacity_tiles must be a whole number ≥ 0"),
-    (lambda: cachesim.simulate(4, 2, capacity_bytes=-16), "capacity_bytes must be a whole number ≥ 0"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=-1), r"^capacity_tiles: 0 이상의 정수여야 한다"),
+    (lambda: cachesim.simulate(4, 2, capacity_bytes=-16), r"^capacity_bytes: 0 이상의 정수여야 한다"),
     (lambda: cachesim.simulate(4, 2, capacity_tiles=1.5), "capacity_tiles"),
-    (lambda: cachesim.simulate(4, 2, capacity_tiles=1, capacity_bytes=16), "not both"),
-    (lambda: cachesim.simulate(4, 2, order="diagonal"), "unknown tile order"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=1, capacity_bytes=16), "가운데 하나로만"),
+    (lambda: cachesim.simulate(4, 2, order="diagonal"), r"^order: 모르는 타일 순서"),
     (lambda: cachesim.simulate(4, 2, order="grouped"), "group_size_M"),
     (lambda: cachesim.simulate(4, 2, order="grouped", group_size_M=0), r"^group_size_M: 양의 정수여야 한다\. 받은 값: 0$"),
-    (lambda: cachesim.simulate(4, 2, order=[(0, 0), (0, 1), (1, 0), (1, 0)]), "exactly once"),
+    (lambda: cachesim.simulate(4, 2, order=[(0, 0), (0, 1), (1, 0), (1, 0)]), r"^order: .*한 번씩"),
     (lambda: cachesim.lru_reference(4, 2, -1), "capacity_tiles"),
 ])
 def test_cachesim_bad_input(call, message):

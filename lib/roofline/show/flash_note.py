@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 from fractions import Fraction
-from math import gcd
 
 import numpy as np
 from IPython.display import Markdown, Math
@@ -55,10 +54,6 @@ def _box(rows: list[tuple[str, ...]]) -> list[str]:
     lines = ["│ " + "   ".join([*(_pad(x, widths[i]) for i, x in enumerate(r[:-1])), r[-1]]).rstrip() for r in rows]
     inner = sum(widths) + 3 * len(widths) + 1            # the border runs under the columns before the last
     return ["┌" + "─" * inner, *lines, "└" + "─" * inner]
-
-
-def _ceil(a, b) -> int:
-    return -(-a // b)
 
 
 # ---------------------------------------------------------------- why matmul
@@ -154,8 +149,8 @@ def cache(note) -> dict:
         "ex-steps": fmt.integer(K8 // T4), "ex-mac-tile": fmt.integer(mac_step * (K8 // T4)),
         "ex-mac-per-byte": fmt.number(Fraction(mac_step, bytes_step), 3),
         "ex-naive-per-byte": fmt.number(Fraction(1, 2 * s32), 3),
-        "gpu-l1": fmt.kib(c.GPU_L1), "T-gpu-l1": fmt.decimal(gemm.tile_side_for(c.GPU_L1, s32), 1),
-        "T-cpu-l1": "–".join(fmt.decimal(gemm.tile_side_for(x, s32), 1) for x in c.CPU_L1),
+        "gpu-l1": fmt.kib(c.GPU_L1), "T-gpu-l1": fmt.root(gemm.tile_area_for(c.GPU_L1, s32), 1),
+        "T-cpu-l1": "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1),
         "lat-L1": "–".join(fmt.integer(x) for x in lat.L1), "lat-shared": fmt.integer(lat.shared),
         "lat-L2": fmt.integer(lat.L2), "lat-HBM": fmt.integer(lat.HBM),
         "lat-ratio": fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
@@ -302,8 +297,8 @@ def tensor_core(note) -> dict:
         "cuda-per-SM": fmt.integer(tc.cuda_per_SM), "cuda-flops": fmt.integer(tc.cuda_flops),
         "sm-tc": fmt.integer(sm_tc), "sm-cuda": fmt.integer(sm_cuda), "sm-ratio": fmt.ratio(Fraction(sm_tc, sm_cuda), 0),
         # peak = SMs × FLOPs per clock × clock  →  the clock solved backwards (GHz)
-        "clock-tc": fmt.decimal(preset.P(dtype) / (preset.SMs * sm_tc) / 10**9, 2),
-        "clock-cuda": fmt.decimal(fp32 / (preset.SMs * sm_cuda) / 10**9, 2),
+        "clock-tc": fmt.decimal(gemm.clock(preset.P(dtype), preset.SMs, sm_tc) / 10**9, 2),
+        "clock-cuda": fmt.decimal(gemm.clock(fp32, preset.SMs, sm_cuda) / 10**9, 2),
         "tc-dense": fmt.number(preset.P(dtype) / 10**12, 1),
         "tc-sparse": fmt.number(preset.sparse[dtype] / 10**12, 1) if dtype in preset.sparse else "–",
         "tc-fp32": fmt.number(fp32 / 10**12, 1), "tc-ratio": fmt.ratio(preset.P(dtype) / fp32, 1),
@@ -325,8 +320,7 @@ def gemm_roofline(note) -> dict:
              "HBM" if r.timing.memory_bound else "연산") for r in sweep]
     b_star = gemm.crossover_batch(N_w, K_w, hw, s)
     T_star = kernels.tile_threshold(N_w, hw.ridge, s, s)   # week 4's model: reuse only inside one output tile
-    a, c, e = 2 * K_w * N_w, s * (K_w + N_w), s * K_w * N_w   # I(b) = a·b / (c·b + e)
-    k = gcd(a, c, e)
+    a, c, e = gemm.intensity_terms(N_w, K_w, s)   # I(b) = a·b / (c·b + e), in lowest terms
     F_sq = 2 * N_w * K_w * N_w
     lo, hi = gemm.LARGE_GEMM_EFFICIENCY
     gemv = gemm.gemm(1, N_w, K_w, s)
@@ -340,9 +334,9 @@ def gemm_roofline(note) -> dict:
         "ridge": fmt.decimal(hw.ridge, 1), "P-dense": fmt.number(hw.P / 10**12, 1),
         "bw": fmt.number(preset.BW / 10**12, 2), "dtype": dtype, "s": fmt.integer(s),
         "b-star": fmt.decimal(b_star, 1) if b_star is not None else "없음",
-        "b-star-int": fmt.integer(_ceil(b_star.numerator, b_star.denominator)) if b_star is not None else "없음",
+        "b-star-int": fmt.integer(gemm.whole_crossover_batch(N_w, K_w, hw, s)) if b_star is not None else "없음",
         "I-formula": Math(rf"I(b) = \frac{{2bKN}}{{s\,(bK + KN + bN)}} = "
-                          rf"\frac{{{a // k}\,b}}{{{'' if c == k else c // k}b + {e // k}}}"),
+                          rf"\frac{{{a}\,b}}{{{'' if c == 1 else c}b + {e}}}"),
         "gemm-N": fmt.integer(N_w), "gemm-K": fmt.integer(K_w),
         "sq-F": fmt.giga(F_sq, 1), "sq-I": fmt.decimal(gemm.gemm(N_w, N_w, K_w, s).I, 1, grouping=True),
         "sq-tmin": fmt.ms(Fraction(F_sq) / hw.P, 3),
@@ -417,9 +411,9 @@ def attention_memory(note) -> dict:
     per_head, all_heads = attention.score_bytes(seq, s), attention.score_bytes(seq, s, heads)
     quad = heads * attention.standard_traffic_quadratic(seq) * s
     quad6 = heads * attention.standard_traffic_quadratic(seq, separate_scale=True) * s
-    linear = heads * 4 * seq * d_head * s
+    linear = heads * attention.standard_traffic_linear(seq, d_head) * s
     s32 = note.catalog.bytes_per("FP32")
-    F = heads * 4 * seq * seq * d_head
+    F = heads * attention.flops(seq, d_head)
     return {
         "seq": fmt.integer(seq), "heads": fmt.integer(heads), "d-head": fmt.integer(d_head),
         "layers": fmt.integer(layers), "score-head": fmt.mib(per_head), "score-head-B": fmt.integer(per_head),
@@ -440,7 +434,7 @@ def flash(note) -> dict:
     """The FlashAttention code, its check's setting, the HBM model and the tile diagram."""
     preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
     check = note.flash_check
-    M = preset.smem_per_SM // s
+    M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = attention.flash_blocks(M, d_head)
     std_seq = attention.standard_traffic(seq, d_head) * s
     flash_seq = attention.flash_traffic(seq, d_head, B_c) * s
@@ -449,9 +443,9 @@ def flash(note) -> dict:
         "check-d": fmt.integer(check.d), "check-N": ", ".join(fmt.integer(n) for n in check.N),
         "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check.blocks),
         "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
-        "T-c": fmt.integer(_ceil(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
+        "T-c": fmt.integer(attention.block_count(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
         "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
-        "q-T-c": fmt.integer(_ceil(seq, B_c)), "q-T-c2": fmt.integer(_ceil(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
+        "q-T-c": fmt.integer(attention.block_count(seq, B_c)), "q-T-c2": fmt.integer(attention.block_count(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
         "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
                                              attention.flash_traffic(seq, d_head, B_c)), 2),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
@@ -498,7 +492,7 @@ def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
 def flash_blocks_text(note) -> dict:
     """How the diagram's blocks were chosen: FA1's rule, what its blocks would take, the blocks that fit."""
     preset, s, d = note.hardware, note.s, note.attention.d_head
-    M = preset.smem_per_SM // s
+    M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = attention.flash_blocks(M, d)
     fr, fc = fitting_blocks(M, d, note.tensor_core.align)
     rule = sum(sram_elements(B_r, B_c, d).values())
@@ -517,14 +511,14 @@ def flash_blocks_text(note) -> dict:
 def head_dim_discussion(note, B_c: int) -> dict:
     """The discussion "d를 두 배로": FA1's blocks and HBM traffic at d and 2d (standard attention beside it)."""
     preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
-    M = preset.smem_per_SM // s
+    M = attention.sram_elements(preset.smem_per_SM, s)
     _, B_c2 = attention.flash_blocks(M, 2 * d)
     flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
     std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
     return {
         "q-d-if": ko.particle(fmt.integer(d), "이면/면"), "q-2d-if": ko.particle(fmt.integer(2 * d), "이면/면"),
         "q-Bc": fmt.integer(B_c), "q-Bc2-ida": ko.particle(fmt.integer(B_c2), "이다/다"),
-        "q-Tc": fmt.integer(_ceil(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(_ceil(seq, B_c2)), "으로/로"),
+        "q-Tc": fmt.integer(attention.block_count(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(attention.block_count(seq, B_c2)), "으로/로"),
         "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
         "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
         "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),
@@ -534,7 +528,7 @@ def head_dim_discussion(note, B_c: int) -> dict:
 def flash_diagram(note) -> str:
     """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown)."""
     preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
-    M = preset.smem_per_SM // s
+    M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = fitting_blocks(M, d, note.tensor_core.align)
     n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
     elems = sram_elements(B_r, B_c, d)

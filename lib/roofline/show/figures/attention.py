@@ -3,7 +3,7 @@ bound over the batch size b on the note's preset. Both are model bounds, not mea
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.figure import Figure
+from roofline.show.style import Figure
 
 from roofline import attention, gemm
 from roofline.show import fmt, style
@@ -16,7 +16,7 @@ MIB = 2**20
 def traffic_curves(note, N_values):
     """(standard, flash) HBM Byte per head for each N, with the note's d, dtype and SRAM (smem per SM)."""
     d, s = note.attention.d_head, note.s
-    M = note.hardware.smem_per_SM // s
+    M = attention.sram_elements(note.hardware.smem_per_SM, s)
     _, B_c = attention.flash_blocks(M, d)
     standard = [attention.standard_traffic(N, d) * s for N in N_values]
     flash = [attention.flash_traffic(N, d, B_c) * s for N in N_values]
@@ -24,9 +24,9 @@ def traffic_curves(note, N_values):
 
 
 @figure("flash-hbm-traffic", "note")
+@style.styled
 def flash_hbm_traffic(note) -> Figure:
     """Standard attention Θ(Nd + N²) against FlashAttention Θ(N²d²/M), per head, log–log."""
-    style.apply()
     d, seq = note.attention.d_head, note.attention.seq
     N_values = [2**k for k in range(8, 18)]
     if seq not in N_values:
@@ -56,9 +56,9 @@ def flash_hbm_traffic(note) -> Figure:
 
 
 @figure("gemm-batch-roofline", "note")
+@style.styled
 def gemm_batch_roofline(note) -> Figure:
     """R_roof(b) = min(P, BW · I(b)) for (b×K)·(K×N) on the note's preset, with the dense and 2:4-sparse peaks."""
-    style.apply()
     hw = note.hardware.roofline(note.dtype)
     N, K, s = note.gemm.N, note.gemm.K, note.s
     rows = gemm.batch_sweep(note.gemm.batches, N, K, hw, s)
