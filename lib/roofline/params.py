@@ -59,8 +59,9 @@ class Catalog:
         return preset.roofline(dtype)
 
 
-def check_keys(table, where: str, required, optional=()) -> dict:
-    """`table` must be a TOML table holding every key of `required` and no key outside `required | optional`."""
+def check_keys(table, where: str, required, optional=(), about: dict | None = None) -> dict:
+    """`table` must be a TOML table holding every key of `required` and no key outside `required | optional`
+    (`about`: key → what it means, named with a missing key)."""
     if not isinstance(table, dict):
         raise ParameterError(f"[{where}]: 표(table)여야 한다. 받은 값: {table!r}")
     allowed = set(required) | set(optional)
@@ -69,7 +70,8 @@ def check_keys(table, where: str, required, optional=()) -> dict:
         raise ParameterError(f"[{where}]: 모르는 키 {', '.join(unknown)}. 쓸 수 있는 키: {', '.join(sorted(allowed))}")
     missing = sorted(set(required) - set(table))
     if missing:
-        raise ParameterError(f"[{where}]: 빠진 키 {', '.join(missing)}")
+        about = about or {}
+        raise ParameterError(f"[{where}]: 빠진 키 {', '.join(k + (f' ({about[k]})' if k in about else '') for k in missing)}")
     return table
 
 
@@ -231,7 +233,9 @@ def _file_values(cls, table, where: str) -> dict:
     hints = typing.get_type_hints(cls)
     keys = {f.name: f for f in dataclasses.fields(cls) if "part" in f.metadata}
     own = [f.metadata["param"][2] or f.name for f in dataclasses.fields(cls) if "param" in f.metadata]
-    check_keys(table, where, [*own, *keys])
+    about = {**{f.metadata["param"][2] or f.name: f.metadata["param"][1] for f in dataclasses.fields(cls)
+                if "param" in f.metadata}, **{name: f.metadata["part"] for name, f in keys.items()}}
+    check_keys(table, where, [*own, *keys], about=about)
     values = {key: table[key] for key in own}
     for name in keys:
         values.update({f"{name}.{k}": v for k, v in _file_values(hints[name], table[name], f"{where}.{name}").items()})
@@ -253,7 +257,8 @@ class Problem:
         by_cell = cell_fields(self.TABLE)
         unknown = sorted(set(changes) - set(by_cell))
         if unknown:
-            raise ParameterError(f"모르는 매개변수 {', '.join(unknown)}. 쓸 수 있는 매개변수: {', '.join(by_cell)}")
+            known = ", ".join(f"{name} ({field.about})" for name, field in by_cell.items())
+            raise ParameterError(f"모르는 매개변수 {', '.join(unknown)}. 쓸 수 있는 매개변수: {known}")
         values = {f.key: f.of(self) for f in fields(type(self))}
         changed = {by_cell[name].key: name for name in changes}
         values.update({by_cell[name].key: value for name, value in changes.items()})
