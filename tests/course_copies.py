@@ -34,7 +34,7 @@ def set_value(text: str, table: str, key: str, value) -> str:
 
 
 def set_key(text: str, dotted: str, value) -> str:
-    """course.toml with key `dotted` ("week4.N", "week4_cache.capacities", "note.attention.seq") set to `value`."""
+    """course.toml with key `dotted` ("week4.N", "week4.cache.capacities", "note.attention.seq") set to `value`."""
     parts = dotted.split(".")
     for cut in range(len(parts) - 1, 0, -1):   # the longest [table] prefix that is a table header of the file
         table, rest = ".".join(parts[:cut]), parts[cut:]

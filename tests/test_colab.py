@@ -36,7 +36,9 @@ COLAB = {"ipython": "7.34.0", "ipykernel": "6.17.1", "numpy": "2.0.2", "matplotl
 PROBE = """\
 import importlib.util, json, matplotlib, roofline
 from matplotlib import font_manager
-print(json.dumps({"family": list(matplotlib.rcParams["font.family"]),
+from roofline.show import figures
+title = figures.draw("week4-roofline", roofline.load()).axes[0].title
+print(json.dumps({"family": list(matplotlib.rcParams["font.family"]), "figure_family": title.get_fontfamily(),
                   "book_tools": [m for m in ("myst_nb", "jupyter_book", "jupytext") if importlib.util.find_spec(m)],
                   "unicode_minus": matplotlib.rcParams["axes.unicode_minus"],
                   "registered": [f.fname for f in font_manager.fontManager.ttflist if f.name == "NanumGothic"],
@@ -186,8 +188,10 @@ def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
     assert str(colab["base"]) in probe["roofline"], f"ran the repository's library, not the installed one: {probe}"
     assert probe["book_tools"] == [], f"the simulated Colab has book tools it should not need: {probe['book_tools']}"
     if any("image/png" in bundle for bundle in editions.records(committed).values()):
-        # the figures' font is the project's own NanumGothic file (this machine also has a system copy; Colab has none)
-        assert probe["family"] == ["NanumGothic"] and probe["unicode_minus"] is False, probe
+        # the figures' font is the project's own NanumGothic file (this machine also has a system copy; Colab has none);
+        # the student's own matplotlib settings are left as they were (the style is per figure)
+        assert probe["figure_family"] == ["NanumGothic"], probe
+        assert probe["family"] == ["sans-serif"] and probe["unicode_minus"] is True, probe
         assert any("koreanize_matplotlib" in f and str(colab["base"]) in f for f in probe["registered"]), probe
 
     have, now = editions.records(committed), editions.glued_of(nb)

@@ -38,7 +38,7 @@ def h100(seed):
 
 def test_the_seeds_note_is_on_the_H100_in_FP16(note):
     assert (note.hardware_key, note.dtype, note.s, note.seq) == ("H100_SXM", "FP16", 2, 4096)
-    assert (note.attention["heads"], note.attention["d_head"]) == (32, 128)
+    assert (note.attention.heads, note.attention.d_head) == (32, 128)
 
 
 # ----- why matmul: GPT-3 175B per token -----
@@ -79,9 +79,10 @@ def test_cache_tile_step_is_64_mac_not_256():
 
 
 def test_tile_side_for_caches():
-    assert fmt.decimal(gemm.tile_side_for(256 * 1024, 4), 1) == "147.8"
-    assert fmt.decimal(gemm.tile_side_for(32 * 1024, 4), 1) == "52.3"
-    assert fmt.decimal(gemm.tile_side_for(48 * 1024, 4), 1) == "64.0"
+    assert gemm.tile_area_for(256 * 1024, 4) == Fraction(256 * 1024, 12)
+    assert fmt.root(gemm.tile_area_for(256 * 1024, 4), 1) == "147.8"
+    assert fmt.root(gemm.tile_area_for(32 * 1024, 4), 1) == "52.3"
+    assert fmt.root(gemm.tile_area_for(48 * 1024, 4), 1) == "64.0"
 
 
 def test_blas_levels_intensity():
@@ -246,7 +247,7 @@ def test_live_traffic_curves_use_the_live_preset(course):
     from roofline.show.figures.attention import traffic_curves
 
     note = course.note
-    d = note.attention["d_head"]
+    d = note.attention.d_head
     N_values = [note.seq, 2 * note.seq, 4 * note.seq]
     standard, flash, M, B_c = traffic_curves(note, N_values)
     assert M == note.hardware.smem_per_SM // note.s
@@ -321,9 +322,9 @@ def test_tensor_core_per_clock_is_16x_not_256x(note, seed):
 
 def test_luo_latencies_and_ratio(note):
     lat = note.latency
-    assert (lat["L1"], lat["shared"], lat["L2"], lat["HBM"]) == ((33, 41), 29, 263, 479)
-    assert fmt.decimal(Fraction(lat["HBM"], max(lat["L1"])), 0) == "12"
-    assert fmt.decimal(Fraction(lat["HBM"], min(lat["L1"])), 1) == "14.5"
+    assert (lat.L1, lat.shared, lat.L2, lat.HBM) == ((33, 41), 29, 263, 479)
+    assert fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 0) == "12"
+    assert fmt.decimal(Fraction(lat.HBM, min(lat.L1)), 1) == "14.5"
 
 
 def test_gemv_counts_output_write():
@@ -417,7 +418,7 @@ def test_memory_box_and_flash_diagram_follow_the_note(note):
     box = flash_note.hierarchy_diagram(note)
     assert "228 KiB" in box and "256 KiB" in box and "33–41 (Shared 29)" in box and "479" in box and "3.35 TB/s" in box
     M = note.hardware.smem_per_SM // note.s
-    B_r, B_c = flash_note.fitting_blocks(M, 128, note.tensor_core["align"])
+    B_r, B_c = flash_note.fitting_blocks(M, 128, note.tensor_core.align)
     flash = flash_note.flash_diagram(note)
     assert f"{B_r}×{B_c}" in flash and f"M = {fmt.integer(M)}" in flash
     a100 = flash_note.flash_diagram(note.with_(hardware="A100_SXM"))
@@ -457,10 +458,10 @@ def test_the_sram_diagram_s_blocks_fit_the_sram_it_names(course):
     from roofline.show import flash_note
     for key in ("H100_SXM", "A100_SXM", "T4"):
         note = course.note.with_(hardware=key)
-        d, M = note.attention["d_head"], note.hardware.smem_per_SM // note.s
-        B_r, B_c = flash_note.fitting_blocks(M, d, note.tensor_core["align"])
+        d, M = note.attention.d_head, note.hardware.smem_per_SM // note.s
+        B_r, B_c = flash_note.fitting_blocks(M, d, note.tensor_core.align)
         total = B_r * d * 2 + 2 * B_c * d + B_r * B_c + 2 * B_r             # Q_i, O_i, K_j, V_j, S_ij, m_i, ℓ_i
-        assert total <= M and B_c % note.tensor_core["align"] == 0
+        assert total <= M and B_c % note.tensor_core.align == 0
         rule_r, rule_c = attention.flash_blocks(M, d)
         assert B_r == rule_r and B_c <= rule_c
         assert f"{fmt.integer(total * note.s)} Byte ≤ {fmt.integer(note.hardware.smem_per_SM)} Byte" in flash_note.flash_diagram(note)
@@ -482,14 +483,14 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
     from roofline.show import flash_note
     note = course.note
     d = flash_note.head_dim_discussion(note, attention.flash_blocks(note.hardware.smem_per_SM // note.s,
-                                                                    note.attention["d_head"])[1])
-    assert d["q-2d-if"].startswith(fmt.integer(2 * note.attention["d_head"]))
+                                                                    note.attention.d_head)[1])
+    assert d["q-2d-if"].startswith(fmt.integer(2 * note.attention.d_head))
     assert 3.5 < float(d["q-flash-d-ratio"].rstrip("배")) < 4.5 and float(d["q-std-d-ratio"].rstrip("배")) < 1.5
     tf = flash_note.tf32_discussion(note, 256)
     fp32 = note.hardware.roofline("FP32")
     tf32 = note.hardware.roofline("TF32")
     from roofline import gemm
-    cost = gemm.gemm(256, note.gemm["N"], note.gemm["K"], 4)
+    cost = gemm.gemm(256, note.gemm.N, note.gemm.K, 4)
     import roofline as rl
     gain = rl.Timing(cost, fp32).t_ideal / rl.Timing(cost, tf32).t_ideal
     assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and gain < tf32.P / fp32.P

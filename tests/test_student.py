@@ -114,7 +114,7 @@ def instructor_file(problem: str, changes: dict, tmp_path: Path) -> Path:
     """course.toml with the same values as the instructor would write them."""
     text = params.DEFAULT_PATH.read_text(encoding="utf-8")
     for name, new in changes.items():
-        text = set_key(text, paramcell.CELL_KEYS[problem][name], new)
+        text = set_key(text, params.cell_fields(problem)[name].path, new)
     problem_now = getattr(LIVE, problem)
     dtype = changes.get("dtype")
     if dtype is not None and "hardware" not in changes and dtype not in LIVE.presets[problem_now.hardware_key].peak:
@@ -195,10 +195,9 @@ def test_every_chapter_with_parameters_has_exactly_one_cell():
         assert "rl.load()" not in cell["body"] and "course" not in re.sub(r'"[^"]*"', "", cell["body"]), \
             f"{md.stem}: the parameter cell holds literals only"
         below = text[cell.end():]
-        for variable in paramcell.CELL_KEYS[problem]:
-            key = paramcell.CELL_KEYS[problem][variable].split(".")
-            assert not re.search(rf"course\.{key[0]}\.{key[-1]}\b", below), \
-                f"{md.stem}: below the cell, {'.'.join(key)} is read from the file, not from the cell"
+        for variable, field in params.cell_fields(problem).items():
+            assert not re.search(rf"course\.{re.escape(field.path)}\b", below), \
+                f"{md.stem}: below the cell, {field.path} is read from the file, not from the cell"
 
 
 def edition_with(md: Path, replace) -> nbformat.NotebookNode:

@@ -81,7 +81,7 @@ def test_no_reuse_is_the_one_by_one_tile():
     (lambda: walk.tiled(4, 3), r"^T: N = 4의 약수가 아닌 값 3\. 타일 한 변은 N의 약수여야 한다$"),
     (lambda: walk.tiled(4, 0), r"^T: 양의 정수여야 한다\. 받은 값: 0$"),
     (lambda: walk.tiled(0, 1), r"^N: 양의 정수여야 한다\. 받은 값: 0$"),
-    (lambda: walk.no_reuse(walk.MAX_N + 1), "too large"),
+    (lambda: walk.no_reuse(walk.MAX_N + 1), r"^N: 원소 하나하나를 따라가기에는 너무 크다"),
     (lambda: walk.tiled(4, 2, s_in=0), r"^s_in: 양의 정수여야 한다\. 받은 값: 0$"),
 ])
 def test_walk_bad_input(call, message):
@@ -169,7 +169,7 @@ def test_triton_grouped_order():
 
 
 def test_grouped_order_reads_less_when_a_group_fits(seed):
-    N, G = seed.week4.N, seed.week4.group_size_M
+    N, G = seed.week4.N, seed.week4.cache.group_size_M
     for T in seed.week4.tiles:
         row = cachesim.simulate(N, T, capacity_bytes=64 * MiB, order="row")
         grouped = cachesim.simulate(N, T, capacity_bytes=64 * MiB, order="grouped", group_size_M=G)
@@ -184,7 +184,7 @@ def test_grouped_order_reads_less_when_a_group_fits(seed):
 
 def test_grouped_order_can_lose_when_a_group_does_not_fit(seed):
     """Not a law: below the group's working set, LRU evicts the A panels just before their reuse."""
-    N, G = seed.week4.N, seed.week4.group_size_M
+    N, G = seed.week4.N, seed.week4.cache.group_size_M
     row = cachesim.simulate(N, 128, capacity_bytes=16 * MiB, order="row")
     grouped = cachesim.simulate(N, 128, capacity_bytes=16 * MiB, order="grouped", group_size_M=G)
     assert grouped.Q_read > row.Q_read
@@ -248,19 +248,19 @@ def test_chapter_3_at_16384_with_16_tiles_runs_in_bounded_memory():
     run = subprocess.run([sys.executable, "-c", BOUNDED], capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stderr[-3000:]
     print("\n③ at N = 16384, T = 16:", run.stdout.splitlines()[0])
-    assert f"| {fmt.mib(rl.load().week4.capacities[0])} |" in run.stdout
+    assert f"| {fmt.mib(rl.load().week4.cache.capacities[0])} |" in run.stdout
 
 
 @pytest.mark.parametrize("call, message", [
     (lambda: cachesim.simulate(4, 3), r"^T: N = 4의 약수가 아닌 값 3\. 타일 한 변은 N의 약수여야 한다$"),
-    (lambda: cachesim.simulate(4, 2, capacity_tiles=-1), "capacity_tiles must be a whole number ≥ 0"),
-    (lambda: cachesim.simulate(4, 2, capacity_bytes=-16), "capacity_bytes must be a whole number ≥ 0"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=-1), r"^capacity_tiles: 0 이상의 정수여야 한다"),
+    (lambda: cachesim.simulate(4, 2, capacity_bytes=-16), r"^capacity_bytes: 0 이상의 정수여야 한다"),
     (lambda: cachesim.simulate(4, 2, capacity_tiles=1.5), "capacity_tiles"),
-    (lambda: cachesim.simulate(4, 2, capacity_tiles=1, capacity_bytes=16), "not both"),
-    (lambda: cachesim.simulate(4, 2, order="diagonal"), "unknown tile order"),
+    (lambda: cachesim.simulate(4, 2, capacity_tiles=1, capacity_bytes=16), "가운데 하나로만"),
+    (lambda: cachesim.simulate(4, 2, order="diagonal"), r"^order: 모르는 타일 순서"),
     (lambda: cachesim.simulate(4, 2, order="grouped"), "group_size_M"),
     (lambda: cachesim.simulate(4, 2, order="grouped", group_size_M=0), r"^group_size_M: 양의 정수여야 한다\. 받은 값: 0$"),
-    (lambda: cachesim.simulate(4, 2, order=[(0, 0), (0, 1), (1, 0), (1, 0)]), "exactly once"),
+    (lambda: cachesim.simulate(4, 2, order=[(0, 0), (0, 1), (1, 0), (1, 0)]), r"^order: .*한 번씩"),
     (lambda: cachesim.lru_reference(4, 2, -1), "capacity_tiles"),
 ])
 def test_cachesim_bad_input(call, message):
@@ -269,16 +269,16 @@ def test_cachesim_bad_input(call, message):
 
 
 def test_cache_parameters_are_validated(seed, tmp_path):
-    assert (seed.week4.group_size_M, seed.week4.small_capacities) == (8, (2, 4))
-    assert seed.week4.capacities == (4 * MiB, 16 * MiB, 64 * MiB)
+    assert (seed.week4.cache.group_size_M, seed.week4.cache.small_capacities) == (8, (2, 4))
+    assert seed.week4.cache.capacities == (4 * MiB, 16 * MiB, 64 * MiB)
     text = SEED_TOML.read_text(encoding="utf-8")
     bad = tmp_path / "course.toml"
     for old, new, message in [
-        ("group_size_M = 8", "group_size_M = 0", r"^week4_cache\.group_size_M: 양의 정수여야 한다\. 받은 값: 0$"),
-        ("group_size_M = 8", "group_size_M = 8\ncolour = 1", r"^\[week4_cache\]: 모르는 키 colour\. 쓸 수 있는 키: "),
+        ("group_size_M = 8", "group_size_M = 0", r"^week4\.cache\.group_size_M: 양의 정수여야 한다\. 받은 값: 0$"),
+        ("group_size_M = 8", "group_size_M = 8\ncolour = 1", r"^\[week4\.cache\]: 모르는 키 colour\. 쓸 수 있는 키: "),
         ("small_capacities = [2, 4]", "small_capacities = [4, 2]",
-         r"^week4_cache\.small_capacities: 값이 서로 다르고 작은 것부터 커져야 한다"),
-        ("capacities = [4_194_304,", "capacities = [-4_194_304,", r"^week4_cache\.capacities: 양의 정수여야 한다"),
+         r"^week4\.cache\.small_capacities: 값이 서로 다르고 작은 것부터 커져야 한다"),
+        ("capacities = [4_194_304,", "capacities = [-4_194_304,", r"^week4\.cache\.capacities: 양의 정수여야 한다"),
     ]:
         assert old in text, old
         bad.write_text(text.replace(old, new, 1), encoding="utf-8")
@@ -383,12 +383,12 @@ def test_cache_table_follows_the_live_parameters(course):
     w4 = course.week4
     table = shown(live_glued("w4_3_tiling"))["table-cache-big"]
     rows = [line for line in table.splitlines()[2:] if line.startswith("|")]
-    assert len(rows) == len(w4.tiles) * len(w4.capacities)
+    assert len(rows) == len(w4.tiles) * len(w4.cache.capacities)
     for T in w4.tiles:
-        for capacity in w4.capacities:
+        for capacity in w4.cache.capacities:
             row = cachesim.simulate(w4.N, T, capacity_bytes=capacity, order="row", s_in=w4.s, s_out=w4.s)
             grouped = cachesim.simulate(w4.N, T, capacity_bytes=capacity, order="grouped",
-                                        group_size_M=w4.group_size_M, s_in=w4.s, s_out=w4.s)
+                                        group_size_M=w4.cache.group_size_M, s_in=w4.s, s_out=w4.s)
             start = f"| {fmt.integer(T)} | {fmt.mib(capacity)} | {fmt.number(row.reads_per_element, 3)} |"
             assert any(r.startswith(start) for r in rows), start
             assert any(f"| {fmt.number(grouped.reads_per_element, 3)} |" in r for r in rows if r.startswith(start))

@@ -139,7 +139,7 @@ def test_achieved_bandwidth_rejects_bad_repeats(repeats):
 
 
 def test_achieved_bandwidth_rejects_an_unknown_dtype():
-    with pytest.raises(ValueError, match=r"unknown dtype 'BF17'; allowed: FP32"):
+    with pytest.raises(ValueError, match=r"^dtype: 모르는 자료형 'BF17'\. 쓸 수 있는 값: FP32"):
         measure.achieved_bandwidth(1000, 1, "BF17")
 
 

@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import numpy as np
 
-from roofline.errors import check_positive
+from roofline.errors import ParameterError, check_positive
 
 
 def score_bytes(N: int, s: int, heads: int = 1) -> int:
@@ -29,16 +29,39 @@ def score_bytes(N: int, s: int, heads: int = 1) -> int:
     return heads * N * N * s
 
 
+def flops(N: int, d: int) -> int:
+    """FLOPs of one head's attention: QKᵀ and P·V, 2N²d each, 4N²d in all."""
+    check_positive(N=N, d=d)
+    return 4 * N * N * d
+
+
 def standard_traffic(N: int, d: int, separate_scale: bool = False) -> int:
     """HBM elements moved by standard attention for one head: 4Nd + 4N² (+ 2N² with a separate scaling kernel)."""
+    return standard_traffic_linear(N, d) + standard_traffic_quadratic(N, separate_scale)
+
+
+def standard_traffic_linear(N: int, d: int) -> int:
+    """Only the Nd part (Q, K, V read and O written): 4Nd."""
     check_positive(N=N, d=d)
-    return 4 * N * d + (6 if separate_scale else 4) * N * N
+    return 4 * N * d
 
 
 def standard_traffic_quadratic(N: int, separate_scale: bool = False) -> int:
     """Only the N² part (S written and read, P written and read): 4N² (6N² with a separate scaling kernel)."""
     check_positive(N=N)
     return (6 if separate_scale else 4) * N * N
+
+
+def sram_elements(smem_bytes: int, s: int) -> int:
+    """M: how many elements of s Byte an SM's shared memory holds (FlashAttention's SRAM), ⌊smem / s⌋."""
+    check_positive(smem_bytes=smem_bytes, s=s)
+    return smem_bytes // s
+
+
+def block_count(N: int, B: int) -> int:
+    """⌈N / B⌉: blocks of B rows that cover N rows (T_c = ⌈N / B_c⌉)."""
+    check_positive(N=N, B=B)
+    return -(-N // B)
 
 
 def flash_blocks(M: int, d: int) -> tuple[int, int]:
@@ -51,7 +74,7 @@ def flash_blocks(M: int, d: int) -> tuple[int, int]:
 def flash_traffic(N: int, d: int, B_c: int) -> int:
     """HBM elements moved by FA1's Algorithm 1 for one head: 3Nd + 2N + ⌈N/B_c⌉ (3Nd + 4N)."""
     check_positive(N=N, d=d, B_c=B_c)
-    T_c = -(-N // B_c)
+    T_c = block_count(N, B_c)
     return 3 * N * d + 2 * N + T_c * (3 * N * d + 4 * N)
 
 
@@ -61,9 +84,11 @@ def _check(Q, K, V):
     arrays = {"Q": Q, "K": K, "V": V}
     for key, X in arrays.items():
         if not isinstance(X, np.ndarray) or X.ndim != 2 or X.shape[0] == 0 or X.shape[1] == 0:
-            raise ValueError(f"{key} must be a non-empty 2-D NumPy array (N×d), got {getattr(X, 'shape', type(X).__name__)}")
+            raise ParameterError(f"{key}: 비어 있지 않은 2차원 NumPy 배열(N×d)이어야 한다. "
+                                 f"받은 값: {getattr(X, 'shape', type(X).__name__)}")
     if Q.shape[1] != K.shape[1] or K.shape[0] != V.shape[0]:
-        raise ValueError(f"shapes do not fit: Q {Q.shape}, K {K.shape}, V {V.shape} (need Q N×d, K L×d, V L×d_v)")
+        raise ParameterError(f"Q, K, V: 모양이 맞지 않는다. Q는 N×d, K는 L×d, V는 L×d_v여야 한다. "
+                             f"받은 값: Q {Q.shape}, K {K.shape}, V {V.shape}")
 
 
 def standard_forward(Q: np.ndarray, K: np.ndarray, V: np.ndarray) -> np.ndarray:
@@ -133,7 +158,7 @@ def flash_forward(Q, K, V, B_r: int, B_c: int,
 def online_softmax(x: np.ndarray, block: int) -> np.ndarray:
     """softmax(x) of a 1-D array read in blocks: one pass keeps (m, l), a second divides."""
     if not isinstance(x, np.ndarray) or x.ndim != 1 or x.size == 0:
-        raise ValueError("x must be a non-empty 1-D NumPy array")
+        raise ParameterError(f"x: 비어 있지 않은 1차원 NumPy 배열이어야 한다. 받은 값: {getattr(x, 'shape', type(x).__name__)}")
     check_positive(block=block)
     m, l = -np.inf, 0.0
     for start in range(0, x.size, block):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections import OrderedDict
 from dataclasses import dataclass
 
-from roofline.errors import check_positive
+from roofline.errors import ParameterError, check_positive
 
 ROW, COLUMN = "row", "column"
 
@@ -33,7 +33,7 @@ def _line(r: int, c: int, n: int, s: int, line: int) -> int:
 def _check(n, s, line, along):
     check_positive(n=n, s=s, line=line)
     if along not in (ROW, COLUMN):
-        raise ValueError(f"along must be {ROW!r} or {COLUMN!r}, got {along!r}")
+        raise ParameterError(f"along: {ROW!r}, {COLUMN!r} 가운데 하나여야 한다. 받은 값: {along!r}")
 
 
 def walk(n: int, s: int, line: int, along: str) -> list[Access]:

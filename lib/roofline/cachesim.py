@@ -33,7 +33,7 @@ from functools import lru_cache
 import numpy as np
 
 from roofline.cost import Cost
-from roofline.errors import check_divides, check_positive
+from roofline.errors import ParameterError, check_divides, check_positive
 
 ROW = "row"
 GROUPED = "grouped"
@@ -53,7 +53,7 @@ def tile_order(n: int, order: str = ROW, group_size_M: int | None = None) -> np.
         return np.stack([pid // n, pid % n], axis=1)
     if order == GROUPED:
         if group_size_M is None:
-            raise ValueError('order "grouped" needs group_size_M (GROUP_SIZE_M, a positive whole number)')
+            raise ParameterError('group_size_M: 묶음 순서("grouped")에는 GROUP_SIZE_M(양의 정수)이 있어야 한다')
         check_positive(group_size_M=group_size_M)
         in_group = group_size_M * n
         first_m = (pid // in_group) * group_size_M
@@ -61,7 +61,7 @@ def tile_order(n: int, order: str = ROW, group_size_M: int | None = None) -> np.
         pid_m = first_m + (pid % in_group) % size_m
         pid_n = (pid % in_group) // size_m
         return np.stack([pid_m, pid_n], axis=1)
-    raise ValueError(f"unknown tile order {order!r}; allowed: {', '.join(ORDERS)} or a list of (row, column) tiles")
+    raise ParameterError(f"order: 모르는 타일 순서 {order!r}. 쓸 수 있는 값: {', '.join(ORDERS)}, 또는 (행, 열) 타일의 목록")
 
 
 def _order(n: int, order, group_size_M) -> np.ndarray:
@@ -69,7 +69,7 @@ def _order(n: int, order, group_size_M) -> np.ndarray:
         return tile_order(n, order, group_size_M)
     tiles = np.asarray(order, dtype=np.int64).reshape(-1, 2) if len(order) else np.zeros((0, 2), np.int64)
     if len(tiles) != n * n or ((tiles < 0) | (tiles >= n)).any() or len(np.unique(tiles[:, 0] * n + tiles[:, 1])) != n * n:
-        raise ValueError(f"an explicit tile order must list each of the {n}×{n} output tiles exactly once")
+        raise ParameterError(f"order: 타일 목록은 {n}×{n}개의 출력 타일을 저마다 한 번씩 나열해야 한다")
     return tiles
 
 
@@ -82,10 +82,11 @@ def _check(N: int, T: int, s_in: int, s_out: int) -> int:
 def _capacity(T: int, s_in: int, capacity_tiles, capacity_bytes) -> int | None:
     """Capacity in tiles (None = unbounded) from either a tile count or a Byte count."""
     if capacity_tiles is not None and capacity_bytes is not None:
-        raise ValueError("give the cache capacity either in tiles (capacity_tiles) or in Byte (capacity_bytes), not both")
+        raise ParameterError("capacity_tiles, capacity_bytes: 캐시 용량은 타일 개수(capacity_tiles)나 Byte(capacity_bytes) "
+                             "가운데 하나로만 준다")
     for key, value in (("capacity_tiles", capacity_tiles), ("capacity_bytes", capacity_bytes)):
         if value is not None and (isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0):
-            raise ValueError(f"{key} must be a whole number ≥ 0 (or None for an unbounded cache), got {value!r}")
+            raise ParameterError(f"{key}: 0 이상의 정수여야 한다 (None은 용량 제한 없음). 받은 값: {value!r}")
     if capacity_bytes is not None:
         return int(capacity_bytes) // (s_in * T * T)
     return None if capacity_tiles is None else int(capacity_tiles)
@@ -297,3 +298,16 @@ def simulate(N: int, T: int, *, capacity_tiles: int | None = None, capacity_byte
     name = order if isinstance(order, str) else "explicit"
     return CacheRun(N, T, name, group_size_M if name == GROUPED else None, capacity, d.accesses,
                     d.misses(capacity), s_in, s_out)
+
+
+def miss_curve(d: Distances, top: int) -> tuple[np.ndarray, np.ndarray]:
+    """The step function of an LRU cache over capacities 1…top (in tiles): (capacities, misses) at 1, at every
+    capacity where the misses change, and at `top` (drawn with where="post": the same line as every capacity,
+    with a few hundred points instead of 4(N/T)²)."""
+    capacities = np.arange(1, top + 1)
+    noncold = d.accesses - d.cold
+    counted = np.concatenate([[0], np.cumsum(d.histogram)])        # counted[c] = #{distance < c}
+    counted = np.pad(counted, (0, max(0, top + 1 - len(counted))), mode="edge")
+    misses = d.cold + noncold - counted[capacities]
+    keep = np.unique(np.concatenate([[0], np.flatnonzero(np.diff(misses)) + 1, [top - 1]]))
+    return capacities[keep], misses[keep]

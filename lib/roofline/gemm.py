@@ -50,6 +50,26 @@ def crossover_batch(N: int, K: int, hw: Roofline, s: int = 2):
     return s * ridge * K * N / denominator
 
 
+def whole_crossover_batch(N: int, K: int, hw: Roofline, s: int = 2) -> int | None:
+    """The smallest whole batch b with I(b) ≥ I*: ⌈crossover_batch⌉; None if no b reaches I*."""
+    b = crossover_batch(N, K, hw, s)
+    return None if b is None else -(-b.numerator // b.denominator)
+
+
+def intensity_terms(N: int, K: int, s: int = 2) -> tuple[int, int, int]:
+    """I(b) = 2bKN / (s (bK + KN + bN)) = a·b / (c·b + e): (a, c, e) in lowest terms (divided by their gcd)."""
+    check_positive(N=N, K=K, s=s)
+    a, c, e = 2 * K * N, s * (K + N), s * K * N
+    k = math.gcd(a, c, e)
+    return a // k, c // k, e // k
+
+
+def clock(peak, SMs: int, per_clock: int) -> Fraction:
+    """The clock (Hz) a peak implies: peak = SMs × FLOPs per clock of one SM × clock."""
+    check_positive(SMs=SMs, per_clock=per_clock)
+    return Fraction(peak) / (SMs * per_clock)
+
+
 @dataclass(frozen=True)
 class Level:
     level: int
@@ -81,13 +101,11 @@ def tile_step(T: int, s: int) -> tuple[int, int]:
     return T**3, 2 * s * T * T
 
 
-def tile_side_for(cache_bytes: int, s: int, tiles: int = 3, digits: int = 1) -> Fraction:
-    """T with `tiles` T×T tiles of s Byte filling the cache: √(cache / (tiles · s)), rounded exactly to `digits`."""
+def tile_area_for(cache_bytes: int, s: int, tiles: int = 3) -> Fraction:
+    """T² with `tiles` T×T tiles of s Byte filling the cache: cache / (tiles · s), exactly. The side T is its
+    square root, in general irrational: `fmt.root(T², digits)` writes it rounded."""
     check_positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
-    x = Fraction(cache_bytes, tiles * s)
-    scale = 10 ** (digits + 1)
-    root = Fraction(math.isqrt(math.floor(x * scale * scale)), scale)   # √x truncated to digits + 1
-    return Fraction(math.floor(root * 10**digits + Fraction(1, 2)), 10**digits)
+    return Fraction(cache_bytes, tiles * s)
 
 
 # ----- three matmuls to time (floats: these are measurements, not the model) -----
@@ -153,9 +171,9 @@ SCALING_BOOK_EFFICIENCY = (Fraction(80, 100), Fraction(85, 100))
 MANTISSA_BITS = {"FP32": 23, "TF32": 10, "FP16": 10, "BF16": 7}
 
 
-def per_clock(tensor_core: dict) -> tuple[int, int]:
-    """FLOPs per clock of one SM: (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
-    tc = tensor_core["tc_per_SM"] * tensor_core["tc_flops"]
-    cuda = tensor_core["cuda_per_SM"] * tensor_core["cuda_flops"]
+def per_clock(tensor_core) -> tuple[int, int]:
+    """FLOPs per clock of one SM (`course.note.tensor_core`): (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
+    tc = tensor_core.tc_per_SM * tensor_core.tc_flops
+    cuda = tensor_core.cuda_per_SM * tensor_core.cuda_flops
     check_positive(tc=tc, cuda=cuda)
     return tc, cuda

@@ -8,7 +8,7 @@ import time
 
 import numpy as np
 
-from roofline.errors import check_positive
+from roofline.errors import check_positive, choice
 
 DTYPES = {"FP32": np.float32, "FP64": np.float64, "FP16": np.float16}
 
@@ -20,8 +20,7 @@ def vector_add_seconds(n: int, repeats: int = 5, dtype: str = "FP32") -> float:
     """
     check_positive(n=n, repeats=repeats)
     n, repeats = int(n), int(repeats)
-    if dtype not in DTYPES:
-        raise ValueError(f"unknown dtype {dtype!r}; allowed: {', '.join(DTYPES)}")
+    choice(dtype, "dtype", DTYPES, "자료형")
     a = np.full(n, 1, dtype=DTYPES[dtype])
     b = np.full(n, 2, dtype=DTYPES[dtype])
     c = np.empty_like(a)

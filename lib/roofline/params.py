@@ -4,12 +4,18 @@
 problem (`Week3`), the FlashAttention note's problem (`Note`) and the `Catalog` of data types and hardware
 presets. Nothing below `load()` reads the file again: tables and figures get a problem object.
 
+Each problem is declared once, as a dataclass whose fields are its parameters: `param(check, about)` says how a
+value is checked and what it means (Korean), and a field whose type is a small dataclass of parameters is a
+sub-table of the file (`Week4.cache` is `[week4.cache]`, `Note.attention` is `note.attention = { … }`). From
+that one field table come the loading, `with_`, the parameter cells the tooling writes (`cell_fields`), the
+staleness check and the error messages. Adding a parameter is one line in its class (and, if a chapter shows
+it, one line of that chapter's parameter cell).
+
 A chapter's parameter cell holds plain literals (`N = 4096`); `course.week4.with_(N=N, …)` checks them with
-the same rules as the file and returns the problem the rest of the chapter uses. `CELL_KEYS` says which
-key of the file each cell variable stands for (the site's tooling writes the file's values into the cells).
+the same rules as the file and returns the problem the rest of the chapter uses.
 
 Every bad value raises `ParameterError` (a ValueError) whose Korean message names the key
-(`week4.N`) or the cell variable (`N`).
+(`week4.N`, `week4.cache.capacities`) or the cell variable (`N`).
 """
 from __future__ import annotations
 
@@ -17,12 +23,13 @@ import dataclasses
 import os
 import re
 import tomllib
+import typing
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from roofline.errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, text
 from roofline.hardware import Preset, Roofline, SMLimits
-
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 ENVIRONMENT = "ROOFLINE_COURSE"   # another parameter file for `load()` (the tooling runs a chapter for another term)
 
@@ -52,8 +59,9 @@ class Catalog:
         return preset.roofline(dtype)
 
 
-def check_keys(table, where: str, required, optional=()) -> dict:
-    """`table` must be a TOML table holding every key of `required` and no key outside `required | optional`."""
+def check_keys(table, where: str, required, optional=(), about: dict | None = None) -> dict:
+    """`table` must be a TOML table holding every key of `required` and no key outside `required | optional`
+    (`about`: key → what it means, named with a missing key)."""
     if not isinstance(table, dict):
         raise ParameterError(f"[{where}]: 표(table)여야 한다. 받은 값: {table!r}")
     allowed = set(required) | set(optional)
@@ -62,7 +70,8 @@ def check_keys(table, where: str, required, optional=()) -> dict:
         raise ParameterError(f"[{where}]: 모르는 키 {', '.join(unknown)}. 쓸 수 있는 키: {', '.join(sorted(allowed))}")
     missing = sorted(set(required) - set(table))
     if missing:
-        raise ParameterError(f"[{where}]: 빠진 키 {', '.join(missing)}")
+        about = about or {}
+        raise ParameterError(f"[{where}]: 빠진 키 {', '.join(k + (f' ({about[k]})' if k in about else '') for k in missing)}")
     return table
 
 
@@ -130,14 +139,235 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
                   source=source, **counts)
 
 
+# ---------------------------------------------------------------- the field tables
+
+@dataclass(frozen=True)
+class Field:
+    """One parameter: its `key` in the problem's table of course.toml (`N`, `cache.capacities`), the object's
+    attribute path (`attr`), the `check` that turns a file's or cell's value into the model's, what it means
+    (`about`, Korean), and whether a chapter's parameter cell may set it (as the variable `cell`)."""
+
+    table: str
+    key: str
+    attr: tuple[str, ...]
+    check: Callable
+    about: str
+    cell: str | None
+
+    @property
+    def path(self) -> str:
+        """The key as the file names it: `week4.N`, `week4.cache.capacities`, `note.attention.seq`."""
+        return f"{self.table}.{self.key}"
+
+    def of(self, problem):
+        """This parameter's value in `problem`."""
+        value = problem
+        for name in self.attr:
+            value = getattr(value, name)
+        return value
+
+
+def param(check: Callable, about: str, *, key: str | None = None, cell: bool = True):
+    """A parameter field: `check(value, where, parsing)` returns the model's value or raises ParameterError
+    naming `where`; `key`: its name in the file when the attribute differs; `cell`: a parameter cell may set it."""
+    return field(metadata={"param": (check, about, key, cell)})
+
+
+def part(about: str):
+    """A sub-table of parameters (the field's type is a dataclass of `param` fields)."""
+    return field(metadata={"part": about})
+
+
+@dataclass
+class Parsing:
+    """What a check may use: the catalog, the values checked so far (by key), how a message names a key,
+    and `strict` (the file: every pairing checked now; a parameter cell: only what the chapter uses)."""
+
+    catalog: Catalog
+    name: Callable[[str], str]
+    got: dict = field(default_factory=dict)
+    strict: bool = True
+
+    def __getitem__(self, key: str):
+        return self.got[key]
+
+
+def fields(cls, table: str | None = None, prefix: str = "", attr: tuple[str, ...] = ()) -> tuple[Field, ...]:
+    """The field table of problem class `cls` (sub-tables flattened, in declaration order)."""
+    table = table or cls.TABLE
+    hints = typing.get_type_hints(cls)
+    found = []
+    for f in dataclasses.fields(cls):
+        if "part" in f.metadata:
+            found += fields(hints[f.name], table, f"{prefix}{f.name}.", (*attr, f.name))
+        elif "param" in f.metadata:
+            check, about, key, cell = f.metadata["param"]
+            key = key or f.name
+            found.append(Field(table, prefix + key, (*attr, f.name), check, about, key if cell else None))
+    return tuple(found)
+
+
+def _build(cls, got: dict, catalog: Catalog, prefix: str = ""):
+    hints = typing.get_type_hints(cls)
+    values = {}
+    for f in dataclasses.fields(cls):
+        if "part" in f.metadata:
+            values[f.name] = _build(hints[f.name], got, catalog, f"{prefix}{f.name}.")
+        elif "param" in f.metadata:
+            values[f.name] = got[prefix + (f.metadata["param"][2] or f.name)]
+        elif f.name == "catalog":
+            values[f.name] = catalog
+    return cls(**values)
+
+
+def _parse(cls, values: dict, catalog: Catalog, name: Callable[[str], str], strict: bool = True):
+    """`values` (key → value, every field) checked in the table's order and built into a `cls`."""
+    parsing = Parsing(catalog, name, strict=strict)
+    for f in fields(cls):
+        parsing.got[f.key] = f.check(values[f.key], name(f.key), parsing)
+    return _build(cls, parsing.got, catalog)
+
+
+def _file_values(cls, table, where: str) -> dict:
+    """key → value of the file's table [where] (and its sub-tables), each table holding exactly its keys."""
+    hints = typing.get_type_hints(cls)
+    keys = {f.name: f for f in dataclasses.fields(cls) if "part" in f.metadata}
+    own = [f.metadata["param"][2] or f.name for f in dataclasses.fields(cls) if "param" in f.metadata]
+    about = {**{f.metadata["param"][2] or f.name: f.metadata["param"][1] for f in dataclasses.fields(cls)
+                if "param" in f.metadata}, **{name: f.metadata["part"] for name, f in keys.items()}}
+    check_keys(table, where, [*own, *keys], about=about)
+    values = {key: table[key] for key in own}
+    for name in keys:
+        values.update({f"{name}.{k}": v for k, v in _file_values(hints[name], table[name], f"{where}.{name}").items()})
+    return values
+
+
+class Problem:
+    """What the three problems share: loading from their table, `with_` from a parameter cell."""
+
+    TABLE = ""
+
+    @classmethod
+    def from_file(cls, table, catalog: Catalog):
+        return _parse(cls, _file_values(cls, table, cls.TABLE), catalog, lambda key: f"{cls.TABLE}.{key}")
+
+    def with_(self, **changes):
+        """The same problem with the parameter cell's values, checked like the file (a changed value's message
+        names the cell variable; an unchanged one names the file's key)."""
+        by_cell = cell_fields(self.TABLE)
+        unknown = sorted(set(changes) - set(by_cell))
+        if unknown:
+            known = ", ".join(f"{name} ({field.about})" for name, field in by_cell.items())
+            raise ParameterError(f"모르는 매개변수 {', '.join(unknown)}. 쓸 수 있는 매개변수: {known}")
+        values = {f.key: f.of(self) for f in fields(type(self))}
+        changed = {by_cell[name].key: name for name in changes}
+        values.update({by_cell[name].key: value for name, value in changes.items()})
+        return _parse(type(self), values, self.catalog,
+                      lambda key: changed.get(key) or f"{self.TABLE}.{key}", strict=False)
+
+
+# ---------------------------------------------------------------- the checks (value, where, parsing) → value
+
+def whole(value, where: str, parsing: Parsing) -> int:
+    return positive_int(value, where)
+
+
+def increasing(value, where: str, parsing: Parsing) -> tuple[int, ...]:
+    return int_list(value, where)
+
+
+def preset_key(value, where: str, parsing: Parsing) -> str:
+    return parsing.catalog.preset(value, where).key
+
+
+def dtype_name(value, where: str, parsing: Parsing) -> str:
+    parsing.catalog.bytes_per(value, where)
+    return value
+
+
+def dtype_of_hardware(value, where: str, parsing: Parsing) -> str:
+    """A dtype the problem's preset has a peak for."""
+    parsing.catalog.roofline(parsing["hardware"], value, parsing.name("hardware"), where)
+    return value
+
+
+def dtype_of_hardware_if_strict(value, where: str, parsing: Parsing) -> str:
+    """A dtype; in the file, one the preset has a peak for (a chapter that never asks for the hardware, like ①,
+    may pick a dtype the hypothetical machine lacks; `.hardware` checks it then)."""
+    return (dtype_of_hardware if parsing.strict else dtype_name)(value, where, parsing)
+
+
+def gpu_preset(catalog: Catalog, key, where: str, sm: bool = False) -> Preset:
+    """A real GPU preset: SMs and shared memory per SM, and with `sm` the per-SM limits of occupancy."""
+    preset = catalog.preset(key, where)
+    if sm and preset.sm is None:
+        gpus = [k for k, p in catalog.presets.items() if p.sm and p.SMs]
+        raise ParameterError(f"{where}: 프리셋 {key!r}에는 SM 한도(presets.{key}.sm)가 없어 점유율을 계산할 수 없다 "
+                             f"(NVIDIA GPU여야 한다). 쓸 수 있는 GPU: {', '.join(gpus)}")
+    if preset.SMs is None or preset.smem_per_SM is None:
+        gpus = [k for k, p in catalog.presets.items() if p.SMs and p.smem_per_SM]
+        raise ParameterError(f"{where}: 프리셋 {key!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다). "
+                             f"쓸 수 있는 GPU: {', '.join(gpus)}")
+    return preset
+
+
+def real_gpu(value, where: str, parsing: Parsing) -> str:
+    return gpu_preset(parsing.catalog, value, where).key
+
+
+def gpu_with_limits(value, where: str, parsing: Parsing) -> str:
+    return gpu_preset(parsing.catalog, value, where, sm=True).key
+
+
+def gpus_with_limits(value, where: str, parsing: Parsing) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ParameterError(f"{where}: 프리셋 이름을 하나 이상 담은 목록이어야 한다. 받은 값: {value!r}")
+    return tuple(gpu_preset(parsing.catalog, key, where, sm=True).key for key in value)
+
+
+def divides(of: str):
+    """A positive whole number that divides the parameter `of` checked before it."""
+    def check(value, where: str, parsing: Parsing) -> int:
+        check_divides(where, positive_int(value, where), of, parsing[of])
+        return value
+    return check
+
+
+def tiles_dividing(of: str):
+    """Distinct increasing tile sides, each dividing the parameter `of`."""
+    def check(value, where: str, parsing: Parsing) -> tuple[int, ...]:
+        tiles = int_list(value, where)
+        for T in tiles:
+            check_divides(where, T, of, parsing[of])
+        return tiles
+    return check
+
+
+def whole_list(value, where: str, parsing: Parsing) -> tuple[int, ...]:
+    """A non-empty list of positive whole numbers (in any order)."""
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {value!r}")
+    return tuple(positive_int(v, where) for v in value)
+
+
+def pairs(value, where: str, parsing: Parsing) -> tuple[tuple[int, int], ...]:
+    if not isinstance(value, (list, tuple)) or not value:
+        raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {value!r}")
+    if not all(isinstance(v, (list, tuple)) and len(v) == 2 for v in value):
+        raise ParameterError(f"{where}: [B_r, B_c] 쌍의 목록이어야 한다. 받은 값: {value!r}")
+    return tuple(tuple(positive_int(b, where) for b in v) for v in value)
+
+
+def note_gpu_dtype(value, where: str, parsing: Parsing) -> str:
+    """The note's bounds need a GPU (SMs, shared memory per SM: FlashAttention's SRAM M) with a peak for `dtype`."""
+    dtype_of_hardware(value, where, parsing)
+    gpu_preset(parsing.catalog, parsing["hardware"], parsing.name("hardware"))
+    return value
+
+
 # ---------------------------------------------------------------- the three problems
 
-def _named(where: str):
-    """How a message names key `k`: `week4.N` for the file, `N` for a parameter cell (where = "")."""
-    return lambda key: f"{where}.{key}" if where else key
-
-
-class OnMachine:
+class OnMachine(Problem):
     """A problem in `dtype` on preset `hardware_key` (Week4, Week3): its Roofline, preset and Byte per element."""
 
     @property
@@ -155,128 +385,166 @@ class OnMachine:
 
 
 @dataclass(frozen=True)
+class TileCache:
+    """[week4.cache] ③'s discussion: reuse between output tiles, simulated with an LRU cache (roofline.cachesim)."""
+
+    small_capacities: tuple[int, ...] = param(increasing, "작은 예의 캐시 용량 (입력 타일 개수)")
+    capacities: tuple[int, ...] = param(increasing, "N×N 행렬의 캐시 용량 (Byte)")
+    group_size_M: int = param(whole, "묶음 순서의 GROUP_SIZE_M")
+
+
+@dataclass(frozen=True)
 class Week4(OnMachine):
-    """The week-4 problem: C = A @ B, all N×N, in `dtype` on preset `hardware_key`; tile sides `tiles`;
-    ③'s small example (small_N×small_N, small_T tiles) and its LRU cache settings; ④'s real GPUs."""
+    """[week4] The week-4 problem: C = A @ B, all N×N, in `dtype` on preset `hardware_key`; tile sides `tiles`;
+    ③'s small example (small_N×small_N, small_T tiles) and its LRU cache; ④'s real GPUs."""
 
-    hardware_key: str
-    dtype: str
-    N: int
-    tiles: tuple[int, ...]
-    small_N: int
-    small_T: int
-    threads: int                          # ④: threads of one block (an example; the roofline has none)
-    gpus: tuple[str, ...]                 # ④ and the summary: real GPU presets beside the hypothetical one
-    gpu: str                              # ④'s occupancy example: an NVIDIA GPU preset with per-SM limits
-    extra_registers: int                  # ④'s occupancy example: registers per thread besides the partial sums
-    small_capacities: tuple[int, ...]     # ③: capacities of the small example, in input tiles
-    capacities: tuple[int, ...]           # ③: capacities for the N×N problem, in Byte
-    group_size_M: int                     # ③: GROUP_SIZE_M of the grouped tile order
+    TABLE = "week4"
+
+    hardware_key: str = param(preset_key, "하드웨어 프리셋", key="hardware")
+    dtype: str = param(dtype_of_hardware_if_strict, "자료형")
+    N: int = param(whole, "정사각 행렬 한 변")
+    tiles: tuple[int, ...] = param(tiles_dividing("N"), "비교할 정사각 타일 한 변 T (N의 약수)")
+    small_N: int = param(whole, "③의 작은 예: small_N×small_N 행렬")
+    small_T: int = param(divides("small_N"), "③의 작은 예: small_T×small_T 출력 타일 (small_N의 약수)")
+    threads: int = param(whole, "④의 예: 블록 하나의 스레드 수")
+    gpus: tuple[str, ...] = param(gpus_with_limits, "④·정리: 가상 하드웨어 곁에 비교할 실제 GPU 프리셋")
+    gpu: str = param(gpu_with_limits, "④의 점유율 예: SM 한도가 있는 NVIDIA GPU 프리셋")
+    extra_registers: int = param(whole, "④의 점유율 예: 중간 합 말고 스레드 하나가 더 쓰는 레지스터")
+    cache: TileCache = part("③ 토론: LRU 캐시 시뮬레이션")
     catalog: Catalog = field(repr=False, compare=False)
-
-    FILE_KEYS = ("hardware", "dtype", "N", "tiles", "small_N", "small_T", "threads", "gpus", "gpu", "extra_registers")
-    CACHE_KEYS = ("small_capacities", "capacities", "group_size_M")
-
-    @classmethod
-    def parse(cls, values: dict, catalog: Catalog, name, pair: bool = True) -> "Week4":
-        """`pair`: check now that the preset has a peak for the dtype (a chapter that never asks for the
-        hardware, like ①, may pick a dtype the hypothetical machine lacks; `.hardware` checks it then)."""
-        catalog.preset(values["hardware"], name("hardware"))
-        catalog.bytes_per(values["dtype"], name("dtype"))
-        if pair:
-            catalog.roofline(values["hardware"], values["dtype"], name("hardware"), name("dtype"))
-        N = positive_int(values["N"], name("N"))
-        tiles = int_list(values["tiles"], name("tiles"))
-        for T in tiles:
-            check_divides(name("tiles"), T, "N", N)
-        small_N = positive_int(values["small_N"], name("small_N"))
-        small_T = positive_int(values["small_T"], name("small_T"))
-        check_divides(name("small_T"), small_T, "small_N", small_N)
-        gpus = values["gpus"]
-        if not isinstance(gpus, (list, tuple)) or not gpus:
-            raise ParameterError(f"{name('gpus')}: 프리셋 이름을 하나 이상 담은 목록이어야 한다. 받은 값: {gpus!r}")
-        for key in gpus:
-            preset = catalog.preset(key, name("gpus"))
-            if preset.SMs is None or preset.smem_per_SM is None:
-                raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다)")
-            if preset.sm is None:
-                raise ParameterError(f"{name('gpus')}: 프리셋 {key!r}에는 SM 한도(presets.{key}.sm)가 없어 점유율을 "
-                                     "계산할 수 없다 (NVIDIA GPU여야 한다)")
-        gpu = catalog.preset(values["gpu"], name("gpu"))
-        if gpu.sm is None:
-            with_sm = [k for k, p in catalog.presets.items() if p.sm]
-            raise ParameterError(f"{name('gpu')}: 프리셋 {gpu.key!r}에는 SM 한도(presets.{gpu.key}.sm)가 없어 점유율을 "
-                                 f"계산할 수 없다. 쓸 수 있는 GPU: {', '.join(with_sm)}")
-        return cls(values["hardware"], values["dtype"], N, tiles, small_N, small_T,
-                   positive_int(values["threads"], name("threads")), tuple(gpus), gpu.key,
-                   positive_int(values["extra_registers"], name("extra_registers")),
-                   int_list(values["small_capacities"], name("small_capacities")),
-                   int_list(values["capacities"], name("capacities")),
-                   positive_int(values["group_size_M"], name("group_size_M")), catalog)
-
-    def with_(self, **changes) -> "Week4":
-        """The same problem with the parameter cell's values, checked like the file (messages name the variable)."""
-        return _with(self, changes, self.FILE_KEYS + self.CACHE_KEYS, {"hardware": "hardware_key"})
 
 
 @dataclass(frozen=True)
 class Week3(OnMachine):
-    """The week-3 problem: vector add of length L in `dtype` on preset `hardware_key`, memory `capacity`
+    """[week3] The week-3 problem: vector add of length L in `dtype` on preset `hardware_key`, memory `capacity`
     (Byte: the roofline has none, it only decides what fits), and the real GPU `gpu` of the explanations."""
 
-    hardware_key: str
-    dtype: str
-    L: int
-    capacity: int
-    gpu: str
+    TABLE = "week3"
+
+    hardware_key: str = param(preset_key, "하드웨어 프리셋", key="hardware")
+    dtype: str = param(dtype_of_hardware, "자료형")
+    L: int = param(whole, "벡터 길이")
+    capacity: int = param(whole, "메모리 용량 (Byte)")
+    gpu: str = param(real_gpu, "GPU 구조와 메모리 계층을 설명할 때 예로 드는 실제 GPU 프리셋")
     catalog: Catalog = field(repr=False, compare=False)
-
-    FILE_KEYS = ("hardware", "dtype", "L", "capacity", "gpu")
-
-    @classmethod
-    def parse(cls, values: dict, catalog: Catalog, name) -> "Week3":
-        catalog.roofline(values["hardware"], values["dtype"], name("hardware"), name("dtype"))
-        gpu = catalog.preset(values["gpu"], name("gpu"))
-        if gpu.SMs is None or gpu.smem_per_SM is None:
-            raise ParameterError(f"{name('gpu')}: 프리셋 {values['gpu']!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다)")
-        return cls(values["hardware"], values["dtype"], positive_int(values["L"], name("L")),
-                   positive_int(values["capacity"], name("capacity")), values["gpu"], catalog)
-
-    def with_(self, **changes) -> "Week3":
-        return _with(self, changes, self.FILE_KEYS, {"hardware": "hardware_key"})
-
-
-NOTE_PARTS = {  # sub-table → keys; a key in NOTE_LISTS holds a non-empty list of whole numbers (or of pairs)
-    "gpt3": ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab"),
-    "attention": ("seq", "heads", "d_head", "layers"),
-    "gemm": ("N", "K", "batches"),
-    "blas": ("dtype", "n"),
-    "cache": ("line", "tile", "K", "CPU_L1", "GPU_L1"),
-    "measure": ("naive_N", "tiled_N", "T", "blas_N"),
-    "flash_check": ("d", "N", "blocks"),
-    "tensor_core": ("m", "n", "k", "align", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"),
-    "latency": ("L1", "shared", "L2", "HBM"),
-}
-NOTE_LISTS = {("gemm", "batches"), ("cache", "CPU_L1"), ("flash_check", "N"), ("flash_check", "blocks"),
-              ("latency", "L1")}
 
 
 @dataclass(frozen=True)
-class Note:
-    """The matmul / FlashAttention note: the preset `hardware_key` and Tensor Core `dtype` of its bounds,
-    and its examples (each sub-table a dict of whole numbers; lists kept as tuples)."""
+class GPT3:
+    """note.gpt3: GPT-3 175B's configuration (FLOPs per token)."""
 
-    hardware_key: str
-    dtype: str
-    gpt3: dict
-    attention: dict
-    gemm: dict
-    blas: dict
-    cache: dict
-    measure: dict
-    flash_check: dict
-    tensor_core: dict
-    latency: dict
+    d_model: int = param(whole, "모델 폭 d_model", cell=False)
+    n_layers: int = param(whole, "층 수", cell=False)
+    n_heads: int = param(whole, "헤드 수", cell=False)
+    n_ctx: int = param(whole, "문맥 길이", cell=False)
+    n_vocab: int = param(whole, "어휘 수", cell=False)
+
+
+@dataclass(frozen=True)
+class Attention:
+    """note.attention: the attention example."""
+
+    seq: int = param(whole, "어텐션 예의 시퀀스 길이 N")
+    heads: int = param(whole, "헤드 수", cell=False)
+    d_head: int = param(whole, "헤드 하나의 폭 d", cell=False)
+    layers: int = param(whole, "층 수", cell=False)
+
+
+@dataclass(frozen=True)
+class GemmExample:
+    """note.gemm: (b×K)·(K×N) for each batch b."""
+
+    N: int = param(whole, "출력 열 수 N", cell=False)
+    K: int = param(whole, "안쪽 차원 K", cell=False)
+    batches: tuple[int, ...] = param(whole_list, "배치 b의 목록", cell=False)
+
+
+@dataclass(frozen=True)
+class Blas:
+    """note.blas: the BLAS-levels table."""
+
+    dtype: str = param(dtype_name, "BLAS 수준 표의 자료형", cell=False)
+    n: int = param(whole, "벡터·행렬 크기 n", cell=False)
+
+
+def multiple_of_tile(value, where: str, parsing: Parsing) -> int:
+    """note.cache.K: a multiple of note.cache.tile (checked before it)."""
+    check_divides(parsing.name("cache.tile"), parsing["cache.tile"], "K", positive_int(value, where))
+    return value
+
+
+@dataclass(frozen=True)
+class CacheExample:
+    """note.cache: cache lines and L1 sizes (Byte), the tile example."""
+
+    line: int = param(whole, "캐시 라인 (Byte)", cell=False)
+    tile: int = param(whole, "타일 예의 한 변", cell=False)
+    K: int = param(multiple_of_tile, "타일 예의 K (tile의 배수)", cell=False)
+    CPU_L1: tuple[int, ...] = param(whole_list, "CPU L1 용량 (Byte)", cell=False)
+    GPU_L1: int = param(whole, "GPU L1 용량 (Byte)", cell=False)
+
+
+@dataclass(frozen=True)
+class Measure:
+    """note.measure: sizes measured on the build machine."""
+
+    naive_N: int = param(whole, "단순 루프의 N", cell=False)
+    tiled_N: int = param(whole, "타일 루프의 N", cell=False)
+    T: int = param(whole, "타일 한 변", cell=False)
+    blas_N: int = param(whole, "BLAS의 N", cell=False)
+
+
+@dataclass(frozen=True)
+class FlashCheck:
+    """note.flash_check: FlashAttention checked against plain attention."""
+
+    d: int = param(whole, "헤드 폭 d", cell=False)
+    N: tuple[int, ...] = param(whole_list, "시퀀스 길이 목록", cell=False)
+    blocks: tuple[tuple[int, int], ...] = param(pairs, "[B_r, B_c] 블록 목록", cell=False)
+
+
+@dataclass(frozen=True)
+class TensorCore:
+    """note.tensor_core: an MMA shape, the dimension multiple, FLOPs per clock of one SM."""
+
+    m: int = param(whole, "MMA 예의 m", cell=False)
+    n: int = param(whole, "MMA 예의 n", cell=False)
+    k: int = param(whole, "MMA 예의 k", cell=False)
+    align: int = param(whole, "차원 배수", cell=False)
+    tc_per_SM: int = param(whole, "SM 하나의 Tensor Core 수", cell=False)
+    tc_flops: int = param(whole, "Tensor Core 하나의 클럭당 FLOPs", cell=False)
+    cuda_per_SM: int = param(whole, "SM 하나의 CUDA Core 수", cell=False)
+    cuda_flops: int = param(whole, "CUDA Core 하나의 클럭당 FLOPs", cell=False)
+
+
+@dataclass(frozen=True)
+class Latency:
+    """note.latency: load latencies (cycles)."""
+
+    L1: tuple[int, ...] = param(whole_list, "L1 지연 (사이클)", cell=False)
+    shared: int = param(whole, "Shared Memory 지연", cell=False)
+    L2: int = param(whole, "L2 지연", cell=False)
+    HBM: int = param(whole, "HBM 지연", cell=False)
+
+
+@dataclass(frozen=True)
+class Note(Problem):
+    """[note] The matmul / FlashAttention note: the preset `hardware_key` and Tensor Core `dtype` of its bounds
+    (a real GPU), and its examples, one small part each."""
+
+    TABLE = "note"
+
+    hardware_key: str = param(preset_key, "GEMM·어텐션 상한에 쓰는 GPU 프리셋", key="hardware")
+    dtype: str = param(note_gpu_dtype, "Tensor Core 자료형")
+    gpt3: GPT3 = part("GPT-3 175B")
+    attention: Attention = part("어텐션 예")
+    gemm: GemmExample = part("(b×K)·(K×N) GEMM")
+    blas: Blas = part("BLAS 수준 표")
+    cache: CacheExample = part("캐시 예")
+    measure: Measure = part("빌드 기계 측정")
+    flash_check: FlashCheck = part("FlashAttention 검산")
+    tensor_core: TensorCore = part("MMA 예, 차원 배수, 클럭당 FLOPs")
+    latency: Latency = part("H100 지연 (사이클)")
     catalog: Catalog = field(repr=False, compare=False)
 
     @property
@@ -289,82 +557,17 @@ class Note:
 
     @property
     def seq(self) -> int:
-        return self.attention["seq"]
-
-    @classmethod
-    def parse(cls, values: dict, catalog: Catalog, name) -> "Note":
-        _check_gpu(values["hardware"], values["dtype"], catalog, name)
-        parts = {}
-        for part, keys in NOTE_PARTS.items():
-            table = check_keys(values[part], f"note.{part}", keys)
-            parts[part] = {key: _note_value(part, key, table[key], catalog, name(f"{part}.{key}")) for key in keys}
-        parts["blas"]["s"] = catalog.dtypes[parts["blas"]["dtype"]]   # Byte per element of the BLAS table
-        if parts["cache"]["K"] % parts["cache"]["tile"]:
-            check_divides(name("cache.tile"), parts["cache"]["tile"], "K", parts["cache"]["K"])
-        return cls(values["hardware"], values["dtype"], **parts, catalog=catalog)
-
-    def with_(self, *, hardware: str | None = None, dtype: str | None = None, seq: int | None = None) -> "Note":
-        """The note with the parameter cell's preset, dtype and sequence length, checked like the file."""
-        values = {"hardware": self.hardware_key if hardware is None else hardware,
-                  "dtype": self.dtype if dtype is None else dtype}
-        _check_gpu(values["hardware"], values["dtype"], self.catalog, lambda key: key)
-        attention = dict(self.attention, seq=self.seq if seq is None else positive_int(seq, "seq"))
-        return dataclasses.replace(self, hardware_key=values["hardware"], dtype=values["dtype"], attention=attention)
-
-
-def _check_gpu(hardware, dtype, catalog: Catalog, name) -> None:
-    """The note's bounds need a GPU: a dtype peak, SMs and shared memory per SM (FlashAttention's SRAM M)."""
-    preset = catalog.preset(hardware, name("hardware"))
-    catalog.roofline(hardware, dtype, name("hardware"), name("dtype"))
-    if preset.SMs is None or preset.smem_per_SM is None:
-        gpus = [k for k, p in catalog.presets.items() if p.SMs and p.smem_per_SM]
-        raise ParameterError(f"{name('hardware')}: 프리셋 {hardware!r}에는 SMs와 smem_per_SM이 없다. "
-                             f"쓸 수 있는 GPU: {', '.join(gpus)}")
-
-
-def _note_value(part: str, key: str, value, catalog: Catalog, where: str):
-    if key == "dtype":
-        catalog.bytes_per(value, where)
-        return value
-    if (part, key) in NOTE_LISTS:
-        if not isinstance(value, list) or not value:
-            raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {value!r}")
-        if key == "blocks":
-            if not all(isinstance(v, list) and len(v) == 2 for v in value):
-                raise ParameterError(f"{where}: [B_r, B_c] 쌍의 목록이어야 한다. 받은 값: {value!r}")
-            return tuple(tuple(positive_int(b, where) for b in v) for v in value)
-        return tuple(positive_int(v, where) for v in value)
-    return positive_int(value, where)
-
-
-def _with(problem, changes: dict, keys: tuple[str, ...], fields: dict[str, str]):
-    """`problem` re-parsed with `changes` (the parameter cell's variables): a message names the variable."""
-    unknown = sorted(set(changes) - set(keys))
-    if unknown:
-        raise ParameterError(f"모르는 매개변수 {', '.join(unknown)}. 쓸 수 있는 매개변수: {', '.join(keys)}")
-    values = {key: getattr(problem, fields.get(key, key)) for key in keys}
-    values.update(changes)
-
-    def name(key: str) -> str:   # a changed value is the cell's variable; an unchanged one came from the file
-        return key if key in changes else f"{problem.WHERE.get(key, problem.TABLE)}.{key}"
-
-    extra = {"pair": False} if isinstance(problem, Week4) else {}
-    return type(problem).parse(values, problem.catalog, name, **extra)
-
-
-Week4.TABLE, Week4.WHERE = "week4", {k: "week4_cache" for k in Week4.CACHE_KEYS}
-Week3.TABLE, Week3.WHERE = "week3", {}
+        return self.attention.seq
 
 
 # ---------------------------------------------------------------- the course
 
-# A parameter cell's variable → the key of course.toml it stands for, per problem (the tooling writes the
-# file's value into the cell; the staleness check names a cell that disagrees with the file).
-CELL_KEYS = {
-    "week4": {**{k: f"week4.{k}" for k in Week4.FILE_KEYS}, **{k: f"week4_cache.{k}" for k in Week4.CACHE_KEYS}},
-    "week3": {k: f"week3.{k}" for k in Week3.FILE_KEYS},
-    "note": {"hardware": "note.hardware", "dtype": "note.dtype", "seq": "note.attention.seq"},
-}
+PROBLEMS = {cls.TABLE: cls for cls in (Week4, Week3, Note)}   # a table of course.toml → its problem
+
+
+def cell_fields(problem: str) -> dict[str, Field]:
+    """A parameter cell's variable → its field, for problem `problem` ("week4", "week3", "note")."""
+    return {f.cell: f for f in fields(PROBLEMS[problem]) if f.cell}
 
 
 @dataclass(frozen=True)
@@ -374,7 +577,6 @@ class Course:
     note: Note
     catalog: Catalog
     path: Path
-    raw: dict = field(repr=False, compare=False)   # the parsed file, for `value()`
 
     @property
     def dtypes(self) -> dict[str, int]:
@@ -390,13 +592,6 @@ class Course:
     def bytes_per(self, dtype: str) -> int:
         return self.catalog.bytes_per(dtype)
 
-    def value(self, dotted: str):
-        """The file's value of key `dotted` ("week4.N", "note.attention.seq"), as TOML gave it."""
-        node = self.raw
-        for part in dotted.split("."):
-            node = node[part]
-        return node
-
 
 def load(path: str | Path | None = None) -> Course:
     """Read and validate the course parameters (default: $ROOFLINE_COURSE if set, else the package's course.toml).
@@ -406,17 +601,13 @@ def load(path: str | Path | None = None) -> Course:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as err:
         raise ParameterError(f"{path.name}: TOML 문법 오류: {err}") from err
-    check_keys(raw, path.name, {"week4", "week3", "dtypes", "presets", "note", "week4_cache"})
+    check_keys(raw, path.name, {*PROBLEMS, "dtypes", "presets"})
     dtypes = _dtypes(raw["dtypes"])
     if not isinstance(raw["presets"], dict) or not raw["presets"]:
         raise ParameterError("[presets]: 프리셋이 하나 이상 있어야 한다")
     catalog = Catalog(dtypes, {k: parse_preset(k, t, dtypes) for k, t in raw["presets"].items()})
-    w4 = {**check_keys(raw["week4"], "week4", Week4.FILE_KEYS),
-          **check_keys(raw["week4_cache"], "week4_cache", Week4.CACHE_KEYS)}
-    week4 = Week4.parse(w4, catalog, lambda k: f"{'week4_cache' if k in Week4.CACHE_KEYS else 'week4'}.{k}")
-    week3 = Week3.parse(check_keys(raw["week3"], "week3", Week3.FILE_KEYS), catalog, _named("week3"))
-    note = Note.parse(check_keys(raw["note"], "note", ("hardware", "dtype", *NOTE_PARTS)), catalog, _named("note"))
-    return Course(week4, week3, note, catalog, path, raw)
+    problems = {table: cls.from_file(raw[table], catalog) for table, cls in PROBLEMS.items()}
+    return Course(**problems, catalog=catalog, path=path)
 
 
 def _dtypes(table) -> dict[str, int]:

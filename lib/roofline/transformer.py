@@ -17,6 +17,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from roofline.errors import ParameterError, positive_int
+
 QKV, OUT, FFN, ATTN = "qkv", "out", "ffn", "attention"   # Korean names: roofline.show.ko.PART
 PARTS = (QKV, OUT, FFN, ATTN)
 
@@ -33,15 +35,14 @@ class Transformer:
 
     def __post_init__(self):
         for key in ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab"):
-            value = getattr(self, key)
-            if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
-                raise ValueError(f"{key} must be a positive whole number, got {value!r}")
+            positive_int(getattr(self, key), key)
         if self.d_model % self.n_heads:
-            raise ValueError(f"d_model = {self.d_model} must be a multiple of n_heads = {self.n_heads}")
+            raise ParameterError(f"n_heads: d_model = {self.d_model}의 약수여야 한다. 받은 값: {self.n_heads}")
 
     @classmethod
-    def from_table(cls, table: dict) -> "Transformer":
-        return cls(**{k: table[k] for k in ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab")})
+    def from_table(cls, table) -> "Transformer":
+        """From the parameter file's configuration (`course.note.gpt3`: the same five attributes)."""
+        return cls(**{k: getattr(table, k) for k in ("d_model", "n_layers", "n_heads", "n_ctx", "n_vocab")})
 
 
 def layer_flops(cfg: Transformer, causal: bool = False) -> dict[str, Fraction]:

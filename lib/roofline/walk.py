@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from roofline.cost import Cost
-from roofline.errors import check_divides, check_positive
+from roofline.errors import ParameterError, check_divides, check_positive
 
 MAX_N = 64   # 64³ = 262,144 inner iterations: a fraction of a second in CPython
 
@@ -61,8 +61,8 @@ class Walk:
 def _check(N: int):
     check_positive(N=N)
     if N > MAX_N:
-        raise ValueError(f"walk: N = {N} is too large to walk element by element (allowed: N ≤ {MAX_N}); "
-                         f"use the closed forms in roofline.kernels")
+        raise ParameterError(f"N: 원소 하나하나를 따라가기에는 너무 크다 (N ≤ {MAX_N}). 받은 값: {N}. "
+                             f"큰 N은 roofline.kernels의 닫힌 꼴로 센다")
 
 
 def _tuple(grid):

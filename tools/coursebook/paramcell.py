@@ -1,16 +1,17 @@
 """A chapter's parameter cell: plain literals a student edits, written from course.toml by the tooling.
 
 The cell is the one code cell tagged `parameters`; its metadata `params` names the problem it feeds
-(`week4`, `week3`, `note`), and each line `NAME = literal  # 설명` stands for the key `CELL_KEYS[problem][NAME]`
-of course.toml. `write(md_text, course)` puts the file's values into the cell of a chapter's MyST source;
-`disagreements(md_text, course)` names every line whose value differs from the file (the staleness check).
+(`week4`, `week3`, `note`), and each line `NAME = literal  # 설명` stands for the parameter
+`params.cell_fields(problem)[NAME]` (its key of course.toml: `.path`). `write(md_text, course)` puts the loaded,
+validated values into the cell of a chapter's MyST source; `disagreements(md_text, course)` names every line
+whose value differs from the file (the staleness check).
 """
 from __future__ import annotations
 
 import ast
 import re
 
-from roofline.params import CELL_KEYS
+from roofline.params import PROBLEMS, cell_fields
 
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(?P<options>(?::[^\n]*\n)+)\n?(?P<body>.*?)^```[ \t]*$", re.S | re.M)
 LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?P<eq>\s*=\s*)(?P<value>.+?)(?P<comment>\s+#.*)?$")
@@ -37,8 +38,8 @@ def find(md_text: str):
     if len(found) > 1:
         raise ValueError(f"{len(found)} cells are tagged parameters; a chapter has one")
     problem = re.search(r"^:params:\s*(\w+)\s*$", found[0]["options"], re.M)
-    if not problem or problem[1] not in CELL_KEYS:
-        raise ValueError(f"the parameter cell needs `:params:` naming one of {', '.join(CELL_KEYS)}")
+    if not problem or problem[1] not in PROBLEMS:
+        raise ValueError(f"the parameter cell needs `:params:` naming one of {', '.join(PROBLEMS)}")
     return found[0], problem[1]
 
 
@@ -52,13 +53,13 @@ def assignments(source: str) -> dict[str, object]:
 
 
 def expected(course, problem: str, names) -> dict[str, object]:
-    """NAME → the file's value for each cell variable `names` of `problem`."""
-    keys = CELL_KEYS[problem]
-    unknown = sorted(set(names) - set(keys))
+    """NAME → the course's (validated) value for each cell variable `names` of `problem`."""
+    known = cell_fields(problem)
+    unknown = sorted(set(names) - set(known))
     if unknown:
         raise ValueError(f"parameter cell variable(s) {', '.join(unknown)} stand for no key of course.toml; "
-                         f"known for {problem}: {', '.join(keys)}")
-    return {name: course.value(keys[name]) for name in names}
+                         f"known for {problem}: {', '.join(known)}")
+    return {name: known[name].of(getattr(course, problem)) for name in names}
 
 
 def write_source(source: str, course, problem: str) -> str:
@@ -94,8 +95,9 @@ def disagreements(md_text: str, course) -> list[str]:
         return []
     have = assignments(cell["body"])
     want = expected(course, problem, have)
-    keys = CELL_KEYS[problem]
-    return [f"parameter cell: {name} = {literal(have[name])} but course.toml's {keys[name]} is {literal(want[name])}"
+    known = cell_fields(problem)
+    return [f"parameter cell: {name} = {literal(have[name])} but course.toml's {known[name].path} is "
+            f"{literal(want[name])}"
             for name in have if _plain(have[name]) != _plain(want[name])]
 
 

@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from roofline import buffers, kernels, occupancy, problems
 from roofline.cost import Timing
+from roofline.problems import powers_of_two
 from roofline.errors import ParameterError, check_divides, choice, positive_int, positive_number
 from roofline.show import fmt, ko, matmul, tile_size
 from roofline.show.palette import CASE_COLORS, case_color
@@ -34,17 +35,6 @@ TERA = 10**12
 def keep(text: str) -> str:
     """No-break spaces: a table cell such as "T = 32" does not wrap inside."""
     return text.replace(" ", "\u00a0")
-
-
-def powers_of_two(N: int, smallest: int = 8) -> list[int]:
-    """Every power of two T ≥ `smallest` that divides N, increasing."""
-    kernels.check_positive(N=N, smallest=smallest)
-    found, T = [], 1
-    while T <= N:
-        if T >= smallest and N % T == 0:
-            found.append(T)
-        T *= 2
-    return found
 
 
 def _float(x) -> float:

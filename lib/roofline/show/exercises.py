@@ -30,7 +30,7 @@ from fractions import Fraction
 from roofline import buffers, kernels
 from roofline.cost import Cost, Timing
 from roofline.errors import ParameterError
-from roofline.problems import week4_cases
+from roofline.problems import divisors, week4_cases
 from roofline.show import fmt, ko
 
 DIGITS = 4                 # significant digits a typed answer needs, unless the reader asks for fewer
@@ -548,11 +548,6 @@ def _other_dtype(catalog, dtype: str) -> str:
     return dtype
 
 
-def _divisors(N: int) -> list[int]:
-    small = [d for d in range(1, int(N**0.5) + 1) if N % d == 0]
-    return sorted(set(small + [N // d for d in small]))
-
-
 def _half(N: int) -> int:
     """Another matrix side: N/2 (2N when N is odd or tiny)."""
     return N // 2 if N % 2 == 0 and N >= 4 else 2 * N
@@ -560,7 +555,7 @@ def _half(N: int) -> int:
 
 def _divisor_near(N: int, target, avoid=()) -> int:
     """The divisor of N (not 1, not N, not in `avoid`) nearest `target`, the larger on a tie."""
-    found = [d for d in _divisors(N) if 1 < d < N and d not in avoid] or [N]
+    found = [d for d in divisors(N) if 1 < d < N and d not in avoid] or [N]
     return min(found, key=lambda d: (abs(d - target), -d))
 
 

@@ -240,8 +240,8 @@ def my_kernel(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -> Expl
     uid = "rl-kernel"
     values = {"hardware": w4.hardware_key, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
               "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
-              "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm["N"],
-              "K": note.gemm["K"], "b": note.gemm["batches"][len(note.gemm["batches"]) // 2],
+              "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
+              "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
               "t_ms": "" if t_ms is None else t_ms}
     data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
             "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},

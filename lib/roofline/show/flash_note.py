@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import inspect
 from fractions import Fraction
-from math import gcd
 
 import numpy as np
 from IPython.display import Markdown, Math
@@ -57,10 +56,6 @@ def _box(rows: list[tuple[str, ...]]) -> list[str]:
     return ["┌" + "─" * inner, *lines, "└" + "─" * inner]
 
 
-def _ceil(a, b) -> int:
-    return -(-a // b)
-
-
 # ---------------------------------------------------------------- why matmul
 
 def gpt3(note) -> dict:
@@ -89,13 +84,13 @@ def gpt3(note) -> dict:
 # ---------------------------------------------------------------- naive, tiled, BLAS
 
 def matmul(note) -> dict:
-    big, m = note.gemm["N"], note.measure
+    big, m = note.gemm.N, note.measure
     fp32 = note.hardware.P("FP32")
     return {
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
         "big-N": fmt.integer(big), "big-MAC": fmt.integer(big**3), "big-F": fmt.giga(2 * big**3, 1),
         "big-fp32-ms": fmt.ms(Fraction(2 * big**3) / fp32, 2), "preset": note.hardware.name,
-        "blas-N": fmt.integer(m["blas_N"]), **epsilon(),
+        "blas-N": fmt.integer(m.blas_N), **epsilon(),
     }
 
 
@@ -104,7 +99,7 @@ LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
 
 def measured(runs, note, machine) -> dict:
     """The timing table of `matmul_timing.implementations` and the sentences that read it (measured values)."""
-    big, T = note.gemm["N"], note.measure["T"]
+    big, T = note.gemm.N, note.measure.T
 
     def row(r):
         t = Fraction(r.seconds)
@@ -143,23 +138,23 @@ def epsilon() -> dict:
 def cache(note) -> dict:
     c, lat = note.cache, note.latency
     s32 = note.catalog.bytes_per("FP32")
-    big, line = note.gemm["N"], c["line"]
-    T4, K8 = c["tile"], c["K"]
+    big, line = note.gemm.N, c.line
+    T4, K8 = c.tile, c.K
     mac_step, bytes_step = gemm.tile_step(T4, s32)
     return {
         "line": fmt.integer(line), "line-elems": fmt.integer(line // s32), "col-lines": fmt.integer(big),
-        "col-bytes": fmt.kib(big * line), "cpu-l1": "–".join(fmt.kib(x) for x in c["CPU_L1"]),
+        "col-bytes": fmt.kib(big * line), "cpu-l1": "–".join(fmt.kib(x) for x in c.CPU_L1),
         "ex-T": fmt.integer(T4), "ex-K": fmt.integer(K8), "ex-outputs": fmt.integer(T4 * T4),
         "ex-mac-step": fmt.integer(mac_step), "ex-bytes-step": fmt.integer(bytes_step),
         "ex-steps": fmt.integer(K8 // T4), "ex-mac-tile": fmt.integer(mac_step * (K8 // T4)),
         "ex-mac-per-byte": fmt.number(Fraction(mac_step, bytes_step), 3),
         "ex-naive-per-byte": fmt.number(Fraction(1, 2 * s32), 3),
-        "gpu-l1": fmt.kib(c["GPU_L1"]), "T-gpu-l1": fmt.decimal(gemm.tile_side_for(c["GPU_L1"], s32), 1),
-        "T-cpu-l1": "–".join(fmt.decimal(gemm.tile_side_for(x, s32), 1) for x in c["CPU_L1"]),
-        "lat-L1": "–".join(fmt.integer(x) for x in lat["L1"]), "lat-shared": fmt.integer(lat["shared"]),
-        "lat-L2": fmt.integer(lat["L2"]), "lat-HBM": fmt.integer(lat["HBM"]),
-        "lat-ratio": fmt.decimal(Fraction(lat["HBM"], max(lat["L1"])), 1) + "–"
-        + fmt.ratio(Fraction(lat["HBM"], min(lat["L1"])), 1),
+        "gpu-l1": fmt.kib(c.GPU_L1), "T-gpu-l1": fmt.root(gemm.tile_area_for(c.GPU_L1, s32), 1),
+        "T-cpu-l1": "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1),
+        "lat-L1": "–".join(fmt.integer(x) for x in lat.L1), "lat-shared": fmt.integer(lat.shared),
+        "lat-L2": fmt.integer(lat.L2), "lat-HBM": fmt.integer(lat.HBM),
+        "lat-ratio": fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
+        + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1),
         "h100-smem": fmt.kib(note.catalog.preset("H100_SXM").smem_per_SM),
         "walk-diagram": text_block(walk_diagram(big, s32, line)),
         "tile-diagram": text_block(tile_diagram(K8, T4)),
@@ -192,8 +187,8 @@ def walk_diagram(n: int, s: int, line: int, shown: int = 3) -> str:
 
 def walk_counts(note) -> dict:
     """Misses of reading the whole n×n FP32 matrix by rows and by columns through the CPU L1 (the model)."""
-    n, s32, line = note.gemm["N"], note.catalog.bytes_per("FP32"), note.cache["line"]
-    l1 = max(note.cache["CPU_L1"])
+    n, s32, line = note.gemm.N, note.catalog.bytes_per("FP32"), note.cache.line
+    l1 = max(note.cache.CPU_L1)
     row = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW)
     col = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN)
     return {"misses-row": fmt.integer(row), "misses-col": fmt.integer(col),
@@ -227,13 +222,13 @@ def tile_diagram(K: int, T: int) -> str:
 def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
     p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
-    l1 = "–".join(fmt.integer(x) for x in lat["L1"])
-    l1_line = f"{l1} (Shared {fmt.integer(lat['shared'])})"
+    l1 = "–".join(fmt.integer(x) for x in lat.L1)
+    l1_line = f"{l1} (Shared {fmt.integer(lat.shared)})"
     rows = [
         ("Registers", "—", "스레드마다"),
-        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c['GPU_L1'])} (Shared 최대 {fmt.kib(p.smem_per_SM)})"),
-        ("L2", fmt.integer(lat["L2"]), "모든 SM이 공유"),
-        (f"HBM ({p.memory})", fmt.integer(lat["HBM"]), f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s"),
+        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c.GPU_L1)} (Shared 최대 {fmt.kib(p.smem_per_SM)})"),
+        ("L2", fmt.integer(lat.L2), "모든 SM이 공유"),
+        (f"HBM ({p.memory})", fmt.integer(lat.HBM), f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s"),
     ]
     out = [f"{p.name} 메모리 계층 (위가 연산 장치에 가깝다)", "각 줄: 층, 지연(사이클), 크기와 범위", *_box(rows)]
     return "\n".join(out)
@@ -252,7 +247,7 @@ def stride_result(result, note) -> dict:
 
 def _stride_reading(result, note) -> str:
     """How the measured slowdown compares with the modelled ratio of L1 misses."""
-    n, s32, line, l1 = result.n, result.itemsize, note.cache["line"], max(note.cache["CPU_L1"])
+    n, s32, line, l1 = result.n, result.itemsize, note.cache.line, max(note.cache.CPU_L1)
     ratio = Fraction(cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN),
                      cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW))
     if result.slowdown <= 1:
@@ -268,12 +263,12 @@ def _stride_reading(result, note) -> str:
 # ---------------------------------------------------------------- BLAS
 
 def blas(note) -> dict:
-    n, s = note.blas["n"], note.blas["s"]
+    n, s = note.blas.n, note.catalog.bytes_per(note.blas.dtype)
     rows = [(f"Level-{L.level} {L.name}", fmt.decimal(L.cost.I, 3), L.intensity, L.operation, fmt.integer(L.cost.F),
              fmt.integer(L.cost.Q)) for L in gemm.blas_levels(n, s)]
     return {"blas-table": tables.markdown(
         ["수준·루틴", f"I (n = {fmt.integer(n)})", "I 식", "연산", "F (FLOPs)", "Q (Byte)"], rows, "lrllrr"),
-        "blas-n": fmt.integer(n), "blas-dtype": note.blas["dtype"]}
+        "blas-n": fmt.integer(n), "blas-dtype": note.blas.dtype}
 
 
 # ---------------------------------------------------------------- Tensor Core
@@ -290,20 +285,20 @@ def tensor_core(note) -> dict:
                      fmt.number(sparse / 10**12, 1) if sparse else "–", fmt.ratio(P / fp32, 1),
                      fmt.decimal(P / preset.BW, 1)))
     tc = note.tensor_core
-    mma_mac = tc["m"] * tc["n"] * tc["k"]
+    mma_mac = tc.m * tc.n * tc.k
     sm_tc, sm_cuda = gemm.per_clock(tc)
     return {
         "tc-table": tables.markdown(["자료형 (장치)", "dense 최대", "2:4 희소 최대", "FP32 대비", "분기점 I*"], rows, "lrrrr"),
         "tc-dtypes": ", ".join(d for d in preset.peak if d != "FP32"),
         "tc-int": ", ".join(d for d in preset.peak if d.startswith("INT")),
-        "mma-m": fmt.integer(tc["m"]), "mma-n": fmt.integer(tc["n"]), "mma-k": fmt.integer(tc["k"]),
+        "mma-m": fmt.integer(tc.m), "mma-n": fmt.integer(tc.n), "mma-k": fmt.integer(tc.k),
         "mma-mac": fmt.integer(mma_mac), "mma-flops": fmt.integer(2 * mma_mac),
-        "tc-per-SM": fmt.integer(tc["tc_per_SM"]), "tc-flops": fmt.integer(tc["tc_flops"]),
-        "cuda-per-SM": fmt.integer(tc["cuda_per_SM"]), "cuda-flops": fmt.integer(tc["cuda_flops"]),
+        "tc-per-SM": fmt.integer(tc.tc_per_SM), "tc-flops": fmt.integer(tc.tc_flops),
+        "cuda-per-SM": fmt.integer(tc.cuda_per_SM), "cuda-flops": fmt.integer(tc.cuda_flops),
         "sm-tc": fmt.integer(sm_tc), "sm-cuda": fmt.integer(sm_cuda), "sm-ratio": fmt.ratio(Fraction(sm_tc, sm_cuda), 0),
         # peak = SMs × FLOPs per clock × clock  →  the clock solved backwards (GHz)
-        "clock-tc": fmt.decimal(preset.P(dtype) / (preset.SMs * sm_tc) / 10**9, 2),
-        "clock-cuda": fmt.decimal(fp32 / (preset.SMs * sm_cuda) / 10**9, 2),
+        "clock-tc": fmt.decimal(gemm.clock(preset.P(dtype), preset.SMs, sm_tc) / 10**9, 2),
+        "clock-cuda": fmt.decimal(gemm.clock(fp32, preset.SMs, sm_cuda) / 10**9, 2),
         "tc-dense": fmt.number(preset.P(dtype) / 10**12, 1),
         "tc-sparse": fmt.number(preset.sparse[dtype] / 10**12, 1) if dtype in preset.sparse else "–",
         "tc-fp32": fmt.number(fp32 / 10**12, 1), "tc-ratio": fmt.ratio(preset.P(dtype) / fp32, 1),
@@ -318,15 +313,14 @@ def tensor_core(note) -> dict:
 def gemm_roofline(note) -> dict:
     preset, dtype, s = note.hardware, note.dtype, note.s
     hw = preset.roofline(dtype)
-    N_w, K_w = note.gemm["N"], note.gemm["K"]
-    sweep = gemm.batch_sweep(note.gemm["batches"], N_w, K_w, hw, s)
+    N_w, K_w = note.gemm.N, note.gemm.K
+    sweep = gemm.batch_sweep(note.gemm.batches, N_w, K_w, hw, s)
     rows = [(fmt.integer(r.b), fmt.decimal(r.cost.I, 1, grouping=True), fmt.decimal(r.timing.R_roof / 10**12, 1),
              fmt.percent(r.timing.R_roof / hw.P), fmt.decimal(r.timing.t_ideal * 10**6, 2),
              "HBM" if r.timing.memory_bound else "연산") for r in sweep]
     b_star = gemm.crossover_batch(N_w, K_w, hw, s)
     T_star = kernels.tile_threshold(N_w, hw.ridge, s, s)   # week 4's model: reuse only inside one output tile
-    a, c, e = 2 * K_w * N_w, s * (K_w + N_w), s * K_w * N_w   # I(b) = a·b / (c·b + e)
-    k = gcd(a, c, e)
+    a, c, e = gemm.intensity_terms(N_w, K_w, s)   # I(b) = a·b / (c·b + e), in lowest terms
     F_sq = 2 * N_w * K_w * N_w
     lo, hi = gemm.LARGE_GEMM_EFFICIENCY
     gemv = gemm.gemm(1, N_w, K_w, s)
@@ -340,9 +334,9 @@ def gemm_roofline(note) -> dict:
         "ridge": fmt.decimal(hw.ridge, 1), "P-dense": fmt.number(hw.P / 10**12, 1),
         "bw": fmt.number(preset.BW / 10**12, 2), "dtype": dtype, "s": fmt.integer(s),
         "b-star": fmt.decimal(b_star, 1) if b_star is not None else "없음",
-        "b-star-int": fmt.integer(_ceil(b_star.numerator, b_star.denominator)) if b_star is not None else "없음",
+        "b-star-int": fmt.integer(gemm.whole_crossover_batch(N_w, K_w, hw, s)) if b_star is not None else "없음",
         "I-formula": Math(rf"I(b) = \frac{{2bKN}}{{s\,(bK + KN + bN)}} = "
-                          rf"\frac{{{a // k}\,b}}{{{'' if c == k else c // k}b + {e // k}}}"),
+                          rf"\frac{{{a}\,b}}{{{'' if c == 1 else c}b + {e}}}"),
         "gemm-N": fmt.integer(N_w), "gemm-K": fmt.integer(K_w),
         "sq-F": fmt.giga(F_sq, 1), "sq-I": fmt.decimal(gemm.gemm(N_w, N_w, K_w, s).I, 1, grouping=True),
         "sq-tmin": fmt.ms(Fraction(F_sq) / hw.P, 3),
@@ -360,7 +354,7 @@ def gemm_roofline(note) -> dict:
         "gemv-R": fmt.tera(hw.R_roof(gemv.I), 1), "gemv-share": fmt.percent(hw.R_roof(gemv.I) / hw.P, 2),
         "ridge-sparse": fmt.decimal(preset.sparse[dtype] / preset.BW, 1) if dtype in preset.sparse else "–",
         "P-sparse": fmt.number(preset.sparse.get(dtype, hw.P) / 10**12, 1),
-        "align": fmt.integer(note.tensor_core["align"]),
+        "align": fmt.integer(note.tensor_core.align),
         "q-b": fmt.integer(last.b), "q-b-I": fmt.decimal(last.cost.I, 1),
         "q-b-share": fmt.percent(last.timing.R_roof / hw.P), "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
         "q-b-weight": fmt.percent(Fraction(s * K_w * N_w, last.cost.Q)),
@@ -373,7 +367,7 @@ def gemm_roofline(note) -> dict:
 
 def tf32_discussion(note, b: int) -> dict:
     """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
-    preset, N_w, K_w = note.hardware, note.gemm["N"], note.gemm["K"]
+    preset, N_w, K_w = note.hardware, note.gemm.N, note.gemm.K
     s = note.catalog.bytes_per("FP32")
     cost = gemm.gemm(b, N_w, K_w, s)
     out = {"q-tf-b": fmt.integer(b), "q-tf-I": fmt.decimal(cost.I, 1)}
@@ -413,13 +407,13 @@ def claimed_gap(sweep) -> dict:
 
 def attention_memory(note) -> dict:
     preset, dtype, s, seq = note.hardware, note.dtype, note.s, note.seq
-    heads, d_head, layers = note.attention["heads"], note.attention["d_head"], note.attention["layers"]
+    heads, d_head, layers = note.attention.heads, note.attention.d_head, note.attention.layers
     per_head, all_heads = attention.score_bytes(seq, s), attention.score_bytes(seq, s, heads)
     quad = heads * attention.standard_traffic_quadratic(seq) * s
     quad6 = heads * attention.standard_traffic_quadratic(seq, separate_scale=True) * s
-    linear = heads * 4 * seq * d_head * s
+    linear = heads * attention.standard_traffic_linear(seq, d_head) * s
     s32 = note.catalog.bytes_per("FP32")
-    F = heads * 4 * seq * seq * d_head
+    F = heads * attention.flops(seq, d_head)
     return {
         "seq": fmt.integer(seq), "heads": fmt.integer(heads), "d-head": fmt.integer(d_head),
         "layers": fmt.integer(layers), "score-head": fmt.mib(per_head), "score-head-B": fmt.integer(per_head),
@@ -438,20 +432,20 @@ def attention_memory(note) -> dict:
 
 def flash(note) -> dict:
     """The FlashAttention code, its check's setting, the HBM model and the tile diagram."""
-    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention["d_head"]
+    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
     check = note.flash_check
-    M = preset.smem_per_SM // s
+    M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = attention.flash_blocks(M, d_head)
     std_seq = attention.standard_traffic(seq, d_head) * s
     flash_seq = attention.flash_traffic(seq, d_head, B_c) * s
     return {
         "flash-source": source(attention.flash_forward),
-        "check-d": fmt.integer(check["d"]), "check-N": ", ".join(fmt.integer(n) for n in check["N"]),
-        "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check["blocks"]),
+        "check-d": fmt.integer(check.d), "check-N": ", ".join(fmt.integer(n) for n in check.N),
+        "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check.blocks),
         "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
-        "T-c": fmt.integer(_ceil(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
+        "T-c": fmt.integer(attention.block_count(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
         "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
-        "q-T-c": fmt.integer(_ceil(seq, B_c)), "q-T-c2": fmt.integer(_ceil(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
+        "q-T-c": fmt.integer(attention.block_count(seq, B_c)), "q-T-c2": fmt.integer(attention.block_count(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
         "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
                                              attention.flash_traffic(seq, d_head, B_c)), 2),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
@@ -497,10 +491,10 @@ def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
 
 def flash_blocks_text(note) -> dict:
     """How the diagram's blocks were chosen: FA1's rule, what its blocks would take, the blocks that fit."""
-    preset, s, d = note.hardware, note.s, note.attention["d_head"]
-    M = preset.smem_per_SM // s
+    preset, s, d = note.hardware, note.s, note.attention.d_head
+    M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = attention.flash_blocks(M, d)
-    fr, fc = fitting_blocks(M, d, note.tensor_core["align"])
+    fr, fc = fitting_blocks(M, d, note.tensor_core.align)
     rule = sum(sram_elements(B_r, B_c, d).values())
     fit = sum(sram_elements(fr, fc, d).values())
     over = rule > M
@@ -509,22 +503,22 @@ def flash_blocks_text(note) -> dict:
         "sram-fit-Bc-ro": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
         "sram-bytes": fmt.integer(preset.smem_per_SM),
         "sram-fit-elems": fmt.integer(fit), "sram-fit-bytes": fmt.integer(fit * s),
-        "sram-align": fmt.integer(note.tensor_core["align"]),
+        "sram-align": fmt.integer(note.tensor_core.align),
         "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
     }
 
 
 def head_dim_discussion(note, B_c: int) -> dict:
     """The discussion "d를 두 배로": FA1's blocks and HBM traffic at d and 2d (standard attention beside it)."""
-    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention["d_head"]
-    M = preset.smem_per_SM // s
+    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
+    M = attention.sram_elements(preset.smem_per_SM, s)
     _, B_c2 = attention.flash_blocks(M, 2 * d)
     flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
     std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
     return {
         "q-d-if": ko.particle(fmt.integer(d), "이면/면"), "q-2d-if": ko.particle(fmt.integer(2 * d), "이면/면"),
         "q-Bc": fmt.integer(B_c), "q-Bc2-ida": ko.particle(fmt.integer(B_c2), "이다/다"),
-        "q-Tc": fmt.integer(_ceil(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(_ceil(seq, B_c2)), "으로/로"),
+        "q-Tc": fmt.integer(attention.block_count(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(attention.block_count(seq, B_c2)), "으로/로"),
         "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
         "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
         "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),
@@ -533,9 +527,9 @@ def head_dim_discussion(note, B_c: int) -> dict:
 
 def flash_diagram(note) -> str:
     """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown)."""
-    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention["d_head"]
-    M = preset.smem_per_SM // s
-    B_r, B_c = fitting_blocks(M, d, note.tensor_core["align"])
+    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
+    M = attention.sram_elements(preset.smem_per_SM, s)
+    B_r, B_c = fitting_blocks(M, d, note.tensor_core.align)
     n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
     elems = sram_elements(B_r, B_c, d)
     total = sum(elems.values())

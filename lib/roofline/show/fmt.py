@@ -32,6 +32,15 @@ def decimal(x, digits: int = 6, grouping: bool = False) -> str:
     return sign + head + (f".{part:0{digits}d}" if digits else "")
 
 
+def root(square, digits: int = 6) -> str:
+    """√square to `digits` decimals, rounded half up exactly (no float): root(Fraction(65536, 3), 1) → "147.8"."""
+    y = _exact(square) * 10 ** (2 * digits)
+    if y < 0:
+        raise ValueError(f"root() needs a number ≥ 0, got {square}")
+    twice = math.isqrt(math.floor(4 * y))        # ⌊2√y⌋, so ⌊√y + 1/2⌋ = (⌊2√y⌋ + 1) // 2
+    return decimal(Fraction((twice + 1) // 2, 10**digits), digits)
+
+
 def integer(n) -> str:
     """Thousands separators: 137438953472 → "137,438,953,472". Refuses a non-integer."""
     n = _exact(n)

@@ -1,15 +1,22 @@
 """One matplotlib style for every figure: a Hangul font, a real minus sign, a white background,
 and deterministic SVG output (fixed hash salt, no date).
 
+The style never touches matplotlib's global rcParams (a student's own plots in the same notebook keep theirs):
+a drawing function decorated `@styled` runs inside `matplotlib.rc_context(RC)`, and the `Figure` it makes (this
+module's subclass) draws and saves itself inside the same context, wherever it is rendered later.
+
 The font is NanumGothic from the koreanize-matplotlib package; we take only its font file
 (importing that package runs code that needs distutils, gone from Python 3.12).
 """
 from __future__ import annotations
 
+import functools
 import importlib.util
+from contextlib import contextmanager
 from pathlib import Path
 
 import matplotlib
+import matplotlib.figure
 from matplotlib import font_manager
 
 FONT = "NanumGothic"
@@ -40,13 +47,44 @@ def font_files() -> list[Path]:
     return sorted(folder.glob("NanumGothic*.ttf"))
 
 
-def apply() -> None:
-    """Register the Hangul font and set the course style (idempotent)."""
+def register_font() -> None:
+    """Make the Hangul font known to matplotlib's font manager (idempotent)."""
     known = {f.fname for f in font_manager.fontManager.ttflist}
     for path in font_files():
         if str(path) not in known:
             font_manager.fontManager.addfont(str(path))
-    matplotlib.rcParams.update(RC)
+
+
+@contextmanager
+def course_style():
+    """The course style in force inside the block only (matplotlib's rc_context restores rcParams after)."""
+    register_font()
+    with matplotlib.rc_context(RC):
+        yield
+
+
+def styled(draw):
+    """A figure-drawing function run in the course style (its axes, texts and lines take RC when made)."""
+
+    @functools.wraps(draw)
+    def drawn(*args, **kwargs):
+        with course_style():
+            return draw(*args, **kwargs)
+
+    return drawn
+
+
+class Figure(matplotlib.figure.Figure):
+    """A matplotlib Figure that draws and saves itself in the course style (tick labels are made and formatted,
+    and SVG ids salted, when the figure is rendered: that may happen outside the function that drew it)."""
+
+    def draw(self, renderer):
+        with course_style():
+            return super().draw(renderer)
+
+    def savefig(self, *args, **kwargs):
+        with course_style():
+            return super().savefig(*args, **kwargs)
 
 
 SVG_METADATA = {"Date": None, "Creator": None}

@@ -165,10 +165,10 @@ def _orders(group_size_M):
 
 def cache_small(w4) -> dict:
     """The LRU simulation on the small example, both orders, no cache … unbounded, and what it shows."""
-    n, t, s, G = w4.small_N, w4.small_T, w4.s, w4.group_size_M
+    n, t, s, G = w4.small_N, w4.small_T, w4.s, w4.cache.group_size_M
     tiles = n // t
     rows, same = [], True
-    for capacity in (0, *w4.small_capacities, None):
+    for capacity in (0, *w4.cache.small_capacities, None):
         runs = [cachesim.simulate(n, t, capacity_tiles=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                 for o, _, g in _orders(G)]
         same &= len({r.misses for r in runs}) == 1
@@ -199,10 +199,10 @@ def cache_small(w4) -> dict:
 def cache_big(w4) -> dict:
     """The LRU simulation for the week's N: reads per element and I for every tile side and capacity, which order
     reads less, why these capacities (against the size of B and of a group's working set), and the figure."""
-    N, s, G = w4.N, w4.s, w4.group_size_M
+    N, s, G = w4.N, w4.s, w4.cache.group_size_M
     rows, buckets = [], {"묶음": {}, "행 우선": {}, "같음": {}}
     for T in w4.tiles:
-        for capacity in w4.capacities:
+        for capacity in w4.cache.capacities:
             row_run, grouped = [cachesim.simulate(N, T, capacity_bytes=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                                 for o, _, g in _orders(G)]
             better = ("묶음" if grouped.misses < row_run.misses else "행 우선" if grouped.misses > row_run.misses
@@ -224,10 +224,10 @@ def cache_big(w4) -> dict:
     if buckets["같음"]:
         parts.append(f"두 순서가 같은 경우는 {cases(buckets['같음'])}다.")
     B = s * N * N
-    largest = fmt.mib(max(w4.capacities))
-    against_B = ("같다" if max(w4.capacities) == B else "크다" if max(w4.capacities) > B else "작다")
+    largest = fmt.mib(max(w4.cache.capacities))
+    against_B = ("같다" if max(w4.cache.capacities) == B else "크다" if max(w4.cache.capacities) > B else "작다")
     against_B = f"{ko.particle(fmt.mib(B), '과/와') if against_B == '같다' else fmt.mib(B) + '보다'} {against_B}"
-    capacities = (f"캐시 용량은 {ko.particle(joined(fmt.mib(c) for c in w4.capacities), '으로/로')} 잡았다. "
+    capacities = (f"캐시 용량은 {ko.particle(joined(fmt.mib(c) for c in w4.cache.capacities), '으로/로')} 잡았다. "
                   "실제 GPU의 L2 캐시(수 MB에서 수십 MB)를 사이에 두는 범위다. "
                   f"가장 큰 {ko.particle(largest, '은/는')} 행렬 B 하나의 크기 {against_B}. "
                   "행 우선 순서에서 B의 열 띠를 재사용하려면 B 전체와 A의 행 띠 하나가 함께 캐시에 남아 있어야 한다. "
@@ -235,4 +235,4 @@ def cache_big(w4) -> dict:
     return {"table-cache-big": tables.markdown(["T", "캐시 용량", "행 우선: 원소당 읽기", "행 우선: I", "묶음: 원소당 읽기",
                                                 "묶음: I", "덜 읽는 순서"], rows, "rrrrrrl"),
             "big-verdict": Markdown(" ".join(parts)), "capacities": Markdown(capacities),
-            "fig-cache": tiling_figures.draw_cache(N, w4.tiles, s, w4.capacities, G)}
+            "fig-cache": tiling_figures.draw_cache(N, w4.tiles, s, w4.cache.capacities, G)}

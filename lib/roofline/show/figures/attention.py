@@ -3,7 +3,7 @@ bound over the batch size b on the note's preset. Both are model bounds, not mea
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.figure import Figure
+from roofline.show.style import Figure
 
 from roofline import attention, gemm
 from roofline.show import fmt, style
@@ -15,8 +15,8 @@ MIB = 2**20
 
 def traffic_curves(note, N_values):
     """(standard, flash) HBM Byte per head for each N, with the note's d, dtype and SRAM (smem per SM)."""
-    d, s = note.attention["d_head"], note.s
-    M = note.hardware.smem_per_SM // s
+    d, s = note.attention.d_head, note.s
+    M = attention.sram_elements(note.hardware.smem_per_SM, s)
     _, B_c = attention.flash_blocks(M, d)
     standard = [attention.standard_traffic(N, d) * s for N in N_values]
     flash = [attention.flash_traffic(N, d, B_c) * s for N in N_values]
@@ -24,10 +24,10 @@ def traffic_curves(note, N_values):
 
 
 @figure("flash-hbm-traffic", "note")
+@style.styled
 def flash_hbm_traffic(note) -> Figure:
     """Standard attention Θ(Nd + N²) against FlashAttention Θ(N²d²/M), per head, log–log."""
-    style.apply()
-    d, seq = note.attention["d_head"], note.attention["seq"]
+    d, seq = note.attention.d_head, note.attention.seq
     N_values = [2**k for k in range(8, 18)]
     if seq not in N_values:
         N_values = sorted(set(N_values) | {seq})
@@ -56,13 +56,13 @@ def flash_hbm_traffic(note) -> Figure:
 
 
 @figure("gemm-batch-roofline", "note")
+@style.styled
 def gemm_batch_roofline(note) -> Figure:
     """R_roof(b) = min(P, BW · I(b)) for (b×K)·(K×N) on the note's preset, with the dense and 2:4-sparse peaks."""
-    style.apply()
     hw = note.hardware.roofline(note.dtype)
-    N, K, s = note.gemm["N"], note.gemm["K"], note.s
-    rows = gemm.batch_sweep(note.gemm["batches"], N, K, hw, s)
-    b = np.unique(np.geomspace(1, max(note.gemm["batches"]) * 2, 300).round().astype(int))
+    N, K, s = note.gemm.N, note.gemm.K, note.s
+    rows = gemm.batch_sweep(note.gemm.batches, N, K, hw, s)
+    b = np.unique(np.geomspace(1, max(note.gemm.batches) * 2, 300).round().astype(int))
     I = np.array([float(gemm.gemm(int(batch), N, K, s).I) for batch in b])   # the library's I(b), whole batches
     P, BW = float(hw.P), float(hw.BW)
     fig = Figure(figsize=(5.6, 4.4))

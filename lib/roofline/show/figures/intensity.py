@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import numpy as np
-from matplotlib.figure import Figure
+from roofline.show.style import Figure
 
 from roofline import kernels
 from roofline.show import fmt, style
@@ -21,9 +21,9 @@ def intensity_curves(w4, T: int, sides) -> dict[str, list]:
 
 
 @figure("week4-intensity", "week4")
+@style.styled
 def week4_intensity(w4) -> Figure:
     """I against N on log–log axes (powers of ten, real minus signs): only reuse makes I grow with N."""
-    style.apply()
     T = w4.tiles[0]
     sides = [T * 2**k for k in range(int(np.log2(max(w4.N, 16 * T) // T)) + 1)]
     curves = intensity_curves(w4, T, sides)

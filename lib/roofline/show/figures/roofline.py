@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from matplotlib.figure import Figure
+from roofline.show.style import Figure
 
 from roofline.show import fmt, ko, style
 from roofline.hardware import Roofline
@@ -71,9 +71,9 @@ def _room_right(ax, labels, left: float) -> float:
 
 
 @figure("week4-roofline", "week4")
+@style.styled
 def week4_roofline(w4) -> Figure:
     """The guide's and ②'s picture: the week-4 machine and the no-reuse and tiled cases as points."""
-    style.apply()
     cases = week4_cases(w4)
     I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
     fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture

@@ -5,55 +5,22 @@
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
-from fractions import Fraction
-
-from matplotlib.figure import Figure
+from roofline.show.style import Figure
 
 from roofline import kernels
 from roofline.show import fmt, ko, style
-from roofline.cost import Timing
-from roofline.errors import check_positive
+from roofline.problems import SweepPoint, divisors, sweep  # noqa: F401  (the figure's data, from the model)
 from roofline.show.figures import figure
 
 MS = 1e3
 
 
-def divisors(N: int) -> list[int]:
-    """Every T with N % T == 0, increasing (1 and N included)."""
-    check_positive(N=N)
-    small, large = [], []
-    d = 1
-    while d * d <= N:
-        if N % d == 0:
-            small.append(d)
-            if d * d != N:
-                large.append(N // d)
-        d += 1
-    return small + large[::-1]
-
-
-@dataclass(frozen=True)
-class SweepPoint:
-    T: int
-    timing: Timing
-
-    @property
-    def I(self) -> Fraction:
-        return self.timing.cost.I
-
-
-def sweep(w4) -> list[SweepPoint]:
-    """One point per divisor T of N on the week's machine (exact values; the figure's data)."""
-    return [SweepPoint(T, Timing(kernels.matmul_tiled(w4.N, T, w4.s, w4.s), w4.hardware)) for T in divisors(w4.N)]
-
-
 @figure("week4-tile-sweep", "week4")
+@style.styled
 def week4_tile_sweep(w4) -> Figure:
     """Top: I_T against T with the ridge I*; bottom: t_compute, t_memory and t_ideal against T.
 
     One narrow column with large type: it is read on a phone (390 px) as well as on a desktop."""
-    style.apply()
     hw = w4.hardware
     points = sweep(w4)
     Ts = [p.T for p in points]
@@ -100,12 +67,12 @@ def week4_tile_sweep(w4) -> Figure:
 
 
 @figure("week4-matmul-times", "week4")
+@style.styled
 def week4_matmul_times(w4) -> Figure:
     """⑤'s own view: for each case, the memory time Q/BW as a bar and the compute time F/P as a line;
     t_ideal = max(F/P, Q/BW) is written at the end of each bar (log time axis)."""
     from roofline.problems import week4_cases
 
-    style.apply()
     cases = week4_cases(w4)
     t_c = float(cases[0].timing.t_compute) * MS
 

@@ -10,12 +10,12 @@
 """
 from __future__ import annotations
 
-import numpy as np
-from matplotlib.figure import Figure
+from roofline.show.style import Figure
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, Rectangle
 
 from roofline import cachesim, walk
+from roofline.cachesim import miss_curve
 from roofline.show import fmt, style
 from roofline.show.figures import figure
 
@@ -57,9 +57,9 @@ def _arrow(ax, x0, y, x1, text=None):
         ax.text((x0 + x1) / 2, y + 0.25, text, ha="center", va="bottom", fontsize=11, color=EDGE)
 
 
+@style.styled
 def draw_4x4(N: int, T: int, s: int) -> Figure:
     """Every K step of C00 and its single write, with the Byte counted by `walk.tiled(N, T, s, s)`."""
-    style.apply()
     w = walk.tiled(N, T, s, s)
     n = N // T
     steps = w.tile_steps((0, 0))
@@ -115,10 +115,10 @@ def _fitted_axes(x0: float, x1: float, y0: float, y1: float, inches: float):
     return fig, ax
 
 
+@style.styled
 def draw_reuse(T: int) -> Figure:
     """One K step: rows a_i of the A tile (horizontal strips of T elements) times columns b_j of the
     B tile (vertical strips of T elements); each row and column is used T times."""
-    style.apply()
     w = walk.tiled(T, T)
     step = w.steps[0]
     uses = (step.flops // 2) // (step.loads // 2)     # multiplies per loaded element = T
@@ -150,22 +150,9 @@ def draw_reuse(T: int) -> Figure:
     return fig
 
 
-def miss_curve(d: cachesim.Distances, top: int) -> tuple[np.ndarray, np.ndarray]:
-    """The step function of an LRU cache over capacities 1…top (in tiles): (capacities, misses) at 1, at every
-    capacity where the misses change, and at `top` (drawn with where="post": the same line as every capacity,
-    with a few hundred points instead of 4(N/T)²)."""
-    capacities = np.arange(1, top + 1)
-    noncold = d.accesses - d.cold
-    counted = np.concatenate([[0], np.cumsum(d.histogram)])        # counted[c] = #{distance < c}
-    counted = np.pad(counted, (0, max(0, top + 1 - len(counted))), mode="edge")
-    misses = d.cold + noncold - counted[capacities]
-    keep = np.unique(np.concatenate([[0], np.flatnonzero(np.diff(misses)) + 1, [top - 1]]))
-    return capacities[keep], misses[keep]
-
-
+@style.styled
 def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int) -> Figure:
     """HBM reads per input element against cache capacity (MiB), row-major and grouped order, per tile side."""
-    style.apply()
     fig = Figure(figsize=(7.2, 2.3 * len(tiles) + 1.0))
     axes = fig.subplots(len(tiles), 1, sharex=True, sharey=True, squeeze=False)[:, 0]
     per_element = 2 * N * N
@@ -217,4 +204,4 @@ def week4_tiling_reuse(w4) -> Figure:
 
 @figure("week4-tiling-cache", "week4")
 def week4_tiling_cache(w4) -> Figure:
-    return draw_cache(w4.N, w4.tiles, w4.s, w4.capacities, w4.group_size_M)
+    return draw_cache(w4.N, w4.tiles, w4.s, w4.cache.capacities, w4.cache.group_size_M)
