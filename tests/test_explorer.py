@@ -279,9 +279,10 @@ def test_the_explorer_starts_at_the_problems_machine(course):
     (lambda c, x: x.roofline(c.week4.with_(dtype="FP64")), "dtype"),
 ], ids=["T-not-offered", "gpu-without-shared-memory", "tile-T-not-offered", "factors-without-1", "unknown-dtype"])
 def test_bad_input_is_a_korean_error_naming_the_key(course, call, key):
+    from roofline.errors import ParameterError
     from roofline.show import explorer
 
-    with pytest.raises(ValueError) as err:
+    with pytest.raises(ParameterError) as err:
         call(course, explorer)
     assert str(err.value).startswith(f"{key}: ") and HANGUL.search(str(err.value)), str(err.value)
 

@@ -294,7 +294,7 @@ def matmul(w4, T: int, sizes=None) -> Explorer:
     problems_at = {n: w4 if n == N else w4.with_(N=n, tiles=powers_of_two(n)) for n in sizes}
     tile_sets = {n: engine.matmul_sweep(p) for n, p in problems_at.items()}
     if T not in tile_sets[N]:
-        raise ValueError(f"T: T = {T}은(는) N = {N}에서 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {tile_sets[N]}")
+        raise ParameterError(f"T: T = {T}은(는) N = {N}에서 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {tile_sets[N]}")
     uid = "rl-matmul"
     states = {f"{n}|{t}": engine.matmul_state(p, t) for n, p in problems_at.items() for t in tile_sets[n]}
     n_options = [[str(n), fmt.integer(n)] for n in sizes]
@@ -463,7 +463,7 @@ def vector_add(w3, factors=FACTORS) -> Explorer:
     `engine.vector_fits`; the intro's words from `engine.vector_words`)."""
     factors = [Fraction(k) for k in factors]
     if 1 not in factors:
-        raise ValueError("factors: 배율에 1(이 장의 하드웨어 그대로)이 있어야 한다")
+        raise ParameterError("factors: 배율에 1(이 장의 하드웨어 그대로)이 있어야 한다")
     uid = "rl-vector"
     options = [[fmt.fraction(k), factor_label(k)] for k in factors]
     times = {f"{fmt.fraction(kP)}|{fmt.fraction(kBW)}": engine.vector_times(w3, kP, kBW) for kP in factors for kBW in factors}
