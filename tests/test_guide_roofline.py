@@ -326,7 +326,7 @@ def test_intensity_approximations_follow_the_dtype(course):
     from fractions import Fraction
 
     from roofline import kernels
-    from roofline.show import intensity
+    from roofline.show.pages import w4_1_intensity as intensity
 
     assert [intensity.symbol_over("T", x) for x in (Fraction(1, 4), Fraction(1, 2), 1, Fraction(3, 2))] == ["T/4", "T/2", "T", "3T/2"]
     for dtype in ("FP32", "FP16"):
@@ -341,24 +341,24 @@ def test_intensity_approximations_follow_the_dtype(course):
 
 def test_limit_sentences_and_changes():
     from roofline.hardware import Roofline
-    from roofline.show import bounds
+    from roofline.show.pages import w4_2_roofline as bounds
 
     hw = Roofline(20 * TERA, 1 * TERA)
-    assert bounds.limit(hw, 20) == "I가 분기점 I* = 20 FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다."
-    assert bounds.limit(hw, 30, new=True) == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
-    assert bounds.limit(hw, 5) == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
+    assert bounds.limit_sentence(hw, 20) == "I가 분기점 I* = 20 FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다."
+    assert bounds.limit_sentence(hw, 30, new=True) == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
+    assert bounds.limit_sentence(hw, 5) == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
     assert [bounds.change(10, x) for x in (10, 20, 25)] == ["그대로다", "두 배가 된다", "2.50배가 된다"]
 
 
 def test_reach_and_points_for_other_machines(course, seed):
     """On a real GPU the guide cites the maker's page; the sentences follow whichever cases reach the ceiling."""
-    from roofline.show import bounds
+    from roofline.show.pages import w4_2_roofline as bounds, week4_guide as guide
 
     w4 = course.week4.with_(hardware="H100_SXM", dtype="FP32")
     cases = rl.problems.week4_cases(w4)
-    assert f"({w4.preset.source})" in bounds.problem_table(w4)["problem-table"].data
+    assert f"({w4.preset.source})" in guide.problem_table(w4)["problem-table"].data
     top = [c for c in cases if c.T is not None and not c.timing.memory_bound]
-    reach = bounds.reach(cases)["reach"]
+    reach = guide.reach(cases)["reach"]
     tiled = [c for c in cases if c.T is not None]
     if not top:
         assert reach == "어느 타일도 연산 상한에 닿지 못한다"
@@ -367,8 +367,8 @@ def test_reach_and_points_for_other_machines(course, seed):
     else:
         assert all(ko.case(c) in reach for c in top) and not any(ko.case(c) in reach for c in tiled if c not in top)
     seed_cases = rl.problems.week4_cases(seed.week4)
-    assert bounds.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
-    assert bounds.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
+    assert guide.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
+    assert guide.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
     sentence = bounds.points(cases, w4.hardware)["points"]
     for c in cases:
         assert ko.case(c) in sentence

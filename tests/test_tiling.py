@@ -229,7 +229,8 @@ import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))   # 2 GB of address space for this process
 import io
 import roofline
-from roofline.show import style, tiling
+from roofline.show import style
+from roofline.show.pages import w4_3_tiling as tiling
 start = time.perf_counter()
 w4 = roofline.load().week4.with_(N=16384, tiles=[16])
 glued = {**tiling.general(w4), **tiling.cache_big(w4)}
@@ -444,7 +445,7 @@ def test_4x4_labels_sit_above_the_element_grid_and_the_figure_has_no_empty_band(
 
 def test_korean_lists_and_particles_for_other_sizes(seed):
     """The glued words follow the small example's sizes: three tiles a side, a 1/3 ratio takes 으로."""
-    from roofline.show import tiling
+    from roofline.show.pages import w4_3_tiling as tiling
 
     assert [tiling.joined(w) for w in (["C00"], ["C00", "C01"], ["C00", "C01", "C02"])] == [
         "C00", "C00과 C01", "C00, C01과 C02"]

@@ -201,7 +201,7 @@ def test_no_helper_is_defined_in_a_hidden_cell():
 
 def test_page_module_speaks_korean_particles(seed):
     """The glued sentences take their particles from the word before them (any bound, any long side)."""
-    from roofline.show import vector_add_note as page
+    from roofline.show.pages import week3_vector_add as page
     w3 = seed.week3
     add = kernels.vector_add(w3.L, w3.s)
     hw = w3.hardware

@@ -23,7 +23,8 @@ from fractions import Fraction
 from roofline import kernels, problems
 from roofline.cost import Timing
 from roofline.errors import ParameterError, check_divides, choice, positive_int, positive_number
-from roofline.show import fmt, ko, matmul
+from roofline.show import fmt, ko
+from roofline.show.pages import w4_5_matmul as matmul
 from roofline.show.palette import CASE_COLORS, case_color
 
 TERA = 10**12

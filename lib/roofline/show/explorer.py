@@ -33,7 +33,7 @@ from fractions import Fraction
 from roofline import buffers, kernels, occupancy
 from roofline.errors import ParameterError
 from roofline.show import engine, fmt, tables
-from roofline.show import tile_size as tile_size_mod
+from roofline.show.pages import w4_4_tile_size as tile_size_mod
 from roofline.show.engine import keep, powers_of_two
 
 TERA = 10**12

@@ -1,6 +1,6 @@
 """정리: the summary table, the precision-step correction and the remedies table, from the week's problem.
 
-    limit(case, ridge)            → "연산 성능 (I* = 20 초과)"
+    limit_cell(case, ridge)          → "연산 성능 (I* = 20 초과)"
     summary_table(cases, ridge)
     precision_steps(machine)      → the values and sentences of the correction box ("정밀도를 한 단계 낮추면 약 두 배")
     remedies_table(machine)
@@ -12,7 +12,7 @@ from roofline import occupancy
 from roofline.show import fmt, ko, tables
 
 
-def limit(case, ridge) -> str:
+def limit_cell(case, ridge) -> str:
     """The limiting resource; when compute, how I stands to the ridge ("초과" or "와 같음")."""
     if case.timing.memory_bound:
         return ko.bound(case.timing)
@@ -21,7 +21,7 @@ def limit(case, ridge) -> str:
 
 
 def summary_table(cases, ridge):
-    rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit(c, ridge)) for c in cases]
+    rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit_cell(c, ridge)) for c in cases]
     return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
 
 

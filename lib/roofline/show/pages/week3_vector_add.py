@@ -1,7 +1,7 @@
 """The week-3 note's sentences, tables and equations (chapters/week3_vector_add.md), built from its problem.
 
 Each function takes the problem object the chapter built (`Week3`, and the values the chapter computed in
-its visible cells) and returns {glue name: value}; `glue_all` hands them to the page. Nothing here reads the
+its visible cells) and returns {glue name: value}; `glue_page` hands them to the page. Nothing here reads the
 parameter file, and every number is formatted by `fmt` (the only place that rounds).
 """
 from __future__ import annotations
@@ -12,15 +12,9 @@ from IPython.display import Markdown, Math
 
 import roofline as rl
 from roofline import kernels
-from roofline.show import fmt, glue, ko, tables, tex
+from roofline.show import fmt, ko, tables, tex
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
-
-
-def glue_all(values: dict) -> None:
-    """Glue every (name, value) of `values`."""
-    for name, value in values.items():
-        glue(name, value)
 
 
 def ms(seconds) -> str:

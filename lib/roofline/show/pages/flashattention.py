@@ -1,7 +1,7 @@
 """The matmul / FlashAttention note's sentences, tables and diagrams (chapters/flashattention.md).
 
 Each function takes the problem object the chapter built (`Note`, from its parameter cell) and, for the
-measured parts, what the chapter measured; it returns {glue name: value}. `glue_all` hands them to the page.
+measured parts, what the chapter measured; it returns {glue name: value}. `glue_page` hands them to the page.
 Every number is formatted by `fmt`; the text diagrams are drawn from the note's own sizes.
 """
 from __future__ import annotations
@@ -15,16 +15,10 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
 from roofline.cost import Timing
-from roofline.show import claims, fmt, glue, ko, tables
+from roofline.show import claims, fmt, ko, tables
 from roofline.show.figures import FIGURES
 
 EPS = float(np.finfo(np.float64).eps)   # float64's machine epsilon: the unit of the error columns
-
-
-def glue_all(values: dict) -> None:
-    """Glue every (name, value) of `values`."""
-    for name, value in values.items():
-        glue(name, value)
 
 
 def source(function) -> Markdown:

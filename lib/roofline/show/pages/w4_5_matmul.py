@@ -21,10 +21,6 @@ def _frac(text: str) -> str:
     return tex.frac(top, bottom.strip("()"))
 
 
-def _labels(cases) -> str:
-    return "·".join(ko.case(c) for c in cases)
-
-
 def compute_bound(cases) -> list:
     """The cases the model puts on the flat roof (F/P ≥ Q/BW)."""
     return [c for c in cases if not c.timing.memory_bound]
@@ -39,7 +35,7 @@ def headline(cases) -> str:
             f"{fmt.ms(base.timing.t_ideal, 3)} ms에서 {fmt.ms(last.timing.t_ideal, 3)} ms로 줄")
     flat = compute_bound(cases)
     if flat:
-        return text + f"지만, {_labels(flat)}에서는 연산 성능이 한계다."
+        return text + f"지만, {ko.cases(flat)}에서는 연산 성능이 한계다."
     return text + "며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다."
 
 
@@ -48,9 +44,9 @@ def regimes(cases) -> str:
     parts = []
     slanted = [c for c in cases if c.timing.memory_bound]
     if slanted:
-        parts.append(f"메모리 한계인 경우는 {_labels(slanted)}")
+        parts.append(f"메모리 한계인 경우는 {ko.cases(slanted)}")
     if compute_bound(cases):
-        parts.append(f"연산 한계인 경우는 {_labels(compute_bound(cases))}")
+        parts.append(f"연산 한계인 경우는 {ko.cases(compute_bound(cases))}")
     return "이고, ".join(parts) + "이다"
 
 
