@@ -483,7 +483,7 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
     note = course.note
     d = flash_note.head_dim_discussion(note, attention.flash_blocks(note.hardware.smem_per_SM // note.s,
                                                                     note.attention["d_head"])[1])
-    assert d["q-2d-if"].startswith(fmt.integer(2 * note.attention["d_head"]))
+    assert d["q-2d"].startswith(fmt.integer(2 * note.attention["d_head"]))
     assert 3.5 < float(d["q-flash-d-ratio"].rstrip("배")) < 4.5 and float(d["q-std-d-ratio"].rstrip("배")) < 1.5
     tf = flash_note.tf32_discussion(note, 256)
     fp32 = note.hardware.roofline("FP32")

@@ -242,8 +242,8 @@ def test_guide_values_for_the_seed():
     glued = shown(seed_glued("week4_guide"))
     assert glued["ridge"] == "20"
     assert glued["reach"] == "T = 128만 연산 상한에 닿는다"
-    assert glued["tiles-to"] == "32·64·128로"
-    assert (glued["step-from"], glued["step-to"], glued["step-Q"], glued["step-t"]) == ("T = 64", "T = 128로", "0.50배", "0.79배")
+    assert glued["tiles-compared"] == "32·64·128로"
+    assert (glued["step-before"], glued["step-after"], glued["step-Q"], glued["step-t"]) == ("T = 64", "T = 128로", "0.50배", "0.79배")
     assert "| 분기점 I* = P/BW | 20 FLOPs/Byte |" in glued["problem-table"]
     assert "출처" not in glued["problem-table"]          # the hypothetical machine is the course's own
     assert glued["tiles"] == "32·64·128"
@@ -293,7 +293,7 @@ def test_roofline_chapter_follows_the_live_parameters(course, cases):
     assert glued["F"] == fmt.integer(2 * course.week4.N**3)
     assert glued["n-cases"] == str(len(cases))
     memory = [c for c in cases if c.timing.memory_bound]
-    assert glued["mem-rates"] == ("·".join(fmt.tera(c.timing.R_roof, 3) for c in memory) or "–")
+    assert not memory or f"상한은 약 {'·'.join(fmt.tera(c.timing.R_roof, 3) for c in memory)} TFLOPs/s다." in glued["points"]
 
 
 # ---- ① 산술 강도 (w4_1): the Vector Add equation and the particles after glued formulas --------
@@ -305,12 +305,12 @@ def test_intensity_values_for_the_seed():
     glued = shown(seed_glued("w4_1_intensity"))
     assert glued["vadd-eq"] == ("$\\displaystyle \\begin{aligned}I = \\frac{F}{Q} &= \\frac{L}{4L + 4L + 4L} \\\\"
                                 " &= \\frac{1}{12} \\approx 0.08333\\ \\text{FLOPs/Byte}\\end{aligned}$")
-    assert (glued["I-ideal-topic"], glued["I-ideal-quoting"]) == ("N/6은", "N/6이라고")
+    assert (glued["I-ideal-claim"], glued["I-ideal-named"]) == ("N/6은", "N/6이라고")
     # the seed's approximations in the four-way table, and the particle after the last N of the figure
     assert "| 행렬곱, 입력 재사용 없음 | 2N³ | 8N³ + 4N² | N/(4N+2), 약 1/4 | 0.249969 |" in glued["table-four"]
     assert "| 8N³/T + 4N² | NT/(4N+2T), N≫T이면 약 T/4 | 7.968872 (T = 32) |" in glued["table-four"]
     assert "I, N = 4,096" in glued["table-four"]
-    assert glued["fig-N-max-to"] == "4,096으로"
+    assert glued["fig-N-max"] == "4,096으로"
     assert "| 입력만 FP16 | 4N³/T + 4N² | 4,362,076,160 | 31.507692 | 1.98배 |" in glued["table-dtypes"]
 
 

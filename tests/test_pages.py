@@ -23,7 +23,7 @@ SHOW = ROOT / "lib" / "roofline" / "show"
 GOLDEN = ROOT / "tests" / "golden"
 REFERENCE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`|^[`:]{3,}\{glue(?::\w+)?\}[ \t]+(\S+)", re.M)
 # a key that ends in a Korean particle's or a case's name ("T-over-s-wa", "q-Bc2-ida", "dtype-obj", "occ-gpu-ui")
-GRAMMATICAL = re.compile(r"-(wa|gwa|ida|obj|subj|topic|ro|euro|if|myeon|neun|eun|i|ga|ui|reul|eul|do|ko|eseo)$")
+GRAMMATICAL = re.compile(r"-(wa|gwa|ida|obj|object|subj|subject|topic|quoting|ro|euro|if|myeon|neun|eun|i|ga|ui|reul|eul|do|ko|eseo|to|from)$")
 
 
 def glued_pages() -> list[str]:

@@ -56,7 +56,7 @@ def n_sweep(curves: dict, sides) -> dict:
     of the ideal case. `curves` is the figure's name → exact I per side."""
     flat = curves["행렬곱, 재사용 없음"]
     ideal = curves["행렬곱, 이상적 기준"]
-    return {"fig-N-min": fmt.integer(sides[0]), "fig-N-max-to": ko.particle(fmt.integer(sides[-1]), "으로/로"),
+    return {"fig-N-min": fmt.integer(sides[0]), "fig-N-max": ko.particle(fmt.integer(sides[-1]), "으로/로"),
             "fig-no-reuse-range": f"{fmt.decimal(min(flat), 3)}–{fmt.decimal(max(flat), 3)}",
             "fig-ideal-growth": fmt.number(ideal[-1] / ideal[0], 1)}
 
@@ -75,4 +75,4 @@ def dtypes(w4, T: int, small: str = "FP16") -> dict:
     header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}", "I (FLOPs/Byte)", f"{w4.dtype} 대비 I"]
     ideal = formulas.intensity_ideal(s, s)
     return {"table-dtypes": tables.markdown(header, rows, "llrrr"),
-            "I-ideal-topic": ko.particle(ideal, "은/는"), "I-ideal-quoting": ko.particle(ideal, "이라고/라고")}
+            "I-ideal-claim": ko.particle(ideal, "은/는"), "I-ideal-named": ko.particle(ideal, "이라고/라고")}

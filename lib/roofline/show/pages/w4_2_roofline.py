@@ -26,8 +26,7 @@ def points(cases, hw) -> dict:
         parts.append(f"분기점을 넘은 {ko.particle(ko.cases(compute), '은/는')} 연산 한계다. "
                      f"I가 약 {'·'.join(fmt.decimal(c.cost.I, 3) for c in compute)} FLOPs/Byte여도 "
                      f"상한이 P = {fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s에서 멈춘다.")
-    return {"points": " ".join(parts), "n-cases": fmt.integer(len(cases)),
-            "mem-rates": "·".join(fmt.tera(c.timing.R_roof, 3) for c in memory) or "–"}
+    return {"points": " ".join(parts), "n-cases": fmt.integer(len(cases))}
 
 
 def time_table(cases) -> dict:

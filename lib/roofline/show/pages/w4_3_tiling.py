@@ -94,8 +94,8 @@ def counts(w4) -> dict:
     return {
         "table-count": tables.markdown(["세는 대상", "출력 타일 하나", f"전체 {n}×{n} C"], rows, "lll"),
         "table-methods": tables.markdown(["방식", "F (FLOPs)", "Q = 읽기 + 쓰기 (Byte)", "I (FLOPs/Byte)"], methods, "lrrr"),
-        "read-ratio": read_ratio, "read-ratio-to": ko.particle(read_ratio, "으로/로"),
-        "Q-ratio-to": ko.particle(fmt.fraction(Fraction(tile.cost.Q, none.cost.Q)), "으로/로"),
+        "read-ratio": read_ratio, "read-shrink": ko.particle(read_ratio, "으로/로"),
+        "Q-shrink": ko.particle(fmt.fraction(Fraction(tile.cost.Q, none.cost.Q)), "으로/로"),
         "reads-tile": fmt.integer(reads_tile), "reads-none": fmt.integer(reads_none),
     }
 
@@ -152,7 +152,7 @@ def discussion(w4) -> dict:
          f"{fmt.integer(ideal.cost.F)}/{fmt.integer(ideal.cost.Q)} = {intensity_text(ideal.cost.I)}"),
     ]
     return {
-        "q-A-topic": ko.particle(A0, "은/는"), "q-A-subject": ko.particle(A0, "이/가"),
+        "q-A-shared": ko.particle(A0, "은/는"), "q-A-kept": ko.particle(A0, "이/가"),
         "q-C": joined(name("C", 0, c) for c in range(tiles)), "pairs": Markdown(", ".join(pairs)),
         "table-ideal": tables.markdown(["항목", "타일 사이 캐시 재사용 없음", "모든 입력을 타일 사이에서 재사용"], rows, "lrr"),
         "ideal-Q": fmt.integer(ideal.cost.Q), "ideal-I": fmt.fraction(ideal.cost.I),

@@ -114,7 +114,7 @@ def times(w3, add, t) -> dict:
     explain = f"메모리 시간이 연산 시간의 {ratio}배다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. "
     return {
         "table-amounts": tables.markdown(["항목", "Byte 식", "결과"], rows, "llr"),
-        "A-read": mb(s * L), "Q": gb(add.Q), "footprint": gb(3 * s * L),
+        "Q": gb(add.Q), "footprint": gb(3 * s * L),
         "capacity": gb(w3.capacity), "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
         "F": fmt.integer(add.F), "t-compute": ms(t.t_compute), "t-memory": ms(t.t_memory), "t-ideal": ms(t.t_ideal),
         "mem-over-compute": ratio, "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
@@ -164,7 +164,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     long_side = "메모리 시간" if base.memory_bound else "연산 시간"
     return {
         "table-double": tables.markdown(["변경 조건", "연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도"], rows),
-        "double-winner": winner, "long-side-obj": ko.particle(long_side, "을/를"),
+        "double-winner": winner, "long-side": ko.particle(long_side, "을/를"),
         "double-explain": Markdown(" ".join(explain)),
     }
 
@@ -176,7 +176,7 @@ def measurement_setup(n: int, itemsize: int, repeats: int) -> dict:
         "meas-n": fmt.integer(n),
         "meas-array": f"{fmt.mib(n * itemsize)}({fmt.integer(n * itemsize)} Byte)",
         "meas-Q": f"{fmt.integer(Q)} Byte({fmt.mib(Q)})",
-        "meas-Q-wa": f"{fmt.integer(Q + n * itemsize)} Byte",
+        "meas-Q-write-allocate": f"{fmt.integer(Q + n * itemsize)} Byte",
         "meas-wa-low": fmt.percent(Fraction(n * itemsize, Q + n * itemsize), 0),
         "meas-repeats": fmt.integer(repeats),
     }

@@ -24,7 +24,7 @@ def problem_table(w4) -> dict:
         rows.append(("하드웨어 수치의 출처", f"[{w4.preset.name}]({w4.preset.source})"))
     tiles = "·".join(str(T) for T in w4.tiles)
     return {"problem-table": tables.markdown(["항목", "값"], rows, "ll"), "shape": f"{N}×{N}", "dtype": w4.dtype,
-            "tiles": tiles, "tiles-to": ko.particle(tiles, "으로/로"), "ridge": fmt.number(hw.ridge, 3),
+            "tiles": tiles, "tiles-compared": ko.particle(tiles, "으로/로"), "ridge": fmt.number(hw.ridge, 3),
             "small-shape": f"{w4.small_N}×{w4.small_N}", "small-tile": f"{w4.small_T}×{w4.small_T}"}
 
 
@@ -46,5 +46,5 @@ def reach(cases) -> dict:
 def step(cases) -> dict:
     """The guide's question on the last two cases: the ratio of Q and of the ideal time (same digits, "배")."""
     before, after = cases[-2], cases[-1]
-    return {"step-from": ko.case(before), "step-to": ko.particle(ko.case(after), "으로/로"),
+    return {"step-before": ko.case(before), "step-after": ko.particle(ko.case(after), "으로/로"),
             "step-Q": fmt.ratio(after.cost.Q / before.cost.Q), "step-t": fmt.ratio(after.timing.t_ideal / before.timing.t_ideal)}
