@@ -6,6 +6,8 @@ glue. Sentences whose truth depends on the parameters are built here, never type
 from __future__ import annotations
 
 from roofline.show import fmt, ko, tables, tex
+from roofline.cost import Timing
+from roofline.show import exercises as ex
 
 def ridge_equation(hw):
     """I* = P/BW with the machine's numbers, in two short lines."""
@@ -76,3 +78,40 @@ def doubling(hw, I) -> dict:
             "q-R-BW-change": change(R0, R_BW), "q-ridge-P": fmt.number(more_P.ridge, 3),
             "q-ridge-BW": fmt.number(more_BW.ridge, 3), "q-limit-P": limit_sentence(more_P, I, new=True),
             "q-limit-BW": limit_sentence(more_BW, I, new=True), "q-table": table}
+
+
+# ---------------------------------------------------------------- exercises
+
+def _gpu_roofline(w4):
+    """A real GPU of the week (its first example GPU) and a dtype it has, other than the chapter's when it can."""
+    gpu = w4.catalog.presets[w4.gpus[0]]
+    d2 = ex.other_dtype(w4.catalog, w4.dtype)
+    dtype = d2 if d2 in gpu.peak else (w4.dtype if w4.dtype in gpu.peak else next(iter(gpu.peak)))
+    return gpu, dtype, gpu.roofline(dtype), w4.catalog.bytes_per(dtype)
+
+
+def exercises(w4) -> ex.Exercises:
+    """② On a real GPU in another dtype: the roof of a tiled matmul at another N and T, its time, and whether it
+    is memory- or compute-bound."""
+    gpu, dtype, hw, s = _gpu_roofline(w4)
+    N1 = ex.half(w4.N)
+    T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
+    cost, steps = ex.matmul_steps(N1, T1, s)
+    t = Timing(cost, hw)
+    P_T, BW_T = ex.tera(hw.P), ex.tera(hw.BW)
+    R = ex.equation("R_roof", "min(P, BW × I_T)", f"min({P_T}, {BW_T} × {fmt.number(cost.I, 6)})", t.R_roof, "TFLOPs/s",
+            scale=10**12)
+    time = ex.equation("t", "F / R_roof", f"{ex.number(cost.F)} / ({fmt.tera(t.R_roof, 6)} × 10¹²)", cost.F / t.R_roof, "ms")
+    key, judged = ex.bound_by_ridge(cost.I, hw)
+    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, HBM 대역폭은 BW = {BW_T} TB/s다. "
+               f"이 GPU에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 계산한다"
+               "(재사용은 타일 안에서만, C는 한 번 쓴다).")
+    given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW)
+    return ex.Exercises("②", (
+        ex.Question("②-1", f"{setting} 성능 상한 R_roof는?", t.R_roof, ex.UNITS["TFLOPs/s"],
+                 "R_roof = min(P, BW × I_T), I_T = 2N³ / (2·s·N³/T + s·N²)", tuple(steps) + (R,), given=given),
+        ex.Question("②-2", f"②-1의 행렬곱이 그 상한으로 돈다면 걸리는 시간은?", cost.F / t.R_roof, ex.UNITS["ms"],
+                 "t = F / R_roof", (steps[0], R, time), given=given),
+        ex.Question("②-3", f"②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
+                 "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given),
+    ))

@@ -12,6 +12,8 @@ from fractions import Fraction
 
 from roofline import buffers
 from roofline.show import fmt, ko, tables, tex
+from roofline import kernels
+from roofline.show import exercises as ex
 
 
 def _byte_kib(n) -> str:
@@ -300,3 +302,60 @@ def worked_verdict(preset, case) -> str:
     else:
         why = "SM이 품는 블록 수의 상한에 닿았다."
     return f"가장 작은 한도는 {ko.particle(name, '이다/다')}. {why}"
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """④ A rectangular tile's input buffers in another dtype, its double-buffered storage with an FP32 partial sum,
+    whether a larger tile's double-buffered inputs fit one SM's Shared Memory, and the A·B reads for a T_K."""
+    cat = w4.catalog
+    d2 = ex.other_dtype(cat, w4.dtype)
+    s2, s_acc = cat.bytes_per(d2), cat.bytes_per("FP32")
+    tiles = sorted(w4.tiles)
+    T_s, T_m, T_b = tiles[0], tiles[len(tiles) // 2], tiles[-1]
+    TM, TN, TK = 2 * T_b, T_s, T_m
+    one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
+    two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
+    tile = f"T_M×T_N×T_K = {TM}×{TN}×{TK}"
+    steps1 = (ex.equation("A 조각", "s·T_M·T_K", f"{s2}·{TM}·{TK}", one.A, "Byte"),
+              ex.equation("B 조각", "s·T_K·T_N", f"{s2}·{TK}·{TN}", one.B, "Byte"),
+              ex.equation("입력 버퍼", "A 조각 + B 조각", f"{ex.number(one.A)} + {ex.number(one.B)}", one.inputs, "Byte", "KiB"))
+    steps2 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({TM}·{TK} + {TK}·{TN})", two.inputs, "Byte"),
+              ex.equation("중간 합", "s_acc·T_M·T_N", f"{s_acc}·{TM}·{TN}", two.acc, "Byte"),
+              ex.equation("합", "입력 버퍼 + 중간 합", f"{ex.number(two.inputs)} + {ex.number(two.acc)}", two.total, "Byte", "KiB"))
+    gpu = cat.presets[w4.gpus[0]]
+    FM, FN, FK = 2 * T_b, T_b, T_b
+    fit = buffers.tile_buffers(FM, FN, FK, s2, s_acc, copies=2)
+    key = "fits" if fit.inputs <= gpu.smem_per_SM else "no"
+    choices = (("fits", "들어간다"), ("no", "들어가지 않는다"))
+    steps3 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({FM}·{FK} + {FK}·{FN})", fit.inputs, "Byte",
+                  "KiB"),
+              ex.Step(f"{fmt.kib(fit.inputs)} {'≤' if key == 'fits' else '>'} Shared Memory {fmt.kib(gpu.smem_per_SM)}이므로 "
+                   f"{dict(choices)[key]}", key, "fits"))
+    N1 = ex.half(w4.N)
+    T_mm = T_m if N1 % T_m == 0 else ex.divisor_near(N1, T_m)
+    T_K = T_s if N1 % T_s == 0 else ex.divisor_near(N1, T_s)
+    reads = kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, s2, s2)
+    steps4 = (ex.Step(f"출력 타일 (N/T_M)·(N/T_N) = {ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}개, 타일마다 K 단계 N/T_K = "
+                   f"{ex.number(N1 // T_K)}번, 단계마다 s·(T_M·T_K + T_K·T_N) = {ex.number(s2 * (2 * T_mm * T_K))} Byte",
+                   Fraction(s2 * 2 * T_mm * T_K), "per step"),
+              ex.equation("A·B 읽기", "(N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N)",
+                  f"{ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}·{ex.number(N1 // T_K)}·{s2}·({T_mm}·{T_K} + {T_K}·{T_mm})",
+                  reads.Q_read, "Byte", "GB"))
+    return ex.Exercises("④", (
+        ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
+                 one.inputs, ex.UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
+                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2)),
+        ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
+                 "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
+                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc)),
+        ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {FM}×{FN}×{FK}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
+                 f"{gpu.name}의 SM 하나(Shared Memory {fmt.kib(gpu.smem_per_SM)})에 들어가는가?", key, ex.CHOICE,
+                 "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 Shared Memory와 견준다", steps3, choices,
+                 given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2)),
+        ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(f'{T_mm}×{T_mm}', '으로/로')} "
+                 f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
+                 "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
+                 given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2)),
+    ))

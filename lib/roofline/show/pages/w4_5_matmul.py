@@ -13,6 +13,8 @@ from math import gcd
 
 from roofline import buffers, kernels
 from roofline.show import fmt, formulas, ko, tables, tex
+from roofline.cost import Timing
+from roofline.show import exercises as ex
 
 
 def _frac(text: str) -> str:
@@ -234,3 +236,52 @@ def threshold(w4) -> tuple:
     text += (", ".join(map(str, crossing)) + "뿐이다.") if crossing else "없다."
     return tex.aligned(steps + rf" \\ &\approx {fmt.decimal(T_star, 3)}"), text
 
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """⑤ At another N and T: the ideal time, the no-reuse memory time in another dtype, the smallest T that
+    reaches the ridge in that dtype, and whether a small tile is memory- or compute-bound there."""
+    hw, s, N, cat = w4.hardware, w4.s, w4.N, w4.catalog
+    N5 = 3 * N // 2 if N % 2 == 0 else 3 * N
+    T5 = ex.divisor_near(N5, 3 * min(w4.tiles), w4.tiles)
+    d2 = ex.other_dtype(cat, w4.dtype)
+    s2 = cat.bytes_per(d2)
+    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s)
+    t1, times1 = ex.time_steps(cost1, hw)
+    plain = kernels.matmul_no_reuse(N5, s2, s2)
+    t2 = Timing(plain, hw)
+    steps2 = (ex.matmul_steps(N5, None, s2)[1][1],
+              ex.equation("t_memory", "Q / BW", f"{ex.number(plain.Q)} / ({ex.rate(hw.BW)})", t2.t_memory, "ms"))
+    questions = [
+        ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
+                 "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
+                 "t_ideal = max(F/P, Q_T/BW), Q_T = 2·s·N³/T + s·N²", (F1, Q1, *times1),
+                 given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW)),
+        ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
+                 "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"], "Q = 2·s·N³ + s·N², 메모리 시간 = Q / BW",
+                 steps2, given=ex.given(N=N5, s=s2, BW=hw.BW)),
+    ]
+    threshold = kernels.tile_threshold(N5, hw.ridge, s2, s2)
+    ridge = ex.equation("I*", "P / BW", f"({ex.rate(hw.P)}) / ({ex.rate(hw.BW)})", hw.ridge, "FLOPs/Byte")
+    if threshold is not None:
+        steps3 = (ridge, ex.equation("T*", "2·s·N·I* / (2N − s·I*)",
+                             f"2·{s2}·{ex.number(N5)}·{ex.number(hw.ridge)} / (2·{ex.number(N5)} − {s2}·{ex.number(hw.ridge)})", threshold, "원소"))
+        questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
+                                  threshold, ex.UNITS["원소"], "I_T = 2N³ / (2·s·N³/T + s·N²) = I*를 T에 대해 푼다",
+                                  steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW)))
+    else:   # no tile reaches the ridge on this machine: the compute time instead
+        t3 = Timing(plain, hw)
+        steps3 = (ex.equation("F", "2N³", f"2·{ex.number(N5)}³", plain.F, "FLOPs"),
+                  ex.equation("t_compute", "F / P", f"{ex.number(plain.F)} / ({ex.rate(hw.P)})", t3.t_compute, "ms"))
+        questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
+                                  "연산 시간 = F / P, F = 2N³", steps3, given=ex.given(N=N5, s=s2, P=hw.P)))
+    T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))
+    cost4, steps4 = ex.matmul_steps(N5, T_small, s2)
+    key, judged = ex.bound_by_ridge(cost4.I, hw)
+    questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
+                              "메모리 한계인가, 연산 한계인가?", key, ex.CHOICE, "I_T와 분기점 I* = P / BW를 견준다",
+                              tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
+                              given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW)))
+    return ex.Exercises("⑤", tuple(questions))

@@ -13,6 +13,8 @@ from IPython.display import Markdown, Math
 import roofline as rl
 from roofline import kernels
 from roofline.show import fmt, ko, tables, tex
+from roofline.cost import Cost, Timing
+from roofline.show import exercises as ex
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
 
@@ -202,3 +204,47 @@ def bf16(w3, t) -> dict:
         "bf16-still": "여전히" if half.bound == t.bound else "이제",
         "bf16-speedup": fmt.number(t.t_ideal / half.t_ideal) + "배",
     }
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w3) -> ex.Exercises:
+    """The week-3 note: the memory time of a longer vector in another dtype, a three-input kernel's ideal time,
+    the longest vectors that fit in another dtype, and whether a heavier element-wise kernel is memory-bound."""
+    hw, s, L, cat = w3.hardware, w3.s, w3.L, w3.catalog
+    d2 = ex.other_dtype(cat, w3.dtype)
+    s2 = cat.bytes_per(d2)
+    L1 = 3 * L
+    longer = kernels.vector_add(L1, s2)
+    t1 = Timing(longer, hw)
+    steps1 = (ex.equation("Q", "3·s·L", f"3·{s2}·{ex.number(L1)}", longer.Q, "Byte"),
+              ex.equation("t_memory", "Q / BW", f"{ex.number(longer.Q)} / ({ex.rate(hw.BW)})", t1.t_memory, "ms"))
+    three = Cost(F=2 * L, Q_read=3 * s * L, Q_write=s * L)
+    t2 = Timing(three, hw)
+    steps2 = (ex.equation("F", "2L", f"2·{ex.number(L)}", three.F, "FLOPs"),
+              ex.equation("Q", "4·s·L", f"4·{s}·{ex.number(L)}", three.Q, "Byte"),
+              *ex.time_steps(three, hw)[1])
+    longest = w3.capacity // (3 * s2)
+    steps3 = (ex.equation("3·s", "A, B, C 원소 하나씩", f"3·{s2}", 3 * s2, "Byte"),
+              ex.equation("L", "⌊용량 / (3·s)⌋", f"⌊{ex.number(w3.capacity)} / {3 * s2}⌋", longest, "원소"))
+    f = max(1, int(3 * s * hw.ridge / 2))
+    heavy = Cost(F=f * L, Q_read=2 * s * L, Q_write=s * L)
+    t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
+    steps4 = (ex.equation("F", f"{f}·L", f"{f}·{ex.number(L)}", heavy.F, "FLOPs"), ex.equation("Q", "3·s·L", f"3·{s}·{ex.number(L)}", heavy.Q, "Byte"),
+              tc4, tm4, ex.bound_by_times(t4))
+    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    return ex.Exercises("3주", (
+        ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
+                 "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
+                 given=ex.given(L=L1, s=s2, BW=hw.BW)),
+        ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
+                 "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
+                 "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
+                 given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW)),
+        ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
+                 "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
+                 "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2)),
+        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
+                 f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
+                 "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW)),
+    ))

@@ -6,6 +6,10 @@ Sentences whose truth depends on the parameters are built here, never typed into
 from __future__ import annotations
 
 from roofline.show import fmt, ko, tables
+from fractions import Fraction
+from roofline import buffers
+from roofline.problems import week4_cases
+from roofline.show import exercises as ex
 
 
 def problem_table(w4) -> dict:
@@ -48,3 +52,50 @@ def step(cases) -> dict:
     before, after = cases[-2], cases[-1]
     return {"step-before": ko.case(before), "step-after": ko.particle(ko.case(after), "으로/로"),
             "step-Q": fmt.ratio(after.cost.Q / before.cost.Q), "step-t": fmt.ratio(after.timing.t_ideal / before.timing.t_ideal)}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """The week-4 guide's shared problem: for every case F, Q, I, R_roof, the two times, t_ideal, the input
+    buffers and the partial sums, each with its worked solution."""
+    cases = week4_cases(w4)
+    s, N, hw = w4.s, w4.N, w4.hardware
+    rows = [("F", "F 연산량"), ("Q", "Q HBM 이동량"), ("I", "I 산술 강도"), ("R_roof", "R_roof 성능 상한"),
+            ("t_compute", "연산 시간 F/P"), ("t_memory", "메모리 시간 Q/BW"), ("t_ideal", "이상적 시간"),
+            ("inputs", "입력 버퍼"), ("acc", "중간 합")]
+    questions, cols = [], []
+    for c in cases:
+        case = "없음" if c.T is None else str(c.T)
+        label = ko.case(c)
+        cols.append((case, label))
+        b = buffers.tile_buffers(c.T, c.T, c.T, s, s) if c.T else buffers.TileBuffers(s, s, s)
+        cost, (F, Q, I) = ex.matmul_steps(N, c.T, s, q_unit="GB")
+        assert cost == c.cost
+        t, (tc, tm, ti) = ex.time_steps(cost, hw)
+        R = ex.equation("R_roof", "min(P, BW × I)", f"min({ex.tera(hw.P)}, {ex.tera(hw.BW)} × {fmt.number(cost.I, 6)})",
+                t.R_roof, "TFLOPs/s", scale=10**12)
+        if c.T is None:
+            inputs = ex.equation("입력 버퍼", "2·s (A와 B의 원소 하나씩)", f"2·{s}", b.inputs, "Byte")
+            acc = ex.equation("중간 합", "s (출력 원소 하나)", str(s), b.acc, "Byte")
+        else:
+            inputs = ex.equation("입력 버퍼", "2·s·T²", f"2·{s}·{ex.number(c.T)}²", b.inputs, "Byte")
+            acc = ex.equation("중간 합", "s·T²", f"{s}·{ex.number(c.T)}²", b.acc, "Byte")
+        Q_hint = "Q = 2·s·N³ + s·N²" if c.T is None else "Q = 2·s·N³/T + s·N²"
+        values = {
+            "F": (c.cost.F, "FLOPs", "F = 2N³", [F]),
+            "Q": (c.cost.Q, "GB", f"{Q_hint}, GB = 10⁹ Byte", [Q]),
+            "I": (c.cost.I, "FLOPs/Byte", "I = F / Q", [F, Q, I]),
+            "R_roof": (c.timing.R_roof, "TFLOPs/s", "R_roof = min(P, BW × I)", [F, Q, I, R]),
+            "t_compute": (c.timing.t_compute, "ms", "연산 시간 = F / P", [F, tc]),
+            "t_memory": (c.timing.t_memory, "ms", "메모리 시간 = Q / BW", [Q, tm]),
+            "t_ideal": (c.timing.t_ideal, "ms", "이상적 시간 = max(F/P, Q/BW)", [F, Q, tc, tm, ti]),
+            "inputs": (b.inputs, "Byte", "A·B 원소 하나씩 = 2·s" if c.T is None else "A·B 조각 = 2·s·T²", [inputs]),
+            "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else "출력 타일 = s·T²", [acc]),
+        }
+        for row, name in rows:
+            value, unit, hint, steps = values[row]
+            assert steps[-1].value == value
+            questions.append(ex.Question(f"{row}-{case}", f"{label}: {name}", Fraction(value), ex.UNITS[unit], hint,
+                                      tuple(steps), given=ex.given(N=N, T=c.T, s=s, P=hw.P, BW=hw.BW)))
+    return ex.Exercises("guide", tuple(questions), tuple(rows), tuple(cols))
