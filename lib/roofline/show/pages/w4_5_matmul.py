@@ -1,7 +1,8 @@
 """⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters.
 
 Every function takes the week's problem (`Week4`) or its cases (`problems.week4_cases`) and returns what a
-page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str).
+page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str). The `*_section(w4)` functions
+return name → value for one section of the page (`glue_page(page.cost_section(w4))`); `exercises(w4)` its questions.
 
     headline(cases)      → "계산량은 어느 방식이나 … T = 128에서는 연산 성능이 한계다."
     regimes(cases)       → "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
@@ -9,12 +10,14 @@ page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (st
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from math import gcd
 
 from roofline import buffers, kernels
-from roofline.show import fmt, formulas, ko, tables, tex
 from roofline.cost import Timing
+from roofline.problems import week4_cases
 from roofline.show import exercises as ex
+from roofline.show import fmt, formulas, ko, tables, tex
 
 
 def _frac(text: str) -> str:
@@ -235,6 +238,95 @@ def threshold(w4) -> tuple:
     text += f"비교한 타일 {', '.join(map(str, tiles_))} 가운데 이를 넘는 것은 "
     text += (", ".join(map(str, crossing)) + "뿐이다.") if crossing else "없다."
     return tex.aligned(steps + rf" \\ &\approx {fmt.decimal(T_star, 3)}"), text
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def middle_tile(w4) -> int:
+    """The tile side the chapter works through by hand: the middle one of the compared tiles."""
+    tiled = w4.tiles
+    return tiled[len(tiled) // 2]
+
+
+def headline_section(w4) -> dict:
+    """The one-line answer and the names the introduction uses."""
+    cases = week4_cases(w4)
+    base, last = cases[0], cases[-1]
+    return {"headline": headline(cases), "shape": f"{w4.N}×{w4.N}",   # a matrix shape: no thousands separators
+            "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
+            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": fmt.ms(base.timing.t_ideal, 3),
+            "last-label": ko.case(last), "tile-list": "·".join(str(T) for T in w4.tiles)}
+
+
+def problem_section(w4) -> dict:
+    return {"table-assumptions": assumptions(w4), "problem": problem(w4.N)}
+
+
+def flops_section(w4) -> dict:
+    base = week4_cases(w4)[0]
+    return {"common": common(w4, base), "t-compute": fmt.ms(base.timing.t_compute, 3),
+            "fma-flops": str(base.cost.F // w4.N**3)}   # FLOPs per FMA: the course counts one FMA as this many
+
+
+def no_reuse_section(w4) -> dict:
+    base = week4_cases(w4)[0]
+    return {"no-reuse": no_reuse(w4, base), "I0-short": fmt.decimal(base.cost.I, 3),
+            "t0-memory": about_ms(base.timing.t_memory), "t0-verdict": no_reuse_verdict(base.timing)}
+
+
+def tile_walk_section(w4) -> dict:
+    N, s, T_mid = w4.N, w4.s, middle_tile(w4)
+    n_tiles, steps, per_step = tile_walk(N, T_mid, s)
+    return {"tiled-formula": tiled_formula(s), "T-mid": str(T_mid),
+            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": str(2 * s),
+            "mid-tiles": fmt.integer(n_tiles), "mid-steps": fmt.integer(steps), "mid-per-step": fmt.integer(per_step),
+            "mid-Q": tile_walk_math(N, T_mid, s)}
+
+
+def cost_section(w4) -> dict:
+    cases, s = week4_cases(w4), w4.s
+    return {"table-cost": cost_table(cases), "T-over-s-compared": ko.particle(f"T/{s}", "과/와"),
+            "T-over-s-approx": ko.particle(f"T/{s}", "은/는"), "I-last": fmt.decimal(cases[-1].cost.I, 3)}
+
+
+def time_section(w4, digits: int = 6) -> dict:
+    cases, hw = week4_cases(w4), w4.hardware
+    return {"table-time": time_table(cases, digits), "digits": str(digits), "time-defs": time_defs(hw),
+            "regimes": regimes(cases), "ridge": fmt.number(hw.ridge, 3), "last-story": last_story(cases[-1]),
+            "gain-story": gain_story(cases[-2], cases[-1])}
+
+
+def buffer_section(w4) -> dict:
+    return {"buf-coef": str(3 * w4.s), "table-buffers": buffer_table(w4.s, week4_cases(w4))}
+
+
+def bandwidth_section(w4) -> dict:
+    N, s, hw = w4.N, w4.s, w4.hardware
+    return {"Q-C": fmt.integer(week4_cases(w4)[0].cost.Q_write), "bw-check": bw_check(hw), "store-coef": str(3 * s),
+            "store-bytes": fmt.integer(3 * s * N * N), "store-mib": fmt.mib(3 * s * N * N),
+            "I-ideal-formula": formulas.intensity_ideal(s, s), "I-ideal": fmt.decimal(kernels.matmul_ideal(N, s, s).I, 3)}
+
+
+def threshold_section(w4) -> dict:
+    math, tiles = threshold(w4)
+    return {"threshold-math": math, "threshold-tiles": tiles,
+            "ridge-again": ko.particle(fmt.number(w4.hardware.ridge, 3), "을/를")}
+
+
+def rectangle_section(w4) -> dict:
+    """The discussion's values: the same number of outputs T_mid² as a rectangle (square when N does not allow it)."""
+    N, s, T_mid = w4.N, w4.s, middle_tile(w4)
+    T_M, T_N = (2 * T_mid, T_mid // 2) if T_mid % 2 == 0 and N % (2 * T_mid) == 0 else (T_mid, T_mid)
+    square = kernels.matmul_tiles(N, N, N, T_mid, T_mid, T_mid, s, s)
+    rect = kernels.matmul_tiles(N, N, N, T_M, T_N, T_mid, s, s)
+    return {"q-sq": f"{T_mid}×{T_mid}", "q-sq-shape": ko.particle(f"{T_mid}×{T_mid}", "을/를"),
+            "q-rect-shape": ko.particle(f"{T_M}×{T_N}", "으로/로"),
+            "q-rect-read-shape": ko.particle(f"{T_M}×{T_N}", "은/는"),
+            "q-rect-in": ko.particle(fmt.kib(buffers.tile_buffers(T_M, T_N, T_mid, s, s).inputs), "으로/로"),
+            "q-outputs": fmt.integer(T_mid * T_mid), "q-sq-read": fmt.integer(square.Q_read),
+            "q-rect-read": fmt.integer(rect.Q_read), "q-read-ratio": fmt.ratio(Fraction(rect.Q_read, square.Q_read)),
+            "q-sq-I": fmt.decimal(square.I, 3), "q-rect-I": fmt.decimal(rect.I, 3),
+            "q-sq-in": fmt.kib(buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs)}
 
 
 # ---------------------------------------------------------------- exercises
