@@ -7,8 +7,8 @@ from __future__ import annotations
 from fractions import Fraction
 
 from roofline import kernels
-from roofline.show import fmt, formulas, ko, tables, tex
 from roofline.show import exercises as ex
+from roofline.show import fmt, formulas, ko, tables, tex
 
 
 def symbol_over(symbol: str, x) -> str:

@@ -5,9 +5,10 @@ glue. Sentences whose truth depends on the parameters are built here, never type
 """
 from __future__ import annotations
 
-from roofline.show import fmt, ko, tables, tex
 from roofline.cost import Timing
+from roofline.problems import week4_cases
 from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables, tex
 
 def ridge_equation(hw):
     """I* = P/BW with the machine's numbers, in two short lines."""
@@ -78,6 +79,22 @@ def doubling(hw, I) -> dict:
             "q-R-BW-change": change(R0, R_BW), "q-ridge-P": fmt.number(more_P.ridge, 3),
             "q-ridge-BW": fmt.number(more_BW.ridge, 3), "q-limit-P": limit_sentence(more_P, I, new=True),
             "q-limit-BW": limit_sentence(more_BW, I, new=True), "q-table": table}
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def machine_section(w4) -> dict:
+    """The machine the page speaks of: its dtype, its name ("가상 하드웨어" or the GPU's) and its ridge point."""
+    return {"dtype": w4.dtype, "machine": w4.preset.name, "ridge": fmt.number(w4.hardware.ridge, 3)}
+
+
+def ridge_section(w4) -> dict:
+    return {"ridge-eq": ridge_equation(w4.hardware)}
+
+
+def points_section(w4) -> dict:
+    """The sentence on the figure's points and the matrix shape it names."""
+    return {**points(week4_cases(w4), w4.hardware), "shape": f"{w4.N}×{w4.N}"}   # a shape: no thousands separators
 
 
 # ---------------------------------------------------------------- exercises

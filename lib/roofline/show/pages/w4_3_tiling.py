@@ -11,9 +11,9 @@ from fractions import Fraction
 from IPython.display import Markdown, Math
 
 from roofline import cachesim, kernels, walk
+from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables
 from roofline.show.figures import tiling as tiling_figures
-from roofline.show import exercises as ex
 
 TRITON_GROUP_SIZE_M = 8   # the value in Triton's matmul tutorial ("GROUP_SIZE_M": 8)
 

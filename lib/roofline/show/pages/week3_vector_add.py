@@ -12,9 +12,9 @@ from IPython.display import Markdown, Math
 
 import roofline as rl
 from roofline import kernels
-from roofline.show import fmt, ko, tables, tex
 from roofline.cost import Cost, Timing
 from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables, tex
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
 
@@ -204,6 +204,20 @@ def bf16(w3, t) -> dict:
         "bf16-still": "여전히" if half.bound == t.bound else "이제",
         "bf16-speedup": fmt.number(t.t_ideal / half.t_ideal) + "배",
     }
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def fusion_section(w3, add) -> dict:
+    """The discussion: C = A + B then D = max(C, 0) as two kernels, against one fused kernel (Byte per element, times)."""
+    L, s, hw = w3.L, w3.s, w3.hardware
+    relu = Cost(F=L, Q_read=s * L, Q_write=s * L)          # D = max(C, 0): read C, write D
+    fused = Cost(F=2 * L, Q_read=2 * s * L, Q_write=s * L)  # one kernel: read A and B, write D
+    apart = Timing(add, hw).t_ideal + Timing(relu, hw).t_ideal
+    together = Timing(fused, hw).t_ideal
+    return {"q-fuse-per-apart": fmt.integer((add.Q + relu.Q) // L), "q-fuse-per": fmt.integer(fused.Q // L),
+            "q-fuse-apart-ms": fmt.ms(apart, 3), "q-fuse-ms": fmt.ms(together, 3),
+            "q-fuse-gain": fmt.ratio(apart / together)}
 
 
 # ---------------------------------------------------------------- exercises

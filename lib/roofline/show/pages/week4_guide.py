@@ -5,11 +5,12 @@ Sentences whose truth depends on the parameters are built here, never typed into
 """
 from __future__ import annotations
 
-from roofline.show import fmt, ko, tables
 from fractions import Fraction
+
 from roofline import buffers
 from roofline.problems import week4_cases
 from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables
 
 
 def problem_table(w4) -> dict:
@@ -52,6 +53,13 @@ def step(cases) -> dict:
     before, after = cases[-2], cases[-1]
     return {"step-before": ko.case(before), "step-after": ko.particle(ko.case(after), "으로/로"),
             "step-Q": fmt.ratio(after.cost.Q / before.cost.Q), "step-t": fmt.ratio(after.timing.t_ideal / before.timing.t_ideal)}
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def largest_tile_section(w4) -> dict:
+    T = max(w4.tiles)
+    return {"T-max": f"{T}×{T}", "T-max-outputs": fmt.integer(T**2)}
 
 
 # ---------------------------------------------------------------- exercises
