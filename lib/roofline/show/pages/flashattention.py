@@ -82,7 +82,7 @@ def gpt3(note) -> dict:
 
 # ---------------------------------------------------------------- naive, tiled, BLAS
 
-def matmul(note) -> dict:
+def matmul_section(note) -> dict:
     big, m = note.gemm["N"], note.measure
     fp32 = note.hardware.P("FP32")
     return {
