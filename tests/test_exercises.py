@@ -26,15 +26,17 @@ from conftest import CHAPTERS
 from coursebook import editions
 from roofline.errors import ParameterError
 from roofline.show import exercises, fmt
+from roofline.show.pages import (w4_1_intensity, w4_2_roofline, w4_3_tiling, w4_4_tile_size, w4_5_matmul,
+                                  week3_vector_add, week4_guide)
 
 PAGES = {   # page label → how its exercises are built from the course
-    "ch-guide": lambda c: exercises.guide(c.week4),
-    "ch-intensity": lambda c: exercises.intensity(c.week4),
-    "ch-roofline": lambda c: exercises.roofline(c.week4),
-    "ch-tiling": lambda c: exercises.tiling(c.week4),
-    "ch-tile-size": lambda c: exercises.tile_size(c.week4),
-    "ch-matmul": lambda c: exercises.matmul(c.week4),
-    "ch-week3": lambda c: exercises.vector_add(c.week3),
+    "ch-guide": lambda c: week4_guide.exercises(c.week4),
+    "ch-intensity": lambda c: w4_1_intensity.exercises(c.week4),
+    "ch-roofline": lambda c: w4_2_roofline.exercises(c.week4),
+    "ch-tiling": lambda c: w4_3_tiling.exercises(c.week4),
+    "ch-tile-size": lambda c: w4_4_tile_size.exercises(c.week4),
+    "ch-matmul": lambda c: w4_5_matmul.exercises(c.week4),
+    "ch-week3": lambda c: week3_vector_add.exercises(c.week3),
 }
 CONFUSED = {"GB": "GiB", "KiB": "KB", "Byte": "KiB", "ms": "s", "TFLOPs/s": "GFLOPs/s", "FLOPs": "GFLOPs"}
 
@@ -63,7 +65,7 @@ def next_tile(N: int, tiles) -> int:
 
 def test_the_worksheet_has_every_quantity_of_the_shared_problem_for_every_case(course):
     w4 = course.week4
-    sheet = exercises.guide(w4)
+    sheet = week4_guide.exercises(w4)
     N, s, hw = w4.N, w4.s, w4.hardware
     cases = [None, *w4.tiles]
     assert len(sheet.questions) == 9 * len(cases)
@@ -250,7 +252,7 @@ def test_the_solutions_intermediate_values_are_the_models_and_their_arithmetic_h
 
 
 def test_check_show_gives_the_steps_in_a_notebook(course):
-    ex = exercises.matmul(course.week4)
+    ex = w4_5_matmul.exercises(course.week4)
     q = ex.questions[0]
     shown = ex.check(q.key, show=True).message.splitlines()
     assert shown[0] == "풀이" and shown[-1] == f"답: {q.answer}"
@@ -258,20 +260,20 @@ def test_check_show_gives_the_steps_in_a_notebook(course):
 
 
 def test_with_the_seed_parameters_the_answers_are_the_seed_documents_values(seed):
-    sheet = exercises.guide(seed.week4)
+    sheet = week4_guide.exercises(seed.week4)
     assert fmt.giga(sheet.question("Q-없음").value) == "549.822923"          # GB, no reuse
     assert fmt.ms(sheet.question("t_ideal-없음").value) == "549.822923"
     assert fmt.ms(sheet.question("t_ideal-64").value) == "8.657043"
     assert fmt.integer(sheet.question("F-32").value) == "137,438,953,472"
-    assert fmt.decimal(exercises.matmul(seed.week4).question("⑤-1").value * 1000, 6) == "23.192823"   # N = 6,144, T = 96
+    assert fmt.decimal(w4_5_matmul.exercises(seed.week4).question("⑤-1").value * 1000, 6) == "23.192823"   # N = 6,144, T = 96
 
 
 def test_the_answers_follow_a_changed_parameter(course):
     w4 = course.week4.with_(N=course.week4.N * 2)
-    before = exercises.guide(course.week4).question("F-없음").value
-    after = exercises.guide(w4).question("F-없음").value
+    before = week4_guide.exercises(course.week4).question("F-없음").value
+    after = week4_guide.exercises(w4).question("F-없음").value
     assert after == 8 * before
-    for make in (exercises.intensity, exercises.roofline, exercises.tiling, exercises.tile_size, exercises.matmul):
+    for make in (w4_1_intensity.exercises, w4_2_roofline.exercises, w4_3_tiling.exercises, w4_4_tile_size.exercises, w4_5_matmul.exercises):
         changed = make(w4)
         assert changed.digest() != make(course.week4).digest()
         for q in changed.questions:
@@ -319,7 +321,7 @@ def test_significant_digits_are_read_as_written():
 
 
 def test_check_in_a_notebook_names_the_question_and_refuses_a_bad_key(course):
-    ex = exercises.matmul(course.week4)
+    ex = w4_5_matmul.exercises(course.week4)
     assert ex.check("⑤-1").message.endswith(f"(단위: ms, 유효숫자 {exercises.DIGITS}자리 이상)")
     assert ex.check("5-1", show=True).message.endswith(f"답: {fmt.number(ex.questions[0].value * 1000, 6)} ms")
     judged = next(q for q in ex.questions if q.is_choice)
@@ -417,13 +419,13 @@ def test_the_guide_shows_its_roofline_figure_only_after_the_worksheet_and_folded
 
 
 def test_the_copy_check_catches_an_answer_on_the_page(course):
-    ex = exercises.matmul(course.week4)
+    ex = w4_5_matmul.exercises(course.week4)
     q = ex.questions[0]
     shown = fmt.number(q.in_unit, 6)
     assert copyable(q, f"표의 이상적 시간은 {shown} ms다.") == [shown]
     assert copyable(q, f"표의 이상적 시간은 {sig(q.in_unit, 4)} ms다.") == [sig(q.in_unit, 4)]
     assert copyable(q, "다른 값 1.5 ms.") == []
-    sheet = exercises.guide(course.week4)
+    sheet = week4_guide.exercises(course.week4)
     acc = sheet.question(f"acc-{sheet.cases[1][0]}")
     number = fmt.integer(acc.value)
     assert copyable(acc, f"N = {number}") == [] and copyable(acc, f"중간 합 {number} Byte") == [number]
@@ -434,7 +436,7 @@ def test_the_copy_check_catches_an_answer_on_the_page(course):
 
 def test_check_in_a_kernel_gives_the_page_verdicts(course, tmp_path):
     md = CHAPTERS / "w4_5_matmul.md"
-    ex = exercises.matmul(course.week4)
+    ex = w4_5_matmul.exercises(course.week4)
     q = ex.questions[0]
     value = Fraction(q.value) / q.unit.size
     tries = [sig(value, 12), sig(value, exercises.DIGITS), sig(value, exercises.DIGITS - 1),

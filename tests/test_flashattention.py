@@ -405,7 +405,7 @@ def test_column_order_misses_sixteen_times_more_in_a_48_kib_l1():
 
 
 def test_tile_diagram_is_seed_003s_block_picture():
-    from roofline.show import flash_note
+    from roofline.show.pages import flashattention as flash_note
     text = flash_note.tile_diagram(8, 4)
     for line in ("C00 = A00·B00 + A01·B10", "C01 = A00·B01 + A01·B11", "C10 = A10·B00 + A11·B10",
                  "C11 = A10·B01 + A11·B11"):
@@ -414,7 +414,7 @@ def test_tile_diagram_is_seed_003s_block_picture():
 
 
 def test_memory_box_and_flash_diagram_follow_the_note(note):
-    from roofline.show import flash_note
+    from roofline.show.pages import flashattention as flash_note
     box = flash_note.hierarchy_diagram(note)
     assert "228 KiB" in box and "256 KiB" in box and "33–41 (Shared 29)" in box and "479" in box and "3.35 TB/s" in box
     M = note.hardware.smem_per_SM // note.s
@@ -437,7 +437,7 @@ def test_measurements_carry_dtype_and_repeats():
 
 
 def test_quoted_batch_table_is_about_200_times_below_the_bound(seed):
-    from roofline.show import flash_note
+    from roofline.show.pages import flashattention as flash_note
     values = flash_note.gemm_roofline(seed.note)
     assert values["gap-small"] == "약 201–213배" and values["gap-big"] == "b = 1,024에서는 약 70배"
 
@@ -455,7 +455,7 @@ def test_no_helper_is_defined_in_a_hidden_cell():
 def test_the_sram_diagram_s_blocks_fit_the_sram_it_names(course):
     """FA1's B_c = ⌈M/(4d)⌉ only bounds SRAM by O(M): at H100 FP16 its blocks take 120,576 elements > M = 116,736.
     The diagram keeps B_r and takes the largest aligned B_c whose blocks fit; the sum it prints is the blocks'."""
-    from roofline.show import flash_note
+    from roofline.show.pages import flashattention as flash_note
     for key in ("H100_SXM", "A100_SXM", "T4"):
         note = course.note.with_(hardware=key)
         d, M = note.attention.d_head, note.hardware.smem_per_SM // note.s
@@ -480,11 +480,11 @@ def test_the_one_line_answer_says_all_heads_make_one_gib():
 
 
 def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
-    from roofline.show import flash_note
+    from roofline.show.pages import flashattention as flash_note
     note = course.note
     d = flash_note.head_dim_discussion(note, attention.flash_blocks(note.hardware.smem_per_SM // note.s,
                                                                     note.attention.d_head)[1])
-    assert d["q-2d-if"].startswith(fmt.integer(2 * note.attention.d_head))
+    assert d["q-2d"].startswith(fmt.integer(2 * note.attention.d_head))
     assert 3.5 < float(d["q-flash-d-ratio"].rstrip("배")) < 4.5 and float(d["q-std-d-ratio"].rstrip("배")) < 1.5
     tf = flash_note.tf32_discussion(note, 256)
     fp32 = note.hardware.roofline("FP32")

@@ -242,8 +242,8 @@ def test_guide_values_for_the_seed():
     glued = shown(seed_glued("week4_guide"))
     assert glued["ridge"] == "20"
     assert glued["reach"] == "T = 128만 연산 상한에 닿는다"
-    assert glued["tiles-to"] == "32·64·128로"
-    assert (glued["step-from"], glued["step-to"], glued["step-Q"], glued["step-t"]) == ("T = 64", "T = 128로", "0.50배", "0.79배")
+    assert glued["tiles-compared"] == "32·64·128로"
+    assert (glued["step-before"], glued["step-after"], glued["step-Q"], glued["step-t"]) == ("T = 64", "T = 128로", "0.50배", "0.79배")
     assert "| 분기점 I* = P/BW | 20 FLOPs/Byte |" in glued["problem-table"]
     assert "출처" not in glued["problem-table"]          # the hypothetical machine is the course's own
     assert glued["tiles"] == "32·64·128"
@@ -293,7 +293,7 @@ def test_roofline_chapter_follows_the_live_parameters(course, cases):
     assert glued["F"] == fmt.integer(2 * course.week4.N**3)
     assert glued["n-cases"] == str(len(cases))
     memory = [c for c in cases if c.timing.memory_bound]
-    assert glued["mem-rates"] == ("·".join(fmt.tera(c.timing.R_roof, 3) for c in memory) or "–")
+    assert not memory or f"상한은 약 {'·'.join(fmt.tera(c.timing.R_roof, 3) for c in memory)} TFLOPs/s다." in glued["points"]
 
 
 # ---- ① 산술 강도 (w4_1): the Vector Add equation and the particles after glued formulas --------
@@ -305,12 +305,12 @@ def test_intensity_values_for_the_seed():
     glued = shown(seed_glued("w4_1_intensity"))
     assert glued["vadd-eq"] == ("$\\displaystyle \\begin{aligned}I = \\frac{F}{Q} &= \\frac{L}{4L + 4L + 4L} \\\\"
                                 " &= \\frac{1}{12} \\approx 0.08333\\ \\text{FLOPs/Byte}\\end{aligned}$")
-    assert (glued["I-ideal-topic"], glued["I-ideal-quoting"]) == ("N/6은", "N/6이라고")
+    assert (glued["I-ideal-claim"], glued["I-ideal-named"]) == ("N/6은", "N/6이라고")
     # the seed's approximations in the four-way table, and the particle after the last N of the figure
     assert "| 행렬곱, 입력 재사용 없음 | 2N³ | 8N³ + 4N² | N/(4N+2), 약 1/4 | 0.249969 |" in glued["table-four"]
     assert "| 8N³/T + 4N² | NT/(4N+2T), N≫T이면 약 T/4 | 7.968872 (T = 32) |" in glued["table-four"]
     assert "I, N = 4,096" in glued["table-four"]
-    assert glued["fig-N-max-to"] == "4,096으로"
+    assert glued["fig-N-max"] == "4,096으로"
     assert "| 입력만 FP16 | 4N³/T + 4N² | 4,362,076,160 | 31.507692 | 1.98배 |" in glued["table-dtypes"]
 
 
@@ -326,7 +326,7 @@ def test_intensity_approximations_follow_the_dtype(course):
     from fractions import Fraction
 
     from roofline import kernels
-    from roofline.show import intensity
+    from roofline.show.pages import w4_1_intensity as intensity
 
     assert [intensity.symbol_over("T", x) for x in (Fraction(1, 4), Fraction(1, 2), 1, Fraction(3, 2))] == ["T/4", "T/2", "T", "3T/2"]
     for dtype in ("FP32", "FP16"):
@@ -341,24 +341,24 @@ def test_intensity_approximations_follow_the_dtype(course):
 
 def test_limit_sentences_and_changes():
     from roofline.hardware import Roofline
-    from roofline.show import bounds
+    from roofline.show.pages import w4_2_roofline as bounds
 
     hw = Roofline(20 * TERA, 1 * TERA)
-    assert bounds.limit(hw, 20) == "I가 분기점 I* = 20 FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다."
-    assert bounds.limit(hw, 30, new=True) == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
-    assert bounds.limit(hw, 5) == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
+    assert bounds.limit_sentence(hw, 20) == "I가 분기점 I* = 20 FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다."
+    assert bounds.limit_sentence(hw, 30, new=True) == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
+    assert bounds.limit_sentence(hw, 5) == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
     assert [bounds.change(10, x) for x in (10, 20, 25)] == ["그대로다", "두 배가 된다", "2.50배가 된다"]
 
 
 def test_reach_and_points_for_other_machines(course, seed):
     """On a real GPU the guide cites the maker's page; the sentences follow whichever cases reach the ceiling."""
-    from roofline.show import bounds
+    from roofline.show.pages import w4_2_roofline as bounds, week4_guide as guide
 
     w4 = course.week4.with_(hardware="H100_SXM", dtype="FP32")
     cases = rl.problems.week4_cases(w4)
-    assert f"({w4.preset.source})" in bounds.problem_table(w4)["problem-table"].data
+    assert f"({w4.preset.source})" in guide.problem_table(w4)["problem-table"].data
     top = [c for c in cases if c.T is not None and not c.timing.memory_bound]
-    reach = bounds.reach(cases)["reach"]
+    reach = guide.reach(cases)["reach"]
     tiled = [c for c in cases if c.T is not None]
     if not top:
         assert reach == "어느 타일도 연산 상한에 닿지 못한다"
@@ -367,8 +367,8 @@ def test_reach_and_points_for_other_machines(course, seed):
     else:
         assert all(ko.case(c) in reach for c in top) and not any(ko.case(c) in reach for c in tiled if c not in top)
     seed_cases = rl.problems.week4_cases(seed.week4)
-    assert bounds.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
-    assert bounds.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
+    assert guide.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
+    assert guide.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
     sentence = bounds.points(cases, w4.hardware)["points"]
     for c in cases:
         assert ko.case(c) in sentence

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import pytest
 
+from roofline.show import pages
+
 ROOT = Path(__file__).resolve().parents[1]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.md"))
 
@@ -175,10 +177,8 @@ def one_line_answer_problems(source: str) -> list[str]:
     return problems
 
 
-# Chapters whose answers are folded already; the lead extends this list to every chapter as they are fixed.
-ANSWERS_FOLDED_PAGES = ["week4_guide.md", "w4_1_intensity.md", "w4_2_roofline.md", "w4_3_tiling.md",
-                        "w4_4_tile_size.md", "w4_5_matmul.md", "w4_summary.md", "week3_vector_add.md",
-                        "flashattention.md"]
+# Every page of the book with a page module (roofline.show.pages: the registry, checked against _toc.yml).
+ANSWERS_FOLDED_PAGES = [f"{name}.md" for name in pages.names()]
 
 
 @pytest.mark.parametrize("name", ANSWERS_FOLDED_PAGES)
@@ -218,10 +218,9 @@ RETIRED = {   # a variant the site no longer writes → the one term it writes i
 GLOSSARY_PAIRS = {"다시 쓰다": "재사용하다", "실행시간": "실행 시간", "앞 줄": "앞줄", "모형": "모델", "읽기량": "읽는 양"}
 GLOSS = re.compile(r"^\s+[A-Z][\w -]*\. ", re.M)   # a glossary entry's English gloss: "  Tiling. 큰 연산을 …"
 
-# Pages already written with the one term; the lead extends this list as the other pages are fixed
-# (see the report of the chapter helpers; `retired_variants` of any page lists what is left).
-ONE_TERM_PAGES = ["index.md", "week4_guide.md", "w4_1_intensity.md", "w4_2_roofline.md", "w4_3_tiling.md",
-                  "w4_4_tile_size.md", "w4_5_matmul.md", "w4_summary.md", "week3_vector_add.md", "flashattention.md"]
+# Every page written with the one term: the front page and every page with a page module (`retired_variants` of
+# any page lists what is left).
+ONE_TERM_PAGES = ["index.md"] + [f"{name}.md" for name in pages.names()]
 
 
 def readable_text(source: str) -> str:

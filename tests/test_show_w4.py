@@ -1,5 +1,5 @@
-"""The presentation helpers of ④ tile size, ⑤ the worked matmul and 정리 (roofline.show.tile_size, .matmul,
-.summary), and ⑤'s plain-Python hand calculation against the values the page glues.
+"""The presentation helpers of ④ tile size, ⑤ the worked matmul and 정리 (roofline.show.pages.w4_4_tile_size, .w4_5_matmul,
+.w4_summary), and ⑤'s plain-Python hand calculation against the values the page glues.
 
 Seed literals use the frozen seed (`seed`); the other checks hold for any machine and problem."""
 from __future__ import annotations
@@ -15,7 +15,8 @@ import pytest
 import roofline as rl
 from roofline import buffers, kernels, problems
 from roofline import occupancy
-from roofline.show import fmt, ko, matmul, summary, tile_size
+from roofline.show import fmt, ko
+from roofline.show.pages import w4_4_tile_size as tile_size, w4_5_matmul as matmul, w4_summary as summary
 
 from conftest import live_glued, seed_glued
 
@@ -205,8 +206,8 @@ def test_precision_step_words():
 
 
 def test_summary_limit_and_shift(seed, seed_cases):
-    assert summary.limit(seed_cases[-1], 20) == "연산 성능 (I* = 20 초과)"
-    assert summary.limit(seed_cases[0], 20) == "HBM 대역폭"
+    assert summary.limit_cell(seed_cases[-1], 20) == "연산 성능 (I* = 20 초과)"
+    assert summary.limit_cell(seed_cases[0], 20) == "HBM 대역폭"
     assert summary.shift(seed_cases) == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
     fast = problems.week4_cases(seed.week4, rl.Roofline(10**18, 10**12))
     assert summary.shift(fast).startswith("비교한 경우는 모두 아직 메모리 한계")

@@ -354,7 +354,7 @@ def test_tile_size_page_values():
     assert "compute-tiles" not in g          # the verdict says it once, not three times
     assert (g["q-two-full"], g["q-two-full-verdict"], g["q-acc"], g["q-smem"]) == ("256 KiB", "넘는다", "64 KiB", "228 KiB")
     assert g["q-fit"].startswith("들어가는 가장 큰 T_K는 64다. 그때 두 벌의 입력 버퍼는 128 KiB다.")
-    assert g["dtype-if"] == "FP32면"
+    assert g["storage-dtype"] == "FP32면"
     assert "| 6개, 75.0% | 레지스터 |" in g["table-resident"] and "올라가지 않음" in g["table-resident"]
     assert "| 1개, 12.5% | Shared Memory |" in g["table-resident"]
     assert g["occ-headline"].startswith("NVIDIA H100 SXM의 SM 하나에는 입력을 단일 버퍼로 둔 T = 128 타일의 블록이 1개")
@@ -375,9 +375,9 @@ def test_matmul_page_values():
     assert g["threshold-tiles"].endswith("128뿐이다.")
     assert g["gain-story"] == "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6%) 줄어든다."
     assert (g["store-bytes"], g["store-mib"], g["I-ideal-formula"], g["I-ideal"]) == ("201,326,592", "192 MiB", "N/6", "682.667")
-    assert (g["I-ideal-ida"], g["ridge-again"], g["T-mid-if"]) == ("N/6이다", "20을", "T = 64면")
-    assert (g["T-over-s-wa"], g["T-over-s-neun"], g["dtype-ro"]) == ("T/4와", "T/4는", "FP32로")
-    assert (g["q-sq-obj"], g["q-rect-ro"], g["q-read-ratio"], g["q-rect-in-ro"]) == ("64×64를", "128×32로", "1.25배", "40 KiB로")
+    assert (g["ridge-again"], g["T-mid-example"]) == ("20을", "T = 64면")
+    assert (g["T-over-s-compared"], g["T-over-s-approx"], g["acc-dtype"]) == ("T/4와", "T/4는", "FP32로")
+    assert (g["q-sq-shape"], g["q-rect-shape"], g["q-read-ratio"], g["q-rect-in"]) == ("64×64를", "128×32로", "1.25배", "40 KiB로")
     assert "약 137.439 GFLOPs" in g["headline"] and "약 549.823 GB에서 T = 128의 4.362 GB로" in g["headline"]
 
 

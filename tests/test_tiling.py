@@ -229,7 +229,8 @@ import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))   # 2 GB of address space for this process
 import io
 import roofline
-from roofline.show import style, tiling
+from roofline.show import style
+from roofline.show.pages import w4_3_tiling as tiling
 start = time.perf_counter()
 w4 = roofline.load().week4.with_(N=16384, tiles=[16])
 glued = {**tiling.general(w4), **tiling.cache_big(w4)}
@@ -364,8 +365,8 @@ def test_values_for_the_seed():
     assert (glued["A00"], glued["reuse-row"], glued["B00"], glued["reuse-column"]) == (
         "A00", "C[0,0]과 C[0,1]을", "B00", "C[0,0]과 C[1,0]을")
     assert glued["next-step"] == "A01 @ B10"
-    assert (glued["read-ratio-to"], glued["Q-ratio-to"]) == ("1/2로", "5/9로")
-    assert (glued["q-A-topic"], glued["q-C"]) == ("A00은", "C00과 C01")
+    assert (glued["read-shrink"], glued["Q-shrink"]) == ("1/2로", "5/9로")
+    assert (glued["q-A-shared"], glued["q-C"]) == ("A00은", "C00과 C01")
     assert glued["group"] == "Triton 튜토리얼이 쓰는 값과 같은 8이다"
     assert "가장 큰 64 MiB는 행렬 B 하나의 크기 64 MiB와 같다." in glued["capacities"]
     assert "| 총 이동량 Q | 320 Byte | 192 Byte |" in glued["table-ideal"]
@@ -444,7 +445,7 @@ def test_4x4_labels_sit_above_the_element_grid_and_the_figure_has_no_empty_band(
 
 def test_korean_lists_and_particles_for_other_sizes(seed):
     """The glued words follow the small example's sizes: three tiles a side, a 1/3 ratio takes 으로."""
-    from roofline.show import tiling
+    from roofline.show.pages import w4_3_tiling as tiling
 
     assert [tiling.joined(w) for w in (["C00"], ["C00", "C01"], ["C00", "C01", "C02"])] == [
         "C00", "C00과 C01", "C00, C01과 C02"]
@@ -452,7 +453,7 @@ def test_korean_lists_and_particles_for_other_sizes(seed):
     small = tiling.small_example(w4)
     assert small["reuse-row"] == "C[0,0], C[0,1]과 C[0,2]를"
     counts = tiling.counts(w4)
-    assert (counts["read-ratio"], counts["read-ratio-to"]) == ("1/3", "1/3으로")
+    assert (counts["read-ratio"], counts["read-shrink"]) == ("1/3", "1/3으로")
     assert tiling.discussion(w4)["q-C"] == "C00과 C01"
     other = tiling.cache_small(seed.week4.with_(group_size_M=4))["group"].data
     assert other == "4다. Triton 튜토리얼은 8을 쓴다"

@@ -149,7 +149,7 @@ def test_chapter_glues_the_seeds_model_numbers():
     values = {name: next(b[m] for m in ("text/markdown", "text/latex", "text/plain") if m in b)
               for name, b in seed_glued("week3_vector_add").items()}
     assert (values["t-memory"], values["t-compute"], values["mem-over-compute"]) == ("1.2", "0.005", "240")
-    assert (values["Q"], values["A-read"], values["t-ideal"]) == ("1.2 GB", "400 MB", "1.2")
+    assert (values["Q"], values["t-ideal"]) == ("1.2 GB", "1.2")
     assert values["bound-kind"] == "메모리 한계"
     assert (values["A-size"], values["smem-share"]) == ("400 MB", "약 13분의 1")   # Shared Memory of all SMs vs vector A
     assert (values["capacity"], values["fits"]) == ("16 GB", "세 벡터가 모두 들어간다")
@@ -157,8 +157,8 @@ def test_chapter_glues_the_seeds_model_numbers():
     # the measured traffic: the exact Byte count (with MiB beside it), never MiB divided into GB/s
     assert values["meas-Q"] == "201,326,592 Byte(192 MiB)" and values["meas-array"] == "64 MiB(67,108,864 Byte)"
     # write-allocate: C's lines read before written add one array, so the shown bandwidth is 25 % low
-    assert (values["meas-Q-wa"], values["meas-wa-low"]) == ("268,435,456 Byte", "25%")
-    assert values["bound-explain"].count("HBM 대역폭이다.") == 1 and values["long-side-obj"] == "메모리 시간을"
+    assert (values["meas-Q-write-allocate"], values["meas-wa-low"]) == ("268,435,456 Byte", "25%")
+    assert values["bound-explain"].count("HBM 대역폭이다.") == 1 and values["long-side"] == "메모리 시간을"
 
 
 def test_only_measured_values_sit_in_cells_left_out_of_the_comparison():
@@ -201,7 +201,7 @@ def test_no_helper_is_defined_in_a_hidden_cell():
 
 def test_page_module_speaks_korean_particles(seed):
     """The glued sentences take their particles from the word before them (any bound, any long side)."""
-    from roofline.show import vector_add_note as page
+    from roofline.show.pages import week3_vector_add as page
     w3 = seed.week3
     add = kernels.vector_add(w3.L, w3.s)
     hw = w3.hardware
@@ -211,7 +211,7 @@ def test_page_module_speaks_korean_particles(seed):
     timings = {"기준": t, "P": rl.Timing(add, fast.with_(P=2 * fast.P)), "BW": rl.Timing(add, fast.with_(BW=2 * fast.BW)),
                "용량": t}
     values = page.doubling(w3, add, timings, 2)
-    assert values["long-side-obj"] == "연산 시간을" and values["double-winner"] == "“P” 하나뿐이다"
+    assert values["long-side"] == "연산 시간을" and values["double-winner"] == "“P” 하나뿐이다"
     assert page.bf16(w3, rl.Timing(add, hw))["bf16-bound"] == "HBM 대역폭이다"
     assert page.hierarchy(w3)["smem-share"] == "약 13분의 1"
 

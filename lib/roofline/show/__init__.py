@@ -1,6 +1,7 @@
 """roofline.show — the course's exact values as a reader sees them: numbers (`fmt`, the only place that
 rounds), Korean words and particles (`ko`), closed forms (`formulas`), Markdown tables (`tables`), the papers'
-quoted claims (`claims`), the figure style and figures (`style`, `figures`), and `glue`, which hands a value to
+quoted claims (`claims`), one module per page of the book (`pages`), the figure style and figures (`style`, `figures`), and `glue`/`glue_page`, which hand a value (or a page module's dict of values) to
 the page (myst-nb's record format, without myst-nb, so it works in Colab too)."""
 
-from roofline.show.glue import glue  # noqa: E402  (the function, as chapters call it: glue("N", fmt.integer(N)))
+# the functions, as chapters call them: glue("N", fmt.integer(N)), glue_page(page.setup(w3))
+from roofline.show.glue import glue, glue_page  # noqa: E402

@@ -24,7 +24,8 @@ from roofline import buffers, kernels, occupancy, problems
 from roofline.cost import Timing
 from roofline.problems import powers_of_two
 from roofline.errors import ParameterError, check_divides, choice, positive_int, positive_number
-from roofline.show import fmt, ko, matmul, tile_size
+from roofline.show import fmt, ko
+from roofline.show.pages import w4_4_tile_size as tile_size, w4_5_matmul as matmul
 from roofline.show.palette import CASE_COLORS, case_color
 
 TERA = 10**12

@@ -33,7 +33,7 @@ from fractions import Fraction
 from roofline import buffers, kernels
 from roofline.errors import ParameterError
 from roofline.show import engine, fmt, tables
-from roofline.show import tile_size as tile_size_mod
+from roofline.show.pages import w4_4_tile_size as tile_size_mod
 from roofline.show.engine import keep, powers_of_two
 
 TERA = 10**12
@@ -288,7 +288,7 @@ def matmul(w4, T: int, sizes=None) -> Explorer:
     """⑤ The reader chooses N (powers of two from 1,024 to 16,384, and the problem's N) and T (every power of
     two from 8 that divides N, and the problem's tiles at its N); the point moves on the I–T and t_ideal–T
     curves and the table shows the no-reuse row and the chosen T's row (`engine.matmul_state`)."""
-    N, dtype, hw = w4.N, w4.dtype, w4.hardware
+    N, dtype = w4.N, w4.dtype
     kernels.check_positive(T=T)
     sizes = sizes or matmul_sizes(N)
     problems_at = {n: w4 if n == N else w4.with_(N=n, tiles=powers_of_two(n)) for n in sizes}

@@ -8,6 +8,8 @@ from __future__ import annotations
 import math
 from fractions import Fraction
 
+TERA = 10**12   # FLOPs/s and Byte/s per tera
+
 
 def _exact(x) -> Fraction:
     if isinstance(x, float):

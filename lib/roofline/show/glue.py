@@ -141,6 +141,12 @@ def glue(name: str, value) -> None:
         display(shown(name, data), raw=True)
 
 
+def glue_page(values: dict) -> None:
+    """Glue every (name, value) of `values`, a page module's dict of its values: `glue_page(page.setup(w3))`."""
+    for name, value in values.items():
+        glue(name, value)
+
+
 def shown(name: str, data: dict) -> dict:
     """What `glue` shows below the cell outside the book for the record `data` (the mime bundle glued as `name`):
     a line `name = value` for text, a table's (or an explorer's) Markdown, or else the bundle itself (figure,

@@ -72,6 +72,11 @@ def case(c) -> str:
     return "재사용 없음" if c.T is None else f"T = {c.T}"
 
 
+def cases(cs) -> str:
+    """"재사용 없음·T = 32·T = 64": the cases as the tables name them, joined by a middle dot ("" for none)."""
+    return "·".join(case(c) for c in cs)
+
+
 def nbsp(text: str) -> str:
     """A table cell that must not wrap inside ("T = 32", "32 B"): its spaces as no-break spaces."""
     return text.replace(" ", "\u00a0")

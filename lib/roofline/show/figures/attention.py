@@ -9,7 +9,7 @@ from roofline import attention, gemm
 from roofline.show import fmt, style
 from roofline.show.figures import figure
 
-TERA = 1e12
+TERA = float(fmt.TERA)
 MIB = 2**20
 
 

@@ -11,7 +11,7 @@ from roofline.hardware import Roofline
 from roofline.problems import week4_cases
 from roofline.show.figures import figure
 
-TERA = 1e12
+TERA = float(fmt.TERA)
 LABEL = {"fontsize": 10, "color": "dimgray"}
 
 

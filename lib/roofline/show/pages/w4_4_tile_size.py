@@ -5,12 +5,17 @@
     sm_table(gpu), occupancy_table(gpu, cases), worked_steps(gpu, case), gpus_table(gpus, cases)   (roofline.occupancy)
     k_widths(N, T) → the K widths to compare for a T×T output tile; k_width_table(N, T, s)
     big_verdict(timing, T)
+
+The `*_section(w4, …)` functions return name → value for one section of the page (`glue_page(page.storage_section(w4))`);
+`exercises(w4)` its questions.
 """
 from __future__ import annotations
 
 from fractions import Fraction
 
-from roofline import buffers
+from roofline import buffers, kernels, occupancy
+from roofline.cost import Timing
+from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
 
 
@@ -303,3 +308,143 @@ def worked_verdict(preset, case) -> str:
     else:
         why = "SM이 품는 블록 수의 상한에 닿았다."
     return f"가장 작은 한도는 {ko.particle(name, '이다/다')}. {why}"
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def storage_section(w4) -> dict:
+    s = w4.s
+    return {"storage-dtype": ko.particle(w4.dtype, "이면/면"), "N": fmt.integer(w4.N), "s": str(s),
+            "input-coef": str(2 * s), "double-coef": str(4 * s), "acc-coef": str(s),
+            "table-storage": storage_table(s, w4.dtype)}
+
+
+def buffer_section(w4, single: dict, double: dict) -> dict:
+    """The tables of the page's single and double buffers (T → TileBuffers, as its visible cell computes them)."""
+    s, T_big = w4.s, w4.tiles[-1]
+    return {"table-single": buffer_table(single), "table-double": double_table(single, double),
+            "big-total": ko.particle(fmt.kib(single[T_big].total), "을/를"), "T-big": str(T_big),
+            "scalar-in": str(2 * s), "scalar-acc": str(s), "scalar-total": str(3 * s)}
+
+
+def occupancy_section(w4) -> dict:
+    """The worked occupancy on the parameter cell's GPU `w4.gpu`, every tile with one and two buffers."""
+    example = w4.catalog.preset(w4.gpu)
+    cases = [occupancy.tile_case(example, T, w4.s, copies, w4.threads, w4.extra_registers)
+             for T in w4.tiles for copies in (1, 2)]
+    worked = worked_case(cases)
+    return {"occ-gpu": ko.particle(gpu_name(example), "을/를"), "occ-headline": occupancy_headline(example, worked),
+            "occ-extra": str(w4.extra_registers), "occ-threads": fmt.integer(w4.threads),
+            "occ-sources": sm_sources(example), "table-sm": sm_table(example),
+            "occ-worked-label": ko.particle(case_label(worked), "을/를"), "occ-steps": worked_steps(example, worked),
+            "occ-verdict": worked_verdict(example, worked), "table-occupancy": occupancy_table(example, cases),
+            "occ-missing-hw": ko.particle(w4.hardware.name or "주어진 하드웨어", "은/는")}
+
+
+def residency_section(w4) -> dict:
+    """Resident blocks on every GPU of the parameter cell's `gpus`."""
+    gpu_presets = [w4.catalog.preset(key) for key in w4.gpus]
+    by_gpu = {(g.key, T, copies): occupancy.tile_case(g, T, w4.s, copies, w4.threads, w4.extra_registers)
+              for g in gpu_presets for T in w4.tiles for copies in (1, 2)}
+    return {"table-resident": gpus_table(gpu_presets, by_gpu), "misfits": occupancy_misfits(gpu_presets, by_gpu)}
+
+
+def per_thread_section(w4) -> dict:
+    T_small, T_big, threads = w4.tiles[0], w4.tiles[-1], w4.threads
+    outputs_small, outputs_big = T_small * T_small, T_big * T_big
+    return {"T-small": str(T_small), "outputs-small": fmt.integer(outputs_small),
+            "outputs-big": fmt.integer(outputs_big), "threads": fmt.integer(threads),
+            "per-thread-small": per_thread(outputs_small, threads), "per-thread-big": per_thread(outputs_big, threads)}
+
+
+def k_width_section(w4, T_mid: int, by_T_K: dict) -> dict:
+    """The table of K widths for the output tile T_mid×T_mid (T_K → Cost, as the page's visible cell computes them)."""
+    return {"table-tk": k_width_table(w4.N, T_mid, w4.s, by_T_K), "cancel": cancel_math(w4.N, T_mid, w4.s),
+            "T-mid": str(T_mid)}
+
+
+def big_tile_section(w4) -> dict:
+    """The largest tile on the Roofline: its intensity, its times and the verdict."""
+    hw, T_big = w4.hardware, w4.tiles[-1]
+    big = Timing(kernels.matmul_tiled(w4.N, T_big, w4.s, w4.s), hw)
+    return {"ridge": fmt.number(hw.ridge, 3), "hw-name": hw.name or "주어진 하드웨어",
+            "I-big": fmt.decimal(big.cost.I, 3), "t-compute": fmt.ms(big.t_compute, 3),
+            "t-memory": fmt.ms(big.t_memory, 3), "t-ideal": fmt.ms(big.t_ideal, 3),
+            "big-verdict": big_verdict(big, T_big)}
+
+
+def k_width_question_section(w4) -> dict:
+    """The discussion: two buffers of the largest tile on the first GPU of `gpus`, and the widest T_K that fits."""
+    N, s, T_big = w4.N, w4.s, w4.tiles[-1]
+    gpu = w4.catalog.preset(w4.gpus[0])
+    fit_T_K = [T_K for T_K in range(1, T_big + 1)          # the divisors of N whose two buffers fit
+               if N % T_K == 0 and buffers.tile_buffers(T_big, T_big, T_K, s, s, copies=2).inputs <= gpu.smem_per_SM]
+    full_two = buffers.tile_buffers(T_big, T_big, T_big, s, s, copies=2)
+    if fit_T_K:
+        best = max(fit_T_K)
+        fit = (f"들어가는 가장 큰 T_K는 {ko.particle(str(best), '이다/다')}. 그때 두 벌의 입력 버퍼는 "
+               f"{ko.particle(fmt.kib(buffers.tile_buffers(T_big, T_big, best, s, s, copies=2).inputs), '이다/다')}. "
+               f"K 단계는 {fmt.integer(N // T_big)}번에서 {fmt.integer(N // best)}번으로 는다.")
+    else:
+        fit = f"이 출력 타일에서는 T_K를 가장 작게 잡아도 두 벌의 입력 버퍼가 {gpu.name}의 Shared Memory에 들어가지 않는다."
+    return {"q-gpu": gpu.name, "q-smem": fmt.kib(gpu.smem_per_SM), "q-T-big": str(T_big),
+            "q-T-K-big": ko.particle(str(T_big), "이면/면"), "q-two-full": fmt.kib(full_two.inputs),
+            "q-two-full-verdict": "넘는다" if full_two.inputs > gpu.smem_per_SM else "넘지 않는다",
+            "q-acc": fmt.kib(full_two.acc), "q-fit": fit}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """④ A rectangular tile's input buffers in another dtype, its double-buffered storage with an FP32 partial sum,
+    whether a larger tile's double-buffered inputs fit one SM's Shared Memory, and the A·B reads for a T_K."""
+    cat = w4.catalog
+    d2 = ex.other_dtype(cat, w4.dtype)
+    s2, s_acc = cat.bytes_per(d2), cat.bytes_per("FP32")
+    tiles = sorted(w4.tiles)
+    T_s, T_m, T_b = tiles[0], tiles[len(tiles) // 2], tiles[-1]
+    TM, TN, TK = 2 * T_b, T_s, T_m
+    one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
+    two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
+    tile = f"T_M×T_N×T_K = {TM}×{TN}×{TK}"
+    steps1 = (ex.equation("A 조각", "s·T_M·T_K", f"{s2}·{TM}·{TK}", one.A, "Byte"),
+              ex.equation("B 조각", "s·T_K·T_N", f"{s2}·{TK}·{TN}", one.B, "Byte"),
+              ex.equation("입력 버퍼", "A 조각 + B 조각", f"{ex.number(one.A)} + {ex.number(one.B)}", one.inputs, "Byte", "KiB"))
+    steps2 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({TM}·{TK} + {TK}·{TN})", two.inputs, "Byte"),
+              ex.equation("중간 합", "s_acc·T_M·T_N", f"{s_acc}·{TM}·{TN}", two.acc, "Byte"),
+              ex.equation("합", "입력 버퍼 + 중간 합", f"{ex.number(two.inputs)} + {ex.number(two.acc)}", two.total, "Byte", "KiB"))
+    gpu = cat.presets[w4.gpus[0]]
+    FM, FN, FK = 2 * T_b, T_b, T_b
+    fit = buffers.tile_buffers(FM, FN, FK, s2, s_acc, copies=2)
+    key = "fits" if fit.inputs <= gpu.smem_per_SM else "no"
+    choices = (("fits", "들어간다"), ("no", "들어가지 않는다"))
+    steps3 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({FM}·{FK} + {FK}·{FN})", fit.inputs, "Byte",
+                  "KiB"),
+              ex.Step(f"{fmt.kib(fit.inputs)} {'≤' if key == 'fits' else '>'} Shared Memory {fmt.kib(gpu.smem_per_SM)}이므로 "
+                   f"{dict(choices)[key]}", key, "fits"))
+    N1 = ex.half(w4.N)
+    T_mm = T_m if N1 % T_m == 0 else ex.divisor_near(N1, T_m)
+    T_K = T_s if N1 % T_s == 0 else ex.divisor_near(N1, T_s)
+    reads = kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, s2, s2)
+    steps4 = (ex.Step(f"출력 타일 (N/T_M)·(N/T_N) = {ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}개, 타일마다 K 단계 N/T_K = "
+                   f"{ex.number(N1 // T_K)}번, 단계마다 s·(T_M·T_K + T_K·T_N) = {ex.number(s2 * (2 * T_mm * T_K))} Byte",
+                   Fraction(s2 * 2 * T_mm * T_K), "per step"),
+              ex.equation("A·B 읽기", "(N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N)",
+                  f"{ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}·{ex.number(N1 // T_K)}·{s2}·({T_mm}·{T_K} + {T_K}·{T_mm})",
+                  reads.Q_read, "Byte", "GB"))
+    return ex.Exercises("④", (
+        ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
+                 one.inputs, ex.UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
+                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2)),
+        ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
+                 "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
+                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc)),
+        ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {FM}×{FN}×{FK}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
+                 f"{gpu.name}의 SM 하나(Shared Memory {fmt.kib(gpu.smem_per_SM)})에 들어가는가?", key, ex.CHOICE,
+                 "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 Shared Memory와 견준다", steps3, choices,
+                 given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2)),
+        ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(f'{T_mm}×{T_mm}', '으로/로')} "
+                 f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
+                 "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
+                 given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2)),
+    ))

@@ -1,7 +1,7 @@
 """The matmul / FlashAttention note's sentences, tables and diagrams (chapters/flashattention.md).
 
 Each function takes the problem object the chapter built (`Note`, from its parameter cell) and, for the
-measured parts, what the chapter measured; it returns {glue name: value}. `glue_all` hands them to the page.
+measured parts, what the chapter measured; it returns {glue name: value}. `glue_page` hands them to the page.
 Every number is formatted by `fmt`; the text diagrams are drawn from the note's own sizes.
 """
 from __future__ import annotations
@@ -14,16 +14,10 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
 from roofline.cost import Timing
-from roofline.show import claims, fmt, glue, ko, tables
+from roofline.show import claims, fmt, ko, tables
 from roofline.show.figures import FIGURES
 
 EPS = float(np.finfo(np.float64).eps)   # float64's machine epsilon: the unit of the error columns
-
-
-def glue_all(values: dict) -> None:
-    """Glue every (name, value) of `values`."""
-    for name, value in values.items():
-        glue(name, value)
 
 
 def source(function) -> Markdown:
@@ -83,7 +77,7 @@ def gpt3(note) -> dict:
 
 # ---------------------------------------------------------------- naive, tiled, BLAS
 
-def matmul(note) -> dict:
+def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
     fp32 = note.hardware.P("FP32")
     return {
@@ -426,7 +420,7 @@ def attention_memory(note) -> dict:
         "saved-fp32": fmt.gib(heads * layers * attention.score_bytes(seq, s32)),
         "attn-F": fmt.giga(F, 1), "attn-F-ms": fmt.ms(Fraction(F) / preset.P(dtype), 3),
         "standard-source": source(attention.standard_forward),
-        "dtype-obj": ko.particle(dtype, "으로/로"), "dtype-if": ko.particle(dtype, "이면/면"),
+        "saved-dtype": ko.particle(dtype, "으로/로"), "score-dtype": ko.particle(dtype, "이면/면"),
     }
 
 
@@ -445,9 +439,6 @@ def flash(note) -> dict:
         "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
         "T-c": fmt.integer(attention.block_count(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
         "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
-        "q-T-c": fmt.integer(attention.block_count(seq, B_c)), "q-T-c2": fmt.integer(attention.block_count(2 * seq, B_c)), "q-2seq": fmt.integer(2 * seq),
-        "q-flash-growth": fmt.ratio(Fraction(attention.flash_traffic(2 * seq, d_head, B_c),
-                                             attention.flash_traffic(seq, d_head, B_c)), 2),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
         **head_dim_discussion(note, B_c),
         "sram-block": sram_block(preset),
@@ -499,10 +490,10 @@ def flash_blocks_text(note) -> dict:
     fit = sum(sram_elements(fr, fc, d).values())
     over = rule > M
     return {
-        "sram-rule-Bc-obj": ko.particle(fmt.integer(B_c), "을/를"), "sram-rule-Bc-if": ko.particle(fmt.integer(B_c), "이면/면"),
-        "sram-fit-Bc-ro": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
+        "sram-rule-Bc": ko.particle(fmt.integer(B_c), "을/를"), "sram-rule-Bc-tried": ko.particle(fmt.integer(B_c), "이면/면"),
+        "sram-fit-Bc": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
         "sram-bytes": fmt.integer(preset.smem_per_SM),
-        "sram-fit-elems": fmt.integer(fit), "sram-fit-bytes": fmt.integer(fit * s),
+        "sram-fit-bytes": fmt.integer(fit * s),
         "sram-align": fmt.integer(note.tensor_core.align),
         "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
     }
@@ -516,9 +507,9 @@ def head_dim_discussion(note, B_c: int) -> dict:
     flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
     std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
     return {
-        "q-d-if": ko.particle(fmt.integer(d), "이면/면"), "q-2d-if": ko.particle(fmt.integer(2 * d), "이면/면"),
-        "q-Bc": fmt.integer(B_c), "q-Bc2-ida": ko.particle(fmt.integer(B_c2), "이다/다"),
-        "q-Tc": fmt.integer(attention.block_count(seq, B_c)), "q-Tc2-ro": ko.particle(fmt.integer(attention.block_count(seq, B_c2)), "으로/로"),
+        "q-d": ko.particle(fmt.integer(d), "이면/면"), "q-2d": ko.particle(fmt.integer(2 * d), "이면/면"),
+        "q-Bc": fmt.integer(B_c), "q-Bc2": ko.particle(fmt.integer(B_c2), "이다/다"),
+        "q-Tc": fmt.integer(attention.block_count(seq, B_c)), "q-Tc2": ko.particle(fmt.integer(attention.block_count(seq, B_c2)), "으로/로"),
         "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
         "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
         "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),

@@ -1,7 +1,8 @@
 """⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters.
 
 Every function takes the week's problem (`Week4`) or its cases (`problems.week4_cases`) and returns what a
-page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str).
+page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str). The `*_section(w4)` functions
+return name → value for one section of the page (`glue_page(page.cost_section(w4))`); `exercises(w4)` its questions.
 
     headline(cases)      → "계산량은 어느 방식이나 … T = 128에서는 연산 성능이 한계다."
     regimes(cases)       → "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
@@ -9,9 +10,13 @@ page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (st
 """
 from __future__ import annotations
 
+from fractions import Fraction
 from math import gcd
 
 from roofline import buffers, kernels
+from roofline.cost import Timing
+from roofline.problems import week4_cases
+from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
 
 
@@ -19,10 +24,6 @@ def _frac(text: str) -> str:
     """ "N/(4N+2)" → \\frac{N}{4N+2} """
     top, _, bottom = text.partition("/")
     return tex.frac(top, bottom.strip("()"))
-
-
-def _labels(cases) -> str:
-    return "·".join(ko.case(c) for c in cases)
 
 
 def compute_bound(cases) -> list:
@@ -39,7 +40,7 @@ def headline(cases) -> str:
             f"{fmt.ms(base.timing.t_ideal, 3)} ms에서 {fmt.ms(last.timing.t_ideal, 3)} ms로 줄")
     flat = compute_bound(cases)
     if flat:
-        return text + f"지만, {_labels(flat)}에서는 연산 성능이 한계다."
+        return text + f"지만, {ko.cases(flat)}에서는 연산 성능이 한계다."
     return text + "며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다."
 
 
@@ -48,9 +49,9 @@ def regimes(cases) -> str:
     parts = []
     slanted = [c for c in cases if c.timing.memory_bound]
     if slanted:
-        parts.append(f"메모리 한계인 경우는 {_labels(slanted)}")
+        parts.append(f"메모리 한계인 경우는 {ko.cases(slanted)}")
     if compute_bound(cases):
-        parts.append(f"연산 한계인 경우는 {_labels(compute_bound(cases))}")
+        parts.append(f"연산 한계인 경우는 {ko.cases(compute_bound(cases))}")
     return "이고, ".join(parts) + "이다"
 
 
@@ -238,3 +239,141 @@ def threshold(w4) -> tuple:
     text += (", ".join(map(str, crossing)) + "뿐이다.") if crossing else "없다."
     return tex.aligned(steps + rf" \\ &\approx {fmt.decimal(T_star, 3)}"), text
 
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def middle_tile(w4) -> int:
+    """The tile side the chapter works through by hand: the middle one of the compared tiles."""
+    tiled = w4.tiles
+    return tiled[len(tiled) // 2]
+
+
+def headline_section(w4) -> dict:
+    """The one-line answer and the names the introduction uses."""
+    cases = week4_cases(w4)
+    base, last = cases[0], cases[-1]
+    return {"headline": headline(cases), "shape": f"{w4.N}×{w4.N}",   # a matrix shape: no thousands separators
+            "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
+            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": fmt.ms(base.timing.t_ideal, 3),
+            "last-label": ko.case(last), "tile-list": "·".join(str(T) for T in w4.tiles)}
+
+
+def problem_section(w4) -> dict:
+    return {"table-assumptions": assumptions(w4), "problem": problem(w4.N)}
+
+
+def flops_section(w4) -> dict:
+    base = week4_cases(w4)[0]
+    return {"common": common(w4, base), "t-compute": fmt.ms(base.timing.t_compute, 3),
+            "fma-flops": str(base.cost.F // w4.N**3)}   # FLOPs per FMA: the course counts one FMA as this many
+
+
+def no_reuse_section(w4) -> dict:
+    base = week4_cases(w4)[0]
+    return {"no-reuse": no_reuse(w4, base), "I0-short": fmt.decimal(base.cost.I, 3),
+            "t0-memory": about_ms(base.timing.t_memory), "t0-verdict": no_reuse_verdict(base.timing)}
+
+
+def tile_walk_section(w4) -> dict:
+    N, s, T_mid = w4.N, w4.s, middle_tile(w4)
+    n_tiles, steps, per_step = tile_walk(N, T_mid, s)
+    return {"tiled-formula": tiled_formula(s), "T-mid": str(T_mid),
+            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": str(2 * s),
+            "mid-tiles": fmt.integer(n_tiles), "mid-steps": fmt.integer(steps), "mid-per-step": fmt.integer(per_step),
+            "mid-Q": tile_walk_math(N, T_mid, s)}
+
+
+def cost_section(w4) -> dict:
+    cases, s = week4_cases(w4), w4.s
+    return {"table-cost": cost_table(cases), "T-over-s-compared": ko.particle(f"T/{s}", "과/와"),
+            "T-over-s-approx": ko.particle(f"T/{s}", "은/는"), "I-last": fmt.decimal(cases[-1].cost.I, 3)}
+
+
+def time_section(w4, digits: int = 6) -> dict:
+    cases, hw = week4_cases(w4), w4.hardware
+    return {"table-time": time_table(cases, digits), "digits": str(digits), "time-defs": time_defs(hw),
+            "regimes": regimes(cases), "ridge": fmt.number(hw.ridge, 3), "last-story": last_story(cases[-1]),
+            "gain-story": gain_story(cases[-2], cases[-1])}
+
+
+def buffer_section(w4) -> dict:
+    return {"buf-coef": str(3 * w4.s), "table-buffers": buffer_table(w4.s, week4_cases(w4))}
+
+
+def bandwidth_section(w4) -> dict:
+    N, s, hw = w4.N, w4.s, w4.hardware
+    return {"Q-C": fmt.integer(week4_cases(w4)[0].cost.Q_write), "bw-check": bw_check(hw), "store-coef": str(3 * s),
+            "store-bytes": fmt.integer(3 * s * N * N), "store-mib": fmt.mib(3 * s * N * N),
+            "I-ideal-formula": formulas.intensity_ideal(s, s), "I-ideal": fmt.decimal(kernels.matmul_ideal(N, s, s).I, 3)}
+
+
+def threshold_section(w4) -> dict:
+    math, tiles = threshold(w4)
+    return {"threshold-math": math, "threshold-tiles": tiles,
+            "ridge-again": ko.particle(fmt.number(w4.hardware.ridge, 3), "을/를")}
+
+
+def rectangle_section(w4) -> dict:
+    """The discussion's values: the same number of outputs T_mid² as a rectangle (square when N does not allow it)."""
+    N, s, T_mid = w4.N, w4.s, middle_tile(w4)
+    T_M, T_N = (2 * T_mid, T_mid // 2) if T_mid % 2 == 0 and N % (2 * T_mid) == 0 else (T_mid, T_mid)
+    square = kernels.matmul_tiles(N, N, N, T_mid, T_mid, T_mid, s, s)
+    rect = kernels.matmul_tiles(N, N, N, T_M, T_N, T_mid, s, s)
+    return {"q-sq": f"{T_mid}×{T_mid}", "q-sq-shape": ko.particle(f"{T_mid}×{T_mid}", "을/를"),
+            "q-rect-shape": ko.particle(f"{T_M}×{T_N}", "으로/로"),
+            "q-rect-read-shape": ko.particle(f"{T_M}×{T_N}", "은/는"),
+            "q-rect-in": ko.particle(fmt.kib(buffers.tile_buffers(T_M, T_N, T_mid, s, s).inputs), "으로/로"),
+            "q-outputs": fmt.integer(T_mid * T_mid), "q-sq-read": fmt.integer(square.Q_read),
+            "q-rect-read": fmt.integer(rect.Q_read), "q-read-ratio": fmt.ratio(Fraction(rect.Q_read, square.Q_read)),
+            "q-sq-I": fmt.decimal(square.I, 3), "q-rect-I": fmt.decimal(rect.I, 3),
+            "q-sq-in": fmt.kib(buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs)}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """⑤ At another N and T: the ideal time, the no-reuse memory time in another dtype, the smallest T that
+    reaches the ridge in that dtype, and whether a small tile is memory- or compute-bound there."""
+    hw, s, N, cat = w4.hardware, w4.s, w4.N, w4.catalog
+    N5 = 3 * N // 2 if N % 2 == 0 else 3 * N
+    T5 = ex.divisor_near(N5, 3 * min(w4.tiles), w4.tiles)
+    d2 = ex.other_dtype(cat, w4.dtype)
+    s2 = cat.bytes_per(d2)
+    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s)
+    t1, times1 = ex.time_steps(cost1, hw)
+    plain = kernels.matmul_no_reuse(N5, s2, s2)
+    t2 = Timing(plain, hw)
+    steps2 = (ex.matmul_steps(N5, None, s2)[1][1],
+              ex.equation("t_memory", "Q / BW", f"{ex.number(plain.Q)} / ({ex.rate(hw.BW)})", t2.t_memory, "ms"))
+    questions = [
+        ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
+                 "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
+                 "t_ideal = max(F/P, Q_T/BW), Q_T = 2·s·N³/T + s·N²", (F1, Q1, *times1),
+                 given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW)),
+        ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
+                 "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"], "Q = 2·s·N³ + s·N², 메모리 시간 = Q / BW",
+                 steps2, given=ex.given(N=N5, s=s2, BW=hw.BW)),
+    ]
+    threshold = kernels.tile_threshold(N5, hw.ridge, s2, s2)
+    ridge = ex.equation("I*", "P / BW", f"({ex.rate(hw.P)}) / ({ex.rate(hw.BW)})", hw.ridge, "FLOPs/Byte")
+    if threshold is not None:
+        steps3 = (ridge, ex.equation("T*", "2·s·N·I* / (2N − s·I*)",
+                             f"2·{s2}·{ex.number(N5)}·{ex.number(hw.ridge)} / (2·{ex.number(N5)} − {s2}·{ex.number(hw.ridge)})", threshold, "원소"))
+        questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
+                                  threshold, ex.UNITS["원소"], "I_T = 2N³ / (2·s·N³/T + s·N²) = I*를 T에 대해 푼다",
+                                  steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW)))
+    else:   # no tile reaches the ridge on this machine: the compute time instead
+        t3 = Timing(plain, hw)
+        steps3 = (ex.equation("F", "2N³", f"2·{ex.number(N5)}³", plain.F, "FLOPs"),
+                  ex.equation("t_compute", "F / P", f"{ex.number(plain.F)} / ({ex.rate(hw.P)})", t3.t_compute, "ms"))
+        questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
+                                  "연산 시간 = F / P, F = 2N³", steps3, given=ex.given(N=N5, s=s2, P=hw.P)))
+    T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))
+    cost4, steps4 = ex.matmul_steps(N5, T_small, s2)
+    key, judged = ex.bound_by_ridge(cost4.I, hw)
+    questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
+                              "메모리 한계인가, 연산 한계인가?", key, ex.CHOICE, "I_T와 분기점 I* = P / BW를 견준다",
+                              tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
+                              given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW)))
+    return ex.Exercises("⑤", tuple(questions))

@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from roofline import kernels
+from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
 
 
@@ -56,7 +57,7 @@ def n_sweep(curves: dict, sides) -> dict:
     of the ideal case. `curves` is the figure's name → exact I per side."""
     flat = curves["행렬곱, 재사용 없음"]
     ideal = curves["행렬곱, 이상적 기준"]
-    return {"fig-N-min": fmt.integer(sides[0]), "fig-N-max-to": ko.particle(fmt.integer(sides[-1]), "으로/로"),
+    return {"fig-N-min": fmt.integer(sides[0]), "fig-N-max": ko.particle(fmt.integer(sides[-1]), "으로/로"),
             "fig-no-reuse-range": f"{fmt.decimal(min(flat), 3)}–{fmt.decimal(max(flat), 3)}",
             "fig-ideal-growth": fmt.number(ideal[-1] / ideal[0], 1)}
 
@@ -75,4 +76,49 @@ def dtypes(w4, T: int, small: str = "FP16") -> dict:
     header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}", "I (FLOPs/Byte)", f"{w4.dtype} 대비 I"]
     ideal = formulas.intensity_ideal(s, s)
     return {"table-dtypes": tables.markdown(header, rows, "llrrr"),
-            "I-ideal-topic": ko.particle(ideal, "은/는"), "I-ideal-quoting": ko.particle(ideal, "이라고/라고")}
+            "I-ideal-claim": ko.particle(ideal, "은/는"), "I-ideal-named": ko.particle(ideal, "이라고/라고")}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """① I of a tiled matmul at another N and T, of another kernel (AXPY) in another dtype, of the read-once
+    matmul with mixed precision, and whether a tiled matmul is memory- or compute-bound."""
+    N, s, dtype, cat = w4.N, w4.s, w4.dtype, w4.catalog
+    # ①-4 states P and BW: the week's machine at the chapter's dtype, or at a dtype it has (① sets no hardware,
+    # so a reader may choose a dtype the machine has no peak for)
+    preset = cat.presets[w4.hardware_key]
+    hw = preset.roofline(dtype if dtype in preset.peak else next(iter(preset.peak)))
+    N1 = ex.half(N)
+    T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
+    d2 = ex.other_dtype(cat, dtype)
+    s2 = cat.bytes_per(d2)
+    T_small = min(w4.tiles) if N1 % min(w4.tiles) == 0 else ex.divisor_near(N1, min(w4.tiles))
+
+    cost1, steps1 = ex.matmul_steps(N1, T1, s)
+    axpy = Fraction(2, 3 * s2)
+    steps2 = (ex.Step("F = 2L (원소마다 곱셈 한 번, 덧셈 한 번)", Fraction(2), "F/L"),
+              ex.Step(f"Q = 3·s·L (x 읽기, y 읽기, y 쓰기) = 3·{s2}·L = {3 * s2}L Byte", Fraction(3 * s2), "Q/L"),
+              ex.Step(f"I = F / Q = 2L / {3 * s2}L = {ex.unit_text(axpy, 'FLOPs/Byte')}", axpy, "I"))
+    ideal = kernels.matmul_ideal(N1, s2, s)
+    steps3 = [ex.equation("F", "2N³", f"2·{ex.number(N1)}³", ideal.F, "FLOPs"),
+              ex.equation("Q", "2·s_in·N² + s_out·N²", f"2·{s2}·{ex.number(N1)}² + {s}·{ex.number(N1)}²", ideal.Q, "Byte"),
+              ex.equation("I", "F / Q", f"{ex.number(ideal.F)} / {ex.number(ideal.Q)}", ideal.I, "FLOPs/Byte")]
+    cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s)
+    t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
+    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
+    return ex.Exercises("①", (
+        ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
+                 "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
+                 "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s)),
+        ex.Question("①-2", f"AXPY y[i] ← a·x[i] + y[i]는 원소마다 곱셈 한 번과 덧셈 한 번을 하고, x와 y를 읽어 y에 쓴다. "
+                 f"{ex.dtype_text(d2, s2)} 벡터에서 AXPY의 산술 강도 I는?", axpy, ex.UNITS["FLOPs/Byte"],
+                 "원소 하나마다 F와 Q를 센다: I = F / Q", steps2, given=ex.given(kernel="AXPY", s=s2)),
+        ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
+                 "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS["FLOPs/Byte"],
+                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s)),
+        ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "
+                 "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
+                 "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,
+                 given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW)),
+    ))

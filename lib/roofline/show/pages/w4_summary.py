@@ -1,6 +1,6 @@
 """정리: the summary table, the precision-step correction and the remedies table, from the week's problem.
 
-    limit(case, ridge)            → "연산 성능 (I* = 20 초과)"
+    limit_cell(case, ridge)          → "연산 성능 (I* = 20 초과)"
     summary_table(cases, ridge)
     precision_steps(machine)      → the values and sentences of the correction box ("정밀도를 한 단계 낮추면 약 두 배")
     remedies_table(machine)
@@ -9,10 +9,11 @@
 from __future__ import annotations
 
 from roofline import occupancy
+from roofline.problems import week4_cases
 from roofline.show import fmt, ko, tables
 
 
-def limit(case, ridge) -> str:
+def limit_cell(case, ridge) -> str:
     """The limiting resource; when compute, how I stands to the ridge ("초과" or "와 같음")."""
     if case.timing.memory_bound:
         return ko.bound(case.timing)
@@ -21,7 +22,7 @@ def limit(case, ridge) -> str:
 
 
 def summary_table(cases, ridge):
-    rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit(c, ridge)) for c in cases]
+    rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit_cell(c, ridge)) for c in cases]
     return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
 
 
@@ -117,3 +118,20 @@ def occupancy_example(gpu, tiles, s: int, threads: int, extra_registers: int) ->
         said.append(f"{'' if fits else name + '에서 '}T = {', '.join(misfits)}의 블록은 SM에 올라가지 않는다.")
     said.append(f"입력 버퍼를 한 벌만 두고, 스레드마다 중간 합에 더해 레지스터 {extra_registers}개를 쓴다고 본 값이다.")
     return " ".join(said)
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def summary_section(w4) -> dict:
+    """The summary table, the shape and dtype it speaks of, which cases moved to the flat roof, and ④'s occupancy."""
+    cases = week4_cases(w4)
+    return {"table-summary": summary_table(cases, w4.hardware.ridge), "shape": f"{w4.N}×{w4.N}",   # no separators
+            "dtype": w4.dtype, "summary-shift": shift(cases),
+            "summary-occupancy": occupancy_example(w4.catalog.preset(w4.gpu), w4.tiles, w4.s, w4.threads,
+                                                   w4.extra_registers)}
+
+
+def precision_section(w4) -> dict:
+    """The precision-step correction and the remedies table, on the first real GPU of `gpus`."""
+    machine = w4.catalog.preset(w4.gpus[0])
+    return {**precision_steps(machine), "table-remedies": remedies_table(machine)}

@@ -11,6 +11,7 @@ from fractions import Fraction
 from IPython.display import Markdown, Math
 
 from roofline import cachesim, kernels, walk
+from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables
 from roofline.show.figures import tiling as tiling_figures
 
@@ -94,8 +95,8 @@ def counts(w4) -> dict:
     return {
         "table-count": tables.markdown(["세는 대상", "출력 타일 하나", f"전체 {n}×{n} C"], rows, "lll"),
         "table-methods": tables.markdown(["방식", "F (FLOPs)", "Q = 읽기 + 쓰기 (Byte)", "I (FLOPs/Byte)"], methods, "lrrr"),
-        "read-ratio": read_ratio, "read-ratio-to": ko.particle(read_ratio, "으로/로"),
-        "Q-ratio-to": ko.particle(fmt.fraction(Fraction(tile.cost.Q, none.cost.Q)), "으로/로"),
+        "read-ratio": read_ratio, "read-shrink": ko.particle(read_ratio, "으로/로"),
+        "Q-shrink": ko.particle(fmt.fraction(Fraction(tile.cost.Q, none.cost.Q)), "으로/로"),
         "reads-tile": fmt.integer(reads_tile), "reads-none": fmt.integer(reads_none),
     }
 
@@ -152,7 +153,7 @@ def discussion(w4) -> dict:
          f"{fmt.integer(ideal.cost.F)}/{fmt.integer(ideal.cost.Q)} = {intensity_text(ideal.cost.I)}"),
     ]
     return {
-        "q-A-topic": ko.particle(A0, "은/는"), "q-A-subject": ko.particle(A0, "이/가"),
+        "q-A-shared": ko.particle(A0, "은/는"), "q-A-kept": ko.particle(A0, "이/가"),
         "q-C": joined(name("C", 0, c) for c in range(tiles)), "pairs": Markdown(", ".join(pairs)),
         "table-ideal": tables.markdown(["항목", "타일 사이 캐시 재사용 없음", "모든 입력을 타일 사이에서 재사용"], rows, "lrr"),
         "ideal-Q": fmt.integer(ideal.cost.Q), "ideal-I": fmt.fraction(ideal.cost.I),
@@ -236,3 +237,43 @@ def cache_big(w4) -> dict:
                                                 "묶음: I", "덜 읽는 순서"], rows, "rrrrrrl"),
             "big-verdict": Markdown(" ".join(parts)), "capacities": Markdown(capacities),
             "fig-cache": tiling_figures.draw_cache(N, w4.tiles, s, w4.cache.capacities, G)}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """③ The small example's count at another size and dtype, A·B reads of a larger problem, and what doubling T
+    does to Q (less than halving it: the C writes stay)."""
+    d2 = ex.other_dtype(w4.catalog, w4.dtype)
+    s2 = w4.catalog.bytes_per(d2)
+    n, t = 2 * w4.small_N, w4.small_T
+    small = kernels.matmul_tiled(n, t, s2, s2)
+    steps1 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{n}³/{t}", small.Q_read, "Byte"),
+              ex.equation("C 쓰기", "s·N²", f"{s2}·{n}²", small.Q_write, "Byte"),
+              ex.equation("Q_T", "A·B 읽기 + C 쓰기", f"{ex.number(small.Q_read)} + {ex.number(small.Q_write)}", small.Q, "Byte"))
+    N1 = ex.half(w4.N)
+    T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
+    big = kernels.matmul_tiled(N1, T1, s2, s2)
+    steps2 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{ex.number(N1)}³/{ex.number(T1)}", big.Q_read, "Byte", "GB"),)
+    k = next((k for k in range(2, N1 + 1) if N1 % (k * T1) == 0), None)
+    T_a = T1 if k else ex.divisor_near(N1, T1 // 2)
+    k = k or next(k for k in range(2, N1 + 1) if N1 % (k * T_a) == 0)
+    T_b = k * T_a
+    Qa, Qb = kernels.matmul_tiled(N1, T_a, s2, s2).Q, kernels.matmul_tiled(N1, T_b, s2, s2).Q
+    ratio = Fraction(Qb, Qa)
+    choices = (("exact", f"정확히 1/{k}이 된다"), ("less", f"1/{k}보다 덜 준다"), ("more", f"1/{k}보다 더 준다"))
+    key = "exact" if ratio == Fraction(1, k) else "less" if ratio > Fraction(1, k) else "more"
+    steps3 = (ex.equation(f"Q (T = {ex.number(T_a)})", "2·s·N³/T + s·N²", f"2·{s2}·{ex.number(N1)}³/{ex.number(T_a)} + {s2}·{ex.number(N1)}²", Qa, "Byte"),
+              ex.equation(f"Q (T = {ex.number(T_b)})", "2·s·N³/T + s·N²", f"2·{s2}·{ex.number(N1)}³/{ex.number(T_b)} + {s2}·{ex.number(N1)}²", Qb, "Byte"),
+              ex.Step(f"두 Q의 비 = {ex.number(Qb)} / {ex.number(Qa)} = {fmt.number(ratio, 6)}, 1/{k} = {fmt.number(Fraction(1, k), 6)}: "
+                   f"A·B 읽기만 1/{k}이 되고 C 쓰기는 그대로이므로 {dict(choices)[key]}", key, "bound"))
+    return ex.Exercises("③", (
+        ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
+                 "안에서만 일어난다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
+                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2)),
+        ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
+                 big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2)),
+        ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
+                 key, ex.CHOICE, "Q_T = 2·s·N³/T + s·N²에서 T와 상관없는 항을 본다", steps3, choices,
+                 given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b)),
+    ))

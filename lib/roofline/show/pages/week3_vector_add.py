@@ -1,7 +1,7 @@
 """The week-3 note's sentences, tables and equations (chapters/week3_vector_add.md), built from its problem.
 
 Each function takes the problem object the chapter built (`Week3`, and the values the chapter computed in
-its visible cells) and returns {glue name: value}; `glue_all` hands them to the page. Nothing here reads the
+its visible cells) and returns {glue name: value}; `glue_page` hands them to the page. Nothing here reads the
 parameter file, and every number is formatted by `fmt` (the only place that rounds).
 """
 from __future__ import annotations
@@ -12,15 +12,11 @@ from IPython.display import Markdown, Math
 
 import roofline as rl
 from roofline import kernels
-from roofline.show import fmt, glue, ko, tables, tex
+from roofline.cost import Cost, Timing
+from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables, tex
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
-
-
-def glue_all(values: dict) -> None:
-    """Glue every (name, value) of `values`."""
-    for name, value in values.items():
-        glue(name, value)
 
 
 def ms(seconds) -> str:
@@ -120,7 +116,7 @@ def times(w3, add, t) -> dict:
     explain = f"메모리 시간이 연산 시간의 {ratio}배다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. "
     return {
         "table-amounts": tables.markdown(["항목", "Byte 식", "결과"], rows, "llr"),
-        "A-read": mb(s * L), "Q": gb(add.Q), "footprint": gb(3 * s * L),
+        "Q": gb(add.Q), "footprint": gb(3 * s * L),
         "capacity": gb(w3.capacity), "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
         "F": fmt.integer(add.F), "t-compute": ms(t.t_compute), "t-memory": ms(t.t_memory), "t-ideal": ms(t.t_ideal),
         "mem-over-compute": ratio, "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
@@ -170,7 +166,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     long_side = "메모리 시간" if base.memory_bound else "연산 시간"
     return {
         "table-double": tables.markdown(["변경 조건", "연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도"], rows),
-        "double-winner": winner, "long-side-obj": ko.particle(long_side, "을/를"),
+        "double-winner": winner, "long-side": ko.particle(long_side, "을/를"),
         "double-explain": Markdown(" ".join(explain)),
     }
 
@@ -182,7 +178,7 @@ def measurement_setup(n: int, itemsize: int, repeats: int) -> dict:
         "meas-n": fmt.integer(n),
         "meas-array": f"{fmt.mib(n * itemsize)}({fmt.integer(n * itemsize)} Byte)",
         "meas-Q": f"{fmt.integer(Q)} Byte({fmt.mib(Q)})",
-        "meas-Q-wa": f"{fmt.integer(Q + n * itemsize)} Byte",
+        "meas-Q-write-allocate": f"{fmt.integer(Q + n * itemsize)} Byte",
         "meas-wa-low": fmt.percent(Fraction(n * itemsize, Q + n * itemsize), 0),
         "meas-repeats": fmt.integer(repeats),
     }
@@ -208,3 +204,61 @@ def bf16(w3, t) -> dict:
         "bf16-still": "여전히" if half.bound == t.bound else "이제",
         "bf16-speedup": fmt.number(t.t_ideal / half.t_ideal) + "배",
     }
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def fusion_section(w3, add) -> dict:
+    """The discussion: C = A + B then D = max(C, 0) as two kernels, against one fused kernel (Byte per element, times)."""
+    L, s, hw = w3.L, w3.s, w3.hardware
+    relu = Cost(F=L, Q_read=s * L, Q_write=s * L)          # D = max(C, 0): read C, write D
+    fused = Cost(F=2 * L, Q_read=2 * s * L, Q_write=s * L)  # one kernel: read A and B, write D
+    apart = Timing(add, hw).t_ideal + Timing(relu, hw).t_ideal
+    together = Timing(fused, hw).t_ideal
+    return {"q-fuse-per-apart": fmt.integer((add.Q + relu.Q) // L), "q-fuse-per": fmt.integer(fused.Q // L),
+            "q-fuse-apart-ms": fmt.ms(apart, 3), "q-fuse-ms": fmt.ms(together, 3),
+            "q-fuse-gain": fmt.ratio(apart / together)}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w3) -> ex.Exercises:
+    """The week-3 note: the memory time of a longer vector in another dtype, a three-input kernel's ideal time,
+    the longest vectors that fit in another dtype, and whether a heavier element-wise kernel is memory-bound."""
+    hw, s, L, cat = w3.hardware, w3.s, w3.L, w3.catalog
+    d2 = ex.other_dtype(cat, w3.dtype)
+    s2 = cat.bytes_per(d2)
+    L1 = 3 * L
+    longer = kernels.vector_add(L1, s2)
+    t1 = Timing(longer, hw)
+    steps1 = (ex.equation("Q", "3·s·L", f"3·{s2}·{ex.number(L1)}", longer.Q, "Byte"),
+              ex.equation("t_memory", "Q / BW", f"{ex.number(longer.Q)} / ({ex.rate(hw.BW)})", t1.t_memory, "ms"))
+    three = Cost(F=2 * L, Q_read=3 * s * L, Q_write=s * L)
+    t2 = Timing(three, hw)
+    steps2 = (ex.equation("F", "2L", f"2·{ex.number(L)}", three.F, "FLOPs"),
+              ex.equation("Q", "4·s·L", f"4·{s}·{ex.number(L)}", three.Q, "Byte"),
+              *ex.time_steps(three, hw)[1])
+    longest = w3.capacity // (3 * s2)
+    steps3 = (ex.equation("3·s", "A, B, C 원소 하나씩", f"3·{s2}", 3 * s2, "Byte"),
+              ex.equation("L", "⌊용량 / (3·s)⌋", f"⌊{ex.number(w3.capacity)} / {3 * s2}⌋", longest, "원소"))
+    f = max(1, int(3 * s * hw.ridge / 2))
+    heavy = Cost(F=f * L, Q_read=2 * s * L, Q_write=s * L)
+    t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
+    steps4 = (ex.equation("F", f"{f}·L", f"{f}·{ex.number(L)}", heavy.F, "FLOPs"), ex.equation("Q", "3·s·L", f"3·{s}·{ex.number(L)}", heavy.Q, "Byte"),
+              tc4, tm4, ex.bound_by_times(t4))
+    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    return ex.Exercises("3주", (
+        ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
+                 "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
+                 given=ex.given(L=L1, s=s2, BW=hw.BW)),
+        ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
+                 "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
+                 "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
+                 given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW)),
+        ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
+                 "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
+                 "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2)),
+        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
+                 f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
+                 "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW)),
+    ))

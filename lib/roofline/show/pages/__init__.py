@@ -1,0 +1,23 @@
+"""One module per page of the book: `roofline.show.pages.<stem>` holds the values, tables, sentences and exercise
+sheet of `chapters/<stem>.md`, each a function of the problem object the chapter builds, returning what the page glues
+(`glue.page(page.setup(w3))`). The generic pieces they use (fmt, ko, tex, tables, glue, style, figures, the explorer,
+the exercise judge) stay in `roofline.show`.
+
+The registry is this folder: `names()` lists the page modules without importing them (the page's live engine imports
+only what it uses), and a page of the book's _toc.yml that glues a value must have its module here (tests/test_pages.py).
+"""
+from __future__ import annotations
+
+import pkgutil
+
+
+def names() -> tuple[str, ...]:
+    """The stems of the pages that have a module here ("w4_5_matmul", …), sorted."""
+    return tuple(sorted(m.name for m in pkgutil.iter_modules(__path__) if not m.name.startswith("_")))
+
+
+def source(name: str) -> str:
+    """The page's MyST source, relative to the repository: "chapters/w4_5_matmul.md"."""
+    if name not in names():
+        raise KeyError(f"no page module {name!r}; pages: {', '.join(names())}")
+    return f"chapters/{name}.md"

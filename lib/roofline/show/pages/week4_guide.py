@@ -1,0 +1,109 @@
+"""The week-4 guide (chapters/week4_guide.md): the shared problem's table and the sentences of its questions.
+
+Each function takes the model's objects (the problem, its cases) and returns name → value, ready to glue.
+Sentences whose truth depends on the parameters are built here, never typed into a page.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from roofline import buffers
+from roofline.problems import week4_cases
+from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables
+
+
+def problem_table(w4) -> dict:
+    """The guide's table of the shared problem (shape, dtype, P, BW, ridge point, tile sides; the maker's source
+    when the machine is a real GPU) and the names the guide's sentences use."""
+    hw, N = w4.hardware, w4.N
+    rows = [
+        ("행렬 크기", f"A, B, C 모두 {N}×{N} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
+        ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
+        ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
+        ("HBM 대역폭 BW", f"{fmt.power10(hw.BW)} Byte/s"),
+        ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} FLOPs/Byte"),
+        ("타일 한 변 T", ", ".join(str(T) for T in w4.tiles)),
+    ]
+    if w4.hardware_key != "course":   # a real GPU: its numbers are the maker's
+        rows.append(("하드웨어 수치의 출처", f"[{w4.preset.name}]({w4.preset.source})"))
+    tiles = "·".join(str(T) for T in w4.tiles)
+    return {"problem-table": tables.markdown(["항목", "값"], rows, "ll"), "shape": f"{N}×{N}", "dtype": w4.dtype,
+            "tiles": tiles, "tiles-compared": ko.particle(tiles, "으로/로"), "ridge": fmt.number(hw.ridge, 3),
+            "small-shape": f"{w4.small_N}×{w4.small_N}", "small-tile": f"{w4.small_T}×{w4.small_T}"}
+
+
+def reach(cases) -> dict:
+    """The guide's caption: which tile sides reach the compute ceiling ("T = 128만 연산 상한에 닿는다")."""
+    tiled = [c for c in cases if c.T is not None]
+    top = [c for c in tiled if not c.timing.memory_bound]
+    if not top:
+        text = "어느 타일도 연산 상한에 닿지 못한다"
+    elif len(top) == len(tiled):
+        text = "모든 타일이 연산 상한에 닿는다"
+    elif len(top) == 1:
+        text = f"{ko.cases(top)}만 연산 상한에 닿는다"
+    else:
+        text = f"{ko.particle(ko.cases(top), '이/가')} 연산 상한에 닿는다"
+    return {"reach": text}
+
+
+def step(cases) -> dict:
+    """The guide's question on the last two cases: the ratio of Q and of the ideal time (same digits, "배")."""
+    before, after = cases[-2], cases[-1]
+    return {"step-before": ko.case(before), "step-after": ko.particle(ko.case(after), "으로/로"),
+            "step-Q": fmt.ratio(after.cost.Q / before.cost.Q), "step-t": fmt.ratio(after.timing.t_ideal / before.timing.t_ideal)}
+
+
+# ---------------------------------------------------------------- the page's values, one dict per section
+
+def largest_tile_section(w4) -> dict:
+    T = max(w4.tiles)
+    return {"T-max": f"{T}×{T}", "T-max-outputs": fmt.integer(T**2)}
+
+
+# ---------------------------------------------------------------- exercises
+
+def exercises(w4) -> ex.Exercises:
+    """The week-4 guide's shared problem: for every case F, Q, I, R_roof, the two times, t_ideal, the input
+    buffers and the partial sums, each with its worked solution."""
+    cases = week4_cases(w4)
+    s, N, hw = w4.s, w4.N, w4.hardware
+    rows = [("F", "F 연산량"), ("Q", "Q HBM 이동량"), ("I", "I 산술 강도"), ("R_roof", "R_roof 성능 상한"),
+            ("t_compute", "연산 시간 F/P"), ("t_memory", "메모리 시간 Q/BW"), ("t_ideal", "이상적 시간"),
+            ("inputs", "입력 버퍼"), ("acc", "중간 합")]
+    questions, cols = [], []
+    for c in cases:
+        case = "없음" if c.T is None else str(c.T)
+        label = ko.case(c)
+        cols.append((case, label))
+        b = buffers.tile_buffers(c.T, c.T, c.T, s, s) if c.T else buffers.TileBuffers(s, s, s)
+        cost, (F, Q, I) = ex.matmul_steps(N, c.T, s, q_unit="GB")
+        assert cost == c.cost
+        t, (tc, tm, ti) = ex.time_steps(cost, hw)
+        R = ex.equation("R_roof", "min(P, BW × I)", f"min({ex.tera(hw.P)}, {ex.tera(hw.BW)} × {fmt.number(cost.I, 6)})",
+                t.R_roof, "TFLOPs/s", scale=10**12)
+        if c.T is None:
+            inputs = ex.equation("입력 버퍼", "2·s (A와 B의 원소 하나씩)", f"2·{s}", b.inputs, "Byte")
+            acc = ex.equation("중간 합", "s (출력 원소 하나)", str(s), b.acc, "Byte")
+        else:
+            inputs = ex.equation("입력 버퍼", "2·s·T²", f"2·{s}·{ex.number(c.T)}²", b.inputs, "Byte")
+            acc = ex.equation("중간 합", "s·T²", f"{s}·{ex.number(c.T)}²", b.acc, "Byte")
+        Q_hint = "Q = 2·s·N³ + s·N²" if c.T is None else "Q = 2·s·N³/T + s·N²"
+        values = {
+            "F": (c.cost.F, "FLOPs", "F = 2N³", [F]),
+            "Q": (c.cost.Q, "GB", f"{Q_hint}, GB = 10⁹ Byte", [Q]),
+            "I": (c.cost.I, "FLOPs/Byte", "I = F / Q", [F, Q, I]),
+            "R_roof": (c.timing.R_roof, "TFLOPs/s", "R_roof = min(P, BW × I)", [F, Q, I, R]),
+            "t_compute": (c.timing.t_compute, "ms", "연산 시간 = F / P", [F, tc]),
+            "t_memory": (c.timing.t_memory, "ms", "메모리 시간 = Q / BW", [Q, tm]),
+            "t_ideal": (c.timing.t_ideal, "ms", "이상적 시간 = max(F/P, Q/BW)", [F, Q, tc, tm, ti]),
+            "inputs": (b.inputs, "Byte", "A·B 원소 하나씩 = 2·s" if c.T is None else "A·B 조각 = 2·s·T²", [inputs]),
+            "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else "출력 타일 = s·T²", [acc]),
+        }
+        for row, name in rows:
+            value, unit, hint, steps = values[row]
+            assert steps[-1].value == value
+            questions.append(ex.Question(f"{row}-{case}", f"{label}: {name}", Fraction(value), ex.UNITS[unit], hint,
+                                      tuple(steps), given=ex.given(N=N, T=c.T, s=s, P=hw.P, BW=hw.BW)))
+    return ex.Exercises("guide", tuple(questions), tuple(rows), tuple(cols))
