@@ -191,26 +191,31 @@ def labels_stay_off_the_lines(w4):
     for text in labels:
         box = text.get_window_extent(renderer)
         assert axes_box.contains(box.x0, box.y0) and axes_box.contains(box.x1, box.y1), text.get_text()
-        assert not [p for p in xy if in_text(text, p, renderer)], f"label {text.get_text()!r} overlaps the roofline"
+        inside = contains(text, renderer)
+        assert not [p for p in xy if inside(p)], f"label {text.get_text()!r} overlaps the roofline"
         assert not box.x0 <= ridge_x <= box.x1, \
             f"{w4.hardware_key} {w4.dtype}: label {text.get_text()!r} crosses the dashed ridge line"
 
 
-def in_text(text, point, renderer) -> bool:
-    """Whether a display point lies in the text's (possibly rotated) box: undo the rotation about its anchor."""
+def contains(text, renderer):
+    """point → whether that display point lies in the text's (possibly rotated) box: the point is turned back
+    about the text's anchor and compared with the box of the same text upright (measured once per label)."""
     angle = math.radians(text.get_rotation())
     if angle == 0:
         box = text.get_window_extent(renderer)
-        return box.x0 <= point[0] <= box.x1 and box.y0 <= point[1] <= box.y1
+        return lambda point: box.x0 <= point[0] <= box.x1 and box.y0 <= point[1] <= box.y1
     assert text.get_rotation_mode() == "anchor"
     upright = Text(*text.get_position(), text.get_text(), transform=text.get_transform(), figure=text.figure,
                    fontproperties=text.get_fontproperties(), ha=text.get_ha(), va=text.get_va())
     box = upright.get_window_extent(renderer)
     ax, ay = text.get_transform().transform(text.get_position())
-    dx, dy = point[0] - ax, point[1] - ay
-    x = ax + dx * math.cos(angle) + dy * math.sin(angle)
-    y = ay - dx * math.sin(angle) + dy * math.cos(angle)
-    return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
+    cos, sin = math.cos(angle), math.sin(angle)
+
+    def inside(point) -> bool:
+        dx, dy = point[0] - ax, point[1] - ay
+        x, y = ax + dx * cos + dy * sin, ay - dx * sin + dy * cos
+        return box.x0 <= x <= box.x1 and box.y0 <= y <= box.y1
+    return inside
 
 
 # ---- the two pages ----------------------------------------------------------------------------
