@@ -13,7 +13,10 @@ First paint needs only the page and its CSS; everything else waits or stays away
   pages or what the shipped scripts write (`purge_css`, with tinycss2 as the parser);
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
-- figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`).
+- figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
+- an explorer's precomputed states (④'s are 320 KB) are not in its page: they are a JSON file of their own,
+  named by its content's digest, that explorer.js fetches when the explorer starts (`explorer_states`); the
+  page keeps the rest of the explorer's data (controls, plots, the live mode's form) and the file's address.
 
 Valid HTML: MyST-NB writes `<p>` inside the `<summary>` of a folded cell, with an English `aria-label`
 over the Korean prompt; `visit_hide_input` writes `<span>`s and no label, so the visible Korean prompt is
@@ -23,7 +26,10 @@ Site tooling: `import roofline` does not import this module.
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import json
+import os
 import re
 from pathlib import Path
 
@@ -120,6 +126,63 @@ def visit_hide_input(self, node) -> None:
 
 def depart_hide_input(self, node) -> None:
     self.body.append("</details>\n")
+
+
+# ---- explorers' states ---------------------------------------------------------------------------------
+
+STATES_DIR = "_static/states"     # the explorers' precomputed states, one JSON file per explorer
+INLINE_STATES = 8 * 1024          # bytes: smaller states stay in the page (a request costs more than they do)
+_EXPLORER_DATA = re.compile(r'(<(?:section|div) class="rl-explorer" id="([^"]+)"[^>]*>.*?'
+                            r'<script type="application/json" class="rl-data">)(.*?)(</script>)', re.S)
+
+
+def _script_json(data) -> str:
+    """JSON for a <script> element, as roofline.show.explorer writes it ('</' cannot close it early)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def explorer_states(outdir: Path) -> dict[str, int]:
+    """Every explorer's states (the `states` of each of its data's `parts`) in _static/states/<page>-<id>.<digest>.json,
+    a list with one object per part; its data in the page names the file (`"states": url relative to the page`)
+    instead. Returns {file: bytes}."""
+    folder = outdir / STATES_DIR
+    written = {}
+    for page in sorted(outdir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if 'class="rl-data"' not in text:
+            continue
+
+        def move(match):
+            data = json.loads(match.group(3).replace("<\\/", "</"))
+            states = [part.pop("states") for part in data["parts"]]
+            body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
+            if len(body) <= INLINE_STATES:
+                return match.group(0)
+            digest = hashlib.sha256(body).hexdigest()[:12]
+            name = f"{page.stem}-{match.group(2).removeprefix('rl-')}.{digest}.json"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(body)
+            written[name] = len(body)
+            data["states"] = os.path.relpath(folder / name, page.parent).replace(os.sep, "/")
+            return match.group(1) + _script_json(data) + match.group(4)
+
+        new = _EXPLORER_DATA.sub(move, text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+    return written
+
+
+def explorer_data(page: Path) -> list[dict]:
+    """The data of every explorer of a built page, with its states put back from their file (for tests)."""
+    out = []
+    for match in _EXPLORER_DATA.finditer(page.read_text(encoding="utf-8")):
+        data = json.loads(match.group(3).replace("<\\/", "</"))
+        if "states" in data:
+            states = json.loads((page.parent / data.pop("states")).read_text(encoding="utf-8"))
+            for part, part_states in zip(data["parts"], states):
+                part["states"] = part_states
+        out.append(data)
+    return out
 
 
 # ---- the site root -------------------------------------------------------------------------------------
@@ -442,6 +505,7 @@ def site_finished(app, exception) -> None:
     outdir = Path(app.outdir)
     figures(outdir)
     purge_css(outdir)
+    explorer_states(outdir)
     no_import_chain(outdir / "_static")
     unship(outdir)
 

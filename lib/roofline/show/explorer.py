@@ -123,7 +123,7 @@ def _legend(items, name: str | None = None) -> str:
         f'<span class="rl-key"><span class="rl-swatch{" rl-dashed" if dashed else ""}" style="--rl-swatch: {color}">'
         f'</span>{html.escape(text)}</span>' for color, dashed, text in items)
     named = f' data-rl-legend="{name}"' if name else ""
-    return f'<p class="rl-legend"{named} aria-hidden="true" hidden>{spans}</p>'
+    return f'<p class="rl-legend"{named} hidden>{spans}</p>'
 
 
 def _plot(uid: str, name: str, aria: str) -> str:
@@ -132,14 +132,14 @@ def _plot(uid: str, name: str, aria: str) -> str:
 
 def _wrap(uid: str, intro: str, controls: str, body: str, data: dict) -> str:
     return (
-        f'<section class="rl-explorer" id="{uid}" data-rl-explorer>'
+        f'<div class="rl-explorer" id="{uid}" data-rl-explorer>'
         f'<p class="rl-intro">{intro}</p>'
         f'<form class="rl-controls" hidden onsubmit="return false">{controls}</form>'
         f'<noscript><p class="rl-note">JavaScript를 켜면 이 자리에서 조건을 바꿔 볼 수 있다. '
         f'지금 보이는 값은 이 장의 조건에서 계산한 것이다.</p></noscript>'
         f'{body}'
         f'<script type="application/json" class="rl-data">{_json(data)}</script>'
-        f'</section>'
+        f'</div>'
     )
 
 
@@ -463,7 +463,7 @@ def tile_size(presets: dict, N: int, s: int, dtype: str, tiles, T: int, gpu: str
                 + _select(uid, "extra", "스레드당 레지스터 여유분", x_options, str(extra_registers)))
     body = (
         f'<p class="rl-summary" aria-live="polite">{_field("tile", first["tile"])}: {_field("verdict", first["verdict"])}</p>'
-        f'<div class="rl-meter" aria-hidden="true" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
+        f'<div class="rl-meter" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
         f'활성 워프의 몫</span><span class="rl-meter-track"><span class="rl-meter-fill" '
         f'data-rl-width="occupancy" style="width: {width}"></span></span></div>'
         + _table(["블록 하나의 공간", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
@@ -528,7 +528,7 @@ def vector_add(w3, factors=FACTORS) -> Explorer:
     body = (
         f'<p class="rl-summary" aria-live="polite">P = {_field("P", f["P"])} TFLOPs/s, BW = {_field("BW", f["BW"])} TB/s: '
         f'이상적 실행 시간 {_field("t2", f["t2"])}, {_field("kind", f["kind"])}. {_field("fits", f["fits"])}</p>'
-        f'<div class="rl-meter rl-bars" aria-hidden="true" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
+        f'<div class="rl-meter rl-bars" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
         + _table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])
     )
     intro = (f"길이 L의 {html.escape(w3.dtype)} Vector Add에서 연산 성능 P, 메모리 대역폭 BW, 메모리 용량에 각각 배율 k를 곱해 보자. "
