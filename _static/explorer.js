@@ -12,6 +12,7 @@
 (function () {
   "use strict";
 
+  const SCRIPT = document.currentScript || document.querySelector('script[src*="explorer.js"]');
   const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
   /* The hash holds every explorer's values: "roofline.hardware=H100_SXM&roofline.dtype=BF16&…". */
@@ -328,11 +329,27 @@
 
   // each explorer starts when it comes near the screen (its charts cost the first paint nothing), or when the
   // reader reaches one of its controls first (keyboard)
+  /* The plotting library (uPlot, beside this script), loaded once when the first explorer starts: a page
+     whose reader never comes near an explorer does not run it. Without it the explorer still shows its values. */
+  let plotting = null;
+  function uPlotLoaded() {
+    if (!plotting) {
+      plotting = window.uPlot ? Promise.resolve() : new Promise((resolve) => {
+        const tag = document.createElement("script");
+        tag.src = new URL("vendor/uplot/uPlot.iife.min.js", SCRIPT.src).href;
+        tag.onload = resolve;
+        tag.onerror = () => { console.warn(`조건 탐색기: 그림 라이브러리를 받지 못했다 (${tag.src})`); resolve(); };
+        document.head.append(tag);
+      });
+    }
+    return plotting;
+  }
+
   /* An explorer's data; its states from their own file when the page names one (fetched once). */
   function load(root) {
     if (!root.rlLoading) {
       const data = JSON.parse(root.querySelector("script.rl-data").textContent);
-      root.rlLoading = !data.states ? Promise.resolve(data) :
+      const states = !data.states ? Promise.resolve(data) :
         fetch(new URL(data.states, document.baseURI)).then((response) => {
           if (!response.ok) throw new Error(`${response.status} ${data.states}`);
           return response.json();
@@ -341,6 +358,7 @@
           delete data.states;
           return data;
         });
+      root.rlLoading = Promise.all([states, uPlotLoaded()]).then(([loaded]) => loaded);
     }
     return root.rlLoading;
   }

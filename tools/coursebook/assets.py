@@ -7,8 +7,10 @@ First paint needs only the page and its CSS; everything else waits or stays away
 - Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
-- a page loads the explorer's and the exercises' scripts and styles (and uPlot) only when it has an explorer
-  or exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`);
+- a page loads the explorer's and the exercises' scripts and styles only when it has an explorer or
+  exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`); the
+  plotting library (uPlot) is loaded by explorer.js when the first explorer starts (`LOADED_BY_SCRIPT`), and
+  the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
   pages or what the shipped scripts write (`purge_css`, with tinycss2 as the parser);
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
@@ -33,9 +35,11 @@ import os
 import re
 from pathlib import Path
 
+# static files (under _static) that no page names: a page's script loads them when it needs them
+# (explorer.js loads the plotting library when the first explorer starts)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js",)
 # static file (under _static) → what in a page's body needs it
 PAGE_ASSETS = {
-    "vendor/uplot/uPlot.iife.min.js": "data-rl-explorer",
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
     "explorer.js": "data-rl-explorer",
     "explorer.css": "data-rl-explorer",
@@ -45,6 +49,9 @@ PAGE_ASSETS = {
     "exercises.css": "data-rl-quiz",
     "scroll-focus.js": '<div class="math',
 }
+# inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
+# (tools/coursebook/live.py) where an explorer has a live form
+INLINE_ONLY_WITH = {"window.rlLive": '"live":{'}
 # stylesheets cut to what the pages use
 PURGED_CSS = ("styles/pydata-sphinx-theme.css", "styles/sphinx-book-theme.css", "mystnb.*.css", "basic.css",
               "pygments.css")
@@ -71,6 +78,8 @@ _SCRIPT_TAG = re.compile(r"<script\b([^>]*)\bsrc=\"([^\"]+)\"([^>]*)>")
 def needed(filename: str, body: str) -> bool:
     """Whether a page whose body is `body` needs the static file `filename` (site-relative or `_static/…`)."""
     name = str(filename).split("?")[0].removeprefix("_static/")
+    if name in LOADED_BY_SCRIPT:
+        return False
     marker = PAGE_ASSETS.get(name)
     return marker is None or marker in body
 
@@ -96,6 +105,9 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
     for js in context.get("script_files", []):
         filename = getattr(js, "filename", None)
         if not filename:
+            inline = str(getattr(js, "attributes", {}).get("body", ""))
+            if inline.startswith(tuple(INLINE_ONLY_WITH)) and INLINE_ONLY_WITH[inline.split("=")[0].strip()] not in body:
+                continue
             scripts.append(js)
             continue
         if not needed(filename, body):
@@ -484,6 +496,23 @@ def no_import_chain(static: Path) -> None:
                      encoding="utf-8")
 
 
+def fresh_digests(outdir: Path, names: list[str]) -> None:
+    """The pages name the static files the build rewrote (`names`, under _static) with a digest of what they
+    hold now (`?digest=` or `?v=`, the query the theme or Sphinx gave them): a browser that cached a file of
+    an earlier build under its old digest fetches the new one."""
+    static = outdir / "_static"
+    fresh = {name: hashlib.sha256((static / name).read_bytes()).hexdigest()[:20] for name in names
+             if (static / name).is_file()}
+    if not fresh:
+        return
+    pattern = re.compile(r"(_static/(" + "|".join(re.escape(n) for n in fresh) + r")\?(?:digest|v)=)[0-9A-Za-z]+")
+    for page in outdir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = pattern.sub(lambda m: m.group(1) + fresh[m.group(2)], text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def unship(outdir: Path) -> list[str]:
     static = outdir / "_static"
     removed = []
@@ -504,9 +533,12 @@ def site_finished(app, exception) -> None:
         return
     outdir = Path(app.outdir)
     figures(outdir)
+    static = outdir / "_static"
+    cut = [path.relative_to(static).as_posix() for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
     purge_css(outdir)
     explorer_states(outdir)
-    no_import_chain(outdir / "_static")
+    no_import_chain(static)
+    fresh_digests(outdir, cut + ["styles/theme.css"])
     unship(outdir)
 
 
