@@ -14,7 +14,8 @@ chapter's problem (`Week4`, `Week3`), computes with the engine EVERY state the c
 - elsewhere (Colab, Jupyter, the .ipynb editions), its Markdown: a note that the controls live on the
   site and the table of the chapter's own condition.
 
-Data layout (read by explorer.js and live.js):
+Data layout (read by explorer.js and live.js; the site's build moves large `states` into a JSON file of their own that
+explorer.js fetches, tools/coursebook/assets.py):
     {"controls": {name: {"kind": "select"|"range"|"radio", "options": [[key, label], …], "initial": key,
                          "depends": other, "allowed": {other_key: [key, …]}}},          # depends/allowed optional
      "parts": [{"on": [control, …], "states": {"k1|k2": state}}],                         # state: see engine
