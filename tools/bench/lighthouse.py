@@ -8,7 +8,8 @@ _build/html) and prints per page: performance score, FCP, LCP, TBT, CLS, the oth
 the render-blocking bytes of the page's <head> (stylesheets and scripts that are neither defer nor async,
 uncompressed, as files on disk) and the page's own HTML. Lighthouse's simulated throttling still feels a busy
 machine (TBT most), so each page runs `--runs` times (default 3) and every figure is the median of its runs;
-the 1-minute load average before each page is printed beside it. `--json DIR` keeps every run's report (to
+the 1-minute load average before each page and Lighthouse's benchmarkIndex (the host's speed as it measured
+it, median; a quiet 2-core machine here gives about 1,500) are printed beside it. `--json DIR` keeps every run's report (to
 read its long tasks, bootup-time and main-thread breakdown).
 
 Lighthouse is found as $LIGHTHOUSE, `lighthouse` on PATH or _build/tools/lighthouse/node_modules/.bin/lighthouse;
@@ -130,7 +131,8 @@ def figures(report: dict) -> dict:
             "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
             "tbt": audits["total-blocking-time"]["numericValue"],
             "cls": audits["cumulative-layout-shift"]["numericValue"],
-            "bytes": audits["total-byte-weight"]["numericValue"] / 1024}
+            "bytes": audits["total-byte-weight"]["numericValue"] / 1024,
+            "bench": report.get("environment", {}).get("benchmarkIndex") or 0}
 
 
 def median(runs: list[dict]) -> dict:
@@ -165,7 +167,7 @@ def main(argv=None) -> int:
         label = "gzip" if compress else "plain"
         print(f"Lighthouse {args.preset or 'mobile'}, {label} server")
         print(f"{'page':36} {'perf':>4} {'FCP s':>6} {'LCP s':>6} {'TBT ms':>7} {'CLS':>6} "
-              f"{'a11y':>4} {'bp':>4} {'seo':>4} {'KiB':>6} {'block KiB':>9} {'HTML KiB':>8} {'load':>5}")
+              f"{'a11y':>4} {'bp':>4} {'seo':>4} {'KiB':>6} {'block KiB':>9} {'HTML KiB':>8} {'load':>5} {'bench':>5}")
         try:
             for page in args.pages:
                 load = os.getloadavg()[0]
@@ -182,7 +184,7 @@ def main(argv=None) -> int:
                 worst.append((label, page, f["perf"], f["fcp"]))
                 print(f"{page:36} {f['perf']:>4.0f} {f['fcp']:>6.2f} {f['lcp']:>6.2f} {f['tbt']:>7.0f} {f['cls']:>6.3f} "
                       f"{f['a11y']:>4.0f} {f['bp']:>4.0f} {f['seo']:>4.0f} {f['bytes']:>6.0f} "
-                      f"{blocking_bytes(page) / 1024:>9.1f} {(SITE / page).stat().st_size / 1024:>8.1f} {load:>5.2f}",
+                      f"{blocking_bytes(page) / 1024:>9.1f} {(SITE / page).stat().st_size / 1024:>8.1f} {load:>5.2f} {f['bench']:>5.0f}",
                       flush=True)
         finally:
             server.shutdown()
