@@ -9,7 +9,7 @@ the render-blocking bytes of the page's <head> (stylesheets and scripts that are
 uncompressed, as files on disk) and the page's own HTML. Lighthouse's simulated throttling still feels a busy
 machine (TBT most), so each page runs `--runs` times (default 3) and every figure is the median of its runs;
 the 1-minute load average before each page and Lighthouse's benchmarkIndex (the host's speed as it measured
-it, median; a quiet 2-core machine here gives about 1,500) are printed beside it. `--json DIR` keeps every run's report (to
+it, median; lower on a busy machine) are printed beside it. `--json DIR` keeps every run's report (to
 read its long tasks, bootup-time and main-thread breakdown).
 
 Lighthouse is found as $LIGHTHOUSE, `lighthouse` on PATH or _build/tools/lighthouse/node_modules/.bin/lighthouse;
