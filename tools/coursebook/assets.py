@@ -48,6 +48,7 @@ PAGE_ASSETS = {
     "exercises.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
     "scroll-focus.js": '<div class="math',
+    "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
 # (tools/coursebook/live.py) where an explorer has a live form
