@@ -1,7 +1,8 @@
 /* 조건 탐색기 (②, ④, ⑤, 3주차 노트).
  *
  * 모든 상태는 빌드할 때 강의 라이브러리가 계산하고 형식까지 맞춰 페이지의
- * <script type="application/json" class="rl-data">에 넣어 두었다. 이 스크립트는 계산하지 않는다:
+ * <script type="application/json" class="rl-data">에 넣어 두었다(상태가 많으면 그 자리에는 상태 파일의 주소
+ * "states"만 있고, 탐색기가 시작할 때 그 파일을 받는다: tools/coursebook/assets.py). 이 스크립트는 계산하지 않는다:
  * 폼 컨트롤이 가리키는 상태를 골라 그 문자열을 페이지에 옮기고, 그림 좌표를 uPlot에 넘길 뿐이다.
  * 바뀐 뒤에는 섹션에 "rl-update" 이벤트를 보낸다(테스트가 응답 시간을 잰다).
  *
@@ -11,6 +12,7 @@
 (function () {
   "use strict";
 
+  const SCRIPT = document.currentScript || document.querySelector('script[src*="explorer.js"]');
   const REDUCED = window.matchMedia ? window.matchMedia("(prefers-reduced-motion: reduce)") : null;
 
   /* The hash holds every explorer's values: "roofline.hardware=H100_SXM&roofline.dtype=BF16&…". */
@@ -33,9 +35,9 @@
   }
 
   class Explorer {
-    constructor(root) {
+    constructor(root, data) {
       this.root = root;
-      this.data = JSON.parse(root.querySelector("script.rl-data").textContent);
+      this.data = data;
       this.values = {};
       this.charts = {};
       this.plots = {};
@@ -48,7 +50,12 @@
           el.addEventListener(spec.kind === "range" ? "input" : "change", () => this.changed(name));
         }
       }
-      root.querySelectorAll("[hidden]").forEach((el) => { el.hidden = false; });
+      // the controls, plots, legends and meters appear; a legend or meter repeats what the plot's label and the
+      // fields say, so assistive technology skips it
+      root.querySelectorAll("[hidden]").forEach((el) => {
+        el.hidden = false;
+        if (el.matches(".rl-legend, .rl-meter")) el.setAttribute("aria-hidden", "true");
+      });
       this.restore();
       this.render(false);
       if (window.ResizeObserver) {
@@ -324,19 +331,66 @@
 
   // each explorer starts when it comes near the screen (its charts cost the first paint nothing), or when the
   // reader reaches one of its controls first (keyboard)
+  /* The plotting library (uPlot, beside this script), loaded once when the first explorer starts: a page
+     whose reader never comes near an explorer does not run it. Without it the explorer still shows its values. */
+  let plotting = null;
+  function uPlotLoaded() {
+    if (!plotting) {
+      plotting = window.uPlot ? Promise.resolve() : new Promise((resolve) => {
+        const tag = document.createElement("script");
+        tag.src = new URL("vendor/uplot/uPlot.iife.min.js", SCRIPT.src).href;
+        tag.onload = resolve;
+        tag.onerror = () => { console.warn(`조건 탐색기: 그림 라이브러리를 받지 못했다 (${tag.src})`); resolve(); };
+        document.head.append(tag);
+      });
+    }
+    return plotting;
+  }
+
+  /* An explorer's data; its states from their own file when the page names one (fetched once). */
+  function load(root) {
+    if (!root.rlLoading) {
+      const data = JSON.parse(root.querySelector("script.rl-data").textContent);
+      const states = !data.states ? Promise.resolve(data) :
+        fetch(new URL(data.states, document.baseURI)).then((response) => {
+          if (!response.ok) throw new Error(`${response.status} ${data.states}`);
+          return response.json();
+        }).then((states) => {
+          data.parts.forEach((part, i) => { part.states = states[i]; });
+          delete data.states;
+          return data;
+        });
+      root.rlLoading = Promise.all([states, uPlotLoaded()]).then(([loaded]) => loaded);
+    }
+    return root.rlLoading;
+  }
+
   function start() {
     const begin = (root) => {
-      if (root.rlExplorer) return;
-      root.rlExplorer = new Explorer(root);
-      root.dispatchEvent(new CustomEvent("rl-ready"));   // live.js adds its button to a started explorer
+      if (root.rlExplorer || root.rlStarting) return;
+      root.rlStarting = true;
+      load(root).then((data) => {
+        root.rlExplorer = new Explorer(root, data);
+        root.dispatchEvent(new CustomEvent("rl-ready"));   // live.js adds its button to a started explorer
+      }, (error) => {
+        // the page keeps the values of the chapter's own condition (what a reader without JavaScript sees)
+        root.rlStarting = false;
+        root.rlLoading = null;
+        console.warn(`조건 탐색기: 계산해 둔 상태를 받지 못했다 (${error.message})`);
+      });
     };
     const near = window.IntersectionObserver ? new IntersectionObserver((entries) => {
       entries.forEach((e) => { if (e.isIntersecting) { near.unobserve(e.target); begin(e.target); } });
     }, {rootMargin: "200px 0px"}) : null;
+    // the states' file is fetched a little earlier than the explorer starts, so it is there when the reader is
+    const soon = window.IntersectionObserver ? new IntersectionObserver((entries) => {
+      entries.forEach((e) => { if (e.isIntersecting) { soon.unobserve(e.target); load(e.target).catch(() => {}); } });
+    }, {rootMargin: "1200px 0px"}) : null;
     document.querySelectorAll("[data-rl-explorer]").forEach((root) => {
       // a shared link names a state (#roofline.hardware=…): show it at once
       if (near === null || location.hash.length > 1) { begin(root); return; }
       near.observe(root);
+      soon.observe(root);
       root.addEventListener("focusin", () => begin(root), {once: true});
     });
     // the theme's light/dark switch: redraw with the new colours

@@ -358,16 +358,18 @@ def forms(value: Fraction) -> set[str]:
     return {f for f in out if len(re.sub(r"\D", "", f).lstrip("0")) >= 2 and "e" not in f and float(f.replace(",", "")) != 0}
 
 
-def reachable_text(html_text: str) -> str:
+def reachable_text(page) -> str:
     """What a reader can see on a built page without asking for an answer: the text (folded answers included) and
-    every state of the page's explorers (a control away), but not the exercises' data nor the boxes of values
-    measured on the build machine."""
+    every state of the page's explorers (a control away, in the page or in their own file), but not the
+    exercises' data nor the boxes of values measured on the build machine."""
     import html as html_lib
-    import json as json_lib
 
+    from coursebook.assets import explorer_data
+
+    html_text = page.read_text(encoding="utf-8")
     states = []
-    for data in re.findall(r'<script type="application/json" class="rl-data">(.*?)</script>', html_text, re.S):
-        for part in json_lib.loads(data.replace("<\\/", "</"))["parts"]:
+    for data in explorer_data(page):
+        for part in data["parts"]:
             for state in part["states"].values():
                 states.extend(state.get("fields", {}).values())
     body = re.sub(r"<(script|style)\b.*?</\1>", " ", html_text, flags=re.S)
@@ -401,7 +403,7 @@ def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course):
     root = html_dir()
     found = []
     for label, make in PAGES.items():
-        text = reachable_text((root / page_file(label_page(label))).read_text(encoding="utf-8"))
+        text = reachable_text(root / page_file(label_page(label)))
         for q in make(course).questions:
             found += [f"{label} {q.key}: {form!r} is on the page" for form in copyable(q, text)]
     assert not found, "\n".join(found)

@@ -143,6 +143,10 @@ def test_page_loads_only_what_it_uses(page):
         loaded = f"_static/{name}" in urls
         assert loaded == (marker in body), \
             f"{page}: {'loads' if loaded else 'lacks'} {name} (page {'has' if marker in body else 'has no'} {marker!r})"
+    late = [u for u in urls if u.removeprefix("_static/") in assets.LOADED_BY_SCRIPT]
+    assert late == [], f"{page}: names {late}, which a script loads when it is needed"
+    manifest = "window.rlLive" in path.read_text(encoding="utf-8").split("</head>")[0]
+    assert manifest == ('"live":{' in body), f"{page}: live mode's manifest {'without' if manifest else 'lacking'} a live form"
     stack = [u for u in urls if u in SEARCH_STACK]
     assert stack == (list(SEARCH_STACK) if page == "search.html" else []), f"{page}: search scripts {stack}"
     text = path.read_text(encoding="utf-8")
@@ -183,6 +187,55 @@ def test_figures_sized_lazy_and_no_larger_than_shown():
             assert int(re.search(r'\bwidth="(\d+)"', img).group(1)) <= assets.MAX_FIGURE_WIDTH, (rel(page), img)
     assert seen > 0
     assert not [p for p in images.glob("*.png") if p.with_suffix(".webp").exists()]
+
+
+def test_explorer_states_in_their_own_file():
+    """Large precomputed states are not in the page: its data names their file, which holds one object per part
+    (the states explorer.js picks from); small ones stay in the page."""
+    seen = 0
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for raw in re.findall(r'<script type="application/json" class="rl-data">(.*?)</script>', text, re.S):
+            data = json.loads(raw.replace("<\\/", "</"))
+            if "states" not in data:
+                assert all("states" in part for part in data["parts"]), rel(page)
+                continue
+            seen += 1
+            assert len(raw.encode()) < assets.INLINE_STATES, f"{rel(page)}: states left in the page"
+            assert all("states" not in part for part in data["parts"]), rel(page)
+            target = page.parent / data["states"]
+            assert target.is_file() and target.resolve().parent == (html_dir() / assets.STATES_DIR).resolve(), data["states"]
+            states = json.loads(target.read_text(encoding="utf-8"))
+            assert len(states) == len(data["parts"]) and all(len(s) > 0 for s in states), data["states"]
+        for merged in assets.explorer_data(page):
+            assert all(part["states"] for part in merged["parts"]), rel(page)
+    assert seen >= 3
+
+
+def test_explorer_markup_has_no_nu_warning():
+    """What the Nu checker warns about in an explorer: aria-hidden beside hidden (hidden says it already), a
+    section without a heading."""
+    for page in pages():
+        text = page.read_text(encoding="utf-8")
+        for tag in re.findall(r"<[a-z]+\b[^>]*\baria-hidden=[^>]*>", text):
+            assert not re.search(r"\shidden(?=[\s>=])", tag.replace("aria-hidden", "")), (rel(page), tag[:120])
+        assert '<section class="rl-explorer"' not in text, rel(page)
+
+
+def test_rewritten_stylesheets_carry_their_digest():
+    """The stylesheets the build cuts are named with a digest of what they hold now (a browser's cached copy of
+    an earlier build's file is not reused)."""
+    import hashlib
+
+    static = html_dir() / "_static"
+    checked = 0
+    for page in pages():
+        for url, digest in re.findall(r'href="[^"]*?_static/([^"?]+\.css)\?(?:digest|v)=([0-9A-Za-z]+)"',
+                                      page.read_text(encoding="utf-8")):
+            if any((static / url).match(pattern) for pattern in assets.PURGED_CSS) or url == "styles/theme.css":
+                assert hashlib.sha256((static / url).read_bytes()).hexdigest()[:20] == digest, (rel(page), url)
+                checked += 1
+    assert checked > 0
 
 
 # ---- the purge's rule --------------------------------------------------------------------------------------

@@ -1,12 +1,16 @@
 """Lighthouse figures of the built site (a `make bench` figure, never a test assertion).
 
-    python tools/bench/lighthouse.py [--gzip | --both] [--preset desktop] [PAGE ...]
+    python tools/bench/lighthouse.py [--gzip | --both] [--preset desktop] [--runs N] [--json DIR] [PAGE ...]
 
 Serves _build/html on 127.0.0.1 (plain, or gzip-compressing text as GitHub Pages does), runs Lighthouse's
 default mobile profile (simulated slow 4G, 4× CPU) on every page of the book (or the PAGEs given, paths under
 _build/html) and prints per page: performance score, FCP, LCP, TBT, CLS, the other three category scores and
 the render-blocking bytes of the page's <head> (stylesheets and scripts that are neither defer nor async,
-uncompressed, as files on disk).
+uncompressed, as files on disk) and the page's own HTML. Lighthouse's simulated throttling still feels a busy
+machine (TBT most), so each page runs `--runs` times (default 3) and every figure is the median of its runs;
+the 1-minute load average before each page and Lighthouse's benchmarkIndex (the host's speed as it measured
+it, median; lower on a busy machine) are printed beside it. `--json DIR` keeps every run's report (to
+read its long tasks, bootup-time and main-thread breakdown).
 
 Lighthouse is found as $LIGHTHOUSE, `lighthouse` on PATH or _build/tools/lighthouse/node_modules/.bin/lighthouse;
 without it the script says how to install it and exits 0. Install it outside the repository's sources, e.g.
@@ -16,6 +20,7 @@ without it the script says how to install it and exits 0. Install it outside the
 from __future__ import annotations
 
 import argparse
+import statistics
 import functools
 import gzip
 import http.server
@@ -100,7 +105,7 @@ def blocking_bytes(page: str) -> int:
     return total
 
 
-def run(lighthouse: str, url: str, preset: str | None) -> dict:
+def run(lighthouse: str, url: str, preset: str | None, keep: Path | None = None) -> dict:
     with tempfile.TemporaryDirectory() as folder:
         out = Path(folder) / "report.json"
         command = [lighthouse, url, "--output=json", f"--output-path={out}", "--quiet",
@@ -111,6 +116,9 @@ def run(lighthouse: str, url: str, preset: str | None) -> dict:
         done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=300)
         if not out.is_file():
             raise RuntimeError(done.stderr[-2000:])
+        if keep is not None:
+            keep.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(out, keep)
         return json.loads(out.read_text(encoding="utf-8"))
 
 
@@ -123,7 +131,13 @@ def figures(report: dict) -> dict:
             "lcp": audits["largest-contentful-paint"]["numericValue"] / 1000,
             "tbt": audits["total-blocking-time"]["numericValue"],
             "cls": audits["cumulative-layout-shift"]["numericValue"],
-            "bytes": audits["total-byte-weight"]["numericValue"] / 1024}
+            "bytes": audits["total-byte-weight"]["numericValue"] / 1024,
+            "bench": report.get("environment", {}).get("benchmarkIndex") or 0}
+
+
+def median(runs: list[dict]) -> dict:
+    """Every figure's median over the runs (each figure on its own)."""
+    return {key: statistics.median(r[key] for r in runs) for key in runs[0]}
 
 
 def main(argv=None) -> int:
@@ -133,6 +147,8 @@ def main(argv=None) -> int:
     parser.add_argument("--both", action="store_true", help="run without and with gzip")
     parser.add_argument("--preset", choices=["desktop"], help="Lighthouse's desktop profile instead of mobile")
     parser.add_argument("--site", type=Path, help="another built site (default _build/html), e.g. to compare")
+    parser.add_argument("--runs", type=int, default=3, help="runs per page; figures are medians (default 3)")
+    parser.add_argument("--json", type=Path, help="keep every run's Lighthouse report in this folder")
     args = parser.parse_args(argv)
     global SITE
     SITE = (args.site or SITE).resolve()
@@ -151,24 +167,31 @@ def main(argv=None) -> int:
         label = "gzip" if compress else "plain"
         print(f"Lighthouse {args.preset or 'mobile'}, {label} server")
         print(f"{'page':36} {'perf':>4} {'FCP s':>6} {'LCP s':>6} {'TBT ms':>7} {'CLS':>6} "
-              f"{'a11y':>4} {'bp':>4} {'seo':>4} {'KiB':>6} {'block KiB':>9}")
+              f"{'a11y':>4} {'bp':>4} {'seo':>4} {'KiB':>6} {'block KiB':>9} {'HTML KiB':>8} {'load':>5} {'bench':>5}")
         try:
             for page in args.pages:
-                try:
-                    f = figures(run(lighthouse, base + page, args.preset))
-                except Exception as error:   # one page's failure is reported, the others still run
-                    print(f"{page:36} failed: {str(error).strip().splitlines()[-1:]}")
+                load = os.getloadavg()[0]
+                runs = []
+                for i in range(max(1, args.runs)):
+                    keep = args.json / label / f"{page.replace('/', '_')}.{i + 1}.json" if args.json else None
+                    try:
+                        runs.append(figures(run(lighthouse, base + page, args.preset, keep)))
+                    except Exception as error:   # one run's failure is reported, the others still count
+                        print(f"{page:36} run {i + 1} failed: {str(error).strip().splitlines()[-1:]}")
+                if not runs:
                     continue
+                f = median(runs)
                 worst.append((label, page, f["perf"], f["fcp"]))
-                print(f"{page:36} {f['perf']:>4} {f['fcp']:>6.2f} {f['lcp']:>6.2f} {f['tbt']:>7.0f} {f['cls']:>6.3f} "
-                      f"{f['a11y']:>4} {f['bp']:>4} {f['seo']:>4} {f['bytes']:>6.0f} "
-                      f"{blocking_bytes(page) / 1024:>9.1f}", flush=True)
+                print(f"{page:36} {f['perf']:>4.0f} {f['fcp']:>6.2f} {f['lcp']:>6.2f} {f['tbt']:>7.0f} {f['cls']:>6.3f} "
+                      f"{f['a11y']:>4.0f} {f['bp']:>4.0f} {f['seo']:>4.0f} {f['bytes']:>6.0f} "
+                      f"{blocking_bytes(page) / 1024:>9.1f} {(SITE / page).stat().st_size / 1024:>8.1f} {load:>5.2f} {f['bench']:>5.0f}",
+                      flush=True)
         finally:
             server.shutdown()
     if worst:
         low = min(worst, key=lambda w: w[2])
         slow = max(worst, key=lambda w: w[3])
-        print(f"lowest performance {low[2]} ({low[1]}, {low[0]}); slowest FCP {slow[3]:.2f} s ({slow[1]}, {slow[0]})")
+        print(f"lowest performance {low[2]:.0f} ({low[1]}, {low[0]}); slowest FCP {slow[3]:.2f} s ({slow[1]}, {slow[0]})")
     return 0
 
 

@@ -7,13 +7,18 @@ First paint needs only the page and its CSS; everything else waits or stays away
 - Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
-- a page loads the explorer's and the exercises' scripts and styles (and uPlot) only when it has an explorer
-  or exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`);
+- a page loads the explorer's and the exercises' scripts and styles only when it has an explorer or
+  exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`); the
+  plotting library (uPlot) is loaded by explorer.js when the first explorer starts (`LOADED_BY_SCRIPT`), and
+  the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
   pages or what the shipped scripts write (`purge_css`, with tinycss2 as the parser);
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
-- figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`).
+- figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
+- an explorer's precomputed states (④'s are 320 KB) are not in its page: they are a JSON file of their own,
+  named by its content's digest, that explorer.js fetches when the explorer starts (`explorer_states`); the
+  page keeps the rest of the explorer's data (controls, plots, the live mode's form) and the file's address.
 
 Valid HTML: MyST-NB writes `<p>` inside the `<summary>` of a folded cell, with an English `aria-label`
 over the Korean prompt; `visit_hide_input` writes `<span>`s and no label, so the visible Korean prompt is
@@ -23,13 +28,18 @@ Site tooling: `import roofline` does not import this module.
 """
 from __future__ import annotations
 
+import hashlib
 import html
+import json
+import os
 import re
 from pathlib import Path
 
+# static files (under _static) that no page names: a page's script loads them when it needs them
+# (explorer.js loads the plotting library when the first explorer starts)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js",)
 # static file (under _static) → what in a page's body needs it
 PAGE_ASSETS = {
-    "vendor/uplot/uPlot.iife.min.js": "data-rl-explorer",
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
     "explorer.js": "data-rl-explorer",
     "explorer.css": "data-rl-explorer",
@@ -38,7 +48,11 @@ PAGE_ASSETS = {
     "exercises.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
     "scroll-focus.js": '<div class="math',
+    "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
 }
+# inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
+# (tools/coursebook/live.py) where an explorer has a live form
+INLINE_ONLY_WITH = {"window.rlLive": '"live":{'}
 # stylesheets cut to what the pages use
 PURGED_CSS = ("styles/pydata-sphinx-theme.css", "styles/sphinx-book-theme.css", "mystnb.*.css", "basic.css",
               "pygments.css")
@@ -65,6 +79,8 @@ _SCRIPT_TAG = re.compile(r"<script\b([^>]*)\bsrc=\"([^\"]+)\"([^>]*)>")
 def needed(filename: str, body: str) -> bool:
     """Whether a page whose body is `body` needs the static file `filename` (site-relative or `_static/…`)."""
     name = str(filename).split("?")[0].removeprefix("_static/")
+    if name in LOADED_BY_SCRIPT:
+        return False
     marker = PAGE_ASSETS.get(name)
     return marker is None or marker in body
 
@@ -90,6 +106,9 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
     for js in context.get("script_files", []):
         filename = getattr(js, "filename", None)
         if not filename:
+            inline = str(getattr(js, "attributes", {}).get("body", ""))
+            if inline.startswith(tuple(INLINE_ONLY_WITH)) and INLINE_ONLY_WITH[inline.split("=")[0].strip()] not in body:
+                continue
             scripts.append(js)
             continue
         if not needed(filename, body):
@@ -120,6 +139,63 @@ def visit_hide_input(self, node) -> None:
 
 def depart_hide_input(self, node) -> None:
     self.body.append("</details>\n")
+
+
+# ---- explorers' states ---------------------------------------------------------------------------------
+
+STATES_DIR = "_static/states"     # the explorers' precomputed states, one JSON file per explorer
+INLINE_STATES = 8 * 1024          # bytes: smaller states stay in the page (a request costs more than they do)
+_EXPLORER_DATA = re.compile(r'(<(?:section|div) class="rl-explorer" id="([^"]+)"[^>]*>.*?'
+                            r'<script type="application/json" class="rl-data">)(.*?)(</script>)', re.S)
+
+
+def _script_json(data) -> str:
+    """JSON for a <script> element, as roofline.show.explorer writes it ('</' cannot close it early)."""
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
+
+
+def explorer_states(outdir: Path) -> dict[str, int]:
+    """Every explorer's states (the `states` of each of its data's `parts`) in _static/states/<page>-<id>.<digest>.json,
+    a list with one object per part; its data in the page names the file (`"states": url relative to the page`)
+    instead. Returns {file: bytes}."""
+    folder = outdir / STATES_DIR
+    written = {}
+    for page in sorted(outdir.rglob("*.html")):
+        text = page.read_text(encoding="utf-8")
+        if 'class="rl-data"' not in text:
+            continue
+
+        def move(match):
+            data = json.loads(match.group(3).replace("<\\/", "</"))
+            states = [part.pop("states") for part in data["parts"]]
+            body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
+            if len(body) <= INLINE_STATES:
+                return match.group(0)
+            digest = hashlib.sha256(body).hexdigest()[:12]
+            name = f"{page.stem}-{match.group(2).removeprefix('rl-')}.{digest}.json"
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / name).write_bytes(body)
+            written[name] = len(body)
+            data["states"] = os.path.relpath(folder / name, page.parent).replace(os.sep, "/")
+            return match.group(1) + _script_json(data) + match.group(4)
+
+        new = _EXPLORER_DATA.sub(move, text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+    return written
+
+
+def explorer_data(page: Path) -> list[dict]:
+    """The data of every explorer of a built page, with its states put back from their file (for tests)."""
+    out = []
+    for match in _EXPLORER_DATA.finditer(page.read_text(encoding="utf-8")):
+        data = json.loads(match.group(3).replace("<\\/", "</"))
+        if "states" in data:
+            states = json.loads((page.parent / data.pop("states")).read_text(encoding="utf-8"))
+            for part, part_states in zip(data["parts"], states):
+                part["states"] = part_states
+        out.append(data)
+    return out
 
 
 # ---- the site root -------------------------------------------------------------------------------------
@@ -421,6 +497,23 @@ def no_import_chain(static: Path) -> None:
                      encoding="utf-8")
 
 
+def fresh_digests(outdir: Path, names: list[str]) -> None:
+    """The pages name the static files the build rewrote (`names`, under _static) with a digest of what they
+    hold now (`?digest=` or `?v=`, the query the theme or Sphinx gave them): a browser that cached a file of
+    an earlier build under its old digest fetches the new one."""
+    static = outdir / "_static"
+    fresh = {name: hashlib.sha256((static / name).read_bytes()).hexdigest()[:20] for name in names
+             if (static / name).is_file()}
+    if not fresh:
+        return
+    pattern = re.compile(r"(_static/(" + "|".join(re.escape(n) for n in fresh) + r")\?(?:digest|v)=)[0-9A-Za-z]+")
+    for page in outdir.rglob("*.html"):
+        text = page.read_text(encoding="utf-8")
+        new = pattern.sub(lambda m: m.group(1) + fresh[m.group(2)], text)
+        if new != text:
+            page.write_text(new, encoding="utf-8")
+
+
 def unship(outdir: Path) -> list[str]:
     static = outdir / "_static"
     removed = []
@@ -441,8 +534,12 @@ def site_finished(app, exception) -> None:
         return
     outdir = Path(app.outdir)
     figures(outdir)
+    static = outdir / "_static"
+    cut = [path.relative_to(static).as_posix() for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
     purge_css(outdir)
-    no_import_chain(outdir / "_static")
+    explorer_states(outdir)
+    no_import_chain(static)
+    fresh_digests(outdir, cut + ["styles/theme.css"])
     unship(outdir)
 
 

@@ -14,7 +14,8 @@ chapter's problem (`Week4`, `Week3`), computes with the engine EVERY state the c
 - elsewhere (Colab, Jupyter, the .ipynb editions), its Markdown: a note that the controls live on the
   site and the table of the chapter's own condition.
 
-Data layout (read by explorer.js and live.js):
+Data layout (read by explorer.js and live.js; the site's build moves large `states` into a JSON file of their own that
+explorer.js fetches, tools/coursebook/assets.py):
     {"controls": {name: {"kind": "select"|"range"|"radio", "options": [[key, label], …], "initial": key,
                          "depends": other, "allowed": {other_key: [key, …]}}},          # depends/allowed optional
      "parts": [{"on": [control, …], "states": {"k1|k2": state}}],                         # state: see engine
@@ -119,7 +120,7 @@ def _legend(items, name: str | None = None) -> str:
         f'<span class="rl-key"><span class="rl-swatch{" rl-dashed" if dashed else ""}" style="--rl-swatch: {color}">'
         f'</span>{html.escape(text)}</span>' for color, dashed, text in items)
     named = f' data-rl-legend="{name}"' if name else ""
-    return f'<p class="rl-legend"{named} aria-hidden="true" hidden>{spans}</p>'
+    return f'<p class="rl-legend"{named} hidden>{spans}</p>'
 
 
 def _plot(uid: str, name: str, aria: str) -> str:
@@ -128,14 +129,14 @@ def _plot(uid: str, name: str, aria: str) -> str:
 
 def _wrap(uid: str, intro: str, controls: str, body: str, data: dict) -> str:
     return (
-        f'<section class="rl-explorer" id="{uid}" data-rl-explorer>'
+        f'<div class="rl-explorer" id="{uid}" data-rl-explorer>'
         f'<p class="rl-intro">{intro}</p>'
         f'<form class="rl-controls" hidden onsubmit="return false">{controls}</form>'
         f'<noscript><p class="rl-note">JavaScript를 켜면 이 자리에서 조건을 바꿔 볼 수 있다. '
         f'지금 보이는 값은 이 장의 조건에서 계산한 것이다.</p></noscript>'
         f'{body}'
         f'<script type="application/json" class="rl-data">{_json(data)}</script>'
-        f'</section>'
+        f'</div>'
     )
 
 
@@ -423,7 +424,7 @@ def tile_size(w4, T: int) -> Explorer:
                  f'{_field("extra", f["extra"])}개')
     body = (
         f'<p class="rl-summary" aria-live="polite">{_field("tile", f["tile"])}: {_field("verdict", f["verdict"])}</p>'
-        f'<div class="rl-meter" aria-hidden="true" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
+        f'<div class="rl-meter" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
         f'활성 워프의 몫</span><span class="rl-meter-track"><span class="rl-meter-fill" '
         f'data-rl-width="occupancy" style="width: {first["widths"]["occupancy"]}"></span></span></div>'
         + _table(["블록 하나의 공간", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
@@ -491,7 +492,7 @@ def vector_add(w3, factors=FACTORS) -> Explorer:
     body = (
         f'<p class="rl-summary" aria-live="polite">P = {_field("P", f["P"])} TFLOPs/s, BW = {_field("BW", f["BW"])} TB/s: '
         f'이상적 실행 시간 {_field("t2", f["t2"])}, {_field("kind", f["kind"])}. {_field("fits", f["fits"])}</p>'
-        f'<div class="rl-meter rl-bars" aria-hidden="true" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
+        f'<div class="rl-meter rl-bars" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
         + _table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])
     )
     intro = (f"길이 L의 {_field('dtype', f['dtype'])} Vector Add에서 {_field('base', f['base'])}의 연산 성능 P, 메모리 대역폭 BW, "
