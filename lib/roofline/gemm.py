@@ -116,7 +116,7 @@ def naive_matmul(A: np.ndarray, B: np.ndarray) -> np.ndarray:
     M, K = A.shape
     K2, N = B.shape
     if K != K2:
-        raise ParameterError(f"B: A가 {M}×{K}이면 B는 {K}행이어야 한다. 받은 B: {K2}×{N}")
+        raise ParameterError(f"B: {K}행이어야 한다. 받은 B: {K2}×{N}")
     C = np.zeros((M, N))
     for i in range(M):
         for j in range(N):
@@ -133,7 +133,7 @@ def tiled_matmul(A: np.ndarray, B: np.ndarray, T: int) -> np.ndarray:
     M, K = A.shape
     K2, N = B.shape
     if K != K2:
-        raise ParameterError(f"B: A가 {M}×{K}이면 B는 {K}행이어야 한다. 받은 B: {K2}×{N}")
+        raise ParameterError(f"B: {K}행이어야 한다. 받은 B: {K2}×{N}")
     check_positive(T=T)
     C = np.zeros((M, N))
     for i in range(0, M, T):
