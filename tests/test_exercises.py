@@ -368,7 +368,7 @@ def reachable_text(page) -> str:
 
     html_text = page.read_text(encoding="utf-8")
     states = []
-    for data in explorer_data(page):
+    for data in explorer_data(html_text, page.parent):
         for part in data["parts"]:
             for state in part["states"].values():
                 states.extend(state.get("fields", {}).values())

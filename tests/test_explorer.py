@@ -10,7 +10,6 @@ The time from a reader's input to the updated text is a figure of `make bench`, 
 """
 from __future__ import annotations
 
-import json
 import re
 from fractions import Fraction
 from pathlib import Path
@@ -22,6 +21,7 @@ from browser_helpers import (HANGUL, ROOT, html_dir, label_page, offline, page_f
                              screenshot_dir)
 from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
+from coursebook.assets import explorer_data
 
 EXPLORERS = {"roofline": "ch-roofline", "tile": "ch-tile-size", "matmul": "ch-matmul", "vector": "ch-week3"}
 MAX_SCRIPT_BYTES = 1_500_000
@@ -265,7 +265,7 @@ def test_the_explorer_starts_at_the_problems_machine(course):
 
     w4 = course.week4.with_(hardware="H100_SXM", dtype="BF16")   # what a student might type in the parameter cell
     e = explorer.roofline(w4)
-    data = json.loads(re.search(r'class="rl-data">(.*?)</script>', e.html, re.S)[1].replace("<\\/", "</"))
+    data = explorer_data(e.html)[0]
     assert (data["controls"]["hw"]["initial"], data["controls"]["dtype"]["initial"]) == ("H100_SXM", "BF16")
     assert f"P = {fmt.number(w4.hardware.P / TERA, 3)} TFLOPs/s" in norm(e.html)
 

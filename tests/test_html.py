@@ -207,7 +207,7 @@ def test_explorer_states_in_their_own_file():
             assert target.is_file() and target.resolve().parent == (html_dir() / assets.STATES_DIR).resolve(), data["states"]
             states = json.loads(target.read_text(encoding="utf-8"))
             assert len(states) == len(data["parts"]) and all(len(s) > 0 for s in states), data["states"]
-        for merged in assets.explorer_data(page):
+        for merged in assets.explorer_data(text, page.parent):
             assert all(part["states"] for part in merged["parts"]), rel(page)
     assert seen >= 3
 

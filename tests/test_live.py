@@ -21,6 +21,7 @@ import roofline as rl
 from roofline import buffers, gemm, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt, ko
+from coursebook.assets import explorer_data
 
 ROOT = Path(__file__).resolve().parents[1]
 TERA = 10**12
@@ -239,8 +240,7 @@ def test_the_precomputed_states_are_the_engines(course):
     from roofline.show import explorer
 
     def data(e):
-        text = e.html.split('<script type="application/json" class="rl-data">', 1)[1].split("</script>", 1)[0]
-        return json.loads(text.replace("<\\/", "</"))
+        return explorer_data(e.html)[0]
 
     w4, w3 = course.week4, course.week3
     states = data(explorer.roofline(w4))["parts"][0]["states"]
@@ -295,8 +295,7 @@ def test_my_kernel_default_example_is_the_engines(course):
 
     w4 = course.week4
     e = explorer.my_kernel(w4, course.week3, course.note)
-    text = e.html.split('<script type="application/json" class="rl-data">', 1)[1].split("</script>", 1)[0]
-    data = json.loads(text.replace("<\\/", "</"))
+    data = explorer_data(e.html)[0]
     T = w4.tiles[len(w4.tiles) // 2]
     assert data["parts"][0]["states"][""] == live("kernel", hardware=w4.hardware_key, dtype=w4.dtype, kernel="matmul",
                                                   N=w4.N, T=T, t_ms="")["state"]

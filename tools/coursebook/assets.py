@@ -166,7 +166,7 @@ def explorer_states(outdir: Path) -> dict[str, int]:
             continue
 
         def move(match):
-            data = json.loads(match.group(3).replace("<\\/", "</"))
+            data = _data(match.group(3))
             states = [part.pop("states") for part in data["parts"]]
             body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
             if len(body) <= INLINE_STATES:
@@ -185,13 +185,19 @@ def explorer_states(outdir: Path) -> dict[str, int]:
     return written
 
 
-def explorer_data(page: Path) -> list[dict]:
-    """The data of every explorer of a built page, with its states put back from their file (for tests)."""
+def _data(raw: str) -> dict:
+    """An explorer's data as its page holds it (`</` escaped inside the script element)."""
+    return json.loads(raw.replace("<\\/", "</"))
+
+
+def explorer_data(html: str, folder: Path | None = None) -> list[dict]:
+    """The data of every explorer in `html` (a built page's text, or an explorer's own HTML), with its states put back
+    from their file when the data names one (relative to `folder`, the page's folder). For tests."""
     out = []
-    for match in _EXPLORER_DATA.finditer(page.read_text(encoding="utf-8")):
-        data = json.loads(match.group(3).replace("<\\/", "</"))
+    for match in _EXPLORER_DATA.finditer(html):
+        data = _data(match.group(3))
         if "states" in data:
-            states = json.loads((page.parent / data.pop("states")).read_text(encoding="utf-8"))
+            states = json.loads((folder / data.pop("states")).read_text(encoding="utf-8"))
             for part, part_states in zip(data["parts"], states):
                 part["states"] = part_states
         out.append(data)
