@@ -37,6 +37,11 @@ from roofline.hardware import Preset, SMLimits
 LIMITS = ("warps", "registers", "smem", "blocks")   # the four limits, in NVIDIA's order
 
 
+def warps_per_block(threads: int, warp_size: int) -> int:
+    """W = ⌈threads / warp_size⌉: a block's threads in whole warps."""
+    return -(-threads // warp_size)
+
+
 def _ceil_to(x: int, unit: int) -> int:
     return -(-x // unit) * unit
 
@@ -97,7 +102,7 @@ def occupancy(preset: Preset, threads: int, registers: int, smem: int) -> Occupa
     if smem > sm.smem_per_block:
         raise ParameterError(f"smem: {preset.name}의 블록 하나가 쓸 수 있는 Shared Memory는 최대 {sm.smem_per_block} Byte다. "
                              f"받은 값: {smem}")
-    W = -(-threads // sm.warp_size)
+    W = warps_per_block(threads, sm.warp_size)
     per_warp = _ceil_to(registers * sm.warp_size, sm.register_unit)
     per_block = _ceil_to(smem + sm.smem_reserved, sm.smem_unit)
     # Registers: a block's warps are spread over the processing blocks, so it needs a whole row of them.

@@ -255,10 +255,6 @@ TILES_HEADERS = ["타일", "단일 버퍼", "정한 한도", "이중 버퍼링",
 TILES_ALIGN = "lrlrl"
 
 
-def byte_kib(n: int) -> str:
-    return f"{fmt.integer(n)} B ({fmt.kib(n)})"
-
-
 def tile_choice(w4, T, copies) -> tuple[int, int]:
     """The explorer's tile side T (a divisor of the problem's N) and its input copies (1 or 2)."""
     T = positive_int(T, "T")
@@ -272,8 +268,7 @@ def tile_buffers_state(w4, T, copies) -> dict:
     """④'s buffer sizes of one T×T×T tile with `copies` sets of A·B in the problem's dtype (roofline.buffers)."""
     T, copies = tile_choice(w4, T, copies)
     b = buffers.tile_buffers(T, T, T, w4.s, w4.s, copies)
-    row = (byte_kib(b.A), byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total))
-    return {"fields": {**{f"b{j}": text for j, text in enumerate(row)}, "tile": f"T = {T}, {BUFFERING[copies]}"}}
+    return {"fields": {**{f"b{j}": text for j, text in enumerate(tile_size.buffer_row(b))}, "tile": f"T = {T}, {BUFFERING[copies]}"}}
 
 
 def tile_occupancy_state(w4, T, copies) -> dict:
@@ -299,7 +294,7 @@ def tile_cases_state(w4) -> dict:
                     for copies in (1, 2))
         rows.append([keep(f"T = {fmt.integer(T)}"), keep(one[0]), keep(one[1]), keep(two[0]), keep(two[1])])
     fields = {"dtype": w4.dtype, "s": str(w4.s), "gpu-name": tile_size.gpu_name(preset),
-              "threads": fmt.integer(w4.threads), "warps-per-block": fmt.integer(-(-w4.threads // preset.sm.warp_size)),
+              "threads": fmt.integer(w4.threads), "warps-per-block": fmt.integer(occupancy.warps_per_block(w4.threads, preset.sm.warp_size)),
               "extra": fmt.integer(w4.extra_registers)}
     return {"fields": fields, "tables": {"tiles": {"align": TILES_ALIGN, "rows": rows}}}
 

@@ -23,6 +23,11 @@ def _byte_kib(n) -> str:
     return f"{fmt.integer(n)} B ({fmt.kib(n)})"
 
 
+def buffer_row(b) -> tuple[str, ...]:
+    """One tile's buffers (TileBuffers): A and B in Byte and KiB, the inputs, the partial sums and the total in KiB."""
+    return _byte_kib(b.A), _byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total)
+
+
 def _gpu(gpu) -> str:
     """A preset's name without its parenthesised detail: "NVIDIA H100 SXM (80GB)" → "NVIDIA H100 SXM"."""
     return gpu.name.split(" (")[0]
@@ -39,8 +44,7 @@ def storage_table(s: int, dtype: str):
 
 def buffer_table(single: dict):
     """T → TileBuffers (one copy of A·B): each piece in Byte and KiB, the sums in KiB."""
-    rows = [(ko.nbsp(f"T = {T}"), _byte_kib(b.A), _byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total))
-            for T, b in single.items()]
+    rows = [(ko.nbsp(f"T = {T}"), *buffer_row(b)) for T, b in single.items()]
     return tables.markdown(["타일", "A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"], rows)
 
 
