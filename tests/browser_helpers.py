@@ -6,10 +6,10 @@
 - Session fixtures (registered in tests/conftest.py): `site_url`, the site on 127.0.0.1 (a free port) in a
   background thread; `browser`, Debian's headless Chromium through Playwright, with no network use of its own;
   `visits[(docname, mode)]`, every page of _toc.yml opened once per mode (light desktop, dark desktop, 390 px
-  phone), with what the page tests (test_site_browser.py) and axe-core (test_a11y.py) read from it.
+  phone), with what the page tests and axe-core (test_site_browser.py) read from it.
   `serve(root)` and `chromium()` hand out the same server and browser to code that is not a fixture.
-  Under xdist each worker process has its own server, browser and visits: a page is opened once per mode in a worker
-  that runs test_site_browser.py and test_a11y.py, once per mode in each of two workers that run one of them each.
+  Under xdist each worker process has its own server, browser and visits; the visits are read by one module
+  (test_site_browser.py), so with --dist loadfile each page is opened once per mode in the whole run.
 """
 from __future__ import annotations
 
@@ -355,7 +355,8 @@ class Visit:
 
 
 def shot_name(docname: str, mode: str) -> str:
-    return f"{docname.replace('/', '__')}-{mode}.png"
+    """A whole page as JPEG (quality 80): to look at, not to compare; PNG takes twice as long on a long page."""
+    return f"{docname.replace('/', '__')}-{mode}.jpg"
 
 
 def _body_size(response) -> int:
@@ -449,17 +450,17 @@ class Visits:
             visit.screenshot = self.shots / shot_name(docname, mode)
             if mode == "light":                           # the page as a reader first sees it
                 visit.collected = page.evaluate(COLLECT)
-                page.screenshot(path=visit.screenshot, full_page=True)
+                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
             visit.theme = page.evaluate(OPEN_ALL)
             if mode == "dark":
                 figures = page.evaluate(FIGURE_BOXES)
-                page.screenshot(path=visit.screenshot, full_page=True)
+                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
                 images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale
                 visit.figure_contrast = [(f["src"], screenshot_contrast(images.nth(f["index"]).screenshot()))
                                          for f in figures]
             if mode == "phone":
                 visit.sideways = page.evaluate(SIDEWAYS)
-                page.screenshot(path=visit.screenshot, full_page=True)
+                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
             reader[0] = False
             options = {"resultTypes": ["violations"]}
             if m.axe_rules:

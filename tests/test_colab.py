@@ -37,6 +37,8 @@ PROBE = """\
 import importlib.util, json, matplotlib, roofline
 from matplotlib import font_manager
 from roofline.show import figures
+
+pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 title = figures.draw("week4-roofline", roofline.load()).axes[0].title
 print(json.dumps({"family": list(matplotlib.rcParams["font.family"]), "figure_family": title.get_fontfamily(),
                   "book_tools": [m for m in ("myst_nb", "jupyter_book", "jupytext") if importlib.util.find_spec(m)],

@@ -27,6 +27,8 @@ from coursebook.__main__ import chapter_sources
 from site_pages import HTML, page_text
 from roofline.show.glue import shown_text
 
+pytestmark = pytest.mark.heavy(40)   # rough seconds, for the order of the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = chapter_sources()
 IDS = [md.stem for md in SOURCES]

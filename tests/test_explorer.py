@@ -23,6 +23,8 @@ from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
 from coursebook.assets import explorer_data
 
+pytestmark = pytest.mark.heavy(55)   # rough seconds, for the order of the run (tests/conftest.py)
+
 EXPLORERS = {"roofline": "ch-roofline", "tile": "ch-tile-size", "matmul": "ch-matmul", "vector": "ch-week3"}
 MAX_SCRIPT_BYTES = 1_500_000
 MAX_PAGE_BYTES = 1_500_000

@@ -21,6 +21,8 @@ import pytest
 from browser_helpers import html_dir
 from course_copies import checkout_files
 
+pytestmark = pytest.mark.heavy(60)   # rough seconds, for the order of the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
 CHAPTER = "w4_1_intensity"         # the shortest chapter to run

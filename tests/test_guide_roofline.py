@@ -22,6 +22,8 @@ from roofline.show.figures import FIGURES
 
 from conftest import live_glued, seed_glued
 
+pytestmark = pytest.mark.heavy(30)   # rough seconds, for the order of the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 PAGES = [ROOT / "chapters" / "week4_guide.md", ROOT / "chapters" / "w4_2_roofline.md"]
 TERA = 10**12

@@ -21,6 +21,8 @@ from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt
 
+pytestmark = pytest.mark.heavy(100)   # rough seconds, for the order of the run (tests/conftest.py)
+
 MEASURED: dict = {}
 DESKTOP = {"width": 1280, "height": 900}
 LOAD_MS = 600_000      # Pyodide's cold start on a busy 2-core machine: a generous bound, not a target

@@ -30,6 +30,8 @@ from browser_helpers import ROOT, html_dir, label_page
 from coursebook import editions
 from roofline.show.glue import shown_text
 
+pytestmark = pytest.mark.heavy(20)   # rough seconds, for the order of the run (tests/conftest.py)
+
 JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
 
 # Values that are measured on the build machine while the page is built, so that two builds of one

@@ -1,6 +1,6 @@
 """The site tooling behind light, accessible pages, without a browser: TeX → MathML (what TeX means, checked
 on the MathML), the icon script left out, table regions and bibliography roles. The built pages are checked
-in a real browser by test_site_browser.py and test_a11y.py."""
+in a real browser by test_site_browser.py."""
 from __future__ import annotations
 
 import re

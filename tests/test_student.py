@@ -24,6 +24,8 @@ from roofline.show.glue import shown_text
 from conftest import live_glued
 from course_copies import set_key
 
+pytestmark = pytest.mark.heavy(50)   # rough seconds, for the order of the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 LIVE = params.load()
 
@@ -40,6 +42,8 @@ def other_value(problem: str, name: str, value, values: dict):
     """A different value for one variable that is valid with the others unchanged (None: there is none)."""
     catalog = LIVE.catalog
     problem_now = getattr(LIVE, problem)
+    if name in {"N", "L", "small_N", "seq"} and value % 4 == 0:
+        return value // 2          # a smaller problem: as telling as a larger one, and quicker to simulate
     if name in {"N", "L", "capacity", "threads", "small_N", "seq", "extra_registers"}:
         return value * 2
     if name in {"tiles", "small_capacities", "capacities"}:
