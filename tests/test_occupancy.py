@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import roofline as rl
 from roofline import buffers, occupancy
 from roofline.errors import ParameterError
-from roofline.show import explorer
+from roofline.show.pages import w4_4_tile_size as explorer
 
 ROOT = Path(__file__).resolve().parents[1]
 WHEEL = "nvidia-cuda-runtime-cu12"

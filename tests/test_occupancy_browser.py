@@ -13,7 +13,8 @@ import pytest
 
 from browser_helpers import chromium, html_dir, label_page, serve
 from roofline import occupancy
-from roofline.show import explorer, fmt
+from roofline.show import fmt
+from roofline.show.pages import w4_4_tile_size as explorer
 
 # Every combination of the controls, through the page's event handlers; the shown cells of each.
 WALK = r"""(root) => {
