@@ -1,4 +1,4 @@
-"""The matmul / FlashAttention note's sentences, tables and diagrams (chapters/flashattention.md).
+"""The matmul / FlashAttention note's sentences, tables, diagrams and figures (chapters/flashattention.md).
 
 Each function takes the problem object the chapter built (`Note`, from its parameter cell) and, for the
 measured parts, what the chapter measured; it returns {glue name: value}. `glue_page` hands them to the page.

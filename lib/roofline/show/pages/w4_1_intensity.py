@@ -1,4 +1,4 @@
-"""Chapter ① (산술 강도): its equation, tables and sentences for one week-4 problem, as the page shows them.
+"""Chapter ① (산술 강도): its equation, tables, sentences and N-sweep figure for one week-4 problem, as the page shows them.
 
 Each function takes the problem object (`course.week4.with_(…)`) and returns name → value, ready to glue.
 """

@@ -1,4 +1,5 @@
-"""② Roofline (chapters/w4_2_roofline.md): its tables and sentences for one week-4 problem.
+"""② Roofline (chapters/w4_2_roofline.md): its tables, sentences, roofline figure (also the week-4 guide's) and two
+explorers (the roofline on every preset and dtype, "내 커널") with their live forms, for one week-4 problem.
 
 Each function takes the model's objects (the problem, its cases, a Roofline) and returns name → value, ready to
 glue. Sentences whose truth depends on the parameters are built here, never typed into a page.

@@ -1,4 +1,4 @@
-"""Chapter ③ (타일링): its equations, tables and sentences for one week-4 problem, as the page shows them.
+"""Chapter ③ (타일링): its equations, tables, sentences and figures for one week-4 problem, as the page shows them.
 
 Each function takes the problem object (`course.week4.with_(…)`) and returns name → value, ready to glue.
 The small example is counted by walking the loop nest (`walk`), the big problem with the closed forms

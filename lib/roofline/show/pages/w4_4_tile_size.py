@@ -1,4 +1,5 @@
-"""④ tile size: the tables and the sentences whose truth depends on the parameters.
+"""④ tile size: the tables and the sentences whose truth depends on the parameters, and the explorer (tile side,
+buffering, GPU: buffers, occupancy and its binding limit) with its live form.
 
     storage_table(s, dtype)                  → A·B pieces and the partial sums in T_M, T_N, T_K
     buffer_table(single), double_table(single, double)

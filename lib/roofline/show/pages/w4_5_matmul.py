@@ -1,4 +1,5 @@
-"""⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters.
+"""⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters, its two
+figures (the cases' times, the tile-side sweep) and the explorer (N and T) with its live form.
 
 Every function takes the week's problem (`Week4`) or its cases (`problems.week4_cases`) and returns what a
 page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str). The `*_section(w4)` functions

@@ -1,4 +1,5 @@
-"""The week-3 note's sentences, tables and equations (chapters/week3_vector_add.md), built from its problem.
+"""The week-3 note's sentences, tables, equations and explorer (P, BW and capacity ×k, with its live form)
+(chapters/week3_vector_add.md), built from its problem.
 
 Each function takes the problem object the chapter built (`Week3`, and the values the chapter computed in
 its visible cells) and returns {glue name: value}; `glue_page` hands them to the page. Nothing here reads the
