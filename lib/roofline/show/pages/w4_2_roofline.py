@@ -8,17 +8,18 @@ from __future__ import annotations
 
 import html
 
+from roofline import kernels, problems
 from roofline.cost import Timing
+from roofline.errors import check_divides, choice, positive_int, positive_number
 from roofline.problems import week4_cases
+from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
-from roofline.show.figures import figure
-from roofline.show.palette import case_color
-from roofline import kernels, problems
-from roofline.errors import check_divides, choice, positive_int, positive_number
-from roofline.show import engine, explorer
 from roofline.show.engine import TERA, coord, keep, log_ticks
+from roofline.show.figures import figure
 from roofline.show.pages.w4_5_matmul import regimes
+from roofline.show.palette import case_color
+
 
 def ridge_equation(hw):
     """I* = P/BW with the machine's numbers, in two short lines."""

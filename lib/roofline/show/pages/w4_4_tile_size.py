@@ -12,17 +12,16 @@ The `*_section(w4, …)` functions return name → value for one section of the 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
-from roofline.show import exercises as ex
-from roofline.show import fmt, ko, tables, tex
-from dataclasses import dataclass
-
 from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two
 from roofline.show import engine, explorer
+from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables, tex
 from roofline.show.engine import keep
 
 

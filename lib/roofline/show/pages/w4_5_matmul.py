@@ -14,18 +14,16 @@ from __future__ import annotations
 from fractions import Fraction
 from math import gcd
 
-from roofline import buffers, kernels
+from roofline import buffers, kernels, problems
 from roofline.cost import Timing
-from roofline.problems import sweep, week4_cases
+from roofline.errors import ParameterError, check_divides, positive_int
+from roofline.problems import powers_of_two, sweep, week4_cases
+from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
+from roofline.show.engine import coord, keep, log_ticks, tile_ticks
 from roofline.show.figures import figure
 from roofline.show.palette import case_color
-from roofline import problems
-from roofline.errors import ParameterError, check_divides, positive_int
-from roofline.problems import powers_of_two
-from roofline.show import engine, explorer
-from roofline.show.engine import coord, keep, log_ticks, tile_ticks
 
 
 def _frac(text: str) -> str:

@@ -12,10 +12,10 @@ from fractions import Fraction
 import roofline as rl
 from roofline import kernels
 from roofline.cost import Cost, Timing
-from roofline.show import exercises as ex
-from roofline.show import fmt, ko, tables, tex
 from roofline.errors import ParameterError, positive_number
 from roofline.show import engine, explorer
+from roofline.show import exercises as ex
+from roofline.show import fmt, ko, tables, tex
 from roofline.show.engine import TERA, keep
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
