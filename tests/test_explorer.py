@@ -246,10 +246,11 @@ def test_html_on_the_site_markdown_elsewhere(course):
     from IPython.utils.capture import capture_output
 
     from coursebook import editions
-    from roofline.show import explorer, glue
+    from roofline.show import glue
+    from roofline.show.pages import week3_vector_add
 
     w3 = course.week3
-    e = explorer.vector_add(w3)
+    e = week3_vector_add.vector_explorer(w3)
     bundle = format_display_data(e)[0]
     assert bundle["text/html"] == e.html and bundle["text/markdown"] == e.markdown
     with editions.book_mode(False), capture_output(display=True) as captured:
@@ -263,29 +264,30 @@ def test_html_on_the_site_markdown_elsewhere(course):
 
 
 def test_the_explorer_starts_at_the_problems_machine(course):
-    from roofline.show import explorer
+    from roofline.show.pages import w4_2_roofline
 
     w4 = course.week4.with_(hardware="H100_SXM", dtype="BF16")   # what a student might type in the parameter cell
-    e = explorer.roofline(w4)
+    e = w4_2_roofline.roofline_explorer(w4)
     data = explorer_data(e.html)[0]
     assert (data["controls"]["hw"]["initial"], data["controls"]["dtype"]["initial"]) == ("H100_SXM", "BF16")
     assert f"P = {fmt.number(w4.hardware.P / TERA, 3)} TFLOPs/s" in norm(e.html)
 
 
 @pytest.mark.parametrize("call, key", [
-    (lambda c, x: x.matmul(c.week4, 3), "T"),
-    (lambda c, x: x.tile_size(c.week4.with_(gpu=next(k for k, p in c.presets.items() if not p.sm)), c.week4.tiles[0]),
+    (lambda c, x: x.w4_5_matmul.matmul_explorer(c.week4, 3), "T"),
+    (lambda c, x: x.w4_4_tile_size.tile_explorer(c.week4.with_(gpu=next(k for k, p in c.presets.items() if not p.sm)), c.week4.tiles[0]),
      "gpu"),
-    (lambda c, x: x.tile_size(c.week4, 3), "T"),
-    (lambda c, x: x.vector_add(c.week3, [2, 4]), "factors"),
-    (lambda c, x: x.roofline(c.week4.with_(dtype="FP64")), "dtype"),
+    (lambda c, x: x.w4_4_tile_size.tile_explorer(c.week4, 3), "T"),
+    (lambda c, x: x.week3_vector_add.vector_explorer(c.week3, [2, 4]), "factors"),
+    (lambda c, x: x.w4_2_roofline.roofline_explorer(c.week4.with_(dtype="FP64")), "dtype"),
 ], ids=["T-not-offered", "gpu-without-shared-memory", "tile-T-not-offered", "factors-without-1", "unknown-dtype"])
 def test_bad_input_is_a_korean_error_naming_the_key(course, call, key):
     from roofline.errors import ParameterError
-    from roofline.show import explorer
+    from roofline.show import pages
+    from roofline.show.pages import w4_2_roofline, w4_4_tile_size, w4_5_matmul, week3_vector_add  # noqa: F401
 
     with pytest.raises(ParameterError) as err:
-        call(course, explorer)
+        call(course, pages)
     assert str(err.value).startswith(f"{key}: ") and HANGUL.search(str(err.value)), str(err.value)
 
 
@@ -477,14 +479,14 @@ def test_matmul_every_N_and_T(reader, course):
 
 @pytest.mark.parametrize("reader", ["tile"], indirect=True)
 def test_tile_every_T_buffering_gpu_threads_and_registers(reader, course):
-    from roofline.show import explorer
+    from roofline.show.pages import w4_4_tile_size
 
     r, w4 = reader, course.week4
     r.check()
     first = r.shown()["controls"]
     assert first["T"] == fmt.integer(w4.tiles[-1]) and first["copies"] == "단일 버퍼"
     assert first["gpu"] == w4.gpu
-    options = explorer.tile_options(w4)
+    options = w4_4_tile_size.tile_options(w4)
     gpus = [k for k, p in course.presets.items() if p.sm]
     offered = r.control("gpu").locator("option").evaluate_all("(os) => os.map((o) => o.value)")
     assert offered == gpus == list(options.gpus)

@@ -232,7 +232,7 @@ def test_figures_draw_without_warnings(course):
 
 
 def test_traffic_curve_data(note):
-    from roofline.show.figures.attention import traffic_curves
+    from roofline.show.pages.flashattention import traffic_curves
 
     standard, flash, M, B_c = traffic_curves(note, [1024, 4096])
     assert standard == [attention.standard_traffic(N, 128) * 2 for N in (1024, 4096)]
@@ -244,7 +244,7 @@ def test_live_traffic_curves_use_the_live_preset(course):
     """Whatever the live note's GPU and dtype: M is its shared memory per SM in elements, B_c is FA1's block for
     that M, and both curves are the traffic model's counts in Byte. (Whether FlashAttention moves less depends on
     M > 3d², so it is not asserted here; the seed's H100 case is checked above.)"""
-    from roofline.show.figures.attention import traffic_curves
+    from roofline.show.pages.flashattention import traffic_curves
 
     note = course.note
     d = note.attention.d_head

@@ -196,7 +196,7 @@ def test_tile_form_is_the_parameter_cell():
         if "=" in line and "#" in line and not line.startswith("#"):
             name = line.split("=", 1)[0].strip()
             comments[name] = line.split("#", 1)[1].strip()
-    fields = engine.LIVE["tile-size"][1]
+    fields = engine.form("tile-size").fields
     for name, label in fields:
         if name in comments:
             assert label == comments[name], name
@@ -237,25 +237,25 @@ def test_a_bad_value_names_its_field_in_korean(page, values, field):
 
 
 def test_the_precomputed_states_are_the_engines(course):
-    from roofline.show import explorer
+    from roofline.show.pages import w4_2_roofline, w4_4_tile_size, w4_5_matmul, week3_vector_add
 
     def data(e):
         return explorer_data(e.html)[0]
 
     w4, w3 = course.week4, course.week3
-    states = data(explorer.roofline(w4))["parts"][0]["states"]
-    assert states["H100_SXM|BF16"] == json.loads(json.dumps(engine.roofline_state(w4.with_(hardware="H100_SXM", dtype="BF16"))))
+    states = data(w4_2_roofline.roofline_explorer(w4))["parts"][0]["states"]
+    assert states["H100_SXM|BF16"] == json.loads(json.dumps(w4_2_roofline.roofline_state(w4.with_(hardware="H100_SXM", dtype="BF16"))))
     for key, state in states.items():
         hardware, dtype = key.split("|")
         assert state == live("roofline", hardware=hardware, dtype=dtype, N=w4.N, tiles=list(w4.tiles))["state"]
     T = w4.tiles[1]
-    states = data(explorer.matmul(w4, T))["parts"][0]["states"]
+    states = data(w4_5_matmul.matmul_explorer(w4, T))["parts"][0]["states"]
     assert states[f"{w4.N}|{T}"] == live("matmul", hardware=w4.hardware_key, dtype=w4.dtype, N=w4.N,
                                            tiles=list(w4.tiles), T=T)["state"]
     T = w4.tiles[-1]
-    tile = data(explorer.tile_size(w4, T))
+    tile = data(w4_4_tile_size.tile_explorer(w4, T))
     sizes, occ, cases = (part["states"] for part in tile["parts"])
-    assert len(occ) == explorer.tile_options(w4).count
+    assert len(occ) == w4_4_tile_size.tile_options(w4).count
     for key, state in occ.items():
         t, copies, gpu = key.split("|")
         both = {k: {**sizes[f"{t}|{copies}"].get(k, {}), **state.get(k, {}), **cases[gpu].get(k, {})}
@@ -265,7 +265,7 @@ def test_the_precomputed_states_are_the_engines(course):
         assert out == both, key
     fields = dict((name, value) for name, _, value in tile["live"]["fields"])
     assert (fields["T"], fields["copies"], fields["gpu"]) == (str(T), "1", w4.gpu)
-    parts = data(explorer.vector_add(w3))["parts"]
+    parts = data(week3_vector_add.vector_explorer(w3))["parts"]
     both = {**parts[0]["states"]["4|1/2"]["fields"], **parts[1]["states"]["1/8"]["fields"], **parts[2]["states"][""]["fields"]}
     out = live("vector-add", hardware=w3.hardware_key, dtype=w3.dtype, L=w3.L, capacity=w3.capacity, kP=4, kBW="1/2",
                kcap="1/8")["state"]
@@ -285,16 +285,16 @@ def test_pyodide_is_pinned_and_the_wheel_holds_the_model_only():
     import io
     names = zipfile.ZipFile(io.BytesIO(data)).namelist()
     assert "roofline/show/engine.py" in names and "roofline/course.toml" in names
-    assert not any(n.startswith("roofline/show/figures") for n in names)
+    assert "roofline/show/figures.py" in names   # the registry the page modules import (figures draw lazily)
     assert {n.split("/")[0] for n in names} == {"roofline", "roofline_course-1.0.0.dist-info"}
 
 
 def test_my_kernel_default_example_is_the_engines(course):
     """The build shows "내 커널" for the chapter's machine and an N×N matmul with the middle tile: the same function."""
-    from roofline.show import explorer
+    from roofline.show.pages import w4_2_roofline
 
     w4 = course.week4
-    e = explorer.my_kernel(w4, course.week3, course.note)
+    e = w4_2_roofline.kernel_explorer(w4, course.week3, course.note)
     data = explorer_data(e.html)[0]
     T = w4.tiles[len(w4.tiles) // 2]
     assert data["parts"][0]["states"][""] == live("kernel", hardware=w4.hardware_key, dtype=w4.dtype, kernel="matmul",

@@ -20,6 +20,7 @@ from browser_helpers import HANGUL, chromium, html_dir, label_page, offline, pag
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt
+from roofline.show.pages import w4_2_roofline
 
 pytestmark = pytest.mark.heavy(100)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -177,7 +178,7 @@ def test_precomputed_state_link(site):
     course = rl.load()
     reader = Reader(site, "ch-roofline", "rl-roofline", "#roofline.hardware=H100_SXM&roofline.dtype=BF16")
     w4 = course.week4.with_(hardware="H100_SXM", dtype="BF16")
-    check_state(reader.read(), json.loads(json.dumps(engine.roofline_state(w4))))
+    check_state(reader.read(), json.loads(json.dumps(w4_2_roofline.roofline_state(w4))))
     assert reader.root.locator('[data-rl-control="hw"]').input_value() == "H100_SXM"
     reader.close()
 
@@ -268,7 +269,7 @@ def test_tile_size_live(site):
              "extra_registers": str(w4.extra_registers), "T": str(w4.tiles[-1]), "copies": "1"}
     check_state(reader.read(), expected("tile-size", start))
     assert reader.root.locator(".rl-controls").is_hidden()
-    labels = {name: label for name, label in engine.LIVE["tile-size"][1]}
+    labels = {name: label for name, label in engine.form("tile-size").fields}
     for name in start:   # the form: the parameter cell's names, with its comments
         assert reader.root.get_by_label(f"{name} {labels[name]}", exact=True).count() == 1, name
     cases = [

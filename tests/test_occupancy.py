@@ -28,7 +28,7 @@ from hypothesis import strategies as st
 import roofline as rl
 from roofline import buffers, occupancy
 from roofline.errors import ParameterError
-from roofline.show import explorer
+from roofline.show.pages import w4_4_tile_size
 
 ROOT = Path(__file__).resolve().parents[1]
 WHEEL = "nvidia-cuda-runtime-cu12"
@@ -101,7 +101,7 @@ def explorer_cases(course=COURSE):
     with each of THREADS and EXTRA_REGISTERS, that the model computes, and those whose block is over a per-block
     or per-thread cap (the model raises; the explorer says why)."""
     w4 = course.week4
-    o = explorer.tile_options(w4)
+    o = w4_4_tile_size.tile_options(w4)
     cases, impossible = [], []
     for key, T, copies, threads, extra in itertools.product(o.gpus, o.Ts, (1, 2), sorted({*THREADS, w4.threads}),
                                                             sorted({*EXTRA_REGISTERS, w4.extra_registers})):
@@ -114,7 +114,7 @@ def explorer_cases(course=COURSE):
 def test_explorer_states_agree_with_nvidia(calculator):
     w4 = COURSE.week4
     cases, impossible = explorer_cases()
-    offered = explorer.tile_options(w4)
+    offered = w4_4_tile_size.tile_options(w4)
     choices = len({*THREADS, w4.threads}) * len({*EXTRA_REGISTERS, w4.extra_registers})
     assert cases and len(cases) + len(impossible) == offered.count * choices
     assert set(offered.gpus) == {p.key for p in gpus()}

@@ -13,7 +13,8 @@ import pytest
 
 from browser_helpers import chromium, html_dir, label_page, serve
 from roofline import occupancy
-from roofline.show import explorer, fmt
+from roofline.show import fmt
+from roofline.show.pages import w4_4_tile_size
 
 # Every combination of the controls, through the page's event handlers; the shown cells of each.
 WALK = r"""(root) => {
@@ -60,7 +61,7 @@ def shown():
 
 def test_every_state_is_the_models_and_within_the_hardware(shown, course):
     w4 = course.week4
-    options = explorer.tile_options(w4)
+    options = w4_4_tile_size.tile_options(w4)
     assert {(s["threads"], s["extra"]) for s in shown} == {(fmt.integer(w4.threads), fmt.integer(w4.extra_registers))}
     assert len(shown) == options.count and len({(s["gpu"], s["threads"], s["extra"], s["copies"], s["T"]) for s in shown}) == len(shown)
     names = {"warps": "워프 수", "registers": "레지스터", "smem": "Shared Memory", "blocks": "블록 수"}

@@ -17,7 +17,8 @@ import roofline as rl
 from roofline import buffers, kernels, occupancy, problems
 from roofline.show import fmt, ko
 from roofline.errors import ParameterError
-from roofline.show.figures import FIGURES, tile_sweep
+from roofline import problems as tile_sweep
+from roofline.show.figures import FIGURES
 
 from conftest import live_glued, seed_glued
 

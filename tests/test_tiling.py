@@ -20,7 +20,7 @@ from roofline import cachesim, kernels, walk
 from roofline.show import fmt
 from roofline.errors import ParameterError
 from roofline.show.figures import FIGURES
-from roofline.show.figures import tiling as tiling_figures
+from roofline.show.pages import w4_3_tiling as tiling_figures
 
 from conftest import SEED_TOML, live_glued, seed_glued
 
@@ -320,7 +320,7 @@ def test_reuse_figure_counts_uses(seed):
 
 def test_cache_curve_is_the_simulation():
     d = cachesim.distances(256, 32, "grouped", 2)
-    caps, misses = tiling_figures.miss_curve(d, 200)
+    caps, misses = cachesim.miss_curve(d, 200)
     assert caps[0] == 1 and caps[-1] == 200 and len(caps) < 200      # only where the step function changes
     for capacity in (1, 2, 5, 17, 64, 128, 200):
         at = misses[np.searchsorted(caps, capacity, side="right") - 1]   # drawn with where="post"

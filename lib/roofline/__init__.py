@@ -9,16 +9,19 @@
 Importing it loads neither matplotlib nor IPython (nor NumPy): formatting, Korean words, tables, figures and
 glue are in `roofline.show`; the site's tooling is a separate package (tools/coursebook), not installed in Colab.
 
+Each chapter's values, tables, sentences, explorer, exercises and figures are in its page module,
+`roofline.show.pages.<chapter file name>`:
+
 | chapter                 | model modules                                   | presentation (roofline.show)             |
 | ----------------------- | ----------------------------------------------- | ---------------------------------------- |
-| ① 산술 강도             | kernels, params                                 | fmt, formulas, tables, figures.intensity |
-| ② Roofline              | hardware, cost, problems                        | fmt, ko, tables, figures.roofline        |
-| ③ Tiling                | kernels, walk, cachesim                         | fmt, formulas, tables, figures.tiling    |
-| ④ 타일 크기             | buffers, kernels, cost                          | fmt, tables                              |
-| ⑤ 행렬곱 손계산         | kernels, problems, buffers, cost                | fmt, formulas, ko, figures.tile_sweep    |
-| 정리, 4주차 안내        | problems, hardware                              | fmt, ko, tables, figures.roofline        |
-| 3주차 Vector Add        | kernels, cost, measure                          | fmt, ko, tables                          |
-| 행렬곱·BLAS·FlashAttention | transformer, gemm, attention, measure        | fmt, ko, claims, tables, figures.attention |
+| ① 산술 강도             | kernels, params                                 | pages.w4_1_intensity                     |
+| ② Roofline              | hardware, cost, problems                        | pages.w4_2_roofline                      |
+| ③ Tiling                | kernels, walk, cachesim                         | pages.w4_3_tiling                        |
+| ④ 타일 크기             | buffers, kernels, cost, occupancy               | pages.w4_4_tile_size                     |
+| ⑤ 행렬곱 손계산         | kernels, problems, buffers, cost                | pages.w4_5_matmul                        |
+| 정리, 4주차 안내        | problems, hardware                              | pages.w4_summary, pages.week4_guide      |
+| 3주차 Vector Add        | kernels, cost, measure                          | pages.week3_vector_add                   |
+| 행렬곱·BLAS·FlashAttention | transformer, gemm, attention, measure        | pages.flashattention, claims             |
 """
 from roofline import buffers, kernels, problems
 from roofline.cost import COMPUTE, MEMORY, Cost, Timing

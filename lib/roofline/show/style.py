@@ -2,15 +2,15 @@
 and deterministic SVG output (fixed hash salt, no date).
 
 The style never touches matplotlib's global rcParams (a student's own plots in the same notebook keep theirs):
-a drawing function decorated `@styled` runs inside `matplotlib.rc_context(RC)`, and the `Figure` it makes (this
-module's subclass) draws and saves itself inside the same context, wherever it is rendered later.
+a drawing function decorated `@figures.styled` (or `@figures.figure`) runs inside `matplotlib.rc_context(RC)`, and the
+`Figure` it makes (this module's subclass) draws and saves itself inside the same context, wherever it is rendered
+later. This module and the tick helpers below are the generic figure helpers; each figure is in its page's module.
 
 The font is NanumGothic from the koreanize-matplotlib package; we take only its font file
 (importing that package runs code that needs distutils, gone from Python 3.12).
 """
 from __future__ import annotations
 
-import functools
 import importlib.util
 from contextlib import contextmanager
 from pathlib import Path
@@ -61,17 +61,6 @@ def course_style():
     register_font()
     with matplotlib.rc_context(RC):
         yield
-
-
-def styled(draw):
-    """A figure-drawing function run in the course style (its axes, texts and lines take RC when made)."""
-
-    @functools.wraps(draw)
-    def drawn(*args, **kwargs):
-        with course_style():
-            return draw(*args, **kwargs)
-
-    return drawn
 
 
 class Figure(matplotlib.figure.Figure):

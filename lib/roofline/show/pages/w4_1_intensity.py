@@ -1,4 +1,4 @@
-"""Chapter ① (산술 강도): its equation, tables and sentences for one week-4 problem, as the page shows them.
+"""Chapter ① (산술 강도): its equation, tables, sentences and N-sweep figure for one week-4 problem, as the page shows them.
 
 Each function takes the problem object (`course.week4.with_(…)`) and returns name → value, ready to glue.
 """
@@ -9,6 +9,8 @@ from fractions import Fraction
 from roofline import kernels
 from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
+from roofline.show.figures import figure
+from roofline.show.palette import case_color
 
 
 def symbol_over(symbol: str, x) -> str:
@@ -52,14 +54,60 @@ def four_ways(w4, T: int) -> dict:
             "I-ideal": fmt.decimal(ideal.I, 3)}
 
 
-def n_sweep(curves: dict, sides) -> dict:
-    """The sentence under the N-sweep figure: the range of N (with its particle), the no-reuse band, the growth
-    of the ideal case. `curves` is the figure's name → exact I per side."""
+def intensity_sides(w4) -> list[int]:
+    """The N of the N-sweep: T, 2T, 4T, … up to the problem's N (at least 16T), T the first compared tile."""
+    T = w4.tiles[0]
+    return [T * 2**k for k in range((max(w4.N, 16 * T) // T).bit_length())]
+
+
+def intensity_curves(w4, T: int, sides) -> dict[str, list]:
+    """Exact I for each N in `sides` (FLOPs/Byte): vector add (length N²), no reuse, T×T tiles, ideal."""
+    s = w4.s
+    return {
+        "Vector Add": [kernels.vector_add(N * N, s).I for N in sides],
+        "행렬곱, 재사용 없음": [kernels.matmul_no_reuse(N, s, s).I for N in sides],
+        f"행렬곱, T = {T} 타일": [kernels.matmul_tiled(N, T, s, s).I for N in sides],
+        "행렬곱, 이상적 기준": [kernels.matmul_ideal(N, s, s).I for N in sides],
+    }
+
+
+def n_sweep(w4) -> dict:
+    """The N-sweep figure and the sentence under it: the range of N (with its particle), the no-reuse band, the
+    growth of the ideal case, the tile drawn."""
+    T, sides = w4.tiles[0], intensity_sides(w4)
+    curves = intensity_curves(w4, T, sides)
     flat = curves["행렬곱, 재사용 없음"]
     ideal = curves["행렬곱, 이상적 기준"]
-    return {"fig-N-min": fmt.integer(sides[0]), "fig-N-max": ko.particle(fmt.integer(sides[-1]), "으로/로"),
+    return {"fig-intensity": intensity_figure(w4),
+            "fig-N-min": fmt.integer(sides[0]), "fig-N-max": ko.particle(fmt.integer(sides[-1]), "으로/로"),
             "fig-no-reuse-range": f"{fmt.decimal(min(flat), 3)}–{fmt.decimal(max(flat), 3)}",
-            "fig-ideal-growth": fmt.number(ideal[-1] / ideal[0], 1)}
+            "fig-ideal-growth": fmt.number(ideal[-1] / ideal[0], 1), "fig-T": str(T)}
+
+
+@figure("week4-intensity", "week4")
+def intensity_figure(w4):
+    """I against N on log–log axes (powers of ten, real minus signs): only reuse makes I grow with N."""
+    from roofline.show import style
+    from roofline.show.style import Figure
+
+    T, sides = w4.tiles[0], intensity_sides(w4)
+    curves = intensity_curves(w4, T, sides)
+    fig = Figure(figsize=(6.4, 4.4))
+    ax = fig.subplots()
+    # the matmul cases keep their colours of the other figures (재사용 없음, the first tile); vector add grey
+    colors = ["#7f7f7f", case_color(0), case_color(1), "#9467bd"]
+    for color, (label, values) in zip(colors, curves.items()):
+        ax.loglog(sides, [float(v) for v in values], "o-", ms=4, color=color, label=label)
+    ax.axvline(w4.N, color="gray", ls="--", lw=1)
+    between = (float(curves[f"행렬곱, T = {T} 타일"][-1]) * float(curves["행렬곱, 이상적 기준"][-1])) ** 0.5
+    ax.text(w4.N / 1.06, between, f"이 주의 N = {fmt.integer(w4.N)} ", rotation=90, ha="right", va="center",
+            fontsize=9, color="dimgray")
+    ax.set_xlabel("행렬 한 변 N (로그 축)")
+    ax.set_ylabel("산술 강도 I (FLOPs/Byte, 로그 축)")
+    ax.set_title(f"{w4.dtype}: 한 번씩만 읽어야 I가 N과 함께 커진다", fontsize=11)
+    ax.legend(loc="upper left", fontsize=9, framealpha=0.95)
+    style.power_log_ticks(ax)
+    return fig
 
 
 def dtypes(w4, T: int, small: str = "FP16") -> dict:

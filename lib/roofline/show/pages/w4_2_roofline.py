@@ -1,14 +1,25 @@
-"""② Roofline (chapters/w4_2_roofline.md): its tables and sentences for one week-4 problem.
+"""② Roofline (chapters/w4_2_roofline.md): its tables, sentences, roofline figure (also the week-4 guide's) and two
+explorers (the roofline on every preset and dtype, "내 커널") with their live forms, for one week-4 problem.
 
 Each function takes the model's objects (the problem, its cases, a Roofline) and returns name → value, ready to
 glue. Sentences whose truth depends on the parameters are built here, never typed into a page.
 """
 from __future__ import annotations
 
+import html
+
+from roofline import kernels, problems
 from roofline.cost import Timing
+from roofline.errors import check_divides, choice, positive_int, positive_number
 from roofline.problems import week4_cases
+from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
+from roofline.show.engine import TERA, coord, keep, log_ticks
+from roofline.show.figures import figure
+from roofline.show.pages.w4_5_matmul import regimes
+from roofline.show.palette import case_color
+
 
 def ridge_equation(hw):
     """I* = P/BW with the machine's numbers, in two short lines."""
@@ -88,6 +99,10 @@ def machine_section(w4) -> dict:
     return {"dtype": w4.dtype, "machine": w4.preset.name, "ridge": fmt.number(w4.hardware.ridge, 3)}
 
 
+def figure_section(w4) -> dict:
+    return {"roofline-figure": roofline_figure(w4)}
+
+
 def ridge_section(w4) -> dict:
     return {"ridge-eq": ridge_equation(w4.hardware)}
 
@@ -132,3 +147,332 @@ def exercises(w4) -> ex.Exercises:
         ex.Question("②-3", f"②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
                  "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given),
     ))
+
+
+# ---------------------------------------------------------------- the figure (also the week-4 guide's)
+
+FIG_LABEL = {"fontsize": 10, "color": "dimgray"}
+
+
+def draw_roofline(ax, hw, I_min: float, I_max: float) -> None:
+    """The two lines and the ridge point on log–log axes, rates in TFLOPs/s.
+
+    Labels sit beside the lines, never on them: the memory label runs parallel above the slope
+    (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part, right-aligned at
+    the right edge, the ridge label below the ceiling, to the right of the dashed line. Both of these need room
+    right of the ridge: the axis reaches far enough right of the ridge that they fit between the ridge and the
+    edge for any machine (their widths estimated from their text; a high ridge widens the right part).
+    """
+    import math
+
+    import numpy as np
+
+    from roofline.show import style
+
+    TERA = float(fmt.TERA)
+    P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
+    ceiling = ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
+                      ha="right", va="bottom", **FIG_LABEL)
+    ridge_label = ax.annotate(
+        f"분기점 I* = P/BW\n= {fmt.number(hw.ridge, 3)} FLOPs/Byte",
+        xy=(ridge, P / TERA), xytext=(ridge * 1.4, P / TERA / 5), ha="left", va="top",
+        arrowprops={"arrowstyle": "->", "color": "gray"}, fontsize=10,
+    )
+    I_max = max(I_max, ridge * _room_right(ax, [ceiling, ridge_label], ridge / I_min))
+    ceiling.set_x(I_max / 1.1)
+    I = np.geomspace(I_min, I_max, 200)
+    ax.loglog(I, np.minimum(P, BW * I) / TERA, color="black", lw=2, label="성능 상한 min(P, BW×I)")
+    ax.axvline(ridge, color="gray", ls="--", lw=1)
+    ax.set_xlim(I_min, I_max)
+    ax.set_ylim(BW * I_min / TERA / 2, P / TERA * 4)
+
+    # memory line: parallel label, a little above the line, between I_min and the ridge (geometric 1/3)
+    I_text = I_min * (ridge / I_min) ** 0.3
+    R_text = BW * I_text / TERA * 1.5
+    angle = math.degrees(math.atan2(R_text, I_text))   # direction (x, y): slope 1 in log–log coordinates
+    ax.text(I_text, R_text, f"메모리 상한 BW×I (BW = {fmt.number(hw.BW / TERA, 3)} TB/s)", rotation=angle,
+            rotation_mode="anchor", transform_rotates_text=True, ha="left", va="bottom", **FIG_LABEL)
+    ax.set_xlabel("산술 강도 I (FLOPs/Byte, 로그 축)")
+    ax.set_ylabel("성능 상한 R (TFLOPs/s, 로그 축)")
+    style.plain_log_ticks(ax)
+
+
+def _width_in(text: str, fontsize: float) -> float:
+    """A generous estimate of a label's width in inches, from its characters alone (not from a renderer, whose
+    font metrics differ between machines: the figure's data must not): a Hangul or other wide character
+    takes 1 em, any other 0.65 em."""
+    return max(sum(1.0 if ord(c) >= 0x1100 else 0.65 for c in line) for line in text.split("\n")) * fontsize / 72
+
+
+def _room_right(ax, labels, left: float) -> float:
+    """How far right of the ridge (a factor of I) the axis must reach for `labels` to fit between the ridge and
+    the right edge, the axis reaching `left` (a factor) left of it. A label's share w of the axes' width (its
+    estimated width over the axes' width before the layout, less a margin) takes w·D of the D decades shown; it
+    starts a factor 1.4 right of the ridge (or ends 1.1 left of the edge), with a gap of 0.1 decade.
+    Solving d ≥ w(log left + d) + gap."""
+    import math
+
+    axes_in = ax.figure.get_figwidth() * ax.get_position().width * 0.9
+    share = max(_width_in(label.get_text(), label.get_fontsize()) for label in labels) / axes_in
+    gap = math.log10(1.4) + 0.1
+    return 10 ** ((share * math.log10(left) + gap) / (1 - share))
+
+
+@figure("week4-roofline", "week4")
+def roofline_figure(w4):
+    """The guide's and ②'s picture: the week-4 machine and the no-reuse and tiled cases as points."""
+    from roofline.show.style import Figure
+
+    TERA = float(fmt.TERA)
+    cases = week4_cases(w4)
+    I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
+    fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture
+    ax = fig.subplots()
+    draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 8)
+    for index, case in enumerate(cases):
+        color = case_color(index)   # shared mapping: 0 = 재사용 없음, then the tiles in order
+        I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
+        ax.plot(I, R, "o", ms=8, color=color, zorder=3,
+                label=f"{ko.case(case)}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")
+    ax.legend(loc="lower right", fontsize=10, framealpha=0.95, title="I (FLOPs/Byte), R (TFLOPs/s)", title_fontsize=9)
+    ax.set_title(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
+    return fig
+
+
+# ---------------------------------------------------------------- the explorers: the roofline and "내 커널"
+
+def machine_words(hw) -> dict[str, str]:
+    return {"P": fmt.number(hw.P / TERA, 3), "BW": fmt.number(hw.BW / TERA, 3), "ridge": fmt.number(hw.ridge, 3)}
+
+
+
+
+ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)", "제한 자원"]
+ROOFLINE_ALIGN = "lrrrl"
+
+
+def roofline_row(case) -> list[str]:
+    """One row of ②'s explorer table: I, R_roof, t_ideal, the limiting resource."""
+    t = case.timing
+    return [keep(ko.case(case)), fmt.decimal(t.cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6), keep(ko.bound(t))]
+
+
+def roofline_state(w4) -> dict:
+    """② on the problem's machine (`w4.hardware_key` in `w4.dtype`): the roofline, the week-4 cases as points, the
+    table of I, R_roof, t_ideal and limiting resource, and which cases are memory- or compute-bound."""
+    hw = w4.hardware
+    cases = problems.week4_cases(w4)
+    engine.check_colours(cases)
+    name = w4.preset.name
+    fields = {**machine_words(hw), "machine": f"{name}, {w4.dtype}", "shape": f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}",
+              "regimes": regimes(cases) + "."}
+    I_all = [c.cost.I for c in cases] + [hw.ridge]
+    lo, hi = min(I_all) / 4, max(I_all) * 8
+    xs = sorted({lo, hw.ridge, hi, *(c.cost.I for c in cases)})
+    ys = [[coord(hw.R_roof(x) / TERA) for x in xs]]
+    ys += [[coord(c.timing.R_roof / TERA) if x == c.cost.I else None for x in xs] for c in cases]
+    y_lo, y_hi = hw.BW * lo / TERA / 2, hw.P / TERA * 4
+    plot = {
+        "x": [coord(x) for x in xs], "y": ys,
+        "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_hi),
+        "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_hi)],
+        "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['ridge']}", "vline": True}],
+        "aria": (f"{name} {w4.dtype}의 Roofline. 분기점 I* = {fields['ridge']} FLOPs/Byte, 연산 상한 P = {fields['P']} "
+                 f"TFLOPs/s. 점은 " + ", ".join(f"{ko.case(c)} (I = {fmt.decimal(c.cost.I, 3)})" for c in cases)
+                 + "의 성능 상한이다."),
+        "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}]
+                  + [{"color": case_color(i), "points": 9} for i in range(len(cases))],
+        "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], ["var(--rl-muted)", True, "분기점 I*"]]
+                  + [[case_color(i), False, ko.case(c)] for i, c in enumerate(cases)],
+    }
+    return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c) for c in cases]}},
+            "plots": {"roofline": plot}}
+
+
+
+KERNELS = {   # kind → (Korean name, its size fields)
+    "custom": ("F와 Q를 직접", ("F", "Q")),
+    "vector_add": ("Vector Add", ("L",)),
+    "matmul": ("정사각 행렬곱 (타일 T)", ("N", "T")),
+    "gemv": ("GEMV (M×K 행렬 × 벡터)", ("M", "K")),
+    "batched_gemm": ("배치 GEMM (b×K)·(K×N)", ("b", "N", "K")),
+}
+
+
+def kernel_cost(kind: str, sizes: dict, s: int):
+    """F and Q of the reader's kernel: given directly, or from the course's kernels in Byte-per-element s."""
+    kind = choice(kind, "kernel", KERNELS, "커널")
+    n = {key: positive_int(sizes.get(key), key) for key in KERNELS[kind][1]}
+    if kind == "custom":
+        from roofline.cost import Cost
+        return Cost(F=n["F"], Q_read=n["Q"], Q_write=0)
+    if kind == "vector_add":
+        return kernels.vector_add(n["L"], s)
+    if kind == "matmul":
+        check_divides("T", n["T"], "N", n["N"])
+        return kernels.matmul_tiled(n["N"], n["T"], s, s)
+    # a GEMM reads A and B once and writes C once (roofline.gemm.gemm): ④'s general tiling with one tile
+    if kind == "gemv":
+        return kernels.matmul_tiles(n["M"], 1, n["K"], n["M"], 1, n["K"], s, s)
+    return kernels.matmul_tiles(n["b"], n["N"], n["K"], n["b"], n["N"], n["K"], s, s)
+
+
+def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_ms=None) -> dict:
+    """"내 커널": the reader's kernel on the chosen machine's roofline: I, R_roof, the limiting resource and, with a
+    measured time (ms), the achieved FLOPs/s and its share of the roof (a warning above the roof)."""
+    hw = catalog.roofline(hardware, dtype)
+    cost = kernel_cost(kind, sizes, catalog.dtypes[dtype])
+    t = Timing(cost, hw)
+    name = catalog.presets[hardware].name
+    fields = {"k-machine": f"{name}, {dtype}", "k-F": fmt.integer(cost.F), "k-Q": fmt.integer(cost.Q),
+              "k-I": fmt.decimal(cost.I, 6), "k-R": fmt.tera(t.R_roof, 6), "k-bound": ko.bound(t),
+              "k-t": fmt.ms(t.t_ideal, 6), "k-ridge": fmt.number(hw.ridge, 3),
+              "k-achieved": "–", "k-share": "–", "k-verdict": ""}
+    lo = min(cost.I, hw.ridge) / 8
+    hi = max(cost.I, hw.ridge) * 8
+    xs = sorted({lo, hw.ridge, hi, cost.I})
+    ys = [[coord(hw.R_roof(x) / TERA) for x in xs], [coord(t.R_roof / TERA) if x == cost.I else None for x in xs]]
+    y_lo, y_top = hw.R_roof(lo) / TERA / 2, hw.P / TERA * 4
+    achieved = None
+    if t_ms not in (None, ""):
+        seconds = positive_number(t_ms, "t_ms") / 1000
+        achieved = cost.F / seconds
+        share = achieved / t.R_roof
+        fields.update({"k-achieved": fmt.tera(achieved, 6), "k-share": fmt.percent(share, 1)})
+        fields["k-verdict"] = (
+            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} TFLOPs/s보다 크다. 모델로는 불가능한 값이니 "
+            "F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 확인하자." if achieved > t.R_roof else
+            f"성능 상한의 {fmt.percent(share, 1)}에 닿았다.")
+        ys.append([coord(achieved / TERA) if x == cost.I else None for x in xs])
+        y_lo = min(y_lo, achieved / TERA / 2)
+        y_top = max(y_top, achieved / TERA * 4)
+    plot = {"x": [coord(x) for x in xs], "y": ys, "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_top),
+            "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_top)],
+            "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['k-ridge']}", "vline": True}],
+            "aria": (f"{name} {dtype}의 Roofline 위의 내 커널. I = {fmt.decimal(cost.I, 3)} FLOPs/Byte, 성능 상한 "
+                     f"{fmt.tera(t.R_roof, 3)} TFLOPs/s" + (f", 측정 처리율 {fmt.tera(achieved, 3)} TFLOPs/s." if achieved else ".")),
+            "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}, {"color": case_color(0), "points": 11}]
+                      + ([{"color": "var(--rl-accent)", "points": 11}] if achieved else []),
+            "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델의 상한 위의 점"]]
+                      + ([["var(--rl-accent)", False, "측정한 처리율"]] if achieved else [])}
+    return {"fields": fields, "flags": {"above": achieved is not None and achieved > t.R_roof},
+            "plots": {"kernel": plot}}
+
+
+
+
+
+# Which model ②'s explorer applies (the same as the week's hand calculation), said beside it.
+MODEL_NOTE = ("값은 4주차의 모델로 셌다. 재사용은 출력 타일 하나 안에서만 일어나고, 서로 다른 출력 타일 사이의 "
+              "재사용(L2 캐시)은 없으며, C는 입력과 같은 자료형으로 한 번 쓴다고 둔다. 실제 GEMM 라이브러리는 "
+              "타일 사이에서도 입력을 재사용하므로 I가 이보다 크다.")
+
+
+def roofline_explorer(w4) -> explorer.Explorer:
+    """② The reader chooses the hardware (every preset) and a dtype it has; the roofline, the week-4 cases of the
+    problem `w4` and their I, R_roof, t_ideal and limiting resource follow (`roofline_state`)."""
+    presets, dtypes = w4.catalog.presets, w4.catalog.dtypes
+    start, dtype = w4.hardware_key, w4.dtype
+    uid = "rl-roofline"
+    states = {f"{key}|{d}": roofline_state(w4.with_(hardware=key, dtype=d))
+              for key, p in presets.items() for d in p.peak}
+    options = [[key, p.name] for key, p in presets.items()]
+    all_dtypes = [[d, f"{d} (원소당 {dtypes[d]} Byte)"] for d in dtypes]
+    allowed = {key: [d for d in dtypes if d in p.peak] for key, p in presets.items()}
+    data = {
+        "controls": {
+            "hw": {"kind": "select", "options": options, "initial": start},
+            "dtype": {"kind": "select", "options": all_dtypes, "initial": dtype, "depends": "hw", "allowed": allowed},
+        },
+        "parts": [{"on": ["hw", "dtype"], "states": states}],
+        "plots": {"roofline": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+        "live": explorer.live_form("roofline", {"hardware": w4.hardware_key, "dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles)}),
+        "hash": {"hw": "hardware", "dtype": "dtype"},
+    }
+    first = states[f"{start}|{dtype}"]
+    f = first["fields"]
+    plot = first["plots"]["roofline"]
+    controls = (explorer.select(uid, "hw", "하드웨어", options, start)
+                + explorer.select(uid, "dtype", "자료형", all_dtypes, dtype, allowed[start]))
+    body = (
+        f'<p class="rl-summary" aria-live="polite">{explorer.field("shape", f["shape"])} 행렬곱, {explorer.field("machine", f["machine"])}: '
+        f'P = {explorer.field("P", f["P"])} TFLOPs/s, BW = {explorer.field("BW", f["BW"])} TB/s, 분기점 I* = P/BW = '
+        f'{explorer.field("ridge", f["ridge"])} FLOPs/Byte. {explorer.field("regimes", f["regimes"])}</p>'
+        + explorer.plot(uid, "roofline", plot["aria"])
+        + explorer.legend(plot["legend"], "roofline")
+        + explorer.rows_table("cases", ROOFLINE_HEADERS, first["tables"]["cases"])
+    )
+    intro = (f"{explorer.field('shape', f['shape'])} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
+             f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다. {MODEL_NOTE}")
+    note = ("강의 사이트의 이 자리에서는 하드웨어와 자료형을 골라 Roofline과 표가 바뀌는 것을 볼 수 있다. "
+            "노트북에서는 매개변수 셀의 하드웨어를 바꾸고 다시 실행하면 된다. "
+            f"{MODEL_NOTE} 아래는 지금 조건({f['machine']})의 값이다.")
+    rows = first["tables"]["cases"]["rows"]
+    return explorer.Explorer("roofline", explorer.wrap(uid, intro, controls, body, data),
+                    explorer.markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, ROOFLINE_ALIGN)), explorer.count(data))
+
+
+def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -> explorer.Explorer:
+    """② "내 커널": the reader's kernel on the chosen machine's roofline (`kernel_state`). The build shows
+    the default example (the chapter's machine, an N×N matmul with its middle tile); the page's live mode lets
+    the reader type F and Q, or a kernel and its sizes, and a measured time. The form starts from the course's
+    examples: the week-3 vector length L, the note's GEMM (N, K and a batch b)."""
+    sizes = sizes or {"N": w4.N, "T": w4.tiles[len(w4.tiles) // 2]}
+    state = kernel_state(w4.catalog, w4.hardware_key, w4.dtype, kind, sizes, t_ms)
+    f = state["fields"]
+    plot = state["plots"]["kernel"]
+    uid = "rl-kernel"
+    values = {"hardware": w4.hardware_key, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
+              "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
+              "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
+              "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
+              "t_ms": "" if t_ms is None else t_ms}
+    data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
+            "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+            "live": explorer.live_form("kernel", values)}
+    data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()]}
+    data["live"]["sizes"] = {key: list(names) for key, (_, names) in KERNELS.items()}
+    rows = [("하드웨어", explorer.field("k-machine", f["k-machine"])), ("F (FLOPs)", explorer.field("k-F", f["k-F"])),
+            ("Q (Byte)", explorer.field("k-Q", f["k-Q"])), ("I (FLOPs/Byte)", explorer.field("k-I", f["k-I"])),
+            ("성능 상한 R_roof (TFLOPs/s)", explorer.field("k-R", f["k-R"])), ("제한 자원", explorer.field("k-bound", f["k-bound"])),
+            ("Roofline 예상 시간 (ms)", explorer.field("k-t", f["k-t"])),
+            ("측정 처리율 (TFLOPs/s)", explorer.field("k-achieved", f["k-achieved"])),
+            ("성능 상한 대비", explorer.field("k-share", f["k-share"]))]
+    table = ('<div class="pst-scrollable-table-container"><table class="table rl-table"><thead><tr>'
+             '<th class="head text-left">항목</th><th class="head text-right">값</th></tr></thead><tbody>'
+             + "".join(f'<tr><td class="text-left">{html.escape(h)}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
+             + "</tbody></table></div>")
+    body = (f'<p class="rl-summary rl-verdict" aria-live="polite">{explorer.field("k-verdict", f["k-verdict"])}</p>'
+            + explorer.plot(uid, "kernel", plot["aria"]) + explorer.legend(plot["legend"], "kernel") + table)
+    example = f"{w4.N}×{w4.N} 행렬곱(T = {sizes.get('T')})" if kind == "matmul" else KERNELS[kind][0]
+    intro = (f"내 커널은 Roofline의 어디에 놓일까? 아래는 예로 든 {html.escape(example)}을 이 장의 하드웨어에 놓은 값이다. "
+             "이 페이지에서 직접 계산하기를 켜면 F와 Q를 직접 적거나 커널과 크기를 고르고, 잰 시간을 적어 달성한 처리율까지 볼 수 있다.")
+    note = ("강의 사이트의 이 자리에서는 내 커널의 F와 Q(또는 커널과 크기)와 잰 시간을 적어 Roofline 위의 위치를 볼 수 있다. "
+            f"아래는 예로 든 {example}의 값이다.")
+    md_rows = [(h, f[k]) for h, k in zip([r[0] for r in rows], ["k-machine", "k-F", "k-Q", "k-I", "k-R", "k-bound", "k-t",
+                                                                  "k-achieved", "k-share"])]
+    return explorer.Explorer("kernel", explorer.wrap(uid, intro, "", body, data), explorer.markdown(note, tables.markdown(["항목", "값"], md_rows, "lr")), 1)
+
+
+
+
+def _live_roofline(course, v: dict) -> dict:
+    w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
+    w4.hardware   # the preset must have the dtype
+    return roofline_state(w4)
+
+
+def _live_kernel(course, v: dict) -> dict:
+    hardware = choice(v.get("hardware"), "hardware", course.presets, "하드웨어 프리셋")
+    dtype = choice(v.get("dtype"), "dtype", course.dtypes, "자료형")
+    return kernel_state(course.catalog, hardware, dtype, v.get("kernel"), v, v.get("t_ms"))
+
+
+LIVE = {   # the live forms: fields (name, Korean label as in the parameter cell) and the state of what was typed
+    "roofline": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형 (그 하드웨어에 최대 성능이 있는 것)"),
+                             ("N", "정사각 행렬 한 변"), ("tiles", "비교할 타일 한 변 T (N의 약수)")), _live_roofline),
+    "kernel": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형"), ("kernel", "커널"),
+                           ("F", "연산량 F (FLOPs)"), ("Q", "이동량 Q (Byte)"), ("L", "벡터 길이 L"),
+                           ("N", "행렬 한 변 N"), ("T", "타일 한 변 T"), ("M", "행 수 M"), ("K", "안쪽 차원 K"),
+                           ("b", "배치 b"), ("t_ms", "잰 시간 (ms, 없으면 비워 둔다)")), _live_kernel),
+}

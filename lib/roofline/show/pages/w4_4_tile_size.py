@@ -1,4 +1,5 @@
-"""④ tile size: the tables and the sentences whose truth depends on the parameters.
+"""④ tile size: the tables and the sentences whose truth depends on the parameters, and the explorer (tile side,
+buffering, GPU: buffers, occupancy and its binding limit) with its live form.
 
     storage_table(s, dtype)                  → A·B pieces and the partial sums in T_M, T_N, T_K
     buffer_table(single), double_table(single, double)
@@ -11,12 +12,17 @@ The `*_section(w4, …)` functions return name → value for one section of the 
 """
 from __future__ import annotations
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
+from roofline.errors import ParameterError, check_divides, positive_int
+from roofline.problems import powers_of_two
+from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
+from roofline.show.engine import keep
 
 
 def _byte_kib(n) -> str:
@@ -452,3 +458,181 @@ def exercises(w4) -> ex.Exercises:
                  "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
                  given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2)),
     ))
+
+
+# ---------------------------------------------------------------- the explorer
+
+
+BUFFERING = {1: "단일 버퍼", 2: "이중 버퍼링"}
+TILE_HEADERS = ["A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"]
+TILES_HEADERS = ["타일", "단일 버퍼", "정한 한도", "이중 버퍼링", "정한 한도"]   # cells: "resident blocks, occupancy"
+TILES_ALIGN = "lrlrl"
+
+
+def tile_choice(w4, T, copies) -> tuple[int, int]:
+    """The explorer's tile side T (a divisor of the problem's N) and its input copies (1 or 2)."""
+    T = positive_int(T, "T")
+    check_divides("T", T, "N", w4.N)
+    if copies not in BUFFERING or isinstance(copies, bool):
+        raise ParameterError(f"copies: 입력 버퍼 A·B의 벌 수는 1(단일 버퍼) 또는 2(이중 버퍼링)여야 한다. 받은 값: {copies!r}")
+    return T, copies
+
+
+def tile_buffers_state(w4, T, copies) -> dict:
+    """④'s buffer sizes of one T×T×T tile with `copies` sets of A·B in the problem's dtype (roofline.buffers)."""
+    T, copies = tile_choice(w4, T, copies)
+    b = buffers.tile_buffers(T, T, T, w4.s, w4.s, copies)
+    return {"fields": {**{f"b{j}": text for j, text in enumerate(buffer_row(b))}, "tile": f"T = {T}, {BUFFERING[copies]}"}}
+
+
+def tile_occupancy_state(w4, T, copies) -> dict:
+    """④'s tile on one SM of the problem's `gpu` with its `threads` and `extra_registers`: the demand, the four
+    limits, resident blocks, active warps, occupancy and the binding limit (roofline.occupancy.tile_case), in the
+    chapter's words (show.occupancy_words)."""
+    T, copies = tile_choice(w4, T, copies)
+    preset = w4.catalog.presets[w4.gpu]
+    case = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers)
+    r = case.result
+    return {"fields": occupancy_words(case, preset),
+            "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
+            "flags": {"misfit": r is None or not r.blocks}}
+
+
+def tile_cases_state(w4) -> dict:
+    """The problem's tiles on its `gpu`, single and double buffering (the chapter's table of GPUs, one GPU), and
+    the words of the sentences that name the condition: dtype, Byte per element, GPU, threads, registers allowance."""
+    preset = w4.catalog.presets[w4.gpu]
+    rows = []
+    for T in w4.tiles:
+        one, two = (resident(occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers))
+                    for copies in (1, 2))
+        rows.append([keep(f"T = {fmt.integer(T)}"), keep(one[0]), keep(one[1]), keep(two[0]), keep(two[1])])
+    fields = {"dtype": w4.dtype, "s": str(w4.s), "gpu-name": gpu_name(preset),
+              "threads": fmt.integer(w4.threads), "warps-per-block": fmt.integer(occupancy.warps_per_block(w4.threads, preset.sm.warp_size)),
+              "extra": fmt.integer(w4.extra_registers)}
+    return {"fields": fields, "tables": {"tiles": {"align": TILES_ALIGN, "rows": rows}}}
+
+
+def tile_state(w4, T, copies) -> dict:
+    """④ for the problem `w4`, the tile side T and `copies`: the buffers, the occupancy and the problem's tiles."""
+    parts = [tile_buffers_state(w4, T, copies), tile_occupancy_state(w4, T, copies), tile_cases_state(w4)]
+    state: dict = {}
+    for part in parts:
+        for kind, values in part.items():
+            state.setdefault(kind, {}).update(values)
+    return state
+
+
+
+BUFFER_MODES = [[str(k), label] for k, label in BUFFERING.items()]
+
+
+@dataclass(frozen=True)
+class TileOptions:
+    """What ④'s static explorer offers: the presets with per-SM limits and the tile sides (the problem's threads
+    and registers allowance; any other value, N and tiles are the live mode's)."""
+
+    gpus: tuple[str, ...]
+    Ts: tuple[int, ...]
+
+    @property
+    def count(self) -> int:
+        return len(self.gpus) * len(self.Ts) * 2
+
+
+def tile_options(w4) -> TileOptions:
+    """Every power of two from 8 that divides N, up to the first whose single input buffers no GPU's block can
+    take (one such T is shown), and the problem's tiles; every preset with per-SM limits."""
+    presets = w4.catalog.presets
+    gpus = tuple(key for key, p in presets.items() if p.sm)
+    most = max(presets[key].sm.smem_per_block for key in gpus)
+    Ts = []
+    for T in powers_of_two(w4.N):
+        Ts.append(T)
+        if buffers.tile_buffers(T, T, T, w4.s, w4.s, 1).inputs > most:
+            break
+    return TileOptions(gpus, tuple(sorted(set(Ts) | set(w4.tiles))))
+
+
+def tile_explorer(w4, T: int) -> explorer.Explorer:
+    """④ The reader chooses T, single or double buffering and the GPU (presets with per-SM limits): the buffers,
+    the four limits on resident blocks, the resident blocks, active warps, occupancy and the binding limit follow,
+    and the problem's tiles on that GPU (`tile_buffers_state`, `tile_occupancy_state`,
+    `tile_cases_state`: roofline.occupancy, the one function). The threads per block and the registers
+    allowance are the problem's; the live mode takes any value of them, of N, the tiles and the dtype."""
+    o = tile_options(w4)
+    if T not in o.Ts:
+        raise ParameterError(f"T: T = {T}은(는) 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {list(o.Ts)}")
+    uid = "rl-tile"
+    problems_at = {key: w4.with_(gpu=key) for key in o.gpus}
+    sizes = {f"{t}|{c}": tile_buffers_state(w4, t, c) for t in o.Ts for c in (1, 2)}
+    states = {f"{t}|{c}|{key}": tile_occupancy_state(p, t, c) for key, p in problems_at.items()
+              for t in o.Ts for c in (1, 2)}
+    cases = {key: tile_cases_state(p) for key, p in problems_at.items()}
+    t_options = [[str(t), fmt.integer(t)] for t in o.Ts]
+    g_options = [[key, w4.catalog.presets[key].name] for key in o.gpus]
+    data = {
+        "controls": {
+            "T": {"kind": "range", "options": t_options, "initial": str(T)},
+            "copies": {"kind": "radio", "options": BUFFER_MODES, "initial": "1"},
+            "gpu": {"kind": "select", "options": g_options, "initial": w4.gpu},
+        },
+        "parts": [{"on": ["T", "copies"], "states": sizes},
+                  {"on": ["T", "copies", "gpu"], "states": states},
+                  {"on": ["gpu"], "states": cases}],
+        "plots": {},
+        "live": explorer.live_form("tile-size", {"dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles), "threads": w4.threads,
+                                    "gpu": w4.gpu, "extra_registers": w4.extra_registers, "T": T, "copies": 1}),
+        "hash": {"T": "T", "copies": "copies", "gpu": "gpu"},
+    }
+    data["live"]["choices"] = {"copies": BUFFER_MODES}
+    first = tile_state(w4, T, 1)
+    f = first["fields"]
+    row = [f[f"b{j}"] for j in range(len(TILE_HEADERS))]
+    occ_rows = [(h, f[k]) for h, k in zip(OCC_HEADERS, OCC_KEYS)]
+    controls = (explorer.slider(uid, "T", "타일 한 변 T (T_M = T_N = T_K)", t_options, str(T))
+                + explorer.radios(uid, "copies", "입력 버퍼 A·B", BUFFER_MODES, "1")
+                + explorer.select(uid, "gpu", "GPU 프리셋", g_options, w4.gpu))
+    condition = (f'{explorer.field("gpu-name", f["gpu-name"])}, 블록당 스레드 {explorer.field("threads", f["threads"])}개'
+                 f'(워프 {explorer.field("warps-per-block", f["warps-per-block"])}개), 스레드당 레지스터 여유분 '
+                 f'{explorer.field("extra", f["extra"])}개')
+    body = (
+        f'<p class="rl-summary" aria-live="polite">{explorer.field("tile", f["tile"])}: {explorer.field("verdict", f["verdict"])}</p>'
+        f'<div class="rl-meter" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
+        f'활성 워프의 몫</span><span class="rl-meter-track"><span class="rl-meter-fill" '
+        f'data-rl-width="occupancy" style="width: {first["widths"]["occupancy"]}"></span></span></div>'
+        + explorer.table(["블록 하나의 공간", "값"], [(h, v) for h, v in zip(TILE_HEADERS, row)], "lr",
+                 [[None, f"b{j}"] for j in range(len(row))])
+        + explorer.table(["SM 하나의 점유율", "값"], occ_rows, "lr", [[None, k] for k in OCC_KEYS])
+        + f'<p>매개변수 셀의 비교할 타일을 모두 같은 블록으로 {explorer.field("gpu-name", f["gpu-name"])}에 놓으면 다음과 같다. '
+        '칸마다 상주 블록, 점유율과 그 수를 정한 한도다.</p>'
+        + explorer.rows_table("tiles", TILES_HEADERS, first["tables"]["tiles"])
+    )
+    intro = (f"{explorer.field('dtype', f['dtype'])} 원소 {explorer.field('s', f['s'])} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 "
+             f"SM 하나에 몇 개 상주하는지 본다. 블록은 {condition}다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 "
+             "레지스터에 나누어 둔다고 본다. 네 한도(워프 수, 레지스터, Shared Memory, 블록 수)는 위의 표와 같은 규칙으로 "
+             '계산했다. <span class="rl-static-only">타일 한 변, 버퍼링, GPU를 바꿔 보자. 스레드 수와 레지스터 여유분, '
+             "N과 타일은 ‘이 페이지에서 직접 계산하기’를 켜면 바꿀 수 있다.</span>")
+    note = ("강의 사이트의 이 자리에서는 타일 한 변, 단일·이중 버퍼링, GPU를 골라 버퍼 크기와 네 한도, 상주 블록과 점유율이 "
+            "바뀌는 것을 볼 수 있고, 그곳의 ‘이 페이지에서 직접 계산하기’를 켜면 스레드 수, 레지스터 여유분, N과 타일도 바꿀 수 있다. "
+            "노트북에서는 매개변수 셀의 값을 바꾸고 다시 실행하면 된다. "
+            f"아래는 지금 조건({f['tile']}, {w4.catalog.presets[w4.gpu].name}, 스레드 {w4.threads}개, "
+            f"여유분 {w4.extra_registers}개)의 값이다.")
+    table = tables.markdown(["항목", "값"], list(zip(TILE_HEADERS, row)) + occ_rows, "lr")
+    return explorer.Explorer("tile-size", explorer.wrap(uid, intro, controls, body, data), explorer.markdown(note, table), len(states))
+
+
+
+
+def _live_tile(course, v: dict) -> dict:
+    w4 = course.week4.with_(**{k: v[k] for k in ("dtype", "N", "tiles", "threads", "gpu", "extra_registers")})
+    return tile_state(w4, v["T"], v["copies"])
+
+
+LIVE = {   # the live form: fields (name, Korean label as in the parameter cell) and the state of what was typed
+    "tile-size": engine.Form((("dtype", "자료형: 입력 s_in과 중간 합 s_acc 모두"), ("N", "정사각 행렬 한 변 (M = N = K)"),
+                              ("tiles", "비교할 정사각 타일 한 변 T"), ("threads", "예시: 블록 하나의 스레드 수"),
+                              ("gpu", "점유율 손계산의 GPU (SM 한도가 있는 NVIDIA GPU 프리셋)"),
+                              ("extra_registers", "가정: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 (주소, 루프 변수, 곱할 입력 값)"),
+                              ("T", "조건 탐색기에서 고른 타일 한 변 T (N의 약수)"), ("copies", "입력 버퍼 A·B")), _live_tile),
+}

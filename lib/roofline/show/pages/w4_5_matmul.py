@@ -1,4 +1,5 @@
-"""⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters.
+"""⑤ the worked N×N matmul: its tables, equations and the sentences whose truth depends on the parameters, its two
+figures (the cases' times, the tile-side sweep) and the explorer (N and T) with its live form.
 
 Every function takes the week's problem (`Week4`) or its cases (`problems.week4_cases`) and returns what a
 page glues: IPython Markdown (tables), Math (equations) or a Korean sentence (str). The `*_section(w4)` functions
@@ -13,11 +14,16 @@ from __future__ import annotations
 from fractions import Fraction
 from math import gcd
 
-from roofline import buffers, kernels
+from roofline import buffers, kernels, problems
 from roofline.cost import Timing
-from roofline.problems import week4_cases
+from roofline.errors import ParameterError, check_divides, positive_int
+from roofline.problems import powers_of_two, sweep, week4_cases
+from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
+from roofline.show.engine import coord, keep, log_ticks, tile_ticks
+from roofline.show.figures import figure
+from roofline.show.palette import case_color
 
 
 def _frac(text: str) -> str:
@@ -293,7 +299,7 @@ def time_section(w4, digits: int = 6) -> dict:
     cases, hw = week4_cases(w4), w4.hardware
     return {"table-time": time_table(cases, digits), "digits": str(digits), "time-defs": time_defs(hw),
             "regimes": regimes(cases), "ridge": fmt.number(hw.ridge, 3), "last-story": last_story(cases[-1]),
-            "gain-story": gain_story(cases[-2], cases[-1])}
+            "gain-story": gain_story(cases[-2], cases[-1]), "fig-times": times_figure(w4)}
 
 
 def buffer_section(w4) -> dict:
@@ -327,6 +333,105 @@ def rectangle_section(w4) -> dict:
             "q-rect-read": fmt.integer(rect.Q_read), "q-read-ratio": fmt.ratio(Fraction(rect.Q_read, square.Q_read)),
             "q-sq-I": fmt.decimal(square.I, 3), "q-rect-I": fmt.decimal(rect.I, 3),
             "q-sq-in": fmt.kib(buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs)}
+
+
+def sweep_section(w4) -> dict:
+    """The tile-side sweep (every divisor T of N): its figure and the range it spans."""
+    points = sweep(w4)
+    return {"fig-sweep": tile_sweep_figure(w4), "sweep-min": str(points[0].T), "sweep-max": fmt.integer(points[-1].T),
+            "sweep-I-max": fmt.decimal(points[-1].I, 3)}
+
+
+# ---------------------------------------------------------------- figures
+
+MS = 1e3
+
+
+@figure("week4-tile-sweep", "week4")
+def tile_sweep_figure(w4):
+    """Top: I_T against T (every divisor T of N) with the ridge I*; bottom: t_compute, t_memory and t_ideal
+    against T, with the ridge crossing T* = 2 s N I* / (2N − s I*) where I_T ≥ I*.
+
+    One narrow column with large type: it is read on a phone (390 px) as well as on a desktop."""
+    from roofline.show import style
+    from roofline.show.style import Figure
+
+    hw = w4.hardware
+    points = sweep(w4)
+    Ts = [p.T for p in points]
+    threshold = kernels.tile_threshold(w4.N, hw.ridge, w4.s, w4.s)
+    crossing = threshold is not None and threshold <= w4.N
+
+    fig = Figure(figsize=(4.4, 6.6))
+    top, bottom = fig.subplots(2, 1, sharex=True)
+
+    top.loglog(Ts, [float(p.I) for p in points], "o-", ms=3, lw=1.5, color="dimgray", label="I_T")
+    top.axhline(float(hw.ridge), color="gray", ls="--", lw=1.2, label=f"분기점 I* = {fmt.number(hw.ridge, 3)}")
+    top.set_ylabel("I_T (FLOPs/Byte)", fontsize=12)
+    top.set_title("산술 강도", fontsize=13)
+    top.tick_params(labelbottom=True)
+
+    t_c = float(points[0].timing.t_compute) * MS
+    bottom.loglog(Ts, [float(p.timing.t_memory) * MS for p in points], ":", lw=2, color="#7f7f7f", label="메모리 시간")
+    bottom.axhline(t_c, color="black", ls="--", lw=1.2, label="연산 시간")
+    bottom.loglog(Ts, [float(p.timing.t_ideal) * MS for p in points], "o-", ms=3, lw=1.5, color="black",
+                  label="이상적 시간")
+    bottom.set_xlabel("타일 한 변 T", fontsize=12)
+    bottom.set_ylabel("시간 (ms)", fontsize=12)
+    bottom.set_title("이상적 시간 = max(연산, 메모리)", fontsize=13)
+
+    for index, T in enumerate(w4.tiles, start=1):
+        p = next(q for q in points if q.T == T)
+        color = case_color(index)
+        top.plot(T, float(p.I), "o", ms=9, color=color, label=f"T = {T}", zorder=3)
+        bottom.plot(T, float(p.timing.t_ideal) * MS, "o", ms=9, color=color, zorder=3)
+    if crossing:
+        for ax in (top, bottom):
+            ax.axvline(float(threshold), color="#9467bd", ls="--", lw=1.2)
+        top.annotate(f"T* ≈ {fmt.decimal(threshold, 3)}", xy=(float(threshold), float(hw.ridge)),
+                     xytext=(float(threshold) * 1.6, float(hw.ridge) / 15), color="#9467bd", fontsize=12,
+                     arrowprops={"arrowstyle": "->", "color": "#9467bd"})
+        bottom.text(float(threshold) * 1.25, t_c * 2.2, "연산 한계", color="#9467bd", fontsize=12, va="bottom")
+    for ax in (top, bottom):
+        ax.tick_params(labelsize=11)
+        style.plain_log_ticks(ax)
+    top.legend(fontsize=10, loc="upper left", framealpha=0.95, handlelength=1.4)
+    bottom.legend(fontsize=10, loc="upper right", framealpha=0.95, handlelength=1.6)
+    fig.suptitle(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱, T만 바꿀 때", fontsize=13)
+    return fig
+
+
+@figure("week4-matmul-times", "week4")
+def times_figure(w4):
+    """⑤'s own view: for each case, the memory time Q/BW as a bar and the compute time F/P as a line;
+    t_ideal = max(F/P, Q/BW) is written at the end of each bar (log time axis)."""
+    from roofline.show import style
+    from roofline.show.style import Figure
+
+    cases = week4_cases(w4)
+    t_c = float(cases[0].timing.t_compute) * MS
+
+    fig = Figure(figsize=(4.4, 3.4))
+    ax = fig.subplots()
+    ys = list(range(len(cases)))[::-1]
+    for index, (y, case) in enumerate(zip(ys, cases)):
+        t_m = float(case.timing.t_memory) * MS
+        ax.barh(y, t_m, height=0.6, color=case_color(index))
+        ideal = fmt.ms(case.timing.t_ideal, 3)
+        ax.text(max(t_m, t_c) * 1.15, y, f"{ideal} ms", va="center", fontsize=11.5)
+    ax.axvline(t_c, color="black", ls="--", lw=1.5)
+    ax.text(t_c * 1.12, ys[0] + 0.5, f"연산 시간 F/P = {fmt.ms(cases[0].timing.t_compute, 3)} ms", ha="left",
+            va="bottom", fontsize=11.5)
+    ax.set_xscale("log")
+    ax.set_xlim(1, float(cases[0].timing.t_memory) * MS * 20)
+    ax.set_ylim(-0.6, len(cases) - 0.1 + 0.8)
+    ax.set_yticks(ys, [ko.case(c) for c in cases], fontsize=12)
+    ax.set_xlabel("메모리 시간 Q/BW (ms)", fontsize=12)
+    ax.tick_params(axis="x", labelsize=11)
+    ax.grid(axis="y", visible=False)
+    style.plain_log_ticks(ax)
+    ax.set_title("막대: 메모리 시간\n숫자: 이상적 시간", fontsize=12.5)
+    return fig
 
 
 # ---------------------------------------------------------------- exercises
@@ -377,3 +482,158 @@ def exercises(w4) -> ex.Exercises:
                               tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
                               given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW)))
     return ex.Exercises("⑤", tuple(questions))
+
+
+# ---------------------------------------------------------------- the explorer
+
+
+MATMUL_HEADERS = ["방식", "F (FLOPs)", "총 Q (Byte)", "I (FLOPs/Byte)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)",
+                  "메모리 시간 (ms)", "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"]
+MATMUL_ALIGN = "lrrrrrrrlr"
+
+
+def matmul_row(case, base) -> list[str]:
+    """One row with ⑤'s comparison columns: F, Q, I, R_roof, t_compute, t_memory, t_ideal, limiting resource, t₀/t."""
+    t = case.timing
+    return [keep(ko.case(case)), fmt.integer(t.cost.F), fmt.integer(t.cost.Q), fmt.decimal(t.cost.I, 6),
+            fmt.tera(t.R_roof, 6), fmt.ms(t.t_compute, 6), fmt.ms(t.t_memory, 6), fmt.ms(t.t_ideal, 6),
+            keep(ko.bound(t)), fmt.ratio(base.timing.t_ideal / t.t_ideal)]
+
+
+def matmul_sweep(w4) -> list[int]:
+    """The tile sides on ⑤'s curves: every power of two from 8 that divides N, and the problem's tiles."""
+    return sorted(set(powers_of_two(w4.N)) | set(w4.tiles))
+
+
+def matmul_state(w4, T: int) -> dict:
+    """⑤ for the problem `w4` and the chosen tile side T: the point on the I–T and time–T curves over
+    `matmul_sweep(w4)` (with T), and the table's two rows (no reuse, T) with ⑤'s comparison columns."""
+    T = positive_int(T, "T")
+    check_divides("T", T, "N", w4.N)
+    hw = w4.hardware
+    Ts = sorted(set(matmul_sweep(w4)) | {T})
+    cases = problems.week4_cases(w4.with_(tiles=Ts))
+    base, sweep = cases[0], {c.T: c for c in cases[1:]}
+    chosen = sweep[T]
+    I_lo = min(min(c.cost.I for c in sweep.values()), hw.ridge) / 2
+    I_hi = max(max(c.cost.I for c in sweep.values()), hw.ridge) * 2
+    t_c = base.timing.t_compute
+    t_lo = min(t_c, min(c.timing.t_memory for c in sweep.values())) * 1000 / 2
+    t_hi = max(c.timing.t_ideal for c in sweep.values()) * 1000 * 2
+    rows = [matmul_row(base, base), matmul_row(chosen, base)]
+    fields = {f"r{i}-{j}": text for i, row in enumerate(rows) for j, text in enumerate(row) if j}
+    fields.update({"T": rows[1][0], "shape": f"{w4.N}×{w4.N}", "N": fmt.integer(w4.N), "dtype": w4.dtype,
+                   "machine": w4.preset.name, "regimes": regimes([base, chosen]) + "."})
+    x = [float(t) for t in Ts]
+    xrange = [coord(Fraction(Ts[0]) / Fraction(3, 2)), coord(Ts[-1] * Fraction(3, 2))]
+    I_T, t_T = fmt.decimal(chosen.cost.I, 3), fmt.ms(chosen.timing.t_ideal, 3)
+    return {"fields": fields, "plots": {
+        "intensity": {
+            "x": x, "y": [[coord(c.cost.I) for c in sweep.values()], [coord(hw.ridge)] * len(Ts),
+                          [coord(chosen.cost.I) if t == T else None for t in Ts]],
+            "xticks": tile_ticks(Ts), "yticks": log_ticks(I_lo, I_hi), "xrange": xrange,
+            "yrange": [coord(I_lo), coord(I_hi)],
+            "marks": [{"x": coord(T), "y": coord(chosen.cost.I), "text": f"I = {I_T}"}],
+            "aria": (f"{w4.N}×{w4.N} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} FLOPs/Byte, "
+                     f"분기점 I* = {fmt.number(hw.ridge, 3)} FLOPs/Byte."),
+        },
+        "times": {
+            "x": x, "y": [[coord(c.timing.t_ideal * 1000) for c in sweep.values()], [coord(t_c * 1000)] * len(Ts),
+                          [coord(c.timing.t_memory * 1000) for c in sweep.values()],
+                          [coord(chosen.timing.t_ideal * 1000) if t == T else None for t in Ts]],
+            "xticks": tile_ticks(Ts), "yticks": log_ticks(t_lo, t_hi), "xrange": xrange,
+            "yrange": [coord(t_lo), coord(t_hi)],
+            "marks": [{"x": coord(T), "y": coord(chosen.timing.t_ideal * 1000), "text": f"{t_T} ms"}],
+            "aria": (f"{w4.N}×{w4.N} 행렬곱의 이상적 시간 곡선. T = {T}에서 이상적 시간 {t_T} ms, "
+                     f"연산 시간 {fmt.ms(t_c, 3)} ms, 제한 자원은 {ko.bound(chosen.timing)}."),
+        },
+    }}
+
+
+
+
+
+def matmul_sizes(N: int, smallest: int = 1024, largest: int = 16384) -> list[int]:
+    """The N of the explorer: powers of two from `smallest` to `largest`, and the chapter's own N."""
+    found, n = set(), smallest
+    while n <= largest:
+        found.add(n)
+        n *= 2
+    return sorted(found | {N})
+
+
+def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
+    """⑤ The reader chooses N (powers of two from 1,024 to 16,384, and the problem's N) and T (every power of
+    two from 8 that divides N, and the problem's tiles at its N); the point moves on the I–T and t_ideal–T
+    curves and the table shows the no-reuse row and the chosen T's row (`matmul_state`)."""
+    N, dtype = w4.N, w4.dtype
+    kernels.check_positive(T=T)
+    sizes = sizes or matmul_sizes(N)
+    problems_at = {n: w4 if n == N else w4.with_(N=n, tiles=powers_of_two(n)) for n in sizes}
+    tile_sets = {n: matmul_sweep(p) for n, p in problems_at.items()}
+    if T not in tile_sets[N]:
+        raise ParameterError(f"T: T = {T}은(는) N = {N}에서 고를 수 있는 타일 한 변이 아니다. 고를 수 있는 값: {tile_sets[N]}")
+    uid = "rl-matmul"
+    states = {f"{n}|{t}": matmul_state(p, t) for n, p in problems_at.items() for t in tile_sets[n]}
+    n_options = [[str(n), fmt.integer(n)] for n in sizes]
+    t_options = [[str(t), fmt.integer(t)] for t in sorted(set().union(*tile_sets.values()))]
+    data = {
+        "controls": {
+            "N": {"kind": "range", "options": n_options, "initial": str(N)},
+            "T": {"kind": "range", "options": t_options, "initial": str(T), "depends": "N",
+                  "allowed": {str(n): [str(t) for t in Ts] for n, Ts in tile_sets.items()}},
+        },
+        "parts": [{"on": ["N", "T"], "states": states}],
+        "plots": {
+            "intensity": {"series": [{"color": "var(--rl-ink)", "width": 1.5, "line": True, "points": 4},
+                                     {"color": "var(--rl-muted)", "width": 1.2, "line": True, "dash": [6, 4]},
+                                     {"color": "var(--rl-accent)", "points": 11}],
+                          "xlabel": "타일 한 변 T (로그 축)", "ylabel": "I_T (FLOPs/Byte, 로그 축)"},
+            "times": {"series": [{"color": "var(--rl-ink)", "width": 1.5, "line": True, "points": 4},
+                                 {"color": "var(--rl-ink)", "width": 1.2, "line": True, "dash": [6, 4]},
+                                 {"color": "var(--rl-muted)", "width": 2, "line": True, "dash": [2, 3]},
+                                 {"color": "var(--rl-accent)", "points": 11}],
+                      "xlabel": "타일 한 변 T (로그 축)", "ylabel": "시간 (ms, 로그 축)"},
+        },
+        "live": explorer.live_form("matmul", {"hardware": w4.hardware_key, "dtype": dtype, "N": N, "tiles": list(w4.tiles), "T": T}),
+        "hash": {"N": "N", "T": "T"},
+    }
+    first = states[f"{N}|{T}"]
+    f = first["fields"]
+    rows = [[keep("재사용 없음")] + [f[f"r0-{j}"] for j in range(1, 10)], [f["T"]] + [f[f"r1-{j}"] for j in range(1, 10)]]
+    names = [[None] + [f"r0-{j}" for j in range(1, 10)], ["T"] + [f"r1-{j}" for j in range(1, 10)]]
+    allowed = data["controls"]["T"]["allowed"][str(N)]
+    controls = (explorer.slider(uid, "N", "행렬 한 변 N", n_options, str(N))
+                + explorer.slider(uid, "T", "타일 한 변 T", t_options, str(T), allowed))
+    body = (
+        f'<p class="rl-summary" aria-live="polite">{explorer.field("shape", f["shape"])} {explorer.field("dtype", f["dtype"])} 행렬곱, '
+        f'{explorer.field("T", f["T"])}: 이상적 시간 {explorer.field("r1-7", f["r1-7"])} ms, 제한 자원 {explorer.field("r1-8", f["r1-8"])}</p>'
+        '<div class="rl-plots">'
+        + explorer.plot(uid, "intensity", first["plots"]["intensity"]["aria"])
+        + explorer.plot(uid, "times", first["plots"]["times"]["aria"])
+        + '</div>'
+        + explorer.legend([("var(--rl-ink)", False, "I_T, 이상적 시간"), ("var(--rl-ink)", True, "연산 시간 F/P"),
+                   ("var(--rl-muted)", True, "분기점 I*, 메모리 시간"), ("var(--rl-accent)", False, "고른 T")])
+        + explorer.table(MATMUL_HEADERS, rows, MATMUL_ALIGN, names)
+    )
+    intro = ("행렬 한 변 N과 타일 한 변 T를 바꾸면 두 곡선 위의 점이 움직이고, 표의 두 줄이 그 조건의 값으로 바뀐다. "
+             f"하드웨어는 {explorer.field('machine', f['machine'])}, 자료형은 {explorer.field('dtype', f['dtype'])}이다.")
+    note = ("강의 사이트의 이 자리에서는 N과 T를 바꿔 가며 산술 강도와 이상적 시간 곡선 위의 점과 표가 바뀌는 것을 볼 수 있다. "
+            f"노트북에서는 매개변수 셀의 N과 타일을 바꾸고 다시 실행하면 된다. 아래는 지금 조건({f['shape']}, {f['T']})의 값이다.")
+    return explorer.Explorer("matmul", explorer.wrap(uid, intro, controls, body, data),
+                    explorer.markdown(note, tables.markdown(MATMUL_HEADERS, rows, MATMUL_ALIGN)), explorer.count(data))
+
+
+
+
+def _live_matmul(course, v: dict) -> dict:
+    w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
+    w4.hardware   # the preset must have the dtype
+    return matmul_state(w4, v["T"])
+
+
+LIVE = {   # the live form: fields (name, Korean label as in the parameter cell) and the state of what was typed
+    "matmul": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형: 입력·중간 합·출력 모두"),
+                           ("N", "정사각 행렬 한 변 (M = N = K)"), ("tiles", "비교할 타일 한 변 T (N의 약수)"),
+                           ("T", "곡선 위에서 고른 타일 한 변 T (N의 약수)")), _live_matmul),
+}

@@ -1,4 +1,5 @@
-"""The week-3 note's sentences, tables and equations (chapters/week3_vector_add.md), built from its problem.
+"""The week-3 note's sentences, tables, equations and explorer (P, BW and capacity ×k, with its live form)
+(chapters/week3_vector_add.md), built from its problem.
 
 Each function takes the problem object the chapter built (`Week3`, and the values the chapter computed in
 its visible cells) and returns {glue name: value}; `glue_page` hands them to the page. Nothing here reads the
@@ -8,13 +9,14 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from IPython.display import Markdown, Math
-
 import roofline as rl
 from roofline import kernels
 from roofline.cost import Cost, Timing
+from roofline.errors import ParameterError, positive_number
+from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
+from roofline.show.engine import TERA, keep
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
 
@@ -40,6 +42,8 @@ def tex_number(x) -> str:
 
 def setup(w3) -> dict:
     """The problem's own values and the real GPU used as the example."""
+    from IPython.display import Markdown
+
     hw, gpu = w3.hardware, w3.catalog.preset(w3.gpu)
     return {
         "L": fmt.integer(w3.L), "dtype": w3.dtype, "machine": w3.preset.name, "s": str(w3.s),
@@ -102,6 +106,8 @@ def per_element(w3) -> dict:
 
 def times(w3, add, t) -> dict:
     """The amounts table, the three times as equations, and why the kernel is bound the way it is."""
+    from IPython.display import Markdown, Math
+
     s, L, hw = w3.s, w3.L, w3.hardware
     rows = [
         ("A 읽기", f"{s} × L", mb(s * L)), ("B 읽기", f"{s} × L", mb(s * L)),
@@ -136,6 +142,8 @@ def times(w3, add, t) -> dict:
 
 def doubling(w3, add, timings: dict, factor: int) -> dict:
     """The "double one resource" table (rows in the order of `timings`: base, P, BW, capacity) and its reading."""
+    from IPython.display import Markdown
+
     labels = list(timings)
     base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
     capacity, footprint = w3.capacity, 3 * w3.s * w3.L
@@ -262,3 +270,126 @@ def exercises(w3) -> ex.Exercises:
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW)),
     ))
+
+
+# ---------------------------------------------------------------- the explorer: P, BW and capacity ×k
+
+
+VECTOR_HEADERS = ["연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도", "제한 자원", "메모리 용량"]
+VECTOR_ALIGN = "rrrrlr"
+
+
+def vector_row(t: Timing, base: Timing) -> list[str]:
+    """The week-3 note's columns: the three times (ms), the speedup over the base machine, the limiting resource."""
+    return [f"{ms(t.t_compute)} ms", f"{ms(t.t_memory)} ms", f"{ms(t.t_ideal)} ms",
+            fmt.number(base.t_ideal / t.t_ideal) + "배", keep(ko.bound(t))]
+
+
+def fits_text(footprint: int, capacity) -> str:
+    return (f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 모두 들어간다." if footprint <= capacity else
+            f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 한꺼번에 들어가지 않는다. 이때는 한 번에 실행할 수 없어 "
+            "위의 시간 모델 밖이다.")
+
+
+def vector_times(w3, kP=1, kBW=1) -> dict:
+    """Week 3 with P×kP and BW×kBW on the problem's machine: the three times, the speedup over the problem's own
+    machine and the limiting resource (the part of the state that does not depend on the capacity)."""
+    kP, kBW = positive_number(kP, "kP"), positive_number(kBW, "kBW")
+    hw = w3.hardware
+    add = kernels.vector_add(w3.L, w3.s)
+    base = Timing(add, hw)
+    machine = hw.with_(P=kP * hw.P, BW=kBW * hw.BW)
+    t = Timing(add, machine)
+    fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base))}
+    fields.update({"P": fmt.number(machine.P / TERA), "BW": fmt.number(machine.BW / TERA),
+                   "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
+    longer = max(t.t_compute, t.t_memory)
+    widths = {"compute": fmt.percent(t.t_compute / longer, 1).replace(" ", ""),
+              "memory": fmt.percent(t.t_memory / longer, 1).replace(" ", "")}
+    return {"fields": fields, "widths": widths}
+
+
+def vector_fits(w3, kcap=1) -> dict:
+    """Week 3 with the memory capacity ×kcap: whether the three vectors fit."""
+    capacity = positive_number(kcap, "kcap") * w3.capacity
+    footprint = 3 * w3.s * w3.L
+    return {"fields": {"capacity": gb(capacity), "fits": fits_text(footprint, capacity)},
+            "flags": {"misfit": footprint > capacity}}
+
+
+def vector_words(w3) -> dict:
+    """The words of the week-3 intro that name the problem: its dtype and its machine (before the factors)."""
+    return {"fields": {"dtype": w3.dtype, "base": w3.preset.name}}
+
+
+def vector_state(w3, kP=1, kBW=1, kcap=1) -> dict:
+    times, fits, words = vector_times(w3, kP, kBW), vector_fits(w3, kcap), vector_words(w3)
+    return {"fields": {**times["fields"], **fits["fields"], **words["fields"]}, "widths": times["widths"],
+            "flags": fits["flags"]}
+
+
+
+FACTORS = tuple(Fraction(2) ** k for k in range(-6, 7))   # ×1/64 … ×64
+
+
+def factor_label(k) -> str:
+    return fmt.fraction(k) + "배"
+
+
+def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
+    """Week 3: the reader multiplies P, BW and the memory capacity of the problem `w3` by k each; the three times,
+    the speedup over the chapter's machine and whether the three vectors fit follow (`vector_times`,
+    `vector_fits`; the intro's words from `vector_words`)."""
+    factors = [Fraction(k) for k in factors]
+    if 1 not in factors:
+        raise ParameterError("factors: 배율에 1(이 장의 하드웨어 그대로)이 있어야 한다")
+    uid = "rl-vector"
+    options = [[fmt.fraction(k), factor_label(k)] for k in factors]
+    times = {f"{fmt.fraction(kP)}|{fmt.fraction(kBW)}": vector_times(w3, kP, kBW) for kP in factors for kBW in factors}
+    fits = {fmt.fraction(k): vector_fits(w3, k) for k in factors}
+    data = {
+        "controls": {name: {"kind": "range", "options": options, "initial": "1"} for name in ("P", "BW", "cap")},
+        "parts": [{"on": ["P", "BW"], "states": times}, {"on": ["cap"], "states": fits},
+                  {"on": [], "states": {"": vector_words(w3)}}],
+        "plots": {},
+        "live": explorer.live_form("vector-add", {"hardware": w3.hardware_key, "dtype": w3.dtype, "L": w3.L, "capacity": w3.capacity,
+                                     "kP": 1, "kBW": 1, "kcap": 1}),
+        "hash": {"P": "kP", "BW": "kBW", "cap": "kcap"},
+    }
+    f = {**times["1|1"]["fields"], **fits["1"]["fields"], **vector_words(w3)["fields"]}
+    w = times["1|1"]["widths"]
+    row = [f[f"t{j}"] for j in range(5)]
+    controls = (explorer.slider(uid, "P", "연산 성능 P의 배율 k", options, "1")
+                + explorer.slider(uid, "BW", "메모리 대역폭 BW의 배율 k", options, "1")
+                + explorer.slider(uid, "cap", "메모리 용량의 배율 k", options, "1"))
+
+    def bar(name, label):
+        return (f'<span class="rl-bar-row"><span class="rl-bar-name">{label}</span><span class="rl-meter-track">'
+                f'<span class="rl-meter-fill" data-rl-width="{name}" style="width: {w[name]}"></span></span></span>')
+
+    body = (
+        f'<p class="rl-summary" aria-live="polite">P = {explorer.field("P", f["P"])} TFLOPs/s, BW = {explorer.field("BW", f["BW"])} TB/s: '
+        f'이상적 실행 시간 {explorer.field("t2", f["t2"])}, {explorer.field("kind", f["kind"])}. {explorer.field("fits", f["fits"])}</p>'
+        f'<div class="rl-meter rl-bars" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
+        + explorer.table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])
+    )
+    intro = (f"길이 L의 {explorer.field('dtype', f['dtype'])} Vector Add에서 {explorer.field('base', f['base'])}의 연산 성능 P, 메모리 대역폭 BW, "
+             "메모리 용량에 각각 배율 k를 곱해 보자. 두 시간과 이상적 실행 시간, 배율을 곱하기 전의 "
+             f"{explorer.field('base', f['base'])} 대비 속도, 세 벡터가 들어가는지가 따라 바뀐다.")
+    note = ("강의 사이트의 이 자리에서는 P, BW, 메모리 용량에 배율을 곱해 세 시간과 속도, 들어가는지가 바뀌는 것을 볼 수 있다. "
+            "노트북에서는 위 코드 셀의 배율을 바꾸고 다시 실행하면 된다. 아래는 세 배율이 모두 1일 때의 값이다.")
+    return explorer.Explorer("vector-add", explorer.wrap(uid, intro, controls, body, data),
+                    explorer.markdown(note, tables.markdown(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN)), len(times))
+
+
+def _live_vector(course, v: dict) -> dict:
+    w3 = course.week3.with_(**{k: v[k] for k in ("hardware", "dtype", "L", "capacity")})
+    w3.hardware   # the preset must have the dtype
+    return vector_state(w3, v["kP"], v["kBW"], v["kcap"])
+
+
+LIVE = {   # the live form: fields (name, Korean label as in the parameter cell) and the state of what was typed
+    "vector-add": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형"), ("L", "벡터 길이"),
+                               ("capacity", "메모리 용량 (Byte)"), ("kP", "연산 성능 P의 배율 k"),
+                               ("kBW", "메모리 대역폭 BW의 배율 k"), ("kcap", "메모리 용량의 배율 k")), _live_vector),
+}

@@ -48,6 +48,13 @@ def reach(cases) -> dict:
     return {"reach": text}
 
 
+def roofline_section(w4) -> dict:
+    """The folded picture after the worksheet: ②'s roofline figure of the problem and which tiles reach the ceiling."""
+    from roofline.show.pages import w4_2_roofline
+
+    return {**reach(week4_cases(w4)), "roofline-figure": w4_2_roofline.roofline_figure(w4)}
+
+
 def step(cases) -> dict:
     """The guide's question on the last two cases: the ratio of Q and of the ideal time (same digits, "배")."""
     before, after = cases[-2], cases[-1]
