@@ -26,6 +26,8 @@ from coursebook.__main__ import chapter_sources
 
 from course_copies import checkout_files
 
+pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
+
 ROOT = Path(__file__).resolve().parents[1]
 SOURCES = chapter_sources()
 KERNEL = "colab-sim"
@@ -37,8 +39,6 @@ PROBE = """\
 import importlib.util, json, matplotlib, roofline
 from matplotlib import font_manager
 from roofline.show import figures
-
-pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 title = figures.draw("week4-roofline", roofline.load()).axes[0].title
 print(json.dumps({"family": list(matplotlib.rcParams["font.family"]), "figure_family": title.get_fontfamily(),
                   "book_tools": [m for m in ("myst_nb", "jupyter_book", "jupytext") if importlib.util.find_spec(m)],
