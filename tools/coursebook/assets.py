@@ -47,7 +47,6 @@ PAGE_ASSETS = {
     "live.css": "data-rl-explorer",
     "exercises.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
-    "scroll-focus.js": '<div class="math',
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
@@ -68,6 +67,18 @@ SAFELIST_PREFIXES = ("bs-tooltip-", "kind-", "tooltip")
 # its own), the theme's Jinja macros copied as static files
 UNSHIPPED = ("**/*.map", "scripts/fontawesome.js", "scripts/fontawesome.js.LICENSE.txt", "vendor/fontawesome/**/*",
              "webpack-macros.html", "sbt-webpack-macros.html")
+
+# the theme's Bootstrap bundle (81 KB: the header's two menus, the buttons' tooltips, "back to top") is not on the
+# page: _static/bootstrap-on-demand.js loads it when the reader comes near such a button (`without_bootstrap`)
+ON_DEMAND = "scripts/bootstrap.js"
+_ON_DEMAND_TAGS = re.compile(r'\s*<(?:link rel="preload" as="script"|script\b[^>]*)[^>]*\b(?:href|src)="[^"]*_static/'
+                             + re.escape(ON_DEMAND) + r'[^"]*"[^>]*>(?:\s*</script>)?')
+# edits of the theme's shipped scripts (pydata-sphinx-theme 0.17.1, pinned): the scan of every scrolling box at load
+# (reading each box's width lays out the whole page, also the sections a phone lays out late) is left to
+# _static/scroll-focus.js, which checks a box once the browser has laid it out near the viewport
+THEME_SCRIPT_EDITS = {
+    "scripts/pydata-sphinx-theme.js": (('"complete"===document.readyState?I():window.addEventListener("load",I)', "void 0"),),
+}
 
 # scripts that run where they stand: the options object the page's inline scripts fill in (400 bytes)
 KEPT_IN_ORDER = ("documentation_options.js",)
@@ -97,6 +108,27 @@ def defer_scripts(head: str) -> str:
     return _SCRIPT_TAG.sub(tag, head)
 
 
+def without_bootstrap(head: str) -> str:
+    """`head` without the theme's <script> and preload of its Bootstrap bundle (loaded on demand)."""
+    return _ON_DEMAND_TAGS.sub("", head)
+
+
+def edit_theme_scripts(static: Path) -> list[str]:
+    """THEME_SCRIPT_EDITS applied to the shipped scripts; a theme whose script no longer holds the text stops the build."""
+    edited = []
+    for name, edits in THEME_SCRIPT_EDITS.items():
+        path = static / name
+        text = path.read_text(encoding="utf-8")
+        for old, new in edits:
+            if text.count(old) != 1:
+                raise RuntimeError(f"_static/{name}: the theme's script changed (no single {old!r}): "
+                                   "review THEME_SCRIPT_EDITS in tools/coursebook/assets.py")
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
+        edited.append(name)
+    return edited
+
+
 def page_assets(app, pagename, templatename, context, doctree) -> None:
     """html-page-context: drop the scripts and stylesheets the page does not use, defer the rest."""
     from sphinx.builders.html._assets import _JavaScript
@@ -124,6 +156,7 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
     context["css_files"] = [css for css in context.get("css_files", [])
                             if needed(getattr(css, "filename", css), body)]
     context["defer_scripts"] = defer_scripts
+    context["without_bootstrap"] = without_bootstrap
 
 
 # ---- MyST-NB's folded cells ---------------------------------------------------------------------------
@@ -545,7 +578,8 @@ def site_finished(app, exception) -> None:
     purge_css(outdir)
     explorer_states(outdir)
     no_import_chain(static)
-    fresh_digests(outdir, cut + ["styles/theme.css"])
+    edited = edit_theme_scripts(static)
+    fresh_digests(outdir, cut + ["styles/theme.css"] + edited)
     unship(outdir)
 
 
