@@ -7,8 +7,11 @@ First paint needs only the page and its CSS; everything else waits or stays away
 - Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
+- the theme's Bootstrap bundle is not on the page: _static/bootstrap-on-demand.js loads it when a reader comes near
+  a menu or a tooltip (`without_bootstrap`), and the theme's scan of every scrolling box at load is edited out of
+  its script (`THEME_SCRIPT_EDITS`): _static/scroll-focus.js checks a box once it is laid out near the viewport;
 - a page loads the explorer's and the exercises' scripts and styles only when it has an explorer or
-  exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`); the
+  exercises (`PAGE_ASSETS`); the
   plotting library (uPlot) is loaded by explorer.js when the first explorer starts (`LOADED_BY_SCRIPT`), and
   the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
