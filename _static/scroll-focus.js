@@ -1,25 +1,64 @@
-// 폰처럼 좁은 화면에서 옆으로 스크롤하는 긴 수식 상자에 키보드로 갈 수 있게 한다(넘칠 때만 tab 정지점).
-// 테마의 스크립트가 표·코드 상자에 하는 일과 같다. tests/test_a11y.py가 확인한다.
-// 상자의 너비를 읽으면 그 절을 배치해야 하므로(화면 밖의 절은 배치를 미룬다: responsive.css), 첫 화면을 그린 뒤
-// 브라우저가 한가할 때 상자 몇 개씩 읽는다: 긴 작업 하나로 페이지를 붙잡지 않는다.
+// 옆으로 스크롤하는 상자(코드, 출력, 표, 긴 수식)에 키보드로 갈 수 있게 한다: 넘칠 때만 tab 정지점이다.
+// 테마의 스크립트는 페이지를 다 읽은 뒤 모든 상자의 너비를 한꺼번에 읽었다: 폰에서 화면 밖에 미뤄 둔 절까지 모두
+// 배치하는(responsive.css의 content-visibility) 긴 작업이었다. 이 스크립트는 상자가 화면 가까이 와서 브라우저가 어차피
+// 배치한 뒤에(IntersectionObserver) 읽고, 모두 읽은 다음에 쓴다. 아직 보지 않은 상자는 빌드가 단 tabindex="0"을
+// 그대로 지닌다(tools/coursebook/a11y.py): 넘치는지 모르는 상자는 키보드로 갈 수 있다. tests/test_a11y.py가 확인한다.
 (() => {
-  const idle = window.requestIdleCallback || ((run) => setTimeout(() => run({timeRemaining: () => 10}), 16));
-  let pending = [];
-  const check = (box) => {
-    if (box.scrollWidth > box.clientWidth + 1) box.tabIndex = 0;
-    else box.removeAttribute("tabindex");
+  const BOXES = "pre, .cell_output > .output, .pst-scrollable-table-container, .bd-article div.math";
+  const main = document.getElementById("main-content") || document.body;
+  const near = new Set();            // boxes within a screen of the viewport, laid out
+  const scrolls = (box) => {
+    if (box.scrollWidth > box.clientWidth + 1) return true;
+    if (box.scrollHeight <= box.clientHeight + 1) return false;
+    const y = getComputedStyle(box).overflowY;
+    return y === "auto" || y === "scroll";
   };
-  const step = (deadline) => {
-    do check(pending.shift()); while (pending.length && deadline.timeRemaining() > 4);
-    if (pending.length) idle(step);
+  // every read first, then every write: one layout, not one per box
+  const check = (boxes) => {
+    const found = boxes.filter((box) => box.isConnected)
+      .map((box) => [box, box === document.activeElement || scrolls(box)]);
+    for (const [box, stop] of found) {
+      if (stop) { if (box.getAttribute("tabindex") !== "0") box.tabIndex = 0; }
+      else if (box.hasAttribute("tabindex")) box.removeAttribute("tabindex");
+    }
   };
-  const update = () => {
-    const waiting = pending.length;
-    pending = [...document.querySelectorAll(".bd-article div.math")];
-    if (pending.length && !waiting) idle(step);
+  const seen = new IntersectionObserver((entries) => {
+    const boxes = [];
+    for (const entry of entries) {
+      if (entry.isIntersecting) { near.add(entry.target); boxes.push(entry.target); }
+      else near.delete(entry.target);
+    }
+    if (boxes.length) check(boxes);
+  }, {rootMargin: "100% 0px"});
+  const watch = (root) => {
+    if (root.matches && root.matches(BOXES)) seen.observe(root);
+    if (root.querySelectorAll) root.querySelectorAll(BOXES).forEach((box) => seen.observe(box));
   };
+  // after the next frame is laid out: the reads cost nothing more
+  const later = (run) => requestAnimationFrame(() => setTimeout(run, 0));
+  // a box whose content a script changed (an explorer's table) is checked again; a new box is watched
+  let changed = null;
+  new MutationObserver((records) => {
+    const first = changed === null;
+    changed = changed || new Set();
+    for (const record of records) {
+      record.addedNodes.forEach((node) => { if (node.nodeType === 1) watch(node); });
+      const node = record.target.nodeType === 1 ? record.target : record.target.parentElement;
+      const box = node && node.closest(BOXES);
+      if (box && near.has(box)) changed.add(box);
+    }
+    if (first) later(() => { const boxes = [...changed]; changed = null; check(boxes); });
+  }).observe(main, {subtree: true, childList: true, characterData: true});
+  // a new window width: the boxes in view are checked again, the others are reachable until they are seen
   let timer = null;
-  window.addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(update, 200); });
-  if (document.readyState === "complete") update();
-  else window.addEventListener("load", update);
+  window.addEventListener("resize", () => {
+    clearTimeout(timer);
+    timer = setTimeout(() => {
+      document.querySelectorAll(BOXES).forEach((box) => {
+        if (!near.has(box) && box.matches("pre, .pst-scrollable-table-container, div.math")) box.tabIndex = 0;
+      });
+      later(() => check([...near]));
+    }, 200);
+  });
+  watch(main);
 })();

@@ -2,8 +2,10 @@
 
 - a wide table scrolls inside the theme's `pst-scrollable-table-container`; that box becomes a named
   region that takes keyboard focus (`tabindex="0"`, `role="region"`, `aria-label="표 n: 첫 줄의 칸들"`),
-  so a keyboard reader can scroll it (the theme's script turns the tab stop off again when the table
-  fits);
+  so a keyboard reader can scroll it; code boxes (`<pre>`) and display formulas (`div.math`) get the same
+  tab stop (`tabindex="0"`): a box is reachable until `_static/scroll-focus.js` has seen it fit (it checks a
+  box once the browser has laid it out near the viewport, instead of the theme's script laying out the
+  whole page at load to check them all);
 - the bibliography's entries are list items of their `role="list"` (docutils marks them with
   `doc-biblioentry`, a deprecated role that a list may not contain);
 - the logo at the top of the left sidebar (a link to the first page) sits in a named `<nav>`, so no
@@ -58,13 +60,21 @@ def focusable_tables(body: str) -> str:
     return _TABLE.sub(region, body)
 
 
+_BOX = re.compile(r'<(pre(?=[\s>])|div class="math[^"]*")(?![^>]*\btabindex=)')
+
+
+def focusable_boxes(body: str) -> str:
+    """`<pre>` and display-formula boxes with a tab stop (scroll-focus.js drops it where the box fits)."""
+    return _BOX.sub(lambda m: f'<{m.group(1)} tabindex="0"', body)
+
+
 def bibliography_roles(body: str) -> str:
     return body.replace('role="doc-biblioentry"', 'role="listitem"')
 
 
 def page_context(app, pagename, templatename, context, doctree) -> None:
     if "body" in context:
-        context["body"] = bibliography_roles(focusable_tables(context["body"]))
+        context["body"] = bibliography_roles(focusable_boxes(focusable_tables(context["body"])))
     sidebars = context.get("sidebars")
     if sidebars:
         context["sidebars"] = ["sidebar-logo.html" if s == "navbar-logo.html" else s for s in sidebars]

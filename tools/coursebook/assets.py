@@ -7,8 +7,11 @@ First paint needs only the page and its CSS; everything else waits or stays away
 - Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
+- the theme's Bootstrap bundle is not on the page: _static/bootstrap-on-demand.js loads it when a reader comes near
+  a menu or a tooltip (`without_bootstrap`), and the theme's scan of every scrolling box at load is edited out of
+  its script (`THEME_SCRIPT_EDITS`): _static/scroll-focus.js checks a box once it is laid out near the viewport;
 - a page loads the explorer's and the exercises' scripts and styles only when it has an explorer or
-  exercises, and the script for long formula boxes only when it has a display formula (`PAGE_ASSETS`); the
+  exercises (`PAGE_ASSETS`); the
   plotting library (uPlot) is loaded by explorer.js when the first explorer starts (`LOADED_BY_SCRIPT`), and
   the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
@@ -47,7 +50,6 @@ PAGE_ASSETS = {
     "live.css": "data-rl-explorer",
     "exercises.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
-    "scroll-focus.js": '<div class="math',
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
@@ -68,6 +70,18 @@ SAFELIST_PREFIXES = ("bs-tooltip-", "kind-", "tooltip")
 # its own), the theme's Jinja macros copied as static files
 UNSHIPPED = ("**/*.map", "scripts/fontawesome.js", "scripts/fontawesome.js.LICENSE.txt", "vendor/fontawesome/**/*",
              "webpack-macros.html", "sbt-webpack-macros.html")
+
+# the theme's Bootstrap bundle (81 KB: the header's two menus, the buttons' tooltips, "back to top") is not on the
+# page: _static/bootstrap-on-demand.js loads it when the reader comes near such a button (`without_bootstrap`)
+ON_DEMAND = "scripts/bootstrap.js"
+_ON_DEMAND_TAGS = re.compile(r'\s*<(?:link rel="preload" as="script"|script\b[^>]*)[^>]*\b(?:href|src)="[^"]*_static/'
+                             + re.escape(ON_DEMAND) + r'[^"]*"[^>]*>(?:\s*</script>)?')
+# edits of the theme's shipped scripts (pydata-sphinx-theme 0.17.1, pinned): the scan of every scrolling box at load
+# (reading each box's width lays out the whole page, also the sections a phone lays out late) is left to
+# _static/scroll-focus.js, which checks a box once the browser has laid it out near the viewport
+THEME_SCRIPT_EDITS = {
+    "scripts/pydata-sphinx-theme.js": (('"complete"===document.readyState?I():window.addEventListener("load",I)', "void 0"),),
+}
 
 # scripts that run where they stand: the options object the page's inline scripts fill in (400 bytes)
 KEPT_IN_ORDER = ("documentation_options.js",)
@@ -97,6 +111,27 @@ def defer_scripts(head: str) -> str:
     return _SCRIPT_TAG.sub(tag, head)
 
 
+def without_bootstrap(head: str) -> str:
+    """`head` without the theme's <script> and preload of its Bootstrap bundle (loaded on demand)."""
+    return _ON_DEMAND_TAGS.sub("", head)
+
+
+def edit_theme_scripts(static: Path) -> list[str]:
+    """THEME_SCRIPT_EDITS applied to the shipped scripts; a theme whose script no longer holds the text stops the build."""
+    edited = []
+    for name, edits in THEME_SCRIPT_EDITS.items():
+        path = static / name
+        text = path.read_text(encoding="utf-8")
+        for old, new in edits:
+            if text.count(old) != 1:
+                raise RuntimeError(f"_static/{name}: the theme's script changed (no single {old!r}): "
+                                   "review THEME_SCRIPT_EDITS in tools/coursebook/assets.py")
+            text = text.replace(old, new)
+        path.write_text(text, encoding="utf-8")
+        edited.append(name)
+    return edited
+
+
 def page_assets(app, pagename, templatename, context, doctree) -> None:
     """html-page-context: drop the scripts and stylesheets the page does not use, defer the rest."""
     from sphinx.builders.html._assets import _JavaScript
@@ -124,6 +159,7 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
     context["css_files"] = [css for css in context.get("css_files", [])
                             if needed(getattr(css, "filename", css), body)]
     context["defer_scripts"] = defer_scripts
+    context["without_bootstrap"] = without_bootstrap
 
 
 # ---- MyST-NB's folded cells ---------------------------------------------------------------------------
@@ -545,7 +581,8 @@ def site_finished(app, exception) -> None:
     purge_css(outdir)
     explorer_states(outdir)
     no_import_chain(static)
-    fresh_digests(outdir, cut + ["styles/theme.css"])
+    edited = edit_theme_scripts(static)
+    fresh_digests(outdir, cut + ["styles/theme.css"] + edited)
     unship(outdir)
 
 
