@@ -231,7 +231,7 @@ SETTLE = """async () => {
 }"""
 
 # Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does, then wait for
-# the theme's script to give the scrolling boxes their tab stops (it waits 300 ms after the last change).
+# _static/scroll-focus.js to look again at the boxes the opening laid out (a box keeps its tab stop only if it scrolls).
 OPEN_ALL = """async () => {
   document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
   document.querySelectorAll("details").forEach((el) => { el.open = true; });
