@@ -103,7 +103,6 @@ def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
 
 
-
 # ---- how pytest-xdist shares the work ---------------------------------------------------------------------------
 # A module goes to one worker (its module fixtures, e.g. a copy of the repository, are made once), except a module
 # listed in BY_PAGE: its tests of one page go together (the page's three visits, each with axe-core, are made once,
