@@ -125,6 +125,7 @@ def pytest_collection_modifyitems(config, items):
     items.sort(key=weight)      # stable: the order within a module, and among the others, stays
 
 
+@pytest.hookimpl(optionalhook=True)      # a run without xdist (`-p no:xdist`) has no such hook
 def pytest_xdist_make_scheduler(config, log):
     from xdist.scheduler import LoadScopeScheduling
 
