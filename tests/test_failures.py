@@ -1,11 +1,13 @@
 """A chapter that fails, outlives the timeout or loses its kernel fails the build, naming the chapter and the
 cell, and leaves no page in _build/html (a page whose chapter failed would show no values).
 
-Each case sabotages one chapter of a copy of the repository (the other chapters come from a copy of the
-execution cache, so only the sabotaged one runs) and runs the build both ways a chapter can be executed:
-`make book` (the chapters run before Sphinx, bookrun) and Sphinx alone with the chapter not in the cache
-(myst-nb runs it through jupyter-cache). A good build is there before (the one under test, copied), so a page
-left from it would be caught too.
+A copy of the repository gets chapters sabotaged (the other chapters come from a copy of the execution cache,
+so only the sabotaged ones run) and is built both ways a chapter can be executed:
+- `make book` (the chapters run before Sphinx, side by side, bookrun): the three cases in one build, each in a
+  chapter of its own; the failure must name each chapter with its own cause and cell;
+- Sphinx alone with the chapter not in the cache (myst-nb runs it through jupyter-cache and stops at the first
+  failure): one build per case.
+A good build is there before (the one under test, copied), so a page left from it would be caught too.
 """
 from __future__ import annotations
 
@@ -25,7 +27,8 @@ pytestmark = pytest.mark.heavy(60)   # rough seconds, for the order of the run (
 
 ROOT = Path(__file__).resolve().parents[1]
 VENV = Path(sys.prefix)
-CHAPTER = "w4_1_intensity"         # the shortest chapter to run
+CHAPTER = "w4_1_intensity"         # the chapter sabotaged for the Sphinx builds (one of the shortest to run)
+IN_ONE_BUILD = {"raises": "w4_1_intensity", "times-out": "w4_summary", "kernel-killed": "w4_4_tile_size"}   # make book
 TIMEOUT_S = 20                     # the copy's execute.timeout
 
 SABOTAGE = {   # a code cell appended to the chapter, and what the error must say
@@ -72,38 +75,57 @@ def good_copy(tmp_path_factory) -> Path:
     return copy
 
 
-def sabotaged(good: Path, tmp_path: Path, case: str) -> Path:
+def sabotaged(good: Path, tmp_path: Path, cases: dict[str, str]) -> Path:
+    """A copy of `good` whose chapter cases[case] ends with the sabotage of each case."""
     repo = tmp_path / "repo"
     shutil.copytree(good, repo, symlinks=True)
     if (good.parent / "shared").exists():
         (tmp_path / "shared").symlink_to((good.parent / "shared").resolve())
-    md = repo / "chapters" / f"{CHAPTER}.md"
-    md.write_text(md.read_text(encoding="utf-8").rstrip("\n") + f"\n\n```{{code-cell}} ipython3\n{SABOTAGE[case][0]}\n```\n",
-                  encoding="utf-8")
+    for case, chapter in cases.items():
+        md = repo / "chapters" / f"{chapter}.md"
+        md.write_text(md.read_text(encoding="utf-8").rstrip("\n")
+                      + f"\n\n```{{code-cell}} ipython3\n{SABOTAGE[case][0]}\n```\n", encoding="utf-8")
     config = repo / "_config.yml"
     config.write_text(re.sub(r"^(\s+timeout:)\s*\d+", rf"\1 {TIMEOUT_S}", config.read_text(encoding="utf-8"),
                              count=1, flags=re.M), encoding="utf-8")
     return repo
 
 
-def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: str) -> None:
+CELL_NAMED = {"raises": "부러 낸 오류", "times-out": "sleep", "kernel-killed": "SIGKILL"}
+
+
+def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: str, chapter: str = CHAPTER,
+                          others: tuple[str, ...] = ()) -> None:
+    """The build failed, saying (from where it names `chapter` up to where it names one of `others`) what
+    happened in which cell, and left no page."""
     said = run.stdout + run.stderr
     print(f"\n{case}: exit {run.returncode}")
     assert run.returncode != 0, f"{case}: the build exited 0:\n{said[-3000:]}"
-    assert CHAPTER in said, f"{case}: the failure does not name the chapter:\n{said[-3000:]}"
-    assert re.search(SABOTAGE[case][1], said), f"{case}: the failure does not say what happened:\n{said[-3000:]}"
-    assert "SIGKILL" in said or "sleep" in said or "부러 낸 오류" in said, f"{case}: the cell is not named:\n{said[-3000:]}"
+    assert chapter in said, f"{case}: the failure does not name the chapter {chapter}:\n{said[-3000:]}"
+    told = said[said.index(chapter):]
+    told = told[:min([told.find(o) for o in others if o in told] or [len(told)])]
+    assert re.search(SABOTAGE[case][1], told), f"{case}: the failure does not say what happened:\n{said[-3000:]}"
+    assert CELL_NAMED[case] in told, f"{case}: the cell is not named:\n{said[-3000:]}"
     pages = sorted((repo / "_build" / "html").rglob("*.html")) if (repo / "_build" / "html").exists() else []
     assert not pages, f"{case}: a failed build left pages in _build/html: {[p.name for p in pages][:5]}"
 
 
+@pytest.fixture(scope="module")
+def make_book_sabotaged(good_copy, tmp_path_factory):
+    """`make book` of a copy in which three chapters fail, each its own way (they run side by side)."""
+    repo = sabotaged(good_copy, tmp_path_factory.mktemp("sabotaged"), IN_ONE_BUILD)
+    return repo, make(repo, "book")
+
+
 @pytest.mark.parametrize("case", SABOTAGE)
-def test_make_book_fails_naming_the_chapter_and_leaves_no_page(good_copy, tmp_path, case):
-    repo = sabotaged(good_copy, tmp_path, case)
-    assert_failed_cleanly(make(repo, "book"), repo, case)
+def test_make_book_fails_naming_the_chapter_and_leaves_no_page(make_book_sabotaged, case):
+    repo, run = make_book_sabotaged
+    chapter = IN_ONE_BUILD[case]
+    assert_failed_cleanly(run, repo, case, f"chapters/{chapter}.md",
+                          tuple(f"chapters/{c}.md" for c in IN_ONE_BUILD.values() if c != chapter))
 
 
 @pytest.mark.parametrize("case", ["raises", "kernel-killed"])
 def test_a_chapter_missing_from_the_cache_fails_the_sphinx_build_too(good_copy, tmp_path, case):
-    repo = sabotaged(good_copy, tmp_path, case)
+    repo = sabotaged(good_copy, tmp_path, {case: CHAPTER})
     assert_failed_cleanly(sphinx_only(repo), repo, case)
