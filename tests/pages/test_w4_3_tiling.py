@@ -23,7 +23,7 @@ BOTH_TERMS = True   # every test that takes `course` runs for the live and the n
 PAGE = "w4_3_tiling"
 
 
-PAGE = CHAPTERS / "w4_3_tiling.md"
+SOURCE = CHAPTERS / "w4_3_tiling.md"
 
 
 BOUNDED = """
@@ -84,7 +84,7 @@ def test_reuse_figure_counts_uses(seed):
 
 
 def test_page_shape():
-    md = PAGE.read_text(encoding="utf-8")
+    md = SOURCE.read_text(encoding="utf-8")
     assert "(ch-tiling)=" in md
     assert md.count(":tags: [parameters, hide-input]") == 1 and "# ▶ 매개변수 셀:" in md
     assert "https://mlc.ai/chapter_gpu_acceleration/part1.html#local-blocking" in md
