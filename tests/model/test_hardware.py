@@ -11,8 +11,6 @@ import pytest
 from roofline.show import fmt
 
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
-
-
 TERA = 10**12
 
 

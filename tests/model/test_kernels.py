@@ -129,8 +129,6 @@ def test_threshold_and_storage(seed):
 
 
 Ns = st.sampled_from([64, 96, 128, 256, 360, 1000, 1024, 4096, 6144])
-
-
 sizes = st.sampled_from([1, 2, 4])
 
 

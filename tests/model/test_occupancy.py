@@ -53,26 +53,12 @@ def test_residency_on_real_presets(seed):
 
 
 WHEEL = "nvidia-cuda-runtime-cu12"
-
-
 WHEEL_VERSION = "12.9.79"                       # pinned: the calculator the course agrees with
-
-
 HEADER = "nvidia/cuda_runtime/include/cuda_occupancy.h"
-
-
 CACHE = ROOT / "_build" / "occupancy"
-
-
 HARNESS = ROOT / "tests" / "occupancy" / "harness.cpp"
-
-
 SHARED_DEFAULT = 48 * 1024                       # sharedMemPerBlock without opt-in (every compute capability here)
-
-
 SEED = rl.load(ROOT / "tests" / "seed" / "course.toml")
-
-
 COURSE = rl.load()
 
 
@@ -126,8 +112,6 @@ def gpus(course=COURSE):
 # Threads per block and registers allowances a reader may type in ④'s live mode (with the problem's own): the
 # static explorer offers the problem's values only, the live mode any.
 THREADS = (64, 128, 256, 512, 1024)
-
-
 EXTRA_REGISTERS = (16, 32, 64)
 
 

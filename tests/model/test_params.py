@@ -50,8 +50,6 @@ def write_variant(tmp_path, old, new, count=1):
 
 
 W4_DTYPE = 'dtype = "FP32"             # [dtypes]'
-
-
 W4_HARDWARE = 'hardware = "course"        # 아래'
 
 

@@ -13,10 +13,9 @@ from roofline.show.figures import FIGURES
 from conftest import CHAPTERS, seed_glued
 import page_checks
 
-pytestmark = pytest.mark.heavy(10)   # rough seconds, for the order of the run (tests/conftest.py)
-BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
-
 PAGE = "w4_1_intensity"
+pytestmark = pytest.mark.heavy(5)   # rough seconds, for the order of the run (tests/conftest.py)
+BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 
 
 def test_intensity_figure_shows_only_reuse_growing_with_N(seed):

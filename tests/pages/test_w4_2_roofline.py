@@ -21,10 +21,9 @@ from roofline.show.figures import FIGURES
 from conftest import live_glued, seed_glued
 import page_checks
 
-pytestmark = pytest.mark.heavy(10)   # rough seconds, for the order of the run (tests/conftest.py)
-BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
-
 PAGE = "w4_2_roofline"
+pytestmark = pytest.mark.heavy(20)   # rough seconds, for the order of the run (tests/conftest.py)
+BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 
 
 def test_roofline_figure_marks_the_seeds_four_cases(seed):

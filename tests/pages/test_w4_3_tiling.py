@@ -18,14 +18,9 @@ from roofline.show.pages import w4_3_tiling as tiling_figures
 from conftest import CHAPTERS, live_glued, seed_glued
 import page_checks
 
-BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
-
 PAGE = "w4_3_tiling"
-
-
+BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 SOURCE = CHAPTERS / "w4_3_tiling.md"
-
-
 BOUNDED = """
 import resource, sys, time
 resource.setrlimit(resource.RLIMIT_AS, (2 * 2**30, 2 * 2**30))   # 2 GB of address space for this process
