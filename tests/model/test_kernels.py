@@ -105,7 +105,7 @@ def test_bad_input_is_refused_with_a_clear_message(call, message):
 
 
 @pytest.fixture(scope="module")
-def CASES(course):
+def cases(course):
     """The live parameters' cases."""
     return problems.week4_cases(course.week4)
 
@@ -159,10 +159,10 @@ def test_ridge_reached_exactly_from_the_threshold(N, data, s, ridge):
     assert reaches == (T_star is not None and T >= T_star)
 
 
-def test_threshold_on_the_live_tiles_agrees_with_the_timing(course, CASES):
+def test_threshold_on_the_live_tiles_agrees_with_the_timing(course, cases):
     w4 = course.week4
     T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
-    for case in CASES[1:]:
+    for case in cases[1:]:
         assert (not case.timing.memory_bound) == (T_star is not None and case.T >= T_star)
 
 

@@ -46,12 +46,12 @@ def test_live_cases_are_bound_where_their_intensity_says(course):
 @pytest.fixture(scope="module")
 def cases(course):
     """The live parameters' cases."""
-    return rl.problems.week4_cases(course.week4)
+    return problems.week4_cases(course.week4)
 
 
 @pytest.fixture(scope="module")
 def seed_cases(seed):
-    return rl.problems.week4_cases(seed.week4)
+    return problems.week4_cases(seed.week4)
 
 
 SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
@@ -97,13 +97,8 @@ def test_128_tile_times(seed_cases):
     assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3)) == ("6.872", "4.362")
 
 
-@pytest.fixture(scope="module")
-def SEED_CASES(seed):
-    return problems.week4_cases(seed.week4)
-
-
-def test_T128_is_compute_bound_by_the_numbers(SEED_CASES):
-    t = SEED_CASES[-1].timing
+def test_T128_is_compute_bound_by_the_numbers(seed_cases):
+    t = seed_cases[-1].timing
     assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3), fmt.decimal(t.cost.I, 3)) == ("6.872", "4.362", "31.508")
     assert t.t_compute > t.t_memory and ko.bound(t) == "연산 성능"
 
@@ -132,27 +127,27 @@ SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit
 ]
 
 
-def test_cost_table(SEED_CASES):
+def test_cost_table(seed_cases):
     got = [(ko.case(c), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
-            fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in SEED_CASES]
+            fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in seed_cases]
     assert got == SEED_COST
 
 
-def test_time_table(SEED_CASES):
-    t0 = SEED_CASES[0].timing.t_ideal
+def test_time_table(seed_cases):
+    t0 = seed_cases[0].timing.t_ideal
     got = [(ko.case(c), fmt.tera(c.timing.memory_rate), fmt.tera(c.timing.R_roof), fmt.ms(c.timing.t_compute),
             fmt.ms(c.timing.t_memory), fmt.ms(c.timing.t_ideal), ko.bound(c.timing), fmt.ratio(t0 / c.timing.t_ideal))
-           for c in SEED_CASES]
+           for c in seed_cases]
     assert got == SEED_TIME
 
 
-def test_summary_table(SEED_CASES):
-    got = [(ko.case(c), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), ko.bound(c.timing)) for c in SEED_CASES]
+def test_summary_table(seed_cases):
+    got = [(ko.case(c), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), ko.bound(c.timing)) for c in seed_cases]
     assert got == SEED_SUMMARY
 
 
-def test_common_values_and_no_reuse(SEED_CASES):
-    base = SEED_CASES[0]
+def test_common_values_and_no_reuse(seed_cases):
+    base = seed_cases[0]
     assert base.cost.F == 137_438_953_472 and base.cost.Q_write == 67_108_864   # 2N³, 4N²
     assert base.timing.t_compute == Fraction("0.0068719476736")                # F/P in s
     assert base.cost.I == Fraction(4096, 4 * 4096 + 2)                         # N/(4N+2)
@@ -160,17 +155,17 @@ def test_common_values_and_no_reuse(SEED_CASES):
     assert base.timing.t_memory * 1000 == Fraction("549.822922752")
 
 
-def test_T64_walk_through(SEED_CASES):
+def test_T64_walk_through(seed_cases):
     """(N/T)² = 4,096 output tiles, N/T = 64 K steps each, 8T² = 32,768 Byte per step, plus 4N² of C."""
     step = kernels.matmul_tiles(64, 64, 64, 64, 64, 64)
     assert step.Q_read == 32_768 and step.Q_write == 16_384
-    T64 = SEED_CASES[2]
+    T64 = seed_cases[2]
     assert T64.T == 64 and T64.cost.Q_read == 4096 * 64 * 32_768
     assert T64.cost.Q == 8_657_043_456
 
 
-def test_64_to_128_improvement(SEED_CASES):
-    prev, last = SEED_CASES[2].timing.t_ideal, SEED_CASES[3].timing.t_ideal
+def test_64_to_128_improvement(seed_cases):
+    prev, last = seed_cases[2].timing.t_ideal, seed_cases[3].timing.t_ideal
     assert (fmt.ms(prev, 3), fmt.ms(last, 3)) == ("8.657", "6.872")
     assert fmt.ms(prev - last, 3) == "1.785"
     assert fmt.percent((prev - last) / prev, 1) == "20.6%"

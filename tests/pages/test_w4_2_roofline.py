@@ -13,7 +13,7 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import roofline as rl
-from roofline import gemm, kernels
+from roofline import gemm, kernels, problems
 from roofline.cost import Timing
 from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
@@ -44,7 +44,7 @@ TERA = 10**12
 @pytest.fixture(scope="module")
 def cases(course):
     """The live parameters' cases."""
-    return rl.problems.week4_cases(course.week4)
+    return problems.week4_cases(course.week4)
 
 
 SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)

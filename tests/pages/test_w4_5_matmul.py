@@ -26,7 +26,7 @@ PAGE = "w4_5_matmul"
 
 
 @pytest.fixture(scope="module")
-def CASES(course):
+def cases(course):
     """The live parameters' cases."""
     return problems.week4_cases(course.week4)
 
@@ -97,11 +97,11 @@ def test_matmul_page_values():
     assert "약 137.439 GFLOPs" in g["headline"] and "약 549.823 GB에서 T = 128의 4.362 GB로" in g["headline"]
 
 
-def test_matmul_page_follows_the_live_parameters(course, CASES):
+def test_matmul_page_follows_the_live_parameters(course, cases):
     """Run with the live parameters, ⑤'s cost table has the library's row for every live case."""
     g = {key: next(b[m] for m in ("text/markdown", "text/latex", "text/plain") if m in b).replace("\u00a0", " ")
          for key, b in live_glued("w4_5_matmul").items()}
-    for c in CASES:
+    for c in cases:
         row = (ko.case(c), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
                fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6))
         assert "| " + " | ".join(row) + " |" in g["table-cost"], row
@@ -146,12 +146,12 @@ def test_sweep_figure_uses_the_case_colours(course):
     assert marked == {T: style.case_color(k) for k, T in enumerate(course.week4.tiles, start=1)}
 
 
-def test_matmul_times_figure_shows_the_live_cases(course, CASES):
+def test_matmul_times_figure_shows_the_live_cases(course, cases):
     """One bar per live case, Q/BW long (ms), labelled with the case and with t_ideal at its end."""
     ax = FIGURES["week4-matmul-times"](course.week4).axes[0]
-    assert [bar.get_width() for bar in ax.patches] == pytest.approx([float(c.timing.t_memory) * 1000 for c in CASES])
-    assert [t.get_text() for t in ax.get_yticklabels()] == [ko.case(c) for c in CASES]
-    assert [t.get_text() for t in ax.texts][:len(CASES)] == [f"{fmt.ms(c.timing.t_ideal, 3)} ms" for c in CASES]
+    assert [bar.get_width() for bar in ax.patches] == pytest.approx([float(c.timing.t_memory) * 1000 for c in cases])
+    assert [t.get_text() for t in ax.get_yticklabels()] == [ko.case(c) for c in cases]
+    assert [t.get_text() for t in ax.texts][:len(cases)] == [f"{fmt.ms(c.timing.t_ideal, 3)} ms" for c in cases]
 
 
 def test_matmul_headline_keeps_the_compute_limit():
