@@ -1,9 +1,10 @@
-"""The live mode's engine (roofline.show.engine) and the book's Pyodide files, in Python.
+"""roofline.show.engine, the live mode's engine, and the book's Pyodide files, in Python.
 
-The engine is what the page runs (in Pyodide) and what the build precomputes with: its states are compared
-here with values computed directly from the model (kernels, cost, gemm) and fmt, its errors with the Korean
-ParameterError naming the field, and the explorers' precomputed states with the engine's output. The engine
-imports neither NumPy, matplotlib nor IPython (checked with those three blocked in a fresh interpreter).
+The engine is what the page runs (in Pyodide) and what the build precomputes with. Here: it imports neither NumPy,
+matplotlib nor IPython (checked with those three blocked in a fresh interpreter); a bad value gives the Korean
+ParameterError naming its field, for every page's form; the explorers' precomputed states are the engine's output;
+Pyodide is pinned and the wheel holds the model only. Each explorer's states against the model are tested with its
+page (tests/pages/test_<page>.py).
 """
 from __future__ import annotations
 

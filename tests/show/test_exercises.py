@@ -1,4 +1,6 @@
-"""The exercises: the week-4 guide's worksheet and the questions at the end of ①–⑤ and the week-3 note.
+"""roofline.show.exercises: the judge and the sheets of every page that has exercises (`PAGES`, from
+tests/exercise_answers.py: every page module with an `exercises` function). The guide's worksheet itself is tested in
+tests/pages/test_week4_guide.py.
 
 - The answers are the model's values: computed here from the course's formulas (F = 2N³, Q = 2sN³/T + sN², …)
   for the live parameters, and the seed documents' literal values for the frozen seed parameters.

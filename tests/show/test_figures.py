@@ -1,6 +1,6 @@
-"""figures/ holds exactly what the library draws now for the live parameters, every figure draws cleanly for them,
-across the figure registry (roofline.show.figures). A figure's content is
-tested with its page (tests/pages/test_<page>.py).
+"""roofline.show.figures, the figure registry, across every figure: figures/ holds exactly what the library draws
+now for the live parameters, and every figure draws cleanly for them. What a figure shows is tested with its page
+(tests/pages/test_<page>.py).
 
 Each figure is drawn once for the live parameters in a test run (`drawn`) and that drawing serves every check:
 figures/NAME.svg was written by another process (`make figures`), so equal bytes also show the drawing is
