@@ -3,7 +3,7 @@
 nbval compares every output of a committed edition with a fresh run: that is the drift check for
 glued numbers (application/papermill.record/text/plain) and tables. Picture bytes differ across
 machines (PNG encoder, fonts), so the shown PNG and the glued PNG record are left out; figures are
-checked as data and as SVG in tests/test_figures.py instead.
+checked as data and as SVG in tests/show/test_figures.py instead.
 """
 from nbval.plugin import IPyNbFile
 

@@ -5,8 +5,10 @@ Parameter files:
   documents' literal values (549,822,922,752, 80.789, …) use it; `seed_glued(md)` runs a chapter with it.
 - `course`: the live lib/roofline/course.toml. Every other test derives its expectation from the library for
   these parameters, so the suite stays green after an instructor's change and `make refresh`.
-- the next term (`course_copies.next_term`: other sizes, another machine, a GPU preset of its own): in the
-  modules of BOTH_TERMS, every test that takes `course` runs for the live term and for the next one, and
+- `live_course`: the live course.toml too, but never parametrised: for a test that compares with what reads the live
+  file itself (the live engine, built pages) inside a module whose `course` runs for both terms.
+- the next term (`course_copies.next_term`: other sizes, another machine, a GPU preset of its own): in a test module
+  that sets `BOTH_TERMS = True`, every test that takes `course` runs for the live term and for the next one, and
   `live_glued(stem)` inside it gives the chapter's values for that test's term (run in-process, no kernel).
   The instructor test (a copy of the repository, `make refresh`) then only checks the refresh itself.
   A module that compares with built pages or committed editions (made for the live term) stays out.
@@ -29,7 +31,6 @@ CHAPTERS = ROOT / "chapters"
 
 LIVE_TOML = ROOT / "lib" / "roofline" / "course.toml"
 TERMS = ("live", "next_term")
-BOTH_TERMS = {"test_tiling.py", "test_guide_roofline.py"}   # modules whose `course` tests run for both terms
 
 
 @lru_cache(maxsize=None)
@@ -48,7 +49,7 @@ def term_path(term: str) -> Path | None:
 
 
 def pytest_generate_tests(metafunc):
-    if "course" in metafunc.fixturenames and Path(str(metafunc.module.__file__)).name in BOTH_TERMS:
+    if "course" in metafunc.fixturenames and getattr(metafunc.module, "BOTH_TERMS", False):
         metafunc.parametrize("course", TERMS, indirect=True, scope="session")
 
 
@@ -57,6 +58,13 @@ def course(request):
     import roofline
 
     return roofline.load(term_path(getattr(request, "param", "live")))
+
+
+@pytest.fixture(scope="session")
+def live_course():
+    import roofline
+
+    return roofline.load()
 
 
 _TERM: dict[str, Path | None] = {"path": None}

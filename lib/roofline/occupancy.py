@@ -23,7 +23,7 @@ allocated no shared memory at all (no reserve, nothing asked).
 split evenly among the block's threads, plus an allowance per thread (addresses, loop counters, the input
 values being multiplied) that the course states as an assumption: a real kernel's count is the compiler's
 (`nvcc -Xptxas -v` prints "Used N registers"). These are the rules of NVIDIA's occupancy calculator
-(cuda_occupancy.h); tests/test_occupancy.py compares every case the course shows with it.
+(cuda_occupancy.h); tests/model/test_occupancy.py compares every case the course shows with it.
 """
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
 // Asks NVIDIA's occupancy calculator (cuda_occupancy.h from the nvidia-cuda-runtime-cu12 wheel, fetched by
-// tests/test_occupancy.py at test time and never kept in the repository) how many blocks are resident on one SM.
+// tests/model/test_occupancy.py at test time and never kept in the repository) how many blocks are resident on one SM.
 //
 // stdin, one case per line (whitespace-separated integers):
 //   major minor warpSize maxThreadsPerBlock maxThreadsPerSM regsPerBlock regsPerSM

@@ -7,7 +7,8 @@ A page module with an explorer is imported by the page's live mode (Pyodide, `en
 at the top (its figures import matplotlib, its equations IPython, when they are made).
 
 The registry is this folder: `names()` lists the page modules without importing them (the page's live engine imports
-only what it uses), and a page of the book's _toc.yml that glues a value must have its module here (tests/test_pages.py).
+only what it uses), and a page of the book's _toc.yml that glues a value must have its module here (tests/show/test_pages.py),
+and every module its tests in tests/pages/test_<stem>.py.
 """
 from __future__ import annotations
 

@@ -9,11 +9,12 @@ case, how many blocks are resident on one SM. It fails, never skips, when g++ or
 Compared: every state of ④'s explorer (preset × T × buffering × threads × registers allowance) and a
 hypothesis sweep per compute capability of the presets (threads 32–1024 in steps of 32, registers 1–255,
 shared memory 0 to the opt-in maximum).
+
+Also the seed's residency of ④ on the real presets. (The parameter file's limits: tests/model/test_params.py.)
 """
 from __future__ import annotations
 
 import itertools
-
 import shutil
 import subprocess
 import sys
@@ -22,15 +23,35 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
+from hypothesis import given, settings, strategies as st
 
 import roofline as rl
 from roofline import buffers, occupancy
 from roofline.errors import ParameterError
 from roofline.show.pages import w4_4_tile_size
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
+
+def test_residency_on_real_presets(seed):
+    """Beyond the hypothetical hardware: resident blocks with every limit (roofline.occupancy), 256 threads and
+    32 registers besides the partial sums; never more than the SM's cap (32 on H100, 16 on T4)."""
+    h100, t4 = seed.preset("H100_SXM"), seed.preset("T4")
+    assert (h100.smem_per_SM, t4.smem_per_SM) == (228 * 1024, 64 * 1024)
+    got = {}
+    for gpu in (h100, t4):
+        for T in (32, 64, 128):
+            for c in (1, 2):
+                case = occupancy.tile_case(gpu, T, 4, c, 256, 32)
+                got[gpu.key, T, c] = case.result.blocks if case.result else None
+                assert case.result is None or case.result.blocks <= gpu.sm.blocks
+    assert got == {
+        ("H100_SXM", 32, 1): 6, ("H100_SXM", 32, 2): 6, ("H100_SXM", 64, 1): 5, ("H100_SXM", 64, 2): 3,
+        ("H100_SXM", 128, 1): 1, ("H100_SXM", 128, 2): None,
+        ("T4", 32, 1): 4, ("T4", 32, 2): 4, ("T4", 64, 1): 2, ("T4", 64, 2): 1, ("T4", 128, 1): None, ("T4", 128, 2): None,
+    }
+
+
 WHEEL = "nvidia-cuda-runtime-cu12"
 WHEEL_VERSION = "12.9.79"                       # pinned: the calculator the course agrees with
 HEADER = "nvidia/cuda_runtime/include/cuda_occupancy.h"
@@ -88,8 +109,6 @@ def gpus(course=COURSE):
     return [p for p in course.presets.values() if p.sm]
 
 
-# ---------------------------------------------------------------- the explorer's states
-
 # Threads per block and registers allowances a reader may type in ④'s live mode (with the problem's own): the
 # static explorer offers the problem's values only, the live mode any.
 THREADS = (64, 128, 256, 512, 1024)
@@ -138,8 +157,6 @@ def test_impossible_explorer_states_cannot_launch(calculator):
     assert all(n is not None and n[0] == 0 for n in calculator(over_smem))
 
 
-# ---------------------------------------------------------------- the sweep
-
 @pytest.mark.parametrize("key", [p.key for p in gpus()])
 def test_sweep_agrees_with_nvidia(calculator, key):
     """Every preset with per-SM limits (so every compute capability among them)."""
@@ -171,8 +188,6 @@ def test_sweep_agrees_with_nvidia(calculator, key):
     assert not bad, f"compute capability {cc}: {len(bad)} of {len(drawn)} cases disagree: {bad[:5]}"
     print(f"\ncompute capability {cc} ({preset.key}): {len(drawn)} of {len(drawn)} cases agree with NVIDIA's calculator")
 
-
-# ---------------------------------------------------------------- the model itself (exact values, errors)
 
 def test_h100_256_threads_is_warp_bound():
     """The issue's example: H100, 256-thread blocks of T = 8 FP32 single buffer: 8 blocks (64 warps / 8 per block)."""
@@ -220,36 +235,3 @@ def test_exact_results():
 def test_bad_inputs(call, message):
     with pytest.raises(ParameterError, match=message):
         call()
-
-
-# ---------------------------------------------------------------- the parameter file
-
-def _toml(tmp_path, edit):
-    text = (ROOT / "tests" / "seed" / "course.toml").read_text(encoding="utf-8")
-    path = tmp_path / "course.toml"
-    path.write_text(edit(text), encoding="utf-8")
-    return path
-
-
-@pytest.mark.parametrize("edit, message", [
-    (lambda t: t.replace('gpu = "H100_SXM"', 'gpu = "TPU_v5e"', 1), r"^week4\.gpu: 프리셋 'TPU_v5e'에는 SM 한도"),
-    (lambda t: t.replace('gpu = "H100_SXM"', 'gpu = "course"', 1), r"^week4\.gpu: 프리셋 'course'에는 SM 한도"),
-    (lambda t: t.replace("extra_registers = 32", "extra_registers = 0", 1), r"^week4\.extra_registers: 양의 정수"),
-    (lambda t: t.replace("warps = 64", "warps = 48", 1), r"^presets\.H100_SXM\.sm\.warps: warps × warp_size = threads"),
-    (lambda t: t.replace("smem_per_block = 232_448", "smem_per_block = 233_472", 1),
-     r"^presets\.H100_SXM\.sm\.smem_per_block: smem_per_block \+ smem_reserved"),
-    (lambda t: t.replace('compute_capability = "9.0"', 'compute_capability = "Hopper"', 1),
-     r"^presets\.H100_SXM\.sm\.compute_capability"),
-    (lambda t: t.replace("smem_reserved = 1_024", "smem_reserved = -1", 1), r"^presets\.H100_SXM\.sm\.smem_reserved: 0 이상"),
-    (lambda t: t.replace("register_unit = 256", "", 1), r"^\[presets\.H100_SXM\.sm\]: 빠진 키 register_unit"),
-])
-def test_bad_limits_in_the_file(tmp_path, edit, message):
-    with pytest.raises(ParameterError, match=message):
-        rl.load(_toml(tmp_path, edit))
-
-
-def test_cell_gpu_must_have_limits():
-    with pytest.raises(ParameterError, match=r"^gpu: 프리셋 'TPU_v5e'에는 SM 한도"):
-        SEED.week4.with_(gpu="TPU_v5e")
-    with pytest.raises(ParameterError, match=r"^extra_registers: 양의 정수"):
-        SEED.week4.with_(extra_registers=-3)

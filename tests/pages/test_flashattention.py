@@ -1,0 +1,152 @@
+"""The matmul / FlashAttention note (chapters/flashattention.md, roofline.show.pages.flashattention): its figures,
+diagrams, shown code, quoted tables, discussions and one-line answers.
+"""
+from __future__ import annotations
+
+import io
+import warnings
+
+import pytest
+
+from roofline import attention, gemm
+from roofline.show import fmt
+from roofline.show.figures import FIGURES
+
+from conftest import CHAPTERS
+import page_checks
+
+PAGE = "flashattention"
+
+
+@pytest.fixture(scope="module")
+def note(seed):
+    return seed.note
+
+
+def test_figures_draw_without_warnings(course):
+    for name in ("flash-hbm-traffic", "gemm-batch-roofline"):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            FIGURES[name](course.note).savefig(io.BytesIO(), format="png")
+
+
+def test_live_traffic_curves_use_the_live_preset(course):
+    """Whatever the live note's GPU and dtype: M is its shared memory per SM in elements, B_c is FA1's block for
+    that M, and both curves are the traffic model's counts in Byte. (Whether FlashAttention moves less depends on
+    M > 3d², so it is not asserted here; the seed's H100 case is checked above.)"""
+    from roofline.show.pages.flashattention import traffic_curves
+
+    note = course.note
+    d = note.attention.d_head
+    N_values = [note.seq, 2 * note.seq, 4 * note.seq]
+    standard, flash, M, B_c = traffic_curves(note, N_values)
+    assert M == note.hardware.smem_per_SM // note.s
+    assert attention.flash_blocks(M, d)[1] == B_c
+    assert standard == [attention.standard_traffic(N, d) * note.s for N in N_values]
+    assert flash == [attention.flash_traffic(N, d, B_c) * note.s for N in N_values]
+    ax = FIGURES["flash-hbm-traffic"](note).axes[0]
+    marked = [t.get_text() for t in ax.texts if t.get_text().startswith(f"N = {fmt.integer(note.seq)}: ")]
+    assert len(marked) == 2                                   # the live sequence length, on both curves
+    assert f"M = {fmt.integer(M)} 원소, B_c = {B_c}" in ax.get_title() and note.dtype in ax.get_title()
+
+
+def test_shown_code_fits_80_columns():
+    import inspect
+    for function in (gemm.naive_matmul, gemm.tiled_matmul, attention.flash_forward):
+        lines = inspect.getsource(function).splitlines()
+        assert max(len(line) for line in lines) <= 76, function.__name__
+
+
+def test_tile_diagram_is_seed_003s_block_picture():
+    from roofline.show.pages import flashattention as flash_note
+    text = flash_note.tile_diagram(8, 4)
+    for line in ("C00 = A00·B00 + A01·B10", "C01 = A00·B01 + A01·B11", "C10 = A10·B00 + A11·B10",
+                 "C11 = A10·B01 + A11·B11"):
+        assert line in text
+    assert "C02" not in text and "C21 = A20·B01 + A21·B11 + A22·B21" in flash_note.tile_diagram(12, 4)
+
+
+def test_memory_box_and_flash_diagram_follow_the_note(note):
+    from roofline.show.pages import flashattention as flash_note
+    box = flash_note.hierarchy_diagram(note)
+    assert "228 KiB" in box and "256 KiB" in box and "33–41 (Shared 29)" in box and "479" in box and "3.35 TB/s" in box
+    M = note.hardware.smem_per_SM // note.s
+    B_r, B_c = flash_note.fitting_blocks(M, 128, note.tensor_core.align)
+    flash = flash_note.flash_diagram(note)
+    assert f"{B_r}×{B_c}" in flash and f"M = {fmt.integer(M)}" in flash
+    a100 = flash_note.flash_diagram(note.with_(hardware="A100_SXM"))
+    assert "164 KiB" in a100 and a100 != flash                             # a typed parameter reaches the picture
+
+
+def test_quoted_batch_table_is_about_200_times_below_the_bound(seed):
+    from roofline.show.pages import flashattention as flash_note
+    values = flash_note.gemm_roofline(seed.note)
+    assert values["gap-small"] == "약 201–213배" and values["gap-big"] == "b = 1,024에서는 약 70배"
+
+
+def test_no_helper_is_defined_in_a_hidden_cell():
+    import re
+    from coursebook import editions
+    nb = editions.read_source(CHAPTERS / "flashattention.md")
+    for cell in nb.cells:
+        tags = set(cell.metadata.get("tags", []))
+        if cell.cell_type == "code" and tags & {"remove-cell", "remove-input", "hide-input"}:
+            assert not re.search(r"^\s*(def |class |\w+ = lambda)", cell.source, re.M), cell.source
+
+
+def test_the_sram_diagram_s_blocks_fit_the_sram_it_names(course):
+    """FA1's B_c = ⌈M/(4d)⌉ only bounds SRAM by O(M): at H100 FP16 its blocks take 120,576 elements > M = 116,736.
+    The diagram keeps B_r and takes the largest aligned B_c whose blocks fit; the sum it prints is the blocks'."""
+    from roofline.show.pages import flashattention as flash_note
+    for key in ("H100_SXM", "A100_SXM", "T4"):
+        note = course.note.with_(hardware=key)
+        d, M = note.attention.d_head, note.hardware.smem_per_SM // note.s
+        B_r, B_c = flash_note.fitting_blocks(M, d, note.tensor_core.align)
+        total = B_r * d * 2 + 2 * B_c * d + B_r * B_c + 2 * B_r             # Q_i, O_i, K_j, V_j, S_ij, m_i, ℓ_i
+        assert total <= M and B_c % note.tensor_core.align == 0
+        rule_r, rule_c = attention.flash_blocks(M, d)
+        assert B_r == rule_r and B_c <= rule_c
+        assert f"{fmt.integer(total * note.s)} Byte ≤ {fmt.integer(note.hardware.smem_per_SM)} Byte" in flash_note.flash_diagram(note)
+    h100 = course.note.with_(hardware="H100_SXM", dtype="FP16")
+    said = flash_note.flash_blocks_text(h100)
+    assert said["sram-rule-elems"] == "120,576" and said["sram-rule-bytes"] == "241,152" and said["sram-rule-verdict"] == "넘는다"
+
+
+def test_the_one_line_answer_says_all_heads_make_one_gib():
+    from pathlib import Path
+    source = (CHAPTERS / "flashattention.md").read_text(encoding="utf-8")
+    line = next(l for l in source.splitlines() if l.startswith("**한 줄 답.** 표준 어텐션은"))
+    assert "헤드 {glue:text}`heads`개의 점수 행렬을 합치면 {glue:text}`score-all`" in line
+    assert "점수 행렬 하나가" not in line
+    assert "이다이다" not in source and "{glue:text}`q-b-bound`이다" not in source
+
+
+def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
+    from roofline.show.pages import flashattention as flash_note
+    note = course.note
+    d = flash_note.head_dim_discussion(note, attention.flash_blocks(note.hardware.smem_per_SM // note.s,
+                                                                    note.attention.d_head)[1])
+    assert d["q-2d"].startswith(fmt.integer(2 * note.attention.d_head))
+    assert 3.5 < float(d["q-flash-d-ratio"].rstrip("배")) < 4.5 and float(d["q-std-d-ratio"].rstrip("배")) < 1.5
+    tf = flash_note.tf32_discussion(note, 256)
+    fp32 = note.hardware.roofline("FP32")
+    tf32 = note.hardware.roofline("TF32")
+    from roofline import gemm
+    cost = gemm.gemm(256, note.gemm.N, note.gemm.K, 4)
+    import roofline as rl
+    gain = rl.Timing(cost, fp32).t_ideal / rl.Timing(cost, tf32).t_ideal
+    assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and gain < tf32.P / fp32.P
+
+
+# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
+
+def test_glued_values_equal_the_golden_file():
+    page_checks.glued_values_equal_the_golden_file(PAGE)
+
+
+def test_glued_keys_equal_the_pages_references():
+    page_checks.glued_keys_equal_the_pages_references(PAGE)
+
+
+def test_no_key_is_a_grammatical_case():
+    page_checks.no_key_is_a_grammatical_case(PAGE)

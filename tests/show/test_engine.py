@@ -1,0 +1,147 @@
+"""roofline.show.engine, the live mode's engine, and the book's Pyodide files, in Python.
+
+The engine is what the page runs (in Pyodide) and what the build precomputes with. Here: it imports neither NumPy,
+matplotlib nor IPython (checked with those three blocked in a fresh interpreter); a bad value gives the Korean
+ParameterError naming its field, for every page's form; the explorers' precomputed states are the engine's output;
+Pyodide is pinned and the wheel holds the model only. Each explorer's states against the model are tested with its
+page (tests/pages/test_<page>.py).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import subprocess
+import sys
+import zipfile
+
+import pytest
+
+from coursebook.assets import explorer_data
+from roofline.show import engine
+
+from conftest import ROOT
+
+
+def live(page, **values):
+    return json.loads(engine.live(page, json.dumps({k: str(v) for k, v in values.items()})))
+
+
+def test_engine_imports_without_numpy_matplotlib_ipython():
+    code = (
+        "import sys\n"
+        "class Block:\n"
+        "    def find_spec(self, name, path, target=None):\n"
+        "        if name.split('.')[0] in ('numpy', 'matplotlib', 'IPython'):\n"
+        "            raise ImportError('blocked ' + name)\n"
+        "sys.meta_path.insert(0, Block())\n"
+        "import json\n"
+        "from roofline.show import engine\n"
+        "out = json.loads(engine.live('roofline', json.dumps({'hardware': 'H100_SXM', 'dtype': 'BF16', 'N': '3000', "
+        "'tiles': '[40, 75]'})))\n"
+        "assert 'state' in out, out\n"
+        "out = json.loads(engine.live('tile-size', json.dumps({'dtype': 'FP32', 'N': '3000', 'tiles': '[40, 75]', "
+        "'threads': '384', 'gpu': 'T4', 'extra_registers': '40', 'T': '75', 'copies': '1'})))\n"
+        "assert 'state' in out, out\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'matplotlib', 'IPython')))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"
+
+
+TILE = {"dtype": "FP32", "N": 3000, "tiles": "[40, 75]", "threads": 256, "gpu": "T4", "extra_registers": 32, "T": 75,
+        "copies": 1}
+
+
+@pytest.mark.parametrize("page, values, field", [
+    ("roofline", {"hardware": "course", "dtype": "FP32", "N": 0, "tiles": "[32]"}, "N"),
+    ("roofline", {"hardware": "course", "dtype": "FP32", "N": 3000, "tiles": "[40, 64]"}, "tiles"),
+    ("roofline", {"hardware": "T4", "dtype": "BF16", "N": 4096, "tiles": "[32]"}, "dtype"),
+    ("roofline", {"hardware": "H300", "dtype": "FP32", "N": 4096, "tiles": "[32]"}, "hardware"),
+    ("matmul", {"hardware": "course", "dtype": "FP32", "N": 3000, "tiles": "[40]", "T": 64}, "T"),
+    ("vector-add", {"hardware": "course", "dtype": "FP32", "L": "-5", "capacity": 10, "kP": 1, "kBW": 1, "kcap": 1}, "L"),
+    ("vector-add", {"hardware": "course", "dtype": "FP32", "L": 5, "capacity": 10, "kP": 0, "kBW": 1, "kcap": 1}, "kP"),
+    ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "matmul", "N": 3000, "T": 64, "t_ms": ""}, "T"),
+    ("tile-size", {**TILE, "N": 0}, "N"),
+    ("tile-size", {**TILE, "tiles": "[40, 64]"}, "tiles"),
+    ("tile-size", {**TILE, "T": 64}, "T"),
+    ("tile-size", {**TILE, "threads": 0}, "threads"),
+    ("tile-size", {**TILE, "threads": "many"}, "threads"),
+    ("tile-size", {**TILE, "gpu": "course"}, "gpu"),
+    ("tile-size", {**TILE, "extra_registers": -1}, "extra_registers"),
+    ("tile-size", {**TILE, "copies": 3}, "copies"),
+    ("tile-size", {**TILE, "dtype": "FP12"}, "dtype"),
+    ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "gemv", "M": "x", "K": 4, "t_ms": ""}, "M"),
+    ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "gemv", "M": 4, "K": 4, "t_ms": "-1"}, "t_ms"),
+])
+def test_a_bad_value_names_its_field_in_korean(page, values, field):
+    out = live(page, **values)
+    assert "state" not in out
+    assert out["field"] == field and out["error"].startswith(f"{field}: ")
+    assert any("\uac00" <= ch <= "\ud7a3" for ch in out["error"])
+
+
+def test_the_precomputed_states_are_the_engines(course):
+    from roofline.show.pages import w4_2_roofline, w4_4_tile_size, w4_5_matmul, week3_vector_add
+
+    def data(e):
+        return explorer_data(e.html)[0]
+
+    w4, w3 = course.week4, course.week3
+    states = data(w4_2_roofline.roofline_explorer(w4))["parts"][0]["states"]
+    assert states["H100_SXM|BF16"] == json.loads(json.dumps(w4_2_roofline.roofline_state(w4.with_(hardware="H100_SXM", dtype="BF16"))))
+    for key, state in states.items():
+        hardware, dtype = key.split("|")
+        assert state == live("roofline", hardware=hardware, dtype=dtype, N=w4.N, tiles=list(w4.tiles))["state"]
+    T = w4.tiles[1]
+    states = data(w4_5_matmul.matmul_explorer(w4, T))["parts"][0]["states"]
+    assert states[f"{w4.N}|{T}"] == live("matmul", hardware=w4.hardware_key, dtype=w4.dtype, N=w4.N,
+                                           tiles=list(w4.tiles), T=T)["state"]
+    T = w4.tiles[-1]
+    tile = data(w4_4_tile_size.tile_explorer(w4, T))
+    sizes, occ, cases = (part["states"] for part in tile["parts"])
+    assert len(occ) == w4_4_tile_size.tile_options(w4).count
+    for key, state in occ.items():
+        t, copies, gpu = key.split("|")
+        both = {k: {**sizes[f"{t}|{copies}"].get(k, {}), **state.get(k, {}), **cases[gpu].get(k, {})}
+                for k in ("fields", "widths", "flags", "tables")}
+        out = live("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,
+                   extra_registers=w4.extra_registers, T=t, copies=copies)["state"]
+        assert out == both, key
+    fields = dict((name, value) for name, _, value in tile["live"]["fields"])
+    assert (fields["T"], fields["copies"], fields["gpu"]) == (str(T), "1", w4.gpu)
+    parts = data(week3_vector_add.vector_explorer(w3))["parts"]
+    both = {**parts[0]["states"]["4|1/2"]["fields"], **parts[1]["states"]["1/8"]["fields"], **parts[2]["states"][""]["fields"]}
+    out = live("vector-add", hardware=w3.hardware_key, dtype=w3.dtype, L=w3.L, capacity=w3.capacity, kP=4, kBW="1/2",
+               kcap="1/8")["state"]
+    assert out["fields"] == both
+
+
+def test_pyodide_is_pinned_and_the_wheel_holds_the_model_only():
+    sys.path.insert(0, str(ROOT / "tools"))
+    from coursebook import live as book_live
+
+    folder = book_live.pyodide_files()
+    tarball = folder / f"pyodide-{book_live.PYODIDE_VERSION}.tgz"
+    assert hashlib.sha256(tarball.read_bytes()).hexdigest() == book_live.PYODIDE_SHA256
+    name, data = book_live.wheel_bytes()
+    assert name == "roofline_course-1.0.0-py3-none-any.whl"
+    assert data == book_live.wheel_bytes()[1]          # the same sources give the same bytes
+    import io
+    names = zipfile.ZipFile(io.BytesIO(data)).namelist()
+    assert "roofline/show/engine.py" in names and "roofline/course.toml" in names
+    assert "roofline/show/figures.py" in names   # the registry the page modules import (figures draw lazily)
+    assert {n.split("/")[0] for n in names} == {"roofline", "roofline_course-1.0.0.dist-info"}
+
+
+def test_my_kernel_default_example_is_the_engines(course):
+    """The build shows "내 커널" for the chapter's machine and an N×N matmul with the middle tile: the same function."""
+    from roofline.show.pages import w4_2_roofline
+
+    w4 = course.week4
+    e = w4_2_roofline.kernel_explorer(w4, course.week3, course.note)
+    data = explorer_data(e.html)[0]
+    T = w4.tiles[len(w4.tiles) // 2]
+    assert data["parts"][0]["states"][""] == live("kernel", hardware=w4.hardware_key, dtype=w4.dtype, kernel="matmul",
+                                                  N=w4.N, T=T, t_ms="")["state"]
+    fields = dict((name, value) for name, _, value in data["live"]["fields"])
+    assert fields["L"] == f"{course.week3.L:_}" and fields["N"] == str(w4.N)

@@ -1,0 +1,394 @@
+"""roofline.show.exercises: the judge and the sheets of every page that has exercises (`PAGES`, from
+tests/exercise_answers.py: every page module with an `exercises` function). The guide's worksheet itself is tested in
+tests/pages/test_week4_guide.py.
+
+- The answers are the model's values: computed here from the course's formulas (F = 2N³, Q = 2sN³/T + sN², …)
+  for the live parameters, and the seed documents' literal values for the frozen seed parameters.
+- The judging rule, with the issue's own example (17.246978…: 17.247 and 17.246978 right, 17.2 only when the
+  reader asks for three digits, 1 % off wrong, GiB for GB a unit mistake).
+- The worked solutions: every exercise has one; its last value is the judged answer, its named values are the
+  model's (kernels, Timing) and its arithmetic, evaluated from the printed numbers, gives each line's value.
+- No exercise's answer, in any form the site prints numbers, is on its built page (folded answers and every
+  explorer state included); the conditions are not the chapter's own.
+- In a real kernel, `check` on the ⑤ edition gives the verdicts and messages that the page gives
+  (test_exercises_browser.py checks the page against the same expectations).
+"""
+from __future__ import annotations
+
+import functools
+import math
+import re
+from fractions import Fraction
+
+import nbformat
+import pytest
+
+from coursebook import editions
+from roofline.errors import ParameterError
+from roofline.show import exercises, fmt
+from roofline.show.pages import w4_1_intensity, w4_2_roofline, w4_3_tiling, w4_4_tile_size, w4_5_matmul, week4_guide
+
+from conftest import CHAPTERS
+from exercise_answers import PAGES, sig
+
+
+def expected_answer(q):
+    """Each exercise's answer from the course's formulas and the question's own numbers (`given`)."""
+    g = q.params
+    N, T, s = g.get("N"), g.get("T"), g.get("s")
+    P, BW = g.get("P"), g.get("BW")
+
+    def Q_tiled(N, T, s_in, s_out=None):
+        return 2 * s_in * N**3 // T + (s_in if s_out is None else s_out) * N**2
+
+    def bound(t_compute, t_memory):
+        return "memory" if t_memory > t_compute else "compute"
+
+    key = q.key
+    if key == "①-1":
+        return Fraction(2 * N**3, Q_tiled(N, T, s))
+    if key == "①-2":
+        return Fraction(2, 3 * s)
+    if key == "①-3":
+        return Fraction(2 * N**3, (2 * g["s_in"] + g["s_out"]) * N**2)
+    if key == "①-4":
+        return bound(2 * N**3 / P, Q_tiled(N, T, s) / BW)
+    if key == "②-1":
+        return min(P, BW * Fraction(2 * N**3, Q_tiled(N, T, s)))
+    if key == "②-2":
+        return 2 * N**3 / min(P, BW * Fraction(2 * N**3, Q_tiled(N, T, s)))
+    if key in ("②-3", "⑤-4"):
+        return "memory" if Fraction(2 * N**3, Q_tiled(N, T, s)) < P / BW else "compute"
+    if key == "③-1":
+        return Q_tiled(N, T, s)
+    if key == "③-2":
+        return 2 * s * N**3 // T
+    if key == "③-3":
+        ratio = Fraction(Q_tiled(N, g["T_b"], s), Q_tiled(N, g["T_a"], s))
+        k = Fraction(g["T_a"], g["T_b"])
+        return "exact" if ratio == k else "less" if ratio > k else "more"
+    if key in ("④-1", "④-2", "④-3"):
+        TM, TN, TK = g["T_M"], g["T_N"], g["T_K"]
+        one = s * (TM * TK + TK * TN)
+        if key == "④-1":
+            return one
+        if key == "④-2":
+            return 2 * one + g["s_acc"] * TM * TN
+        return "fits" if 2 * one <= course_presets()[0].smem_per_SM else "no"
+    if key == "④-4":
+        return (N // g["T_M"]) * (N // g["T_N"]) * (N // g["T_K"]) * s * (g["T_M"] * g["T_K"] + g["T_K"] * g["T_N"])
+    if key == "⑤-1":
+        return max(2 * N**3 / P, Q_tiled(N, T, s) / BW)
+    if key == "⑤-2":
+        return (2 * s * N**3 + s * N**2) / BW
+    if key == "⑤-3":
+        ridge = P / BW
+        if 2 * N > s * ridge:
+            return 2 * s * N * ridge / (2 * N - s * ridge)
+        return 2 * N**3 / P
+    L = g.get("L")
+    if key == "3주-1":
+        return 3 * s * L / BW
+    if key == "3주-2":
+        return max(2 * L / P, 4 * s * L / BW)
+    if key == "3주-3":
+        return g["capacity"] // (3 * s)
+    if key == "3주-4":
+        return bound(g["f"] * L / P, 3 * s * L / BW)
+    raise AssertionError(f"no expectation for {key}")
+
+
+@functools.lru_cache(maxsize=None)
+def course_presets():
+    import roofline
+    c = roofline.load()
+    return [c.presets[c.week4.gpus[0]]]
+
+
+def chapter_sets(course):
+    return {label: make(course) for label, make in PAGES.items() if label != "ch-guide"}
+
+
+def test_each_chapter_has_at_least_three_exercises_and_a_judgement_all_answered_by_the_model(course):
+    for label, ex in chapter_sets(course).items():
+        assert len(ex.questions) >= 3, label
+        assert any(q.is_choice for q in ex.questions), f"{label}: no question asks for a judgement"
+        for q in ex.questions:
+            assert q.value == expected_answer(q), (label, q.key)
+            if q.is_choice:
+                assert q.value in dict(q.choices) and len(q.choices) >= 2, q.key
+            else:
+                assert "(단위: " in q.ask and f"유효숫자 {exercises.DIGITS}자리" in q.ask, q.key
+
+
+def test_every_exercise_names_its_data_type_or_its_element_size(course):
+    names = set(course.dtypes)
+    for label, ex in chapter_sets(course).items():
+        for q in ex.questions:
+            said = q.text + " ".join(prev.text for prev in ex.questions[: ex.questions.index(q)])
+            assert any(name in said for name in names) or "Byte" in q.text, (label, q.key, q.text)
+
+
+def test_the_conditions_are_not_the_pages_own(course):
+    """The exercises ask about another N, T or dtype than the chapter computes, derived from its parameters."""
+    w4 = course.week4
+    for label, ex in chapter_sets(course).items():
+        for q in ex.questions:
+            g = q.params
+            new = [g.get("N") not in (None, w4.N, w4.small_N), g.get("T") not in (None, *w4.tiles, w4.small_T),
+                   g.get("s") not in (None, w4.s), "f" in g, "kernel" in g, "s_in" in g, "T_M" in g, g.get("L") not in (None, course.week3.L)]
+            assert any(new), (label, q.key, g)
+
+
+SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+
+
+def evaluate(numbers: str) -> Fraction:
+    """A solution line's formula with the question's numbers, evaluated exactly (as a reader would by hand)."""
+    t = re.sub(r"(?<=\d),(?=\d{3})", "", numbers.replace(" ms", "")).replace("·", "*").replace("×", "*").replace("−", "-")
+    t = re.sub(r"10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)", lambda m: "10**(" + m[1].translate(SUP) + ")", t)
+    t = t.replace("³", "**3").replace("²", "**2").replace("⌊", "floor(").replace("⌋", ")")
+    t = re.sub(r"(\d+(?:\.\d+)?)", r"F('\1')", t)
+    return Fraction(eval(t, {"F": Fraction, "min": min, "max": max, "floor": math.floor}))   # noqa: S307
+
+
+def model_values(q) -> dict:
+    """What the model gives for the named lines of a square-matmul question (kernels, Timing)."""
+    import roofline as rl
+    from roofline import kernels
+
+    g = q.params
+    if not {"N", "s"} <= set(g) or "T_M" in g or "s_in" in g or "T_a" in g:
+        return {}
+    N, T, s = g["N"], g.get("T"), g["s"]
+    cost = kernels.matmul_no_reuse(N, s, s) if T is None else kernels.matmul_tiled(N, T, s, s)
+    out = {"F": cost.F, "Q": cost.Q, "Q_T": cost.Q, "I": cost.I, "I_T": cost.I}
+    if "P" in g and "BW" in g:
+        t = rl.Timing(cost, rl.hardware.Roofline(g["P"], g["BW"]))
+        out.update({"t_compute": t.t_compute, "t_memory": t.t_memory, "t_ideal": t.t_ideal, "R_roof": t.R_roof,
+                    "I*": Fraction(g["P"]) / g["BW"]})
+    return out
+
+
+def all_questions(course):
+    for label, make in PAGES.items():
+        for q in make(course).questions:
+            yield label, q
+
+
+def test_every_exercise_has_a_worked_solution_ending_in_its_judged_answer(course):
+    for label, q in all_questions(course):
+        assert q.steps, (label, q.key, "no worked solution")
+        assert q.steps[-1].value == q.value, (label, q.key, "the solution ends elsewhere than the answer")
+        assert q.solution[-1] == f"답: {q.answer}"
+        if not q.is_choice:
+            assert fmt.number(q.in_unit, 6) in q.steps[-1].text, (label, q.key)
+
+
+def test_the_solutions_intermediate_values_are_the_models_and_their_arithmetic_holds(course):
+    checked = 0
+    for label, q in all_questions(course):
+        model = model_values(q)
+        for step in q.steps:
+            if step.name in model and not isinstance(step.value, str):
+                assert step.value == model[step.name], (label, q.key, step.name)
+                checked += 1
+            if step.numbers:
+                got, want = evaluate(step.numbers), Fraction(step.value) / step.scale
+                assert abs(got - want) <= abs(want) * Fraction(1, 10**5) + Fraction(1, 10**6), \
+                    (label, q.key, step.text, float(got), float(want))
+                checked += 1
+    assert checked > 100
+
+
+def test_check_show_gives_the_steps_in_a_notebook(course):
+    ex = w4_5_matmul.exercises(course.week4)
+    q = ex.questions[0]
+    shown = ex.check(q.key, show=True).message.splitlines()
+    assert shown[0] == "풀이" and shown[-1] == f"답: {q.answer}"
+    assert [line.split(". ", 1)[1] for line in shown[1:-1]] == [s.text for s in q.steps]
+
+
+def test_with_the_seed_parameters_the_answers_are_the_seed_documents_values(seed):
+    sheet = week4_guide.exercises(seed.week4)
+    assert fmt.giga(sheet.question("Q-없음").value) == "549.822923"          # GB, no reuse
+    assert fmt.ms(sheet.question("t_ideal-없음").value) == "549.822923"
+    assert fmt.ms(sheet.question("t_ideal-64").value) == "8.657043"
+    assert fmt.integer(sheet.question("F-32").value) == "137,438,953,472"
+    assert fmt.decimal(w4_5_matmul.exercises(seed.week4).question("⑤-1").value * 1000, 6) == "23.192823"   # N = 6,144, T = 96
+
+
+def test_the_answers_follow_a_changed_parameter(course):
+    w4 = course.week4.with_(N=course.week4.N * 2)
+    before = week4_guide.exercises(course.week4).question("F-없음").value
+    after = week4_guide.exercises(w4).question("F-없음").value
+    assert after == 8 * before
+    for make in (w4_1_intensity.exercises, w4_2_roofline.exercises, w4_3_tiling.exercises, w4_4_tile_size.exercises, w4_5_matmul.exercises):
+        changed = make(w4)
+        assert changed.digest() != make(course.week4).digest()
+        for q in changed.questions:
+            assert q.value == expected_answer(q), q.key
+
+
+def a_question(value, unit="ms") -> exercises.Question:
+    return exercises.Question("예-1", "시험", Fraction(value) * exercises.UNITS[unit].size, exercises.UNITS[unit], "식")
+
+
+def test_the_rule_of_the_issue():
+    q = a_question(Fraction("17.2469783"))
+    assert exercises.judge(q, 17.247).right and exercises.judge(q, "17.246978").right
+    assert exercises.judge(q, "17.24").right                                    # cut off at its last digit
+    assert exercises.judge(q, "17.2").reason == "digits"
+    assert exercises.judge(q, "17.2", digits=3).right                           # the reader asked for 3 digits
+    assert exercises.judge(q, "17.42").reason == "wrong" and exercises.judge(q, "17.419").reason == "wrong"
+    assert exercises.judge(q, "0.017247").reason == "unit"                      # seconds
+    assert "ms는 10⁻³ s다" in exercises.judge(q, "0.017247").message
+    assert exercises.judge(q, "0.017").reason == "unit" and exercises.judge(q, "0.02").reason == "wrong"   # a guess
+    assert exercises.judge(q, "1.7247e1").right and exercises.judge(q, "1.7247×10¹").right
+    assert exercises.judge(q, "17.247 ms").right
+    assert exercises.judge(q, "열일곱").reason == "unreadable"
+
+
+def test_units_of_bytes_are_named():
+    gb = a_question(Fraction(549822922752, 10**9), "GB")
+    verdict = exercises.judge(gb, sig(Fraction(549822922752, 2**30), 8))
+    assert verdict.reason == "unit" and "GB는 10⁹ Byte다" in verdict.message and "GiB" in verdict.message
+    assert exercises.judge(gb, "549,822,922,752").reason == "unit"              # Byte
+    assert exercises.judge(gb, "549.8").right
+
+
+def test_significant_digits_are_read_as_written():
+    read = exercises.read
+    assert (read("137400000000").digits, read("137400000000").last) == (4, 8)
+    assert (read("17.20").digits, read("17.20").last) == (4, -2)
+    assert read("1.374e11").value == 137_400_000_000 and read("1.374×10^11").value == 137_400_000_000
+    assert read("1,024").value == 1024 and read("-0.5").value == Fraction(-1, 2) and read(".25").digits == 2
+    assert exercises.typed_text(17.0) == "17" and exercises.typed_text(1.374e11) == "137400000000"
+    exact = a_question(Fraction(1, 4), "FLOPs/Byte")
+    assert exercises.judge(exact, "0.25").right                                 # exactly the answer
+
+
+def test_check_in_a_notebook_names_the_question_and_refuses_a_bad_key(course):
+    ex = w4_5_matmul.exercises(course.week4)
+    assert ex.check("⑤-1").message.endswith(f"(단위: ms, 유효숫자 {exercises.DIGITS}자리 이상)")
+    assert ex.check("5-1", show=True).message.endswith(f"답: {fmt.number(ex.questions[0].value * 1000, 6)} ms")
+    judged = next(q for q in ex.questions if q.is_choice)
+    assert all(f'"{key}"' in ex.check(judged.key).message for key, _ in judged.choices)
+    assert ex.check(judged.key, judged.value).right and ex.check(judged.key, judged.answer).right
+    other = next(key for key, _ in judged.choices if key != judged.value)
+    assert ex.check(judged.key, other).reason == "wrong" and ex.check(judged.key, "모름").reason == "unreadable"
+    with pytest.raises(ParameterError, match="문제 번호: '⑤-9'"):
+        ex.check("⑤-9", 1)
+    with pytest.raises(ParameterError, match="digits"):
+        ex.check("⑤-1", 1, digits=9)
+    with pytest.raises(ParameterError, match="답"):
+        ex.check("⑤-1", [1])
+
+
+def test_the_answers_are_not_in_the_page_html_outside_the_data(course):
+    """The page carries them only in its data for the script; no formatted answer sits in the section's HTML."""
+    for label, make in PAGES.items():
+        ex = make(course)
+        page = ex._repr_html_()
+        visible = re.sub(r"<script.*?</script>", "", page, flags=re.S)
+        for q in ex.questions:
+            assert f"답: {q.answer}" not in visible, (label, q.key)
+            assert not any(step.text in visible for step in q.steps), (label, q.key)
+
+
+def forms(value: Fraction) -> set[str]:
+    """Every way the site prints a number, for an answer: fixed decimals 0–6 with and without thousands separators,
+    the trimmed form, and 4 and 3 significant digits (6.871948, 6.872, 6.87, 6,872, 80.789, …); forms that say
+    less than two significant digits are left out (they are everywhere and pin nothing)."""
+    out = {fmt.number(value, 6), sig(value, 4), sig(value, 3)}
+    for d in range(7):
+        out |= {fmt.decimal(value, d), fmt.decimal(value, d, grouping=True)}
+    return {f for f in out if len(re.sub(r"\D", "", f).lstrip("0")) >= 2 and "e" not in f and float(f.replace(",", "")) != 0}
+
+
+def reachable_text(page) -> str:
+    """What a reader can see on a built page without asking for an answer: the text (folded answers included) and
+    every state of the page's explorers (a control away, in the page or in their own file), but not the
+    exercises' data nor the boxes of values measured on the build machine."""
+    import html as html_lib
+
+    from coursebook.assets import explorer_data
+
+    html_text = page.read_text(encoding="utf-8")
+    states = []
+    for data in explorer_data(html_text, page.parent):
+        for part in data["parts"]:
+            for state in part["states"].values():
+                states.extend(state.get("fields", {}).values())
+    body = re.sub(r"<(script|style)\b.*?</\1>", " ", html_text, flags=re.S)
+    body = re.sub(r'<section class="rl-quiz".*?</section>', " ", body, flags=re.S)
+    # the boxes of values measured on the build machine (they differ on every build: a match there is chance)
+    body = re.sub(r'<div class="admonition important">.*?</div>', " ", body, flags=re.S)
+    text = html_lib.unescape(re.sub(r"<[^>]+>", " ", body))
+    return re.sub(r"\s+", " ", text) + " " + " ".join(states)
+
+
+def copyable(q, text: str) -> list[str]:
+    """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
+    counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); an answer
+    that is one of the question's own data (R_roof = P when compute-bound) is the question's, not the page's."""
+    if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
+        return []
+    whole = q.in_unit.denominator == 1
+    found = []
+    for form in forms(q.in_unit):
+        if not exercises.judge(q, form).right:
+            continue
+        unit = rf"\s?(?:{re.escape(q.unit.name)}{'|B' if q.unit.name == 'Byte' else ''})(?![A-Za-z])" if whole else ""
+        if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d){unit}", text):
+            found.append(form)
+    return found
+
+
+def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course):
+    from browser_helpers import html_dir, label_page, page_file
+
+    root = html_dir()
+    found = []
+    for label, make in PAGES.items():
+        text = reachable_text(root / page_file(label_page(label)))
+        for q in make(course).questions:
+            found += [f"{label} {q.key}: {form!r} is on the page" for form in copyable(q, text)]
+    assert not found, "\n".join(found)
+
+
+def test_the_copy_check_catches_an_answer_on_the_page(course):
+    ex = w4_5_matmul.exercises(course.week4)
+    q = ex.questions[0]
+    shown = fmt.number(q.in_unit, 6)
+    assert copyable(q, f"표의 이상적 시간은 {shown} ms다.") == [shown]
+    assert copyable(q, f"표의 이상적 시간은 {sig(q.in_unit, 4)} ms다.") == [sig(q.in_unit, 4)]
+    assert copyable(q, "다른 값 1.5 ms.") == []
+    sheet = week4_guide.exercises(course.week4)
+    acc = sheet.question(f"acc-{sheet.cases[1][0]}")
+    number = fmt.integer(acc.value)
+    assert copyable(acc, f"N = {number}") == [] and copyable(acc, f"중간 합 {number} Byte") == [number]
+    assert copyable(acc, f"| {number} B |") == [number]
+
+
+def test_check_in_a_kernel_gives_the_page_verdicts(course, tmp_path):
+    md = CHAPTERS / "w4_5_matmul.md"
+    ex = w4_5_matmul.exercises(course.week4)
+    q = ex.questions[0]
+    value = Fraction(q.value) / q.unit.size
+    tries = [sig(value, 12), sig(value, exercises.DIGITS), sig(value, exercises.DIGITS - 1),
+             sig(value * Fraction(101, 100), 8), sig(Fraction(q.value), 8)]
+    expected = [exercises.RIGHT, exercises.RIGHT, exercises.digits_message(exercises.DIGITS), f"다시. 힌트: {q.hint}",
+                exercises.unit_message(q.unit, exercises.UNITS["s"])]
+    nb = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code":
+            cell.outputs, cell.execution_count = [], None
+    judged = next(j for j in ex.questions if j.is_choice)
+    lines = [f'print(check("{q.key}", "{t}").message)' for t in tries] + [f'print(check("5-1", "{tries[0]}", digits=3).message)']
+    lines += [f'print(check("{judged.key}", "{judged.value}").message)', f'print(check("{q.key}", show=True).message)']
+    nb.cells.append(nbformat.v4.new_code_cell("\n".join(lines)))
+    with editions.book_mode(False):
+        editions.execute(nb, tmp_path, timeout=180)
+    printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream").splitlines()
+    assert printed == expected + [exercises.RIGHT, exercises.RIGHT] + ex.check(q.key, show=True).message.splitlines()

@@ -1,0 +1,22 @@
+"""roofline.show.fmt: the formatter writes numbers the way the seed documents print them.
+"""
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+from roofline.show import fmt
+
+
+def test_formatting_in_the_seeds_style():
+    assert fmt.integer(549_822_922_752) == "549,822,922,752"
+    assert fmt.decimal(Fraction(2, 9), 4) == "0.2222"
+    assert fmt.decimal(Fraction(1, 8), 2) == "0.13"           # half away from zero
+    assert fmt.ratio(Fraction(549_822_922_752, 6_871_947_673_600) * 1000) == "80.01배"
+    assert fmt.giga(549_822_922_752) == "549.822923"
+    assert fmt.kib(196_608) == "192 KiB"
+    assert fmt.mib(201_326_592) == "192 MiB"
+    assert fmt.gib(2**30) == "1 GiB"
+    assert fmt.power10(20 * 10**12) == "20 × 10¹²"
+    assert fmt.percent(Fraction(243, 1000)) == "24.3%"
+    assert re.fullmatch(r"\d+\.\d{6}", fmt.ms(Fraction(1, 3)))

@@ -1,0 +1,56 @@
+"""roofline.show.pages (its __init__: the registry of page modules) as a checked interface; no build.
+
+- The registry: every page of _toc.yml that glues a value has its module `roofline.show.pages.<stem>`, and every
+  module is a page of the book, so a new chapter cannot escape the checks that loop over `pages.names()`.
+- Every page has its test file tests/pages/test_<stem>.py, and that file runs the checks every page has
+  (tests/page_checks.py: its glued values equal its golden file, its glue keys equal its .md's references, no key is a
+  grammatical case), and every glued page has its golden file tests/golden/<stem>.json.
+- README's module table names every module of roofline.show.
+"""
+from __future__ import annotations
+
+from roofline.show import pages
+
+from conftest import ROOT
+from golden_values import GOLDEN, glued_pages
+from page_checks import EVERY_PAGE
+
+SHOW = ROOT / "lib" / "roofline" / "show"
+
+
+def test_the_registry_is_the_books_pages_that_glue():
+    assert sorted(pages.names()) == sorted(glued_pages())
+    for name in pages.names():
+        assert (ROOT / pages.source(name)).is_file()
+
+
+def test_importing_the_registry_imports_no_page():
+    import subprocess
+    import sys
+
+    code = ("import sys, roofline.show.pages as p; p.names(); "
+            "print(sorted(m for m in sys.modules if m.startswith('roofline.show.pages.')))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
+
+
+def test_every_glued_page_has_a_golden_file():
+    assert sorted(p.stem for p in GOLDEN.glob("*.json")) == sorted(glued_pages())
+
+
+def test_every_page_has_its_test_file_and_it_runs_the_checks_every_page_has():
+    files = sorted(p.stem.removeprefix("test_") for p in (ROOT / "tests" / "pages").glob("test_*.py"))
+    assert files == sorted(pages.names()), "tests/pages/ holds one test_<page>.py per page module"
+    for name in pages.names():
+        source = (ROOT / "tests" / "pages" / f"test_{name}.py").read_text(encoding="utf-8")
+        assert f'PAGE = "{name}"' in source, name
+        for check in EVERY_PAGE:
+            assert f"def {check}():" in source, f"tests/pages/test_{name}.py: {check}"
+
+
+def test_readme_names_every_module_of_show():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme[readme.index("**보여 주기**"):readme.index("**사이트 도구**")]
+    section += readme[readme.index("장과 모듈:"):]
+    modules = sorted(p.stem for p in SHOW.rglob("*.py") if p.stem != "__init__")
+    assert [m for m in modules if f"`{m}`" not in section and f".{m}`" not in section and f"/{m}`" not in section] == []
