@@ -1,4 +1,4 @@
-"""Accessibility fixes of the built pages (axe-core checks them in tests/test_site_browser.py):
+"""Accessibility fixes of the built pages (axe-core checks them in tests/book/test_site_browser.py):
 
 - a wide table scrolls inside the theme's `pst-scrollable-table-container`; that box becomes a named
   region that takes keyboard focus (`tabindex="0"`, `role="region"`, `aria-label="표 n: 첫 줄의 칸들"`),

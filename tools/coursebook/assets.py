@@ -1,4 +1,4 @@
-"""What a page loads, and what the site ships (tests/test_html.py checks both from the built pages).
+"""What a page loads, and what the site ships (tests/book/test_html.py checks both from the built pages).
 
 First paint needs only the page and its CSS; everything else waits or stays away:
 

@@ -7,7 +7,7 @@ reader makes of the .md (so the cache's key, the code cells and their metadata, 
 `execute` (the one runner; jupyter-cache calls it too) with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
 as many kernels side by side as the machine has cores (for the book, a chapter that times the machine runs
 alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
-the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/test_reproducible.py compares them).
+the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/flows/test_reproducible.py compares them).
 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
 cell what is a pure function of each record (glue.shown), so the edition's outputs are the book run's

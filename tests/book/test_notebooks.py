@@ -13,7 +13,7 @@ import pytest
 
 from coursebook.__main__ import chapter_sources
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = chapter_sources()
 BAD_TEXT = ("Glyph", "missing from font", "Warning", "Traceback", "Error")
 

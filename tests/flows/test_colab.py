@@ -28,7 +28,7 @@ from course_copies import checkout_files
 
 pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = chapter_sources()
 KERNEL = "colab-sim"
 COLAB_PYTHON = Path("/root/.pyenv/versions/3.12.1/bin/python3.12")   # Colab: Python 3.12

@@ -12,7 +12,7 @@ import pytest
 
 from coursebook import a11y, icons, mathml
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def rows(out: str) -> list[str]:

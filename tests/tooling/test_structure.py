@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 MODEL = ROOT / "lib" / "roofline"
 TOOLING_IMPORTS = {"sphinx", "docutils", "playwright", "jupytext", "nbclient", "nbformat", "myst_nb", "jupyter_cache",
                    "pybtex", "yaml", "coursebook"}

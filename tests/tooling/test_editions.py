@@ -29,7 +29,7 @@ from roofline.show.glue import shown_text
 
 pytestmark = pytest.mark.heavy(40)   # rough seconds, for the order of the run (tests/conftest.py)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 SOURCES = chapter_sources()
 IDS = [md.stem for md in SOURCES]
 

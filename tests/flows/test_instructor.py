@@ -46,7 +46,7 @@ from site_pages import page_text
 
 pytestmark = pytest.mark.heavy(140)   # rough seconds, for the order of the run (tests/conftest.py)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
 

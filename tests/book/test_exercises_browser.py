@@ -17,7 +17,7 @@ import pytest
 
 from browser_helpers import label_page, offline, page_file
 from roofline.show import exercises
-from test_exercises import CONFUSED, PAGES, sig
+from exercise_answers import CONFUSED, PAGES, sig
 
 pytestmark = pytest.mark.heavy(30)   # rough seconds, for the order of the run (tests/conftest.py)
 

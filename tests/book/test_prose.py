@@ -16,7 +16,7 @@ import pytest
 
 from roofline.show import pages
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 CHAPTERS = sorted((ROOT / "chapters").glob("*.md"))
 
 # Phrases whose numerals are definitions or names, not results. Each with its reason.

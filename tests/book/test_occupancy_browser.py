@@ -1,5 +1,5 @@
 """④'s static explorer in headless Chromium: every state the controls reach (T, buffering, GPU, with the problem's
-threads and registers allowance; other values are the live mode's, tests/test_live_browser.py) shows the resident
+threads and registers allowance; other values are the live mode's, tests/book/test_live_browser.py) shows the resident
 blocks, active warps, occupancy and binding limit of roofline.occupancy (the one function), and never more blocks
 than the SM holds.
 

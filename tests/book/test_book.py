@@ -17,7 +17,7 @@ import yaml
 from conftest import live_glued
 from site_pages import HTML, page_text, toc_pages
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EXECUTED = HTML.parent / "jupyter_execute"
 
 

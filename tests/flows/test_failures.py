@@ -25,7 +25,7 @@ from course_copies import checkout_files
 
 pytestmark = pytest.mark.heavy(60)   # rough seconds, for the order of the run (tests/conftest.py)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
 CHAPTER = "w4_1_intensity"         # the chapter sabotaged for the Sphinx builds (one of the shortest to run)
 IN_ONE_BUILD = {"raises": "w4_1_intensity", "times-out": "w4_summary", "kernel-killed": "w4_4_tile_size"}   # make book

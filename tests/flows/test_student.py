@@ -26,7 +26,7 @@ from course_copies import set_key
 
 pytestmark = pytest.mark.heavy(50)   # rough seconds, for the order of the run (tests/conftest.py)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LIVE = params.load()
 
 
