@@ -16,6 +16,12 @@ First paint needs only the page and its CSS; everything else waits or stays away
   the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
   pages or what the shipped scripts write (`purge_css`, with tinycss2 as the parser);
+- a page's stylesheets (12 to 16 files, each a request before the first paint) are one file, in their order, shared
+  by the pages that use the same ones (`bundle_stylesheets`);
+- the page is drawn in its light or dark colours from the first paint: the theme's <head> script names "auto"
+  (which no rule names) until its deferred script runs, then every element is styled again (`early_theme`); the
+  theme's scroll of the sidebar to the current link waits for the first frame and a visible sidebar
+  (`THEME_SCRIPT_EDITS`);
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
 - figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
