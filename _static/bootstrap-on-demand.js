@@ -35,7 +35,8 @@
   // "back to top": shown while the reader scrolls up below the header
   const button = document.getElementById("pst-back-to-top");
   if (!button) return;
-  let last = window.scrollY;
+  // nothing is read before the first scroll (reading the scroll position as the page starts lays it out then)
+  let last = null;
   let header = null;
   window.addEventListener("scroll", () => {
     if (header === null) {
@@ -43,6 +44,7 @@
       header = bar ? bar.getBoundingClientRect().bottom + window.scrollY : 0;
     }
     const y = window.scrollY;
+    if (last === null) last = y;
     button.style.display = last > y && y > header ? "block" : "none";
     last = y;
   }, {passive: true});

@@ -47,8 +47,9 @@ def head_assets(page: Path) -> list[dict]:
             continue
         target = (page.parent / url.group(1).split("?")[0]).resolve()
         blocking = kind == "link" or not re.search(r"\b(defer|async)\b", attrs)
-        found.append({"url": target.relative_to(html_dir().resolve()).as_posix(), "kind": kind,
-                      "blocking": blocking, "path": target})
+        url = target.relative_to(html_dir().resolve()).as_posix()
+        found.append({"url": url, "kind": kind, "blocking": blocking, "path": target,
+                      "parts": assets.bundled_sources(target) if url.startswith(assets.BUNDLES_DIR + "/") else []})
     return found
 
 
@@ -128,7 +129,7 @@ def test_page_loads_only_what_it_uses(page):
         pytest.skip(f"{page} is not built (not in the table of contents)")
     found = head_assets(path)
     body = body_of(path)
-    urls = [a["url"] for a in found]
+    urls = [a["url"] for a in found] + [part for a in found for part in a["parts"]]   # a bundle's files too
     missing = [a["url"] for a in found if not a["path"].is_file()]
     assert missing == [], f"{page}: names files that are not there"
     # documentation_options.js (400 bytes) defines the object the page's inline scripts fill in: it stays
@@ -222,20 +223,34 @@ def test_explorer_markup_has_no_nu_warning():
         assert '<section class="rl-explorer"' not in text, rel(page)
 
 
-def test_rewritten_stylesheets_carry_their_digest():
-    """The stylesheets the build cuts are named with a digest of what they hold now (a browser's cached copy of
-    an earlier build's file is not reused)."""
+def test_one_stylesheet_per_page_named_by_its_digest():
+    """A page's <head> names one stylesheet: the bundle of the stylesheets it uses, in the order the theme and
+    Sphinx gave them, each as the build left it (cut, rewritten), named by a digest of what it holds (a
+    browser's cached copy of an earlier build's bundle is not reused)."""
     import hashlib
 
-    static = html_dir() / "_static"
-    checked = 0
+    site = html_dir().resolve()
+    bundled = 0
     for page in pages():
-        for url, digest in re.findall(r'href="[^"]*?_static/([^"?]+\.css)\?(?:digest|v)=([0-9A-Za-z]+)"',
-                                      page.read_text(encoding="utf-8")):
-            if any((static / url).match(pattern) for pattern in assets.PURGED_CSS) or url == "styles/theme.css":
-                assert hashlib.sha256((static / url).read_bytes()).hexdigest()[:20] == digest, (rel(page), url)
-                checked += 1
-    assert checked > 0
+        sheets = [a for a in head_assets(page) if a["kind"] == "link"]
+        if page.name == "index.html" and page.parent.resolve() == site:
+            assert sheets == []
+            continue
+        assert [a["url"].split("/")[:2] for a in sheets] == [assets.BUNDLES_DIR.split("/")], rel(page)
+        (sheet,) = sheets
+        data = sheet["path"].read_bytes()
+        assert sheet["path"].stem == hashlib.sha256(data).hexdigest()[:20], rel(page)
+        parts = sheet["parts"]
+        assert parts[:2] == ["_static/styles/theme.css", "_static/styles/pydata-sphinx-theme.css"], (rel(page), parts)
+        assert parts.index("_static/icons/icons.css") < parts.index("_static/responsive.css"), parts
+        css = data.decode()
+        assert css.startswith('@charset "UTF-8";\n') and css.count("@charset") == 1, rel(page)
+        for part in parts:   # each file, in full (its url()s rebased), at its place
+            own = re.sub(r'^@charset "UTF-8";\s*', "", (site / part).read_text(encoding="utf-8")).strip()
+            plain = re.sub(r"url\([^)]*\)", "url()", own)
+            assert re.sub(r"url\([^)]*\)", "url()", css).count(plain) >= 1 or not plain, (rel(page), part)
+        bundled += 1
+    assert bundled >= 12
 
 
 # ---- the purge's rule --------------------------------------------------------------------------------------

@@ -107,3 +107,71 @@ def test_bibliography_entries_are_list_items():
 def test_unreadable_tex_raises(bad):
     with pytest.raises(Exception):
         mathml.to_mathml(bad, True)
+
+
+# ---- the theme's assets at load (tools/coursebook/assets.py) ------------------------------------------------
+
+def _theme_file(*parts: str) -> Path:
+    import pydata_sphinx_theme
+
+    return Path(pydata_sphinx_theme.__file__).parent.joinpath("theme", "pydata_sphinx_theme", *parts)
+
+
+def test_theme_script_edits_apply_to_the_pinned_theme(tmp_path):
+    """Each edit's text is once in the installed theme's script, and the edited script still parses."""
+    from coursebook import assets
+
+    for name in assets.THEME_SCRIPT_EDITS:
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(_theme_file("static", name).read_text(encoding="utf-8"), encoding="utf-8")
+    assert assets.edit_theme_scripts(tmp_path) == list(assets.THEME_SCRIPT_EDITS)
+    script = (tmp_path / "scripts" / "pydata-sphinx-theme.js").read_text(encoding="utf-8")
+    assert 'matchMedia("(min-width: 960px)").matches&&requestAnimationFrame(' in script
+    assert "document.documentElement.dataset.theme!==n&&" in script
+    node = __import__("shutil").which("node")
+    if node:
+        subprocess.run([node, "--check", str(tmp_path / "scripts" / "pydata-sphinx-theme.js")], check=True)
+    (tmp_path / "scripts" / "pydata-sphinx-theme.js").write_text("changed", encoding="utf-8")
+    with pytest.raises(RuntimeError, match="THEME_SCRIPT_EDITS"):
+        assets.edit_theme_scripts(tmp_path)
+
+
+def test_early_theme_names_light_or_dark_before_the_first_paint():
+    """The theme's <head> script holds the text `early_theme` replaces, and a changed theme stops the build."""
+    from coursebook import assets
+
+    layout = _theme_file("layout.html").read_text(encoding="utf-8")
+    head = layout.replace('{{ default_mode }}', "auto")
+    out = assets.early_theme(head)
+    assert '|| "auto";' not in out.split("dataset.theme =")[1].split("\n")[0]
+    assert 'matchMedia("(prefers-color-scheme: dark)")' in out
+    with pytest.raises(RuntimeError, match="_EARLY_THEME"):
+        assets.early_theme("<script></script>")
+
+
+def test_stylesheets_bundled_in_order_with_their_urls_rebased(tmp_path):
+    from coursebook import assets
+
+    static = tmp_path / "_static"
+    (static / "icons").mkdir(parents=True)
+    (static / "a.css").write_text("@charset \"utf-8\";\nbody{color:red}\n", encoding="utf-8")
+    (static / "icons" / "icons.css").write_text('@font-face{src:url("fa.woff")}\n.x{background:url(data:,)}\n',
+                                               encoding="utf-8")
+    (tmp_path / "chapters").mkdir()
+    page = tmp_path / "chapters" / "p.html"
+    page.write_text('<html><head>\n  <link rel="stylesheet" type="text/css" href="../_static/a.css?v=1" />\n'
+                    '  <link rel="stylesheet" href="../_static/icons/icons.css" />\n'
+                    '  <script defer src="../_static/x.js"></script>\n</head><body>'
+                    '<link rel="stylesheet" href="late.css"></body></html>', encoding="utf-8")
+    written = assets.bundle_stylesheets(tmp_path)
+    assert list(written.values()) == [["_static/a.css", "_static/icons/icons.css"]]
+    (name,) = written
+    bundle = tmp_path / assets.BUNDLES_DIR / name
+    css = bundle.read_text(encoding="utf-8")
+    assert css.startswith('@charset "UTF-8";\n') and css.count("@charset") == 1
+    assert css.index("color:red") < css.index("@font-face")
+    assert 'url("../icons/fa.woff")' in css and "url(data:,)" in css
+    assert assets.bundled_sources(bundle) == ["_static/a.css", "_static/icons/icons.css"]
+    head, body = page.read_text(encoding="utf-8").split("</head>")
+    assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', head) == [f"../_static/bundles/{name}"]
+    assert "x.js" in head and 'href="late.css"' in body

@@ -16,6 +16,12 @@ First paint needs only the page and its CSS; everything else waits or stays away
   the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
   pages or what the shipped scripts write (`purge_css`, with tinycss2 as the parser);
+- a page's stylesheets (12 to 16 files, each a request before the first paint) are one file, in their order, shared
+  by the pages that use the same ones (`bundle_stylesheets`);
+- the page is drawn in its light or dark colours from the first paint: the theme's <head> script names "auto"
+  (which no rule names) until its deferred script runs, then every element is styled again (`early_theme`); the
+  theme's scroll of the sidebar to the current link waits for the first frame and a visible sidebar
+  (`THEME_SCRIPT_EDITS`);
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
 - figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
@@ -79,9 +85,34 @@ _ON_DEMAND_TAGS = re.compile(r'\s*<(?:link rel="preload" as="script"|script\b[^>
 # edits of the theme's shipped scripts (pydata-sphinx-theme 0.17.1, pinned): the scan of every scrolling box at load
 # (reading each box's width lays out the whole page, also the sections a phone lays out late) is left to
 # _static/scroll-focus.js, which checks a box once the browser has laid it out near the viewport
+# and its scroll of the sidebar to the current page's link when the page is ready (reading where the link is styles and
+# lays out the whole page at once, before the first frame the browser would have drawn anyway) happens where the
+# sidebar is beside the page (960 px and wider; a phone's sidebar is a closed dialog), after that first frame
 THEME_SCRIPT_EDITS = {
-    "scripts/pydata-sphinx-theme.js": (('"complete"===document.readyState?I():window.addEventListener("load",I)', "void 0"),),
+    "scripts/pydata-sphinx-theme.js": (
+        ('"complete"===document.readyState?I():window.addEventListener("load",I)', "void 0"),
+        ('e(function(){if(!document.querySelector(".bd-docs-nav"))return;',
+         'e(()=>matchMedia("(min-width: 960px)").matches&&requestAnimationFrame(()=>setTimeout(function(){'
+         'if(!document.querySelector(".bd-docs-nav"))return;'),
+        ('sessionStorage.setItem("sidebar-scroll-top",e.scrollTop)})})',
+         'sessionStorage.setItem("sidebar-scroll-top",e.scrollTop)})},0)))'),
+        # and it sets the page's light or dark theme again when the page is ready: only a change is written (writing
+        # <html data-theme> restyles every element a [data-theme=…] rule can reach; `early_theme` set it already)
+        ('document.documentElement.dataset.mode=e;var n="auto"==e?t:e;document.documentElement.dataset.theme=n,',
+         'document.documentElement.dataset.mode!==e&&(document.documentElement.dataset.mode=e);var n="auto"==e?t:e;'
+         'document.documentElement.dataset.theme!==n&&(document.documentElement.dataset.theme=n),'),
+    ),
 }
+
+# the theme's first script in <head> names the page's theme before anything is drawn: the stored one, else its
+# default mode, "auto", which no stylesheet rule names (neither the light nor the dark colours), and which the
+# theme's script turns into "light" or "dark" only when the page is ready: a first paint without the theme's colours
+# (a light page for a reader whose system is dark), then every element styled again. `early_theme` names the
+# theme the reader's mode gives, as the theme's script will (pydata-sphinx-theme.js `setTheme`)
+_EARLY_THEME = ('document.documentElement.dataset.theme = localStorage.getItem("theme") || "auto";',
+                'document.documentElement.dataset.theme = ((mode) => mode === "light" || mode === "dark" ? mode : '
+                'matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")'
+                '(document.documentElement.dataset.mode);')
 
 # scripts that run where they stand: the options object the page's inline scripts fill in (400 bytes)
 KEPT_IN_ORDER = ("documentation_options.js",)
@@ -132,6 +163,16 @@ def edit_theme_scripts(static: Path) -> list[str]:
     return edited
 
 
+def early_theme(head: str) -> str:
+    """`head` (the theme's `css` block) with its first script naming "light" or "dark" at once (`_EARLY_THEME`);
+    a theme whose script no longer holds the text stops the build."""
+    old, new = _EARLY_THEME
+    if head.count(old) != 1:
+        raise RuntimeError("pydata-sphinx-theme's <head> script changed (no single "
+                           f"{old!r}): review _EARLY_THEME in tools/coursebook/assets.py")
+    return head.replace(old, new)
+
+
 def page_assets(app, pagename, templatename, context, doctree) -> None:
     """html-page-context: drop the scripts and stylesheets the page does not use, defer the rest."""
     from sphinx.builders.html._assets import _JavaScript
@@ -160,6 +201,7 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
                             if needed(getattr(css, "filename", css), body)]
     context["defer_scripts"] = defer_scripts
     context["without_bootstrap"] = without_bootstrap
+    context["early_theme"] = early_theme
 
 
 # ---- MyST-NB's folded cells ---------------------------------------------------------------------------
@@ -556,6 +598,72 @@ def fresh_digests(outdir: Path, names: list[str]) -> None:
             page.write_text(new, encoding="utf-8")
 
 
+BUNDLES_DIR = "_static/bundles"    # one stylesheet per set of stylesheets some page names (`bundle_stylesheets`)
+_STYLESHEET = re.compile(r'[ \t]*<link\b(?=[^>]*\brel="stylesheet")[^>]*\bhref="([^"]+)"[^>]*>\n?')
+_SOURCE_MARK = re.compile(r"^/\* (_static/\S+\.css) \*/$", re.M)
+_ANY_URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
+
+
+def _rebased(css: str, source: Path, bundle_dir: Path) -> str:
+    """`css` from the file `source`, its relative url()s made relative to `bundle_dir`, without @charset."""
+    def url(match):
+        quote, target = match.groups()
+        if re.match(r"[a-z]+:|/|#", target):
+            return match.group(0)
+        moved = os.path.relpath(source.parent / target, bundle_dir).replace(os.sep, "/")
+        return f"url({quote}{moved}{quote})"
+
+    return _ANY_URL.sub(url, re.sub(r"^@charset[^;]*;\s*", "", css))
+
+
+def bundle_stylesheets(outdir: Path) -> dict[str, list[str]]:
+    """Every page's stylesheets (a dozen and more files, each a request before the first paint) as one file, in
+    their order: _static/bundles/<digest>.css, one per set of stylesheets some page names, each part opened by a
+    comment naming its file (`/* _static/explorer.css */`, read by `bundled_sources`), their @charset once at its
+    head. The page's first
+    <link rel="stylesheet"> names the bundle; the others go. Returns {bundle: its files}."""
+    static = outdir / "_static"
+    folder = outdir / BUNDLES_DIR
+    written: dict[str, list[str]] = {}
+    for page in sorted(outdir.rglob("*.html")):
+        if static in page.parents:
+            continue
+        text = page.read_text(encoding="utf-8")
+        head, rest = text.split("</head>", 1) if "</head>" in text else (text, None)
+        links = _STYLESHEET.findall(head)
+        if rest is None or len(links) < 2:
+            continue
+        files = [(page.parent / href.split("?")[0]).resolve() for href in links]
+        missing = [href for href, path in zip(links, files) if not path.is_file()]
+        if missing:
+            raise RuntimeError(f"{page.relative_to(outdir)}: stylesheets not in the build: {missing}")
+        names = [path.relative_to(outdir.resolve()).as_posix() for path in files]
+        css = '@charset "UTF-8";\n' + "".join(f"/* {name} */\n" + _rebased(path.read_text(encoding="utf-8"), path, folder.resolve()).rstrip()
+                      + "\n" for name, path in zip(names, files))
+        bundle = f"{hashlib.sha256(css.encode()).hexdigest()[:20]}.css"
+        if bundle not in written:
+            folder.mkdir(parents=True, exist_ok=True)
+            (folder / bundle).write_text(css, encoding="utf-8")
+            written[bundle] = names
+        href = os.path.relpath(folder / bundle, page.parent).replace(os.sep, "/")
+        first = [True]
+
+        def tag(match):
+            if not first[0]:
+                return ""
+            first[0] = False
+            indent = match.group(0)[: len(match.group(0)) - len(match.group(0).lstrip())]
+            return f'{indent}<link rel="stylesheet" href="{href}" />\n'
+
+        page.write_text(_STYLESHEET.sub(tag, head) + "</head>" + rest, encoding="utf-8")
+    return written
+
+
+def bundled_sources(bundle: Path) -> list[str]:
+    """The files (site-relative) a bundle of `bundle_stylesheets` holds, in order. For tests."""
+    return _SOURCE_MARK.findall(bundle.read_text(encoding="utf-8"))
+
+
 def unship(outdir: Path) -> list[str]:
     static = outdir / "_static"
     removed = []
@@ -584,6 +692,7 @@ def site_finished(app, exception) -> None:
     edited = edit_theme_scripts(static)
     fresh_digests(outdir, cut + ["styles/theme.css"] + edited)
     unship(outdir)
+    bundle_stylesheets(outdir)
 
 
 def logo_size(app, pagename, templatename, context, doctree) -> None:
