@@ -9,7 +9,8 @@
   phone), with what the page tests and axe-core (test_site_browser.py) read from it.
   `serve(root)` and `chromium()` hand out the same server and browser to code that is not a fixture.
   Under xdist each worker process has its own server, browser and visits; the visits are read by one module
-  (test_site_browser.py), so with --dist loadfile each page is opened once per mode in the whole run.
+  (test_site_browser.py) whose tests of one page all go to one worker (tests/conftest.py's scheduler), so each page
+  is opened once per mode in the whole run.
 """
 from __future__ import annotations
 
@@ -214,6 +215,47 @@ MODES = {
     "phone": Mode(PHONE, "light", ["scrollable-region-focusable"], True),
 }
 
+# axe-core's colour-contrast rule is most of a visit's time, and on a page with code or formulas most of its nodes are
+# the code's highlighting spans and the formulas' MathML tokens. Their colours are few (a code theme, the text colour)
+# on simple backgrounds (the code block's, the page's), so COLOURS below reads each such text's colour and the
+# background layers behind it, and test_site_browser.py computes the contrast (the WCAG formula, as axe does) for
+# each distinct pair; axe's rule checks every other text of the page.
+CONTRAST_ELSEWHERE = "*:not(.highlight, .highlight *, math, math *)"
+AXE_SETUP = f"() => axe.configure({{rules: [{{id: 'color-contrast', selector: '{CONTRAST_ELSEWHERE}'}}]}})"
+
+# Each distinct (text colour, background layers up to the first opaque one, large text?) of the texts that axe's
+# colour rule leaves to us, with an example. A background image or an ancestor's opacity would make the colour behind
+# unknowable from styles alone: such a text is reported with `unknown` set (the test then fails and says why).
+COLOURS = r"""() => {
+  const found = new Map();
+  for (const el of document.querySelectorAll(".highlight, .highlight *, math, math *")) {
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
+    if (!el.getClientRects().length) continue;
+    const style = getComputedStyle(el);
+    if (style.visibility !== "visible" || style.display === "none") continue;
+    const layers = [];
+    let unknown = "";
+    for (let p = el; p && !unknown; p = p.parentElement) {
+      const s = getComputedStyle(p);
+      if (s.backgroundImage !== "none") unknown = "background-image on " + p.tagName.toLowerCase();
+      else if (parseFloat(s.opacity) < 1) unknown = "opacity on " + p.tagName.toLowerCase();
+      else if (!/^rgba\(.*, 0\)$/.test(s.backgroundColor)) {
+        layers.push(s.backgroundColor);
+        if (!s.backgroundColor.startsWith("rgba")) break;
+      }
+    }
+    const size = parseFloat(style.fontSize), bold = parseInt(style.fontWeight, 10) >= 700;
+    const large = size >= 24 || (bold && size >= 18.66);
+    const key = [style.color, layers.join("|"), large, unknown].join(";");
+    if (!found.has(key)) {
+      found.set(key, {color: style.color, layers, large, unknown,
+                      example: el.tagName.toLowerCase() + "." + [...el.classList].join(".") + ": " +
+                               el.textContent.trim().slice(0, 40)});
+    }
+  }
+  return [...found.values()];
+}"""
+
 # The theme's colour mode before its own script runs (what its switch stores): the page loads in that mode.
 THEME = """(mode) => { localStorage.setItem("mode", mode); localStorage.setItem("theme", mode); }"""
 
@@ -350,6 +392,7 @@ class Visit:
     figure_contrast: list = dataclasses.field(default_factory=list)  # (src, contrast ratio) of each figure
     sideways: dict = dataclasses.field(default_factory=dict)         # SIDEWAYS
     violations: list = dataclasses.field(default_factory=list)       # axe: (rule id, impact, help, [targets])
+    colours: list = dataclasses.field(default_factory=list)          # COLOURS (where axe's colour rule runs)
     wide_tables: list = dataclasses.field(default_factory=list)      # WIDE + what the keyboard did
     screenshot: Path | None = None
 
@@ -466,7 +509,10 @@ class Visits:
             if m.axe_rules:
                 options["runOnly"] = {"type": "rule", "values": m.axe_rules}
             page.evaluate(_axe_script())
+            page.evaluate(AXE_SETUP)
             response = page.evaluate("(options) => axe.run(document, options)", options)
+            if m.axe_rules is None or "color-contrast" in m.axe_rules:
+                visit.colours = page.evaluate(COLOURS)
             visit.violations = [(v["id"], v["impact"], v["help"], [" ".join(n["target"]) for n in v["nodes"]][:5])
                                 for v in response["violations"]]
             if m.keyboard:

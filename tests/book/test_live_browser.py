@@ -4,8 +4,9 @@ On ②, ⑤ and the week-3 note the reader presses "이 페이지에서 직접 �
 (N = 3000 with tiles [40, 75]; H100 in BF16; L = 123,456,789 …), and every number and sentence the explorer then
 shows is compared with the library's output for the same values computed here (roofline.show.engine, the same
 function the page runs in Pyodide, and for the tables also the model directly). A bad value shows the library's
-Korean ParameterError beside its field and changes nothing else. "내 커널" is checked for three kernels. A state
-link round-trips. No request leaves the machine. The time from the press to the first live result and of one
+Korean ParameterError beside its field and changes nothing else. "내 커널" is checked for three kernels, on the same
+page as ②'s explorer (one Pyodide per page, as a reader has). A state link round-trips: on ④ opened and pressed, on
+② back into the form. No request leaves the machine. The time from the press to the first live result and of one
 recompute are figures (written to <build>/screenshots/live-measurements.json), never assertions.
 """
 from __future__ import annotations
@@ -85,6 +86,14 @@ class Reader:
         self.root.scroll_into_view_if_needed()     # an explorer starts when it comes near the screen
         self.root.locator(".rl-live-button").wait_for()
 
+    def explorer(self, uid: str) -> "Reader":
+        """Another explorer of the same page (one Pyodide per page: pressing its button reuses the one loaded)."""
+        other = object.__new__(Reader)
+        other.__dict__.update(self.__dict__, uid=uid, root=self.page.locator(f"#{uid}"))
+        other.root.scroll_into_view_if_needed()
+        other.root.locator(".rl-live-button").wait_for()
+        return other
+
     def press(self) -> float:
         started = time.perf_counter()
         self.page.evaluate("(uid) => { window.__live = 0; document.getElementById(uid).addEventListener('rl-live', "
@@ -132,9 +141,17 @@ def check_state(shown: dict, state: dict) -> None:
         assert float(shown["widths"][name].removesuffix("%")) == float(width.removesuffix("%")), name   # "0.0%" is "0%" in CSS
 
 
-def test_roofline_live(site):
-    course = rl.load()
+@pytest.fixture(scope="module")
+def roofline_page(site):
+    """②, with its two explorers (the conditions and "내 커널"): one page, so one Pyodide for both."""
     reader = Reader(site, "ch-roofline", "rl-roofline")
+    yield reader
+    reader.close()
+
+
+def test_roofline_live(site, roofline_page):
+    course = rl.load()
+    reader = roofline_page
     MEASURED["press_to_first_result_ms"] = round(reader.press())
     shown = reader.read()
     w4 = course.week4
@@ -162,14 +179,13 @@ def test_roofline_live(site):
         assert [k for k, v in after["errors"].items() if v] == [field]
         assert after["tables"] == shown["tables"] and after["fields"] == shown["fields"]
         reader.type({"N": "3000", "tiles": "[40, 75]"})
-    # the state link: open the address the page wrote, press, the same values come back
+    # the state link: the address the page wrote brings the typed values back into the form (that pressing then gives
+    # the same state is checked on ④, test_tile_size_live: the same script, and one Pyodide start less)
     link = reader.page.url
     assert "roofline.N=3000" in link and "roofline.hardware=H100_SXM" in link
-    reader.close()
     again = Reader(site, "ch-roofline", "rl-roofline", "#" + link.split("#", 1)[1])
-    assert again.root.locator('[data-rl-live="N"]').input_value() == "3000"
-    again.press()
-    check_state(again.read(), state)
+    for name, value in values.items():
+        assert again.root.locator(f'[data-rl-live="{name}"]').input_value() == value, name
     again.close()
 
 
@@ -183,8 +199,8 @@ def test_precomputed_state_link(site):
     reader.close()
 
 
-def test_my_kernel_live(site):
-    reader = Reader(site, "ch-roofline", "rl-kernel")
+def test_my_kernel_live(roofline_page):
+    reader = roofline_page.explorer("rl-kernel")
     reader.press()
     for values in [
         {"hardware": "H100_SXM", "dtype": "BF16", "kernel": "matmul", "N": "6144", "T": "128", "t_ms": "2.5"},
@@ -199,7 +215,6 @@ def test_my_kernel_live(site):
     reader.type({"hardware": "T4", "dtype": "FP32", "kernel": "vector_add", "L": "123_456_789", "t_ms": "0.01"})
     shown = reader.read()
     assert "rl-above" in shown["flags"] and "불가능한 값" in shown["fields"]["k-verdict"]
-    reader.close()
 
 
 def test_matmul_live(site):

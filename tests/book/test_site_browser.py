@@ -7,13 +7,15 @@ reach nothing else (every other request is aborted and reported), so the site mu
 Each page is opened once per mode (light desktop, dark desktop, 390 px phone) by the session's `visits`
 (tests/browser_helpers.py); screenshots of all three go to <build>/screenshots/. The per-page tests below check
 what was recorded; the link crawl reads the HTML files directly. The page tests and the accessibility tests are
-one module so that one worker opens each page once per mode (pytest-xdist's --dist loadfile gives a module to
-one worker).
+one module, and every test of one page goes to one worker (tests/conftest.py's scheduler: BY_PAGE), so each page is
+opened once per mode in the whole run.
 
 Accessibility (the section at the end): axe-core (the copy bundled by axe-playwright-python)
 on every page of _toc.yml with every folded answer opened: all rules in light mode on a desktop window,
 the colour rules again in dark mode, the scrolling-box rule at a phone's width; and a keyboard reader
-scrolling every table wider than its box (desktop and phone).
+scrolling every table wider than its box (desktop and phone). The colours of code and formulas (many nodes, few
+colours on plain backgrounds) are read from their styles and their contrast computed here, with axe's thresholds;
+axe's colour rule checks every other text (browser_helpers.CONTRAST_ELSEWHERE).
 No serious or critical violation may appear. A moderate or minor one must be fixed or listed in
 ACCEPTED below with its reason; a listed rule that no page breaks any more is an error too, so the list
 stays true.
@@ -318,6 +320,72 @@ def test_no_serious_or_critical_violation(visits, docname, mode):
     bad = [v for v in audit.violations if v[1] in BLOCKING]
     assert bad == [], f"{docname} ({mode}): axe-core finds " + "; ".join(
         f"{rule} ({impact}): {text} at {targets}" for rule, impact, text, targets in bad)
+
+
+COLOUR_MODES = tuple(mode for mode, m in MODES.items() if m.axe_rules is None or "color-contrast" in m.axe_rules)
+
+
+def _rgba(css: str) -> tuple[float, float, float, float]:
+    found = re.fullmatch(r"rgba?\(([\d.]+), ([\d.]+), ([\d.]+)(?:, ([\d.]+))?\)", css)
+    assert found, f"a colour not in rgb()/rgba(): {css!r}"
+    r, g, b, a = found.groups()
+    return float(r), float(g), float(b), float(a) if a is not None else 1.0
+
+
+def _over(top, below):
+    """`top` (r, g, b, alpha) painted over an opaque `below` (r, g, b)."""
+    return tuple(top[3] * t + (1 - top[3]) * b for t, b in zip(top[:3], below))
+
+
+def _luminance(rgb) -> float:
+    def lin(v):
+        c = v / 255
+        return c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4
+    r, g, b = map(lin, rgb)
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b
+
+
+def colour_contrast(colour: dict) -> float:
+    """WCAG contrast of one COLOURS entry: its background layers painted over the (white) canvas from the outermost
+    in, the text colour over them."""
+    background = (255.0, 255.0, 255.0)
+    for layer in reversed(colour["layers"]):
+        background = _over(_rgba(layer), background)
+    text = _over(_rgba(colour["color"]), background)
+    hi, lo = sorted((_luminance(text), _luminance(background)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+@pytest.mark.parametrize("mode", COLOUR_MODES)
+@pytest.mark.parametrize("docname", PAGES)
+def test_code_and_formula_colours_contrast(visits, docname, mode):
+    """The texts that axe's colour rule leaves out (code and formulas, see browser_helpers.CONTRAST_ELSEWHERE) meet
+    its thresholds too: 4.5 : 1, or 3 : 1 for large text."""
+    colours = visits[docname, mode].colours
+    unknown = [(c["unknown"], c["example"]) for c in colours if c["unknown"]]
+    assert unknown == [], f"{docname} ({mode}): the colour behind these texts cannot be read from styles"
+    faint = [(c["example"], c["color"], c["layers"], round(colour_contrast(c), 2)) for c in colours
+             if colour_contrast(c) < (3.0 if c["large"] else 4.5)]
+    assert faint == [], f"{docname} ({mode}): text colours below the contrast threshold"
+
+
+def most_code_and_formulas_page() -> str:
+    """The page whose built HTML has the most code blocks and formulas."""
+    def count(docname):
+        return len(re.findall(r'class="highlight|<math\b', (html_dir() / page_file(docname)).read_text(encoding="utf-8")))
+    return max(PAGES, key=count)
+
+
+@pytest.mark.parametrize("docname", [most_code_and_formulas_page()])
+def test_the_colour_check_checks_something(visits, docname):
+    """The colour check checks something: the page with the most code and formulas has several distinct colour pairs
+    in every mode that checks colours; and the contrast is WCAG's (black on white 21 : 1, #767676 on white 4.54 : 1,
+    as axe reports it; translucent layers are painted over what is behind them)."""
+    for mode in COLOUR_MODES:
+        assert len(visits[docname, mode].colours) >= 5, (docname, mode, visits[docname, mode].colours)
+    assert round(colour_contrast({"color": "rgb(0, 0, 0)", "layers": []}), 2) == 21.0
+    assert round(colour_contrast({"color": "rgb(118, 118, 118)", "layers": ["rgb(255, 255, 255)"]}), 2) == 4.54
+    assert round(colour_contrast({"color": "rgba(0, 0, 0, 0.5)", "layers": ["rgba(255, 255, 255, 0.5)"]}), 2) == 3.98
 
 
 @pytest.mark.parametrize("docname", PAGES)
