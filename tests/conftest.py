@@ -2,7 +2,8 @@
 
 Parameter files:
 - `seed`: tests/seed/course.toml, a frozen copy of this term's parameters. Only tests that check the seed
-  documents' literal values (549,822,922,752, 80.789, …) use it; `seed_glued(md)` runs a chapter with it.
+  documents' literal values (549,822,922,752, 80.789, …) use it; `seed_glued(stem)` runs a chapter with it, and
+  `seed_page(stem)` gives what the chapter then shows (table, equation or text).
 - `course`: the live lib/roofline/course.toml. Every other test derives its expectation from the library for
   these parameters, so the suite stays green after an instructor's change and `make refresh`.
 - `live_course`: the live course.toml too, but never parametrised: for a test that compares with what reads the live
@@ -86,6 +87,18 @@ def seed():
     return roofline.load(SEED_TOML)
 
 
+@pytest.fixture(scope="session")
+def note(seed):
+    """The seed's note problem (matmul, BLAS, FlashAttention)."""
+    return seed.note
+
+
+@pytest.fixture(scope="session")
+def h100(seed):
+    """The seed's H100 SXM roofline in FP16 (dense)."""
+    return seed.preset("H100_SXM").roofline("FP16")
+
+
 @lru_cache(maxsize=None)
 def seed_glued(stem: str) -> dict[str, dict]:
     """name → {mime: shown value} of chapter `stem` run with the seed's parameters (text unquoted)."""
@@ -94,6 +107,12 @@ def seed_glued(stem: str) -> dict[str, dict]:
 
     glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=SEED_TOML)
     return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
+
+
+def seed_page(stem: str) -> dict[str, str]:
+    """What chapter `stem` shows, run with the seed's parameters: table, equation or text (no-break spaces as spaces)."""
+    return {key: next(bundle[m] for m in ("text/markdown", "text/latex", "text/plain") if m in bundle).replace("\u00a0", " ")
+            for key, bundle in seed_glued(stem).items()}
 
 
 def live_glued(stem: str) -> dict[str, dict]:

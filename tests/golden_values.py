@@ -1,9 +1,9 @@
 """Golden files of the glued values: every page's glue records at the seed parameters, as the library gives them.
 
 `python tests/golden_values.py` writes tests/golden/<page>.json (glue key → {mime: text}) from the current code;
-each page's tests/pages/test_<page>.py recomputes its file in-process (no Sphinx build, no kernel; the check is in
-tests/page_checks.py) and compares byte for byte. A
-refactoring of roofline.show must leave them unchanged; a deliberate change to a page's words rewrites its file.
+tests/pages/test_every_page.py recomputes every page's file in-process (no Sphinx build, no kernel) and compares
+byte for byte. A refactoring of roofline.show must leave them unchanged; a deliberate change to a page's words
+rewrites its file.
 Figures are kept as their glued text (the fingerprint of what they plot), not as PNG bytes (which differ across
 machines); values measured on the running machine are kept by key only (null).
 """

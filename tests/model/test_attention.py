@@ -12,16 +12,6 @@ from roofline import attention, gemm, transformer
 from roofline.show import fmt
 
 
-@pytest.fixture(scope="module")
-def note(seed):
-    return seed.note
-
-
-@pytest.fixture(scope="module")
-def h100(seed):
-    return seed.preset("H100_SXM").roofline("FP16")
-
-
 def test_score_matrix_size():
     assert attention.score_bytes(4096, 2) == 33_554_432 == 32 * 2**20
     assert attention.score_bytes(4096, 2, heads=32) == 1_073_741_824 == 2**30

@@ -6,20 +6,9 @@ from __future__ import annotations
 from fractions import Fraction
 
 import numpy as np
-import pytest
 
 from roofline import gemm
 from roofline.show import fmt
-
-
-@pytest.fixture(scope="module")
-def note(seed):
-    return seed.note
-
-
-@pytest.fixture(scope="module")
-def h100(seed):
-    return seed.preset("H100_SXM").roofline("FP16")
 
 
 def test_cache_tile_step_is_64_mac_not_256():

@@ -6,8 +6,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 from roofline.show import fmt
 
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
@@ -55,11 +53,6 @@ def test_h100_figures_used_on_the_page(seed):
     assert fmt.kib(h100.smem_per_SM) == "228 KiB"
     assert fmt.ratio(h100.P("BF16") / h100.P("FP32"), 1) == "14.8배"
     assert fmt.ratio(Fraction(400_000_000) / (h100.smem_per_SM * h100.SMs), 1) == "13.0배"
-
-
-@pytest.fixture(scope="module")
-def h100(seed):
-    return seed.preset("H100_SXM").roofline("FP16")
 
 
 def test_h100_ridge_is_dense(h100, seed):

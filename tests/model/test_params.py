@@ -155,11 +155,6 @@ def test_the_seeds_problem(seed):
     assert (w3.hardware.P, w3.hardware.BW) == (20 * 10**12, 10**12)
 
 
-@pytest.fixture(scope="module")
-def note(seed):
-    return seed.note
-
-
 def test_the_seeds_note_is_on_the_H100_in_FP16(note):
     assert (note.hardware_key, note.dtype, note.s, note.seq) == ("H100_SXM", "FP16", 2, 4096)
     assert (note.attention.heads, note.attention.d_head) == (32, 128)

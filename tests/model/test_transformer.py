@@ -11,11 +11,6 @@ from roofline.show import fmt
 
 
 @pytest.fixture(scope="module")
-def note(seed):
-    return seed.note
-
-
-@pytest.fixture(scope="module")
 def gpt3(note):
     return transformer.Transformer.from_table(note.gpt3)
 

@@ -6,21 +6,11 @@ from __future__ import annotations
 import io
 import warnings
 
-import pytest
-
 from roofline import attention, gemm
 from roofline.show import fmt
 from roofline.show.figures import FIGURES
 
 from conftest import CHAPTERS
-import page_checks
-
-PAGE = "flashattention"
-
-
-@pytest.fixture(scope="module")
-def note(seed):
-    return seed.note
 
 
 def test_figures_draw_without_warnings(course):
@@ -136,17 +126,3 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
     import roofline as rl
     gain = rl.Timing(cost, fp32).t_ideal / rl.Timing(cost, tf32).t_ideal
     assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and gain < tf32.P / fp32.P
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

@@ -11,9 +11,7 @@ from roofline.show import fmt
 from roofline.show.figures import FIGURES
 
 from conftest import CHAPTERS, seed_glued
-import page_checks
 
-PAGE = "w4_1_intensity"
 pytestmark = pytest.mark.heavy(5)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 
@@ -92,17 +90,3 @@ def test_intensity_defines_K_where_it_is_first_used():
     md = INTENSITY.read_text(encoding="utf-8")
     first_K = md.index("K-1")
     assert "K는 A의 열 수이자 B의 행 수" in md[first_K:first_K + 400]
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

@@ -1,6 +1,5 @@
-"""② Roofline (chapters/w4_2_roofline.md, roofline.show.pages.w4_2_roofline): the page's label and parameter cell,
-its glued values for the seed and the live parameters, its sentences, the roofline figure, and its explorer's
-states (the roofline and "내 커널") in Python.
+"""② Roofline (chapters/w4_2_roofline.md, roofline.show.pages.w4_2_roofline): its glued values for the seed and the
+live parameters, its sentences, the roofline figure, and its explorer's states (the roofline and "내 커널") in Python.
 """
 from __future__ import annotations
 
@@ -19,9 +18,7 @@ from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
 
 from conftest import live_glued, seed_glued
-import page_checks
 
-PAGE = "w4_2_roofline"
 pytestmark = pytest.mark.heavy(20)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 
@@ -242,21 +239,3 @@ def test_my_kernel_is_the_model(live_course, kind, sizes, cost):
 def test_my_kernel_without_a_time(live_course):
     f = live("kernel", hardware="T4", dtype="FP32", kernel="custom", F=1000, Q=10, t_ms="")["state"]["fields"]
     assert (f["k-achieved"], f["k-share"], f["k-verdict"]) == ("–", "–", "")
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_page_label_and_one_parameter_cell():
-    page_checks.label_and_one_parameter_cell(PAGE, "ch-roofline")
-
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

@@ -16,9 +16,7 @@ from roofline.show.figures import FIGURES
 from roofline.show.pages import w4_3_tiling as tiling_figures
 
 from conftest import CHAPTERS, live_glued, seed_glued
-import page_checks
 
-PAGE = "w4_3_tiling"
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 SOURCE = CHAPTERS / "w4_3_tiling.md"
 BOUNDED = """
@@ -205,17 +203,3 @@ def test_korean_lists_and_particles_for_other_sizes(seed):
     assert tiling.discussion(w4)["q-C"] == "C00과 C01"
     other = tiling.cache_small(seed.week4.with_(group_size_M=4))["group"].data
     assert other == "4다. Triton 튜토리얼은 8을 쓴다"
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

@@ -12,14 +12,11 @@ from roofline import buffers, kernels, occupancy, problems
 from roofline.show import engine, fmt
 from roofline.show.pages import w4_4_tile_size as tile_size
 
-from conftest import CHAPTERS
-import page_checks
-
-PAGE = "w4_4_tile_size"
+from conftest import CHAPTERS, seed_page
 
 
 def test_tile_size_page_values():
-    g = page_checks.seed_page("w4_4_tile_size")
+    g = seed_page("w4_4_tile_size")
     for cell in ("4,096 B (4 KiB)", "16,384 B (16 KiB)", "65,536 B (64 KiB)", "| 12 KiB |", "| 48 KiB |", "| 192 KiB |"):
         assert cell in g["table-single"]
     assert "| 256 KiB |" in g["table-double"] and "| 320 KiB |" in g["table-double"]
@@ -43,7 +40,7 @@ def test_tile_size_box_and_explorer_agree():
     md = (CHAPTERS / "w4_4_tile_size.md").read_text(encoding="utf-8")
     assert "실제 한도는 이보다 낮을 수 있다" not in md and "Shared Memory로 본" not in md
     assert "`nvcc -Xptxas -v`" in md and "**가정**" in md
-    g = page_checks.seed_page("w4_4_tile_size")
+    g = seed_page("w4_4_tile_size")
     assert g["misfits"].endswith("블록이 하나도 올라가지 않는다.") and "버퍼링다" not in g["misfits"]
     prose = re.sub(r"```\{code-cell\}.*?\n```", "", md.split("\n---\n", 1)[1], flags=re.S)
     assert "kernels" not in prose and "matmul_tiles" not in prose
@@ -192,25 +189,3 @@ def test_tile_form_is_the_parameter_cell():
             assert label == comments[name], name
     assert [n for n, _ in fields if n not in comments] == ["T", "copies"]
     assert {"dtype", "N", "tiles", "threads", "gpu", "extra_registers"} <= {n for n, _ in fields}
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_one_parameter_cell():
-    page_checks.one_parameter_cell(PAGE)
-
-
-def test_discussion_answers_stay_in_the_fold():
-    page_checks.discussion_answers_stay_in_the_fold(PAGE)
-
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

@@ -19,10 +19,7 @@ from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
 from roofline.show.pages import w4_5_matmul as matmul
 
-from conftest import CHAPTERS, live_glued, seed_glued
-import page_checks
-
-PAGE = "w4_5_matmul"
+from conftest import CHAPTERS, live_glued, seed_glued, seed_page
 
 
 @pytest.fixture(scope="module")
@@ -78,7 +75,7 @@ def test_sweep_figure_marks_the_live_crossing(course):
 
 
 def test_matmul_page_values():
-    g = page_checks.seed_page("w4_5_matmul")
+    g = seed_page("w4_5_matmul")
     for row in SEED_COST:
         assert "| " + " | ".join(row) + " |" in g["table-cost"]
     for row in SEED_TIME:
@@ -111,13 +108,16 @@ def test_matmul_page_follows_the_live_parameters(course, cases):
 
 def test_matmul_wording():
     md = (CHAPTERS / "w4_5_matmul.md").read_text(encoding="utf-8")
-    g = page_checks.seed_page("w4_5_matmul")
+    g = seed_page("w4_5_matmul")
     assert "FLOPs 둘로" not in md and "{glue:text}`fma-flops` FLOPs로" in md and g["fma-flops"] == "2"
     assert "threshold-text" not in md and "≈ 80.789이다" not in g["threshold-tiles"]
     assert g["regimes"] == "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
     assert r"\mathbb{R}^{4096 \times 4096}" in g["problem"]
     for key in ("common", "no-reuse", "mid-Q", "tiled-formula", "threshold-math"):   # broken over lines for phones
         assert r"\begin{aligned}" in g[key] and g[key].count(r"\\") >= 2, key
+    for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율"):     # the course's terms, marked
+        assert "{term}`" + term + "`" in md, term
+    assert g["shape"] == "4096×4096"
 
 
 def test_matmul_times_figure(seed):
@@ -156,7 +156,7 @@ def test_matmul_times_figure_shows_the_live_cases(course, cases):
 
 def test_matmul_headline_keeps_the_compute_limit():
     """Seed ⑤: "…6.872 ms로 줄지만, 128 타일에서는 연산 성능이 한계다" — the top answer says where time stops following Q."""
-    g = page_checks.seed_page("w4_5_matmul")
+    g = seed_page("w4_5_matmul")
     md = (CHAPTERS / "w4_5_matmul.md").read_text(encoding="utf-8")
     assert md.split("\n```", 1)[0].rstrip().endswith("**한 줄 답.** {glue:text}`headline`")
     assert g["headline"].endswith("6.872 ms로 줄지만, T = 128에서는 연산 성능이 한계다.")
@@ -322,29 +322,3 @@ def test_matmul_state_is_the_model(course):
     assert f["r0-7"] == fmt.ms(base.t_ideal, 6)
     # the curve runs over the powers of two dividing 3000 (8) and the tiles
     assert out["plots"]["intensity"]["x"] == [8.0, 40.0, 75.0]
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_one_parameter_cell():
-    page_checks.one_parameter_cell(PAGE)
-
-
-def test_canonical_terms_and_shapes():
-    page_checks.canonical_terms_and_shapes(PAGE)
-
-
-def test_discussion_answers_stay_in_the_fold():
-    page_checks.discussion_answers_stay_in_the_fold(PAGE)
-
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

@@ -11,10 +11,7 @@ import roofline as rl
 from roofline import problems
 from roofline.show.pages import w4_summary as summary
 
-from conftest import CHAPTERS
-import page_checks
-
-PAGE = "w4_summary"
+from conftest import CHAPTERS, seed_page
 
 
 SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit
@@ -26,7 +23,7 @@ SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit
 
 
 def test_summary_page_values():
-    g = page_checks.seed_page("w4_summary")
+    g = seed_page("w4_summary")
     for label, I, t, bound in SEED_SUMMARY:
         assert f"| {label} | {I} | {t} | {bound}" in g["table-summary"]
     assert "연산 성능 (I* = 20 초과)" in g["table-summary"]
@@ -36,7 +33,7 @@ def test_summary_page_values():
 
 def test_summary_wording():
     md = (CHAPTERS / "w4_summary.md").read_text(encoding="utf-8")
-    g = page_checks.seed_page("w4_summary")
+    g = seed_page("w4_summary")
     assert "커널의 병목을 메모리에서 연산 쪽으로 옮긴다" in md
     for item in ("GQA/MQA", "speculative decoding", "prefill"):
         assert item in g["table-remedies"], item
@@ -45,6 +42,8 @@ def test_summary_wording():
     assert "1,979 TFLOPs/s로, 한 단계 내려갈 때마다 {glue:text}`tensor-steps` 늘어난다" in md.replace("{glue:text}`p-fp8`", "1,979")
     assert g["tensor-steps"] == "2.0배씩" and "FLOP/s" not in md.replace("FLOPs/s", "")
     assert g["summary-shift"] == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
+    assert [term for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율") if "{term}`" + term + "`" not in md] == []
+    assert g["shape"] == "4096×4096"
 
 
 @pytest.fixture(scope="module")
@@ -75,29 +74,3 @@ def test_summary_limit_and_shift(seed, seed_cases):
     fast = problems.week4_cases(seed.week4, rl.Roofline(10**18, 10**12))
     assert summary.shift(fast).startswith("비교한 경우는 모두 아직 메모리 한계")
     assert "제한적으로 쓴다" in summary.remedies_table(seed.preset("H100_SXM")).data
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_one_parameter_cell():
-    page_checks.one_parameter_cell(PAGE)
-
-
-def test_canonical_terms_and_shapes():
-    page_checks.canonical_terms_and_shapes(PAGE)
-
-
-def test_discussion_answers_stay_in_the_fold():
-    page_checks.discussion_answers_stay_in_the_fold(PAGE)
-
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

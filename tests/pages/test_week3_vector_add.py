@@ -16,9 +16,6 @@ from roofline.cost import Timing
 from roofline.show import engine, fmt
 
 from conftest import CHAPTERS, seed_glued
-import page_checks
-
-PAGE = "week3_vector_add"
 
 
 CHAPTER = CHAPTERS / "week3_vector_add.md"
@@ -110,17 +107,3 @@ def test_vector_state_is_the_model(course):
     assert f["t3"] == fmt.number(Timing(add, hw).t_ideal / t.t_ideal) + "배"
     assert f["capacity"] == fmt.number(Fraction(16_000_000_000, 32 * 10**9)) + " GB"
     assert out["flags"]["misfit"] is (3 * 4 * 123_456_789 > Fraction(16_000_000_000, 32))
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

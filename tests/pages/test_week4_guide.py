@@ -1,5 +1,5 @@
-"""The week-4 guide (chapters/week4_guide.md, roofline.show.pages.week4_guide): its label and parameter cell, its
-links, its glued values for the seed and the live parameters, its worksheet, its sentences for other machines.
+"""The week-4 guide (chapters/week4_guide.md, roofline.show.pages.week4_guide): its links to every chapter, its glued
+values for the seed and the live parameters, its worksheet, its sentences for other machines.
 """
 from __future__ import annotations
 
@@ -13,9 +13,7 @@ from roofline.show.figures import FIGURES
 from roofline.show.pages import week4_guide
 
 from conftest import CHAPTERS, live_glued, seed_glued
-import page_checks
 
-PAGE = "week4_guide"
 pytestmark = pytest.mark.heavy(5)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 
@@ -109,21 +107,3 @@ def test_the_guide_shows_its_roofline_figure_only_after_the_worksheet_and_folded
     assert sheet < figure
     opened = page.rfind('class="dropdown admonition', 0, figure)
     assert opened > sheet and "계산표를 채운 뒤" in page[opened:figure]
-
-
-# ---- the page's sources and its glued keys (tests/page_checks.py) --------------------------------------------
-
-def test_page_label_and_one_parameter_cell():
-    page_checks.label_and_one_parameter_cell(PAGE, "ch-guide")
-
-
-def test_glued_values_equal_the_golden_file():
-    page_checks.glued_values_equal_the_golden_file(PAGE)
-
-
-def test_glued_keys_equal_the_pages_references():
-    page_checks.glued_keys_equal_the_pages_references(PAGE)
-
-
-def test_no_key_is_a_grammatical_case():
-    page_checks.no_key_is_a_grammatical_case(PAGE)

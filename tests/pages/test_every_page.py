@@ -1,0 +1,103 @@
+"""The checks every page has, one test per page module of `roofline.show.pages.names()` (so a new page is checked
+without a line here); a page's own checks are in its tests/pages/test_<page>.py.
+
+- its glued values at the seed parameters equal tests/golden/<page>.json byte for byte (in-process, no build; the
+  golden files were written from the code before roofline.show was reorganised, see tests/golden_values.py);
+- the keys it glues equal the `{glue…}` references of its .md, both ways: no key glued only for a test, no reference
+  to a missing key;
+- no key is a grammatical case: a value that needs a particle carries it (`ko.particle`), and its key names the value;
+- its head: its own label right above a title without a problem size, one parameter cell, and every link outside
+  code an https URL;
+- at least one one-line answer, and under a "토론" heading only inside the fold;
+- one term per idea: none of the words the course replaced by its terms.
+"""
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from coursebook import paramcell
+from roofline.show import pages
+
+from conftest import CHAPTERS
+from golden_values import GOLDEN, golden, text
+
+REFERENCE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`|^[`:]{3,}\{glue(?::\w+)?\}[ \t]+(\S+)", re.M)
+# a key that ends in a Korean particle's or a case's name ("T-over-s-wa", "q-Bc2-ida", "dtype-obj", "occ-gpu-ui")
+GRAMMATICAL = re.compile(r"-(wa|gwa|ida|obj|object|subj|subject|topic|quoting|ro|euro|if|myeon|neun|eun|i|ga|ui|reul|eul|do|ko|eseo|to|from)$")
+LABEL = re.compile(r"^\((ch-[\w-]+)\)=\n# (.+)$", re.M)     # a page's label and the title below it
+# words the course replaced by one term each ("Occupancy" → 점유율, "바운드" → 한계), and a shape glued number by number
+REPLACED = ("Occupancy", "바운드", "연산 제한", "메모리 제한", "병목에서 연산 병목", "{glue:text}`N`×")
+
+pytestmark = pytest.mark.heavy(15)   # rough seconds, for the order of the run (tests/conftest.py)
+every_page = pytest.mark.parametrize("stem", pages.names())
+
+
+def source(stem: str) -> str:
+    return (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
+
+
+def glued_keys(stem: str) -> set[str]:
+    return set(json.loads((GOLDEN / f"{stem}.json").read_text(encoding="utf-8")))
+
+
+@every_page
+def test_glued_values_equal_the_golden_file(stem):
+    want = (GOLDEN / f"{stem}.json").read_text(encoding="utf-8")
+    got = text(golden(stem))
+    if got != want:
+        old, new = json.loads(want), json.loads(got)
+        changed = sorted(k for k in set(old) | set(new) if old.get(k, "<absent>") != new.get(k, "<absent>"))
+        pytest.fail(f"{stem}: glued values differ from tests/golden/{stem}.json for keys {changed[:20]}")
+
+
+@every_page
+def test_glued_keys_equal_the_pages_references(stem):
+    keys, refs = glued_keys(stem), {a or b for a, b in REFERENCE.findall(source(stem))}
+    assert not sorted(keys - refs), f"{stem}: glued but never shown on the page"
+    assert not sorted(refs - keys), f"{stem}: the page shows a key nothing glues"
+
+
+@every_page
+def test_no_key_is_a_grammatical_case(stem):
+    assert sorted(k for k in glued_keys(stem) if GRAMMATICAL.search(k)) == []
+
+
+@every_page
+def test_label_title_one_parameter_cell_and_https_links(stem):
+    md = source(stem)
+    heads = LABEL.findall(md)
+    assert len(heads) == 1 and len(re.findall(r"^\(ch-", md, re.M)) == 1, heads
+    label, title = heads[0]
+    others = [other for other in pages.names() if other != stem and f"({label})=" in source(other)]
+    assert others == [], f"{stem}: label {label} is also the label of {others}"
+    assert not re.search(r"\d{3,}", title), title     # no problem size in the title: it changes with the parameters
+    cell, problem = paramcell.find(md)      # one cell tagged parameters, its `:params:` naming a problem
+    assert cell is not None, f"{stem}: no parameter cell"
+    assert ":tags: [parameters, hide-input]" in cell["options"] and cell["body"].startswith("# ▶ 매개변수 셀:")
+    prose = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
+    links = re.findall(r"\]\(([^)]+)\)", prose)
+    assert links and all(url.startswith("https://") for url in links), links
+
+
+@every_page
+def test_one_line_answers_stay_in_the_fold(stem):
+    """A page answers in one line at least once; under a "토론" heading, only inside the dropdown (the answer is
+    folded until the reader opens it)."""
+    md = source(stem)
+    assert md.count("**한 줄 답.**") >= 1
+    for section in re.split(r"\n## ", md)[1:]:
+        if not section.startswith("토론"):
+            continue
+        before_fold = section.split(":class: dropdown", 1)[0]
+        assert "한 줄 답" not in before_fold, section[:40]
+        assert "답 펼쳐 보기" in section
+
+
+@every_page
+def test_no_word_the_course_replaced_by_a_term(stem):
+    """A link's text is the linked document's own title ("Calculating Occupancy"), not the page's word."""
+    prose = re.sub(r"\[([^\]]*)\]\(https://[^)]+\)", "", source(stem))
+    assert [word for word in REPLACED if word in prose] == []
