@@ -3,9 +3,12 @@
 Parameter files:
 - `seed`: tests/seed/course.toml, a frozen copy of this term's parameters. Only tests that check the seed
   documents' literal values (549,822,922,752, 80.789, …) use it; `seed_glued(stem)` runs a chapter with it, and
-  `seed_page(stem)` gives what the chapter then shows (table, equation or text).
+  `seed_page(stem)` gives what the chapter then shows (table, equation or text). Its week-4 cases are `seed_cases`,
+  and the seed documents' week-4 tables are SEED_TABLE, SEED_COST and SEED_TIME, written out literally once: the
+  library's values (tests/model) and the pages' (tests/pages) must both equal them.
 - `course`: the live lib/roofline/course.toml. Every other test derives its expectation from the library for
-  these parameters, so the suite stays green after an instructor's change and `make refresh`.
+  these parameters, so the suite stays green after an instructor's change and `make refresh`. Its week-4 cases are
+  `cases`.
 - `live_course`: the live course.toml too, but never parametrised: for a test that compares with what reads the live
   file itself (the live engine, built pages) inside a module whose `course` runs for both terms.
 - the next term (`course_copies.next_term`: other sizes, another machine, a GPU preset of its own): in a test module
@@ -97,6 +100,45 @@ def note(seed):
 def h100(seed):
     """The seed's H100 SXM roofline in FP16 (dense)."""
     return seed.preset("H100_SXM").roofline("FP16")
+
+
+@pytest.fixture(scope="session")
+def cases(course):
+    """The live parameters' week-4 cases (the next term's in a module with BOTH_TERMS)."""
+    from roofline import problems
+
+    return problems.week4_cases(course.week4)
+
+
+@pytest.fixture(scope="session")
+def seed_cases(seed):
+    """The seed's week-4 cases: no reuse, then each tile."""
+    from roofline import problems
+
+    return problems.week4_cases(seed.week4)
+
+
+# The seed documents' week-4 tables, literally (the library's values and the pages' must both equal them)
+SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
+    ("재사용 없음", "0.249969", "549.822923"),
+    ("T = 32", "7.968872", "17.246978"),
+    ("T = 64", "15.875969", "8.657043"),
+    ("T = 128", "20.000000", "6.871948"),
+]
+
+SEED_COST = [  # label, F, A·B reads, C writes, Q, Q GB, I
+    ("재사용 없음", "137,438,953,472", "549,755,813,888", "67,108,864", "549,822,922,752", "549.822923", "0.249969"),
+    ("T = 32", "137,438,953,472", "17,179,869,184", "67,108,864", "17,246,978,048", "17.246978", "7.968872"),
+    ("T = 64", "137,438,953,472", "8,589,934,592", "67,108,864", "8,657,043,456", "8.657043", "15.875969"),
+    ("T = 128", "137,438,953,472", "4,294,967,296", "67,108,864", "4,362,076,160", "4.362076", "31.507692"),
+]
+
+SEED_TIME = [  # label, BW×I, R_roof, compute, memory, ideal, limit, t0/t
+    ("재사용 없음", "0.249969", "0.249969", "6.871948", "549.822923", "549.822923", "HBM 대역폭", "1.00배"),
+    ("T = 32", "7.968872", "7.968872", "6.871948", "17.246978", "17.246978", "HBM 대역폭", "31.88배"),
+    ("T = 64", "15.875969", "15.875969", "6.871948", "8.657043", "8.657043", "HBM 대역폭", "63.51배"),
+    ("T = 128", "31.507692", "20.000000", "6.871948", "4.362076", "6.871948", "연산 성능", "80.01배"),
+]
 
 
 @lru_cache(maxsize=None)

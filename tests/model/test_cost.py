@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import roofline as rl
-from roofline import kernels, problems, problems as tile_sweep
+from roofline import kernels, problems as tile_sweep
 from roofline.hardware import Roofline
 from roofline.show import fmt, ko
 
@@ -25,12 +25,6 @@ def test_R_roof_times_t_ideal_is_F(F, Q, P_tera, BW_giga):
     assert t.R_roof * t.t_ideal == F
     assert t.t_ideal == max(t.t_compute, t.t_memory)
     assert (t.bound == rl.MEMORY) == (t.cost.I < hw.ridge)
-
-
-@pytest.fixture(scope="module")
-def cases(course):
-    """The live parameters' cases."""
-    return problems.week4_cases(course.week4)
 
 
 def test_min_max_duality(cases):

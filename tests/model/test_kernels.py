@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings, strategies as st
 
 import roofline as rl
-from roofline import buffers, kernels, problems, problems as tile_sweep
+from roofline import buffers, kernels, problems as tile_sweep
 from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 from roofline.show import fmt
@@ -102,12 +102,6 @@ def test_general_tiles_cancel_the_K_width():
 def test_bad_input_is_refused_with_a_clear_message(call, message):
     with pytest.raises(ValueError, match=message):
         call()
-
-
-@pytest.fixture(scope="module")
-def cases(course):
-    """The live parameters' cases."""
-    return problems.week4_cases(course.week4)
 
 
 def test_K_width_cancels():

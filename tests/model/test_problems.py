@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 import roofline as rl
-from roofline import kernels, problems, problems as tile_sweep
+from roofline import kernels, problems as tile_sweep
 from roofline.show import fmt, ko
+
+from conftest import SEED_COST, SEED_TABLE, SEED_TIME
 
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 
@@ -41,25 +41,6 @@ def test_live_cases_are_bound_where_their_intensity_says(course):
     for case in cases:
         assert case.timing.memory_bound == (case.cost.I < w4.hardware.ridge)
         assert case.timing.bound == (rl.MEMORY if case.timing.memory_bound else rl.COMPUTE)
-
-
-@pytest.fixture(scope="module")
-def cases(course):
-    """The live parameters' cases."""
-    return problems.week4_cases(course.week4)
-
-
-@pytest.fixture(scope="module")
-def seed_cases(seed):
-    return problems.week4_cases(seed.week4)
-
-
-SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
-    ("재사용 없음", "0.249969", "549.822923"),
-    ("T = 32", "7.968872", "17.246978"),
-    ("T = 64", "15.875969", "8.657043"),
-    ("T = 128", "20.000000", "6.871948"),
-]
 
 
 def test_week4_cases_give_the_seeds_time_table(seed_cases):
@@ -101,22 +82,6 @@ def test_T128_is_compute_bound_by_the_numbers(seed_cases):
     t = seed_cases[-1].timing
     assert (fmt.ms(t.t_compute, 3), fmt.ms(t.t_memory, 3), fmt.decimal(t.cost.I, 3)) == ("6.872", "4.362", "31.508")
     assert t.t_compute > t.t_memory and ko.bound(t) == "연산 성능"
-
-
-SEED_COST = [  # label, F, A·B reads, C writes, Q, Q GB, I
-    ("재사용 없음", "137,438,953,472", "549,755,813,888", "67,108,864", "549,822,922,752", "549.822923", "0.249969"),
-    ("T = 32", "137,438,953,472", "17,179,869,184", "67,108,864", "17,246,978,048", "17.246978", "7.968872"),
-    ("T = 64", "137,438,953,472", "8,589,934,592", "67,108,864", "8,657,043,456", "8.657043", "15.875969"),
-    ("T = 128", "137,438,953,472", "4,294,967,296", "67,108,864", "4,362,076,160", "4.362076", "31.507692"),
-]
-
-
-SEED_TIME = [  # label, BW×I, R_roof, compute, memory, ideal, limit, t0/t
-    ("재사용 없음", "0.249969", "0.249969", "6.871948", "549.822923", "549.822923", "HBM 대역폭", "1.00배"),
-    ("T = 32", "7.968872", "7.968872", "6.871948", "17.246978", "17.246978", "HBM 대역폭", "31.88배"),
-    ("T = 64", "15.875969", "15.875969", "6.871948", "8.657043", "8.657043", "HBM 대역폭", "63.51배"),
-    ("T = 128", "31.507692", "20.000000", "6.871948", "4.362076", "6.871948", "연산 성능", "80.01배"),
-]
 
 
 SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit

@@ -12,12 +12,12 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import roofline as rl
-from roofline import gemm, kernels, problems
+from roofline import gemm, kernels
 from roofline.cost import Timing
 from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
 
-from conftest import live_glued, seed_glued
+from conftest import SEED_TABLE, live_glued, seed_glued
 
 pytestmark = pytest.mark.heavy(20)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
@@ -36,20 +36,6 @@ def test_roofline_figure_marks_the_seeds_four_cases(seed):
 
 
 TERA = 10**12
-
-
-@pytest.fixture(scope="module")
-def cases(course):
-    """The live parameters' cases."""
-    return problems.week4_cases(course.week4)
-
-
-SEED_TABLE = [  # 경우, 성능 상한 (TFLOPs/s), Roofline 예상 시간 (ms)
-    ("재사용 없음", "0.249969", "549.822923"),
-    ("T = 32", "7.968872", "17.246978"),
-    ("T = 64", "15.875969", "8.657043"),
-    ("T = 128", "20.000000", "6.871948"),
-]
 
 
 def test_figure_points_are_the_computed_bounds(course, cases):

@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from roofline import buffers, kernels, occupancy, problems
+from roofline import buffers, kernels, occupancy
 from roofline.show import engine, fmt
 from roofline.show.pages import w4_4_tile_size as tile_size
 
@@ -44,11 +44,6 @@ def test_tile_size_box_and_explorer_agree():
     assert g["misfits"].endswith("블록이 하나도 올라가지 않는다.") and "버퍼링다" not in g["misfits"]
     prose = re.sub(r"```\{code-cell\}.*?\n```", "", md.split("\n---\n", 1)[1], flags=re.S)
     assert "kernels" not in prose and "matmul_tiles" not in prose
-
-
-@pytest.fixture(scope="module")
-def seed_cases(seed):
-    return problems.week4_cases(seed.week4)
 
 
 def test_occupancy_tables_and_sentences(seed):

@@ -19,29 +19,7 @@ from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
 from roofline.show.pages import w4_5_matmul as matmul
 
-from conftest import CHAPTERS, live_glued, seed_glued, seed_page
-
-
-@pytest.fixture(scope="module")
-def cases(course):
-    """The live parameters' cases."""
-    return problems.week4_cases(course.week4)
-
-
-SEED_COST = [  # label, F, A·B reads, C writes, Q, Q GB, I
-    ("재사용 없음", "137,438,953,472", "549,755,813,888", "67,108,864", "549,822,922,752", "549.822923", "0.249969"),
-    ("T = 32", "137,438,953,472", "17,179,869,184", "67,108,864", "17,246,978,048", "17.246978", "7.968872"),
-    ("T = 64", "137,438,953,472", "8,589,934,592", "67,108,864", "8,657,043,456", "8.657043", "15.875969"),
-    ("T = 128", "137,438,953,472", "4,294,967,296", "67,108,864", "4,362,076,160", "4.362076", "31.507692"),
-]
-
-
-SEED_TIME = [  # label, BW×I, R_roof, compute, memory, ideal, limit, t0/t
-    ("재사용 없음", "0.249969", "0.249969", "6.871948", "549.822923", "549.822923", "HBM 대역폭", "1.00배"),
-    ("T = 32", "7.968872", "7.968872", "6.871948", "17.246978", "17.246978", "HBM 대역폭", "31.88배"),
-    ("T = 64", "15.875969", "15.875969", "6.871948", "8.657043", "8.657043", "HBM 대역폭", "63.51배"),
-    ("T = 128", "31.507692", "20.000000", "6.871948", "4.362076", "6.871948", "연산 성능", "80.01배"),
-]
+from conftest import CHAPTERS, SEED_COST, SEED_TIME, live_glued, seed_glued, seed_page
 
 
 def crossing_lines(ax) -> list[float]:
@@ -161,11 +139,6 @@ def test_matmul_headline_keeps_the_compute_limit():
     assert md.split("\n```", 1)[0].rstrip().endswith("**한 줄 답.** {glue:text}`headline`")
     assert g["headline"].endswith("6.872 ms로 줄지만, T = 128에서는 연산 성능이 한계다.")
     assert "재사용 없음의 약 549.823 GB" in g["headline"]
-
-
-@pytest.fixture(scope="module")
-def seed_cases(seed):
-    return problems.week4_cases(seed.week4)
 
 
 def text(bundle: dict) -> str:

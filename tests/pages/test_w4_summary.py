@@ -5,8 +5,6 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-import pytest
-
 import roofline as rl
 from roofline import problems
 from roofline.show.pages import w4_summary as summary
@@ -44,11 +42,6 @@ def test_summary_wording():
     assert g["summary-shift"] == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
     assert [term for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율") if "{term}`" + term + "`" not in md] == []
     assert g["shape"] == "4096×4096"
-
-
-@pytest.fixture(scope="module")
-def seed_cases(seed):
-    return problems.week4_cases(seed.week4)
 
 
 def test_precision_steps_on_the_H100(seed):
