@@ -37,7 +37,7 @@ parameters: $(STAMP)
 figures: $(STAMP)
 	$(BIN)/python -m coursebook figures
 
-# 각 장 .md를 (Jupyter에서처럼) 실행해 Colab·nbval용 .ipynb 판을 옆에 쓴다.
+# Colab·nbval용 .ipynb 판을 각 장 .md 옆에 쓴다: `make editions`와 같다(사이트의 실행에서, 캐시에 없는 장만 실행).
 notebooks: $(STAMP)
 	$(BIN)/python -m coursebook notebooks
 

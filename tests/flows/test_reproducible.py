@@ -5,9 +5,8 @@ The first build is the one under test ($ROOFLINE_HTML, default _build/html: `mak
 first). The second is a clean build of the same checkout into a temporary folder that starts from a copy
 of the first build's execution cache, so no chapter runs again: this test is about rendering (Sphinx,
 myst-nb, the extensions) giving the same bytes. Nondeterminism in the chapters' execution is still caught
-elsewhere: each edition made from the book's run is compared with a fresh execution of the chapter
-(test_editions.py::test_the_edition_made_from_the_books_run_is_the_executed_edition), and nbval re-runs every
-edition and compares every glued value. Every file of the two builds is compared. A file that differs is allowed
+elsewhere: nbval re-runs every edition (made from the book's run) and compares every output, the glued
+figures' PNG records too. Every file of the two builds is compared. A file that differs is allowed
 to differ only where a page shows a measured value named in MEASURED: the page's text pieces (the
 text between two tags) are compared one by one, and a piece that differs must be, in the two builds,
 that value as each build glued it (for a table, the same cell of it). Everything else must be equal.

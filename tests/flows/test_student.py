@@ -137,7 +137,7 @@ def typed_problems(md: Path, problem: str, changes: dict, tmp_path: Path) -> lis
     source = cell_of(md)[0]
     for name, new in changes.items():
         source = typed(source, name, new)
-    student = editions.recompute(md, source)
+    student = editions.recompute(md, source, pictures=True)   # the figures drawn, as the student's run draws them
     instructor = editions.recompute(md, course_path=instructor_file(problem, changes, tmp_path))
     found = editions.value_changes(instructor, student, limit=20, source="the chapter shows")
     before = live_glued(md.stem)

@@ -8,9 +8,7 @@
 """
 from __future__ import annotations
 
-import html
 import importlib.util
-import os
 import re
 import subprocess
 import sys
@@ -196,37 +194,6 @@ def test_site_page_has_a_colab_launch_button_for_the_edition(md):
         pytest.skip("the site is not built (make book)")
     address = editions.colab_url(f"chapters/{md.stem}.ipynb")
     assert address in path.read_text(encoding="utf-8"), f"{md.stem}.html has no Colab button to {address}"
-
-
-# ---------------------------------------------------------------- one run for the site and the edition
-
-def without_measurements(nb, md: Path) -> str:
-    """The notebook's bytes with what the machine's timings decide (different on every run) left out: the outputs
-    of the cells that time it, and the timed values in the prose (each written as "…")."""
-    nb = nbformat.from_dict(nbformat.reads(nbformat.writes(nb), as_version=4))
-    glued = editions.glued_of(nb)
-    masked = {name: ({mime: "'…'" if mime == "text/plain" else "…" for mime in bundle} if name in glued.measured
-                     else bundle) for name, bundle in glued.items()}
-    prose = iter(c.source for c in editions.read_source(md).cells if c.cell_type == "markdown")
-    for cell in nb.cells:
-        if cell.cell_type == "markdown":
-            cell.source = editions.plain(next(prose), masked, editions.links())
-        elif editions.UNCOMPARED_TAGS & set(cell.get("metadata", {}).get("tags", [])):
-            cell.outputs = []
-    return nbformat.writes(nb)
-
-
-@pytest.mark.parametrize("md", SOURCES, ids=IDS)
-def test_the_edition_made_from_the_books_run_is_the_executed_edition(md):
-    """`make refresh` executes each chapter once, as the book does, and makes the edition from that run: it must be,
-    byte for byte, the edition that executing the chapter outside the book gives (`python -m coursebook notebooks`),
-    outputs, execution counts and metadata, but for the measured cells' outputs."""
-    from coursebook import bookrun
-
-    run = bookrun.ensure([md], HTML.parent if HTML.is_dir() else ROOT / "_build")[md]   # the site's run, if built
-    made = editions.from_book_run(md, run)
-    executed = editions.build(md)
-    assert without_measurements(made, md) == without_measurements(executed, md)
 
 
 # ---------------------------------------------------------------- same numbers as the site

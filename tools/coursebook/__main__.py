@@ -2,7 +2,8 @@
 
     parameters write course.toml's values into each chapter's parameter cell (the .md sources)
     figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
-    notebooks  execute each chapter .md and write its Colab/nbval edition .ipynb beside it
+    notebooks  write each chapter's Colab/nbval edition .ipynb beside its .md, from the book's run of it (the one way a
+               chapter runs: those not in the book's execution cache are executed into it first)
     execute    execute each chapter not yet in the book's execution cache, in parallel, into that cache
                (`make book` then only renders); with --editions, also write every edition from that run
     refresh    parameters, then every chapter executed once (execute --editions) while the figures are drawn
@@ -108,8 +109,10 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     sub.add_parser("parameters", help="write course.toml's values into the chapters' parameter cells")
     sub.add_parser("figures", help="write figures/*.svg")
-    books = sub.add_parser("notebooks", help="write the executed .ipynb edition beside each chapter .md")
+    books = sub.add_parser("notebooks", help="write each chapter's .ipynb edition beside its .md, from the book's run "
+                                             "(running the chapters not in the book's cache)")
     books.add_argument("sources", nargs="*", type=Path, help="chapter .md files (default: all)")
+    books.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder (default: _build)")
     runs = sub.add_parser("execute", help="run every chapter not in the book's cache into it (one kernel per core)")
     runs.add_argument("--editions", action="store_true", help="also write each edition from the book's run")
     runs.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder (default: _build)")
@@ -129,21 +132,14 @@ def main(argv=None) -> int:
         write_parameters(course)
     elif args.command == "figures":
         write_figures(course)
-    elif args.command == "notebooks":
-        from coursebook import bookrun, editions
-
-        for md in args.sources or chapter_sources():
-            try:
-                print(editions.write(md.resolve()).relative_to(ROOT))
-            except bookrun.ChapterFailed as err:
-                print(err, file=sys.stderr)
-                return 3
-    elif args.command in ("execute", "refresh"):
+    elif args.command in ("execute", "notebooks", "refresh"):
         from coursebook import bookrun, editions
 
         build_dir = args.build_dir.resolve()
         try:
-            if args.command == "execute":
+            if args.command == "notebooks":
+                runs = bookrun.ensure([md.resolve() for md in args.sources] or chapter_sources(), build_dir)
+            elif args.command == "execute":
                 runs = bookrun.ensure(chapter_sources(), build_dir)
             else:
                 write_parameters(course)
@@ -154,7 +150,7 @@ def main(argv=None) -> int:
             shutil.rmtree(build_dir / "html", ignore_errors=True)
             print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
             return 3
-        if args.command == "refresh" or args.editions:
+        if args.command != "execute" or args.editions:
             for md, run in runs.items():
                 print(editions.write(md, run=run).relative_to(ROOT))
     elif args.command == "check":

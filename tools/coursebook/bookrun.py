@@ -12,7 +12,7 @@ the cell) before anything is cached or written. Sphinx then finds every chapter 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
 cell what is a pure function of each record (glue.shown), so the edition's outputs are the book run's
 outputs with those displays added after each record, and its execution counts one higher (the Colab setup
-cell runs first). That is exactly what executing the edition gives (`python -m coursebook notebooks`, nbval).
+cell runs first). That is exactly what executing the edition gives: nbval re-runs every edition and compares it.
 
 `ROOFLINE_KERNEL_LOG=<file>`: every chapter kernel started (here, by the book, or for an edition) appends a
 line naming its chapter, so a test can count how often `make refresh` executes each one.

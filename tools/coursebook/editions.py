@@ -1,9 +1,9 @@
 """The .ipynb edition beside each chapter .md: what Colab opens and what nbval re-runs.
 
-`build(md)` reads the MyST notebook (jupytext), executes it with nbclient (outside the book,
-so `glue` also shows its tables and figures), then rewrites its Markdown cells as plain
-Markdown with every glued value filled in: no `{glue:…}` role, no MyST directive, nothing
-Colab cannot render (`plain`). A first cell, made from `_config.yml`'s repository, installs the
+`from_book_run(md, run)` makes it from the book's run of the chapter (bookrun: the one way a chapter is
+executed), adding what `glue` shows outside the book (tables, figures, `name = value` lines), then rewrites its
+Markdown cells as plain Markdown with every glued value filled in: no `{glue:…}` role, no MyST directive,
+nothing Colab cannot render (`plain`). A first cell, made from `_config.yml`'s repository, installs the
 project (and with it the Hangul font of koreanize-matplotlib) in Colab only.
 
 `problems(md)` says, cheaply and precisely, what is stale: an edition whose cells no longer
@@ -29,6 +29,7 @@ MYST = "md:myst"
 SETUP_TAG = "colab-setup"
 PACKAGE = "roofline-course"          # pyproject.toml's [project] name
 COMPARED = ("text/plain", "text/markdown", "text/latex")   # picture bytes differ across machines
+PICTURES = "ROOFLINE_PICTURES"   # "0": glue records a figure by its fingerprint, without drawing it (recompute)
 UNCOMPARED_TAGS = {"nbval-ignore-output", "nbval-skip"}     # live measurements: differ on every run
 ADMONITION_TITLES = {
     "note": "참고", "tip": "팁", "important": "중요", "warning": "주의", "caution": "주의",
@@ -320,23 +321,10 @@ def finish(nb, root: Path = ROOT):
     return nb
 
 
-def build(md: Path, root: Path = ROOT):
-    """The executed, plain-Markdown edition of chapter `md` (an nbformat notebook)."""
-    from coursebook.bookrun import failure
-
-    nb = read_source(md)
-    nb.cells.insert(0, setup_cell(root))
-    with book_mode(False):
-        try:
-            execute(nb, md.parent)
-        except Exception as err:
-            raise failure(md, err) from err
-    return finish(nb, root)
-
-
 def from_book_run(md: Path, run, root: Path = ROOT):
     """The edition of chapter `md` made from the book's executed notebook `run` (bookrun), without executing
-    anything: the same as `build(md)` gives. Outside the book, each glue record is followed by what glue shows
+    anything: what executing the edition outside the book gives (nbval re-runs every edition and compares every
+    output, the glued figures' PNG records too). Outside the book, each glue record is followed by what glue shows
     for it (`glue.shown`, a function of the record alone), and the Colab setup cell, run first, prints nothing:
     every execution count is one higher."""
     nb = read_source(md)
@@ -369,9 +357,9 @@ def outside_book(outputs) -> list:
     return result
 
 
-def write(md: Path, root: Path = ROOT, run=None) -> Path:
-    """Write chapter `md`'s edition beside it: executed now, or made from the book's run `run`."""
-    nb = build(md, root) if run is None else from_book_run(md, run, root)
+def write(md: Path, run, root: Path = ROOT) -> Path:
+    """Write chapter `md`'s edition beside it, made from the book's run `run` (bookrun.ensure)."""
+    nb = from_book_run(md, run, root)
     out = md.with_suffix(".ipynb")
     nbformat.write(nb, out)
     return out
@@ -424,11 +412,14 @@ def parameter_cell(nb):
     return cells[0]
 
 
-def recompute(md: Path, parameters: str | None = None, course_path: Path | None = None) -> Glued:
+def recompute(md: Path, parameters: str | None = None, course_path: Path | None = None,
+              pictures: bool = False) -> Glued:
     """The glue records the chapter's code gives now, run in-process (an IPython shell, no kernel):
-    about as fast as the arithmetic and figures themselves. `parameters`: another source for the
+    about as fast as the arithmetic itself. `parameters`: another source for the
     parameter cell (what a student would type). `course_path`: another parameter file, as if an instructor
     had put it in place of course.toml and run `make refresh` (its values written into the parameter cell).
+    A figure is compared by its fingerprint (what it plots) and its presence, so it is not drawn unless
+    `pictures` (then its PNG is made, as in a notebook: a figure that fails to draw fails here too).
     Raises ChapterError naming the failing cell."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
@@ -439,7 +430,8 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     shell = InteractiveShell.instance()
     shell.reset(new_session=False)
     nb = read_source(md)
-    saved_path = os.environ.get(params.ENVIRONMENT)
+    saved_path, saved_pictures = os.environ.get(params.ENVIRONMENT), os.environ.get(PICTURES)
+    os.environ[PICTURES] = "1" if pictures else "0"
     if course_path is not None:
         os.environ[params.ENVIRONMENT] = str(course_path)   # what the chapter's `rl.load()` reads
         cell = parameter_cell(nb)
@@ -462,10 +454,11 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
                                 for o in captured.outputs]
     finally:
         os.chdir(cwd)
-        if saved_path is None:
-            os.environ.pop(params.ENVIRONMENT, None)
-        else:
-            os.environ[params.ENVIRONMENT] = saved_path
+        for name, saved in ((params.ENVIRONMENT, saved_path), (PICTURES, saved_pictures)):
+            if saved is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = saved
         shell.reset(new_session=False)
     return glued_of(nb)
 

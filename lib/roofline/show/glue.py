@@ -10,6 +10,8 @@ which has no myst-nb.
 - anything else (IPython Markdown, Math) → its own mime bundle.
 
 During the book build (`ROOFLINE_BOOK=1`, set by the site's Sphinx extension) it only records.
+With `ROOFLINE_PICTURES=0` a figure is glued by its fingerprint alone, its image/png left empty (nothing is
+drawn): the tooling's in-process runs, which compare values and never show a picture, set it.
 Elsewhere (Colab, Jupyter, the .ipynb editions) it also shows tables, equations and figures, and a
 line `name = value` for text, so that a changed parameter is visible below the cell.
 """
@@ -37,6 +39,10 @@ def is_figure(value) -> bool:
 
 def in_book() -> bool:
     return os.environ.get("ROOFLINE_BOOK") == "1"
+
+
+def draws_pictures() -> bool:
+    return os.environ.get("ROOFLINE_PICTURES") != "0"
 
 
 def png(fig: Figure) -> str:
@@ -87,7 +93,7 @@ def bundle(value) -> dict:
     if isinstance(value, str):
         return {"text/plain": repr(value)}  # quoted, as IPython shows a str: myst-nb literal_evals it back
     if is_figure(value):
-        return {"image/png": png(value),
+        return {"image/png": png(value) if draws_pictures() else "",
                 "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in, 자료 {figure_digest(value)}>"}
     from IPython.core.formatters import format_display_data
 
