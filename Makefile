@@ -12,7 +12,7 @@ UV     := $(VENV)/tools/uv-$(UV_VERSION)/bin/uv
 # 증분 빌드는 검색 색인에 지운 낱말을 남기고 용어집 항목을 잃으며, 바뀐 _static 파일을 옮기지 않는다.
 BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror --nitpick --keep-going --quiet
 
-.PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf
+.PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots
 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
@@ -75,6 +75,12 @@ test: $(STAMP) system-deps book
 # of the repository, so nothing here changes. `make bench QUICK=1` leaves out the test suite and the clean builds.
 bench: $(STAMP) system-deps book
 	$(BIN)/python tools/bench/bench.py $(if $(QUICK),--quick)
+
+# 눈으로 볼 스크린샷: 모든 페이지(밝은 모드, 어두운 모드, 390 px)와 탐색기, ④의 실행 모드를 _build/screenshots/에 남긴다
+# (브라우저 테스트를 스크린샷과 함께 다시 돌린다. `make test`는 검사에 쓰는 것만 찍는다).
+screenshots: $(STAMP) system-deps book
+	ROOFLINE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/book/test_site_browser.py tests/book/test_explorer.py \
+	  tests/book/test_live_browser.py -q -n 3 -p no:cacheprovider
 
 # 무엇이 낡았는지(그림, 노트북 판) 알려 준다.
 check: $(STAMP)

@@ -47,6 +47,11 @@ def html_dir() -> Path:
     return path
 
 
+# Screenshots to look at (never compared) are taken when asked: `make screenshots` sets ROOFLINE_SCREENSHOTS=1. The
+# shots that a check reads (each figure and plot in dark mode, for its contrast) are taken in every run.
+SCREENSHOTS = os.environ.get("ROOFLINE_SCREENSHOTS") == "1"
+
+
 def screenshot_dir() -> Path:
     """<build>/screenshots beside the html folder (e.g. _build/screenshots)."""
     path = html_dir().parent / "screenshots"
@@ -221,7 +226,43 @@ MODES = {
 # background layers behind it, and test_site_browser.py computes the contrast (the WCAG formula, as axe does) for
 # each distinct pair; axe's rule checks every other text of the page.
 CONTRAST_ELSEWHERE = "*:not(.highlight, .highlight *, math, math *)"
-AXE_SETUP = f"() => axe.configure({{rules: [{{id: 'color-contrast', selector: '{CONTRAST_ELSEWHERE}'}}]}})"
+# Of the other texts, many look alike (the prose: one colour, one size, on the page's background). Two texts with the
+# same colour, size, weight and shadow, over the same chain of backgrounds, opacities, filters and blend modes up to
+# the first opaque background (and below it only opacities), in normal flow, have the same contrast: CASES marks one
+# text of each such case (`data-rl-contrast`), and axe's colour rule judges those. A text over a background image,
+# or positioned out of the flow, is a case of its own. It returns [texts, cases].
+CASES = r"""() => {
+  const behind = new Map();
+  const opacity = (el) => { let o = 1; for (let p = el; p; p = p.parentElement) o *= parseFloat(getComputedStyle(p).opacity); return o; };
+  const chain = (el) => {
+    if (!el) return "";
+    if (!behind.has(el)) {
+      const s = getComputedStyle(el);
+      let own = [s.backgroundColor, s.backgroundImage, s.opacity, s.filter, s.mixBlendMode].join(",");
+      if (s.backgroundImage !== "none") own += "#" + behind.size;
+      const opaque = !/^rgba|^transparent/.test(s.backgroundColor) && s.backgroundImage === "none";
+      behind.set(el, own + "|" + (opaque ? opacity(el.parentElement) : chain(el.parentElement)));
+    }
+    return behind.get(el);
+  };
+  const cases = new Set();
+  let texts = 0;
+  for (const el of document.body.querySelectorAll("*")) {
+    el.removeAttribute("data-rl-contrast");
+    if (el.matches(".highlight, .highlight *, math, math *")) continue;
+    if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || !el.getClientRects().length) continue;
+    const s = getComputedStyle(el);
+    const flow = s.position === "static" || s.position === "relative" ? "" : "out of flow #" + texts;
+    const key = [s.color, s.fontSize, s.fontWeight, s.textShadow, flow, chain(el)].join(";");
+    texts += 1;
+    if (!cases.has(key)) {
+      cases.add(key);
+      el.setAttribute("data-rl-contrast", "");
+    }
+  }
+  return [texts, cases.size];
+}"""
+AXE_SETUP = "() => axe.configure({rules: [{id: 'color-contrast', selector: '[data-rl-contrast]'}]})"
 
 # Each distinct (text colour, background layers up to the first opaque one, large text?) of the texts that axe's
 # colour rule leaves to us, with an example. A background image or an ancestor's opacity would make the colour behind
@@ -393,8 +434,18 @@ class Visit:
     sideways: dict = dataclasses.field(default_factory=dict)         # SIDEWAYS
     violations: list = dataclasses.field(default_factory=list)       # axe: (rule id, impact, help, [targets])
     colours: list = dataclasses.field(default_factory=list)          # COLOURS (where axe's colour rule runs)
+    contrast_cases: list = dataclasses.field(default_factory=list)   # CASES: [texts, cases axe's colour rule judged]
     wide_tables: list = dataclasses.field(default_factory=list)      # WIDE + what the keyboard did
     screenshot: Path | None = None
+
+
+def _painted(page, image):
+    """`image` scrolled into view, decoded and painted (a section away from the screen is not laid out, see
+    content-visibility in the site's CSS, so its figure is drawn only once it is near: wait two frames)."""
+    image.scroll_into_view_if_needed()
+    image.evaluate("(img) => img.decode().catch(() => null)")
+    page.evaluate("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+    return image
 
 
 def shot_name(docname: str, mode: str) -> str:
@@ -433,10 +484,10 @@ def _keyboard(page, wide: list) -> list:
 
 class Visits:
     """visits[(docname, mode)] → Visit, each page opened once per mode on first use (a cold load: with routing on,
-    the browser cache is off). Light: the page as loaded (COLLECT, bytes, screenshot), then with every answer open,
-    all axe rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): screenshot and each
-    figure's contrast, axe's colour rules. Phone (390 px): sideways scroll, screenshot, axe's scrolling-box rule,
-    the keyboard walk. Screenshots go to <build>/screenshots/."""
+    the browser cache is off). Light: the page as loaded (COLLECT, bytes), then with every answer open, all axe
+    rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): each figure's contrast, axe's
+    colour rules. Phone (390 px): sideways scroll, axe's scrolling-box rule, the keyboard walk. With SCREENSHOTS
+    (`make screenshots`), each mode's page as loaded goes to <build>/screenshots/ too."""
 
     def __init__(self, root: Path, base: str, browser):
         self.root, self.base, self.browser = root, base, browser
@@ -490,26 +541,27 @@ class Visits:
             page.evaluate(SETTLE)
             page.wait_for_load_state("networkidle")
             visit.first_visit = list(responses)
-            visit.screenshot = self.shots / shot_name(docname, mode)
+            if SCREENSHOTS:                                # the page as loaded, before any answer is opened
+                visit.screenshot = self.shots / shot_name(docname, mode)
+                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
             if mode == "light":                           # the page as a reader first sees it
                 visit.collected = page.evaluate(COLLECT)
-                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
             visit.theme = page.evaluate(OPEN_ALL)
             if mode == "dark":
                 figures = page.evaluate(FIGURE_BOXES)
-                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
                 images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale
-                visit.figure_contrast = [(f["src"], screenshot_contrast(images.nth(f["index"]).screenshot()))
+                visit.figure_contrast = [(f["src"], screenshot_contrast(_painted(page, images.nth(f["index"])).screenshot()))
                                          for f in figures]
             if mode == "phone":
                 visit.sideways = page.evaluate(SIDEWAYS)
-                page.screenshot(path=visit.screenshot, full_page=True, quality=80)
             reader[0] = False
             options = {"resultTypes": ["violations"]}
             if m.axe_rules:
                 options["runOnly"] = {"type": "rule", "values": m.axe_rules}
             page.evaluate(_axe_script())
             page.evaluate(AXE_SETUP)
+            if m.axe_rules is None or "color-contrast" in m.axe_rules:
+                visit.contrast_cases = page.evaluate(CASES)
             response = page.evaluate("(options) => axe.run(document, options)", options)
             if m.axe_rules is None or "color-contrast" in m.axe_rules:
                 visit.colours = page.evaluate(COLOURS)

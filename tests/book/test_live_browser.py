@@ -17,7 +17,8 @@ import time
 import pytest
 
 import roofline as rl
-from browser_helpers import HANGUL, chromium, html_dir, label_page, offline, page_file, screenshot_dir, serve
+from browser_helpers import (HANGUL, SCREENSHOTS, chromium, html_dir, label_page, offline, page_file, screenshot_dir,
+                             serve)
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt
@@ -323,11 +324,14 @@ def test_tile_size_live(site):
         assert [k for k, v in after["errors"].items() if v] == [field]
         assert (after["fields"], after["tables"], after["widths"]) == (shown["fields"], shown["tables"], shown["widths"])
         reader.type({field: values[field]})
-    # screenshots of ④ in live mode: light, dark, 390 px (looked at, not compared)
+    # screenshots of ④ in live mode: light, dark, 390 px (looked at, not compared: `make screenshots`)
     for name, theme, width in (("light", "light", 1280), ("dark", "dark", 1280), ("phone", "light", 390)):
         reader.page.evaluate("(t) => { document.documentElement.dataset.theme = t; document.documentElement.dataset.mode = t; }",
                              theme)
-        shoot(reader.page, reader.root, width, screenshot_dir() / f"live-tile-{name}.png")
+        if SCREENSHOTS:
+            shoot(reader.page, reader.root, width, screenshot_dir() / f"live-tile-{name}.png")
+        else:
+            reader.page.set_viewport_size({"width": width, "height": 900})
     wide = reader.page.evaluate("() => document.documentElement.scrollWidth <= document.documentElement.clientWidth")
     assert wide, "at 390 px the live form is wider than the screen"
     # the state link: the address holds the typed values; opening it and pressing gives the same state
