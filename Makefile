@@ -61,12 +61,13 @@ system-deps:
 	fi
 
 # 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
-# `roofline check` first: if a step of `make refresh` was forgotten it names each stale figure, notebook and value.
+# `coursebook check` first: if a step of `make refresh` was forgotten it names each stale notebook and value (a stale
+# figure is named by tests/show/test_figures.py, which draws each figure once for the whole run).
 # No test asserts a time: see `make bench`. Three workers on two cores: much of a worker's time is spent waiting (for
 # Chromium, a kernel, a subprocess), and the third fills it. Which tests go together, and in what order, is
 # tests/conftest.py's scheduler: a module per worker, one page's browser tests per worker, the heaviest first.
 test: $(STAMP) system-deps book
-	$(BIN)/python -m coursebook check
+	$(BIN)/python -m coursebook check --no-figures
 	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 3 --durations=25
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and

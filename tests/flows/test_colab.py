@@ -130,8 +130,9 @@ def installed(colab, monkeypatch_module):
     for name in checkout_files():
         (src / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, src / name)
-    subprocess.run([str(colab["python"]), "-m", "pip", "wheel", "-q", "--no-deps", "-w", str(colab["base"] / "wheels"),
-                    str(src)], check=True, env=clean_env(), capture_output=True)
+    # (built with the setuptools Colab ships, as pip's isolated build would fetch it: the wheel is the same)
+    subprocess.run([str(colab["python"]), "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
+                    "-w", str(colab["base"] / "wheels"), str(src)], check=True, env=clean_env(), capture_output=True)
     wheel = next((colab["base"] / "wheels").glob("roofline_course-*.whl"))
     # the setup cell's own command, with the wheel standing in for git+URL@branch
     setup_args = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]

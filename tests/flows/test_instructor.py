@@ -90,8 +90,8 @@ def repo(tmp_path_factory) -> Path:
 
 
 def test_instructor_changes_course_toml_and_refreshes(repo):
-    # (that the checkout is not stale before the change is `make test`'s first step, `coursebook check`, on the same
-    # files: the copy holds the working tree's files)
+    # (that the checkout is not stale before the change is `make test`'s first step, `coursebook check`, and
+    # tests/show/test_figures.py, on the same files: the copy holds the working tree's files)
     toml = repo / "lib" / "roofline" / "course.toml"
     toml.write_text(next_term(toml.read_text(encoding="utf-8")), encoding="utf-8")
     course = params.load(toml)
