@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import io
+import os
 import shutil
 import sys
 from pathlib import Path
@@ -32,6 +33,29 @@ def svg(name: str, course) -> bytes:
     return svg_bytes(draw(name, course))
 
 
+def drawn(name: str, course, build_dir: Path = ROOT / "_build") -> bytes:
+    """`svg(name, course)`, kept under <build>/figures/<key>/ so that `make check` then `make refresh` (and the
+    check after it) draw each figure once: the key is a hash of everything the drawing reads (the library and its
+    parameter files, the parameter file `course` was read from, the pinned versions of requirements.txt).
+    The test suite draws each figure itself (tests/show/test_figures.py)."""
+    import hashlib
+
+    from coursebook.sphinx_ext import library_hash
+
+    digest = hashlib.sha256(library_hash().encode())
+    for path in (Path(course.path), ROOT / "requirements.txt"):
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    kept = build_dir / "figures" / digest.hexdigest()[:16] / f"{name}.svg"
+    if kept.is_file():
+        return kept.read_bytes()
+    picture = svg(name, course)
+    kept.parent.mkdir(parents=True, exist_ok=True)
+    partial = kept.with_suffix(f".{os.getpid()}.tmp")
+    partial.write_bytes(picture)
+    partial.replace(kept)                         # whole or not at all
+    return picture
+
+
 def svg_bytes(fig) -> bytes:
     """A drawn figure as SVG bytes (no date, no creator: the same bytes on every run)."""
     buffer = io.BytesIO()
@@ -47,22 +71,22 @@ def chapter_sources() -> list[Path]:
 def write_figures(course) -> None:
     FIGURE_DIR.mkdir(exist_ok=True)
     for name in sorted(FIGURES):
-        (FIGURE_DIR / f"{name}.svg").write_bytes(svg(name, course))
+        (FIGURE_DIR / f"{name}.svg").write_bytes(drawn(name, course))
         print(f"figures/{name}.svg")
     for stale in sorted(set(FIGURE_DIR.glob("*.svg")) - {FIGURE_DIR / f"{n}.svg" for n in FIGURES}):
         stale.unlink()
         print(f"removed figures/{stale.name} (no such figure any more)")
 
 
-def stale_figures(course, drawn: dict[str, bytes] | None = None) -> list[str]:
-    """What in figures/ differs from what the library draws for `course` (`drawn`: name → SVG bytes already drawn,
-    so a caller that has them draws nothing again)."""
+def stale_figures(course, pictures: dict[str, bytes] | None = None) -> list[str]:
+    """What in figures/ differs from what the library draws for `course` (`pictures`: name → SVG bytes already
+    drawn, so a caller that has them draws nothing again)."""
     problems = []
     for name in sorted(FIGURES):
         path = FIGURE_DIR / f"{name}.svg"
         if not path.exists():
             problems.append(f"figures/{name}.svg is missing: run `make figures`")
-        elif path.read_bytes() != (drawn[name] if drawn is not None else svg(name, course)):
+        elif path.read_bytes() != (pictures[name] if pictures is not None else drawn(name, course)):
             problems.append(f"figures/{name}.svg differs from what the library draws now: run `make figures`")
     for path in sorted(FIGURE_DIR.glob("*.svg")):
         if path.stem not in FIGURES:
