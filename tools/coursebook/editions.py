@@ -122,10 +122,19 @@ def setup_cell(root: Path = ROOT, ref: str | None = None):
 # ---------------------------------------------------------------- sources, labels, records
 
 def read_source(md: Path):
-    """The chapter .md as a notebook (jupytext's MyST format, stated explicitly: its guess is 'md')."""
+    """The chapter .md as a notebook (jupytext's MyST format, stated explicitly: its guess is 'md'): a fresh copy
+    each time (the caller may change it) of the one parse of these bytes."""
+    import copy
+
+    text = Path(md).read_text(encoding="utf-8")
+    return copy.deepcopy(_parsed(text))
+
+
+@functools.lru_cache(maxsize=32)
+def _parsed(text: str):
     import jupytext
 
-    return jupytext.read(md, fmt=MYST)
+    return jupytext.reads(text, fmt=MYST)
 
 
 def chapter_of(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
@@ -459,8 +468,7 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
                 os.environ.pop(name, None)
             else:
                 os.environ[name] = saved
-        shell.reset(new_session=False)
-    return glued_of(nb)
+    return glued_of(nb)   # (the chapter's objects stay in the shell until the next run resets it)
 
 
 def short(value: str, width: int = 70) -> str:
