@@ -17,10 +17,11 @@ BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
 
-# The environment: a plain venv, then every pin of requirements.txt (and the two local packages, editable) by uv.
+# The environment: a plain venv, then every pin of requirements.txt (and the two local packages, editable) by uv,
+# compiled to bytecode as it installs (else each of the first chapter kernels, side by side, compiles what it imports).
 $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 	$(PYTHON) -m venv --without-pip $(VENV)
-	$(UV) pip install -q --python $(BIN)/python -r requirements.txt
+	$(UV) pip install -q --compile-bytecode --python $(BIN)/python -r requirements.txt
 	touch $(STAMP)
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
