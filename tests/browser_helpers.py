@@ -211,6 +211,11 @@ class Mode:
     axe_rules: list | None       # the axe-core rules to run (None: all of them)
     keyboard: bool               # walk the wide tables with the keyboard
 
+    @property
+    def checks_colour(self) -> bool:
+        """axe's colour rule runs in this mode (so do CASES and COLOURS)."""
+        return self.axe_rules is None or "color-contrast" in self.axe_rules
+
 
 MODES = {
     "light": Mode(DESKTOP, "light", None, True),
@@ -225,13 +230,13 @@ MODES = {
 # on simple backgrounds (the code block's, the page's), so COLOURS below reads each such text's colour and the
 # background layers behind it, and test_site_browser.py computes the contrast (the WCAG formula, as axe does) for
 # each distinct pair; axe's rule checks every other text of the page.
-CONTRAST_ELSEWHERE = "*:not(.highlight, .highlight *, math, math *)"
+CODE_AND_FORMULAS = ".highlight, .highlight *, math, math *"
 # Of the other texts, many look alike (the prose: one colour, one size, on the page's background). Two texts with the
 # same colour, size, weight and shadow, over the same chain of backgrounds, opacities, filters and blend modes up to
 # the first opaque background (and below it only opacities), in normal flow, have the same contrast: CASES marks one
 # text of each such case (`data-rl-contrast`), and axe's colour rule judges those. A text over a background image,
 # or positioned out of the flow, is a case of its own. It returns [texts, cases].
-CASES = r"""() => {
+CASES = r"""(codeAndFormulas) => {
   const behind = new Map();
   const opacity = (el) => { let o = 1; for (let p = el; p; p = p.parentElement) o *= parseFloat(getComputedStyle(p).opacity); return o; };
   const chain = (el) => {
@@ -249,7 +254,7 @@ CASES = r"""() => {
   let texts = 0;
   for (const el of document.body.querySelectorAll("*")) {
     el.removeAttribute("data-rl-contrast");
-    if (el.matches(".highlight, .highlight *, math, math *")) continue;
+    if (el.matches(codeAndFormulas)) continue;
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || !el.getClientRects().length) continue;
     const s = getComputedStyle(el);
     const flow = s.position === "static" || s.position === "relative" ? "" : "out of flow #" + texts;
@@ -267,9 +272,9 @@ AXE_SETUP = "() => axe.configure({rules: [{id: 'color-contrast', selector: '[dat
 # Each distinct (text colour, background layers up to the first opaque one, large text?) of the texts that axe's
 # colour rule leaves to us, with an example. A background image or an ancestor's opacity would make the colour behind
 # unknowable from styles alone: such a text is reported with `unknown` set (the test then fails and says why).
-COLOURS = r"""() => {
+COLOURS = r"""(codeAndFormulas) => {
   const found = new Map();
-  for (const el of document.querySelectorAll(".highlight, .highlight *, math, math *")) {
+  for (const el of document.querySelectorAll(codeAndFormulas)) {
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim())) continue;
     if (!el.getClientRects().length) continue;
     const style = getComputedStyle(el);
@@ -448,6 +453,12 @@ def _painted(page, image):
     return image
 
 
+def keep_shot(locator, name: str) -> None:
+    """With SCREENSHOTS (`make screenshots`), `locator` as <build>/screenshots/NAME, to look at."""
+    if SCREENSHOTS:
+        locator.screenshot(path=screenshot_dir() / name)
+
+
 def shot_name(docname: str, mode: str) -> str:
     """A whole page as JPEG (quality 80): to look at, not to compare; PNG takes twice as long on a long page."""
     return f"{docname.replace('/', '__')}-{mode}.jpg"
@@ -560,11 +571,11 @@ class Visits:
                 options["runOnly"] = {"type": "rule", "values": m.axe_rules}
             page.evaluate(_axe_script())
             page.evaluate(AXE_SETUP)
-            if m.axe_rules is None or "color-contrast" in m.axe_rules:
-                visit.contrast_cases = page.evaluate(CASES)
+            if m.checks_colour:
+                visit.contrast_cases = page.evaluate(CASES, CODE_AND_FORMULAS)
             response = page.evaluate("(options) => axe.run(document, options)", options)
-            if m.axe_rules is None or "color-contrast" in m.axe_rules:
-                visit.colours = page.evaluate(COLOURS)
+            if m.checks_colour:
+                visit.colours = page.evaluate(COLOURS, CODE_AND_FORMULAS)
             visit.violations = [(v["id"], v["impact"], v["help"], [" ".join(n["target"]) for n in v["nodes"]][:5])
                                 for v in response["violations"]]
             if m.keyboard:

@@ -17,8 +17,8 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, ROOT, SCREENSHOTS, html_dir, label_page, offline, page_file,
-                             screenshot_contrast, screenshot_dir)
+from browser_helpers import (HANGUL, ROOT, html_dir, keep_shot, label_page, offline, page_file,
+                             screenshot_contrast)
 from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
 from coursebook.assets import explorer_data
@@ -574,7 +574,7 @@ def move(control) -> str:
 
 @pytest.mark.parametrize("reader", list(EXPLORERS), indirect=True)
 def test_labels_dark_mode_phone_and_motion(reader):
-    r, shots = reader, screenshot_dir()
+    r = reader
     controls = r.root.locator("[data-rl-control]")
     for i in range(controls.count()):
         el = controls.nth(i)
@@ -587,8 +587,7 @@ def test_labels_dark_mode_phone_and_motion(reader):
              "vector": ["연산 성능 P의 배율 k", "메모리 대역폭 BW의 배율 k", "메모리 용량의 배율 k"]}[r.name]
     for text in names:   # the label names the course's symbol, and it finds its control
         assert r.root.get_by_label(text, exact=True).count() == 1, f"{r.name}: no control labelled {text!r}"
-    if SCREENSHOTS:
-        r.root.screenshot(path=shots / f"explorer-{r.name}-light.png")
+    keep_shot(r.root, f"explorer-{r.name}-light.png")
 
     for theme in ("light", "dark"):
         r.page.evaluate(f"""() => {{ document.documentElement.dataset.theme = "{theme}";
@@ -599,8 +598,7 @@ def test_labels_dark_mode_phone_and_motion(reader):
         for i in range(r.root.locator("canvas").count()):
             c = screenshot_contrast(r.root.locator("canvas").nth(i).screenshot())
             assert c >= 3.0, f"{r.name}: a plot with contrast {c:.2f} in {theme} mode"
-    if SCREENSHOTS:
-        r.root.screenshot(path=shots / f"explorer-{r.name}-dark.png")
+    keep_shot(r.root, f"explorer-{r.name}-dark.png")
     r.page.evaluate("""() => { document.documentElement.dataset.theme = "light"; document.documentElement.dataset.mode = "light"; }""")
 
     r.page.set_viewport_size(PHONE)
@@ -610,8 +608,7 @@ def test_labels_dark_mode_phone_and_motion(reader):
     side = r.root.evaluate(SIDEWAYS)
     assert side["right"] <= side["width"] + 1 and side["scrollWidth"] <= side["width"] and side["wide"] == [], \
         f"{r.name}: at 390 px the explorer is wider than the screen: {side}"
-    if SCREENSHOTS:
-        r.root.screenshot(path=shots / f"explorer-{r.name}-phone.png")
+    keep_shot(r.root, f"explorer-{r.name}-phone.png")
 
     # a changed value is highlighted briefly, but not for a reader who asked for reduced motion: the highlights
     # started are counted (not the ones still running, which a busy machine may already have finished)

@@ -325,7 +325,7 @@ def test_no_serious_or_critical_violation(visits, docname, mode):
         f"{rule} ({impact}): {text} at {targets}" for rule, impact, text, targets in bad)
 
 
-COLOUR_MODES = tuple(mode for mode, m in MODES.items() if m.axe_rules is None or "color-contrast" in m.axe_rules)
+COLOUR_MODES = tuple(mode for mode, m in MODES.items() if m.checks_colour)
 
 
 def _rgba(css: str) -> tuple[float, float, float, float]:
@@ -362,7 +362,7 @@ def colour_contrast(colour: dict) -> float:
 @pytest.mark.parametrize("mode", COLOUR_MODES)
 @pytest.mark.parametrize("docname", PAGES)
 def test_code_and_formula_colours_contrast(visits, docname, mode):
-    """The texts that axe's colour rule leaves out (code and formulas, see browser_helpers.CONTRAST_ELSEWHERE) meet
+    """The texts that axe's colour rule leaves out (code and formulas, browser_helpers.CODE_AND_FORMULAS) meet
     its thresholds too: 4.5 : 1, or 3 : 1 for large text."""
     colours = visits[docname, mode].colours
     unknown = [(c["unknown"], c["example"]) for c in colours if c["unknown"]]
