@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import argparse
+import functools
 import io
 import os
 import shutil
@@ -38,14 +39,7 @@ def drawn(name: str, course, build_dir: Path = ROOT / "_build") -> bytes:
     check after it) draw each figure once: the key is a hash of everything the drawing reads (the library and its
     parameter files, the parameter file `course` was read from, the pinned versions of requirements.txt).
     The test suite draws each figure itself (tests/show/test_figures.py)."""
-    import hashlib
-
-    from coursebook.sphinx_ext import library_hash
-
-    digest = hashlib.sha256(library_hash().encode())
-    for path in (Path(course.path), ROOT / "requirements.txt"):
-        digest.update(path.read_bytes() if path.is_file() else b"")
-    kept = build_dir / "figures" / digest.hexdigest()[:16] / f"{name}.svg"
+    kept = build_dir / "figures" / _drawing_key(str(course.path)) / f"{name}.svg"
     if kept.is_file():
         return kept.read_bytes()
     picture = svg(name, course)
@@ -54,6 +48,19 @@ def drawn(name: str, course, build_dir: Path = ROOT / "_build") -> bytes:
     partial.write_bytes(picture)
     partial.replace(kept)                         # whole or not at all
     return picture
+
+
+@functools.lru_cache(maxsize=None)
+def _drawing_key(course_path: str) -> str:
+    """A hash of what a drawing reads (see `drawn`), read once per process: a command does not change them."""
+    import hashlib
+
+    from coursebook.sphinx_ext import library_hash
+
+    digest = hashlib.sha256(library_hash().encode())
+    for path in (Path(course_path), ROOT / "requirements.txt"):
+        digest.update(path.read_bytes() if path.is_file() else b"")
+    return digest.hexdigest()[:16]
 
 
 def svg_bytes(fig) -> bytes:
@@ -164,10 +171,9 @@ def main(argv=None) -> int:
 
         build_dir = args.build_dir.resolve()
         try:
-            if args.command == "notebooks":
-                runs = bookrun.ensure([md.resolve() for md in args.sources] or chapter_sources(), build_dir)
-            elif args.command == "execute":
-                runs = bookrun.ensure(chapter_sources(), build_dir)
+            if args.command != "refresh":    # `notebooks` may name chapters; `execute` runs every one
+                runs = bookrun.ensure([md.resolve() for md in getattr(args, "sources", [])] or chapter_sources(),
+                                      build_dir)
             else:
                 write_parameters(course)
                 runs = bookrun.ensure(chapter_sources(), build_dir, meanwhile=lambda: write_figures(course),

@@ -22,14 +22,13 @@ from pathlib import Path
 import nbformat
 import yaml
 
-from roofline.show.glue import PREFIX, shown, shown_text
+from roofline.show.glue import PICTURES, PREFIX, shown, shown_text
 
 ROOT = Path(__file__).resolve().parents[2]
 MYST = "md:myst"
 SETUP_TAG = "colab-setup"
 PACKAGE = "roofline-course"          # pyproject.toml's [project] name
 COMPARED = ("text/plain", "text/markdown", "text/latex")   # picture bytes differ across machines
-PICTURES = "ROOFLINE_PICTURES"   # "0": glue records a figure by its fingerprint, without drawing it (recompute)
 UNCOMPARED_TAGS = {"nbval-ignore-output", "nbval-skip"}     # live measurements: differ on every run
 ADMONITION_TITLES = {
     "note": "참고", "tip": "팁", "important": "중요", "warning": "주의", "caution": "주의",

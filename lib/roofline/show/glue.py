@@ -28,6 +28,7 @@ import sys
 # live engine, roofline.show.engine, which runs in the reader's browser) needs none of them.
 
 PREFIX = "application/papermill.record/"
+PICTURES = "ROOFLINE_PICTURES"   # "0": a figure is glued by its fingerprint, not drawn
 PNG_DPI = 144
 
 
@@ -42,7 +43,7 @@ def in_book() -> bool:
 
 
 def draws_pictures() -> bool:
-    return os.environ.get("ROOFLINE_PICTURES") != "0"
+    return os.environ.get(PICTURES) != "0"
 
 
 def png(fig: Figure) -> str:
