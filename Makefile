@@ -25,10 +25,12 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 	touch $(STAMP)
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
+# 페이지가 만들어진 재료(저장소의 파일, 실행 캐시, 매개변수 파일, 환경)가 지난 빌드 뒤로 그대로이면 다시 빌드하지 않는다
+# (`coursebook built`: 재료와 빌드된 파일을 빌드 뒤에 기록해 두고 비교한다).
 book: $(STAMP)
 	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm (Pyodide for the live mode)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	$(BIN)/python -m coursebook execute
-	$(BUILD)
+	@$(BIN)/python -m coursebook built || { echo '$(BUILD)' && $(BUILD) && $(BIN)/python -m coursebook built --record; }
 
 # course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.
 parameters: $(STAMP)
@@ -51,6 +53,7 @@ editions: $(STAMP)
 refresh: $(STAMP)
 	$(BIN)/python -m coursebook refresh
 	$(BUILD)
+	$(BIN)/python -m coursebook built --record
 
 # 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium과 한글 글꼴, HTML 검사기(vnu-jar, npm)를 돌릴 Java,
 # NVIDIA 점유율 계산기를 컴파일할 g++. 없을 때만 설치한다.

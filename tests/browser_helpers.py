@@ -493,18 +493,56 @@ def _keyboard(page, wide: list) -> list:
     return wide
 
 
+class _Tab:
+    """One browser tab of a mode, kept for every page of that mode: a new tab starts a renderer process, about as much
+    work as loading the page itself. Its listeners are registered once and write into the visit under way (`visit`);
+    between visits (visit None), or once axe-core is loaded (`reader` False), what the tab does is not the reader's.
+    Each page is still a cold load: with routing on, the browser cache is off, so every request reaches the server
+    (and is counted)."""
+
+    def __init__(self, context, blocked: list, base: str):
+        self.context, self.blocked, self.base = context, blocked, base
+        self.page = context.new_page()
+        self.visit: Visit | None = None
+        self.reader = False
+        self.responses: list = []
+        self.page.on("console", lambda msg: self.visit.console_errors.append(msg.text)
+                     if msg.type == "error" and self.reading() else None)
+        self.page.on("pageerror", lambda e: self.visit.console_errors.append(f"page error: {e}") if self.reading() else None)
+        self.page.on("requestfailed", lambda q: self.visit.failed_requests.append(f"{q.url} ({q.failure})")
+                     if self.reading(q.url) else None)
+        self.page.on("response", lambda q: self.visit.failed_requests.append(f"{q.url} (HTTP {q.status})")
+                     if self.reading(q.url) and q.status >= 400 else None)
+        self.page.on("response", lambda q: self.responses.append((q.url, _body_size(q))) if self.visit else None)
+
+    def reading(self, url: str | None = None) -> bool:
+        """Whether what the tab does now is the reader's (and, for a request, the site's)."""
+        return self.visit is not None and self.reader and (url is None or url.startswith(self.base))
+
+    def start(self, visit: Visit):
+        self.visit, self.reader, self.responses = visit, True, []
+        self.blocked.clear()
+        return self.page
+
+    def stop(self) -> None:
+        self.visit.external_requests = sorted(set(self.blocked))
+        self.visit = None
+
+
 class Visits:
     """visits[(docname, mode)] → Visit, each page opened once per mode on first use (a cold load: with routing on,
     the browser cache is off). Light: the page as loaded (COLLECT, bytes), then with every answer open, all axe
     rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): each figure's contrast, axe's
     colour rules. Phone (390 px): sideways scroll, axe's scrolling-box rule, the keyboard walk. With SCREENSHOTS
-    (`make screenshots`), each mode's page as loaded goes to <build>/screenshots/ too."""
+    (`make screenshots`), each mode's page as loaded goes to <build>/screenshots/ too. The pages of one mode are
+    loaded one after another in one tab (_Tab); a visit that fails closes its tab, and the next visit opens another."""
 
     def __init__(self, root: Path, base: str, browser):
         self.root, self.base, self.browser = root, base, browser
         self.shots = screenshot_dir()
         self._done: dict[tuple[str, str], Visit | Exception] = {}
         self._contexts: dict[str, tuple] = {}
+        self._tabs: dict[str, _Tab] = {}
 
     def __getitem__(self, key: tuple[str, str]) -> Visit:
         if key not in self._done:
@@ -517,14 +555,16 @@ class Visits:
             raise found
         return found
 
-    def _context(self, mode: str):
+    def _tab(self, mode: str) -> _Tab:
         if mode not in self._contexts:
             m, blocked = MODES[mode], []
             context = self.browser.new_context(viewport=m.viewport, color_scheme=m.theme)
             offline(context, self.base, blocked)
             context.add_init_script(f"({THEME})({m.theme!r})")
             self._contexts[mode] = context, blocked
-        return self._contexts[mode]
+        if mode not in self._tabs:
+            self._tabs[mode] = _Tab(*self._contexts[mode], self.base)
+        return self._tabs[mode]
 
     def _visit(self, docname: str, mode: str) -> Visit:
         m = MODES[mode]
@@ -532,26 +572,14 @@ class Visits:
         if not (self.root / page_file(docname)).is_file():
             visit.failed_requests.append(f"{page_file(docname)} was not built")
             return visit
-        context, blocked = self._context(mode)
-        blocked.clear()
-        responses: list = []
-        page = context.new_page()
-        base = self.base
-        # what the page does, up to axe-core (whose stylesheet preload asks for @import targets at the wrong place)
-        reader = [True]
-        page.on("console", lambda msg: visit.console_errors.append(msg.text)
-                if msg.type == "error" and reader[0] else None)
-        page.on("pageerror", lambda e: visit.console_errors.append(f"page error: {e}") if reader[0] else None)
-        page.on("requestfailed", lambda q: visit.failed_requests.append(f"{q.url} ({q.failure})")
-                if q.url.startswith(base) and reader[0] else None)
-        page.on("response", lambda q: visit.failed_requests.append(f"{q.url} (HTTP {q.status})")
-                if q.url.startswith(base) and q.status >= 400 and reader[0] else None)
-        page.on("response", lambda q: responses.append((q.url, _body_size(q))))
+        tab = self._tab(mode)
+        page = tab.start(visit)
+        done = False
         try:
             page.goto(visit.url, wait_until="load")
             page.evaluate(SETTLE)
             page.wait_for_load_state("networkidle")
-            visit.first_visit = list(responses)
+            visit.first_visit = list(tab.responses)
             if SCREENSHOTS:                                # the page as loaded, before any answer is opened
                 visit.screenshot = self.shots / shot_name(docname, mode)
                 page.screenshot(path=visit.screenshot, full_page=True, quality=80)
@@ -565,7 +593,8 @@ class Visits:
                                          for f in figures]
             if mode == "phone":
                 visit.sideways = page.evaluate(SIDEWAYS)
-            reader[0] = False
+            # what the page does, up to axe-core (whose stylesheet preload asks for @import targets at the wrong place)
+            tab.reader = False
             options = {"resultTypes": ["violations"]}
             if m.axe_rules:
                 options["runOnly"] = {"type": "rule", "values": m.axe_rules}
@@ -580,9 +609,13 @@ class Visits:
                                 for v in response["violations"]]
             if m.keyboard:
                 visit.wide_tables = _keyboard(page, page.evaluate(WIDE))
+            done = True
         finally:
-            page.close()
-            visit.external_requests = sorted(set(blocked))
+            tab.stop()
+            if not done:                                   # a tab in an unknown state is not reused
+                with contextlib.suppress(Exception):
+                    page.close()
+                del self._tabs[mode]
         return visit
 
     def close(self):

@@ -9,6 +9,8 @@
     refresh    parameters, then every chapter executed once (execute --editions) while the figures are drawn
     check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
                differs from its .md or from what the library computes now (which figure, notebook, value)
+    built      exit 0 if _build/html is the build of what the pages are built from now (`make book` then builds
+               nothing), else 1; with --record, remember that it is (coursebook/built.py)
 """
 from __future__ import annotations
 
@@ -156,6 +158,9 @@ def main(argv=None) -> int:
     checks.add_argument("--no-site", action="store_true", help="do not check the built pages")
     checks.add_argument("--no-figures", action="store_true",
                         help="do not draw the figures (`make test`: tests/show/test_figures.py compares each, drawn once)")
+    built = sub.add_parser("built", help="whether _build/html is the build of the current sources (exit 0) or not (1)")
+    built.add_argument("--record", action="store_true", help="after a build: record that it is")
+    built.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
     args = parser.parse_args(argv)
     try:
         course = params.load()
@@ -186,6 +191,16 @@ def main(argv=None) -> int:
         if args.command != "execute" or args.editions:
             for md, run in runs.items():
                 print(editions.write(md, run=run).relative_to(ROOT))
+    elif args.command == "built":
+        from coursebook import built as site
+
+        build_dir = args.build_dir.resolve()
+        if args.record:
+            site.record(build_dir)
+        elif site.fresh(build_dir):
+            print(f"{build_dir.name}/html is the build of the current sources: not built again")
+        else:
+            return 1
     elif args.command == "check":
         site = None if args.no_site or not (args.site / "html").is_dir() else args.site.resolve()
         problems = stale(course, site, figures=not args.no_figures)
