@@ -12,6 +12,13 @@ UV     := $(VENV)/tools/uv-$(UV_VERSION)/bin/uv
 # 증분 빌드는 검색 색인에 지운 낱말을 남기고 용어집 항목을 잃으며, 바뀐 _static 파일을 옮기지 않는다.
 BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror --nitpick --keep-going --quiet
 
+# Python's bytecode caches (__pycache__/, git-ignored) are written even where the environment says not to
+# (PYTHONDONTWRITEBYTECODE, which some machines and containers set): `make test` starts some sixty Python processes
+# (three workers, the chapter kernels, the builds, the copies' commands), and without the caches each of them compiles
+# the library and the tooling again, and each worker rewrites the assertions of every test module (pytest keeps that
+# in the same caches): about 6 of the 9 CPU-s a worker takes to collect the tests.
+unexport PYTHONDONTWRITEBYTECODE
+
 .PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots
 
 $(UV):
