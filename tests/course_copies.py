@@ -2,9 +2,10 @@
 from __future__ import annotations
 
 import re
-import subprocess
 import tomllib
 from pathlib import Path
+
+from coursebook.built import checkout_files  # noqa: F401  (what a clone of the branch holds: the copies are made of it)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -102,13 +103,3 @@ def next_term(text: str) -> str:
         text = set_value(text, "note", "hardware", NEW_PRESET)
         text = set_value(text, "note", "attention", {**raw["note"]["attention"], "seq": 2048})
     return text
-
-
-def checkout_files() -> list[str]:
-    """What a `git clone` of the branch would hold (tracked and not-ignored files of the working tree)."""
-    listed = subprocess.run(["git", "ls-files", "--cached", "--others", "--exclude-standard"], cwd=ROOT,
-                            capture_output=True, text=True)
-    if listed.returncode == 0:
-        return [f for f in listed.stdout.splitlines() if (ROOT / f).is_file()]
-    return [p.relative_to(ROOT).as_posix() for p in ROOT.rglob("*")
-            if p.is_file() and not {".venv", "_build", ".git", "build"} & set(p.relative_to(ROOT).parts)]
