@@ -293,10 +293,9 @@ def test_tile_size_live(site):
         {"dtype": "FP32", "N": "3000", "tiles": "[40, 75]", "threads": "2048", "gpu": "H200_SXM", "extra_registers": "40",
          "T": "40", "copies": "1"},      # more threads than a block may have: the reason, no number
     ]
-    values = cases[0]
-    link = {f"tile.{name}": value for name, value in values.items()}
+    link = {f"tile.{name}": value for name, value in cases[0].items()}
     reader = Reader(site, "ch-tile-size", "rl-tile", "#" + urlencode(link))
-    for name, value in values.items():
+    for name, value in cases[0].items():
         assert reader.root.locator(f'[data-rl-live="{name}"]').input_value() == value, name
     labels = {name: label for name, label in engine.form("tile-size").fields}
     for name in start:   # the form: the parameter cell's names, with its comments

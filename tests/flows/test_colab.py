@@ -66,8 +66,9 @@ def versions(python: Path) -> dict[str, str]:
 
 def colab_stack() -> Path:
     """A venv with Colab's Python and exactly Colab's versions of the packages the chapters use, made once
-    (keyed by those versions) under _build/colab-venv/, compiled to bytecode as Colab's packages are (even where
-    PYTHONDONTWRITEBYTECODE kept pip from it: else each kernel compiles NumPy, matplotlib and IPython again)."""
+    (keyed by those versions) under _build/colab-venv/. pip compiles them to bytecode, as Colab's packages are
+    (clean_env leaves out PYTHONDONTWRITEBYTECODE, which would keep pip from it: then each kernel would compile NumPy,
+    matplotlib and IPython again)."""
     key = hashlib.sha256(json.dumps([str(COLAB_PYTHON), COLAB, "bytecode"], sort_keys=True).encode()).hexdigest()[:12]
     venv = ROOT / "_build" / "colab-venv" / key
     if (venv / "complete").exists():
@@ -79,8 +80,6 @@ def colab_stack() -> Path:
     subprocess.run([str(COLAB_PYTHON), "-m", "venv", str(making)], check=True, env=clean_env())
     subprocess.run([str(making / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check",
                     *[f"{name}=={version}" for name, version in COLAB.items()]],
-                   check=True, env=clean_env(), capture_output=True)
-    subprocess.run([str(making / "bin" / "python"), "-m", "compileall", "-q", "-j", "0", str(making / "lib")],
                    check=True, env=clean_env(), capture_output=True)
     (making / "complete").write_text(json.dumps(COLAB), encoding="utf-8")
     try:
