@@ -5,8 +5,6 @@ import re
 import tomllib
 from pathlib import Path
 
-from coursebook.built import checkout_files  # noqa: F401  (what a clone of the branch holds: the copies are made of it)
-
 ROOT = Path(__file__).resolve().parents[1]
 
 

@@ -23,8 +23,7 @@ import pytest
 
 from coursebook import editions
 from coursebook.__main__ import chapter_sources
-
-from course_copies import checkout_files
+from coursebook.built import checkout_files
 
 pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import checkout_files
+from coursebook.built import checkout_files
 
 pytestmark = pytest.mark.heavy(60)   # rough seconds, for the order of the run (tests/conftest.py)
 

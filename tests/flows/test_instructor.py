@@ -38,10 +38,11 @@ import pytest
 from coursebook import bookrun, editions
 from roofline import params
 from coursebook.__main__ import chapter_sources
+from coursebook.built import checkout_files
 from roofline.show.figures import FIGURES
 from roofline.show.glue import shown_text
 
-from course_copies import NEW_PRESET, checkout_files, next_term
+from course_copies import NEW_PRESET, next_term
 from site_pages import page_text
 
 pytestmark = pytest.mark.heavy(140)   # rough seconds, for the order of the run (tests/conftest.py)

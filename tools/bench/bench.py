@@ -81,7 +81,7 @@ def timed(name: str, cmd, cwd, env=None, runs: int = 1) -> None:
 
 def copy_repository(base: Path) -> Path:
     """A clone with the working tree's files (the editions pin a library commit, so the history comes along)."""
-    from course_copies import checkout_files
+    from coursebook.built import checkout_files
 
     copy = base / "repo"
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
