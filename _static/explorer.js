@@ -21,13 +21,36 @@
     return new URLSearchParams(text.includes("=") ? text : "");
   }
 
+  /* The address is written once the reader pauses (HASH_PAUSE_MS after the last change), not at every step of a
+     slider: each history.replaceState makes the browser fetch and draw the tab's icon again (about as much work as
+     the update itself), and browsers refuse more than about a hundred of them in ten seconds (Safari throws). */
+  const HASH_PAUSE_MS = 300;
+  const pendingHash = new Map();   // explorer prefix → its values, not yet in the address
+  let hashTimer = null;
+
   function writeHash(prefix, values) {
+    pendingHash.set(prefix, values);
+    clearTimeout(hashTimer);
+    hashTimer = setTimeout(flushHash, HASH_PAUSE_MS);
+  }
+
+  function flushHash() {
+    clearTimeout(hashTimer);
+    hashTimer = null;
+    if (!pendingHash.size) return;
     const params = hashParams();
-    for (const key of [...params.keys()]) if (key.startsWith(prefix + ".")) params.delete(key);
-    for (const [name, value] of Object.entries(values)) params.set(`${prefix}.${name}`, value);
+    for (const [prefix, values] of pendingHash) {
+      for (const key of [...params.keys()]) if (key.startsWith(prefix + ".")) params.delete(key);
+      for (const [name, value] of Object.entries(values)) params.set(`${prefix}.${name}`, value);
+    }
+    pendingHash.clear();
     const text = params.toString().replace(/%2C/g, ",").replace(/%2F/g, "/").replace(/%5B/g, "[").replace(/%5D/g, "]");
     history.replaceState(history.state, "", text ? `#${text}` : location.pathname + location.search);
   }
+
+  // leaving the page (or its tab) before the pause: the address still gets the last values (back, bookmarks)
+  window.addEventListener("pagehide", flushHash);
+  document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushHash(); });
 
   function colour(el, value) {
     const m = /^var\((--[\w-]+)\)$/.exec(value || "");

@@ -475,6 +475,16 @@ def test_matmul_every_N_and_T(reader, course):
         assert r.shown()["controls"]["T"] == "256"
     finish(r, {"N": (lambda: r.key("N", "ArrowRight"), lambda: r.key("N", "ArrowLeft")),
                "T": (lambda: r.key("T", "ArrowLeft"), lambda: r.key("T", "ArrowRight"))})
+    # the reader pauses: the page's address names the state shown, and that address opens it again
+    shown = r.shown()["controls"]
+    want = {f"matmul.{name}": str(number_of(shown[name])) for name in ("N", "T")}
+    r.page.wait_for_function("""(want) => { const found = new URLSearchParams(location.hash.slice(1));
+      return Object.entries(want).every(([key, value]) => found.get(key) === value); }""", arg=want)
+    again = r.context.new_page()
+    again.goto(r.page.evaluate("() => location.href"), wait_until="load")
+    again.wait_for_function("() => document.getElementById('rl-matmul').rlExplorer")
+    assert again.locator("#rl-matmul").evaluate(READ)["controls"] == shown
+    again.close()
 
 
 @pytest.mark.parametrize("reader", ["tile"], indirect=True)
