@@ -32,7 +32,7 @@ def golden(stem: str) -> dict[str, dict[str, str] | None]:
     """glue key → {mime: payload} of page `stem` run at the seed parameters (None: measured on this machine)."""
     from coursebook import editions
 
-    glued = editions.recompute(ROOT / "chapters" / f"{stem}.md", course_path=SEED_TOML)
+    glued = editions.recompute(ROOT / "chapters" / f"{stem}.md", course_path=SEED_TOML, measured=True)
     return {key: None if key in glued.measured else
             {mime: payload for mime, payload in sorted(bundle.items()) if mime not in SKIPPED_MIMES}
             for key, bundle in sorted(glued.items())}

@@ -203,7 +203,7 @@ def test_edition_numbers_equal_the_site(md):
     """The glued values of the edition equal those of the built page (else those computed now), and
     every value pasted into the prose with {glue:text} appears in the page's text."""
     nb = edition(md)
-    have = editions.records(nb)
+    have = editions.glued_of(nb)
     executed = HTML.parent / "jupyter_execute" / "chapters" / f"{md.stem}.ipynb"
     text = chapter_text(md)
     if text is None or not executed.exists():

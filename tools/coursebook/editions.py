@@ -421,13 +421,16 @@ def parameter_cell(nb):
 
 
 def recompute(md: Path, parameters: str | None = None, course_path: Path | None = None,
-              pictures: bool = False) -> Glued:
+              pictures: bool = False, measured: bool = False) -> Glued:
     """The glue records the chapter's code gives now, run in-process (an IPython shell, no kernel):
     about as fast as the arithmetic itself. `parameters`: another source for the
     parameter cell (what a student would type). `course_path`: another parameter file, as if an instructor
     had put it in place of course.toml and run `make refresh` (its values written into the parameter cell).
     A figure is compared by its fingerprint (what it plots) and its presence, so it is not drawn unless
     `pictures` (then its PNG is made, as in a notebook: a figure that fails to draw fails here too).
+    The cells that measure this machine (tagged nbval-ignore-output / nbval-skip: their values are never compared)
+    are run only if `measured`: they are most of the note's time (a pure-Python matmul, copies of a 64 MiB matrix),
+    and the values compared never depend on them (a chapter whose compared cell did would fail here, naming it).
     Raises ChapterError naming the failing cell."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
@@ -451,7 +454,7 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
         os.chdir(md.parent)
         with book_mode(True):
             for cell in nb.cells:
-                if cell.cell_type != "code":
+                if cell.cell_type != "code" or (not measured and UNCOMPARED_TAGS & set(cell.metadata.get("tags", []))):
                     continue
                 with capture_output(display=True) as captured:
                     result = shell.run_cell(cell.source, store_history=False, silent=False)
@@ -476,9 +479,10 @@ def short(value: str, width: int = 70) -> str:
 
 
 def value_changes(have: dict[str, dict], now: Glued, limit: int = 8, source: str = "the library now gives") -> list[str]:
-    """'key': old → new, for every glued value that differs (texts, tables, equations; a figure by presence)."""
+    """'key': old → new, for every glued value that differs (texts, tables, equations; a figure by presence).
+    A value measured in either (`.measured` of a Glued) is not compared."""
     lines = []
-    for key in sorted((set(have) | set(now)) - now.measured):
+    for key in sorted((set(have) | set(now)) - now.measured - getattr(have, "measured", frozenset())):
         if key not in now:
             lines.append(f"glued {key!r} is no longer computed")
         elif key not in have:
@@ -541,7 +545,7 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
     found = [f"{rel}: {line}" for line in pin_problems(ref, root)]
     found += [f"{rel}: {line}" for line in cell_changes(nb, expected, "what " + md.name + " gives now")]
     if now is not None:
-        found += [f"{rel}: {line}" for line in value_changes(records(nb), now)]
+        found += [f"{rel}: {line}" for line in value_changes(glued_of(nb), now)]
     return [f"{line}: {fix}" for line in found]
 
 
@@ -560,7 +564,10 @@ def site_problems(md: Path, now: dict | None, build_dir: Path, root: Path = ROOT
     if errors:
         found.append(f"shows an error: {errors[0].get('ename')}: {short(errors[0].get('evalue'))}")
     if now is not None:
-        found += value_changes(site_records(executed), now)
+        site = Glued(site_records(executed))
+        edition = md.with_suffix(".ipynb")     # which of them are measured: the edition's tags say
+        site.measured = glued_of(nbformat.read(edition, as_version=4)).measured if edition.exists() else frozenset()
+        found += value_changes(site, now)
     return [f"{page}: {line}: {fix}" for line in found]
 
 
