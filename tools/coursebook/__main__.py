@@ -23,8 +23,6 @@ import sys
 from pathlib import Path
 
 from roofline import params
-from roofline.show import style
-from roofline.show.figures import FIGURES, draw
 
 ROOT = Path(__file__).resolve().parents[2]
 FIGURE_DIR = ROOT / "figures"
@@ -33,6 +31,8 @@ CHAPTERS = ROOT / "chapters"
 
 def svg(name: str, course) -> bytes:
     """Figure `name` for `course` as SVG bytes, the same bytes on every run."""
+    from roofline.show.figures import draw   # (matplotlib: imported by the commands that draw, not by every command)
+
     return svg_bytes(draw(name, course))
 
 
@@ -67,6 +67,8 @@ def _drawing_key(course_path: str) -> str:
 
 def svg_bytes(fig) -> bytes:
     """A drawn figure as SVG bytes (no date, no creator: the same bytes on every run)."""
+    from roofline.show import style
+
     buffer = io.BytesIO()
     fig.savefig(buffer, format="svg", metadata=style.SVG_METADATA)
     return buffer.getvalue()
@@ -78,6 +80,8 @@ def chapter_sources() -> list[Path]:
 
 
 def write_figures(course) -> None:
+    from roofline.show.figures import FIGURES
+
     FIGURE_DIR.mkdir(exist_ok=True)
     for name in sorted(FIGURES):
         (FIGURE_DIR / f"{name}.svg").write_bytes(drawn(name, course))
@@ -90,6 +94,8 @@ def write_figures(course) -> None:
 def stale_figures(course, pictures: dict[str, bytes] | None = None) -> list[str]:
     """What in figures/ differs from what the library draws for `course` (`pictures`: name → SVG bytes already
     drawn, so a caller that has them draws nothing again)."""
+    from roofline.show.figures import FIGURES
+
     problems = []
     for name in sorted(FIGURES):
         path = FIGURE_DIR / f"{name}.svg"
