@@ -187,6 +187,9 @@ def main(argv=None) -> int:
                                       build_dir)
             else:
                 write_parameters(course)
+                # the figures' modules (matplotlib, IPython) are imported here, before the chapters' threads start:
+                # a module imported by two threads at once can reach one of them half made
+                import roofline.show.figures  # noqa: F401
                 runs = bookrun.ensure(chapter_sources(), build_dir, meanwhile=lambda: write_figures(course),
                                       measure_alone=False)   # a local preview: the published site is a clean `make book`
         except bookrun.ChapterFailed as err:
