@@ -23,7 +23,8 @@
 
   /* The address is written once the reader pauses (HASH_PAUSE_MS after the last change), not at every step of a
      slider: each history.replaceState makes the browser fetch and draw the tab's icon again (about as much work as
-     the update itself), and browsers refuse more than about a hundred of them in ten seconds (Safari throws). */
+     the update itself), and browsers limit how often a page may change its address (Safari throws a SecurityError
+     after a hundred in thirty seconds: a held arrow key on a slider gets there). */
   const HASH_PAUSE_MS = 300;
   const pendingHash = new Map();   // explorer prefix → its values, not yet in the address
   let hashTimer = null;
