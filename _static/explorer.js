@@ -44,9 +44,13 @@
       for (const key of [...params.keys()]) if (key.startsWith(prefix + ".")) params.delete(key);
       for (const [name, value] of Object.entries(values)) params.set(`${prefix}.${name}`, value);
     }
-    pendingHash.clear();
     const text = params.toString().replace(/%2C/g, ",").replace(/%2F/g, "/").replace(/%5B/g, "[").replace(/%5D/g, "]");
-    history.replaceState(history.state, "", text ? `#${text}` : location.pathname + location.search);
+    try {
+      history.replaceState(history.state, "", text ? `#${text}` : location.pathname + location.search);
+      pendingHash.clear();
+    } catch (error) {   // refused (too many changes): the explorer goes on, and the address is tried again later
+      hashTimer = setTimeout(flushHash, 10 * HASH_PAUSE_MS);
+    }
   }
 
   // leaving the page (or its tab) before the pause: the address still gets the last values (back, bookmarks)

@@ -473,13 +473,20 @@ def test_matmul_every_N_and_T(reader, course):
         r.range_to("N", sizes.index(w4.N))
         r.range_to("T", matmul_tiles(course, w4.N).index(256))
         assert r.shown()["controls"]["T"] == "256"
+    # a browser that refuses the next address change (Safari, after a hundred in thirty seconds): the explorer goes on
+    r.page.evaluate("""() => { const real = history.replaceState.bind(history); window.__rlWrites = 0;
+      history.replaceState = (...args) => {
+        if (!window.__rlWrites++) throw new DOMException("too many address changes", "SecurityError");
+        return real(...args);
+      }; }""")
     finish(r, {"N": (lambda: r.key("N", "ArrowRight"), lambda: r.key("N", "ArrowLeft")),
                "T": (lambda: r.key("T", "ArrowLeft"), lambda: r.key("T", "ArrowRight"))})
-    # the reader pauses: the page's address names the state shown, and that address opens it again
+    # the reader pauses: the page's address names the state shown (once the browser allows it), and opens it again
     shown = r.shown()["controls"]
     want = {f"matmul.{name}": str(number_of(shown[name])) for name in ("N", "T")}
     r.page.wait_for_function("""(want) => { const found = new URLSearchParams(location.hash.slice(1));
       return Object.entries(want).every(([key, value]) => found.get(key) === value); }""", arg=want)
+    assert r.page.evaluate("() => window.__rlWrites") >= 2, "the refused address change was not tried again"
     again = r.context.new_page()
     again.goto(r.page.evaluate("() => location.href"), wait_until="load")
     again.wait_for_function("() => document.getElementById('rl-matmul').rlExplorer")
