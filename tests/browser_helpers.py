@@ -177,6 +177,17 @@ def offline(context, base: str, blocked: list[str]) -> None:
     context.route("**/*", route)
 
 
+# Whether the page's address (#…) names each key of `want` with its value (an explorer writes it when the reader pauses).
+ADDRESS_NAMES = """(want) => { const found = new URLSearchParams(location.hash.slice(1));
+  return Object.entries(want).every(([key, value]) => found.get(key) === value); }"""
+
+
+def address_naming(page, want: dict[str, str]) -> str:
+    """The page's address, once it names `want`."""
+    page.wait_for_function(ADDRESS_NAMES, arg=want)
+    return page.evaluate("() => location.href")
+
+
 def screenshot_contrast(png: bytes) -> float:
     """Contrast ratio (WCAG formula) between the 1st and 99th percentile luminance of a screenshot
     (a figure or a chart as the dark page shows it)."""

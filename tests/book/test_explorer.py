@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, ROOT, html_dir, keep_shot, label_page, offline, page_file,
+from browser_helpers import (HANGUL, ROOT, address_naming, html_dir, keep_shot, label_page, offline, page_file,
                              screenshot_contrast)
 from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
@@ -484,11 +484,10 @@ def test_matmul_every_N_and_T(reader, course):
     # the reader pauses: the page's address names the state shown (once the browser allows it), and opens it again
     shown = r.shown()["controls"]
     want = {f"matmul.{name}": str(number_of(shown[name])) for name in ("N", "T")}
-    r.page.wait_for_function("""(want) => { const found = new URLSearchParams(location.hash.slice(1));
-      return Object.entries(want).every(([key, value]) => found.get(key) === value); }""", arg=want)
+    link = address_naming(r.page, want)
     assert r.page.evaluate("() => window.__rlWrites") >= 2, "the refused address change was not tried again"
     again = r.context.new_page()
-    again.goto(r.page.evaluate("() => location.href"), wait_until="load")
+    again.goto(link, wait_until="load")
     again.wait_for_function("() => document.getElementById('rl-matmul').rlExplorer")
     assert again.locator("#rl-matmul").evaluate(READ)["controls"] == shown
     again.close()

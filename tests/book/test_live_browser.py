@@ -18,8 +18,8 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, SCREENSHOTS, chromium, html_dir, label_page, offline, page_file, screenshot_dir,
-                             serve)
+from browser_helpers import (HANGUL, SCREENSHOTS, address_naming, chromium, html_dir, label_page, offline, page_file,
+                             screenshot_dir, serve)
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt
@@ -123,12 +123,6 @@ class Reader:
     def read(self) -> dict:
         return self.root.evaluate(READ)
 
-    def address(self, want: dict[str, str]) -> str:
-        """The page's address once it names `want` (the page writes its values there when the reader pauses)."""
-        self.page.wait_for_function("""(want) => { const found = new URLSearchParams(location.hash.slice(1));
-          return Object.entries(want).every(([key, value]) => found.get(key) === value); }""", arg=want)
-        return self.page.evaluate("() => location.href")
-
     def close(self):
         assert not self.blocked, f"requests left the machine: {self.blocked[:5]}"
         assert not self.errors, self.errors
@@ -189,7 +183,7 @@ def test_roofline_live(site, roofline_page):
         reader.type({"N": "3000", "tiles": "[40, 75]"})
     # the state link: the address the page wrote brings the typed values back into the form (that pressing then gives
     # their state is checked on ④, test_tile_size_live, which is opened from such a link)
-    link = reader.address({"roofline.N": "3000", "roofline.hardware": "H100_SXM"})
+    link = address_naming(reader.page, {"roofline.N": "3000", "roofline.hardware": "H100_SXM"})
     again = Reader(site, "ch-roofline", "rl-roofline", "#" + link.split("#", 1)[1])
     for name, value in values.items():
         assert again.root.locator(f'[data-rl-live="{name}"]').input_value() == value, name
@@ -327,7 +321,7 @@ def test_tile_size_live(site):
     reader.type(values)
     shown = reader.read()
     # the page writes the typed values into its address: the very link it was opened with
-    written = parse_qsl(urlsplit(reader.address(link)).fragment)
+    written = parse_qsl(urlsplit(address_naming(reader.page, link)).fragment)
     assert {k: v for k, v in written if k.startswith("tile.")} == link, written
     # bad values: the library's Korean error beside its field, nothing else changes
     for bad, field in [({"N": "0"}, "N"), ({"tiles": "[40, 64]"}, "tiles"), ({"T": "64"}, "T"),
