@@ -62,11 +62,12 @@ refresh: $(STAMP)
 	$(BUILD)
 	$(BIN)/python -m coursebook built --record
 
-# 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium과 한글 글꼴, HTML 검사기(vnu-jar, npm)를 돌릴 Java,
+# 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium-headless-shell(Chromium의 헤드리스 셸)과 한글 글꼴,
+# 독자의 브라우저로 재는 `make bench`·`make pdf`의 chromium, HTML 검사기(vnu-jar, npm)를 돌릴 Java,
 # NVIDIA 점유율 계산기를 컴파일할 g++. 없을 때만 설치한다.
-SYSTEM_DEBS := chromium fonts-noto-cjk default-jre-headless g++
+SYSTEM_DEBS := chromium-headless-shell chromium fonts-noto-cjk default-jre-headless g++
 system-deps:
-	@if [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK" || ! command -v java >/dev/null || ! command -v g++ >/dev/null; then \
+	@if [ ! -x /usr/bin/chromium-headless-shell ] || [ ! -x /usr/bin/chromium ] || ! fc-list 2>/dev/null | grep -q "Noto Sans CJK" || ! command -v java >/dev/null || ! command -v g++ >/dev/null; then \
 	  echo "apt-get install $(SYSTEM_DEBS)"; \
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_DEBS) >/dev/null; \
 	fi

@@ -4,7 +4,7 @@
   failure, never a skip.
 - `toc_pages()`: every page of _toc.yml in reading order (pages added later are covered too).
 - Session fixtures (registered in tests/conftest.py): `site_url`, the site on 127.0.0.1 (a free port) in a
-  background thread; `browser`, Debian's headless Chromium through Playwright, with no network use of its own;
+  background thread; `browser`, Debian's Chromium headless shell through Playwright, with no network use of its own;
   `visits[(docname, mode)]`, every page of _toc.yml opened once per mode (light desktop, dark desktop, 390 px
   phone), with what the page tests and axe-core (test_site_browser.py) read from it.
   `serve(root)` and `chromium()` hand out the same server and browser to code that is not a fixture.
@@ -30,7 +30,13 @@ import pytest
 from site_pages import toc_pages  # noqa: F401  (the one reader of _toc.yml; the browser tests import it from here)
 
 ROOT = Path(__file__).resolve().parents[1]
-CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", "/usr/bin/chromium")
+# Chromium's headless shell (Debian's chromium-headless-shell: the same version, Blink and V8 as its chromium, and the
+# browser Playwright itself runs for headless tests). The full browser in its headless mode also runs what only a
+# window needs (the tab's icon, the browser's own services): the same browser tests (tests/book, -n 3) took 40-50 %
+# more CPU with it (machine CPU-s, two pairs back to back: 319 against 208, 243 against 173). What a reader's browser
+# does is measured with the full Chromium (`make bench`: the explorers' response, Lighthouse).
+HEADLESS_SHELL = "/usr/bin/chromium-headless-shell"
+CHROMIUM = os.environ.get("ROOFLINE_CHROMIUM", HEADLESS_SHELL)
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
@@ -91,7 +97,7 @@ class _QuietServer(http.server.ThreadingHTTPServer):
 
 
 _SERVERS: dict[Path, tuple[_QuietServer, str]] = {}
-_BROWSER: list = []        # [(playwright, browser)] once started
+_BROWSER: list = []        # [(playwright, browser, executable)] once started
 
 
 def _url_of(root: Path) -> str:
@@ -105,27 +111,31 @@ def _url_of(root: Path) -> str:
     return _SERVERS[root][1]
 
 
-def _chromium():
-    """The one Playwright Browser on Debian's Chromium (Playwright's own download cannot work here)."""
+def _chromium(executable: str | None = None):
+    """The one Playwright Browser on Debian's Chromium (Playwright's own download cannot work here): `executable`,
+    else CHROMIUM (the headless shell)."""
+    executable = executable or CHROMIUM
     if not _BROWSER:
         from playwright.sync_api import sync_playwright
 
-        if not Path(CHROMIUM).is_file():
-            pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium fonts-noto-cjk, "
+        if not Path(executable).is_file():
+            pytest.fail(f"Chromium not found at {executable} (apt-get install chromium-headless-shell fonts-noto-cjk, "
                         f"or set ROOFLINE_CHROMIUM)", pytrace=False)
         pw = sync_playwright().start()
         try:
-            _BROWSER.append((pw, pw.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)))
+            _BROWSER.append((pw, pw.chromium.launch(executable_path=executable, args=CHROMIUM_ARGS), executable))
         except Exception:
             pw.stop()
             raise
-    return _BROWSER[0][1]
+    pw, browser, running = _BROWSER[0]
+    assert running == executable, f"the session's Chromium is {running}, not {executable}"
+    return browser
 
 
 def stop_shared() -> None:
     """Close the browser and the servers (at the end of the session)."""
     while _BROWSER:
-        pw, browser = _BROWSER.pop()
+        pw, browser, _ = _BROWSER.pop()
         with contextlib.suppress(Exception):
             browser.close()
         pw.stop()
@@ -142,9 +152,9 @@ def serve(root: Path):
 
 
 @contextlib.contextmanager
-def chromium():
-    """The session's one Chromium (closed at the end of the session, not of the block)."""
-    yield _chromium()
+def chromium(executable: str | None = None):
+    """The session's one Chromium (closed at the end of the session, not of the block); `executable` as _chromium."""
+    yield _chromium(executable)
 
 
 @pytest.fixture(scope="session")

@@ -181,7 +181,7 @@ def in_browser(runs: int) -> None:
         return
     root = html_dir()
     try:
-        with serve(root) as base, chromium() as browser:
+        with serve(root) as base, chromium(CHROMIUM) as browser:   # the full browser, as a reader has (not the tests' shell)
             explorer_response(browser, base, runs, label_page, page_file, offline)
             judge_response(browser, base, runs, label_page, page_file, offline)
             first_visit_bytes(browser, base, toc_pages(), page_file, offline)
