@@ -207,7 +207,11 @@ def explorer_response(browser, base, runs, label_page, page_file, offline) -> No
         page.goto(base + page_file(docname), wait_until="load")
         page.wait_for_load_state("networkidle")
         page.evaluate(PROBE)
-        control = page.locator('[data-rl-explorer] input[type="range"], [data-rl-explorer] select').first
+        # an explorer starts when it comes near the screen (explorer.js): bring it there, as a reader does
+        root = page.locator("[data-rl-explorer]").first
+        root.scroll_into_view_if_needed()
+        page.wait_for_function("(root) => root.rlExplorer", arg=root.element_handle())
+        control = root.locator('input[type="range"]:visible, select:visible').first
         if control.count() == 0:
             report(f"explorer response, {docname}", "no range or select control found")
             context.close()
