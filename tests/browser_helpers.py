@@ -339,14 +339,24 @@ SETTLE = """async () => {
   return true;
 }"""
 
-# Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does, then wait for
-# _static/scroll-focus.js to look again at the boxes the opening laid out (a box keeps its tab stop only if it scrolls).
+# Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does, and start every
+# explorer, as a reader who scrolls through the page does (each starts when it comes near the screen, showing its
+# controls and the live-mode button: started here, so that none starts under the keyboard walk and adds a tab stop
+# between two of its steps); then wait for _static/scroll-focus.js to look again at the boxes the opening laid out (a box
+# keeps its tab stop only if it scrolls).
 OPEN_ALL = """async () => {
   document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
   document.querySelectorAll("details").forEach((el) => { el.open = true; });
+  for (const root of document.querySelectorAll("[data-rl-explorer]")) {
+    root.scrollIntoView({block: "center"});
+    const since = performance.now();
+    while (!root.rlExplorer && performance.now() - since < 20000) await new Promise((ok) => setTimeout(ok, 50));
+  }
+  window.scrollTo(0, 0);
   await new Promise((ok) => setTimeout(ok, 400));
   await document.fonts.ready;
-  return document.documentElement.dataset.theme;
+  return {theme: document.documentElement.dataset.theme,
+          unstarted: [...document.querySelectorAll("[data-rl-explorer]")].filter((r) => !r.rlExplorer).map((r) => r.id)};
 }"""
 
 COLLECT = r"""() => {
@@ -456,6 +466,7 @@ class Visit:
     first_visit: list = dataclasses.field(default_factory=list)      # (url, bytes) of the cold load, until settled
     collected: dict = dataclasses.field(default_factory=dict)        # COLLECT, before the answers are opened
     theme: str = ""                                                  # data-theme the page shows
+    unstarted: list = dataclasses.field(default_factory=list)       # explorers that did not start (their ids)
     figure_contrast: list = dataclasses.field(default_factory=list)  # (src, contrast ratio) of each figure
     sideways: dict = dataclasses.field(default_factory=dict)         # SIDEWAYS
     violations: list = dataclasses.field(default_factory=list)       # axe: (rule id, impact, help, [targets])
@@ -552,8 +563,8 @@ class _Tab:
 
 class Visits:
     """visits[(docname, mode)] → Visit, each page opened once per mode on first use (a cold load: with routing on,
-    the browser cache is off). Light: the page as loaded (COLLECT, bytes), then with every answer open, all axe
-    rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): each figure's contrast, axe's
+    the browser cache is off). Light: the page as loaded (COLLECT, bytes), then with every answer open and every
+    explorer started (OPEN_ALL), all axe rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): each figure's contrast, axe's
     colour rules. Phone (390 px): sideways scroll, axe's scrolling-box rule, the keyboard walk. With SCREENSHOTS
     (`make screenshots`), each mode's page as loaded goes to <build>/screenshots/ too. The pages of one mode are
     loaded one after another in one tab (_Tab); a visit that fails closes its tab, and the next visit opens another."""
@@ -606,7 +617,8 @@ class Visits:
                 page.screenshot(path=visit.screenshot, full_page=True, quality=80)
             if mode == "light":                           # the page as a reader first sees it
                 visit.collected = page.evaluate(COLLECT)
-            visit.theme = page.evaluate(OPEN_ALL)
+            opened = page.evaluate(OPEN_ALL)
+            visit.theme, visit.unstarted = opened["theme"], opened["unstarted"]
             if mode == "dark":
                 figures = page.evaluate(FIGURE_BOXES)
                 images = page.locator(".bd-article img")   # each figure shot on its own: no offsets to go stale

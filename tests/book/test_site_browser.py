@@ -11,9 +11,9 @@ one module, and every test of one page goes to one worker (tests/conftest.py's s
 opened once per mode in the whole run.
 
 Accessibility (the section at the end): axe-core (the copy bundled by axe-playwright-python)
-on every page of _toc.yml with every folded answer opened: all rules in light mode on a desktop window,
-the colour rules again in dark mode, the scrolling-box rule at a phone's width; and a keyboard reader
-scrolling every table wider than its box (desktop and phone). The colours of code and formulas (many nodes, few
+on every page of _toc.yml with every folded answer opened and every explorer started: all rules in light mode
+on a desktop window, the colour rules again in dark mode, the scrolling-box rule at a phone's width; and a keyboard
+reader scrolling every table wider than its box (desktop and phone). The colours of code and formulas (many nodes, few
 colours on plain backgrounds) are read from their styles and their contrast computed here, with axe's thresholds;
 axe's colour rule judges every other text: one of each distinct case of colours, size and backgrounds
 (browser_helpers.CASES).
@@ -62,6 +62,7 @@ class PageView:
         self.console_errors = [f"{v.mode}: {e}" for v in self.visits for e in v.console_errors]
         self.failed_requests = sorted({e for v in self.visits for e in v.failed_requests})
         self.external_requests = sorted({e for v in self.visits for e in v.external_requests})
+        self.unstarted = sorted({f"{v.mode}: {uid}" for v in self.visits for uid in v.unstarted})
 
 
 @pytest.fixture(scope="session")
@@ -84,6 +85,7 @@ def test_loads_cleanly_and_offline(site, docname):
     assert r.failed_requests == [], f"{docname}: failed requests for local resources"
     assert r.console_errors == [], f"{docname}: console errors"
     assert r.external_requests == [], f"{docname}: the page reaches outside the site (it must work offline)"
+    assert r.unstarted == [], f"{docname}: explorers that did not start when scrolled to"
 
 
 @pytest.mark.parametrize("docname", PAGES)
