@@ -342,8 +342,8 @@ SETTLE = """async () => {
 # Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does, and start every
 # explorer, as a reader who scrolls through the page does (each starts when it comes near the screen, showing its
 # controls and the live-mode button: started here, so that none starts under the keyboard walk and adds a tab stop
-# between two of its steps); then wait for _static/scroll-focus.js to look again at the boxes the opening laid out (a box
-# keeps its tab stop only if it scrolls).
+# between two of its steps); then wait for _static/scroll-focus.js to look again at the boxes the opening laid out
+# (a box keeps its tab stop only if it scrolls).
 OPEN_ALL = """async () => {
   document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
   document.querySelectorAll("details").forEach((el) => { el.open = true; });
@@ -564,10 +564,11 @@ class _Tab:
 class Visits:
     """visits[(docname, mode)] → Visit, each page opened once per mode on first use (a cold load: with routing on,
     the browser cache is off). Light: the page as loaded (COLLECT, bytes), then with every answer open and every
-    explorer started (OPEN_ALL), all axe rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves it): each figure's contrast, axe's
-    colour rules. Phone (390 px): sideways scroll, axe's scrolling-box rule, the keyboard walk. With SCREENSHOTS
-    (`make screenshots`), each mode's page as loaded goes to <build>/screenshots/ too. The pages of one mode are
-    loaded one after another in one tab (_Tab); a visit that fails closes its tab, and the next visit opens another."""
+    explorer started (OPEN_ALL), all axe rules and the keyboard walk. Dark (loaded dark, as the theme's switch leaves
+    it): each figure's contrast, axe's colour rules. Phone (390 px): sideways scroll, axe's scrolling-box rule, the
+    keyboard walk. With SCREENSHOTS (`make screenshots`), each mode's page as loaded goes to <build>/screenshots/ too.
+    The pages of one mode are loaded one after another in one tab (_Tab); a visit that fails closes its tab, and the
+    next visit opens another."""
 
     def __init__(self, root: Path, base: str, browser):
         self.root, self.base, self.browser = root, base, browser
