@@ -85,6 +85,11 @@ class ChapterFailed(RuntimeError):
     """A chapter's execution failed, timed out, or lost its kernel: the message names the chapter and the cell."""
 
 
+def kernel_of(nb) -> str:
+    """The kernel a notebook asks for in its metadata (Jupyter's default, python3, if it names none)."""
+    return nb.metadata.get("kernelspec", {}).get("name") or "python3"
+
+
 def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name: str | None = None,
             kernel_dirs=None, record_timing: bool = False, **kwargs):
     """The one way this project runs a chapter: `nb` executed in place by nbclient, in a fresh kernel on Unix
@@ -103,7 +108,7 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
     from nbclient.exceptions import DeadKernelError
 
     log_kernel(cwd, nb)
-    name = kernel_name or nb.metadata.get("kernelspec", {}).get("name") or "python3"
+    name = kernel_name or kernel_of(nb)
     running = {}
 
     def started(cell, cell_index, **_):
@@ -123,6 +128,25 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
             where = f"cell {running['index']} ({cell.source[:80]!r})" if cell is not None else "its start"
             raise DeadKernelError(f"the kernel died while running {where}: {err}") from err
     return nb
+
+
+def import_for_threads(kernel_name: str = "python3") -> None:
+    """Import, in the calling thread, what `execute` would import the first time it runs, so that runs in other
+    threads import nothing more (tests/tooling/test_bookrun.py checks it).
+
+    Python locks an import module by module, so two threads importing one package from different ends can each hold
+    what the other waits for. jupyter_client imports IPython (and ipykernel) when it first looks up a kernel, and
+    `ensure`'s `meanwhile` draws the figures, which imports IPython.display: CPython then fails one of the two
+    imports, and the other finds the package gone (`KeyError: 'IPython'`, met once in `make refresh`)."""
+    import nbclient  # noqa: F401  (what `execute` imports)
+    from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
+    from jupyter_client.manager import AsyncKernelManager  # noqa: F401
+    from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: F401
+
+    try:
+        KernelSpecManager().get_kernel_spec(kernel_name)
+    except NoSuchKernel:
+        pass   # the chapter's own run says so, naming the chapter
 
 
 def failure(md: Path, err: BaseException) -> ChapterFailed:
@@ -186,6 +210,8 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     shared = [item for item, alone_ in zip(missing, by_itself) if not alone_]
     alone = [item for item, alone_ in zip(missing, by_itself) if alone_]
     seconds, failed = {}, []
+    for name in {kernel_of(nb) for _, nb in shared}:
+        import_for_threads(name)
     with book_mode(True):
         with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
             started = [(md, pool.submit(run_as_the_book, md, nb, timeout)) for md, nb in shared]
