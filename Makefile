@@ -78,9 +78,10 @@ system-deps:
 # No test asserts a time: see `make bench`. Three workers on two cores: much of a worker's time is spent waiting (for
 # Chromium, a kernel, a subprocess), and the third fills it. Which tests go together, and in what order, is
 # tests/conftest.py's scheduler: a module per worker, one page's browser tests per worker, the heaviest first.
+# ROOFLINE_UV: the same uv installs the simulated Colab's packages (tests/flows/test_colab.py), once per machine.
 test: $(STAMP) system-deps book
 	$(BIN)/python -m coursebook check --no-figures
-	$(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 3 --durations=25
+	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 3 --durations=25
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile
