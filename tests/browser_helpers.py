@@ -187,6 +187,14 @@ def offline(context, base: str, blocked: list[str]) -> None:
     context.route("**/*", route)
 
 
+def start_explorer(root):
+    """The explorer `root` (a Locator), brought near the screen as a reader scrolling to it does (an explorer starts
+    only then: _static/explorer.js), once it has started."""
+    root.scroll_into_view_if_needed()
+    root.page.wait_for_function("(root) => root.rlExplorer", arg=root.element_handle())
+    return root
+
+
 # Whether the page's address (#…) names each key of `want` with its value (an explorer writes it when the reader pauses).
 ADDRESS_NAMES = """(want) => { const found = new URLSearchParams(location.hash.slice(1));
   return Object.entries(want).every(([key, value]) => found.get(key) === value); }"""

@@ -18,7 +18,7 @@ import pytest
 
 import roofline as rl
 from browser_helpers import (HANGUL, ROOT, address_naming, html_dir, keep_shot, label_page, offline, page_file,
-                             screenshot_contrast)
+                             screenshot_contrast, start_explorer)
 from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
 from coursebook.assets import explorer_data
@@ -318,9 +318,7 @@ class Reader:
         assert self.root.count() == 1, f"{name}: expected its explorer on the page"
         self.page.evaluate("() => { window.__rlRead = " + READ + "; }")
         if context.get("java_script_enabled", True):
-            # an explorer starts when it comes near the screen (explorer.js): bring it there, as a reader does
-            self.root.scroll_into_view_if_needed()
-            self.page.wait_for_function("(uid) => document.getElementById(uid).rlExplorer", arg=f"rl-{name}")
+            start_explorer(self.root)
             self.page.evaluate(PROBE)
         self.checked, self.updates, self.focused = 0, 0, None
 
@@ -488,7 +486,7 @@ def test_matmul_every_N_and_T(reader, course):
     assert r.page.evaluate("() => window.__rlWrites") >= 2, "the refused address change was not tried again"
     again = r.context.new_page()
     again.goto(link, wait_until="load")
-    again.wait_for_function("() => document.getElementById('rl-matmul').rlExplorer")
+    start_explorer(again.locator("#rl-matmul"))
     assert again.locator("#rl-matmul").evaluate(READ)["controls"] == shown
     again.close()
 

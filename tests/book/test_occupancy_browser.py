@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-from browser_helpers import chromium, html_dir, label_page, serve
+from browser_helpers import chromium, html_dir, label_page, serve, start_explorer
 from roofline import occupancy
 from roofline.show import fmt
 from roofline.show.pages import w4_4_tile_size
@@ -50,9 +50,7 @@ def shown():
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.goto(f"{base}{label_page('ch-tile-size')}.html")
         root = page.locator("#rl-tile")
-        root.wait_for()
-        root.scroll_into_view_if_needed()     # an explorer starts when it comes near the screen
-        page.wait_for_function("() => document.getElementById('rl-tile').rlExplorer")
+        start_explorer(root)
         states = root.evaluate(WALK)
         page.close()
     assert errors == []

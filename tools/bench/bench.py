@@ -200,6 +200,8 @@ def explorer_pages() -> list[str]:
 
 
 def explorer_response(browser, base, runs, label_page, page_file, offline) -> None:
+    from browser_helpers import start_explorer
+
     for docname in explorer_pages():
         context = browser.new_context(viewport={"width": 1280, "height": 900})
         offline(context, base, [])
@@ -207,10 +209,7 @@ def explorer_response(browser, base, runs, label_page, page_file, offline) -> No
         page.goto(base + page_file(docname), wait_until="load")
         page.wait_for_load_state("networkidle")
         page.evaluate(PROBE)
-        # an explorer starts when it comes near the screen (explorer.js): bring it there, as a reader does
-        root = page.locator("[data-rl-explorer]").first
-        root.scroll_into_view_if_needed()
-        page.wait_for_function("(root) => root.rlExplorer", arg=root.element_handle())
+        root = start_explorer(page.locator("[data-rl-explorer]").first)
         control = root.locator('input[type="range"]:visible, select:visible').first
         if control.count() == 0:
             report(f"explorer response, {docname}", "no range or select control found")
