@@ -206,7 +206,7 @@ def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
         assert probe["family"] == ["sans-serif"] and probe["unicode_minus"] is True, probe
         assert any("koreanize_matplotlib" in f and str(colab["base"]) in f for f in probe["registered"]), probe
 
-    have, now = editions.records(committed), editions.glued_of(nb)
+    have, now = editions.glued_of(committed), editions.glued_of(nb)
     changes = editions.value_changes(have, now)
     assert not changes, f"{md.stem} in Colab differs from the committed edition:\n" + "\n".join(changes)
     for name, bundle in now.items():

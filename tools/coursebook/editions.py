@@ -478,11 +478,11 @@ def short(value: str, width: int = 70) -> str:
     return value if len(value) <= width else value[: width - 1] + "…"
 
 
-def value_changes(have: dict[str, dict], now: Glued, limit: int = 8, source: str = "the library now gives") -> list[str]:
+def value_changes(have: Glued, now: Glued, limit: int = 8, source: str = "the library now gives") -> list[str]:
     """'key': old → new, for every glued value that differs (texts, tables, equations; a figure by presence).
-    A value measured in either (`.measured` of a Glued) is not compared."""
+    A value measured in either (`.measured`) is not compared."""
     lines = []
-    for key in sorted((set(have) | set(now)) - now.measured - getattr(have, "measured", frozenset())):
+    for key in sorted((set(have) | set(now)) - now.measured - have.measured):
         if key not in now:
             lines.append(f"glued {key!r} is no longer computed")
         elif key not in have:
