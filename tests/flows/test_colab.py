@@ -199,14 +199,14 @@ def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
     probe = json.loads(nb.cells[-1].outputs[0]["text"])
     assert str(colab["base"]) in probe["roofline"], f"ran the repository's library, not the installed one: {probe}"
     assert probe["book_tools"] == [], f"the simulated Colab has book tools it should not need: {probe['book_tools']}"
-    if any("image/png" in bundle for bundle in editions.records(committed).values()):
+    have, now = editions.glued_of(committed), editions.glued_of(nb)
+    if any("image/png" in bundle for bundle in have.values()):
         # the figures' font is the project's own NanumGothic file (this machine also has a system copy; Colab has none);
         # the student's own matplotlib settings are left as they were (the style is per figure)
         assert probe["figure_family"] == ["NanumGothic"], probe
         assert probe["family"] == ["sans-serif"] and probe["unicode_minus"] is True, probe
         assert any("koreanize_matplotlib" in f and str(colab["base"]) in f for f in probe["registered"]), probe
 
-    have, now = editions.glued_of(committed), editions.glued_of(nb)
     changes = editions.value_changes(have, now)
     assert not changes, f"{md.stem} in Colab differs from the committed edition:\n" + "\n".join(changes)
     for name, bundle in now.items():

@@ -138,9 +138,9 @@ def import_for_threads(kernel_name: str = "python3") -> None:
     what the other waits for. jupyter_client imports IPython (and ipykernel) when it first looks up a kernel, and
     `ensure`'s `meanwhile` draws the figures, which imports IPython.display: CPython then fails one of the two
     imports, and the other finds the package gone (`KeyError: 'IPython'`, met once in `make refresh`)."""
-    import nbclient  # noqa: F401  (what `execute` imports)
     from jupyter_client.kernelspec import KernelSpecManager, NoSuchKernel
-    from jupyter_client.manager import AsyncKernelManager  # noqa: F401
+    from jupyter_client.manager import AsyncKernelManager  # noqa: F401  (what `execute` and `failure` import)
+    from nbclient import NotebookClient  # noqa: F401
     from nbclient.exceptions import CellTimeoutError, DeadKernelError  # noqa: F401
 
     try:
