@@ -34,6 +34,7 @@ import numpy as np
 
 from roofline.cost import Cost
 from roofline.errors import ParameterError, check_divides, check_positive
+from roofline.params import simulated_side
 
 ROW = "row"
 GROUPED = "grouped"
@@ -76,6 +77,7 @@ def _order(n: int, order, group_size_M) -> np.ndarray:
 def _check(N: int, T: int, s_in: int, s_out: int) -> int:
     check_positive(N=N, T=T, s_in=s_in, s_out=s_out)
     check_divides("T", T, "N", N)
+    simulated_side(N // T, "N", f"N = {N:,}, T = {T}")
     return N // T
 
 

@@ -28,7 +28,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from roofline.errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, text
+from roofline.errors import (ParameterError, check_divides, choice, int_list, positive_int, positive_number, shown,
+                             text)
 from roofline.hardware import Preset, Roofline, SMLimits
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 ENVIRONMENT = "ROOFLINE_COURSE"   # another parameter file for `load()` (the tooling runs a chapter for another term)
@@ -54,7 +55,7 @@ class Catalog:
         preset = self.preset(hardware, where_hw)
         self.bytes_per(dtype, where_dtype)
         if dtype not in preset.peak:
-            raise ParameterError(f"{where_dtype}: 하드웨어 {hardware!r}에는 {dtype} 최대 성능이 없다. "
+            raise ParameterError(f"{where_dtype}: 하드웨어 {shown(hardware)}에는 {dtype} 최대 성능이 없다. "
                                  f"쓸 수 있는 자료형: {', '.join(preset.peak)}")
         return preset.roofline(dtype)
 
@@ -63,7 +64,7 @@ def check_keys(table, where: str, required, optional=(), about: dict | None = No
     """`table` must be a TOML table holding every key of `required` and no key outside `required | optional`
     (`about`: key → what it means, named with a missing key)."""
     if not isinstance(table, dict):
-        raise ParameterError(f"[{where}]: 표(table)여야 한다. 받은 값: {table!r}")
+        raise ParameterError(f"[{where}]: 표(table)여야 한다. 받은 값: {shown(table)}")
     allowed = set(required) | set(optional)
     unknown = sorted(set(table) - allowed)
     if unknown:
@@ -83,7 +84,7 @@ SM_KEYS = ("compute_capability", *SM_COUNTS, "smem_reserved", "source", "archite
 def _https(value, where: str) -> str:
     url = text(value, where)
     if not url.startswith("https://"):
-        raise ParameterError(f"{where}: https:// 주소여야 한다. 받은 값: {url!r}")
+        raise ParameterError(f"{where}: https:// 주소여야 한다. 받은 값: {shown(url)}")
     return url
 
 
@@ -95,11 +96,11 @@ def parse_sm(key: str, table, smem_per_SM: int | None) -> SMLimits:
         raise ParameterError(f"{where}: SM 한도를 쓰려면 presets.{key}.smem_per_SM도 있어야 한다")
     cc = text(table["compute_capability"], f"{where}.compute_capability")
     if not re.fullmatch(r"\d+\.\d+", cc):
-        raise ParameterError(f"{where}.compute_capability: \"9.0\"처럼 주.부 번호여야 한다. 받은 값: {cc!r}")
+        raise ParameterError(f"{where}.compute_capability: \"9.0\"처럼 주.부 번호여야 한다. 받은 값: {shown(cc)}")
     counts = {k: positive_int(table[k], f"{where}.{k}") for k in SM_COUNTS}
     reserved = table["smem_reserved"]
     if isinstance(reserved, bool) or not isinstance(reserved, int) or reserved < 0:
-        raise ParameterError(f"{where}.smem_reserved: 0 이상의 정수여야 한다. 받은 값: {reserved!r}")
+        raise ParameterError(f"{where}.smem_reserved: 0 이상의 정수여야 한다. 받은 값: {shown(reserved)}")
     if counts["warps"] * counts["warp_size"] != counts["threads"]:
         raise ParameterError(f"{where}.warps: warps × warp_size = threads여야 한다. 받은 값: {counts['warps']} × "
                              f"{counts['warp_size']} ≠ {counts['threads']}")
@@ -124,7 +125,7 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     for kind in ("peak", "sparse"):
         entries = table.get(kind, {})
         if not isinstance(entries, dict):
-            raise ParameterError(f"{where}.{kind}: 자료형 = FLOPs/s 꼴의 표여야 한다. 받은 값: {entries!r}")
+            raise ParameterError(f"{where}.{kind}: 자료형 = FLOPs/s 꼴의 표여야 한다. 받은 값: {shown(entries)}")
         for dtype in entries:
             choice(dtype, f"{where}.{kind}.{dtype}", dtypes, "자료형")
         peaks[kind] = {d: positive_number(v, f"{where}.{kind}.{d}") for d, v in entries.items()}
@@ -302,11 +303,11 @@ def gpu_preset(catalog: Catalog, key, where: str, sm: bool = False) -> Preset:
     preset = catalog.preset(key, where)
     if sm and preset.sm is None:
         gpus = [k for k, p in catalog.presets.items() if p.sm and p.SMs]
-        raise ParameterError(f"{where}: 프리셋 {key!r}에는 SM 한도(presets.{key}.sm)가 없어 점유율을 계산할 수 없다 "
+        raise ParameterError(f"{where}: 프리셋 {shown(key)}에는 SM 한도(presets.{key}.sm)가 없어 점유율을 계산할 수 없다 "
                              f"(NVIDIA GPU여야 한다). 쓸 수 있는 GPU: {', '.join(gpus)}")
     if preset.SMs is None or preset.smem_per_SM is None:
         gpus = [k for k, p in catalog.presets.items() if p.SMs and p.smem_per_SM]
-        raise ParameterError(f"{where}: 프리셋 {key!r}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다). "
+        raise ParameterError(f"{where}: 프리셋 {shown(key)}에는 SMs와 smem_per_SM이 없다 (실제 GPU여야 한다). "
                              f"쓸 수 있는 GPU: {', '.join(gpus)}")
     return preset
 
@@ -321,7 +322,7 @@ def gpu_with_limits(value, where: str, parsing: Parsing) -> str:
 
 def gpus_with_limits(value, where: str, parsing: Parsing) -> tuple[str, ...]:
     if not isinstance(value, (list, tuple)) or not value:
-        raise ParameterError(f"{where}: 프리셋 이름을 하나 이상 담은 목록이어야 한다. 받은 값: {value!r}")
+        raise ParameterError(f"{where}: 프리셋 이름을 하나 이상 담은 목록이어야 한다. 받은 값: {shown(value)}")
     return tuple(gpu_preset(parsing.catalog, key, where, sm=True).key for key in value)
 
 
@@ -333,28 +334,47 @@ def divides(of: str):
     return check
 
 
+MAX_TILES = 6   # tile sides a chapter compares at most (each case has its colour: show.palette.CASE_COLORS)
+MAX_SIMULATED_SIDE = 4096   # output tiles per side, N/T, the LRU simulation of ③ can hold (roofline.cachesim)
+
+
 def tiles_dividing(of: str):
-    """Distinct increasing tile sides, each dividing the parameter `of`."""
+    """Distinct increasing tile sides, each dividing the parameter `of`; in the file (every chapter draws them, and
+    ③'s cache simulation runs for each), at most MAX_TILES of them and at most MAX_SIMULATED_SIDE tiles per side of
+    `of` (a parameter cell's are checked where they are used: show.palette.case_color, cachesim)."""
     def check(value, where: str, parsing: Parsing) -> tuple[int, ...]:
         tiles = int_list(value, where)
         for T in tiles:
             check_divides(where, T, of, parsing[of])
+        if parsing.strict:
+            if len(tiles) > MAX_TILES:
+                raise ParameterError(f"{where}: 타일 한 변은 {MAX_TILES}개까지 비교한다 (그림마다 한 색씩). "
+                                     f"받은 값: {len(tiles)}개 {shown(list(tiles))}")
+            for T in tiles:
+                simulated_side(parsing[of] // T, where, f"{parsing.name(of)} = {parsing[of]:,}, T = {T}")
         return tiles
     return check
+
+
+def simulated_side(n: int, where: str, what: str) -> None:
+    """n = N/T output tiles per side must fit in the cache simulation (MAX_SIMULATED_SIDE)."""
+    if n > MAX_SIMULATED_SIDE:
+        raise ParameterError(f"{where}: 캐시 시뮬레이션은 한 변에 타일 {MAX_SIMULATED_SIDE:,}개(N/T ≤ {MAX_SIMULATED_SIDE:,})"
+                             f"까지 다룬다. 받은 값: {what}이면 N/T = {n:,}")
 
 
 def whole_list(value, where: str, parsing: Parsing) -> tuple[int, ...]:
     """A non-empty list of positive whole numbers (in any order)."""
     if not isinstance(value, (list, tuple)) or not value:
-        raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {value!r}")
+        raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {shown(value)}")
     return tuple(positive_int(v, where) for v in value)
 
 
 def pairs(value, where: str, parsing: Parsing) -> tuple[tuple[int, int], ...]:
     if not isinstance(value, (list, tuple)) or not value:
-        raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {value!r}")
+        raise ParameterError(f"{where}: 비어 있지 않은 목록이어야 한다. 받은 값: {shown(value)}")
     if not all(isinstance(v, (list, tuple)) and len(v) == 2 for v in value):
-        raise ParameterError(f"{where}: [B_r, B_c] 쌍의 목록이어야 한다. 받은 값: {value!r}")
+        raise ParameterError(f"{where}: [B_r, B_c] 쌍의 목록이어야 한다. 받은 값: {shown(value)}")
     return tuple(tuple(positive_int(b, where) for b in v) for v in value)
 
 
@@ -597,10 +617,7 @@ def load(path: str | Path | None = None) -> Course:
     """Read and validate the course parameters (default: $ROOFLINE_COURSE if set, else the package's course.toml).
     The one reader of the file."""
     path = Path(path if path is not None else os.environ.get(ENVIRONMENT) or DEFAULT_PATH)
-    try:
-        raw = tomllib.loads(path.read_text(encoding="utf-8"))
-    except tomllib.TOMLDecodeError as err:
-        raise ParameterError(f"{path.name}: TOML 문법 오류: {err}") from err
+    raw = _toml(path)
     check_keys(raw, path.name, {*PROBLEMS, "dtypes", "presets"})
     dtypes = _dtypes(raw["dtypes"])
     if not isinstance(raw["presets"], dict) or not raw["presets"]:
@@ -608,6 +625,31 @@ def load(path: str | Path | None = None) -> Course:
     catalog = Catalog(dtypes, {k: parse_preset(k, t, dtypes) for k, t in raw["presets"].items()})
     problems = {table: cls.from_file(raw[table], catalog) for table, cls in PROBLEMS.items()}
     return Course(**problems, catalog=catalog, path=path)
+
+
+def _toml(path: Path) -> dict:
+    """The parsed file, or ParameterError naming it (and $ROOFLINE_COURSE if that chose it) and what to do."""
+    chosen = f" (${ENVIRONMENT}가 가리키는 파일)" if os.environ.get(ENVIRONMENT) and path == Path(os.environ[ENVIRONMENT]) else ""
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        fix = (f"${ENVIRONMENT}를 있는 파일로 고치거나 지우자" if chosen else
+               "git checkout lib/roofline/course.toml 로 되살리자" if path == DEFAULT_PATH else "경로를 확인하자")
+        raise ParameterError(f"{path}{chosen}: 파일이 없다. {fix}") from None
+    except OSError as err:
+        raise ParameterError(f"{path}{chosen}: 파일을 읽을 수 없다 ({err.strerror}). 권한과 경로를 확인하자") from None
+    if data.startswith(b"\xef\xbb\xbf"):
+        raise ParameterError(f"{path.name}{chosen}: 파일이 BOM(U+FEFF)으로 시작한다. BOM 없는 UTF-8로 저장하자")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as err:
+        line = data[:err.start].count(b"\n") + 1
+        raise ParameterError(f"{path.name}{chosen}: {line}번째 줄이 UTF-8이 아니다 (바이트 {data[err.start:err.start + 1]!r}). "
+                             "UTF-8로 저장하자") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as err:
+        raise ParameterError(f"{path.name}{chosen}: TOML 문법 오류: {err}") from None
 
 
 def _dtypes(table) -> dict[str, int]:

@@ -65,6 +65,7 @@ def expected(course, problem: str, names) -> dict[str, object]:
 def write_source(source: str, course, problem: str) -> str:
     """A parameter cell's code with the file's values in place of its literals (comments kept in their column)."""
     want = expected(course, problem, assignments(source))
+    column = comment_column(source)
     lines = []
     for line in source.split("\n"):
         match = LINE.match(line)
@@ -72,11 +73,20 @@ def write_source(source: str, course, problem: str) -> str:
             head = f"{match['name']}{match['eq']}{literal(want[match['name']])}"
             comment = match["comment"]
             if comment:
-                column = len(match["name"] + match["eq"] + match["value"]) + len(comment) - len(comment.lstrip())
-                head = head.ljust(column) + comment.lstrip() if len(head) < column else head + "  " + comment.lstrip()
+                gap = comment[:len(comment) - len(comment.lstrip())]   # a line longer than the column keeps its gap
+                head = head.ljust(column) + comment.lstrip() if len(head) < column else head + gap + comment.lstrip()
             line = head
         lines.append(line)
     return "\n".join(lines)
+
+
+def comment_column(source: str) -> int:
+    """The column the cell's comments line up at: the one most of its commented assignments use (the smallest of
+    equals). A value too long for it keeps its comment its own gap away, and a shorter value written later brings the
+    comment back: a cell written once is written the same way again, whatever was written before."""
+    columns = [len(m["name"] + m["eq"] + m["value"]) + len(m["comment"]) - len(m["comment"].lstrip())
+               for m in map(LINE.match, source.split("\n")) if m and m["comment"]]
+    return min(columns, key=lambda c: (-columns.count(c), c)) if columns else 0
 
 
 def write(md_text: str, course) -> str:
