@@ -33,11 +33,12 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 # 페이지가 만들어진 재료(저장소의 파일, 실행 캐시, 매개변수 파일, 환경)가 지난 빌드 뒤로 그대로이면 다시 빌드하지 않는다
-# (`coursebook built`: 재료와 빌드된 파일을 빌드 뒤에 기록해 두고 비교한다).
+# (`coursebook built`: 재료와 빌드된 파일을 빌드 뒤에 기록해 두고 비교한다). course.toml이 장의 매개변수 셀과 다르면
+# (새 학기 값을 넣고 `make refresh`를 잊었으면) 지난 학기 값으로 빌드하지 않고 멈춘다. 한 체크아웃에서 한 번에 하나만
+# 돈다(`make book`, `make refresh`, `make editions`: 둘째는 "이미 실행 중: …"으로 멈춘다).
 book: $(STAMP)
 	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm (Pyodide for the live mode)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
-	$(BIN)/python -m coursebook execute
-	@$(BIN)/python -m coursebook built || { echo '$(BUILD)' && $(BUILD) && $(BIN)/python -m coursebook built --record; }
+	$(BIN)/python -m coursebook book --build '$(BUILD)'
 
 # course.toml의 값을 각 장의 매개변수 셀(chapters/*.md)에 써 넣는다.
 parameters: $(STAMP)
@@ -57,10 +58,9 @@ editions: $(STAMP)
 
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
 # 각 장은 한 번만 실행된다(모두 코어 수만큼 나란히, 그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
+# 모든 장을 이 값으로 먼저 실행해 보고(몇 초), 안 되는 값이면 키를 밝힌 한 줄로 멈추며 아무 파일도 바꾸지 않는다.
 refresh: $(STAMP)
-	$(BIN)/python -m coursebook refresh
-	$(BUILD)
-	$(BIN)/python -m coursebook built --record
+	$(BIN)/python -m coursebook refresh --build '$(BUILD)'
 
 # 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium-headless-shell(Chromium의 헤드리스 셸)과 한글 글꼴,
 # 독자의 브라우저로 재는 `make bench`·`make pdf`의 chromium, HTML 검사기(vnu-jar, npm)를 돌릴 Java,
@@ -96,7 +96,8 @@ screenshots: $(STAMP) system-deps book
 	ROOFLINE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/book/test_site_browser.py tests/book/test_explorer.py \
 	  tests/book/test_live_browser.py -q -n 3 -p no:cacheprovider
 
-# 무엇이 낡았는지(그림, 노트북 판) 알려 준다.
+# 무엇이 낡았는지(그림, 노트북 판, 빌드된 사이트: _toc.yml의 모든 페이지와 정적 파일이 온전한지, 빌드 기록이 지금과 맞는지)
+# 알려 주고, 고칠 명령을 하나씩 말한다.
 check: $(STAMP)
 	$(BIN)/python -m coursebook check
 

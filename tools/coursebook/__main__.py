@@ -6,11 +6,20 @@
                chapter runs: those not in the book's execution cache are executed into it first)
     execute    execute each chapter not yet in the book's execution cache, in parallel, into that cache
                (`make book` then only renders); with --editions, also write every edition from that run
-    refresh    parameters, then every chapter executed once (execute --editions) while the figures are drawn
+    refresh    a new term: every chapter's code run in-process with course.toml's values first (a term that fails
+               stops here, naming the key, and nothing is written), then parameters, every chapter executed once
+               while the figures are drawn, the figures and editions written, the site built (--build)
+    book       the site: stops if course.toml disagrees with the parameter cells (`make refresh` is the command
+               for a new term), runs the chapters not in the cache, builds (--build) unless `built` says it is
     check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
-               differs from its .md or from what the library computes now (which figure, notebook, value)
+               differs from its .md or from what the library computes now (which figure, notebook, value), and
+               whether _build/html is the whole, finished build of the sources as they are now
     built      exit 0 if _build/html is the build of what the pages are built from now (`make book` then builds
                nothing), else 1; with --record, remember that it is (coursebook/built.py)
+
+The commands that write (all but check and built) hold the checkout's lock (coursebook/lock.py): a second run
+stops with "이미 실행 중: …". A bad input (a key of course.toml, a missing or unreadable file, a truncated
+edition) is one Korean line naming it, never a traceback.
 """
 from __future__ import annotations
 
@@ -18,10 +27,12 @@ import argparse
 import functools
 import io
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 
+from coursebook import lock
 from roofline import params
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -79,12 +90,17 @@ def chapter_sources() -> list[Path]:
     return sorted(p for p in CHAPTERS.glob("*.md") if "kernelspec:" in p.read_text(encoding="utf-8")[:600])
 
 
-def write_figures(course) -> None:
+def write_figures(course, pictures: dict[str, bytes] | None = None) -> None:
+    """figures/NAME.svg for every figure (`pictures`: name → SVG bytes already drawn), each drawn before one is
+    written."""
     from roofline.show.figures import FIGURES
 
+    pictures = {name: (pictures or {}).get(name) or drawn(name, course) for name in sorted(FIGURES)}
     FIGURE_DIR.mkdir(exist_ok=True)
-    for name in sorted(FIGURES):
-        (FIGURE_DIR / f"{name}.svg").write_bytes(drawn(name, course))
+    for name, picture in pictures.items():
+        path = FIGURE_DIR / f"{name}.svg"
+        if not path.is_file() or path.read_bytes() != picture:
+            path.write_bytes(picture)
         print(f"figures/{name}.svg")
     for stale in sorted(set(FIGURE_DIR.glob("*.svg")) - {FIGURE_DIR / f"{n}.svg" for n in FIGURES}):
         stale.unlink()
@@ -110,29 +126,157 @@ def stale_figures(course, pictures: dict[str, bytes] | None = None) -> list[str]
 
 
 def write_parameters(course) -> None:
-    """Put course.toml's values into every chapter's parameter cell."""
+    """Put course.toml's values into every chapter's parameter cell (every cell computed before one is written)."""
     from coursebook import paramcell
 
-    for md in chapter_sources():
-        text = md.read_text(encoding="utf-8")
-        new = paramcell.write(text, course)
-        if new != text:
-            md.write_text(new, encoding="utf-8")
+    texts = {md: md.read_text(encoding="utf-8") for md in chapter_sources()}
+    new = {md: paramcell.write(text, course) for md, text in texts.items()}
+    for md, text in new.items():
+        if text != texts[md]:
+            md.write_text(text, encoding="utf-8")
             print(f"chapters/{md.name}: parameter cell rewritten from course.toml")
+
+
+def term_changes(course) -> list[str]:
+    """Every parameter cell line that disagrees with course.toml (a new term not yet refreshed)."""
+    from coursebook import paramcell
+
+    return [f"chapters/{md.name}: {line}" for md in chapter_sources()
+            for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
+
+
+TERM_FIX = "run `make refresh`"
+TERM = ("course.toml disagrees with the chapters' parameter cells (a new term?): one `make refresh` writes them, the "
+        "figures, the editions and the site")
+
+
+def validate_term(course) -> None:
+    """Everything each chapter asks of the model for `course`, computed before anything is written: every chapter's
+    code run in-process with the file's values in its parameter cell (editions.recompute). Raises ParameterError
+    naming the first chapter that fails and why."""
+    from coursebook import editions
+
+    for md in chapter_sources():
+        try:
+            editions.recompute(md, course_path=course.path)
+        except editions.ChapterError as err:
+            cause = err.__cause__
+            said = f"{cause}" if isinstance(cause, params.ParameterError) else f"{err}"
+            raise params.ParameterError(f"{said} (chapters/{md.name}을(를) 이 값으로 실행할 수 없다)") from None
+
+
+class Saved:
+    """The bytes of every file `make refresh` writes (chapters' sources and editions, figures), to put back if
+    the run fails or is interrupted before it has written them all: a refresh is all or nothing."""
+
+    def __init__(self):
+        self.files = {p: p.read_bytes() for pattern in ("*.md", "*.ipynb") for p in CHAPTERS.glob(pattern)}
+        self.files.update({p: p.read_bytes() for p in FIGURE_DIR.glob("*.svg")})
+
+    def restore(self) -> list[str]:
+        changed = []
+        for path, data in self.files.items():
+            if not path.is_file() or path.read_bytes() != data:
+                path.write_bytes(data)
+                changed.append(path.relative_to(ROOT).as_posix())
+        for path in [*CHAPTERS.glob("*.ipynb"), *FIGURE_DIR.glob("*.svg")]:
+            if path not in self.files:
+                path.unlink()
+                changed.append(path.relative_to(ROOT).as_posix())
+        return changed
+
+
+def build_site(build_dir: Path, command: str | None) -> int:
+    """The Makefile's BUILD `command`, with no build record while it runs (an interrupted build leaves none),
+    recorded when it succeeds."""
+    import subprocess
+
+    from coursebook import built as site
+
+    site.forget(build_dir)
+    if not command:
+        return 0
+    print(command, flush=True)
+    done = subprocess.run(command, shell=True, cwd=ROOT)
+    if done.returncode:
+        return done.returncode
+    site.record(build_dir)
+    return 0
+
+
+def refresh(course, build_dir: Path, command: str | None) -> int:
+    from coursebook import bookrun, editions
+
+    validate_term(course)
+    saved = Saved()
+    pictures: dict[str, bytes] = {}
+    done = False
+    try:
+        write_parameters(course)
+        # the figures' modules (matplotlib, IPython) are imported here, before the chapters' threads start:
+        # a module imported by two threads at once can reach one of them half made
+        from roofline.show.figures import FIGURES
+        runs = bookrun.ensure(chapter_sources(), build_dir, measure_alone=False,   # (a local preview: the published
+                              meanwhile=lambda: pictures.update((n, drawn(n, course)) for n in sorted(FIGURES)))  # site
+        made = {md: editions.from_book_run(md, run) for md, run in runs.items()}  # is a clean `make book`)
+        for md, nb in made.items():
+            print(editions.write(md, nb=nb).relative_to(ROOT))
+        write_figures(course, pictures)
+        done = True
+    except bookrun.ChapterFailed as err:
+        shutil.rmtree(build_dir / "html", ignore_errors=True)
+        print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
+        return 3
+    finally:
+        if not done:
+            put_back = saved.restore()
+            if put_back:
+                print(f"make refresh did not finish: put back {len(put_back)} files as they were "
+                      f"({', '.join(put_back[:4])}{', …' if len(put_back) > 4 else ''})", file=sys.stderr)
+    return build_site(build_dir, command)
+
+
+def book(course, build_dir: Path, command: str | None) -> int:
+    from coursebook import bookrun
+    from coursebook import built as site
+
+    changed = term_changes(course)
+    if changed:
+        for line in changed[:8] + ([f"… and {len(changed) - 8} more"] if len(changed) > 8 else []):
+            print(line, file=sys.stderr)
+        print(f"{TERM}: {TERM_FIX} (make book builds the site from the cells, so it would show last term's numbers)",
+              file=sys.stderr)
+        return 4
+    try:
+        bookrun.ensure(chapter_sources(), build_dir)
+    except bookrun.ChapterFailed as err:
+        shutil.rmtree(build_dir / "html", ignore_errors=True)
+        site.forget(build_dir)
+        print(f"{err}\nremoved {build_dir.name}/html", file=sys.stderr)
+        return 3
+    if site.fresh(build_dir):
+        print(f"{build_dir.name}/html is the build of the current sources: not built again")
+        return 0
+    return build_site(build_dir, command)
 
 
 def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
     """Everything that no longer matches the library and the sources, one line each, naming the file,
     the value and the command that fixes it. Cheap: each chapter's code runs once, in-process.
-    `figures=False`: figures/ is left to the caller (the test suite draws each figure once and compares it)."""
-    from coursebook import editions, paramcell
+    `site`: the build folder whose pages are checked too (that _build/html is there, whole, finished and the
+    build of the sources as they are now: coursebook/built.py; that each page shows what the library computes).
+    `figures=False`: figures/ is left to the caller (the test suite draws each figure once and compares it).
+    When course.toml disagrees with a parameter cell (a new term), the one fix of everything is `make refresh`."""
+    from coursebook import built, editions, paramcell
 
     problems = stale_figures(course) if figures else []
+    if site is not None:
+        problems += built.problems(site) + built.site_files(site)
     check_site = site is not None and (site / "html").is_dir()
+    term = []
     for md in chapter_sources():
-        cell = paramcell.disagreements(md.read_text(encoding="utf-8"), course)
-        problems += [f"chapters/{md.name}: {line}: run `make refresh` (or `python -m coursebook parameters`)"
-                     for line in cell]
+        term += [f"chapters/{md.name}: {line}: {TERM_FIX}"
+                 for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
         try:
             now = editions.recompute(md, course_path=course.path)   # with the file's values in the parameter cell
         except editions.ChapterError as err:
@@ -141,6 +285,10 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
         problems += editions.edition_problems(md, now, ROOT)
         if check_site:
             problems += editions.site_problems(md, now, site, ROOT)
+    if term:   # every other line follows from the new term: the command that fixes it is the refresh
+        problems = [f"{TERM}: {TERM_FIX}", *term,
+                    *(re.sub(r": (?:remove it or )?run `make (?:figures|notebooks|book)`.*$", f": {TERM_FIX}", line)
+                      for line in problems)]
     return problems
 
 
@@ -158,6 +306,10 @@ def main(argv=None) -> int:
     runs.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder (default: _build)")
     refreshing = sub.add_parser("refresh", help="parameters, figures, one run of each chapter, the editions from it")
     refreshing.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
+    refreshing.add_argument("--build", help="the shell command that builds the site afterwards (the Makefile's BUILD)")
+    booking = sub.add_parser("book", help="the site: the chapters not in the cache run, then built unless it is")
+    booking.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
+    booking.add_argument("--build", help="the shell command that builds the site (the Makefile's BUILD)")
     checks = sub.add_parser("check", help="report stale figures, notebook editions and built pages")
     checks.add_argument("--site", type=Path, default=ROOT / "_build",
                         help="the book's build folder to check too, if it exists (default: _build)")
@@ -169,38 +321,40 @@ def main(argv=None) -> int:
     built.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
     args = parser.parse_args(argv)
     try:
-        course = params.load()
-    except ValueError as err:
-        print(f"course.toml: {err}", file=sys.stderr)
+        return run(args)
+    except params.ParameterError as err:   # (course.toml, a parameter cell, a term a chapter cannot run with)
+        said = str(err)
+        print(said if said.startswith(("course.toml", "chapters/", "/")) or ".toml" in said.split(":")[0]
+              else f"course.toml: {said}", file=sys.stderr)
         return 2
-    if args.command == "parameters":
-        write_parameters(course)
-    elif args.command == "figures":
-        write_figures(course)
-    elif args.command in ("execute", "notebooks", "refresh"):
-        from coursebook import bookrun, editions
+    except lock.Busy as err:
+        print(err, file=sys.stderr)
+        return 75
+    except UnicodeDecodeError as err:
+        print(f"{getattr(err, 'filename', None) or '파일'}: UTF-8이 아니다 ({err.reason}). UTF-8로 저장하자", file=sys.stderr)
+        return 2
+    except OSError as err:
+        where = err.filename or "파일"
+        print(f"{where}: {'없다' if isinstance(err, FileNotFoundError) else '읽거나 쓸 수 없다'} ({err.strerror}). "
+              "`git status`로 지워지거나 바뀐 파일을 확인하자", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("중단했다 (Ctrl-C). 다음 실행이 남은 것을 고친다", file=sys.stderr)
+        return 130
 
-        build_dir = args.build_dir.resolve()
-        try:
-            if args.command != "refresh":    # `notebooks` may name chapters; `execute` runs every one
-                runs = bookrun.ensure([md.resolve() for md in getattr(args, "sources", [])] or chapter_sources(),
-                                      build_dir)
-            else:
-                write_parameters(course)
-                # the figures' modules (matplotlib, IPython) are imported here, before the chapters' threads start:
-                # a module imported by two threads at once can reach one of them half made
-                import roofline.show.figures  # noqa: F401
-                runs = bookrun.ensure(chapter_sources(), build_dir, meanwhile=lambda: write_figures(course),
-                                      measure_alone=False)   # a local preview: the published site is a clean `make book`
-        except bookrun.ChapterFailed as err:
-            # no edition is written from an incomplete run, and no earlier site stays to pass for this one
-            shutil.rmtree(build_dir / "html", ignore_errors=True)
-            print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
-            return 3
-        if args.command != "execute" or args.editions:
-            for md, run in runs.items():
-                print(editions.write(md, run=run).relative_to(ROOT))
-    elif args.command == "built":
+
+WRITERS = {"parameters": "make parameters", "figures": "make figures", "notebooks": "make notebooks",
+           "execute": "make book", "refresh": "make refresh", "book": "make book"}
+
+
+def run(args) -> int:
+    if args.command in WRITERS:
+        build_dir = getattr(args, "build_dir", ROOT / "_build").resolve()
+        name = WRITERS[args.command] if not (args.command == "execute" and args.editions) else "make editions"
+        with lock.held(build_dir, name):
+            return write(args, params.load(), build_dir)
+    course = params.load()
+    if args.command == "built":
         from coursebook import built as site
 
         build_dir = args.build_dir.resolve()
@@ -211,7 +365,7 @@ def main(argv=None) -> int:
         else:
             return 1
     elif args.command == "check":
-        site = None if args.no_site or not (args.site / "html").is_dir() else args.site.resolve()
+        site = None if args.no_site else args.site.resolve()
         problems = stale(course, site, figures=not args.no_figures)
         for line in problems:
             print(line, file=sys.stderr)
@@ -219,6 +373,33 @@ def main(argv=None) -> int:
             print("up to date: " + ("" if args.no_figures else "figures/, ") + "the .ipynb editions"
                   + (f" and the built pages ({site})" if site else ""))
         return 1 if problems else 0
+    return 0
+
+
+def write(args, course, build_dir: Path) -> int:
+    from coursebook import bookrun, editions
+
+    if args.command == "parameters":
+        write_parameters(course)
+    elif args.command == "figures":
+        write_figures(course)
+    elif args.command == "refresh":
+        return refresh(course, build_dir, args.build)
+    elif args.command == "book":
+        return book(course, build_dir, args.build)
+    else:   # execute, notebooks: `notebooks` may name chapters; `execute` runs every one
+        try:
+            runs = bookrun.ensure([md.resolve() for md in getattr(args, "sources", [])] or chapter_sources(),
+                                  build_dir)
+        except bookrun.ChapterFailed as err:
+            # no edition is written from an incomplete run, and no earlier site stays to pass for this one
+            shutil.rmtree(build_dir / "html", ignore_errors=True)
+            print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
+            return 3
+        if args.command != "execute" or args.editions:
+            made = {md: editions.from_book_run(md, run) for md, run in runs.items()}   # all made, then written
+            for md, nb in made.items():
+                print(editions.write(md, nb=nb).relative_to(ROOT))
     return 0
 
 

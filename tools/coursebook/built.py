@@ -7,14 +7,16 @@ What the pages are built from (`inputs`):
 - the book's execution cache: each chapter's run (its files but jupyter-cache's database, which a lookup writes to),
   by size and modification time;
 - the parameter file the library reads (ROOFLINE_COURSE, else lib/roofline/course.toml), by content, and the
-  ROOFLINE_* environment;
+  ROOFLINE_* environment (but the tests' own variables, NOT_INPUTS, which no page depends on);
 - the Python that builds, and the install stamp of its environment.
-What was built (`pages`): each file of <build>/html by size and modification time, so that a page changed or removed
-after the build is seen too.
+What was built (`pages`, `executed`): each file of <build>/html and of <build>/jupyter_execute (the executed
+notebooks and their glue records, which `check` reads) by size and modification time, so that a page changed or
+removed after the build is seen too.
 
-After a successful build the Makefile runs `record`, which writes both to <build>/html.built (beside the published
-folder, not in it); `fresh` compares them with now and, when they differ, removes the record before the pages are
-built again, so that a build that fails leaves none.
+`coursebook book` and `coursebook refresh` remove the record (`forget`) before they build, so that a build
+interrupted at any point leaves none, and write it (`record`) after a successful build, to <build>/html.built
+(beside the published folder, not in it). `fresh` compares it with now (`make book` builds again when they
+differ); `problems` says, for `make check`, what differs, changing nothing.
 """
 from __future__ import annotations
 
@@ -28,6 +30,9 @@ from pathlib import Path
 from roofline import params
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+NOT_INPUTS = {"ROOFLINE_KERNEL_LOG", "ROOFLINE_UV", "ROOFLINE_CHROMIUM", "ROOFLINE_SCREENSHOTS"}   # the tests' own
 
 
 def checkout_files(root: Path = ROOT) -> list[str]:
@@ -58,7 +63,8 @@ def inputs(build_dir: Path, root: Path = ROOT) -> str:
     digest.update(_stat_digest(build_dir / ".jupyter_cache", skip="*.db*").encode())
     course = Path(os.environ.get(params.ENVIRONMENT) or params.DEFAULT_PATH)
     digest.update(course.read_bytes() if course.is_file() else b"")
-    digest.update(json.dumps(sorted((k, v) for k, v in os.environ.items() if k.startswith("ROOFLINE_"))).encode())
+    digest.update(json.dumps(sorted((k, v) for k, v in os.environ.items()
+                                    if k.startswith("ROOFLINE_") and k not in NOT_INPUTS)).encode())
     stamp = Path(sys.prefix) / ".installed"
     digest.update(f"{sys.executable}\0{stamp.stat().st_mtime_ns if stamp.exists() else 0}".encode())
     return digest.hexdigest()
@@ -69,11 +75,88 @@ def record_path(build_dir: Path) -> Path:
 
 
 def _now(build_dir: Path, root: Path) -> dict[str, str]:
-    return {"inputs": inputs(build_dir, root), "pages": _stat_digest(build_dir / "html")}
+    # the executed notebooks and their glue records are the build's too (`check` reads the values from them)
+    return {"inputs": inputs(build_dir, root), "pages": _stat_digest(build_dir / "html"),
+            "executed": _stat_digest(build_dir / "jupyter_execute")}
 
 
 def record(build_dir: Path, root: Path = ROOT) -> None:
     record_path(build_dir).write_text(json.dumps(_now(build_dir, root)), encoding="utf-8")
+
+
+def forget(build_dir: Path) -> None:
+    """Before a build: no record stays to vouch for pages that are about to change (a build interrupted at any
+    point then leaves none, and the next `make book` builds again)."""
+    record_path(build_dir).unlink(missing_ok=True)
+
+
+def problems(build_dir: Path, root: Path = ROOT) -> list[str]:
+    """Why <build>/html is not the finished build of the sources as they are now (empty: it is), without changing
+    anything: each line names what and the one command that fixes it."""
+    html, name = build_dir / "html", build_dir.name
+    fix = "run `make book`"
+    if not html.is_dir():
+        return [f"{name}/html is missing: {fix}"]
+    try:
+        was = json.loads(record_path(build_dir).read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        was = None
+    if not isinstance(was, dict):
+        return [f"{name}/html is not a finished build (no build record: interrupted, or built by hand): {fix}"]
+    now = _now(build_dir, root)
+    found = []
+    if was.get("inputs") != now["inputs"]:
+        found.append(f"{name}/html was built from other sources, cache or environment than now: {fix}")
+    if was.get("pages") != now["pages"]:
+        found.append(f"{name}/html changed after its build (a page or file removed, added or rewritten): {fix}")
+    if was.get("executed") != now["executed"]:
+        found.append(f"{name}/jupyter_execute changed after the build (an executed notebook or glue record): {fix}")
+    return found
+
+
+def site_files(build_dir: Path, root: Path = ROOT) -> list[str]:
+    """What the built site lacks: a page of _toc.yml missing or cut short (no closing </html>), a static file of
+    _static/ missing or not the checkout's."""
+    import yaml
+
+    html, name = build_dir / "html", build_dir.name
+    fix = "run `make book`"
+    if not html.is_dir():
+        return []
+    toc = yaml.safe_load((root / "_toc.yml").read_text(encoding="utf-8")) or {}
+    found = []
+    for page in ["index", *toc_files(toc)]:
+        built = html / f"{page}.html"
+        if not built.is_file():
+            found.append(f"{name}/html/{page}.html is missing (a page of _toc.yml): {fix}")
+        elif not built.read_bytes().rstrip().endswith(b"</html>"):
+            found.append(f"{name}/html/{page}.html is cut short (no closing </html>): {fix}")
+    static = root / "_static"
+    for path in sorted(static.rglob("*")) if static.is_dir() else []:
+        if path.is_file():
+            rel = path.relative_to(static).as_posix()
+            copy = html / "_static" / rel
+            if not copy.is_file():
+                found.append(f"{name}/html/_static/{rel} is missing: {fix}")
+            elif copy.read_bytes() != path.read_bytes():
+                found.append(f"{name}/html/_static/{rel} differs from _static/{rel}: {fix}")
+    return found
+
+
+def toc_files(entry) -> list[str]:
+    """Every `file:` (and `root:`) of _toc.yml, in reading order."""
+    found = []
+    if isinstance(entry, dict):
+        for key in ("root", "file"):
+            if isinstance(entry.get(key), str):
+                found.append(entry[key].removesuffix(".md").removesuffix(".ipynb"))
+        for value in entry.values():
+            if isinstance(value, (list, dict)):
+                found += toc_files(value)
+    elif isinstance(entry, list):
+        for item in entry:
+            found += toc_files(item)
+    return found
 
 
 def fresh(build_dir: Path, root: Path = ROOT) -> bool:

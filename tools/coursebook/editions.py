@@ -365,9 +365,10 @@ def outside_book(outputs) -> list:
     return result
 
 
-def write(md: Path, run, root: Path = ROOT) -> Path:
-    """Write chapter `md`'s edition beside it, made from the book's run `run` (bookrun.ensure)."""
-    nb = from_book_run(md, run, root)
+def write(md: Path, run=None, root: Path = ROOT, nb=None) -> Path:
+    """Write chapter `md`'s edition beside it, made from the book's run `run` (bookrun.ensure), or `nb` made from it
+    already (`from_book_run`)."""
+    nb = nb if nb is not None else from_book_run(md, run, root)
     out = md.with_suffix(".ipynb")
     nbformat.write(nb, out)
     return out
@@ -525,7 +526,9 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
     fix = "run `make notebooks` (or `python -m coursebook notebooks " + md.relative_to(root).as_posix() + "`)"
     if not edition.exists():
         return [f"{rel} is missing: {fix}"]
-    nb = nbformat.read(edition, as_version=4)
+    nb = readable(edition)
+    if nb is None:
+        return [f"{rel} cannot be read as a notebook (empty, cut short or not UTF-8 JSON): {fix}"]
     source = read_source(md)
     glued, pages = records(nb), links(root)
     ref = pinned_ref(nb.cells[0].source) if nb.cells else None
@@ -557,18 +560,33 @@ def site_problems(md: Path, now: dict | None, build_dir: Path, root: Path = ROOT
     fix = "run `make book`"
     if not executed.exists():
         return [f"{page}: not built from the current chapter list: {fix}"]
-    nb = nbformat.read(executed, as_version=4)
+    nb = readable(executed)
+    if nb is None:
+        return [f"{page}: its executed notebook {build_dir.name}/jupyter_execute/{rel.as_posix()}.ipynb cannot be read: {fix}"]
     expected = [(c.cell_type, c.source) for c in read_source(md).cells]
     found = cell_changes(nb, expected, "chapters/" + md.name)
     errors = [o for c in nb.cells for o in c.get("outputs", []) if o.get("output_type") == "error"]
     if errors:
         found.append(f"shows an error: {errors[0].get('ename')}: {short(errors[0].get('evalue'))}")
     if now is not None:
-        site = Glued(site_records(executed))
-        edition = md.with_suffix(".ipynb")     # which of them are measured: the edition's tags say
-        site.measured = glued_of(nbformat.read(edition, as_version=4)).measured if edition.exists() else frozenset()
+        try:
+            site = Glued(site_records(executed))
+        except (OSError, ValueError, AttributeError):
+            return [f"{page}: its glue records ({executed.stem}.glue.json) cannot be read: {fix}"]
+        edition = readable(md.with_suffix(".ipynb"))     # which of them are measured: the edition's tags say
+        site.measured = glued_of(edition).measured if edition is not None else frozenset()
         found += value_changes(site, now)
     return [f"{page}: {line}: {fix}" for line in found]
+
+
+def readable(path: Path):
+    """The notebook at `path`, or None if it is missing, empty, cut short or not a notebook (no traceback: the
+    caller names the file and the command that writes it again)."""
+    try:
+        return nbformat.read(path, as_version=4)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError, nbformat.reader.NotJSONError,
+            nbformat.ValidationError):
+        return None
 
 
 def site_records(executed: Path) -> dict[str, dict]:
