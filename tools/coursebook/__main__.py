@@ -87,7 +87,16 @@ def svg_bytes(fig) -> bytes:
 
 def chapter_sources() -> list[Path]:
     """Chapters that are notebooks (they have a kernelspec in their front matter)."""
-    return sorted(p for p in CHAPTERS.glob("*.md") if "kernelspec:" in p.read_text(encoding="utf-8")[:600])
+    return sorted(p for p in CHAPTERS.glob("*.md") if "kernelspec:" in source_text(p)[:600])
+
+
+def source_text(path: Path) -> str:
+    """A source file's text, or ParameterError naming it if it is not UTF-8."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as err:
+        raise params.ParameterError(f"{path.relative_to(ROOT).as_posix()}: UTF-8이 아니다 (바이트 {err.start}). "
+                                    "UTF-8로 저장하자 (`git diff`로 바뀐 곳을 보자)") from None
 
 
 def write_figures(course, pictures: dict[str, bytes] | None = None) -> None:
@@ -197,7 +206,7 @@ def build_site(build_dir: Path, command: str | None) -> int:
     if not command:
         return 0
     print(command, flush=True)
-    done = subprocess.run(command, shell=True, cwd=ROOT)
+    done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
     if done.returncode:
         return done.returncode
     site.record(build_dir)
@@ -244,8 +253,8 @@ def book(course, build_dir: Path, command: str | None) -> int:
     if changed:
         for line in changed[:8] + ([f"… and {len(changed) - 8} more"] if len(changed) > 8 else []):
             print(line, file=sys.stderr)
-        print(f"{TERM}: {TERM_FIX} (make book builds the site from the cells, so it would show last term's numbers)",
-              file=sys.stderr)
+        print("course.toml이 장의 매개변수 셀과 다르다 (새 학기 값?): 지난 학기 값으로 사이트를 만들지 않는다. "
+              "`make refresh`가 매개변수 셀, 그림, 노트북 판, 사이트를 함께 새로 만든다", file=sys.stderr)
         return 4
     try:
         bookrun.ensure(chapter_sources(), build_dir)
