@@ -335,7 +335,7 @@ def divides(of: str):
 
 
 MAX_TILES = 6   # tile sides a chapter compares at most (each case has its colour: show.palette.CASE_COLORS)
-MAX_SIMULATED_SIDE = 4096   # output tiles per side, N/T, the LRU simulation of ③ can hold (roofline.cachesim)
+MAX_SIMULATED_SIDE = 2048   # output tiles per side, N/T, the LRU simulation of ③ holds: (N/T)² = 4M tiles take 0.6 GB, 2 s
 
 
 def tiles_dividing(of: str):
