@@ -649,7 +649,14 @@ def _toml(path: Path) -> dict:
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as err:
-        raise ParameterError(f"{path.name}{chosen}: TOML 문법 오류: {err}") from None
+        where = re.search(r"^(?P<what>.*?)\s*\((?:at )?line (?P<line>\d+), column (?P<column>\d+)\)$", str(err))
+        if not where:
+            raise ParameterError(f"{path.name}{chosen}: TOML 문법 오류: {err}") from None
+        number = int(where["line"])
+        lines = text.split("\n")
+        shown_line = lines[number - 1].strip() if number <= len(lines) else ""
+        raise ParameterError(f"{path.name}{chosen}: TOML 문법 오류: {number}번째 줄 {where['column']}번째 글자 "
+                             f"({where['what']}). 그 줄: {shown(shown_line)}") from None
 
 
 def _dtypes(table) -> dict[str, int]:

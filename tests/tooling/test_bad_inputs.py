@@ -1,0 +1,272 @@
+"""Every bad input is one Korean line naming it, and changes nothing: a table of bad course.toml files and bad
+parameter-cell values (issue 37's cases and more).
+
+- Bad files, in-process: `python -m coursebook check` (coursebook.__main__.main) with $ROOFLINE_COURSE naming the
+  bad file: exit 2, one line on stderr that names the key (or the file) in Korean, no traceback, the checkout's
+  files unchanged. The value a file case sets is made from the live course.toml (tests/course_copies.set_key), so
+  the table holds for any valid term.
+- The instructor's command on a copy of the repository: `coursebook refresh` (what `make refresh` runs) with a
+  bad course.toml in place, or none: the same line, and every file of the copy as it was, byte for byte.
+- Bad cell values: each chapter's code run in-process (editions.recompute) with the value typed into its parameter
+  cell: a ParameterError whose message starts with the variable (in a kernel that is the error's one line:
+  tests/flows/test_student.py runs one).
+- Truncated or empty editions: `coursebook check` names the file and the command that writes it again.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tomllib
+from pathlib import Path
+
+import pytest
+
+from course_copies import set_key
+from coursebook import __main__ as coursebook
+from coursebook import editions, paramcell
+from coursebook.built import checkout_files
+from roofline import params
+
+ROOT = Path(__file__).resolve().parents[2]
+COURSE = params.DEFAULT_PATH
+LIVE = params.load(COURSE)
+HANGUL = re.compile("[가-힣]")
+LONG = "x" * 200_000
+
+
+def tree_hash(root: Path, skip: tuple[str, ...] = ()) -> str:
+    """A hash of every file of the checkout at `root` (its git-listed files, `skip` left out)."""
+    digest = hashlib.sha256()
+    for name in checkout_files(root):
+        if name not in skip:
+            digest.update(name.encode() + b"\0" + hashlib.sha256((root / name).read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def keys(**changes) -> bytes:
+    """The live course.toml with each dotted key (`week4__N` for week4.N) set to its value."""
+    text = COURSE.read_text(encoding="utf-8")
+    for dotted, value in changes.items():
+        text = set_key(text, dotted.replace("__", "."), value)
+    return text.encode()
+
+
+def text_edit(pattern: str, replacement: str) -> bytes:
+    text = COURSE.read_text(encoding="utf-8")
+    new = re.sub(pattern, replacement, text, count=1, flags=re.M)
+    assert new != text, f"course.toml has no line matching {pattern!r}"
+    return new.encode()
+
+
+def first_gpu_without_limits() -> str:
+    return next(k for k, p in LIVE.presets.items() if p.sm is None)
+
+
+N = LIVE.week4.N
+# id → (the bad file's bytes, a regex the one line must match from its start or after "course.toml: ")
+BAD_FILES = {
+    "tiles-8-values": (lambda: keys(week4__N=4096, week4__tiles=[1, 2, 4, 8, 16, 32, 64, 128]),
+                       r"week4\.tiles: .*6개까지"),
+    "N-2**40": (lambda: keys(week4__N=2**40, week4__tiles=[32]), r"week4\.tiles: .*N/T ≤ 2,048"),
+    "N/T-beyond-the-simulation": (lambda: keys(week4__N=2**16, week4__tiles=[16]), r"week4\.tiles: .*N/T = 4,096"),
+    "N-negative": (lambda: keys(week4__N=-N), r"week4\.N: 양의 정수"),
+    "N-zero": (lambda: keys(week4__N=0), r"week4\.N: 양의 정수"),
+    "N-string": (lambda: keys(week4__N=str(N)), r"week4\.N: 양의 정수"),
+    "N-float": (lambda: keys(week4__N=float(N)), r"week4\.N: 양의 정수"),
+    "tiles-not-dividing": (lambda: keys(week4__tiles=[N + 1]), r"week4\.tiles: .*약수"),
+    "tiles-empty": (lambda: keys(week4__tiles=[]), r"week4\.tiles: "),
+    "tiles-unsorted": (lambda: keys(week4__N=4096, week4__tiles=[128, 64]), r"week4\.tiles: .*커져야"),
+    "small_T-not-dividing": (lambda: keys(week4__small_N=4, week4__small_T=3), r"week4\.small_T: .*약수"),
+    "dtype-unknown": (lambda: keys(week4__dtype="FP64"), r"week4\.dtype: 모르는 자료형"),
+    "hardware-unknown": (lambda: keys(week4__hardware="no_such_machine"), r"week4\.hardware: 모르는 하드웨어 프리셋"),
+    "hardware-200000-characters": (lambda: keys(week4__hardware=LONG), r"week4\.hardware: .*200,002자"),
+    "gpu-without-limits": (lambda: keys(week4__gpu=first_gpu_without_limits()), r"week4\.gpu: "),
+    "capacities-empty": (lambda: keys(week4__cache__capacities=[]), r"week4\.cache\.capacities: "),
+    "L-zero": (lambda: keys(week3__L=0), r"week3\.L: 양의 정수"),
+    "seq-zero": (lambda: keys(note__attention__seq=0), r"note\.attention\.seq: 양의 정수"),
+    "BW-negative": (lambda: text_edit(r"^(BW\s*=\s*)[^#\n]+", r"\g<1>-1.0 "), r"presets\.\w+\.BW: 0보다"),
+    "dtype-bytes-zero": (lambda: text_edit(r"^(FP32\s*=\s*)\d+", r"\g<1>0"), r"dtypes\.FP32: 양의 정수"),
+    "unknown-key": (lambda: text_edit(r"^(N\s*=.*)$", r"\1\nNN = 1"), r"\[week4\]: 모르는 키 NN"),
+    "missing-key": (lambda: text_edit(r"^N\s*=.*\n", ""), r"\[week4\]: 빠진 키 N"),
+    "toml-syntax": (lambda: text_edit(r"^(N\s*=\s*)\d+", r"\g<1>4096 4096"), r"course\.toml: TOML 문법 오류: \d+번째 줄 .*'N = 4096 4096"),
+    "empty-file": (lambda: b"", r"\[course\.toml\]: 빠진 키"),
+    "bom": (lambda: b"\xef\xbb\xbf" + COURSE.read_bytes(), r"course\.toml.*BOM"),
+    "invalid-utf-8": (lambda: COURSE.read_bytes().replace(b"\n", b"\n# \xff\xfe\n", 3), r"course\.toml.*UTF-8이 아니다"),
+}
+
+
+def one_line(said: str) -> str:
+    lines = [line for line in said.splitlines() if line.strip()]
+    assert len(lines) == 1, f"not one line:\n{said[-2000:]}"
+    assert "Traceback" not in said and HANGUL.search(said), said[-2000:]
+    return lines[0]
+
+
+@pytest.fixture(scope="module")
+def checkout_hash() -> str:
+    return tree_hash(ROOT)
+
+
+@pytest.mark.parametrize("case", BAD_FILES)
+def test_a_bad_course_toml_is_one_korean_line_naming_the_key(case, tmp_path, monkeypatch, capsys, checkout_hash):
+    make, pattern = BAD_FILES[case]
+    bad = tmp_path / "course.toml"
+    bad.write_bytes(make())
+    monkeypatch.setenv(params.ENVIRONMENT, str(bad))
+    status = coursebook.main(["check", "--no-site", "--no-figures"])
+    out, err = capsys.readouterr()
+    line = one_line(err)
+    assert status == 2 and not out, (status, out, err)
+    named = line.replace(f" (${params.ENVIRONMENT}가 가리키는 파일)", "", 1)   # (the file's name says which file)
+    assert re.match(rf"(course\.toml: )?{pattern}", named), line
+    assert len(line) < 600, f"the message repeats a long value whole: {len(line)} characters"
+    assert tree_hash(ROOT) == checkout_hash, f"{case}: a bad course.toml changed the checkout"
+
+
+def test_roofline_course_naming_a_missing_file(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv(params.ENVIRONMENT, str(tmp_path / "next-term.toml"))
+    assert coursebook.main(["check", "--no-site", "--no-figures"]) == 2
+    line = one_line(capsys.readouterr().err)
+    assert "next-term.toml" in line and "파일이 없다" in line and params.ENVIRONMENT in line, line
+
+
+# ---------------------------------------------------------------- the instructor's command on a copy
+
+def env_for(repo: Path) -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_COURSE"}}
+    env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
+    return env
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    """A copy of the checkout's files (no build, no cache: nothing here may run a chapter)."""
+    copy = tmp_path_factory.mktemp("bad-inputs") / "repo"
+    for name in checkout_files():
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, copy / name)
+    subprocess.run(["git", "init", "-q"], cwd=copy, check=True)
+    return copy
+
+
+REFRESHED = {"tiles-8-values", "N-2**40", "bom", "invalid-utf-8", "hardware-200000-characters"}
+
+
+@pytest.mark.parametrize("case", [*sorted(REFRESHED), "missing"])
+def test_a_failed_refresh_changes_no_file(repo, case):
+    toml = repo / "lib" / "roofline" / "course.toml"
+    good = toml.read_bytes()
+    before = tree_hash(repo, skip=("lib/roofline/course.toml",))
+    try:
+        if case == "missing":
+            toml.unlink()
+        else:
+            toml.write_bytes(BAD_FILES[case][0]())
+        run = subprocess.run([sys.executable, "-m", "coursebook", "refresh", "--build", "true"], cwd=repo,
+                             env=env_for(repo), capture_output=True, text=True, timeout=600)
+    finally:
+        toml.write_bytes(good)
+    line = one_line(run.stderr)
+    assert run.returncode == 2, run.stdout + run.stderr
+    if case == "missing":
+        assert "course.toml" in line and "파일이 없다" in line and "git checkout" in line, line
+    else:
+        assert re.search(BAD_FILES[case][1], line), line
+    assert tree_hash(repo, skip=("lib/roofline/course.toml",)) == before, f"{case}: the failed refresh changed files"
+
+
+@pytest.mark.parametrize("how", ["empty", "truncated"])
+def test_a_broken_edition_is_named_with_the_command_that_writes_it(repo, how):
+    edition = repo / "chapters" / "w4_1_intensity.ipynb"
+    good = edition.read_bytes()
+    try:
+        edition.write_bytes(b"" if how == "empty" else good[: len(good) // 2])
+        run = subprocess.run([sys.executable, "-m", "coursebook", "check", "--no-site", "--no-figures"], cwd=repo,
+                             env=env_for(repo), capture_output=True, text=True, timeout=600)
+    finally:
+        edition.write_bytes(good)
+    assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-3000:]
+    named = [line for line in run.stderr.splitlines() if line.startswith("chapters/w4_1_intensity.ipynb")]
+    assert named and "cannot be read" in named[0] and "make notebooks" in named[0], run.stderr[-3000:]
+
+
+# ---------------------------------------------------------------- bad values typed into a parameter cell
+
+W4 = [1, 2, 4, 8, 16, 32, 64, 128]
+# (chapter, variable, what the student types): each must stop with a ParameterError naming the variable
+BAD_CELLS = [
+    ("w4_3_tiling", "N", "2**40"),
+    ("w4_3_tiling", "tiles", repr(W4)),   # (T = 1: N/T beyond the cache simulation, which names N and T)
+    ("w4_5_matmul", "tiles", repr(W4)),
+    ("week4_guide", "tiles", repr(W4)),
+    ("w4_2_roofline", "tiles", repr(W4)),
+    ("w4_1_intensity", "N", "-1"),
+    ("w4_1_intensity", "N", "4096.0"),
+    ("w4_2_roofline", "N", '"4096"'),
+    ("w4_4_tile_size", "tiles", "[]"),
+    ("w4_5_matmul", "tiles", "[3]"),
+    ("week4_guide", "small_T", "3"),
+    ("w4_summary", "dtype", '"FP64"'),
+    ("w4_4_tile_size", "threads", "0"),
+    ("w4_4_tile_size", "gpu", repr(first_gpu_without_limits())),
+    ("week3_vector_add", "hardware", repr(LONG)),
+    ("week3_vector_add", "L", "0"),
+    ("flashattention", "seq", "-4096"),
+    ("flashattention", "hardware", '"no_such_machine"'),
+]
+
+
+def typed(md: Path, name: str, value: str) -> str:
+    """The chapter's parameter cell with `name = value` typed in (the comment kept)."""
+    source = editions.parameter_cell(editions.read_source(md)).source
+    new = re.sub(rf"^{name} = [^\n]*?(\s+#[^\n]*)?$", lambda m: f"{name} = {value}{m[1] or ''}", source, count=1,
+                 flags=re.M)
+    assert new != source, f"{md.name}'s parameter cell has no {name}"
+    return new
+
+
+@pytest.mark.parametrize("chapter, name, value", BAD_CELLS,
+                         ids=[f"{c}-{n}={v[:12]}" for c, n, v in BAD_CELLS])
+def test_a_bad_cell_value_is_one_korean_line_naming_the_variable(chapter, name, value):
+    md = ROOT / "chapters" / f"{chapter}.md"
+    with pytest.raises(editions.ChapterError) as caught:
+        editions.recompute(md, typed(md, name, value))
+    cause = caught.value.__cause__
+    assert isinstance(cause, params.ParameterError), f"{chapter}: `{name} = {value[:40]}` gave {caught.value}"
+    said = str(cause)
+    named = ("N", "tiles") if name == "tiles" and chapter == "w4_3_tiling" else (name,)
+    assert said.startswith(tuple(f"{n}: " for n in named)) and HANGUL.search(said) and "\n" not in said, said
+    assert len(said) < 600, f"the message repeats a long value whole: {len(said)} characters"
+
+
+def test_the_course_compares_as_many_tiles_as_the_figures_have_colours():
+    from roofline.show.palette import CASE_COLORS
+
+    assert len(CASE_COLORS) == params.MAX_TILES + 1   # (case 0 is 재사용 없음)
+
+
+def test_a_parameter_cell_is_written_the_same_way_whatever_was_written_before():
+    """A value written wide (a long N) and then the file's value again: the same text as before, no padding left."""
+    for md in coursebook.chapter_sources():
+        text = md.read_text(encoding="utf-8")
+        cell, problem = paramcell.find(text)
+        if cell is None:
+            continue
+        name = next(iter(paramcell.assignments(cell["body"])))
+        wide = {name: ("x" * 40 if isinstance(paramcell.assignments(cell["body"])[name], str) else None)}
+        body = typed_body(cell["body"], name, paramcell.literal(wide[name]) if wide[name] else "1_099_511_627_776")
+        widened = text[:cell.start("body")] + body + text[cell.end("body"):]
+        assert paramcell.write(widened, LIVE) == paramcell.write(text, LIVE), f"{md.name}: padding drifts"
+
+
+def typed_body(body: str, name: str, value: str) -> str:
+    return re.sub(rf"^{name} = [^\n]*?(\s+#[^\n]*)?$", lambda m: f"{name} = {value}  " + (m[1] or "").lstrip(),
+                  body, count=1, flags=re.M)
+
+
+def test_the_live_file_passes():   # (the table's cases fail because of what they change, not of the term)
+    assert tomllib.loads(COURSE.read_text(encoding="utf-8")) and params.load(COURSE)
