@@ -105,7 +105,7 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     assert stale.returncode == 1, stale.stdout + stale.stderr
     report = stale.stderr
     figures_before = {name: (repo / "figures" / f"{name}.svg").read_bytes() for name in FIGURES}
-    assert "make figures" in report
+    assert "make refresh" in report   # (a new term: the one command that fixes every stale thing)
     N_line = re.search(r"chapters/w4_1_intensity\.ipynb: glued 'N' is '4,096' but the library now gives '2,048'", report)
     assert N_line, f"the check does not say which value of chapter ① changed:\n{report}"
     for md in sources:
