@@ -348,7 +348,7 @@ def main(argv=None) -> int:
               "`git status`로 지워지거나 바뀐 파일을 확인하자", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
-        print("중단했다 (Ctrl-C). 다음 실행이 남은 것을 고친다", file=sys.stderr)
+        print("중단했다 (Ctrl-C 또는 kill). 다음 실행이 남은 것을 고친다", file=sys.stderr)
         return 130
 
 
@@ -356,8 +356,16 @@ WRITERS = {"parameters": "make parameters", "figures": "make figures", "notebook
            "execute": "make book", "refresh": "make refresh", "book": "make book"}
 
 
+def terminated(signum, frame):
+    """SIGTERM (a `kill`) ends a run as Ctrl-C does: what it was writing is put back (`refresh`), its lock let go."""
+    raise KeyboardInterrupt
+
+
 def run(args) -> int:
     if args.command in WRITERS:
+        import signal
+
+        signal.signal(signal.SIGTERM, terminated)
         build_dir = getattr(args, "build_dir", ROOT / "_build").resolve()
         name = WRITERS[args.command] if not (args.command == "execute" and args.editions) else "make editions"
         with lock.held(build_dir, name):
