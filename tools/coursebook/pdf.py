@@ -17,6 +17,7 @@ import functools
 import http.server
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -60,6 +61,7 @@ FOOTER = ('<div style="font-size:8px; width:100%; text-align:center; color:#666;
 def build(work: Path, quiet: bool = True) -> Path:
     """Single-page build of the book into WORK; returns the folder holding index.html."""
     jb = Path(sys.executable).with_name("jupyter-book")
+    shutil.rmtree(work / "_build", ignore_errors=True)   # a page left by an earlier build is never printed
     cmd = [str(jb), "build", str(ROOT), "--builder", "singlehtml", "--path-output", str(work),
            "--keep-going"] + (["--quiet"] if quiet else [])
     subprocess.run(cmd, check=True, cwd=ROOT)
