@@ -213,6 +213,30 @@ def test_sweep_agrees_with_nvidia(calculator, key):
     print(f"\ncompute capability {cc} ({preset.key}): {len(drawn)} of {len(drawn)} cases agree with NVIDIA's calculator")
 
 
+# The CUDA C++ Programming Guide's "Technical Specifications per Compute Capability" (the source every preset's sm
+# table cites): resident threads, warps and blocks per SM, 32-bit registers per SM and per thread, shared memory per
+# SM and per block (opt-in), in KiB. The calculator takes a device's threads, registers and shared memory as given, so
+# a typo there would agree with it: this table is the check of those facts, per compute capability (not per preset).
+SPECIFICATIONS = {
+    "7.5": (1024, 32, 16, 65_536, 255, 64, 64),
+    "8.0": (2048, 64, 32, 65_536, 255, 164, 163),
+    "8.9": (1536, 48, 24, 65_536, 255, 100, 99),
+    "9.0": (2048, 64, 32, 65_536, 255, 228, 227),
+    "10.0": (2048, 64, 32, 65_536, 255, 228, 227),
+}
+
+
+def test_per_sm_limits_are_the_programming_guides():
+    for preset in [*gpus(SEED), *gpus()]:
+        sm = preset.sm
+        assert sm.compute_capability in SPECIFICATIONS, \
+            f"{preset.key}: compute capability {sm.compute_capability} is not in SPECIFICATIONS (add the Programming Guide's row)"
+        threads, warps, blocks, registers, per_thread, smem_kib, per_block_kib = SPECIFICATIONS[sm.compute_capability]
+        got = (sm.threads, sm.warps, sm.blocks, sm.registers, sm.registers_per_thread, sm.smem, sm.smem_per_block)
+        assert got == (threads, warps, blocks, registers, per_thread, smem_kib * 1024, per_block_kib * 1024), preset.key
+        assert preset.smem_per_SM == sm.smem and sm.warps * sm.warp_size == sm.threads, preset.key
+
+
 def test_h100_256_threads_is_warp_bound():
     """The issue's example: H100, 256-thread blocks of T = 8 FP32 single buffer: 8 blocks (64 warps / 8 per block)."""
     h100 = SEED.preset("H100_SXM")
