@@ -7,8 +7,10 @@ case, how many blocks are resident on one SM. It fails, never skips, when g++ or
 (`make test` installs g++ from Debian).
 
 Compared: every state of ④'s explorer (preset × T × buffering × threads × registers allowance) and a
-hypothesis sweep per compute capability of the presets (threads 32–1024 in steps of 32, registers 1–255,
-shared memory 0 to the opt-in maximum).
+hypothesis sweep per preset with per-SM limits, so per compute capability among them (threads 32–1024 in steps
+of 32, registers 1–255, shared memory 0 to the opt-in maximum): 7.5 (T4), 8.0 (A100), 8.9 (L4, RTX 4090), 9.0 (H100,
+H200) and 10.0 (B200) in this term's parameters. The pinned header knows every one of them (KNOWN_SINCE says which
+header first did).
 
 Also the seed's residency of ④ on the real presets. (The parameter file's limits: tests/model/test_params.py.)
 """
@@ -54,6 +56,11 @@ def test_residency_on_real_presets(seed):
 
 WHEEL = "nvidia-cuda-runtime-cu12"
 WHEEL_VERSION = "12.9.79"                       # pinned: the calculator the course agrees with
+# The first nvidia-cuda-runtime-cu12 wheel whose cuda_occupancy.h knows each compute capability (read in the headers of
+# 12.0.107, 12.6.77, 12.8.57 and 12.9.79): 7.5 (Turing: T4), 8.0 (A100), 8.9 (Ada: L4, RTX 4090) and 9.0 (Hopper: H100,
+# H200) are in every cu12 header; 10.0 (Blackwell: B200) first in 12.8.57 (12.6.77's returns "unknown device").
+# The pinned 12.9.79 knows them all: one calculator, one sweep for every preset.
+KNOWN_SINCE = {"7.5": "12.0.107", "8.0": "12.0.107", "8.9": "12.0.107", "9.0": "12.0.107", "10.0": "12.8.57"}
 HEADER = "nvidia/cuda_runtime/include/cuda_occupancy.h"
 CACHE = ROOT / "_build" / "occupancy"
 HARNESS = ROOT / "tests" / "occupancy" / "harness.cpp"
@@ -157,6 +164,23 @@ def test_impossible_explorer_states_cannot_launch(calculator):
     assert all(n is not None and n[0] == 0 for n in calculator(over_smem))
 
 
+def _version(v: str) -> tuple[int, ...]:
+    return tuple(int(x) for x in v.split("."))
+
+
+def test_the_pinned_header_knows_every_architecture(calculator):
+    """Every compute capability among the presets (this term's and the seed's) is one the pinned header knows: it
+    answers, where an older header answers "error 2" (CUDA_OCC_ERROR_UNKNOWN_DEVICE). A preset of an architecture
+    the header does not know needs a newer pin (and a line in KNOWN_SINCE), never a skipped sweep."""
+    presets = {p.sm.compute_capability: p for p in [*gpus(SEED), *gpus()]}
+    unknown = sorted(set(presets) - set(KNOWN_SINCE))
+    assert not unknown, f"compute capability {unknown}: which {WHEEL} header knows it? Add it to KNOWN_SINCE"
+    assert all(_version(KNOWN_SINCE[cc]) <= _version(WHEEL_VERSION) for cc in presets), \
+        f"{WHEEL}=={WHEEL_VERSION} predates {[cc for cc in presets if _version(KNOWN_SINCE[cc]) > _version(WHEEL_VERSION)]}"
+    answers = calculator([(p, 128, 32, 0) for p in presets.values()])
+    assert all(a is not None for a in answers), dict(zip(presets, answers))
+
+
 @pytest.mark.parametrize("key", [p.key for p in gpus()])
 def test_sweep_agrees_with_nvidia(calculator, key):
     """Every preset with per-SM limits (so every compute capability among them)."""
@@ -187,6 +211,30 @@ def test_sweep_agrees_with_nvidia(calculator, key):
             bad.append(((t, r, m), mine.blocks, limits, n))
     assert not bad, f"compute capability {cc}: {len(bad)} of {len(drawn)} cases disagree: {bad[:5]}"
     print(f"\ncompute capability {cc} ({preset.key}): {len(drawn)} of {len(drawn)} cases agree with NVIDIA's calculator")
+
+
+# The CUDA C++ Programming Guide's "Technical Specifications per Compute Capability" (the source every preset's sm
+# table cites): resident threads, warps and blocks per SM, 32-bit registers per SM and per thread, shared memory per
+# SM and per block (opt-in), in KiB. The calculator takes a device's threads, registers and shared memory as given, so
+# a typo there would agree with it: this table is the check of those facts, per compute capability (not per preset).
+SPECIFICATIONS = {
+    "7.5": (1024, 32, 16, 65_536, 255, 64, 64),
+    "8.0": (2048, 64, 32, 65_536, 255, 164, 163),
+    "8.9": (1536, 48, 24, 65_536, 255, 100, 99),
+    "9.0": (2048, 64, 32, 65_536, 255, 228, 227),
+    "10.0": (2048, 64, 32, 65_536, 255, 228, 227),
+}
+
+
+def test_per_sm_limits_are_the_programming_guides():
+    for preset in [*gpus(SEED), *gpus()]:
+        sm = preset.sm
+        assert sm.compute_capability in SPECIFICATIONS, \
+            f"{preset.key}: compute capability {sm.compute_capability} is not in SPECIFICATIONS (add the Programming Guide's row)"
+        threads, warps, blocks, registers, per_thread, smem_kib, per_block_kib = SPECIFICATIONS[sm.compute_capability]
+        got = (sm.threads, sm.warps, sm.blocks, sm.registers, sm.registers_per_thread, sm.smem, sm.smem_per_block)
+        assert got == (threads, warps, blocks, registers, per_thread, smem_kib * 1024, per_block_kib * 1024), preset.key
+        assert preset.smem_per_SM == sm.smem and sm.warps * sm.warp_size == sm.threads, preset.key
 
 
 def test_h100_256_threads_is_warp_bound():

@@ -184,3 +184,58 @@ def test_tile_form_is_the_parameter_cell():
             assert label == comments[name], name
     assert [n for n, _ in fields if n not in comments] == ["T", "copies"]
     assert {"dtype", "N", "tiles", "threads", "gpu", "extra_registers"} <= {n for n, _ in fields}
+
+
+class _Number(str):
+    """A TOML float as written (66.9e12), so that the copy reads exactly as the original."""
+
+
+def _toml(value) -> str:
+    """A value of a parameter file as TOML."""
+    if isinstance(value, dict):
+        return "{ " + ", ".join(f"{k} = {_toml(v)}" for k, v in value.items()) + " }"
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, str) and not isinstance(value, _Number):
+        return json.dumps(value, ensure_ascii=False)
+    return str(value)
+
+
+def with_preset_copy(text: str, key: str, new: str) -> str:
+    """The parameter file `text` with preset `key`'s tables once more under the name `new` (its name marked)."""
+    import tomllib
+
+    raw = tomllib.loads(text, parse_float=_Number)["presets"][key]
+    top = {k: v for k, v in raw.items() if k != "sm"}
+    top["name"] = f"{top['name']} ({new})"
+    lines = [f"\n[presets.{new}]"] + [f"{k} = {_toml(v)}" for k, v in top.items()]
+    if "sm" in raw:
+        lines += [f"\n[presets.{new}.sm]"] + [f"{k} = {_toml(v)}" for k, v in raw["sm"].items()]
+    return text.rstrip("\n") + "\n" + "\n".join(lines) + "\n"
+
+
+def test_a_preset_needs_only_its_table(tmp_path, course):
+    """Every preset with per-SM limits is ④'s GPU choice, in course.toml's order, and can be the page's `gpu` and in its
+    `gpus`; a preset added to course.toml (its table, nothing else) is offered, its states computed, at once."""
+    from conftest import LIVE_TOML
+    import roofline
+
+    w4 = course.week4
+    gpus = [k for k, p in course.presets.items() if p.sm]
+    assert list(tile_size.tile_options(w4).gpus) == gpus
+    for key in gpus:
+        at = w4.with_(gpu=key, gpus=[key])
+        assert tile_size.occupancy_section(at)["occ-gpu"].startswith(tile_size.gpu_name(course.presets[key]))
+        assert tile_size.gpu_name(course.presets[key]) in tile_size.residency_section(at)["table-resident"].data.replace("\u00a0", " ")
+        assert tile_size.k_width_question_section(at)["q-gpu"] == course.presets[key].name
+    new = "ADDED"
+    while new in course.presets:               # a key no term has
+        new += "_X"
+    path = tmp_path / "course.toml"
+    path.write_text(with_preset_copy(LIVE_TOML.read_text(encoding="utf-8"), gpus[0], new), encoding="utf-8")
+    added = roofline.load(path)
+    options = tile_size.tile_options(added.week4)
+    assert options.gpus == (*gpus, new)
+    explorer = tile_size.tile_explorer(added.week4.with_(gpu=new), added.week4.tiles[-1])
+    assert explorer.states == len(options.Ts) * 2 * len(options.gpus)
+    assert f'value="{new}"' in explorer.html

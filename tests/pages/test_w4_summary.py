@@ -5,7 +5,10 @@ from __future__ import annotations
 
 from fractions import Fraction
 
+import pytest
+
 import roofline as rl
+from roofline.errors import ParameterError
 from roofline import problems
 from roofline.show.pages import w4_summary as summary
 
@@ -67,3 +70,26 @@ def test_summary_limit_and_shift(seed, seed_cases):
     fast = problems.week4_cases(seed.week4, rl.Roofline(10**18, 10**12))
     assert summary.shift(fast).startswith("비교한 경우는 모두 아직 메모리 한계")
     assert "제한적으로 쓴다" in summary.remedies_table(seed.preset("H100_SXM")).data
+
+
+def test_every_gpu_with_per_sm_limits_can_be_the_summarys(course):
+    """Any preset with per-SM limits (one added to course.toml needs nothing else) as the occupancy example's `gpu`
+    and first of `gpus`: the summary speaks of it, and its precision steps are on the first GPU of `gpus` that has a
+    dense peak for every step."""
+    w4 = course.week4
+    for key in [k for k, p in course.presets.items() if p.sm]:
+        name = course.presets[key].name.split(" (")[0]
+        assert name in summary.summary_section(w4.with_(gpu=key))["summary-occupancy"], key
+        first = w4.with_(gpus=[key, *[g for g in w4.gpus if g != key]])
+        machine = summary.precision_gpu(first)
+        at = first.gpus.index(machine.key)
+        assert all(d in machine.peak for d in summary.PRECISIONS), key
+        assert all(any(d not in course.presets[g].peak for d in summary.PRECISIONS) for g in first.gpus[:at]), key
+        assert summary.precision_section(first)["gpu-name"] == machine.name
+
+
+def test_precision_steps_need_a_gpu_with_every_step(seed):
+    """The seed's T4 has no TF32 or FP8 and its A100 no FP8: on those alone the summary names `gpus` and what would do."""
+    assert summary.precision_gpu(seed.week4.with_(gpus=["T4", "H100_SXM"])).key == "H100_SXM"
+    with pytest.raises(ParameterError, match=r"^gpus: .*FP32, TF32, FP16, FP8.*받은 값: \['T4', 'A100_SXM'\].*H100_SXM"):
+        summary.precision_gpu(seed.week4.with_(gpus=["T4", "A100_SXM"]))

@@ -305,8 +305,8 @@ ROOT_PAGE = """<!DOCTYPE html>
 def root_page(app, exception) -> None:
     """build-finished (before sphinx-external-toc writes its one-line redirect, which it skips when the file
     exists): /index.html as a valid page that sends the reader on to the first page."""
-    if exception is not None or app.builder.format != "html" or app.config.root_doc == "index":
-        return
+    if exception is not None or app.builder.name != "html" or app.config.root_doc == "index":
+        return   # (singlehtml, for `make pdf`, keeps sphinx-external-toc's redirect to its one page)
     outdir = Path(app.outdir)
     target = app.builder.get_target_uri(app.config.root_doc)
     icon = "_static/" + Path(app.config.html_favicon).name if app.config.html_favicon else ""
@@ -692,7 +692,8 @@ def site_finished(app, exception) -> None:
     edited = edit_theme_scripts(static)
     fresh_digests(outdir, cut + ["styles/theme.css"] + edited)
     unship(outdir)
-    bundle_stylesheets(outdir)
+    if app.builder.name == "html":   # the singlehtml build `make pdf` prints writes its links from the top folder
+        bundle_stylesheets(outdir)   # (chapters/index.html names "_static/…"), and print needs no fewer requests
 
 
 def logo_size(app, pagename, templatename, context, doctree) -> None:

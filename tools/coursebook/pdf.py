@@ -1,12 +1,15 @@
 """The whole course as one printable PDF.
 
     python -m coursebook.pdf [--out _build/pdf/roofline-tiling.pdf] [--work _build/pdf] [--no-build]
+                             [--chapter w4_1_intensity]
 
 1. `jupyter-book build . --builder singlehtml --path-output WORK` puts every page of _toc.yml, in course
    order, into one HTML page (WORK/_build/singlehtml/index.html); chapters are executed as for the site.
 2. That page is served on 127.0.0.1 and printed by headless Chromium (Debian's /usr/bin/chromium through
    Playwright, no network): every formula is MathML written at build time (tools/coursebook/mathml.py), the
    folded answers are opened, Hangul comes from the system's CJK fonts.
+`--chapter STEM` prints the landing page and that one chapter (and the glossary its terms link to; a table of
+contents and a configuration of their own in WORK, which build only the pages they list): what the suite's smoke test prints.
 Needs no Makefile; `make pdf` can call it.
 """
 from __future__ import annotations
@@ -17,6 +20,7 @@ import functools
 import http.server
 import os
 import re
+import shutil
 import subprocess
 import sys
 import threading
@@ -57,11 +61,30 @@ FOOTER = ('<div style="font-size:8px; width:100%; text-align:center; color:#666;
           '<span class="pageNumber"></span> / <span class="totalPages"></span></div>')
 
 
-def build(work: Path, quiet: bool = True) -> Path:
-    """Single-page build of the book into WORK; returns the folder holding index.html."""
+def one_chapter(work: Path, stem: str) -> list[str]:
+    """jupyter-book options that build the landing page and chapters/STEM only (files written into WORK)."""
+    import yaml
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    files = [c["file"] for part in toc.get("parts", []) for c in part.get("chapters", [])]
+    if f"chapters/{stem}" not in files:
+        raise SystemExit(f"--chapter {stem}: _toc.yml에 없는 장이다 (있는 장: {', '.join(f.split('/')[-1] for f in files)})")
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+    config["only_build_toc_files"] = True
+    work.mkdir(parents=True, exist_ok=True)
+    (work / "_toc.yml").write_text(yaml.safe_dump({"format": "jb-book", "root": toc["root"],
+                                                   "chapters": [{"file": f"chapters/{stem}"},
+                                                                {"file": "chapters/glossary"}]}), encoding="utf-8")
+    (work / "_config.yml").write_text(yaml.safe_dump(config, allow_unicode=True), encoding="utf-8")
+    return ["--toc", str(work / "_toc.yml"), "--config", str(work / "_config.yml")]
+
+
+def build(work: Path, quiet: bool = True, chapter: str | None = None) -> Path:
+    """Single-page build of the book (or of CHAPTER) into WORK; returns the folder holding index.html."""
     jb = Path(sys.executable).with_name("jupyter-book")
+    shutil.rmtree(work / "_build", ignore_errors=True)   # a page left by an earlier build is never printed
     cmd = [str(jb), "build", str(ROOT), "--builder", "singlehtml", "--path-output", str(work),
-           "--keep-going"] + (["--quiet"] if quiet else [])
+           "--keep-going"] + (["--quiet"] if quiet else []) + (one_chapter(work, chapter) if chapter else [])
     subprocess.run(cmd, check=True, cwd=ROOT)
     out = work / "_build" / "singlehtml"
     if not (out / "index.html").is_file():
@@ -125,11 +148,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=Path, default=None,
                         help="PDF file (default WORK/roofline-tiling.pdf)")
     parser.add_argument("--no-build", action="store_true", help="print an existing singlehtml build")
+    parser.add_argument("--chapter", metavar="STEM", help="print the landing page and this chapter only")
     args = parser.parse_args(argv)
     work = args.work.resolve()
     out = (args.out or work / "roofline-tiling.pdf").resolve()
     start = time.time()
-    site = work / "_build" / "singlehtml" if args.no_build else build(work)
+    site = work / "_build" / "singlehtml" if args.no_build else build(work, chapter=args.chapter)
     report = print_pdf(site, out)
     problems = []
     if report["bad"]:

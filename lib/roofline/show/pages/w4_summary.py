@@ -2,6 +2,7 @@
 
     limit_cell(case, ridge)          → "연산 성능 (I* = 20 초과)"
     summary_table(cases, ridge)
+    precision_gpu(w4)             → the first GPU of `gpus` with every precision step (FP32, TF32, FP16, FP8)
     precision_steps(machine)      → the values and sentences of the correction box ("정밀도를 한 단계 낮추면 약 두 배")
     remedies_table(machine)
     occupancy_example(gpu, tiles, s, threads, extra_registers)   → ④'s occupancy, one sentence (roofline.occupancy)
@@ -9,6 +10,7 @@
 from __future__ import annotations
 
 from roofline import occupancy
+from roofline.errors import ParameterError
 from roofline.problems import week4_cases
 from roofline.show import fmt, ko, tables
 
@@ -131,7 +133,22 @@ def summary_section(w4) -> dict:
                                                    w4.extra_registers)}
 
 
+PRECISIONS = ("FP32", "TF32", "FP16", "FP8")   # the correction box's steps: CUDA Core FP32, then the Tensor Core formats
+
+
+def precision_gpu(w4):
+    """The GPU of the precision steps: the first of `gpus` with a dense peak for every one of PRECISIONS (a T4 has no
+    TF32 or FP8, an A100 no FP8); a Korean error naming `gpus` when none has."""
+    presets = [w4.catalog.preset(key) for key in w4.gpus]
+    for preset in presets:
+        if all(d in preset.peak for d in PRECISIONS):
+            return preset
+    able = [key for key, p in w4.catalog.presets.items() if p.sm and all(d in p.peak for d in PRECISIONS)]
+    raise ParameterError(f"gpus: 정리의 정밀도 비교에는 {', '.join(PRECISIONS)} 최대 성능이 모두 있는 GPU가 하나는 있어야 한다. "
+                         f"받은 값: {list(w4.gpus)}. 그런 GPU: {', '.join(able)}")
+
+
 def precision_section(w4) -> dict:
-    """The precision-step correction and the remedies table, on the first real GPU of `gpus`."""
-    machine = w4.catalog.preset(w4.gpus[0])
+    """The precision-step correction and the remedies table, on the first GPU of `gpus` that has every step."""
+    machine = precision_gpu(w4)
     return {**precision_steps(machine), "table-remedies": remedies_table(machine)}

@@ -1,0 +1,51 @@
+"""The README's commands that no other test runs still work: `make pdf` prints a chapter (Hangul, formulas and
+figures in it), and every other target the README names is one the Makefile can run (`make -n`: its recipe
+expands; what each does is tested where its work is — `make refresh` in tests/flows/test_instructor.py,
+`make check` before the suite, `make book` by the suite's build)."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import zlib
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+DRY_RUN = ("serve", "clean", "screenshots", "bench", "figures", "parameters", "editions", "notebooks", "refresh",
+           "check", "pdf")
+
+pytestmark = pytest.mark.heavy(15)   # rough seconds, for the order of the run (tests/conftest.py)
+
+
+def test_the_pdf_of_one_chapter(tmp_path):
+    run = subprocess.run([sys.executable, "-m", "coursebook.pdf", "--chapter", "w4_1_intensity", "--work",
+                          str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]   # images loaded, no raw markup
+    formulas = int(re.search(r"([\d,]+) formulas", run.stdout)[1].replace(",", ""))
+    assert formulas > 0, run.stdout
+    pdf = (tmp_path / "roofline-tiling.pdf").read_bytes()
+    assert pdf.startswith(b"%PDF")
+    assert hangul_glyphs(pdf) > 100, "the PDF's fonts map too few glyphs to Hangul (no Korean text in it)"
+    assert pdf.count(b"/Subtype /Image") + pdf.count(b"/Subtype/Image") > 0, "no figure in the PDF"
+
+
+def hangul_glyphs(pdf: bytes) -> int:
+    """How many glyphs the PDF's fonts map to Hangul syllables (their ToUnicode maps: `<gid> <AC00>` …)."""
+    found = set()
+    for stream in re.findall(rb"stream\r?\n(.*?)\r?\nendstream", pdf, re.S):
+        try:
+            text = zlib.decompress(stream)
+        except zlib.error:
+            continue
+        if b"beginbfchar" in text or b"beginbfrange" in text:
+            found |= {int(code, 16) for code in re.findall(rb"<([0-9A-Fa-f]{4})>", text)
+                      if 0xAC00 <= int(code, 16) <= 0xD7A3}
+    return len(found)
+
+
+@pytest.mark.parametrize("target", DRY_RUN)
+def test_each_make_target_expands(target):
+    run = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
