@@ -31,18 +31,20 @@ async function hashOf(buffer) {
 
 class Stale extends Error {}
 
-/* The file of this build from the network, checked against its hash; a Response to keep. */
+/* The file of this build from the network, checked against its hash; a Response to keep. The browser's HTTP
+ * cache is tried first (a page just loaded is there on a server that allows caching), then the server itself. */
 async function fetchChecked(name) {
-  const response = await fetch(SCOPE + name, {cache: "no-cache"});
-  if (!response.ok) throw new Stale(`${name}: ${response.status}`);
-  const buffer = await response.arrayBuffer();
-  if ((await hashOf(buffer)) !== FILES.get(name).hash) {
-    self.registration.update().catch(() => {});
-    throw new Stale(`${name}: 다른 판`);
+  for (const mode of ["default", "no-cache"]) {
+    const response = await fetch(SCOPE + name, {cache: mode});
+    if (!response.ok) throw new Stale(`${name}: ${response.status}`);
+    const buffer = await response.arrayBuffer();
+    if ((await hashOf(buffer)) !== FILES.get(name).hash) continue;
+    const headers = new Headers();
+    if (response.headers.has("content-type")) headers.set("content-type", response.headers.get("content-type"));
+    return new Response(buffer, {status: 200, headers});
   }
-  const headers = new Headers();
-  for (const header of ["content-type"]) if (response.headers.has(header)) headers.set(header, response.headers.get(header));
-  return new Response(buffer, {status: 200, headers});
+  self.registration.update().catch(() => {});
+  throw new Stale(`${name}: 다른 판`);
 }
 
 async function meta(cache) {
@@ -55,29 +57,38 @@ async function setMeta(cache, change) {
   await cache.put(META, new Response(JSON.stringify(now), {headers: {"content-type": "application/json"}}));
 }
 
-/* Keep `names` in this build's cache: from an old build's cache when its bytes are the same, else the network. */
+/* Keep `names` in this build's cache: from an old build's cache when its bytes are the same, else the network;
+ * a file being fetched for one request is not fetched again for another. */
 let olds = null;
+const pending = new Map();
+function keepOne(cache, name) {
+  if (!pending.has(name)) {
+    pending.set(name, (async () => {
+      if (await cache.match(SCOPE + name)) return;
+      let response = null;
+      for (const old of olds || []) {
+        if (old.files[name] === FILES.get(name).hash && (response = await old.cache.match(SCOPE + name))) break;
+      }
+      await cache.put(SCOPE + name, response || await fetchChecked(name));
+    })().finally(() => pending.delete(name)));
+  }
+  return pending.get(name);
+}
+
 async function keep(names, progress) {
   const cache = await caches.open(CACHE);
   let done = 0, bytes = 0;
-  const todo = [...new Set(names)].filter((name) => FILES.has(name));
-  const one = async (name) => {
-    if (!(await cache.match(SCOPE + name))) {
-      let response = null;
-      for (const old of olds || []) {
-        if (old.files[name] === FILES.get(name).hash) {
-          response = await old.cache.match(SCOPE + name);
-          if (response) break;
-        }
-      }
-      await cache.put(SCOPE + name, response || await fetchChecked(name));
+  const queue = [...new Set(names)].filter((name) => FILES.has(name));
+  const total = queue.length;
+  const workers = Array.from({length: 4}, async () => {
+    while (queue.length) {
+      const name = queue.shift();
+      await keepOne(cache, name);
+      done += 1;
+      bytes += FILES.get(name).size;
+      if (progress) progress(done, total, bytes);
     }
-    done += 1;
-    bytes += FILES.get(name).size;
-    if (progress) progress(done, todo.length, bytes);
-  };
-  const queue = todo.slice();
-  const workers = Array.from({length: 4}, async () => { while (queue.length) await one(queue.shift()); });
+  });
   await Promise.all(workers);
 }
 
@@ -189,11 +200,11 @@ async function answer(request, key) {
   const hit = await cache.match(SCOPE + key);
   if (hit) return hit;
   try {
-    const response = await fetchChecked(key);
-    const copy = response.clone();
-    await cache.put(SCOPE + key, response);
+    await keepOne(cache, key);
     if (request.mode === "navigate" && key.endsWith(".html")) keep(needsOf(key)).catch(() => {});
-    return copy;
+    const kept = await cache.match(SCOPE + key);
+    if (!kept) throw new Stale(key);
+    return kept;
   } catch (error) {
     if (request.mode !== "navigate") return Response.error();
     if (error instanceof Stale) {
