@@ -13,6 +13,7 @@ the build's file list) keeps every page a reader opens, and only the worker can:
 - The live mode run once on one page, then offline on another: the library's values, and nothing fetched from the
   server (the server's own log of requests). The press-to-result times are figures
   (<build>/screenshots/offline-measurements.json), never assertions.
+- The site is served under a base path (/course/), as a GitHub Pages project site is: the worker's scope is that.
 - The manifest: name, Korean short name, icons that exist at their stated sizes, theme colours for both modes.
 """
 from __future__ import annotations
@@ -76,15 +77,16 @@ class _Server(http.server.ThreadingHTTPServer):
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    """A copy of the built site (the update step writes a new build into it) on 127.0.0.1, no-store."""
-    root = tmp_path_factory.mktemp("offline") / "html"
+    """A copy of the built site (the update step writes a new build into it) on 127.0.0.1, no-store, under a base
+    path as a GitHub Pages project site is (http://…/course/)."""
+    root = tmp_path_factory.mktemp("offline") / "course"
     shutil.copytree(html_dir(), root)
     assert (root / site_offline.WORKER).is_file(), "the build wrote no service worker"
-    server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root)))
+    server = _Server(("127.0.0.1", 0), functools.partial(_Handler, directory=str(root.parent)))
     server.served = []
     threading.Thread(target=server.serve_forever, daemon=True).start()
     with chromium() as browser:
-        yield root, server, f"http://127.0.0.1:{server.server_address[1]}/", browser
+        yield root, server, f"http://127.0.0.1:{server.server_address[1]}/{root.name}/", browser
     server.shutdown()
     server.server_close()
     (screenshot_dir() / "offline-measurements.json").write_text(json.dumps(MEASURED, indent=2), encoding="utf-8")
@@ -139,8 +141,9 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     explorers = {d: "data-rl-explorer" in (root / page_file(d)).read_text(encoding="utf-8") for d in chapters}
     assert any(explorers.values())
     for docname in chapters:
-        reader.open(docname)
+        page = reader.open(docname)
         reader.kept(docname)
+    assert page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope") == reader.base
     page = reader.open("search", "?q=타일")
     online = search_answers(page)
     assert online
