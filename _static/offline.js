@@ -5,7 +5,8 @@
 (function () {
   "use strict";
 
-  if (!("serviceWorker" in navigator) || !window.caches) return;
+  // the site's pages name the manifest (tools/coursebook/offline.py); the print edition has no worker
+  if (!("serviceWorker" in navigator) || !window.caches || !document.querySelector('link[rel="manifest"]')) return;
   const script = document.currentScript || document.querySelector('script[src*="offline.js"]');
   const workerURL = new URL("../sw.js", script.src);
 

@@ -185,7 +185,9 @@ def write_worker(outdir: Path, landing: str | None = None, title: str = "", star
 # ---- Sphinx -------------------------------------------------------------------------------------------
 
 def page_context(app, pagename, templatename, context, doctree) -> None:
-    """The manifest, the theme colours and offline.js on every page."""
+    """The manifest and the theme colours on every page of the site (not of the one-page print edition)."""
+    if app.builder.name != "html":
+        return
     pathto = context["pathto"]
     tags = [f'<link rel="manifest" href="{pathto(MANIFEST, 1)}">',
             f'<meta name="theme-color" media="(prefers-color-scheme: light)" content="{THEME["light"]}">',
@@ -202,8 +204,8 @@ def compact(script: str) -> str:
 
 
 def finished(app, exception) -> None:
-    if exception is not None or app.builder.format != "html" or not Path(app.outdir, "index.html").is_file():
-        return   # a failed build has left no pages (sphinx_ext.no_half_built_site)
+    if exception is not None or app.builder.name != "html" or not Path(app.outdir, "index.html").is_file():
+        return   # the site only (not the print edition's singlehtml); a failed build has left no pages (no_half_built_site)
     landing = app.builder.get_target_uri(app.config.root_doc)
     write_worker(Path(app.outdir), landing, app.config.html_title or app.config.project, landing)
 
