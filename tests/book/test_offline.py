@@ -14,7 +14,7 @@ the build's file list) keeps every page a reader opens, and only the worker can:
   server (the server's own log of requests). The press-to-result times are figures
   (<build>/screenshots/offline-measurements.json), never assertions.
 - The site is served under a base path (/course/), as a GitHub Pages project site is: the worker's scope is that.
-- The manifest: name, Korean short name, icons that exist at their stated sizes, theme colours for both modes.
+- Installable: Chromium's own checks (Page.getInstallabilityErrors, the parsed manifest) find nothing. The manifest: name, Korean short name, icons that exist at their stated sizes, theme colours for both modes.
 """
 from __future__ import annotations
 
@@ -144,6 +144,11 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
         page = reader.open(docname)
         reader.kept(docname)
     assert page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope") == reader.base
+    # installable, by Chromium's own checks (the manifest parsed without errors; icons, worker, scope)
+    cdp = reader.context.new_cdp_session(page)
+    assert cdp.send("Page.getAppManifest")["errors"] == []
+    assert cdp.send("Page.getInstallabilityErrors")["installabilityErrors"] == []
+    cdp.detach()
     page = reader.open("search", "?q=타일")
     online = search_answers(page)
     assert online
