@@ -181,6 +181,9 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     reader.context.set_offline(True)
     page = reader.open(never)
     chapter_works(page, False)
+    page.goto(reader.base)            # the site's address: its root page sends the reader to the landing page
+    page.wait_for_url("**/" + page_file(label_page("home")))
+    page.locator(".rl-offline").wait_for(state="visible")
     reader.context.set_offline(False)
 
     # a new build: ②'s page and its explorer's state file change, the worker is written again by the build's step

@@ -135,7 +135,8 @@ self.addEventListener("activate", (event) => {
     await self.clients.claim();
     // the pages open before the worker was there: keep them too
     const pages = (await self.clients.matchAll({type: "window"})).map((c) => keyOf(c.url)).filter((k) => FILES.has(k));
-    await keep(pages.flatMap(needsOf)).catch(() => {});
+    // and the site root (a page that sends the reader to the landing page), so the site's address opens offline too
+    await keep([...pages.flatMap(needsOf), "index.html"]).catch(() => {});
   })());
 });
 
@@ -169,13 +170,20 @@ self.addEventListener("message", (event) => {
   }
 });
 
-function notice(title, text, kept) {
+/* For the notice of a new edition: a button that swaps the new worker in (once it is whole) and reloads. */
+const SWAP = `<p><button type="button" id="rl-swap">다시 불러오기</button></p><script>
+document.getElementById("rl-swap").addEventListener("click", async () => {
+const sw = navigator.serviceWorker, r = await sw.getRegistration();
+sw.addEventListener("controllerchange", () => location.reload());
+if (r && r.waiting) r.waiting.postMessage({type: "skip"}); else location.reload(); });</script>`;
+
+function notice(title, text, kept, extra = "") {
   const links = kept.map(([href, name]) => `<li><a href="${href}">${name}</a></li>`).join("");
   const body = `<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>${title}</title>
 <style>:root{color-scheme:light dark}body{font:1rem/1.6 system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem}
 a{color:#0a5fb4}@media (prefers-color-scheme:dark){body{background:#14181e;color:#ced6dd}a{color:#8ab4f8}}</style>
-</head><body><main><h1>${title}</h1><p>${text}</p>${links ? `<h2>이 기기에 받아 둔 페이지</h2><ul>${links}</ul>` : ""}
+</head><body><main><h1>${title}</h1><p>${text}</p>${extra}${links ? `<h2>이 기기에 받아 둔 페이지</h2><ul>${links}</ul>` : ""}
 </main></body></html>`;
   return new Response(body, {status: 503, headers: {"content-type": "text/html; charset=utf-8"}});
 }
@@ -209,8 +217,8 @@ async function answer(request, key) {
     if (request.mode !== "navigate") return Response.error();
     if (error instanceof Stale) {
       return notice("새 판이 있다 — 다시 불러오기",
-        "사이트가 새 판으로 바뀌어, 이 기기에 받아 둔 판에는 이 페이지가 없다. 열어 둔 다른 페이지의 " +
-        "\"다시 불러오기\"를 누르거나 잠시 뒤 이 페이지를 다시 불러오면 새 판이 열린다.", await keptPages(cache));
+        "사이트가 새 판으로 바뀌어, 이 기기에 받아 둔 판에는 이 페이지가 없다. 새 판을 다 받으면 아래 " +
+        "\"다시 불러오기\"로 새 판이 열린다.", await keptPages(cache), SWAP);
     }
     return notice("이 페이지는 이 기기에 받아 두지 않았다",
       "인터넷에 연결되어 있지 않고, 이 페이지는 아직 연 적이 없어 기기에 없다. 인터넷에 다시 연결되면 열린다. " +
