@@ -4,12 +4,13 @@ the build's file list) keeps every page a reader opens, and only the worker can:
 
 - Three chapters and the search page visited, the network cut (`context.set_offline(True)`), each reloaded: every
   figure decoded, the styles applied, the explorer started, a search answering; a chapter never opened says in
-  Korean that it was not kept (the worker's page, not the browser's error page); after "오프라인으로 모두 받아
-  두기" it opens too.
+  Korean that it was not kept (the worker's page, not the browser's error page).
 - A new build of the site (a copy of the build whose pages and an explorer's state file change, its worker written
   again by the build's own step, offline.write_worker) is seen after reconnecting: the notice "새 판이 있다 —
-  다시 불러오기", the old build's page and state file until it is pressed, then only the new build's, and only the
-  new build's cache.
+  다시 불러오기", the old build's page and state file until it is pressed; a page the old build never kept says a
+  new edition is there (never the new page under the old worker); pressing swaps: only the new build's pages, files
+  and cache.
+- "오프라인으로 모두 받아 두기" pressed by keyboard: then, offline, the never-opened chapter and the site's root open.
 - The live mode run once on one page, then offline on another: the library's values, and nothing fetched from the
   server (the server's own log of requests). The press-to-result times are figures
   (<build>/screenshots/offline-measurements.json), never assertions.
@@ -167,55 +168,59 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     assert "받아 두지 않았다" in text and HANGUL.search(text) and response.status == 503, text
     assert page.locator("main a").count() >= len(chapters), "the notice lists the kept pages"
     assert site[1].served[served:] == [], "offline pages came from the server"
-    # "오프라인으로 모두 받아 두기" (online), then the never-opened chapter opens offline
     reader.context.set_offline(False)
+
+    # a new build: ②'s page, its explorer's state file and the never-opened chapter change; the worker is written
+    # again by the build's own step
+    old_caches = page.evaluate(CACHES)
+    assert len(old_caches) == 1
+    roofline, flash = root / page_file(chapters[0]), root / page_file(never)
+    states = sorted((root / "_static" / "states").glob("w4_2_roofline-roofline.*.json"))[0]
+    state_url = reader.base + states.relative_to(root).as_posix()
+    old_state = states.read_text(encoding="utf-8")
+    for changed in (roofline, flash):
+        text = changed.read_text(encoding="utf-8")
+        changed.write_text(text.replace("</article>", '<p id="rl-edition">새 판</p></article>', 1), encoding="utf-8")
+    states.write_text(old_state.replace("{", '{"edition":"new",', 1), encoding="utf-8")
+    landing = json.loads((root / site_offline.MANIFEST).read_text(encoding="utf-8"))["start_url"]
+    digest = site_offline.write_worker(root, landing, "", landing)
+    assert f"rl-{digest}" not in old_caches
+    page = reader.open(chapters[0])
+    page.locator(".rl-update").wait_for(state="visible", timeout=WAIT_MS)
+    # until the reader presses: the old build's page and state file, both
+    assert page.locator("#rl-edition").count() == 0
+    assert page.evaluate(FETCH_TEXT, state_url) == old_state
+    # a page the old build never kept: the server has only the new build's, so the old worker says so
+    page.goto(reader.base + page_file(never))
+    assert "새 판이 있다" in page.locator("h1").inner_text() and page.locator("#rl-edition").count() == 0
+    with page.expect_navigation(timeout=WAIT_MS):
+        page.get_by_role("button", name="다시 불러오기").click()
+    page.locator("#rl-edition").wait_for()
+    assert page.evaluate(CACHES) == [f"rl-{digest}"], "the old build's cache is still there"
+    page = reader.open(chapters[0])
+    assert page.locator("#rl-edition").count() == 1
+    assert page.evaluate(FETCH_TEXT, state_url) == states.read_text(encoding="utf-8")
+
+    # "오프라인으로 모두 받아 두기", by keyboard; then offline: every page opens, in the new build's bytes
     page = reader.open(label_page("home"))
     control = page.locator(".rl-offline")
     control.wait_for(state="visible")
-    button = control.get_by_role("button", name="오프라인으로 모두 받아 두기")
     assert "MiB" in control.inner_text()
-    button.focus()
+    control.get_by_role("button", name="오프라인으로 모두 받아 두기").focus()
     page.keyboard.press("Enter")
     page.wait_for_function("() => /받아 두었다/.test(document.querySelector('.rl-offline-status').textContent)",
                            timeout=WAIT_MS)
     reader.context.set_offline(True)
     page = reader.open(never)
     chapter_works(page, False)
+    assert page.locator("#rl-edition").count() == 1
+    page = reader.open(chapters[0])
+    assert page.locator("#rl-edition").count() == 1
+    for docname in chapters[1:]:
+        chapter_works(reader.open(docname), explorers[docname])
     page.goto(reader.base)            # the site's address: its root page sends the reader to the landing page
     page.wait_for_url("**/" + page_file(label_page("home")))
     page.locator(".rl-offline").wait_for(state="visible")
-    reader.context.set_offline(False)
-
-    # a new build: ②'s page and its explorer's state file change, the worker is written again by the build's step
-    old_caches = page.evaluate(CACHES)
-    assert len(old_caches) == 1
-    roofline = root / page_file(chapters[0])
-    states = sorted((root / "_static" / "states").glob("w4_2_roofline-roofline.*.json"))[0]
-    state_url = reader.base + states.relative_to(root).as_posix()
-    old_page, old_state = roofline.read_text(encoding="utf-8"), states.read_text(encoding="utf-8")
-    roofline.write_text(old_page.replace("</article>", '<p id="rl-edition">새 판</p></article>', 1), encoding="utf-8")
-    states.write_text(old_state.replace("{", '{"edition":"new",', 1), encoding="utf-8")
-    landing = site_offline.json.loads((root / site_offline.MANIFEST).read_text(encoding="utf-8"))["start_url"]
-    digest = site_offline.write_worker(root, landing, "", landing)
-    assert f"rl-{digest}" not in old_caches
-    page = reader.open(chapters[0])
-    page.locator(".rl-update").wait_for(state="visible", timeout=WAIT_MS)
-    # until it is pressed: the old build's page and state file, both
-    assert page.locator("#rl-edition").count() == 0
-    assert page.evaluate(FETCH_TEXT, state_url) == old_state
-    update = page.get_by_role("button", name="다시 불러오기")
-    with page.expect_navigation(timeout=WAIT_MS):
-        update.click()
-    page.wait_for_load_state("load")
-    page.locator("#rl-edition").wait_for()
-    assert page.evaluate(FETCH_TEXT, state_url) == states.read_text(encoding="utf-8")
-    assert page.evaluate(CACHES) == [f"rl-{digest}"], "the old build's cache is still there"
-    # the new build was fetched whole before the swap: offline, every kept page is the new build's
-    reader.context.set_offline(True)
-    page = reader.open(chapters[0])
-    assert page.locator("#rl-edition").count() == 1
-    for docname in chapters[1:] + [never]:
-        chapter_works(reader.open(docname), explorers.get(docname, False))
     reader.context.set_offline(False)
     reader.close()
 
