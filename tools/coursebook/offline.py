@@ -13,8 +13,8 @@ its files (priority 990), it
   site's base path, so a GitHub Pages project site works), the worker being `offline_sw.js` after one line
   holding the build's data.
 At `html-page-context` each page gets the manifest's link and the theme colours of light and dark mode; every
-page loads `_static/offline.js` (Jupyter Book names every script of _static; coursebook.assets defers it), which registers the worker, shows "새 판이 있다 — 다시 불러오기" and runs the
-landing page's control.
+page loads `_static/offline.js` (Jupyter Book names every script of _static; coursebook.assets defers it), which
+registers the worker, shows "새 판이 있다 — 다시 불러오기" and runs the landing page's control.
 A page that is not kept answers, offline, with a short Korean page saying so (the worker writes it).
 """
 from __future__ import annotations
@@ -33,7 +33,6 @@ TEMPLATE = Path(__file__).with_name("offline_sw.js")
 LIVE = "_static/live/"
 # not for readers: Sphinx's build record and inventory, the worker itself, the unused translations of Sphinx
 SKIPPED = (".buildinfo", "objects.inv", WORKER, "_static/locales/")
-LOADED_LATER = ("_static/vendor/uplot/uPlot.iife.min.js",)   # explorer.js loads it when an explorer starts
 THEME = {"light": "#ffffff", "dark": "#14181e"}               # the page background of the two modes
 APP_COLOUR = "#1f3a5f"                                         # the logo's
 ICONS = ("_static/app-icon-192.png", "_static/app-icon-512.png")
@@ -90,8 +89,11 @@ def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
             name = _resolve(path, ref, outdir)
             if name in files and name not in found:
                 found.append(name)
-        if "data-rl-explorer" in text:
-            found += [name for name in LOADED_LATER if name in files and name not in found]
+        if "data-rl-explorer" in text:    # what explorer.js loads when an explorer starts
+            from coursebook.assets import LOADED_BY_SCRIPT
+
+            later = [f"_static/{name}" for name in LOADED_BY_SCRIPT]
+            found += [name for name in later if name in files and name not in found]
         for css in [name for name in found if name.endswith(".css")]:
             for ref in _CSS_URL.findall((outdir / css).read_text(encoding="utf-8")):
                 name = _resolve(outdir / css, ref, outdir)
