@@ -10,6 +10,10 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - the explorer's response: in Chromium, from a key pressed on a control to the first frame after the update;
 - the exercise judge's response: from Enter in a field to the first frame after the verdict is shown;
 - first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
+- offline (the service worker, tools/coursebook/offline.py): the bytes it adds to a first visit (its script, the page
+  script, the manifest; raw and gzip), what the worker fetches to keep the first page, and the live mode's time from
+  the press to the first result, cold (fresh profile) and warm (another page, same profile, from the worker's cache),
+  on the site served with `Cache-Control: no-store` (so only the worker can keep anything);
 - `import roofline`: CPU seconds in a fresh interpreter;
 - Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
 `--quick` leaves out the clean and cached builds, the refresh and the test suite.
@@ -185,6 +189,7 @@ def in_browser(runs: int) -> None:
             explorer_response(browser, base, runs, label_page, page_file, offline)
             judge_response(browser, base, runs, label_page, page_file, offline)
             first_visit_bytes(browser, base, toc_pages(), page_file, offline)
+            offline_figures(browser, root, label_page, page_file, offline)
     except Exception as err:
         FAILED.append(f"browser figures: {err}")
         report("browser figures", "could not run (see the end)")
@@ -282,6 +287,89 @@ def first_visit_bytes(browser, base, pages, page_file, offline) -> None:
     context.close()
     for docname, (total, count) in sizes.items():
         report(f"first visit, {docname}", f"{total:>10,} bytes in {count} requests", {"bytes": total, "requests": count})
+
+
+def offline_figures(browser, root: Path, label_page, page_file, offline) -> None:
+    """The service worker's cost on a first visit and the live mode cold and warm, on a no-store server."""
+    import functools
+    import gzip
+    import http.server
+    import threading
+
+    from coursebook import offline as site_offline
+
+    for name in (site_offline.WORKER, "_static/offline.js", site_offline.MANIFEST):
+        data = (root / name).read_bytes()
+        report(f"offline, {name}", f"{len(data):>8,} bytes, gzip {len(gzip.compress(data, 6)):>7,}",
+               {"bytes": len(data), "gzip": len(gzip.compress(data, 6))})
+    served: list[str] = []
+
+    class NoStore(http.server.SimpleHTTPRequestHandler):
+        def end_headers(self):
+            self.send_header("Cache-Control", "no-store")
+            super().end_headers()
+
+        def do_GET(self):
+            served.append(self.path.split("?")[0].lstrip("/"))
+            super().do_GET()
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(NoStore, directory=str(root)))
+    server.daemon_threads = True
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    base = f"http://127.0.0.1:{server.server_address[1]}/"
+    size = lambda paths: sum((root / p).stat().st_size for p in paths if (root / p).is_file())
+    try:
+        first = page_file(label_page("ch-roofline"))
+        # before: the page as it was without the worker (no registration, no offline.js); after: as it is now
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+        offline(context, base, [])
+        context.route("**/offline.js*", lambda r: r.abort())
+        context.new_page().goto(base + first, wait_until="networkidle")
+        before = size(served)
+        context.close()
+        served.clear()
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        offline(context, base, [])
+        page = context.new_page()
+        own: list[int] = []
+        page.on("response", lambda response: own.append(len(response.body())) if response.ok else None)
+        page.goto(base + first, wait_until="networkidle")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
+        page.wait_for_timeout(2000)      # the worker keeps the page and what it needs
+        worker = (root / site_offline.WORKER).stat().st_size
+        after = sum(own) + worker
+        report("offline, first visit of ②, before", f"{before:>10,} bytes (no worker, no offline.js)", {"bytes": before})
+        report("offline, first visit of ②, after", f"{after:>10,} bytes (+{after - before:,}: offline.js, sw.js, "
+               "manifest, head tags)", {"bytes": after, "added": after - before})
+        again = size(served) - after
+        report("offline, the worker keeping ②", f"{again:>10,} bytes fetched again on this no-store server "
+               "(from the HTTP cache where the server allows caching)", {"bytes": again})
+        times = {}
+        for label, uid in (("ch-roofline", "rl-roofline"), ("ch-matmul", "rl-matmul")):
+            page.goto(base + page_file(label_page(label)), wait_until="load")
+            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
+            root_el = page.locator(f"#{uid}")
+            root_el.scroll_into_view_if_needed()
+            root_el.locator(".rl-live-button").wait_for()
+            page.evaluate("(uid) => { window.__live = 0; document.getElementById(uid).addEventListener('rl-live', "
+                          "() => { window.__live += 1; }); }", uid)
+            before = len(served)
+            started = time.perf_counter()
+            root_el.locator(".rl-live-button").click()
+            page.wait_for_function("() => window.__live > 0", timeout=600000)
+            times[label] = ((time.perf_counter() - started) * 1000, len(served) - before)
+        (cold, fetched_cold), (warm, fetched_warm) = times["ch-roofline"], times["ch-matmul"]
+        report("offline, live mode cold (②, fresh profile)", f"{cold:8.0f} ms, {fetched_cold} requests",
+               {"ms": cold, "requests": fetched_cold})
+        report("offline, live mode warm (⑤, same profile)", f"{warm:8.0f} ms, {fetched_warm} requests; "
+               f"warm/cold {warm / cold:.2f}", {"ms": warm, "requests": fetched_warm, "ratio": warm / cold})
+        context.close()
+    finally:
+        server.shutdown()
+        server.server_close()
 
 
 # ---- Lighthouse -------------------------------------------------------------------------------------------

@@ -10,7 +10,8 @@
   is the commit's date, the executed notebooks offered for download have the same cells and metadata,
   and pages link static files the same way in a clean build and in a rebuild;
 - registers the Korean search language (search_ko), per-page descriptions (sitemeta) and the Korean
-  interface words the themes lack (korean_ui).
+  interface words the themes lack (korean_ui);
+- registers the service worker and the web app manifest (offline).
 """
 from __future__ import annotations
 
@@ -153,4 +154,8 @@ def setup(app):
     mathml.setup(app)
     icons.setup(app)
     a11y.setup(app)
+    # a service worker and a web app manifest from the build's own file list: pages kept offline, one edition at a time
+    from coursebook import offline
+
+    offline.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
