@@ -49,3 +49,11 @@ def hangul_glyphs(pdf: bytes) -> int:
 def test_each_make_target_expands(target):
     run = subprocess.run(["make", "-n", target], cwd=ROOT, capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
+
+
+def test_the_readme_is_short_and_its_links_resolve():
+    """The README is for its readers (≤ 12 KiB); the contributors' pages it points to exist."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert len(readme.encode()) <= 12 * 1024, f"README.md is {len(readme.encode()):,} B (≤ 12 KiB: the rest goes in docs/)"
+    links = re.findall(r"\]\(([^)#:]+)\)", readme)
+    assert links and [link for link in links if not (ROOT / link).exists()] == []
