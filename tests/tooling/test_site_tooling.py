@@ -175,3 +175,12 @@ def test_stylesheets_bundled_in_order_with_their_urls_rebased(tmp_path):
     head, body = page.read_text(encoding="utf-8").split("</head>")
     assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', head) == [f"../_static/bundles/{name}"]
     assert "x.js" in head and 'href="late.css"' in body
+
+
+def test_glue_prefix_is_the_installed_myst_nbs():
+    """roofline.show.glue names the record prefix itself (Colab has no myst-nb); it is the one myst-nb reads."""
+    from myst_nb.ext.glue import GLUE_PREFIX
+
+    from roofline.show.glue import PREFIX
+
+    assert PREFIX == GLUE_PREFIX
