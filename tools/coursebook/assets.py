@@ -174,9 +174,9 @@ def early_theme(head: str) -> str:
 
 
 def page_assets(app, pagename, templatename, context, doctree) -> None:
-    """html-page-context: drop the scripts and stylesheets the page does not use, defer the rest."""
-    from sphinx.builders.html._assets import _JavaScript
-
+    """html-page-context: drop the scripts and stylesheets the page does not use. Sphinx's script objects pass
+    unchanged: `defer` is written by `defer_scripts` where the templates place them (`_templates/layout.html`
+    and `_templates/search.html`), so nothing here builds Sphinx's private asset classes."""
     body = context.get("body", "")
     scripts = []
     for js in context.get("script_files", []):
@@ -187,15 +187,8 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
                 continue
             scripts.append(js)
             continue
-        if not needed(filename, body):
-            continue
-        attributes = dict(getattr(js, "attributes", {}))
-        if str(filename).endswith(KEPT_IN_ORDER):
+        if needed(filename, body):
             scripts.append(js)
-            continue
-        if not {"async", "defer"} & set(attributes) and attributes.get("type") != "module":
-            attributes["defer"] = "defer"
-        scripts.append(_JavaScript(filename, priority=getattr(js, "priority", 500), **attributes))
     context["script_files"] = scripts
     context["css_files"] = [css for css in context.get("css_files", [])
                             if needed(getattr(css, "filename", css), body)]
