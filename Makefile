@@ -19,7 +19,7 @@ BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror 
 # in the same caches): about 6 of the 9 CPU-s a worker takes to collect the tests.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots
+.PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
@@ -81,7 +81,7 @@ system-deps:
 # ROOFLINE_UV: the same uv installs the simulated Colab's packages (tests/flows/test_colab.py), once per machine.
 test: $(STAMP) system-deps book
 	$(BIN)/python -m coursebook check --no-figures
-	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 3 --durations=25
+	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 3 --dist loadgroup --no-loadscope-reorder --durations=25
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile
@@ -110,3 +110,8 @@ serve: book
 
 clean:
 	rm -rf _build
+
+# The newest releases of the direct dependencies, tried in a throwaway venv and folder (never .venv): a table of
+# pinned / tried / built / fast tests / what broke. A figure for the maintainer, never a gate (not in `make test`).
+upgrade-check: $(STAMP)
+	$(BIN)/python tools/upgrade_check.py

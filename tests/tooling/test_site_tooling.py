@@ -136,19 +136,6 @@ def test_theme_script_edits_apply_to_the_pinned_theme(tmp_path):
         assets.edit_theme_scripts(tmp_path)
 
 
-def test_early_theme_names_light_or_dark_before_the_first_paint():
-    """The theme's <head> script holds the text `early_theme` replaces, and a changed theme stops the build."""
-    from coursebook import assets
-
-    layout = _theme_file("layout.html").read_text(encoding="utf-8")
-    head = layout.replace('{{ default_mode }}', "auto")
-    out = assets.early_theme(head)
-    assert '|| "auto";' not in out.split("dataset.theme =")[1].split("\n")[0]
-    assert 'matchMedia("(prefers-color-scheme: dark)")' in out
-    with pytest.raises(RuntimeError, match="_EARLY_THEME"):
-        assets.early_theme("<script></script>")
-
-
 def test_stylesheets_bundled_in_order_with_their_urls_rebased(tmp_path):
     from coursebook import assets
 
@@ -175,3 +162,12 @@ def test_stylesheets_bundled_in_order_with_their_urls_rebased(tmp_path):
     head, body = page.read_text(encoding="utf-8").split("</head>")
     assert re.findall(r'<link rel="stylesheet" href="([^"]+)"', head) == [f"../_static/bundles/{name}"]
     assert "x.js" in head and 'href="late.css"' in body
+
+
+def test_glue_prefix_is_the_installed_myst_nbs():
+    """roofline.show.glue names the record prefix itself (Colab has no myst-nb); it is the one myst-nb reads."""
+    from myst_nb.ext.glue import GLUE_PREFIX
+
+    from roofline.show.glue import PREFIX
+
+    assert PREFIX == GLUE_PREFIX

@@ -19,7 +19,8 @@ First paint needs only the page and its CSS; everything else waits or stays away
 - a page's stylesheets (12 to 16 files, each a request before the first paint) are one file, in their order, shared
   by the pages that use the same ones (`bundle_stylesheets`);
 - the page is drawn in its light or dark colours from the first paint: the theme's <head> script names "auto"
-  (which no rule names) until its deferred script runs, then every element is styled again (`early_theme`); the
+  (which no rule names) until its deferred script runs, then every element is styled again: a script of
+  `_templates/layout.html`, right after the theme's, names "light" or "dark" at once; the
   theme's scroll of the sidebar to the current link waits for the first frame and a visible sidebar
   (`THEME_SCRIPT_EDITS`);
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
@@ -97,22 +98,12 @@ THEME_SCRIPT_EDITS = {
         ('sessionStorage.setItem("sidebar-scroll-top",e.scrollTop)})})',
          'sessionStorage.setItem("sidebar-scroll-top",e.scrollTop)})},0)))'),
         # and it sets the page's light or dark theme again when the page is ready: only a change is written (writing
-        # <html data-theme> restyles every element a [data-theme=…] rule can reach; `early_theme` set it already)
+        # <html data-theme> restyles every element a [data-theme=…] rule can reach; _templates/layout.html set it already)
         ('document.documentElement.dataset.mode=e;var n="auto"==e?t:e;document.documentElement.dataset.theme=n,',
          'document.documentElement.dataset.mode!==e&&(document.documentElement.dataset.mode=e);var n="auto"==e?t:e;'
          'document.documentElement.dataset.theme!==n&&(document.documentElement.dataset.theme=n),'),
     ),
 }
-
-# the theme's first script in <head> names the page's theme before anything is drawn: the stored one, else its
-# default mode, "auto", which no stylesheet rule names (neither the light nor the dark colours), and which the
-# theme's script turns into "light" or "dark" only when the page is ready: a first paint without the theme's colours
-# (a light page for a reader whose system is dark), then every element styled again. `early_theme` names the
-# theme the reader's mode gives, as the theme's script will (pydata-sphinx-theme.js `setTheme`)
-_EARLY_THEME = ('document.documentElement.dataset.theme = localStorage.getItem("theme") || "auto";',
-                'document.documentElement.dataset.theme = ((mode) => mode === "light" || mode === "dark" ? mode : '
-                'matchMedia("(prefers-color-scheme: dark)").matches ? "dark" : "light")'
-                '(document.documentElement.dataset.mode);')
 
 # scripts that run where they stand: the options object the page's inline scripts fill in (400 bytes)
 KEPT_IN_ORDER = ("documentation_options.js",)
@@ -163,20 +154,10 @@ def edit_theme_scripts(static: Path) -> list[str]:
     return edited
 
 
-def early_theme(head: str) -> str:
-    """`head` (the theme's `css` block) with its first script naming "light" or "dark" at once (`_EARLY_THEME`);
-    a theme whose script no longer holds the text stops the build."""
-    old, new = _EARLY_THEME
-    if head.count(old) != 1:
-        raise RuntimeError("pydata-sphinx-theme's <head> script changed (no single "
-                           f"{old!r}): review _EARLY_THEME in tools/coursebook/assets.py")
-    return head.replace(old, new)
-
-
 def page_assets(app, pagename, templatename, context, doctree) -> None:
-    """html-page-context: drop the scripts and stylesheets the page does not use, defer the rest."""
-    from sphinx.builders.html._assets import _JavaScript
-
+    """html-page-context: drop the scripts and stylesheets the page does not use. Sphinx's script objects pass
+    unchanged: `defer` is written by `defer_scripts` where the templates place them (`_templates/layout.html`
+    and `_templates/search.html`), so nothing here builds Sphinx's private asset classes."""
     body = context.get("body", "")
     scripts = []
     for js in context.get("script_files", []):
@@ -187,21 +168,13 @@ def page_assets(app, pagename, templatename, context, doctree) -> None:
                 continue
             scripts.append(js)
             continue
-        if not needed(filename, body):
-            continue
-        attributes = dict(getattr(js, "attributes", {}))
-        if str(filename).endswith(KEPT_IN_ORDER):
+        if needed(filename, body):
             scripts.append(js)
-            continue
-        if not {"async", "defer"} & set(attributes) and attributes.get("type") != "module":
-            attributes["defer"] = "defer"
-        scripts.append(_JavaScript(filename, priority=getattr(js, "priority", 500), **attributes))
     context["script_files"] = scripts
     context["css_files"] = [css for css in context.get("css_files", [])
                             if needed(getattr(css, "filename", css), body)]
     context["defer_scripts"] = defer_scripts
     context["without_bootstrap"] = without_bootstrap
-    context["early_theme"] = early_theme
 
 
 # ---- MyST-NB's folded cells ---------------------------------------------------------------------------

@@ -27,6 +27,10 @@ import sys
 # NumPy, IPython and matplotlib are imported where they are used: `import roofline.show` (and the page's
 # live engine, roofline.show.engine, which runs in the reader's browser) needs none of them.
 
+# The record format's prefix, as myst-nb publishes it (`myst_nb.ext.glue.GLUE_PREFIX`). Named here, not imported:
+# Colab has no myst-nb, and importing it in every chapter kernel would load Sphinx's docutils (some 270 modules).
+# tests/tooling/test_site_tooling.py checks it against the installed myst-nb's, so an upgrade that changes it fails
+# there (docs/upgrading.md).
 PREFIX = "application/papermill.record/"
 PICTURES = "ROOFLINE_PICTURES"   # "0": a figure is glued by its fingerprint, not drawn
 PNG_DPI = 144
