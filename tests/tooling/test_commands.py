@@ -14,7 +14,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 DRY_RUN = ("serve", "clean", "screenshots", "bench", "figures", "parameters", "editions", "notebooks", "refresh",
-           "check", "pdf")
+           "check", "pdf", "upgrade-check")
 
 pytestmark = pytest.mark.heavy(15)   # rough seconds, for the order of the run (tests/conftest.py)
 
