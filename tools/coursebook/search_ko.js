@@ -3,7 +3,8 @@
      ROOFLINE_SEARCH = {suffixes: particles and endings, longest first,
                         tf: {page: {word: count}} (count 1 left out), len: {page: words}, hubs: [page],
                         taught: {glossary name, letters only: [pages its entry refers to]},
-                        sounds: {consonant skeleton: the glossary's English word that has it}}.
+                        sounds: {consonant skeleton: the glossary's English word that has it},
+                        spelled: {a form the glossary lists for an entry, letters only: its first name's words}}.
    Sphinx's searchtools.js (loaded first) calls splitQuery(query) for the words of a query, then
    new Stemmer().stemWord(word) for each, then Scorer.score(result) for each page found. */
 var RooflineSearch = (function () {
@@ -105,10 +106,28 @@ var RooflineSearch = (function () {
     return out.filter(function (t) { return t; });
   };
 
-  /* the words to search for: Hangul words written apart whose joined form the index knows are joined
+  /* the query as letters and digits only, without a trailing particle when only that form is in table */
+  var named = function (table, query) {
+    var name = query.toLowerCase().replace(/[^\p{Letter}\p{Number}]+/gu, "");
+    if (has(table, name)) return table[name];
+    for (var i = 0; i < data.suffixes.length; i++) {
+      var s = data.suffixes[i];
+      if (name.length > s.length && name.endsWith(s) && has(table, name.slice(0, -s.length)))
+        return table[name.slice(0, -s.length)];
+    }
+    return null;
+  };
+
+  /* the words of the glossary entry whose listed forms the whole query is ("어큐펀시" → ["점유율"],
+     "텐서 코아를" → ["tensor", "core"]); null if none */
+  var spelledAs = function (query) { return data.spelled ? named(data.spelled, query) : null; };
+
+  /* the words to search for: a form the glossary lists is searched as its entry's first name; Hangul words written apart whose joined form the index knows are joined
      ("실행 시간" → "실행시간" when the site writes "실행시간"), and a word that finds nothing is cut into
      indexed words ("산술강도" → "산술", "강도") */
   var words = function (query) {
+    var spelled = spelledAs(query);
+    if (spelled !== null) return spelled.slice();
     var split = tokens(query), out = [];
     for (var i = 0; i < split.length; i++) {
       var next = split[i + 1];
@@ -145,15 +164,7 @@ var RooflineSearch = (function () {
 
   /* the pages that teach a glossary term, when the whole query is one of its names however spaced
      or hyphenated ("메모리 바운드", "Memory bound", "memory-bound"; a trailing particle is allowed) */
-  var taughtBy = function (query) {
-    var name = query.toLowerCase().replace(/[^\p{Letter}\p{Number}]+/gu, "");
-    if (has(data.taught, name)) return data.taught[name];
-    for (var i = 0; i < data.suffixes.length; i++) {
-      var s = data.suffixes[i];
-      if (name.endsWith(s) && has(data.taught, name.slice(0, -s.length))) return data.taught[name.slice(0, -s.length)];
-    }
-    return [];
-  };
+  var taughtBy = function (query) { return named(data.taught, query) || []; };
 
   var lengths = Object.values(data.len);
   var average = lengths.length ? lengths.reduce(function (a, b) { return a + b; }, 0) / lengths.length : 1;
@@ -191,7 +202,7 @@ var RooflineSearch = (function () {
     return taught.indexOf(docname) !== -1 ? total + RANK.taught : total;
   };
 
-  return {tokens: tokens, words: words, pieces: pieces, stem: stem, terms: terms, taughtBy: taughtBy,
+  return {tokens: tokens, words: words, spelledAs: spelledAs, pieces: pieces, stem: stem, terms: terms, taughtBy: taughtBy,
           soundKey: soundKey, sounded: sounded,
           score: score, query: ""};
 })();
