@@ -122,12 +122,10 @@ var RooflineSearch = (function () {
      "텐서 코아를" → ["tensor", "core"]); null if none */
   var spelledAs = function (query) { return data.spelled ? named(data.spelled, query) : null; };
 
-  /* the words to search for: a form the glossary lists is searched as its entry's first name; Hangul words written apart whose joined form the index knows are joined
+  /* the words of a query as typed: Hangul words written apart whose joined form the index knows are joined
      ("실행 시간" → "실행시간" when the site writes "실행시간"), and a word that finds nothing is cut into
      indexed words ("산술강도" → "산술", "강도") */
-  var words = function (query) {
-    var spelled = spelledAs(query);
-    if (spelled !== null) return spelled.slice();
+  var typed = function (query) {
     var split = tokens(query), out = [];
     for (var i = 0; i < split.length; i++) {
       var next = split[i + 1];
@@ -144,21 +142,55 @@ var RooflineSearch = (function () {
     return out;
   };
 
+  /* words as Sphinx's search searches them: lower case, no stop words or numbers, stemmed, each once */
+  var asSearched = function (list) {
+    var stopped = typeof stopwords !== "undefined" ? stopwords : [];
+    var found = [];
+    list.forEach(function (word) {
+      var lower = word.toLowerCase();
+      if (stopped.indexOf(lower) !== -1 || /^\d+$/.test(lower)) return;
+      var t = stem(lower);
+      if (found.indexOf(t) === -1) found.push(t);
+    });
+    return found;
+  };
+
+  /* the pages (document numbers) whose text or headings hold a searched term, as Sphinx's search finds them:
+     the term, and from three letters on an indexed word that contains it */
+  var pagesOf = function (term) {
+    var i = index(), found = [];
+    if (i === null) return found;
+    var add = function (files) {
+      if (files === undefined) return;
+      (files.length === undefined ? [files] : files).forEach(function (f) { found.push(f); });
+    };
+    [i.terms, i.titleterms].forEach(function (table) {
+      add(table[term]);
+      if (term.length > 2 && !has(table, term))
+        Object.keys(table).forEach(function (k) { if (k.indexOf(term) !== -1) add(table[k]); });
+    });
+    return found;
+  };
+
+  /* the words to search for: the query as typed, except that a form the glossary lists for an entry is
+     searched as the entry's first name when the query as typed does not find the page that teaches the
+     entry on every word ("부분합" → "중간 합"; "구조적 희소성", which that page writes, stays as typed) */
+  var words = function (query) {
+    var asTyped = typed(query), spelled = spelledAs(query);
+    if (spelled === null) return asTyped;
+    var i = index(), taught = taughtBy(query);
+    var numbers = i === null ? [] : taught.map(function (d) { return i.docnames.indexOf(d); });
+    var found = numbers.some(function (n) {
+      return n >= 0 && asSearched(asTyped).every(function (t) { return pagesOf(t).indexOf(n) !== -1; });
+    });
+    return found && asTyped.length ? asTyped : spelled.slice();
+  };
+
   /* the searched terms of a query, as Sphinx's search makes them: lower case, no stop words or numbers,
      stemmed */
   var cache = {query: null, terms: []};
   var terms = function (query) {
-    if (cache.query !== query) {
-      var stopped = typeof stopwords !== "undefined" ? stopwords : [];
-      var found = [];
-      words(query).forEach(function (word) {
-        var lower = word.toLowerCase();
-        if (stopped.indexOf(lower) !== -1 || /^\d+$/.test(lower)) return;
-        var t = stem(lower);
-        if (found.indexOf(t) === -1) found.push(t);
-      });
-      cache = {query: query, terms: found};
-    }
+    if (cache.query !== query) cache = {query: query, terms: asSearched(words(query))};
     return cache.terms;
   };
 

@@ -37,8 +37,9 @@ skeleton, when exactly one has it.
 Forms students type, from the glossary (`spelled` role): an entry may list, in its definition, the other ways
 students write the term (`{spelled}`오큐펀시, 어큐펀시``: Hangul spellings of the English, the Korean name written
 otherwise). The role leaves no text on the page (an empty comment node carrying the forms) and is not indexed as
-the page's words; the query side searches a query that is one of them (however spaced, a trailing particle
-allowed) as the entry's first name, and ranks the page the entry refers to first, as for its names.
+the page's words. A query that is one of them (however spaced, a trailing particle allowed) ranks the page the
+entry refers to first, as its names do; when that page does not hold every word of the query as typed
+("부분합", "와프"), the query side searches the entry's first name instead ("중간 합", "워프").
 
 Ranking: Sphinx scores a page 15 when a word is in one of its headings and 5 when it is only in the
 text, so many pages tie, and a glossary entry scores 100. `Scorer.score` (search_ko.js) takes
