@@ -493,9 +493,13 @@ def prepare(app, env):
     SearchKorean.taught = taught_pages(entries, env.domaindata["std"]["labels"])
     SearchKorean.sounds = sounds_from(entries)
     SearchKorean.spelled = spelled_from(entries)
-    names = {normal(n) for e in entries for n in e.names}
-    for form in sorted({normal(f) for e in entries for f in e.forms} & names):
-        logger.warning(f"용어집: 표기 {form!r}는 다른 항목의 이름이다. spelled에서 뺀다.", location="glossary")
+    names = {normal(n): e.names[0] for e in entries for n in e.names}
+    for docname, doctree in doctrees.items():
+        for entry in glossary_entries(doctree):
+            for form in entry.forms:
+                if normal(form) in names:
+                    logger.warning(f"용어집 {entry.names[0]!r}의 spelled 표기 {form!r}: '{names[normal(form)]}' 항목의 "
+                                   f"이름이라 찾는 말로 쓰지 않는다. spelled에서 빼야 한다.", location=docname)
     digest, before = tables.digest(), getattr(env, "roofline_search_tables", None)
     env.roofline_search_tables = digest
     return sorted(doctrees) if before != digest else None
