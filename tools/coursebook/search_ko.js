@@ -3,7 +3,8 @@
      ROOFLINE_SEARCH = {suffixes: particles and endings, longest first,
                         tf: {page: {word: count}} (count 1 left out), len: {page: words}, hubs: [page],
                         taught: {glossary name, letters only: [pages its entry refers to]},
-                        sounds: {consonant skeleton: the glossary's English word that has it}}.
+                        sounds: {consonant skeleton: the glossary's English word that has it},
+                        spelled: {a form the glossary lists for an entry, letters only: its first name's words}}.
    Sphinx's searchtools.js (loaded first) calls splitQuery(query) for the words of a query, then
    new Stemmer().stemWord(word) for each, then Scorer.score(result) for each page found. */
 var RooflineSearch = (function () {
@@ -105,10 +106,26 @@ var RooflineSearch = (function () {
     return out.filter(function (t) { return t; });
   };
 
-  /* the words to search for: Hangul words written apart whose joined form the index knows are joined
+  /* the query as letters and digits only, without a trailing particle when only that form is in table */
+  var named = function (table, query) {
+    var name = query.toLowerCase().replace(/[^\p{Letter}\p{Number}]+/gu, "");
+    if (has(table, name)) return table[name];
+    for (var i = 0; i < data.suffixes.length; i++) {
+      var s = data.suffixes[i];
+      if (name.length > s.length && name.endsWith(s) && has(table, name.slice(0, -s.length)))
+        return table[name.slice(0, -s.length)];
+    }
+    return null;
+  };
+
+  /* the words of the glossary entry whose listed forms the whole query is ("어큐펀시" → ["점유율"],
+     "텐서 코아를" → ["tensor", "core"]); null if none */
+  var spelledAs = function (query) { return data.spelled ? named(data.spelled, query) : null; };
+
+  /* the words of a query as typed: Hangul words written apart whose joined form the index knows are joined
      ("실행 시간" → "실행시간" when the site writes "실행시간"), and a word that finds nothing is cut into
      indexed words ("산술강도" → "산술", "강도") */
-  var words = function (query) {
+  var typed = function (query) {
     var split = tokens(query), out = [];
     for (var i = 0; i < split.length; i++) {
       var next = split[i + 1];
@@ -125,35 +142,61 @@ var RooflineSearch = (function () {
     return out;
   };
 
+  /* words as Sphinx's search searches them: lower case, no stop words or numbers, stemmed, each once */
+  var asSearched = function (list) {
+    var stopped = typeof stopwords !== "undefined" ? stopwords : [];
+    var found = [];
+    list.forEach(function (word) {
+      var lower = word.toLowerCase();
+      if (stopped.indexOf(lower) !== -1 || /^\d+$/.test(lower)) return;
+      var t = stem(lower);
+      if (found.indexOf(t) === -1) found.push(t);
+    });
+    return found;
+  };
+
+  /* the pages (document numbers) whose text or headings hold a searched term, as Sphinx's search finds them:
+     the term, and from three letters on an indexed word that contains it */
+  var pagesOf = function (term) {
+    var i = index(), found = [];
+    if (i === null) return found;
+    var add = function (files) {
+      if (files === undefined) return;
+      (files.length === undefined ? [files] : files).forEach(function (f) { found.push(f); });
+    };
+    [i.terms, i.titleterms].forEach(function (table) {
+      add(table[term]);
+      if (term.length > 2 && !has(table, term))
+        Object.keys(table).forEach(function (k) { if (k.indexOf(term) !== -1) add(table[k]); });
+    });
+    return found;
+  };
+
+  /* the words to search for: the query as typed, except that a form the glossary lists for an entry is
+     searched as the entry's first name when the query as typed does not find the page that teaches the
+     entry on every word ("부분합" → "중간 합"; "구조적 희소성", which that page writes, stays as typed) */
+  var words = function (query) {
+    var asTyped = typed(query), spelled = spelledAs(query);
+    if (spelled === null) return asTyped;
+    var i = index(), taught = taughtBy(query);
+    var numbers = i === null ? [] : taught.map(function (d) { return i.docnames.indexOf(d); });
+    var found = numbers.some(function (n) {
+      return n >= 0 && asSearched(asTyped).every(function (t) { return pagesOf(t).indexOf(n) !== -1; });
+    });
+    return found && asTyped.length ? asTyped : spelled.slice();
+  };
+
   /* the searched terms of a query, as Sphinx's search makes them: lower case, no stop words or numbers,
      stemmed */
   var cache = {query: null, terms: []};
   var terms = function (query) {
-    if (cache.query !== query) {
-      var stopped = typeof stopwords !== "undefined" ? stopwords : [];
-      var found = [];
-      words(query).forEach(function (word) {
-        var lower = word.toLowerCase();
-        if (stopped.indexOf(lower) !== -1 || /^\d+$/.test(lower)) return;
-        var t = stem(lower);
-        if (found.indexOf(t) === -1) found.push(t);
-      });
-      cache = {query: query, terms: found};
-    }
+    if (cache.query !== query) cache = {query: query, terms: asSearched(words(query))};
     return cache.terms;
   };
 
   /* the pages that teach a glossary term, when the whole query is one of its names however spaced
      or hyphenated ("메모리 바운드", "Memory bound", "memory-bound"; a trailing particle is allowed) */
-  var taughtBy = function (query) {
-    var name = query.toLowerCase().replace(/[^\p{Letter}\p{Number}]+/gu, "");
-    if (has(data.taught, name)) return data.taught[name];
-    for (var i = 0; i < data.suffixes.length; i++) {
-      var s = data.suffixes[i];
-      if (name.endsWith(s) && has(data.taught, name.slice(0, -s.length))) return data.taught[name.slice(0, -s.length)];
-    }
-    return [];
-  };
+  var taughtBy = function (query) { return named(data.taught, query) || []; };
 
   var lengths = Object.values(data.len);
   var average = lengths.length ? lengths.reduce(function (a, b) { return a + b; }, 0) / lengths.length : 1;
@@ -191,7 +234,7 @@ var RooflineSearch = (function () {
     return taught.indexOf(docname) !== -1 ? total + RANK.taught : total;
   };
 
-  return {tokens: tokens, words: words, pieces: pieces, stem: stem, terms: terms, taughtBy: taughtBy,
+  return {tokens: tokens, words: words, spelledAs: spelledAs, pieces: pieces, stem: stem, terms: terms, taughtBy: taughtBy,
           soundKey: soundKey, sounded: sounded,
           score: score, query: ""};
 })();

@@ -34,6 +34,13 @@ loanword spelling keeps, vowels and silent letters left out); the query side giv
 nothing the skeleton of its jamo ("오큐펀시" → ㅋ ㅍ ㄴ ㅅ → "KPNS") and searches for the English word with that
 skeleton, when exactly one has it.
 
+Forms students type, from the glossary (`spelled` role): an entry may list, in its definition, the other ways
+students write the term (`{spelled}`오큐펀시, 어큐펀시``: Hangul spellings of the English, the Korean name written
+otherwise). The role leaves no text on the page (an empty comment node carrying the forms) and is not indexed as
+the page's words. A query that is one of them (however spaced, a trailing particle allowed) ranks the page the
+entry refers to first, as its names do; when that page does not hold every word of the query as typed
+("부분합", "와프"), the query side searches the entry's first name instead ("중간 합", "워프").
+
 Ranking: Sphinx scores a page 15 when a word is in one of its headings and 5 when it is only in the
 text, so many pages tie, and a glossary entry scores 100. `Scorer.score` (search_ko.js) takes
 min(Sphinx's score, 15), adds a BM25-style boost from the words' counts on the page (k1 = 3, b = 0.75;
@@ -57,6 +64,9 @@ from pathlib import Path
 
 from docutils import nodes
 from sphinx.search import SearchLanguage
+from sphinx.util import logging
+
+logger = logging.getLogger(__name__)
 
 HANGUL = "\uac00-\ud7a3\u1100-\u11ff\u3130-\u318f"
 _TOKEN = re.compile(rf"[{HANGUL}]+|[^\W{HANGUL}]+")
@@ -146,6 +156,7 @@ class Entry:
 
     names: list[str]
     labels: list[str]
+    forms: list[str] = field(default_factory=list)
 
 
 def glossary_entries(doctree: nodes.Node) -> list[Entry]:
@@ -167,7 +178,9 @@ def glossary_entries(doctree: nodes.Node) -> list[Entry]:
                     unique.append(name)
             labels = [] if definition is None else [
                 x["reftarget"] for x in definition.findall(addnodes.pending_xref) if x.get("reftype") == "ref"]
-            entries.append(Entry(unique, labels))
+            spelled = [] if definition is None else [
+                form for c in definition.findall(nodes.comment) for form in c.get("spelled", ())]
+            entries.append(Entry(unique, labels, spelled))
     return entries
 
 
@@ -339,15 +352,39 @@ def text_nodes(doctree: nodes.Node):
 
 
 def taught_pages(entries: list[Entry], labels: dict[str, tuple]) -> dict[str, list[str]]:
-    """Every name of every glossary entry, as `normal` writes it → the pages its definition refers to
+    """Every name and listed form of every glossary entry, as `normal` writes it → the pages its definition refers to
     (`labels`: Sphinx's label → (docname, …)). The query side ranks those pages first for that name."""
     table: dict[str, set[str]] = {}
     for entry in entries:
         pages = {labels[label][0] for label in entry.labels if label in labels}
-        for name in entry.names:
+        for name in [*entry.names, *entry.forms]:
             if pages and normal(name):
                 table.setdefault(normal(name), set()).update(pages)
     return {name: sorted(pages) for name, pages in sorted(table.items())}
+
+
+def spelled_from(entries: list[Entry]) -> dict[str, list[str]]:
+    """Every form a glossary entry lists (`spelled`), as `normal` writes it → the words of the entry's first
+    name, which the query side searches instead ("오큐펀시" → ["점유율"], "텐서코아" → ["tensor", "core"]);
+    a form that is a name of an entry is left out (the name is searched as written)."""
+    names = {normal(n) for e in entries for n in e.names}
+    table: dict[str, list[str]] = {}
+    for entry in entries:
+        words = [w for w in _words(entry.names[0]) if keep(w)] if entry.names else []
+        for form in entry.forms:
+            if words and normal(form) and normal(form) not in names:
+                table.setdefault(normal(form), words)
+    return dict(sorted(table.items()))
+
+
+def spelled_role(name, rawtext, text, lineno, inliner, options=None, content=None):
+    """{spelled}`오큐펀시, 어큐펀시` in a glossary definition: the forms students type for the entry's term,
+    kept on an empty comment node (nothing shows on the page, nothing is indexed as its text)."""
+    forms = [form.strip() for form in text.split(",") if form.strip()]
+    if not forms:
+        message = inliner.reporter.error(f"spelled: 표기가 하나도 없다 ({rawtext}). 쉼표로 나눠 적는다.", line=lineno)
+        return [inliner.problematic(rawtext, rawtext, message)], [message]
+    return [nodes.comment("", "", spelled=forms)], []
 
 
 def tables_from(doctrees: dict[str, nodes.Node]) -> Tables:
@@ -376,6 +413,7 @@ class SearchKorean(SearchLanguage):
     hubs: list[str] = []
     taught: dict[str, list[str]] = {}
     sounds: dict[str, str] = {}
+    spelled: dict[str, list[str]] = {}
 
     def split(self, input: str) -> list[str]:
         tables = self.tables
@@ -416,6 +454,7 @@ class SearchKorean(SearchLanguage):
             "hubs": sorted(self.hubs),
             "taught": self.taught,
             "sounds": self.sounds,
+            "spelled": self.spelled,
         }
         blob = json.dumps(data, ensure_ascii=False, separators=(",", ":"))
         return f"var ROOFLINE_SEARCH = {blob};\n" + QUERY_JS.read_text(encoding="utf-8")
@@ -453,6 +492,14 @@ def prepare(app, env):
     entries = [e for d in doctrees.values() for e in glossary_entries(d)]
     SearchKorean.taught = taught_pages(entries, env.domaindata["std"]["labels"])
     SearchKorean.sounds = sounds_from(entries)
+    SearchKorean.spelled = spelled_from(entries)
+    names = {normal(n): e.names[0] for e in entries for n in e.names}
+    for docname, doctree in doctrees.items():
+        for entry in glossary_entries(doctree):
+            for form in entry.forms:
+                if normal(form) in names:
+                    logger.warning(f"용어집 {entry.names[0]!r}의 spelled 표기 {form!r}: '{names[normal(form)]}' 항목의 "
+                                   f"이름이라 찾는 말로 쓰지 않는다. spelled에서 빼야 한다.", location=docname)
     digest, before = tables.digest(), getattr(env, "roofline_search_tables", None)
     env.roofline_search_tables = digest
     return sorted(doctrees) if before != digest else None
@@ -468,6 +515,7 @@ def is_hub(doctree) -> bool:
 
 
 def setup(app):
+    app.add_role("spelled", spelled_role)
     app.add_search_language(SearchKorean)
     app.connect("env-updated", prepare)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
