@@ -456,13 +456,16 @@ def sram_block(preset) -> str:
     if sm is None:
         return ""
     r = occupancy.occupancy(preset, FA_THREADS, sm.registers_per_thread, sm.smem_per_block)
-    held = (f"SM 하나에 {fmt.integer(r.blocks)}개만 상주하고, 점유율은 {ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}"
+    # the Shared Memory limit alone: what the fewest registers a thread can hold would give too
+    fewest = occupancy.occupancy(preset, FA_THREADS, 1, sm.smem_per_block)
+    why = ("레지스터를 얼마나 쓰든 Shared Memory 때문에 " if r.blocks and fewest.blocks == r.blocks
+           and fewest.limits["smem"] == r.blocks else "")
+    held = (f"{why}SM 하나에 {fmt.integer(r.blocks)}개만 상주하고, 점유율은 {ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}"
             if r.blocks else "SM에 올라가지 않는다")
     return (f"M은 모델의 값이다. {preset.name.split(' (')[0]}에서 블록 하나가 받을 수 있는 Shared Memory의 최대는 "
             f"{ko.particle(fmt.kib(sm.smem_per_block), '이다/다')}. "
             + (f"드라이버는 이와 별도로 블록마다 {fmt.integer(sm.smem_reserved)} Byte를 잡는다. " if sm.smem_reserved else "")
-            + f"그 최대치를 쓰는 블록은 스레드 {FA_THREADS}개"
-            f"(워프 {FA_THREADS // sm.warp_size}개)가 레지스터를 한도까지 써도 {held}.")
+            + f"그 최대치를 쓰는 블록(스레드 {FA_THREADS}개, 워프 {FA_THREADS // sm.warp_size}개)은 {held}.")
 
 
 def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:
@@ -656,7 +659,9 @@ def batch_figure(note):
     for row in rows:
         ax.plot(row.b, float(row.timing.R_roof) / FIG_TERA, "o", color="#d62728" if row.timing.memory_bound else "#2ca02c",
                 ms=6)
-    ax.text(1.2, P / FIG_TERA * 1.15, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} TFLOPs/s", fontsize=11, color="dimgray")
+    # under the dense roof it names, on the left where the roof is the bandwidth line far below: never beside the sparse line
+    ax.text(1.2, P / FIG_TERA / 1.12, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} TFLOPs/s", fontsize=11,
+            color="dimgray", va="top")
     ax.plot([], [], "o", color="#d62728", label="HBM 대역폭이 상한을 정함")
     ax.plot([], [], "o", color="#2ca02c", label="연산 성능이 상한을 정함")
     ax.set_ylim(top=float(sparse or hw.P) / FIG_TERA * 3)

@@ -353,7 +353,7 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
                      f"{fmt.tera(t.R_roof, 3)} TFLOPs/s" + (f", 측정 처리율 {fmt.tera(achieved, 3)} TFLOPs/s." if achieved else ".")),
             "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}, {"color": case_color(0), "points": 11}]
                       + ([{"color": "var(--rl-accent)", "points": 11}] if achieved else []),
-            "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델의 상한 위의 점"]]
+            "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델이 주는 점 (성능 상한 아래)"]]
                       + ([["var(--rl-accent)", False, "측정한 처리율"]] if achieved else [])}
     return {"fields": fields, "flags": {"above": achieved is not None and achieved > t.R_roof},
             "plots": {"kernel": plot}}

@@ -178,7 +178,7 @@ def sm_table(preset):
         ("SM당 최대 상주 블록", fmt.integer(sm.blocks)),
         ("SM당 32비트 레지스터", fmt.integer(sm.registers)),
         ("스레드당 최대 레지스터", fmt.integer(sm.registers_per_thread)),
-        ("레지스터 할당 단위 (워프마다)", f"{fmt.integer(sm.register_unit)}개, 처리 블록 {sm.register_partitions}개에 나뉨"),
+        ("레지스터 할당 단위 (워프마다)", f"{fmt.integer(sm.register_unit)}개, SM 분할 {sm.register_partitions}개에 나뉨"),
         ("SM당 Shared Memory", fmt.kib(sm.smem)),
         ("블록 하나의 최대 Shared Memory (opt-in)", fmt.kib(sm.smem_per_block)),
         ("블록마다 예약되는 Shared Memory", f"{fmt.integer(sm.smem_reserved)} Byte"),
@@ -288,7 +288,7 @@ def worked_steps(preset, case):
         f"- 블록 하나의 워프: ⌈{i(case.threads)} ÷ {sm.warp_size}⌉ = {W}개",
         f"- 워프 수 한도: ⌊{sm.warps} ÷ {W}⌋ = {limit_text(r.limits['warps'])}",
         f"- 레지스터 한도: 워프 하나에 ⌈{case.registers} × {sm.warp_size} ÷ {sm.register_unit}⌉ × {sm.register_unit} = "
-        f"{i(r.registers_per_warp)}개가 잡힌다. 처리 블록 하나({i(per_partition)}개)에 워프 "
+        f"{i(r.registers_per_warp)}개가 잡힌다. SM 분할 하나({i(per_partition)}개)에 워프 "
         f"⌊{i(per_partition)} ÷ {i(r.registers_per_warp)}⌋ = {per_partition // r.registers_per_warp}개, SM 전체에 "
         f"{sm.register_partitions}배인 {sm.register_partitions * (per_partition // r.registers_per_warp)}개가 들어가므로 "
         f"⌊{sm.register_partitions * (per_partition // r.registers_per_warp)} ÷ {W}⌋ = {limit_text(r.limits['registers'])}",
@@ -593,9 +593,9 @@ def tile_explorer(w4, T: int) -> explorer.Explorer:
     controls = (explorer.slider(uid, "T", "타일 한 변 T (T_M = T_N = T_K)", t_options, str(T))
                 + explorer.radios(uid, "copies", "입력 버퍼 A·B", BUFFER_MODES, "1")
                 + explorer.select(uid, "gpu", "GPU 프리셋", g_options, w4.gpu))
-    condition = (f'{explorer.field("gpu-name", f["gpu-name"])}, 블록당 스레드 {explorer.field("threads", f["threads"])}개'
-                 f'(워프 {explorer.field("warps-per-block", f["warps-per-block"])}개), 스레드당 레지스터 여유분 '
-                 f'{explorer.field("extra", f["extra"])}개')
+    condition = (f'GPU는 {explorer.field("gpu-name", f["gpu-name"])}이고, 블록은 스레드 '
+                 f'{explorer.field("threads", f["threads"])}개(워프 {explorer.field("warps-per-block", f["warps-per-block"])}개)에 '
+                 f'스레드당 레지스터 여유분이 {explorer.field("extra", f["extra"])}개다')
     body = (
         f'<p class="rl-summary" aria-live="polite">{explorer.field("tile", f["tile"])}: {explorer.field("verdict", f["verdict"])}</p>'
         f'<div class="rl-meter" hidden><span class="rl-meter-label">점유율: SM 하나의 최대 워프 가운데 '
@@ -609,7 +609,7 @@ def tile_explorer(w4, T: int) -> explorer.Explorer:
         + explorer.rows_table("tiles", TILES_HEADERS, first["tables"]["tiles"])
     )
     intro = (f"{explorer.field('dtype', f['dtype'])} 원소 {explorer.field('s', f['s'])} Byte로 T×T 출력 타일 하나를 맡는 블록이 실제 GPU의 "
-             f"SM 하나에 몇 개 상주하는지 본다. 블록은 {condition}다. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 "
+             f"SM 하나에 몇 개 상주하는지 본다. {condition}. 입력 버퍼는 Shared Memory에, 중간 합은 스레드들의 "
              "레지스터에 나누어 둔다고 본다. 네 한도(워프 수, 레지스터, Shared Memory, 블록 수)는 위의 표와 같은 규칙으로 "
              '계산했다. <span class="rl-static-only">타일 한 변, 버퍼링, GPU를 바꿔 보자. 스레드 수와 레지스터 여유분, '
              "N과 타일은 ‘이 페이지에서 직접 계산하기’를 켜면 바꿀 수 있다.</span>")

@@ -65,7 +65,7 @@ def precision_steps(machine) -> dict[str, str]:
         "p-fp8": fp8,
         "tensor-steps": _step([P16 / P_tf32, P8 / P16]),
         "tf32-step": f"{ko.particle(fmt.ratio(up, 1), '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}",
-        "fp8-note": (f"FP8의 dense peak {ko.particle(fp8, '은/는')} FP16의 2:4 희소 peak와 숫자만 같다. 앞의 것은 "
+        "fp8-note": (f"FP8의 dense 최대 성능 {ko.particle(fp8, '은/는')} FP16의 2:4 구조적 희소 최대 성능과 숫자만 같다. 앞의 것은 "
                      "보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, 뒤의 것은 2:4 구조를 지킨 FP16 행렬에서만 나온다."
                      if sparse16 == P8 else ""),
     }
@@ -76,12 +76,12 @@ def remedies_table(machine):
     P32, P_tf32, P16, P8 = (machine.P(d) for d in ("FP32", "TF32", "FP16", "FP8"))
     sparse_note = ""
     if "FP16" in machine.sparse:
-        sparse_note = (f" 희소 peak({machine.name} FP16은 dense의 {fmt.ratio(machine.sparse['FP16'] / P16, 1)})는 "
+        sparse_note = (f" 구조적 희소의 최대 성능({machine.name} FP16은 dense의 {fmt.ratio(machine.sparse['FP16'] / P16, 1)})은 "
                        "`2:4` 구조를 지킨 행렬에서만 나온다.")
     rows = [
         ("더 빠른 연산 유닛",
          "낮은 정밀도(FP32 → TF32 → BF16/FP16 → FP8, 최신 세대는 FP4까지), Tensor Core·MXU 같은 전용 유닛, "
-         "`2:4` structured sparsity, 칩 수 늘리기(병렬화)",
+         "`2:4` 구조적 희소(structured sparsity), 칩 수 늘리기(병렬화)",
          f"Tensor Core 형식끼리는 한 단계 내릴 때마다 처리량이 {ko.nearly([P16 / P_tf32, P8 / P16])}가 된다({machine.name}: "
          f"TF32 → FP16 {fmt.ratio(P16 / P_tf32, 1)}, FP16 → FP8 {fmt.ratio(P8 / P16, 1)}). CUDA Core의 FP32에서 Tensor Core의 "
          f"TF32로 넘어가는 단계는 {ko.particle(fmt.ratio(P_tf32 / P32, 1), '이다/다')}. 원소가 작아지는 만큼 메모리 트래픽도 준다."
@@ -96,9 +96,9 @@ def remedies_table(machine):
          "HBM에서 읽어야 해서 산술 강도가 떨어지고, decode는 메모리 한계 쪽으로 밀려난다. 원래 연산 한계인 prefill "
          "단계에는 이 설명이 들어맞지 않는다."),
         ("활용률(MFU) 높이기",
-         "연산 유닛이 한 번에 다루는 크기의 배수로 타일을 맞춰 padding으로 버리는 계산 줄이기, load와 compute를 겹치는 "
+         "연산 유닛이 한 번에 다루는 크기의 배수로 타일을 맞춰 padding으로 버리는 계산 줄이기, 읽기(load)와 계산(compute)을 겹치는 "
          "파이프라이닝(이중 버퍼링), softmax·layernorm처럼 행렬곱이 아닌 연산의 fusion, autotuning",
-         "실제로 낸 성능이 peak에 크게 못 미칠 때 손볼 곳이다."),
+         "실제로 낸 성능이 최대 성능에 크게 못 미칠 때 손볼 곳이다."),
     ]
     return tables.markdown(["방향", "방법", "비고"], rows, "lll")
 
