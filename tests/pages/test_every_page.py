@@ -101,3 +101,18 @@ def test_no_word_the_course_replaced_by_a_term(stem):
     """A link's text is the linked document's own title ("Calculating Occupancy"), not the page's word."""
     prose = re.sub(r"\[([^\]]*)\]\(https://[^)]+\)", "", source(stem))
     assert [word for word in REPLACED if word in prose] == []
+
+
+# a particle the page writes right after a glued value ("{glue:text}`x`는"), and the endings ko.particle gives a value
+PARTICLE_AFTER = re.compile(r"\{glue(?::text)?\}`([^`]+)`([은는이가을를과와로으의에도])")
+PARTICLE_ENDINGS = tuple("은는이가을를과와로다면고")
+
+
+@every_page
+def test_no_particle_after_a_value_that_carries_one(stem):
+    """A glued value that carries its particle (`ko.particle`) is not followed by another on the page ("…는는")."""
+    values = {key: (record or {}).get("text/plain", "").strip("'\"") for key, record in
+              json.loads((GOLDEN / f"{stem}.json").read_text(encoding="utf-8")).items()}
+    doubled = [f"{key} = {values[key]!r}, then {after!r}" for key, after in PARTICLE_AFTER.findall(source(stem))
+               if values.get(key, "").endswith(PARTICLE_ENDINGS)]
+    assert doubled == [], f"{stem}: a particle after a value that ends in one: {doubled}"
