@@ -173,12 +173,10 @@ def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
 
 
 # ---- how pytest-xdist shares the work ---------------------------------------------------------------------------
-# `make test` runs xdist with `--dist loadgroup --no-loadscope-reorder` (its public scheduler: the tests of one
-# `xdist_group` go to one worker, and the groups are handed out in the order collected). Each test is marked here with
-# its group: its module (its module fixtures, e.g. a copy of the repository, are made once), except in a module listed
-# in BY_PAGE: its tests of one page go together (the page's three visits, each with axe-core, are made once, in one
-# worker) and the pages spread over the workers. Modules marked `heavy(seconds)` (rough seconds on a quiet machine: an
-# order, never a check) are collected first, the heaviest first, so that the workers finish together.
+# A module goes to one worker (its module fixtures, e.g. a copy of the repository, are made once), except a module
+# listed in BY_PAGE: its tests of one page go together (the page's three visits, each with axe-core, are made once,
+# in one worker) and the pages spread over the workers. Modules marked `heavy(seconds)` (rough seconds on a quiet
+# machine: an order, never a check) start first, the heaviest first, so that the workers finish together.
 
 BY_PAGE = {"test_site_browser.py"}
 PAGE_ID = re.compile(r"\[((?:chapters/)?[\w.]+)")     # a test id that starts with a docname of _toc.yml
@@ -188,23 +186,29 @@ def pytest_configure(config):
     config.addinivalue_line("markers", "heavy(seconds): a module of long flows, scheduled first (see conftest.py)")
 
 
-def work_group(item) -> str:
-    """The xdist group of a test: its module, or in a BY_PAGE module its module and page."""
-    file, _, rest = item.nodeid.partition("::")
-    page = PAGE_ID.search(rest) if Path(file).name in BY_PAGE else None
-    return f"{file}::{page[1]}" if page and page[1] in toc_pages() else file
-
-
-@pytest.hookimpl(tryfirst=True)      # before xdist's worker reads the xdist_group marks
 def pytest_collection_modifyitems(config, items):
     def weight(item):
         heavy = item.get_closest_marker("heavy")
         return -heavy.args[0] if heavy else 0
 
     items.sort(key=weight)      # stable: the order within a module, and among the others, stays
-    for item in items:
-        if item.get_closest_marker("xdist_group") is None:
-            item.add_marker(pytest.mark.xdist_group(work_group(item)))
+
+
+@pytest.hookimpl(optionalhook=True)      # a run without xdist (`-p no:xdist`) has no such hook
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByModuleOrPage(LoadScopeScheduling):
+        def __init__(self, config, log=None):
+            super().__init__(config, log)
+            config.option.loadscopereorder = False      # keep the order above (xdist would sort by test count)
+
+        def _split_scope(self, nodeid: str) -> str:
+            file, _, rest = nodeid.partition("::")
+            page = PAGE_ID.search(rest) if Path(file).name in BY_PAGE else None
+            return f"{file}::{page[1]}" if page and page[1] in toc_pages() else file
+
+    return ByModuleOrPage(config, log)
 
 
 # One browser session for the in-browser tests: the server, Chromium and the visits, closed at the end of the session
