@@ -38,7 +38,7 @@ def test_summary_wording():
     assert "커널의 병목을 메모리에서 연산 쪽으로 옮긴다" in md
     for item in ("GQA/MQA", "speculative decoding", "prefill"):
         assert item in g["table-remedies"], item
-    assert g["p-fp8"] == "1,979" and g["fp8-note"].startswith("FP8의 dense peak 1,979는 FP16의 2:4 희소 peak와 숫자만 같다.")
+    assert g["p-fp8"] == "1,979" and g["fp8-note"].startswith("FP8의 dense 최대 성능 1,979는 FP16의 2:4 구조적 희소 최대 성능과 숫자만 같다.")
     assert "쓸 수 없다" not in g["fp8-note"]          # the FP8 dense peak is usable; only the coincidence is noted
     assert "1,979 TFLOPs/s로, 한 단계 내려갈 때마다 {glue:text}`tensor-steps` 늘어난다" in md.replace("{glue:text}`p-fp8`", "1,979")
     assert g["tensor-steps"] == "2.0배씩" and "FLOP/s" not in md.replace("FLOPs/s", "")
@@ -53,7 +53,7 @@ def test_precision_steps_on_the_H100(seed):
     assert got["tensor-steps"] == "2.0배씩"
     assert got["tf32-step"] == "7.4배로 연산 유닛 자체가 바뀌는 만큼 두 배를 훌쩍 넘는다"
     # ERRATA: 1,979 is both the FP8 dense peak and the FP16 2:4-sparse peak; the note must not call the dense peak unusable
-    assert got["fp8-note"].startswith("FP8의 dense peak 1,979는 FP16의 2:4 희소 peak와 숫자만 같다.")
+    assert got["fp8-note"].startswith("FP8의 dense 최대 성능 1,979는 FP16의 2:4 구조적 희소 최대 성능과 숫자만 같다.")
     assert "dense GEMM이 FP8로 닿을 수 있는 상한" in got["fp8-note"] and "쓸 수 없다" not in got["fp8-note"]
 
 
