@@ -26,8 +26,8 @@ def test_tile_size_page_values():
     assert (g["t-compute"], g["t-memory"], g["I-big"], g["ridge"]) == ("6.872", "4.362", "31.508", "20")
     assert g["big-verdict"].startswith("I가 분기점을 넘었으므로 T = 128 타일은 연산 한계다")
     assert "compute-tiles" not in g          # the verdict says it once, not three times
-    assert (g["q-two-full"], g["q-two-full-verdict"], g["q-acc"], g["q-smem"]) == ("256 KiB", "넘는다", "64 KiB", "228 KiB")
-    assert g["q-fit"].startswith("들어가는 가장 큰 T_K는 64다. 그때 두 벌의 입력 버퍼는 128 KiB다.")
+    assert (g["q-two-full"], g["q-two-full-verdict"], g["q-acc"], g["q-smem"]) == ("256 KiB", "넘는다", "64 KiB", "227 KiB")
+    assert g["q-fit"].startswith("N의 약수 가운데 들어가는 가장 큰 T_K는 64다. 그때 두 벌의 입력 버퍼는 128 KiB다.")
     assert g["storage-dtype"] == "FP32면"
     assert "| 6개, 75.0% | 레지스터 |" in g["table-resident"] and "올라가지 않음" in g["table-resident"]
     assert "| 1개, 12.5% | Shared Memory |" in g["table-resident"]

@@ -384,22 +384,25 @@ def big_tile_section(w4) -> dict:
 
 
 def k_width_question_section(w4) -> dict:
-    """The discussion: two buffers of the largest tile on the first GPU of `gpus`, and the widest T_K that fits."""
+    """The discussion: two buffers of the largest tile on the first GPU of `gpus`, and the widest T_K that fits the
+    Shared Memory one block may ask for (the per-block rule of the section above; the SM's whole where a preset has
+    no per-SM limits)."""
     N, s, T_big = w4.N, w4.s, w4.tiles[-1]
     gpu = w4.catalog.preset(w4.gpus[0])
+    limit = gpu.sm.smem_per_block if gpu.sm else gpu.smem_per_SM
     fit_T_K = [T_K for T_K in range(1, T_big + 1)          # the divisors of N whose two buffers fit
-               if N % T_K == 0 and buffers.tile_buffers(T_big, T_big, T_K, s, s, copies=2).inputs <= gpu.smem_per_SM]
+               if N % T_K == 0 and buffers.tile_buffers(T_big, T_big, T_K, s, s, copies=2).inputs <= limit]
     full_two = buffers.tile_buffers(T_big, T_big, T_big, s, s, copies=2)
     if fit_T_K:
         best = max(fit_T_K)
-        fit = (f"들어가는 가장 큰 T_K는 {ko.particle(str(best), '이다/다')}. 그때 두 벌의 입력 버퍼는 "
+        fit = (f"N의 약수 가운데 들어가는 가장 큰 T_K는 {ko.particle(str(best), '이다/다')}. 그때 두 벌의 입력 버퍼는 "
                f"{ko.particle(fmt.kib(buffers.tile_buffers(T_big, T_big, best, s, s, copies=2).inputs), '이다/다')}. "
                f"K 단계는 {fmt.integer(N // T_big)}번에서 {fmt.integer(N // best)}번으로 는다.")
     else:
-        fit = f"이 출력 타일에서는 T_K를 가장 작게 잡아도 두 벌의 입력 버퍼가 {gpu.name}의 Shared Memory에 들어가지 않는다."
-    return {"q-gpu": gpu.name, "q-smem": fmt.kib(gpu.smem_per_SM), "q-T-big": str(T_big),
+        fit = f"이 출력 타일에서는 T_K를 가장 작게 잡아도 두 벌의 입력 버퍼가 {gpu.name}의 블록 하나에 들어가지 않는다."
+    return {"q-gpu": gpu.name, "q-smem": fmt.kib(limit), "q-T-big": str(T_big),
             "q-T-K-big": ko.particle(str(T_big), "이면/면"), "q-two-full": fmt.kib(full_two.inputs),
-            "q-two-full-verdict": "넘는다" if full_two.inputs > gpu.smem_per_SM else "넘지 않는다",
+            "q-two-full-verdict": "넘는다" if full_two.inputs > limit else "넘지 않는다",
             "q-acc": fmt.kib(full_two.acc), "q-fit": fit}
 
 
@@ -426,12 +429,15 @@ def exercises(w4) -> ex.Exercises:
     gpu = cat.presets[w4.gpus[0]]
     FM, FN, FK = 2 * T_b, T_b, T_b
     fit = buffers.tile_buffers(FM, FN, FK, s2, s_acc, copies=2)
-    key = "fits" if fit.inputs <= gpu.smem_per_SM else "no"
+    limit = gpu.sm.smem_per_block if gpu.sm else gpu.smem_per_SM   # what one block may ask for (the page's rule)
+    key = "fits" if fit.inputs <= limit else "no"
+    held = (f" (SM에는 드라이버의 예약분을 더한 {fmt.kib(fit.inputs + gpu.sm.smem_reserved)}가 잡힌다)"
+            if key == "fits" and gpu.sm and gpu.sm.smem_reserved else "")
     choices = (("fits", "들어간다"), ("no", "들어가지 않는다"))
     steps3 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({FM}·{FK} + {FK}·{FN})", fit.inputs, "Byte",
                   "KiB"),
-              ex.Step(f"{fmt.kib(fit.inputs)} {'≤' if key == 'fits' else '>'} Shared Memory {fmt.kib(gpu.smem_per_SM)}이므로 "
-                   f"{dict(choices)[key]}", key, "fits"))
+              ex.Step(f"{fmt.kib(fit.inputs)} {'≤' if key == 'fits' else '>'} 블록 하나의 최대 Shared Memory {fmt.kib(limit)}이므로 "
+                   f"{dict(choices)[key]}{held}", key, "fits"))
     N1 = ex.half(w4.N)
     T_mm = T_m if N1 % T_m == 0 else ex.divisor_near(N1, T_m)
     T_K = T_s if N1 % T_s == 0 else ex.divisor_near(N1, T_s)
@@ -450,8 +456,8 @@ def exercises(w4) -> ex.Exercises:
                  "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc)),
         ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {FM}×{FN}×{FK}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
-                 f"{gpu.name}의 SM 하나(Shared Memory {fmt.kib(gpu.smem_per_SM)})에 들어가는가?", key, ex.CHOICE,
-                 "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 Shared Memory와 견준다", steps3, choices,
+                 f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
+                 "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 블록 하나가 받을 수 있는 Shared Memory와 견준다", steps3, choices,
                  given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(f'{T_mm}×{T_mm}', '으로/로')} "
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
