@@ -430,7 +430,10 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
             "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
             "live": explorer.live_form("kernel", values)}
-    data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()]}
+    data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()],
+                               # the machine and the dtype from lists, as the explorers offer them (not a typed key)
+                               "hardware": [[key, preset.name] for key, preset in w4.catalog.presets.items()],
+                               "dtype": [[name, name] for name in w4.catalog.dtypes]}
     data["live"]["sizes"] = {key: list(names) for key, (_, names) in KERNELS.items()}
     rows = [("하드웨어", explorer.field("k-machine", f["k-machine"])), ("F (FLOPs)", explorer.field("k-F", f["k-F"])),
             ("Q (Byte)", explorer.field("k-Q", f["k-Q"])), ("I (FLOPs/Byte)", explorer.field("k-I", f["k-I"])),
