@@ -439,6 +439,7 @@ def flash(note) -> dict:
         "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
         "T-c": fmt.integer(attention.block_count(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
         "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
+        "flash-fit": fitting_traffic_text(note, B_c, std_seq),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
         **head_dim_discussion(note, B_c),
         "sram-block": sram_block(preset),
@@ -466,6 +467,19 @@ def sram_block(preset) -> str:
             f"{ko.particle(fmt.kib(sm.smem_per_block), '이다/다')}. "
             + (f"드라이버는 이와 별도로 블록마다 {fmt.integer(sm.smem_reserved)} Byte를 잡는다. " if sm.smem_reserved else "")
             + f"그 최대치를 쓰는 블록(스레드 {FA_THREADS}개, 워프 {FA_THREADS // sm.warp_size}개)은 {held}.")
+
+
+def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
+    """The traffic with the diagram's B_c (the largest that fits), when the paper's rule gives another: the model
+    keeps the rule's B_c, and says what the tile that fits would move."""
+    seq, d, s = note.seq, note.attention.d_head, note.s
+    _, fit_c = fitting_blocks(attention.sram_elements(note.hardware.smem_per_SM, s), d, note.tensor_core.align)
+    if fit_c == B_c:
+        return ""
+    moved = attention.flash_traffic(seq, d, fit_c) * s
+    return (f"이 수치는 논문 Algorithm 1의 규칙 B_c = ⌈M/(4d)⌉를 그대로 따른다. 앞의 타일 그림처럼 실제로 들어가는 "
+            f"B_c = {ko.particle(fmt.integer(fit_c), '으로/로')} 세면 T_c = {fmt.integer(attention.block_count(seq, fit_c))}, "
+            f"이동은 {ko.particle(fmt.mib(moved), '으로/로')} 표준보다 {fmt.ratio(Fraction(std_seq, moved))} 적다.")
 
 
 def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:
