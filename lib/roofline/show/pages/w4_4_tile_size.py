@@ -263,6 +263,8 @@ def sm_sources(preset):
 def occupancy_headline(preset, case) -> str:
     """The section's one-line answer, from the worked case."""
     r = case.result
+    if r is None and case.over == "registers":   # ptxas caps a thread's registers and spills the rest: it launches
+        return f"{gpu_name(preset)}에서 {case_label(case)}의 블록은 이 계산의 가정대로 돌지 않는다. {over_text(case, preset)}"
     if r is None:
         return f"{gpu_name(preset)}에서 {case_label(case)}의 블록은 SM에 올라가지 않는다. {over_text(case, preset)}"
     held = "입력을 단일 버퍼로 둔" if case.copies == 1 else "입력을 이중 버퍼링한"
