@@ -139,7 +139,8 @@ def exercises(w4) -> ex.Exercises:
     hw = preset.roofline(dtype if dtype in preset.peak else next(iter(preset.peak)))
     N1 = ex.half(N)
     T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
-    d2 = ex.other_dtype(cat, dtype)
+    # AXPY's I = 2/(3·s2) would be the page's Vector Add I = 1/(3·s) in a dtype twice as wide
+    d2 = ex.other_dtype(cat, dtype, avoid=(2 * s,))
     s2 = cat.bytes_per(d2)
     T_small = min(w4.tiles) if N1 % min(w4.tiles) == 0 else ex.divisor_near(N1, min(w4.tiles))
 
