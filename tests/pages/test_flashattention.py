@@ -125,4 +125,5 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(course):
     cost = gemm.gemm(256, note.gemm.N, note.gemm.K, 4)
     import roofline as rl
     gain = rl.Timing(cost, fp32).t_ideal / rl.Timing(cost, tf32).t_ideal
-    assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and gain < tf32.P / fp32.P
+    # the gain is at most the ratio of the two peaks (equal to it when both runs are compute-bound: H200 in FP16)
+    assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and gain <= tf32.P / fp32.P
