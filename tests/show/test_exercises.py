@@ -354,8 +354,9 @@ def visible_text(html_text: str, folder) -> str:
 
 def copyable(q, text: str) -> list[str]:
     """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
-    counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); an answer
-    that is one of the question's own data (R_roof = P when compute-bound) is the question's, not the page's."""
+    counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); a
+    percentage (an occupancy of 12.5%) is no exercise's answer, whose units are none; an answer that is one of the
+    question's own data (R_roof = P when compute-bound) is the question's, not the page's."""
     if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
         return []
     whole = q.in_unit.denominator == 1
@@ -364,7 +365,7 @@ def copyable(q, text: str) -> list[str]:
         if not exercises.judge(q, form).right:
             continue
         unit = rf"\s?(?:{re.escape(q.unit.name)}{'|B' if q.unit.name == 'Byte' else ''})(?![A-Za-z])" if whole else ""
-        if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d){unit}", text):
+        if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d%]|[.,]\d|\s%){unit}", text):
             found.append(form)
     return found
 

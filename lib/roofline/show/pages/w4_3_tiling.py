@@ -488,7 +488,7 @@ def exercises(w4) -> ex.Exercises:
                    f"A·B 읽기만 1/{k}이 되고 C 쓰기는 그대로이므로 {dict(choices)[key]}", key, "bound"))
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
-                 "안에서만 일어난다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
+                 "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
                  "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2)),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
                  big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2)),

@@ -413,7 +413,9 @@ def exercises(w4) -> ex.Exercises:
     s2, s_acc = cat.bytes_per(d2), cat.bytes_per("FP32")
     tiles = sorted(w4.tiles)
     T_s, T_m, T_b = tiles[0], tiles[len(tiles) // 2], tiles[-1]
-    TM, TN, TK = 2 * T_b, T_s, T_m
+    # a rectangle three times the largest tile long: its buffers are no square tile's (the page's tables and explorer
+    # show those, in every term), so no answer is a number of the page
+    TM, TN, TK = 3 * T_b, T_s, T_m
     one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
     two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
     tile = f"T_M×T_N×T_K = {TM}×{TN}×{TK}"
