@@ -356,13 +356,15 @@ def copyable(q, text: str) -> list[str]:
     """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
     counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); a
     percentage (an occupancy of 12.5%) is no exercise's answer, whose units are none; an answer that is one of the
-    question's own data (R_roof = P when compute-bound) is the question's, not the page's."""
+    question's own data (R_roof = P when compute-bound; R_roof ≈ BW·1 FLOPs/Byte for an INT8 matmul without reuse,
+    to the digits written) is the question's, not the page's."""
     if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
         return []
     whole = q.in_unit.denominator == 1
     found = []
+    own = [Fraction(q.params[k]) / q.unit.size for k in ("P", "BW") if k in q.params]
     for form in forms(q.in_unit):
-        if not exercises.judge(q, form).right:
+        if not exercises.judge(q, form).right or any(exercises.near(exercises.read(form), x) for x in own):
             continue
         unit = rf"\s?(?:{re.escape(q.unit.name)}{'|B' if q.unit.name == 'Byte' else ''})(?![A-Za-z])" if whole else ""
         if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d%]|[.,]\d|\s%){unit}", text):
