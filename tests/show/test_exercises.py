@@ -423,3 +423,31 @@ def test_check_in_a_kernel_gives_the_page_verdicts(live_course, tmp_path):
         editions.execute(nb, tmp_path, timeout=180)
     printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream").splitlines()
     assert printed == expected + [exercises.RIGHT, exercises.RIGHT] + ex.check(q.key, show=True).message.splitlines()
+
+
+def test_an_integer_answer_is_judged_exactly(course):
+    """3주-3 asks for a whole number of elements: only the exact count is right (a rounded 4-digit value would be a
+    length whose vectors do not fit); the page's script gets the same rule through the quiz data's `exact`."""
+    from roofline.show.pages import week3_vector_add
+
+    ex = week3_vector_add.exercises(course.week3)
+    q = next(q for q in ex.questions if q.key == "3주-3")
+    assert q.exact and q.in_unit.denominator == 1 and ex.data()["questions"]["3주-3"]["exact"] is True
+    L, s = int(q.in_unit), q.params["s"]
+    assert 3 * s * L <= q.params["capacity"] < 3 * s * (L + 1)      # the longest length that fits, and only it
+    assert exercises.judge(q, str(L)).right and exercises.judge(q, f"{L:,}").right
+    for near in {sig(L, exercises.DIGITS), sig(L + 1, 6), str(L + 1)} - {str(L)}:
+        verdict = exercises.judge(q, near)
+        assert not verdict.right, near
+    rounded = exercises.judge(q, sig(L, exercises.DIGITS))
+    if sig(L, exercises.DIGITS) != str(L):
+        assert rounded.reason == "digits" and rounded.message == exercises.EXACT_MESSAGE
+    assert all(not other.exact for page in chapter_sets(course).values() for other in page.questions
+               if other.key != "3주-3")
+
+
+def test_the_tiling_question_says_c_is_written_once(course):
+    """③-1 counts C's one write in Q, and says so, as ①-1 does (content review 4, finding 9)."""
+    q = w4_3_tiling.exercises(course.week4).questions[0]
+    assert q.key == "③-1" and "C는 한 번 쓴다" in q.text
+    assert "C는 한 번 쓴다" in w4_1_intensity.exercises(course.week4).questions[0].text
