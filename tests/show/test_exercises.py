@@ -114,7 +114,7 @@ def test_each_chapter_has_at_least_three_exercises_and_a_judgement_all_answered_
             if q.is_choice:
                 assert q.value in dict(q.choices) and len(q.choices) >= 2, q.key
             else:
-                assert "(단위: " in q.ask and f"유효숫자 {exercises.DIGITS}자리" in q.ask, q.key
+                assert "(단위: " in q.ask and (f"유효숫자 {exercises.DIGITS}자리" in q.ask or q.exact and "정확히" in q.ask), q.key
 
 
 def test_every_exercise_names_its_data_type_or_its_element_size(course):
@@ -426,8 +426,9 @@ def test_check_in_a_kernel_gives_the_page_verdicts(live_course, tmp_path):
 
 
 def test_an_integer_answer_is_judged_exactly(course):
-    """3주-3 asks for a whole number of elements: only the exact count is right (a rounded 4-digit value would be a
-    length whose vectors do not fit); the page's script gets the same rule through the quiz data's `exact`."""
+    """3주-3 asks for a whole number of elements, ③-1 for the Byte of a small example: only the exact count is right
+    (a rounded 4-digit length would be one whose vectors do not fit); the page's script gets the same rule through
+    the quiz data's `exact`, and the question says so instead of asking for 4 significant digits."""
     from roofline.show.pages import week3_vector_add
 
     ex = week3_vector_add.exercises(course.week3)
@@ -442,8 +443,9 @@ def test_an_integer_answer_is_judged_exactly(course):
     rounded = exercises.judge(q, sig(L, exercises.DIGITS))
     if sig(L, exercises.DIGITS) != str(L):
         assert rounded.reason == "digits" and rounded.message == exercises.EXACT_MESSAGE
-    assert all(not other.exact for page in chapter_sets(course).values() for other in page.questions
-               if other.key != "3주-3")
+    exact = {other.key for page in chapter_sets(course).values() for other in page.questions if other.exact}
+    assert exact == {"3주-3", "③-1"}     # the counts: elements that fit, Byte of the small example's traffic
+    assert "정확히" in q.ask and "유효숫자" not in q.ask
 
 
 def test_the_tiling_question_says_c_is_written_once(course):

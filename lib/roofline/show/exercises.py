@@ -207,6 +207,8 @@ class Question:
         """The question with what the judge expects: its unit and precision, or that it is a choice."""
         if self.is_choice:
             return f"{self.text} (하나를 고른다.)"
+        if self.exact:
+            return f"{self.text} (단위: {self.unit.name}, 정수로 모든 자리를 정확히)"
         return f"{self.text} (단위: {self.unit.name}, 유효숫자 {DIGITS}자리 이상)"
 
     @property
@@ -377,7 +379,8 @@ def rule_text(site: bool = True) -> str:
                 else "`show=True`는 식, 문제의 숫자를 넣은 식, 중간값, 답을 차례로 보인다.")
     return (f"적은 값이 그 마지막 자리까지 맞으면 정답이다. 반올림해도, 버려도 된다. 답이 {fmt.decimal(EXAMPLE, 6)}…이면 "
             f"{ko.particle(up, '과/와')} {ko.particle(cut, '은/는')} 맞고, {ko.particle(short, '은/는')} 자릿수가 모자라다. "
-            f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. {fewer} "
+            f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. 답이 정수인 문제는 "
+            f"모든 자리가 정확히 맞아야 한다. {fewer} "
             f"쉼표와 지수 표기(1.374e11)도 된다. 단위는 문제에 적힌 것을 쓴다. 고르는 문제는 고른 답이 맞아야 정답이다. "
             f"틀리면 쓸 식을 알려 준다. {solution}")
 

@@ -489,7 +489,7 @@ def exercises(w4) -> ex.Exercises:
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
-                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2)),
+                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2), exact=True),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
                  big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",

@@ -264,7 +264,7 @@ def exercises(w3) -> ex.Exercises:
                  "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
-                 "길이 L은? L은 원소 개수라 정수다. 반올림하지 않고 모든 자리를 적는다.", Fraction(longest), ex.UNITS["원소"],
+                 "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2),
                  exact=True),
         ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
