@@ -437,11 +437,11 @@ def test_an_integer_answer_is_judged_exactly(course):
     L, s = int(q.in_unit), q.params["s"]
     assert 3 * s * L <= q.params["capacity"] < 3 * s * (L + 1)      # the longest length that fits, and only it
     assert exercises.judge(q, str(L)).right and exercises.judge(q, f"{L:,}").right
-    for near in {sig(L, exercises.DIGITS), sig(L + 1, 6), str(L + 1)} - {str(L)}:
+    for near in {f for f in (sig(L, exercises.DIGITS), sig(L + 1, 6), str(L + 1)) if exercises.read(f).value != L}:
         verdict = exercises.judge(q, near)
         assert not verdict.right, near
     rounded = exercises.judge(q, sig(L, exercises.DIGITS))
-    if sig(L, exercises.DIGITS) != str(L):
+    if exercises.read(sig(L, exercises.DIGITS)).value != L:
         assert rounded.reason == "digits" and rounded.message == exercises.EXACT_MESSAGE
     exact = {other.key for page in chapter_sets(course).values() for other in page.questions if other.exact}
     assert exact == {"3주-3", "③-1"}     # the counts: elements that fit, Byte of the small example's traffic

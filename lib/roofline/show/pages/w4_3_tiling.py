@@ -465,7 +465,13 @@ def exercises(w4) -> ex.Exercises:
     does to Q (less than halving it: the C writes stay)."""
     d2 = ex.other_dtype(w4.catalog, w4.dtype)
     s2 = w4.catalog.bytes_per(d2)
-    n, t = 2 * w4.small_N, w4.small_T
+    # the small example at 2, 3, … times its side: the first whose Q is none of the amounts the page's own small example
+    # shows (its reads with and without reuse, its C writes, their sums, its FLOPs)
+    N0, T0, s0 = w4.small_N, w4.small_T, w4.s
+    reads = (2 * s0 * N0**3, 2 * s0 * N0**3 // T0)
+    shown = {*reads, s0 * N0**2, *(r + s0 * N0**2 for r in reads), 2 * N0**3}
+    t = T0
+    n = next(k * N0 for k in range(2, 10) if kernels.matmul_tiled(k * N0, T0, s2, s2).Q not in shown)
     small = kernels.matmul_tiled(n, t, s2, s2)
     steps1 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{n}³/{t}", small.Q_read, "Byte"),
               ex.equation("C 쓰기", "s·N²", f"{s2}·{n}²", small.Q_write, "Byte"),
