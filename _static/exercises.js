@@ -6,6 +6,7 @@
  * 이 스크립트는 적은 값을 읽어 그 분수와 비교할 뿐이다(BigInt로 정확히). 규칙은 라이브러리의 judge와 같다:
  *   유효숫자 k개, 마지막 자리 10^e로 적은 값 x가 답 a와 |x − a| < 10^e이고 k ≥ 판정 자릿수이면 정답,
  *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면(유효숫자 두 자리 이상) "단위",
+ *   답이 정수인 문제(item.exact)는 x = a일 때만 정답이고 자리까지만 맞으면 "자릿수"(모든 자리를 적으라는 문구),
  *   그 밖은 "다시"(힌트).
  * 판정한 뒤에는 섹션에 "rl-verdict" 이벤트를 보낸다.
  */
@@ -56,7 +57,7 @@
     if (!x) return {right: false, reason: "unreadable", message: data.unreadable};
     const [[, p0, q0], ...rest] = item.targets;
     const [same, near] = compare(x, BigInt(p0), BigInt(q0));
-    if (same || (near && x.k >= digits)) return {right: true, reason: "right", message: item.right};
+    if (same || (near && x.k >= digits && !item.exact)) return {right: true, reason: "right", message: item.right};
     if (near) return {right: false, reason: "digits", message: item.digits[String(digits)]};
     for (const [unit, p, q] of rest) {
       const [s, n] = compare(x, BigInt(p), BigInt(q));

@@ -15,10 +15,14 @@ Parameter files:
   that sets `BOTH_TERMS = True`, every test that takes `course` runs for the live term and for the next one, and
   `live_glued(stem)` inside it gives the chapter's values for that test's term (run in-process, no kernel).
   The instructor test (a copy of the repository, `make refresh`) then only checks the refresh itself.
+- a term drawn at random from the valid range (`course_copies.random_term`, seeded: TERM_SEED unless
+  $ROOFLINE_TERM_SEED names another; the seed is in the test's id): a module that sets `RANDOM_TERM = True` runs its
+  `course` tests for it too, and for the term issue 36 found failing (`course_copies.issue_36_term`).
   A module that compares with built pages or committed editions (made for the live term) stays out.
 """
 from __future__ import annotations
 
+import os
 import re
 import tempfile
 from functools import lru_cache
@@ -37,6 +41,16 @@ LIVE_TOML = ROOT / "lib" / "roofline" / "course.toml"
 TERMS = ("live", "next_term")
 
 
+def term_seed() -> int:
+    from course_copies import TERM_SEED
+
+    return int(os.environ.get("ROOFLINE_TERM_SEED", TERM_SEED))
+
+
+RANDOM = f"random-term-seed-{term_seed()}"   # the id says which seed drew the term (ROOFLINE_TERM_SEED=… to redraw it)
+ISSUE_36 = "issue-36-term"   # the term issue 36 found failing (course_copies.issue_36_term), run with the random one
+
+
 @lru_cache(maxsize=None)
 def next_term_toml() -> Path:
     """Next term's course.toml (written once per session into a temporary folder)."""
@@ -47,14 +61,36 @@ def next_term_toml() -> Path:
     return path
 
 
+@lru_cache(maxsize=None)
+def random_term_toml() -> Path:
+    """A term drawn at random (seeded, see RANDOM), written once per session into a temporary folder."""
+    from course_copies import random_term
+
+    path = Path(tempfile.mkdtemp(prefix="roofline-random-term-")) / "course.toml"
+    path.write_text(random_term(LIVE_TOML.read_text(encoding="utf-8"), term_seed()), encoding="utf-8")
+    return path
+
+
+@lru_cache(maxsize=None)
+def issue_36_toml() -> Path:
+    from course_copies import issue_36_term
+
+    path = Path(tempfile.mkdtemp(prefix="roofline-issue-36-")) / "course.toml"
+    path.write_text(issue_36_term(LIVE_TOML.read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
 def term_path(term: str) -> Path | None:
     """The parameter file of `term` (None: the live one, as `roofline.load()` reads it)."""
-    return None if term == "live" else next_term_toml()
+    if term == "live":
+        return None
+    return {RANDOM: random_term_toml, ISSUE_36: issue_36_toml}.get(term, next_term_toml)()
 
 
 def pytest_generate_tests(metafunc):
     if "course" in metafunc.fixturenames and getattr(metafunc.module, "BOTH_TERMS", False):
-        metafunc.parametrize("course", TERMS, indirect=True, scope="session")
+        terms = TERMS + ((RANDOM, ISSUE_36) if getattr(metafunc.module, "RANDOM_TERM", False) else ())
+        metafunc.parametrize("course", terms, indirect=True, scope="session")
 
 
 @pytest.fixture(scope="session")

@@ -1,8 +1,10 @@
 """Helpers shared by the tests that change the course or copy the repository (student, instructor, Colab)."""
 from __future__ import annotations
 
+import math
 import re
 import tomllib
+from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -49,10 +51,16 @@ def set_key(text: str, dotted: str, value) -> str:
     return set_value(text, table, rest[0], {**inline, rest[1]: value})
 
 
-NEW_PRESET = "L4"
-NEW_PRESET_TABLE = f"""
-[presets.{NEW_PRESET}]
-name = "NVIDIA L4"
+def fresh_key(presets, stem: str = "GPU_NEXT") -> str:
+    """A preset key that the file does not have yet: GPU_NEXT, GPU_NEXT_2, … (never a name a real preset may take)."""
+    return next(key for key in (stem, *(f"{stem}_{n}" for n in range(2, 1000))) if key not in presets)
+
+
+def preset_table(key: str, name: str) -> str:
+    """A GPU preset with per-SM limits (an Ada-class card, compute capability 8.9), under `key`."""
+    return f"""
+[presets.{key}]
+name = "{name}"
 peak = {{ FP32 = 30.3e12, TF32 = 60e12, FP16 = 121e12, BF16 = 121e12, FP8 = 242.5e12, INT8 = 242.5e12 }}
 sparse = {{ TF32 = 120e12, FP16 = 242e12, BF16 = 242e12, FP8 = 485e12, INT8 = 485e12 }}
 BW = 300e9
@@ -61,7 +69,7 @@ SMs = 58
 smem_per_SM = 102_400      # 100 KiB
 source = "https://www.nvidia.com/en-us/data-center/l4/"
 
-[presets.{NEW_PRESET}.sm]   # Ada AD104, compute capability 8.9
+[presets.{key}.sm]   # compute capability 8.9
 compute_capability = "8.9"
 warp_size = 32
 threads_per_block = 1024
@@ -81,23 +89,118 @@ architecture = "https://docs.nvidia.com/cuda/ada-tuning-guide/index.html"
 """
 
 
+def _intensity(N: int, T: int, s: int) -> Fraction:
+    """I_T of the tiled N×N matmul (the course's formula, from the library)."""
+    from roofline import kernels
+
+    return kernels.matmul_tiled(N, T, s, s).I
+
+
+def _round2(x: Fraction) -> float:
+    """x to two significant digits, as an instructor would write it (30e12, 2.4e12)."""
+    digits = len(str(int(x))) - 2
+    return float(round(x / 10**digits) * 10**digits) if digits > 0 else float(round(x, 1))
+
+
 def next_term(text: str) -> str:
-    """Next term's parameters: P 30 TFLOPs/s, BW 2.4 TB/s (ridge 12.5), N 2048, tiles 32/128/256, a 6×6 small
-    example with 3×3 tiles, L 5×10⁷; a GPU preset of its own (L4), compared in ④ and the summary, and the note
-    on it with a shorter sequence. Which week-4 tiles are memory-bound changes too."""
+    """The term after the one in `text`, derived from it: another N (half, or four times when that gets small),
+    three other tiles dividing it, another small example and L; the week-4 machine's P and BW changed so that
+    another number of tiles is memory-bound; a GPU preset under a key the file does not have yet, compared in ④
+    and the summary, and the note on it with another sequence length. Term after term (`next_term` of its own
+    result) never comes back to a term it left."""
     raw = tomllib.loads(text)
-    if NEW_PRESET not in raw.get("presets", {}):
-        text = text.rstrip("\n") + "\n" + NEW_PRESET_TABLE
-        raw = tomllib.loads(text)
-    text = set_value(text, "presets.course", "peak", {**raw["presets"]["course"]["peak"], "FP32": 30e12})
-    text = set_value(text, "presets.course", "BW", 2.4e12)
-    text = set_value(text, "week4", "N", 2048)
-    text = set_value(text, "week4", "tiles", [32, 128, 256])
-    text = set_value(text, "week4", "small_N", 6)
-    text = set_value(text, "week4", "small_T", 3)
-    text = set_value(text, "week3", "L", 50_000_000)
-    text = set_value(text, "week4", "gpus", [raw["week4"]["gpus"][0], NEW_PRESET])
+    presets, w4 = raw["presets"], raw["week4"]
+    key = fresh_key(presets)
+    number = sum(k.startswith("GPU_NEXT") for k in presets) + 1
+    text = text.rstrip("\n") + "\n" + preset_table(key, f"다음 학기 GPU {number}")
+    N, tiles, s = w4["N"], tuple(w4["tiles"]), raw["dtypes"][w4["dtype"]]
+    N2 = N // 2 if N // 2 >= 1024 else N * 4
+    powers = [T for T in (2**k for k in range(3, 12)) if N2 % T == 0 and T <= N2 // 8]
+    tiles2 = next(t for t in (tuple(powers[i:i + 3]) for i in range(len(powers) - 3, -1, -1)) if t != tiles)
+    # the machine: its ridge between two tiles' I, so that another number of them than now is memory-bound
+    hw = presets[w4["hardware"]]
+    ridge = Fraction(hw["peak"][w4["dtype"]]) / Fraction(hw["BW"])
+    bound_now = sum(_intensity(N, T, s) < ridge for T in tiles)
+    bound_next = 1 if bound_now != 1 else 2
+    I = [_intensity(N2, T, s) for T in tiles2]
+    BW2 = _round2(Fraction(hw["BW"]) * (Fraction(12, 5) if hw["BW"] < 4e12 else Fraction(5, 12)))
+    P2 = _round2(Fraction(math.sqrt(I[bound_next - 1] * I[bound_next])) * Fraction(BW2))
+    assert sum(i < Fraction(P2) / Fraction(BW2) for i in I) == bound_next, (P2, BW2, I)
+    text = set_value(text, f"presets.{w4['hardware']}", "peak", {**hw["peak"], w4["dtype"]: P2})
+    text = set_value(text, f"presets.{w4['hardware']}", "BW", BW2)
+    text = set_value(text, "week4", "N", N2)
+    text = set_value(text, "week4", "tiles", list(tiles2))
+    small_N = w4["small_N"] + 2
+    small_T = max(d for d in range(2, small_N) if small_N % d == 0 and d != w4["small_T"])
+    text = set_value(text, "week4", "small_N", small_N)
+    text = set_value(text, "week4", "small_T", small_T)
+    text = set_value(text, "week3", "L", raw["week3"]["L"] // 2)
+    text = set_value(text, "week4", "gpus", [w4["gpus"][0], key])
     if "note" in raw:
-        text = set_value(text, "note", "hardware", NEW_PRESET)
-        text = set_value(text, "note", "attention", {**raw["note"]["attention"], "seq": 2048})
+        seq = raw["note"]["attention"]["seq"]
+        text = set_value(text, "note", "hardware", key)
+        text = set_value(text, "note", "attention", {**raw["note"]["attention"], "seq": seq // 2 if seq >= 2048 else seq * 4})
+    return text
+
+
+TERM_SEED = 1    # the random term's default seed (ROOFLINE_TERM_SEED draws another; 36, 3 and 5 still find ④-1 on its page)
+
+
+def random_term(text: str, seed: int) -> str:
+    """A term drawn at random from the valid range, reproducibly from `seed`: the week-4 machine and dtype among the
+    presets (the hypothetical one with other P and BW), N with 2 or 3 as its odd part, three tiles dividing it, a
+    small example, ④'s GPUs among those with per-SM limits; week 3 on any preset and dtype, another L and capacity."""
+    import random
+
+    rng = random.Random(seed)
+    raw = tomllib.loads(text)
+    presets = raw["presets"]
+    course_key = raw["week4"]["hardware"] if "SMs" not in presets[raw["week4"]["hardware"]] else None
+
+    def rate(lo: float, hi: float) -> float:      # two significant digits, log-uniform in [lo, hi]
+        return _round2(Fraction(math.exp(rng.uniform(math.log(lo), math.log(hi)))))
+
+    hardware = rng.choice(sorted(presets))
+    dtype = rng.choice(sorted(presets[hardware]["peak"]))
+    if course_key and hardware == course_key:
+        text = set_value(text, f"presets.{course_key}", "peak", {**presets[course_key]["peak"], dtype: rate(5e12, 500e12)})
+        text = set_value(text, f"presets.{course_key}", "BW", rate(2e11, 8e12))
+    N = rng.choice([1024, 2048, 4096, 8192, 16384, 1536, 3072, 6144, 12288])
+    tiles = sorted(rng.sample([T for T in range(8, min(512, N // 4) + 1) if N % T == 0], 3))
+    small_N = rng.randint(3, 8)
+    small_T = rng.choice([d for d in range(1, small_N + 1) if small_N % d == 0])
+    sm = sorted(k for k, p in presets.items() if "sm" in p)
+    text = set_value(text, "week4", "hardware", hardware)
+    text = set_value(text, "week4", "dtype", dtype)
+    text = set_value(text, "week4", "N", N)
+    text = set_value(text, "week4", "tiles", tiles)
+    text = set_value(text, "week4", "small_N", small_N)
+    text = set_value(text, "week4", "small_T", small_T)
+    text = set_value(text, "week4", "gpus", rng.sample(sm, rng.randint(1, len(sm))))
+    text = set_value(text, "week4", "gpu", rng.choice(sm))
+    hardware3 = rng.choice(sorted(presets))
+    text = set_value(text, "week3", "hardware", hardware3)
+    text = set_value(text, "week3", "dtype", rng.choice(sorted(presets[hardware3]["peak"])))
+    text = set_value(text, "week3", "L", int(rate(1e6, 1e9)))
+    text = set_value(text, "week3", "capacity", int(rate(1e9, 2e11)))
+    return text
+
+
+def issue_36_term(text: str) -> str:
+    """The term issue 36 found failing (kept as a regression case): a new preset with per-SM limits (under a fresh
+    key) for week 4 and ④'s comparison, FP16, N = 8192, tiles 64/128/256; week 3 on the A100, the note on the H200."""
+    raw = tomllib.loads(text)
+    presets = raw["presets"]
+    key = fresh_key(presets, "GPU_ISSUE")
+    text = text.rstrip("\n") + "\n" + preset_table(key, "가상 GPU (issue 36)")
+    a100 = next(k for k in sorted(presets) if k.startswith("A100"))
+    h200 = next(k for k in sorted(presets) if k.startswith("H200"))
+    text = set_value(text, "week4", "hardware", key)
+    text = set_value(text, "week4", "dtype", "FP16")
+    text = set_value(text, "week4", "N", 8192)
+    text = set_value(text, "week4", "tiles", [64, 128, 256])
+    text = set_value(text, "week4", "gpus", [raw["week4"]["gpus"][0], key])
+    text = set_value(text, "week3", "hardware", a100)
+    if "note" in raw:
+        text = set_value(text, "note", "hardware", h200)
     return text

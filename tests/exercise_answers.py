@@ -3,6 +3,7 @@
 - PAGES: page label → how the page's exercise sheet is built from the course, for every page module that has one
   (`roofline.show.pages.<stem>.exercises`), in the book's order. Nothing is listed by hand: the label is the page's
   own `(label)=`, the problem its parameter cell's `:params:` (`week4` → `course.week4`).
+- PROBLEM: page label → the problem its parameter cell sets (`week4`, `week3`): the page's own conditions.
 - CONFUSED: a unit and the unit a reader mistakes it for.
 - sig(x, k): x as a reader types it with k significant digits.
 """
@@ -34,9 +35,11 @@ def _sheets() -> dict:
         label = re.search(r"^\((ch-[\w-]+)\)=$", md, re.M)[1]
         problem = re.search(r"^:params: (\w+)$", md, re.M)[1]
         found[label] = lambda course, make=module.exercises, problem=problem: make(getattr(course, problem))
+        PROBLEM[label] = problem
     return found
 
 
+PROBLEM: dict[str, str] = {}   # page label → the problem of its parameter cell ("week4", "week3")
 PAGES = _sheets()   # page label → how its exercises are built from the course
 CONFUSED = {"GB": "GiB", "KiB": "KB", "Byte": "KiB", "ms": "s", "TFLOPs/s": "GFLOPs/s", "FLOPs": "GFLOPs"}
 

@@ -1,5 +1,8 @@
 """The instructor changes course.toml for next term (a preset of its own among the changes), in a temporary
-copy of the repository, following the README's steps:
+copy of the repository, following the README's steps, term after term: the next term is derived from the term
+in force (`course_copies.next_term`), and every expectation comes from the library for the old and the new file
+(`params.load`), never from one term's numbers. The flow runs from two starting terms: the checkout's, then the
+same copy, committed after its refresh, moved on again:
 
 1. after the change, `python -m coursebook check` fails and names each stale figure, each chapter's
    parameter cell that disagrees with the file, each stale notebook edition and the values that changed;
@@ -7,7 +10,7 @@ copy of the repository, following the README's steps:
    exactly once (the site and the editions share that run); its time is printed, not asserted;
 3. afterwards the check passes, and the built pages show the values the library computes for the new
    parameters — words too (which tiles are memory-bound) since they are glued values;
-4. the new editions re-run under nbval give the same values.
+4. the new editions re-run under nbval give the same values (the first move only: the second checks 1–3).
 
 The rest of the suite is not run again here: the tests that depend on the parameters run in-process for this
 term and the next one (tests/conftest.py), much faster than a nested run of the whole suite.
@@ -40,12 +43,13 @@ from roofline import params
 from coursebook.__main__ import chapter_sources
 from coursebook.built import checkout_files
 from roofline.show.figures import FIGURES
+from roofline.show import fmt
 from roofline.show.glue import shown_text
 
-from course_copies import NEW_PRESET, next_term
+from course_copies import next_term
 from site_pages import page_text
 
-pytestmark = pytest.mark.heavy(140)   # rough seconds, for the order of the run (tests/conftest.py)
+pytestmark = pytest.mark.heavy(220)   # rough seconds, for the order of the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
@@ -63,6 +67,22 @@ def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
                           env=env_for(repo), capture_output=True, text=True, timeout=600)
 
 
+def commit_term(copy: Path, message: str) -> None:
+    """The instructor commits the term (README step 4) and, as the commit changed the library, pins the editions
+    to it (step 5, `make editions`: every chapter is in the cache, so only the setup cell's commit changes)."""
+    git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
+    subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], check=True, capture_output=True)
+    commit = editions.library_commit(copy)
+    for nb in sorted((copy / "chapters").glob("*.ipynb")):
+        text = nb.read_text(encoding="utf-8")
+        ref = editions.pinned_ref(text.replace('\\"', '"'))
+        if ref and ref != commit:
+            nb.write_text(text.replace(f"@{ref}", f"@{commit}"), encoding="utf-8")
+    subprocess.run(git + ["commit", "-q", "-a", "--allow-empty", "-m", "editions at the library commit"], check=True,
+                   capture_output=True)
+
+
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
     """A clone of the repository with the working tree's files (an instructor's checkout; the editions pin the
@@ -72,19 +92,7 @@ def repo(tmp_path_factory) -> Path:
     for name in checkout_files():
         (copy / name).parent.mkdir(parents=True, exist_ok=True)
         shutil.copy2(ROOT / name, copy / name)    # mtimes kept: requirements.txt stays older than the stamp
-    git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
-    subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
-    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", "this term"], check=True, capture_output=True)
-    # README step 5: after a commit that changed the library, the editions are pinned to it (`make editions`:
-    # every chapter is in the cache, so only the setup cell's commit changes)
-    commit = editions.library_commit(copy)
-    for nb in sorted((copy / "chapters").glob("*.ipynb")):
-        text = nb.read_text(encoding="utf-8")
-        ref = editions.pinned_ref(text.replace('\\"', '"'))
-        if ref and ref != commit:
-            nb.write_text(text.replace(f"@{ref}", f"@{commit}"), encoding="utf-8")
-    subprocess.run(git + ["commit", "-q", "-a", "--allow-empty", "-m", "editions at the library commit"], check=True,
-                   capture_output=True)
+    commit_term(copy, "this term")
     if (ROOT.parent / "shared").is_dir():         # the source documents, beside the copy as beside the checkout
         (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
     return copy
@@ -93,9 +101,18 @@ def repo(tmp_path_factory) -> Path:
 def test_instructor_changes_course_toml_and_refreshes(repo):
     # (that the checkout is not stale before the change is `make test`'s first step, `coursebook check`, and
     # tests/show/test_figures.py, on the same files: the copy holds the working tree's files)
+    move_to_next_term(repo, "1", nbval=True)
+    commit_term(repo, "next term")
+    move_to_next_term(repo, "2", nbval=False)   # from a term already moved: term after term
+
+
+def move_to_next_term(repo: Path, name: str, nbval: bool) -> None:
     toml = repo / "lib" / "roofline" / "course.toml"
+    term_was = params.load(toml)
     toml.write_text(next_term(toml.read_text(encoding="utf-8")), encoding="utf-8")
     course = params.load(toml)
+    w4, w4_was = course.week4, term_was.week4
+    assert (w4.N, w4.tiles) != (w4_was.N, w4_was.tiles), "next_term did not move week 4"
     sources = [repo / "chapters" / md.name for md in chapter_sources()]
     old = {md.stem: editions.records(nbformat.read(md.with_suffix(".ipynb"), as_version=4), compared_only=True)
            for md in sources}
@@ -106,21 +123,22 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     report = stale.stderr
     figures_before = {name: (repo / "figures" / f"{name}.svg").read_bytes() for name in FIGURES}
     assert "make refresh" in report   # (a new term: the one command that fixes every stale thing)
-    N_line = re.search(r"chapters/w4_1_intensity\.ipynb: glued 'N' is '4,096' but the library now gives '2,048'", report)
+    N_line = (f"chapters/w4_1_intensity.ipynb: glued 'N' is '{fmt.integer(w4_was.N)}' but the library now "
+              f"gives '{fmt.integer(w4.N)}'") in report
     assert N_line, f"the check does not say which value of chapter ① changed:\n{report}"
     for md in sources:
         if old[md.stem]:
             assert f"chapters/{md.stem}.ipynb" in report, f"the check does not name the stale edition {md.stem}:\n{report}"
-    assert re.search(r"chapters/w4_5_matmul\.md: parameter cell: N = 4096 but course\.toml's week4\.N is 2048", report), \
+    assert f"chapters/w4_5_matmul.md: parameter cell: N = {w4_was.N} but course.toml's week4.N is {w4.N}" in report, \
         f"the check does not name the parameter cell that disagrees with the file:\n{report}"
 
     # 2. one command refreshes everything, executing each chapter once (every kernel started names its chapter)
-    kernels = repo.parent / "kernels.log"
+    kernels = repo.parent / f"kernels-{name}.log"
     start = time.perf_counter()
     make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "refresh"], cwd=repo,
                           env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
                           timeout=1800)
-    print(f"\nmake refresh after a parameter change: {time.perf_counter() - start:.1f} s (a figure, not a check)")
+    print(f"\nmake refresh after parameter change {name}: {time.perf_counter() - start:.1f} s (a figure, not a check)")
     assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
     started = Counter(kernels.read_text(encoding="utf-8").split()) if kernels.exists() else Counter()
     labels = {label for label, (md, _) in editions.chapter_of(repo).items() if md.name in {s.name for s in sources}}
@@ -145,34 +163,37 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
         for key in sorted(set(re.findall(r"\{glue(?::text)?\}`([^`:]+)`", md.read_text(encoding="utf-8"))) & set(new)):
             value = " ".join(shown_text(new[key]["text/plain"]).split())
             assert value in text, f"{md.stem}.html does not show {key!r} = {value!r} for the new parameters"
-            was = old[md.stem].get(key, {}).get("text/plain")
-            if was != new[key]["text/plain"] and any(w in value for w in BOUND_WORDS):
+            before = old[md.stem].get(key, {}).get("text/plain")
+            if before != new[key]["text/plain"] and any(w in value for w in BOUND_WORDS):
                 changed_words = True
         assert editions.colab_url(f"chapters/{md.stem}.ipynb") in page.read_text(encoding="utf-8")
     assert changed_words, "no glued sentence about which cases are memory- or compute-bound changed with the parameters"
-    w4 = course.week4
-    assert "2,048" in page_text(repo / "_build" / "html" / "chapters" / "w4_1_intensity.html")
-    assert (w4.N, w4.tiles) == (2048, (32, 128, 256))
+    assert fmt.integer(w4.N) in page_text(repo / "_build" / "html" / "chapters" / "w4_1_intensity.html")
     # the worksheet's answers on the built page (the fractions its script compares with) are the new term's
     guide = (repo / "_build" / "html" / "chapters" / "week4_guide.html").read_text(encoding="utf-8")
     data = json.loads(html.unescape(re.search(r'<script type="application/json" class="rl-quiz-data">(.*?)</script>',
                                               guide, re.S)[1]).replace("<\\/", "</"))["questions"]
     assert set(data) == {f"{row}-{case}" for row in ("F", "Q", "I", "R_roof", "t_compute", "t_memory", "t_ideal",
-                                                      "inputs", "acc") for case in ("없음", "32", "128", "256")}
-    s, N = course.dtypes[w4.dtype], 2048
-    unit, p, q = data["Q-256"]["targets"][0]
-    assert unit == "GB" and Fraction(int(p), int(q)) == Fraction(2 * s * N**3 // 256 + s * N**2, 10**9)
+                                                      "inputs", "acc") for case in ("없음", *map(str, w4.tiles))}
+    s, N, T = course.dtypes[w4.dtype], w4.N, max(w4.tiles)
+    unit, p, q = data[f"Q-{T}"]["targets"][0]
+    assert unit == "GB" and Fraction(int(p), int(q)) == Fraction(2 * s * N**3 // T + s * N**2, 10**9)
     assert Fraction(*map(int, data["F-없음"]["targets"][0][1:])) == 2 * N**3
     cell = re.search(r"^N = (\S+)", (repo / "chapters" / "w4_5_matmul.md").read_text(encoding="utf-8"), re.M)
-    assert cell and cell[1] == "2048", "make refresh did not write the new N into the parameter cell"
+    assert cell and cell[1] == str(N), "make refresh did not write the new N into the parameter cell"
 
     # the new preset is on the pages that compare real GPUs and in the note
-    assert NEW_PRESET in course.presets and NEW_PRESET in course.week4.gpus and course.note.hardware_key == NEW_PRESET
-    name = course.presets[NEW_PRESET].name
+    added = set(course.presets) - set(term_was.presets)
+    assert len(added) == 1, f"next_term did not add one preset: {sorted(added)}"
+    key = added.pop()
+    assert key in course.week4.gpus and course.note.hardware_key == key
+    name = course.presets[key].name
     assert name in page_text(repo / "_build" / "html" / "chapters" / "flashattention.html"), \
         f"the note does not name the new preset {name!r}"
 
-    # 4. the new editions, re-run by nbval, give the values they hold
+    # 4. the new editions, re-run by nbval, give the values they hold (once: the second move has shown 1–3 again)
+    if not nbval:
+        return
     nbval = subprocess.run([str(VENV / "bin" / "python"), "-m", "pytest", "chapters", "--nbval", "--nbval-current-env",
                             "-q", "-p", "no:cacheprovider", "-p", "no:xdist"],
                            cwd=repo, env=env_for(repo), capture_output=True, text=True, timeout=1800)

@@ -28,11 +28,14 @@ from roofline.errors import ParameterError
 from roofline.show import exercises, fmt
 from roofline.show.pages import w4_1_intensity, w4_2_roofline, w4_3_tiling, w4_4_tile_size, w4_5_matmul, week4_guide
 
-from conftest import CHAPTERS
-from exercise_answers import PAGES, sig
+from conftest import CHAPTERS, RANDOM, term_glued, term_path
+from exercise_answers import PAGES, PROBLEM, sig
+
+BOTH_TERMS = True    # every test that takes `course` runs for the live term, the next one (tests/conftest.py) …
+RANDOM_TERM = True   # … and one drawn at random from the valid range (seeded: the seed is in the test's id)
 
 
-def expected_answer(q):
+def expected_answer(q, course):
     """Each exercise's answer from the course's formulas and the question's own numbers (`given`)."""
     g = q.params
     N, T, s = g.get("N"), g.get("T"), g.get("s")
@@ -74,7 +77,7 @@ def expected_answer(q):
             return one
         if key == "④-2":
             return 2 * one + g["s_acc"] * TM * TN
-        return "fits" if 2 * one <= course_presets()[0].smem_per_SM else "no"
+        return "fits" if 2 * one <= course.presets[course.week4.gpus[0]].smem_per_SM else "no"
     if key == "④-4":
         return (N // g["T_M"]) * (N // g["T_N"]) * (N // g["T_K"]) * s * (g["T_M"] * g["T_K"] + g["T_K"] * g["T_N"])
     if key == "⑤-1":
@@ -98,13 +101,6 @@ def expected_answer(q):
     raise AssertionError(f"no expectation for {key}")
 
 
-@functools.lru_cache(maxsize=None)
-def course_presets():
-    import roofline
-    c = roofline.load()
-    return [c.presets[c.week4.gpus[0]]]
-
-
 def chapter_sets(course):
     return {label: make(course) for label, make in PAGES.items() if label != "ch-guide"}
 
@@ -114,11 +110,11 @@ def test_each_chapter_has_at_least_three_exercises_and_a_judgement_all_answered_
         assert len(ex.questions) >= 3, label
         assert any(q.is_choice for q in ex.questions), f"{label}: no question asks for a judgement"
         for q in ex.questions:
-            assert q.value == expected_answer(q), (label, q.key)
+            assert q.value == expected_answer(q, course), (label, q.key)
             if q.is_choice:
                 assert q.value in dict(q.choices) and len(q.choices) >= 2, q.key
             else:
-                assert "(단위: " in q.ask and f"유효숫자 {exercises.DIGITS}자리" in q.ask, q.key
+                assert "(단위: " in q.ask and (f"유효숫자 {exercises.DIGITS}자리" in q.ask or q.exact and "정확히" in q.ask), q.key
 
 
 def test_every_exercise_names_its_data_type_or_its_element_size(course):
@@ -129,15 +125,24 @@ def test_every_exercise_names_its_data_type_or_its_element_size(course):
             assert any(name in said for name in names) or "Byte" in q.text, (label, q.key, q.text)
 
 
+def own_conditions(course, label: str) -> dict:
+    """What the page itself computes with: its problem's sizes, tiles, element size (and week 3's L and capacity)."""
+    problem = getattr(course, PROBLEM[label])
+    if PROBLEM[label] == "week4":
+        return {"N": {problem.N, problem.small_N}, "T": {*problem.tiles, problem.small_T}, "s": {problem.s}}
+    return {"L": {problem.L}, "s": {problem.s}, "capacity": {problem.capacity}}
+
+
 def test_the_conditions_are_not_the_pages_own(course):
-    """The exercises ask about another N, T or dtype than the chapter computes, derived from its parameters."""
-    w4 = course.week4
+    """The exercises ask about another N, T or dtype than the chapter computes, derived from its parameters: at
+    least one of a question's numbers is not the page's own, or it asks about another kernel or tile shape."""
     for label, ex in chapter_sets(course).items():
+        own = own_conditions(course, label)
         for q in ex.questions:
             g = q.params
-            new = [g.get("N") not in (None, w4.N, w4.small_N), g.get("T") not in (None, *w4.tiles, w4.small_T),
-                   g.get("s") not in (None, w4.s), "f" in g, "kernel" in g, "s_in" in g, "T_M" in g, g.get("L") not in (None, course.week3.L)]
-            assert any(new), (label, q.key, g)
+            new = [g[k] not in own.get(k, ()) for k in ("N", "T", "s", "L") if k in g]
+            new += [k in g for k in ("f", "kernel", "s_in", "T_M")]
+            assert any(new), (label, q.key, g, own)
 
 
 SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
@@ -227,7 +232,7 @@ def test_the_answers_follow_a_changed_parameter(course):
         changed = make(w4)
         assert changed.digest() != make(course.week4).digest()
         for q in changed.questions:
-            assert q.value == expected_answer(q), q.key
+            assert q.value == expected_answer(q, course), q.key
 
 
 def a_question(value, unit="ms") -> exercises.Question:
@@ -310,13 +315,32 @@ def reachable_text(page) -> str:
     """What a reader can see on a built page without asking for an answer: the text (folded answers included) and
     every state of the page's explorers (a control away, in the page or in their own file), but not the
     exercises' data nor the boxes of values measured on the build machine."""
+    return visible_text(page.read_text(encoding="utf-8"), page.parent)
+
+
+def term_text(label: str, course_path) -> str:
+    """What the page of `label` would show for the term in `course_path`, without building it: its Markdown
+    outside the code cells, and everything the chapter glues for that term (text, tables, equations, the explorers'
+    HTML and all their states), read as `reachable_text` reads a built page."""
+    from browser_helpers import label_page
+
+    stem = label_page(label).rsplit("/", 1)[-1]
+    md = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
+    parts = [re.sub(r"^```\{code-cell\}.*?^```", " ", md, flags=re.S | re.M)]
+    for bundle in term_glued(stem, course_path).values():
+        parts += [str(bundle[m]) for m in ("text/markdown", "text/latex", "text/html") if m in bundle]
+        if not {"text/markdown", "text/latex", "text/html"} & set(bundle):
+            parts.append(str(bundle.get("text/plain", "")))
+    return visible_text(" ".join(parts), None)
+
+
+def visible_text(html_text: str, folder) -> str:
     import html as html_lib
 
     from coursebook.assets import explorer_data
 
-    html_text = page.read_text(encoding="utf-8")
     states = []
-    for data in explorer_data(html_text, page.parent):
+    for data in explorer_data(html_text, folder):
         for part in data["parts"]:
             for state in part["states"].values():
                 states.extend(state.get("fields", {}).values())
@@ -330,28 +354,34 @@ def reachable_text(page) -> str:
 
 def copyable(q, text: str) -> list[str]:
     """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
-    counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); an answer
-    that is one of the question's own data (R_roof = P when compute-bound) is the question's, not the page's."""
+    counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); a
+    percentage (an occupancy of 12.5%) is no exercise's answer, whose units are none; an answer that is one of the
+    question's own data (R_roof = P when compute-bound; R_roof ≈ BW·1 FLOPs/Byte for an INT8 matmul without reuse,
+    to the digits written) is the question's, not the page's."""
     if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
         return []
     whole = q.in_unit.denominator == 1
     found = []
+    own = [Fraction(q.params[k]) / q.unit.size for k in ("P", "BW") if k in q.params]
     for form in forms(q.in_unit):
-        if not exercises.judge(q, form).right:
+        if not exercises.judge(q, form).right or any(exercises.near(exercises.read(form), x) for x in own):
             continue
         unit = rf"\s?(?:{re.escape(q.unit.name)}{'|B' if q.unit.name == 'Byte' else ''})(?![A-Za-z])" if whole else ""
-        if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d]|[.,]\d){unit}", text):
+        if re.search(rf"(?<![\d.,]){re.escape(form)}(?![\d%]|[.,]\d|\s%){unit}", text):
             found.append(form)
     return found
 
 
-def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course):
+def test_no_exercise_can_be_answered_by_copying_a_number_from_its_page(course, request):
+    """On the built page for the live term; for the next and the random term, on what the page would show (its
+    prose and everything it glues for that term)."""
     from browser_helpers import html_dir, label_page, page_file
 
-    root = html_dir()
+    term = request.node.callspec.params["course"]
+    root = html_dir() if term == "live" else None
     found = []
     for label, make in PAGES.items():
-        text = reachable_text(root / page_file(label_page(label)))
+        text = (reachable_text(root / page_file(label_page(label))) if root else term_text(label, term_path(term)))
         for q in make(course).questions:
             found += [f"{label} {q.key}: {form!r} is on the page" for form in copyable(q, text)]
     assert not found, "\n".join(found)
@@ -371,9 +401,10 @@ def test_the_copy_check_catches_an_answer_on_the_page(course):
     assert copyable(acc, f"| {number} B |") == [number]
 
 
-def test_check_in_a_kernel_gives_the_page_verdicts(course, tmp_path):
+def test_check_in_a_kernel_gives_the_page_verdicts(live_course, tmp_path):
+    """(the committed edition is the live term's)"""
     md = CHAPTERS / "w4_5_matmul.md"
-    ex = w4_5_matmul.exercises(course.week4)
+    ex = w4_5_matmul.exercises(live_course.week4)
     q = ex.questions[0]
     value = Fraction(q.value) / q.unit.size
     tries = [sig(value, 12), sig(value, exercises.DIGITS), sig(value, exercises.DIGITS - 1),
@@ -392,3 +423,33 @@ def test_check_in_a_kernel_gives_the_page_verdicts(course, tmp_path):
         editions.execute(nb, tmp_path, timeout=180)
     printed = "".join(o.get("text", "") for o in nb.cells[-1].outputs if o.output_type == "stream").splitlines()
     assert printed == expected + [exercises.RIGHT, exercises.RIGHT] + ex.check(q.key, show=True).message.splitlines()
+
+
+def test_an_integer_answer_is_judged_exactly(course):
+    """3주-3 asks for a whole number of elements, ③-1 for the Byte of a small example: only the exact count is right
+    (a rounded 4-digit length would be one whose vectors do not fit); the page's script gets the same rule through
+    the quiz data's `exact`, and the question says so instead of asking for 4 significant digits."""
+    from roofline.show.pages import week3_vector_add
+
+    ex = week3_vector_add.exercises(course.week3)
+    q = next(q for q in ex.questions if q.key == "3주-3")
+    assert q.exact and q.in_unit.denominator == 1 and ex.data()["questions"]["3주-3"]["exact"] is True
+    L, s = int(q.in_unit), q.params["s"]
+    assert 3 * s * L <= q.params["capacity"] < 3 * s * (L + 1)      # the longest length that fits, and only it
+    assert exercises.judge(q, str(L)).right and exercises.judge(q, f"{L:,}").right
+    for near in {f for f in (sig(L, exercises.DIGITS), sig(L + 1, 6), str(L + 1)) if exercises.read(f).value != L}:
+        verdict = exercises.judge(q, near)
+        assert not verdict.right, near
+    rounded = exercises.judge(q, sig(L, exercises.DIGITS))
+    if exercises.read(sig(L, exercises.DIGITS)).value != L:
+        assert rounded.reason == "digits" and rounded.message == exercises.EXACT_MESSAGE
+    exact = {other.key for page in chapter_sets(course).values() for other in page.questions if other.exact}
+    assert exact == {"3주-3", "③-1"}     # the counts: elements that fit, Byte of the small example's traffic
+    assert "정확히" in q.ask and "유효숫자" not in q.ask
+
+
+def test_the_tiling_question_says_c_is_written_once(course):
+    """③-1 counts C's one write in Q, and says so, as ①-1 does (content review 4, finding 9)."""
+    q = w4_3_tiling.exercises(course.week4).questions[0]
+    assert q.key == "③-1" and "C는 한 번 쓴다" in q.text
+    assert "C는 한 번 쓴다" in w4_1_intensity.exercises(course.week4).questions[0].text

@@ -10,7 +10,9 @@ One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter)
     typed with k significant digits, its last digit at 10^e:
         right       when it equals the answer exactly (0.25 for 1/4), or |typed − answer| < 10^e (rounded or
                     cut off at its last digit) and k ≥ digits (DIGITS unless the reader asks for fewer);
-        "digits"    when it is right to its last digit but has fewer than `digits` significant digits;
+                    an integer answer (a count the question says is whole, `Question.exact`) only when it is equal;
+        "digits"    when it is right to its last digit but has fewer than `digits` significant digits (an
+                    integer answer: right to its last digit but not equal, the message asks for the whole number);
         "unit"      when it is exactly, or with at least min(FEWER) significant digits to its last digit, right in
                     another unit of the same kind (GiB for GB, s for ms): a one-digit guess is no unit mistake;
         "wrong"     otherwise; the message then gives the formula as a hint.
@@ -175,6 +177,11 @@ class Question:
     steps: tuple[Step, ...] = ()             # the worked solution; its last value is the answer
     choices: tuple[tuple[str, str], ...] = ()   # (key, label) of a choice question
     given: tuple[tuple[str, object], ...] = ()  # the question's numbers (N, T, s, P, BW, …)
+    exact: bool = False   # an integer answer (a count): judged exactly, neither rounded nor cut off
+
+    def __post_init__(self):
+        if self.exact and (self.is_choice or Fraction(self.value) / self.unit.size % 1):
+            raise ParameterError(f"연습 문제 {self.key}: 정확히 판정하는 답은 정수여야 한다. 받은 값: {self.value}")
 
     @property
     def is_choice(self) -> bool:
@@ -200,6 +207,8 @@ class Question:
         """The question with what the judge expects: its unit and precision, or that it is a choice."""
         if self.is_choice:
             return f"{self.text} (하나를 고른다.)"
+        if self.exact:
+            return f"{self.text} (단위: {self.unit.name}, 정수로 모든 자리를 정확히)"
         return f"{self.text} (단위: {self.unit.name}, 유효숫자 {DIGITS}자리 이상)"
 
     @property
@@ -229,6 +238,9 @@ def digits_message(digits: int) -> str:
     return f"다시: 적은 자리까지는 맞다. 유효숫자 {digits}자리 이상으로 적자."
 
 
+EXACT_MESSAGE = "다시: 적은 자리까지는 맞다. 답은 정수이니 반올림하지 말고 모든 자리를 적자."
+
+
 def wrong_message(q: Question) -> str:
     return f"다시. 힌트: {q.hint}"
 
@@ -252,10 +264,10 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
     except ValueError:
         return Verdict(q.key, False, "unreadable", UNREADABLE)
     target = q.in_unit
-    if t.value == target or (near(t, target) and t.digits >= digits):
+    if t.value == target or (near(t, target) and t.digits >= digits and not q.exact):
         return Verdict(q.key, True, "right", RIGHT)
     if near(t, target):
-        return Verdict(q.key, False, "digits", digits_message(digits))
+        return Verdict(q.key, False, "digits", EXACT_MESSAGE if q.exact else digits_message(digits))
     for other in others(q.unit):
         value = Fraction(q.value) / other.size
         if t.value == value or (near(t, value) and t.digits >= min(FEWER)):
@@ -331,7 +343,8 @@ class Exercises:
                 item.update({
                     "unit": q.unit.name,
                     "targets": [[u.name, str(v.numerator), str(v.denominator)] for u, v in zip(units, values)],
-                    "digits": {str(d): digits_message(d) for d in (DIGITS,) + FEWER},
+                    "digits": {str(d): EXACT_MESSAGE if q.exact else digits_message(d) for d in (DIGITS,) + FEWER},
+                    "exact": q.exact,
                     "units": {u.name: unit_message(q.unit, u) for u in units[1:]},
                 })
             out[q.key] = item
@@ -366,7 +379,8 @@ def rule_text(site: bool = True) -> str:
                 else "`show=True`는 식, 문제의 숫자를 넣은 식, 중간값, 답을 차례로 보인다.")
     return (f"적은 값이 그 마지막 자리까지 맞으면 정답이다. 반올림해도, 버려도 된다. 답이 {fmt.decimal(EXAMPLE, 6)}…이면 "
             f"{ko.particle(up, '과/와')} {ko.particle(cut, '은/는')} 맞고, {ko.particle(short, '은/는')} 자릿수가 모자라다. "
-            f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. {fewer} "
+            f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. 답이 정수인 문제는 "
+            f"모든 자리가 정확히 맞아야 한다. {fewer} "
             f"쉼표와 지수 표기(1.374e11)도 된다. 단위는 문제에 적힌 것을 쓴다. 고르는 문제는 고른 답이 맞아야 정답이다. "
             f"틀리면 쓸 식을 알려 준다. {solution}")
 
@@ -541,13 +555,12 @@ def given(**values) -> tuple:
 
 # ---------------------------------------------------------------- conditions the pages do not compute
 
-def other_dtype(catalog, dtype: str) -> str:
-    """A data type of another element size than `dtype` (FP16 for FP32, FP32 for FP16): a new condition."""
+def other_dtype(catalog, dtype: str, avoid=()) -> str:
+    """A data type of another element size than `dtype` (FP16 for FP32, FP32 for FP16): a new condition; one whose
+    size is not in `avoid` either when there is one (a size that would make the answer one of the page's)."""
     s = catalog.bytes_per(dtype)
-    for name in ("FP16", "BF16", "FP32", *catalog.dtypes):
-        if name in catalog.dtypes and catalog.dtypes[name] != s:
-            return name
-    return dtype
+    names = [n for n in ("FP16", "BF16", "FP32", *catalog.dtypes) if n in catalog.dtypes and catalog.dtypes[n] != s]
+    return next((n for n in names if catalog.dtypes[n] not in avoid), names[0] if names else dtype)
 
 
 def half(N: int) -> int:

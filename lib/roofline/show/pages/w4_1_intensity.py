@@ -138,8 +138,17 @@ def exercises(w4) -> ex.Exercises:
     preset = cat.presets[w4.hardware_key]
     hw = preset.roofline(dtype if dtype in preset.peak else next(iter(preset.peak)))
     N1 = ex.half(N)
-    T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
-    d2 = ex.other_dtype(cat, dtype)
+    # I_T is the same for (N/2, T/2) as for (N, T) in an element twice as wide: T1 is the divisor nearest 2·max(tiles)
+    # whose I_T is none the page shows (its tiles at N in every element size, inputs and output apart)
+    sizes = set(cat.dtypes.values())
+    shown = {kernels.matmul_tiled(N, T, a, b).I for T in w4.tiles for a in sizes for b in sizes}
+    avoid = set(w4.tiles)
+    T1 = ex.divisor_near(N1, 2 * max(w4.tiles), avoid)
+    while kernels.matmul_tiled(N1, T1, s, s).I in shown and T1 not in avoid:   # (N1 itself when none is left)
+        avoid.add(T1)
+        T1 = ex.divisor_near(N1, 2 * max(w4.tiles), avoid)
+    # AXPY's I = 2/(3·s2) would be the page's Vector Add I = 1/(3·s) in a dtype twice as wide
+    d2 = ex.other_dtype(cat, dtype, avoid=(2 * s,))
     s2 = cat.bytes_per(d2)
     T_small = min(w4.tiles) if N1 % min(w4.tiles) == 0 else ex.divisor_near(N1, min(w4.tiles))
 

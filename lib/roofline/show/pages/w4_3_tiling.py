@@ -465,7 +465,13 @@ def exercises(w4) -> ex.Exercises:
     does to Q (less than halving it: the C writes stay)."""
     d2 = ex.other_dtype(w4.catalog, w4.dtype)
     s2 = w4.catalog.bytes_per(d2)
-    n, t = 2 * w4.small_N, w4.small_T
+    # the small example at 2, 3, … times its side: the first whose Q is none of the amounts the page's own small example
+    # shows (its reads with and without reuse, its C writes, their sums, its FLOPs)
+    N0, T0, s0 = w4.small_N, w4.small_T, w4.s
+    reads = (2 * s0 * N0**3, 2 * s0 * N0**3 // T0)
+    shown = {*reads, s0 * N0**2, *(r + s0 * N0**2 for r in reads), 2 * N0**3}
+    t = T0
+    n = next(k * N0 for k in range(2, 10) if kernels.matmul_tiled(k * N0, T0, s2, s2).Q not in shown)
     small = kernels.matmul_tiled(n, t, s2, s2)
     steps1 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{n}³/{t}", small.Q_read, "Byte"),
               ex.equation("C 쓰기", "s·N²", f"{s2}·{n}²", small.Q_write, "Byte"),
@@ -488,8 +494,8 @@ def exercises(w4) -> ex.Exercises:
                    f"A·B 읽기만 1/{k}이 되고 C 쓰기는 그대로이므로 {dict(choices)[key]}", key, "bound"))
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
-                 "안에서만 일어난다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
-                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2)),
+                 "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
+                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2), exact=True),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
                  big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",

@@ -410,6 +410,19 @@ def k_width_question_section(w4) -> dict:
 
 # ---------------------------------------------------------------- exercises
 
+def shown_bytes(w4) -> set[int]:
+    """The amounts of Byte ④ shows: every square tile's buffers in its explorer and tables (alone and with a block's
+    reserve) and each GPU's shared memory per SM and per block."""
+    presets = [p for p in w4.catalog.presets.values() if p.sm]
+    reserves = {0, *(p.sm.smem_reserved for p in presets)}
+    amounts = {p.sm.smem for p in presets} | {p.sm.smem_per_block for p in presets}
+    for T in tile_options(w4).Ts:
+        for copies in (1, 2):
+            b = buffers.tile_buffers(T, T, T, w4.s, w4.s, copies)
+            amounts |= {a + r for a in (b.A, b.B, b.inputs, b.acc, b.total) for r in reserves}
+    return amounts
+
+
 def exercises(w4) -> ex.Exercises:
     """④ A rectangular tile's input buffers in another dtype, its double-buffered storage with an FP32 partial sum,
     whether a larger tile's double-buffered inputs fit one SM's Shared Memory, and the A·B reads for a T_K."""
@@ -418,9 +431,15 @@ def exercises(w4) -> ex.Exercises:
     s2, s_acc = cat.bytes_per(d2), cat.bytes_per("FP32")
     tiles = sorted(w4.tiles)
     T_s, T_m, T_b = tiles[0], tiles[len(tiles) // 2], tiles[-1]
-    TM, TN, TK = 2 * T_b, T_s, T_m
-    one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
-    two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
+    # a rectangle an odd number of times the largest tile long, the first whose amounts are none the page shows
+    # (its square tiles' buffers, with a block's reserve, and the GPUs' shared memory), in every term
+    shown = shown_bytes(w4)
+    for k in (3, 5, 7, 9, 11, 13, 15):
+        TM, TN, TK = k * T_b, T_s, T_m
+        one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
+        two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
+        if not {one.inputs, two.total} & shown:
+            break
     tile = f"T_M×T_N×T_K = {TM}×{TN}×{TK}"
     steps1 = (ex.equation("A 조각", "s·T_M·T_K", f"{s2}·{TM}·{TK}", one.A, "Byte"),
               ex.equation("B 조각", "s·T_K·T_N", f"{s2}·{TK}·{TN}", one.B, "Byte"),
