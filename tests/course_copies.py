@@ -2,12 +2,33 @@
 from __future__ import annotations
 
 import math
+import os
 import re
+import shutil
 import tomllib
 from fractions import Fraction
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def copy_checkout(copy: Path) -> Path:
+    """The checkout's files (those git would commit, the working tree's content) copied to `copy`, mtimes kept
+    (requirements.txt stays older than the venv's install stamp)."""
+    from coursebook.built import checkout_files
+
+    for name in checkout_files():
+        (copy / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, copy / name)
+    return copy
+
+
+def env_for(repo: Path) -> dict[str, str]:
+    """The environment for a command run in the copy `repo`: its own library and tooling first, none of the
+    variables that point this checkout's run at its own files or mode."""
+    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML", "ROOFLINE_COURSE"}}
+    env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
+    return env
 
 
 def inline(value) -> str:

@@ -23,7 +23,7 @@ import pytest
 
 from coursebook import editions
 from coursebook.__main__ import chapter_sources
-from coursebook.built import checkout_files
+from course_copies import copy_checkout
 
 pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -136,9 +136,7 @@ def installed(colab, monkeypatch_module):
     assert not imports_roofline(colab), "the setup cell installed the project outside Colab"
 
     src = colab["base"] / "checkout"
-    for name in checkout_files():
-        (src / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, src / name)
+    copy_checkout(src)
     # (built with the setuptools Colab ships, as pip's isolated build would fetch it: the wheel is the same)
     subprocess.run([str(colab["python"]), "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
                     "-w", str(colab["base"] / "wheels"), str(src)], check=True, env=clean_env(), capture_output=True)

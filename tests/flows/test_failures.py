@@ -26,7 +26,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from coursebook.built import checkout_files
+from course_copies import copy_checkout, env_for
 
 pytestmark = pytest.mark.heavy(150)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -41,12 +41,6 @@ SABOTAGE = {   # a code cell appended to the chapter, and what the error must sa
     "times-out": ("import time\ntime.sleep(10 * 60)", r"timed out|CellTimeoutError"),
     "kernel-killed": ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", r"kernel died|DeadKernelError"),
 }
-
-
-def env_for(repo: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_COURSE"}}
-    env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
-    return env
 
 
 def make(repo: Path, *targets: str) -> subprocess.CompletedProcess:
@@ -66,9 +60,7 @@ def sphinx_only(repo: Path) -> subprocess.CompletedProcess:
 def good_copy(tmp_path_factory) -> Path:
     """A copy of the checkout with the execution cache and a good build in _build/html (every page there)."""
     copy = tmp_path_factory.mktemp("failures") / "good"
-    for name in checkout_files():
-        (copy / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, copy / name)
+    copy_checkout(copy)
     if (ROOT / "_build" / ".jupyter_cache").is_dir():
         shutil.copytree(ROOT / "_build" / ".jupyter_cache", copy / "_build" / ".jupyter_cache")
     if (ROOT.parent / "shared").is_dir():

@@ -25,9 +25,7 @@ from __future__ import annotations
 
 import html
 import json
-import os
 import re
-import shutil
 import subprocess
 import sys
 import time
@@ -41,12 +39,11 @@ import pytest
 from coursebook import bookrun, editions
 from roofline import params
 from coursebook.__main__ import chapter_sources
-from coursebook.built import checkout_files
 from roofline.show.figures import FIGURES
 from roofline.show import fmt
 from roofline.show.glue import shown_text
 
-from course_copies import next_term
+from course_copies import copy_checkout, env_for, next_term
 from site_pages import page_text
 
 pytestmark = pytest.mark.heavy(220)   # rough seconds, for the order of the run (tests/conftest.py)
@@ -54,12 +51,6 @@ pytestmark = pytest.mark.heavy(220)   # rough seconds, for the order of the run 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
-
-
-def env_for(repo: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML", "ROOFLINE_COURSE"}}
-    env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"   # the copy's library and tooling, not ROOT's
-    return env
 
 
 def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
@@ -89,9 +80,7 @@ def repo(tmp_path_factory) -> Path:
     library commit they were written from, so the copy keeps the history)."""
     copy = tmp_path_factory.mktemp("instructor") / "repo"
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
-    for name in checkout_files():
-        (copy / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, copy / name)    # mtimes kept: requirements.txt stays older than the stamp
+    copy_checkout(copy)
     commit_term(copy, "this term")
     if (ROOT.parent / "shared").is_dir():         # the source documents, beside the copy as beside the checkout
         (copy.parent / "shared").symlink_to(ROOT.parent / "shared")

@@ -15,9 +15,7 @@ parameter-cell values (issue 37's cases and more).
 from __future__ import annotations
 
 import hashlib
-import os
 import re
-import shutil
 import subprocess
 import sys
 import tomllib
@@ -25,7 +23,7 @@ from pathlib import Path
 
 import pytest
 
-from course_copies import set_key
+from course_copies import copy_checkout, env_for, set_key
 from coursebook import __main__ as coursebook
 from coursebook import editions, paramcell
 from coursebook.built import checkout_files
@@ -140,19 +138,11 @@ def test_roofline_course_naming_a_missing_file(tmp_path, monkeypatch, capsys):
 
 # ---------------------------------------------------------------- the instructor's command on a copy
 
-def env_for(repo: Path) -> dict[str, str]:
-    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_COURSE"}}
-    env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
-    return env
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
     """A copy of the checkout's files (no build, no cache: nothing here may run a chapter)."""
     copy = tmp_path_factory.mktemp("bad-inputs") / "repo"
-    for name in checkout_files():
-        (copy / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, copy / name)
+    copy_checkout(copy)
     subprocess.run(["git", "init", "-q"], cwd=copy, check=True)
     return copy
 
