@@ -151,6 +151,9 @@
     }
   }
 
+  // the typed-number reader, for the explorers' predict mode (which reads a guess as an exercise reads an answer)
+  window.rlNumbers = {read, compare};
+
   function startAll() { document.querySelectorAll("[data-rl-quiz]").forEach(start); }
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", startAll);
   else startAll();

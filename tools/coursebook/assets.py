@@ -48,16 +48,19 @@ from pathlib import Path
 # static files (under _static) that no page names: a page's script loads them when it needs them
 # (explorer.js loads the plotting library when the first explorer starts)
 LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js",)
-# static file (under _static) → what in a page's body needs it
+# static file (under _static) → what in a page's body needs it (any one of a tuple)
 PAGE_ASSETS = {
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
     "explorer.js": "data-rl-explorer",
     "explorer.css": "data-rl-explorer",
     "live.js": "data-rl-explorer",
     "live.css": "data-rl-explorer",
-    "exercises.js": "data-rl-quiz",
+    "exercises.js": ("data-rl-quiz", "data-rl-explorer"),   # an explorer's predict mode reads a guess with it
     "exercises.css": "data-rl-quiz",
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
+    # the reader's own record (answers, predictions, the student identifier): where an exercise, an explorer or
+    # the progress page is
+    "progress.js": ("data-rl-quiz", "data-rl-explorer", "data-rl-progress"),
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
 # (tools/coursebook/live.py) where an explorer has a live form
@@ -118,7 +121,8 @@ def needed(filename: str, body: str) -> bool:
     if name in LOADED_BY_SCRIPT:
         return False
     marker = PAGE_ASSETS.get(name)
-    return marker is None or marker in body
+    markers = (marker,) if isinstance(marker, str) else marker
+    return marker is None or any(m in body for m in markers)
 
 
 def defer_scripts(head: str) -> str:

@@ -1,0 +1,58 @@
+"""Common mistakes the course knows, by kind: what a reader's wrong number most often is.
+
+An exercise (`roofline.show.exercises`) and an explorer's predict mode (`roofline.show.explorer`) both name a wrong
+answer by its mistake when the answer equals what that mistake gives. The value a mistake gives is computed by the
+page module from its own problem with the model (the same call, one input or one term changed: C's write left out,
+KB for KiB, …): never typed. This module holds only the kinds (a key, the Korean name shown) and the rule that keeps
+a mistake out when it gives the right answer.
+
+    Mistake("c-write", Fraction(…), "C를 쓰는 s·N² Byte를 빼먹은 값이다.")
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+# kind → the name a reader sees ("실수: C 쓰기를 빼먹었다"). A page may add its own kinds here, one line each.
+KINDS = {
+    "c-write": "C 쓰기를 빼먹었다",
+    "c-read": "C를 읽기까지 셌다",
+    "bits-bytes": "비트와 Byte를 바꿔 셌다",
+    "kb-kib": "KB(10³)와 KiB(2¹⁰)를 바꿔 썼다",
+    "gb-gib": "GB(10⁹)와 GiB(2³⁰)를 바꿔 썼다",
+    "fma-one": "FMA(곱셈·덧셈)를 FLOP 하나로 셌다",
+    "per-sm-block": "SM 하나의 Shared Memory와 블록 하나의 한도를 바꿔 썼다",
+    "reserved": "블록마다 예약되는 1 KiB를 빼먹었다",
+    "double-buffer": "이중 버퍼링을 빼먹었다",
+    "tile-reuse-ignored": "타일 안의 재사용을 무시했다",
+    "tile-reuse-twice": "타일 안의 재사용을 두 번 셌다",
+    "ms-s": "ms와 s를 바꿔 썼다",
+}
+
+
+@dataclass(frozen=True)
+class Mistake:
+    kind: str          # a key of KINDS
+    value: Fraction    # what the mistake gives, in the base unit of the answer (Byte, FLOPs, s, …) or a choice's key
+    hint: str          # one line in the problem's own terms: "C를 쓰는 s·N² Byte를 빼먹은 값이다."
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"unknown mistake kind {self.kind!r}: add it to roofline.show.mistakes.KINDS")
+
+    @property
+    def name(self) -> str:
+        return KINDS[self.kind]
+
+
+def kept(mistakes, right) -> tuple[Mistake, ...]:
+    """The mistakes to name for an answer whose right value is `right`: none that gives the right answer (for this
+    term's numbers a mistake may happen to be harmless), and of two giving the same value only the first."""
+    seen, out = set(), []
+    for m in mistakes:
+        value = m.value if isinstance(m.value, str) else Fraction(m.value)
+        if value == right or value in seen:
+            continue
+        seen.add(value)
+        out.append(m)
+    return tuple(out)
