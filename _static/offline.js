@@ -13,8 +13,9 @@
     const check = () => { if (reg.waiting && sw.controller) ui((m) => m.offerUpdate(reg.waiting)); };
     reg.addEventListener("updatefound", () => reg.installing && reg.installing.addEventListener("statechange", check));
     check();
-    // this page and what it needs, kept now (the worker also keeps every page it serves)
-    sw.ready.then((ready) => ready.active.postMessage({type: "keep-page", url: location.href}));
+    // this page, what it needs and what it loaded, kept now (the worker also keeps all it serves)
+    sw.ready.then((ready) => ready.active.postMessage({type: "keep-page", url: location.href,
+      loaded: performance.getEntriesByType("resource").map((e) => e.name)}));
   }, () => {});
   // the landing page's control: shown here, its script loaded when it is used (or, once the worker serves this
   // page, to say what is kept)

@@ -215,7 +215,7 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     assert "MiB" in control.inner_text()
     control.get_by_role("button", name="오프라인으로 모두 받아 두기").focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("() => /받아 두었다/.test(document.querySelector('.rl-offline-status').textContent)",
+    page.wait_for_function("() => /받아 두었다/.test(document.querySelector('.rl-offline [role=status]').textContent)",
                            timeout=WAIT_MS)
     reader.context.set_offline(True)
     page = reader.open(never)

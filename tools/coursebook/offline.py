@@ -49,7 +49,6 @@ HASH_CHARS = 4                  # of the short sha-256 in the worker's list: 24 
 UI = "_static/offline-ui.js"    # the update notice and the landing control, loaded by offline.js when needed
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
 _STATES = re.compile(r'"states":"([^"]+)"')
-_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")?#]+)""")
 
 
 def short_hash(data: bytes) -> str:
@@ -84,8 +83,10 @@ def _resolve(base: Path, ref: str, outdir: Path) -> str | None:
 
 
 def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
-    """{page: [files it loads]}: what its HTML names that is not another page (and the stylesheets' url()s, the
-    explorer's states and the scripts that load more later) — not the live mode's files."""
+    """{page: [files it loads]}: what its HTML names that is not another page (and the explorer's states and the
+    scripts that load more later) — not the live mode's files. Not what its stylesheets' url()s name (fonts,
+    images): a page uses few of them, and the worker keeps those the page loaded (offline.js sends them) and
+    those it asks for later."""
     needs = {}
     for page in (p for p in files if p.endswith(".html")):
         path = outdir / page
@@ -104,13 +105,6 @@ def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
 
             later = [f"_static/{name}" for name in LOADED_BY_SCRIPT]
             found += [name for name in later if name in files and name not in found]
-        for css in [name for name in found if name.endswith(".css")]:
-            for ref in _CSS_URL.findall((outdir / css).read_text(encoding="utf-8")):
-                name = _resolve(outdir / css, ref, outdir)
-                if name in files and name not in found:
-                    found.append(name)
-        if LANDING_MARK in text:    # the landing page: what offline.js loads for its control, and the site root
-            found += [name for name in (UI, "index.html") if name in files]    # (so the site's address opens offline)
         # not the manifest and the icons its head names (the browser asks for them when it installs the site: the
         # worker keeps them then, or with the whole site), nor the live mode's files
         needs[page] = [name for name in found if not name.startswith(LIVE) and name != MANIFEST and name not in ICONS]
@@ -123,25 +117,20 @@ def size_text(nbytes: int) -> str:
     return fmt.number(Fraction(nbytes, 2**20), 1) + " MiB"
 
 
-# the control's buttons and bar in the theme's colours (inline: no stylesheet of every page grows for one page)
-_BUTTON = ('style="margin:.25rem .5rem .25rem 0;padding:.3rem .8rem;border-radius:.3rem;font:inherit;'
-           'color:var(--pst-color-text-base);background:var(--pst-color-surface);border:1px solid var(--pst-color-primary)"')
+# the control's buttons: the theme's small buttons, with a border in its colour
+_BUTTON = 'class="btn btn-sm" style="border:1px solid var(--pst-color-primary)"'
 
 
 def landing_control(site_bytes: int, live_bytes: int) -> str:
-    """The landing page's control (offline.js shows it and loads offline-ui.js when it is used; without the worker
-    it stays hidden)."""
-    site, live = size_text(site_bytes), size_text(live_bytes)
-    return (f'{LANDING_MARK} hidden>\n'
-            '<h2 id="offline-keep">오프라인으로 읽기</h2>\n'
-            '<p>한 번 연 페이지는 그림과 탐색기까지 이 기기에 남아, 인터넷이 끊겨도 다시 열린다. 사이트 전체를 미리 받아 둘 수도 있다.</p>\n'
-            f'<p><button type="button" class="rl-offline-all" aria-describedby="rl-offline-site" {_BUTTON}>오프라인으로 모두 받아 두기</button> '
-            f'<span id="rl-offline-site">사이트 전체 {html.escape(site)}</span></p>\n'
-            f'<p><button type="button" class="rl-offline-live" aria-describedby="rl-offline-live-size" {_BUTTON}>실시간 계산까지 받아 두기</button> '
-            f'<span id="rl-offline-live-size">Python 실행 환경(Pyodide)과 강의 라이브러리 {html.escape(live)} 더</span></p>\n'
-            '<p><progress class="rl-offline-progress" max="1" value="0" hidden style="vertical-align:middle;width:12rem;max-width:60%">'
-            '</progress> <span class="rl-offline-status" role="status"></span></p>\n'
-            '</div>\n')
+    """The landing page's control, each button naming its size (offline.js shows the control and loads
+    offline-ui.js when it is used; without the worker it stays hidden). Short: it is on the landing page's first
+    visit."""
+    site, live = html.escape(size_text(site_bytes)), html.escape(size_text(live_bytes))
+    return (f'{LANDING_MARK} hidden>\n<h2 id="offline-keep">오프라인으로 읽기</h2>\n'
+            '<p>한 번 연 페이지는 그림과 탐색기까지 이 기기에 남아 인터넷 없이도 열린다.</p>\n'
+            f'<p><button type="button" {_BUTTON}>오프라인으로 모두 받아 두기 ({site})</button>\n'
+            f'<button type="button" {_BUTTON} data-live>실시간 계산(Python)까지 받아 두기 (+{live})</button></p>\n'
+            '<p><progress max="1" hidden></progress> <span role="status"></span></p>\n</div>\n')
 
 
 def add_landing_control(page: Path, site_bytes: int, live_bytes: int) -> None:

@@ -47,14 +47,15 @@ async function fetchChecked(name) {
   const want = FILES.get(name);
   for (const cache of ["default", "no-cache"]) {
     const r = await fetch(SCOPE + name, {cache});
-    if (!r.ok) throw new Stale(name + ": " + r.status);
+    if (!r.ok) throw new Stale(name);
     const body = await r.arrayBuffer();
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
     const hash = btoa(String.fromCharCode(...digest.slice(0, 6))).replace(/\+/g, "-").replace(/\//g, "_");
+    // only its type: the body is decoded already (a Content-Encoding kept here would lie)
     if (hash.startsWith(want)) return new Response(body, {headers: {"content-type": r.headers.get("content-type") || ""}});
   }
   registration.update().catch(() => {});
-  throw new Stale(name + ": 다른 판");
+  throw new Stale(name);
 }
 
 const meta = async (cache) => (await cache.match(META) || new Response("{}")).json();
@@ -129,9 +130,11 @@ addEventListener("message", (event) => {
   const reply = (message) => port && port.postMessage(message);
   if (data.type === "skip") skipWaiting();
   if (data.type === "cache") reply(CACHE);
+  // a page and what it needs, with what it loaded (data.loaded: its fonts, say)
   if (data.type === "keep-page") {
     const key = keyOf(data.url);
-    event.waitUntil(keep(FILES.has(key) ? needsOf(key) : []).then(() => reply({done: true}), (e) => reply({error: String(e)})));
+    event.waitUntil(keep([...FILES.has(key) ? needsOf(key) : [], ...(data.loaded || []).map(keyOf)])
+      .then(() => reply({done: true}), (e) => reply({error: String(e)})));
   }
 });
 

@@ -82,8 +82,8 @@ export function offerUpdate(waiting) {
 /* The landing page's "오프라인으로 모두 받아 두기" and "실시간 계산까지 받아 두기" (offline.js shows the box);
  * `pressed`: the button whose click loaded this module. */
 export async function landing(box, pressed) {
-  const progress = box.querySelector(".rl-offline-progress");
-  const status = box.querySelector(".rl-offline-status");
+  const progress = box.querySelector("progress");
+  const status = box.querySelector("[role=status]");
   const buttons = [...box.querySelectorAll("button")];
   const show = (info) => {
     if (info.all) status.textContent = info.live ? "사이트 전체와 실시간 계산을 이 기기에 받아 두었다."
@@ -111,8 +111,8 @@ export async function landing(box, pressed) {
     else show({all: true, live});
   };
   for (const button of buttons) {
-    button.addEventListener("click", () => keepAll(button.classList.contains("rl-offline-live")));
+    button.addEventListener("click", () => keepAll(button.hasAttribute("data-live")));
   }
-  if (pressed) keepAll(pressed.classList.contains("rl-offline-live"));
+  if (pressed) keepAll(pressed.hasAttribute("data-live"));
   else show((await edition()).info);
 }
