@@ -12,7 +12,8 @@ the build's file list) keeps every page a reader opens, and only the worker can:
   and cache.
 - "오프라인으로 모두 받아 두기" pressed by keyboard: then, offline, the never-opened chapter and the site's root open.
 - The live mode run once on one page, then offline on another: the library's values, and nothing fetched from the
-  server (the server's own log of requests). The press-to-result times are figures
+  server (the server's own log of requests). Before the first run, pointing at the button, focusing it and an idle
+  page fetch nothing of it; after it, a page with the live mode starts Python before the press (from the device). The press-to-result times are figures
   (<build>/screenshots/offline-measurements.json), never assertions.
 - The site is served under a base path (/course/), as a GitHub Pages project site is: the worker's scope is that.
 - Installable: Chromium's own checks (Page.getInstallabilityErrors, the parsed manifest) find nothing. The manifest: name, Korean short name, icons that exist at their stated sizes, theme colours for both modes.
@@ -257,10 +258,25 @@ def shown(page: str, values: dict) -> dict:
     return {k: " ".join(str(v).replace("\u00a0", " ").split()) for k, v in out["state"].get("fields", {}).items()}
 
 
+IDLE = "() => new Promise((ok) => requestIdleCallback(() => setTimeout(ok, 50), {timeout: 10000}))"
+LIVE_MARKS = "() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('rl-live:'))"
+
+
 def test_live_mode_kept_after_its_first_run(site):
     root, server = site[0], site[1]
     reader = Reader(site)
     page = reader.open(label_page("ch-roofline"))
+    # a reader who has not run it: pointing at the button, focusing it, the page idle — nothing is fetched
+    served = len(server.served)
+    page.locator("#rl-roofline").scroll_into_view_if_needed()
+    button = page.locator("#rl-roofline .rl-live-button")
+    button.wait_for()
+    button.hover()
+    button.focus()
+    for _ in range(3):
+        page.evaluate(IDLE)
+    assert not [p for p in pages_served(server, served) if "/_static/live/" in p]
+    assert page.evaluate(LIVE_MARKS) == []
     MEASURED["live_cold_ms"], fields = press_live(page, "rl-roofline")
     want = shown("roofline", form_values(page, "rl-roofline"))
     assert {k: fields[k] for k in want if k in fields} == {k: v for k, v in want.items() if k in fields}
@@ -270,6 +286,9 @@ def test_live_mode_kept_after_its_first_run(site):
     reader.context.set_offline(True)
     page = reader.open(label_page("ch-matmul"))
     served = len(server.served)
+    # a returning reader: Python starts before the press, from this device's files (the page's own modules too)
+    page.locator("#rl-matmul").scroll_into_view_if_needed()
+    page.wait_for_function("() => performance.getEntriesByName('rl-live:engine').length > 0", timeout=WAIT_MS)
     MEASURED["live_warm_ms"], fields = press_live(page, "rl-matmul")
     assert pages_served(server, served) == [], "the second run fetched from the server"
     want = shown("matmul", form_values(page, "rl-matmul"))
