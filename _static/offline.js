@@ -7,11 +7,11 @@
   // the site's pages name the manifest; the print edition has no worker
   if (!sw || !document.querySelector('link[rel="manifest"]')) return;
   const ui = (use) => import(new URL("offline-ui.js", src)).then(use, () => {});
-  let reload = Boolean(sw.controller);
-  sw.addEventListener("controllerchange", () => { if (reload) { reload = false; location.reload(); } });
+  let reload = !!sw.controller;    // a new edition swapped in under this page: show it
+  sw.oncontrollerchange = () => reload && (reload = false, location.reload());
   sw.register(url, {scope: new URL("./", url).href}).then((reg) => {
-    const check = () => { if (reg.waiting && sw.controller) ui((m) => m.offerUpdate(reg.waiting)); };
-    reg.addEventListener("updatefound", () => reg.installing && reg.installing.addEventListener("statechange", check));
+    const check = () => reg.waiting && sw.controller && ui((m) => m.offerUpdate(reg.waiting));
+    reg.onupdatefound = () => reg.installing && (reg.installing.onstatechange = check);
     check();
     // this page, what it needs and what it loaded, kept now (the worker also keeps all it serves)
     sw.ready.then((ready) => ready.active.postMessage({type: "keep-page", url: location.href,
@@ -23,7 +23,6 @@
   if (box) {
     box.hidden = false;
     const start = (event) => ui((m) => m.landing(box, event && event.target.closest("button")));
-    if (sw.controller) start();
-    else box.addEventListener("click", start, {once: true});
+    sw.controller ? start() : box.addEventListener("click", start, {once: true});
   }
 })();

@@ -118,7 +118,7 @@ def size_text(nbytes: int) -> str:
 
 
 # the control's buttons: the theme's small buttons, with a border in its colour
-_BUTTON = 'class="btn btn-sm" style="border:1px solid var(--pst-color-primary)"'
+_BUTTON = 'class="btn btn-sm" style="color:var(--pst-color-text-base);border:1px solid var(--pst-color-primary)"'
 
 
 def landing_control(site_bytes: int, live_bytes: int) -> str:
@@ -211,19 +211,18 @@ def manifest(title: str, start: str) -> dict:
 
 
 def kept_files(outdir: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]]]:
-    """(files, page needs): the files the worker knows — every page, what the pages need (`page_needs`), what they
-    link to (the sources they offer to download), what a script loads on demand (the theme's menus), the manifest
-    and its icons, and the live mode's files — in path order. Not what no page reaches (the stylesheets that the
-    bundles replaced, licence texts beside vendored code): the worker leaves those to the network."""
+    """(files, page needs): the files the worker knows — every page, what the pages need (`page_needs`), what a
+    script loads on demand (the theme's menus), the manifest and its icons, and the live mode's files — in path
+    order. Not what no page loads (the stylesheets that the bundles replaced, licence texts beside vendored code)
+    nor the chapters' sources that the pages offer to download (for Colab or Jupyter, which need the network or
+    a checkout anyway): the worker leaves those to the network, and its list stays short (it is on every first
+    visit)."""
     from coursebook.assets import LOADED_BY_SCRIPT, ON_DEMAND
 
     files = site_files(outdir)
     needs = page_needs(outdir, files)
     wanted = set(needs) | {name for need in needs.values() for name in need}
     wanted |= {MANIFEST, *ICONS, *(f"_static/{name}" for name in (*LOADED_BY_SCRIPT, ON_DEMAND))}
-    for page in needs:
-        for ref in re.findall(r'<a\b[^>]*\bhref="([^"#?:]+)', (outdir / page).read_text(encoding="utf-8")):
-            wanted.add(_resolve(outdir / page, ref, outdir))
     return {name: entry for name, entry in files.items() if name in wanted or name.startswith(LIVE)}, needs
 
 

@@ -9,9 +9,7 @@
  * 첫 방문마다 받는 파일이므로 짧게 쓴다(offline.py의 compact가 주석과 들여쓰기를 뺀다). BUILD의 모양은
  * offline.py의 worker_data가 말한다.
  */
-"use strict";
-
-const PREFIX = "rl-", CACHE = PREFIX + BUILD.digest, SCOPE = new URL("./", location).href;
+const PREFIX = "rl-", CACHE = PREFIX + BUILD.digest, SCOPE = new URL("./", location).href, on = addEventListener;
 // this cache's edition: its file list and whether all or the live mode are kept (written by offline_ui.js too)
 const META = SCOPE + "__rl-build.json";
 
@@ -35,7 +33,7 @@ const live = (name) => name.startsWith(BUILD.live);
 function keyOf(url) {
   const u = new URL(url, SCOPE);
   if (!u.href.startsWith(SCOPE)) return null;
-  const path = decodeURIComponent(u.href.slice(SCOPE.length).split(/[?#]/)[0]);
+  const path = u.href.slice(SCOPE.length).split(/[?#]/)[0];    // the site's names are ASCII
   return path === "" || path.endsWith("/") ? path + "index.html" : path;
 }
 
@@ -96,7 +94,7 @@ function needsOf(page) {
   return own === undefined ? [page] : [page, ...(own[0] === "+" ? COMMON : []), ...named(own.replace("+", ""))];
 }
 
-addEventListener("install", (event) => event.waitUntil((async () => {
+on("install", (event) => event.waitUntil((async () => {
   const cache = await caches.open(CACHE), wanted = [];
   let all = false, withLive = false;
   for (const name of await caches.keys()) {
@@ -117,7 +115,7 @@ addEventListener("install", (event) => event.waitUntil((async () => {
   olds = [];
 })().catch(async (error) => { await caches.delete(CACHE); throw error; })));
 
-addEventListener("activate", (event) => event.waitUntil((async () => {
+on("activate", (event) => event.waitUntil((async () => {
   for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
   await clients.claim();
   // the pages open before the worker was there
@@ -125,7 +123,7 @@ addEventListener("activate", (event) => event.waitUntil((async () => {
   await keep(open.flatMap(needsOf)).catch(() => {});
 })()));
 
-addEventListener("message", (event) => {
+on("message", (event) => {
   const data = event.data || {}, port = event.ports[0];
   const reply = (message) => port && port.postMessage(message);
   if (data.type === "skip") skipWaiting();
@@ -169,13 +167,13 @@ async function answer(request, key) {
   } catch (error) {
     if (request.mode !== "navigate") return Response.error();
     return error instanceof Stale
-      ? notice("새 판이 있다 — 다시 불러오기", "이 페이지는 새 판에만 있다. 새 판을 다 받으면 다시 불러오기로 열린다.", true)
-      : notice("이 페이지는 이 기기에 받아 두지 않았다", "인터넷에 연결되어 있지 않고, 이 페이지는 연 적이 없다. " +
+      ? notice("새 판이 있다 — 다시 불러오기", "이 페이지는 새 판에만 있다: 새 판을 다 받으면 열린다.", true)
+      : notice("이 페이지는 이 기기에 받아 두지 않았다", "인터넷 연결이 없고, 이 페이지는 연 적이 없다. " +
                "첫 페이지에서 사이트 전체를 받아 둘 수 있다.");
   }
 }
 
-addEventListener("fetch", (event) => {
+on("fetch", (event) => {
   const key = keyOf(event.request.url);
   if (event.request.method === "GET" && FILES.has(key)) event.respondWith(answer(event.request, key));
 });
