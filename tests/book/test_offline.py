@@ -258,6 +258,32 @@ def shown(page: str, values: dict) -> dict:
     return {k: " ".join(str(v).replace("\u00a0", " ").split()) for k, v in out["state"].get("fields", {}).items()}
 
 
+# what the page itself loaded: the document, its resources, and its icon (the browser's own fetch, not timed)
+LOADED = """() => [location.pathname, ...performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname),
+  ...[...document.querySelectorAll('link[rel~="icon"]')].map((l) => new URL(l.href).pathname)]"""
+
+
+def test_a_first_visit_fetches_the_page_the_worker_and_nothing_ahead_but_the_explorer_s_files(site):
+    """What the offline work adds to a first visit is the worker and offline.js: not the manifest, the icons,
+    offline-ui.js (until the landing control is used), the site root, fonts the page did not use. The one thing
+    fetched ahead is what an explorer loads when it starts (its states, uPlot), so that it starts offline."""
+    from coursebook.assets import LOADED_BY_SCRIPT
+
+    server = site[1]
+    later = tuple(f"/_static/{name}" for name in LOADED_BY_SCRIPT) + ("/_static/states/",)
+    for docname in (label_page("home"), label_page("ch-roofline")):
+        reader = Reader(site)
+        served = len(server.served)
+        page = reader.open(docname)
+        reader.kept(docname)
+        loaded = set(page.evaluate(LOADED))
+        extra = {path for path in server.served[served:] if path not in loaded
+                 and not path.endswith(("/" + site_offline.WORKER, "/_static/offline.js"))
+                 and not any(part in path for part in later)}
+        assert extra == set(), f"{docname}: fetched on a first visit besides the page and the worker: {sorted(extra)}"
+        reader.close()
+
+
 IDLE = "() => new Promise((ok) => requestIdleCallback(() => setTimeout(ok, 50), {timeout: 10000}))"
 LIVE_MARKS = "() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('rl-live:'))"
 
