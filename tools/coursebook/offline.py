@@ -129,7 +129,7 @@ def landing_control(site_bytes: int, live_bytes: int) -> str:
     return (f'{LANDING_MARK} hidden>\n<h2 id="offline-keep">오프라인으로 읽기</h2>\n'
             '<p>한 번 연 페이지는 그림과 탐색기까지 이 기기에 남아 인터넷 없이도 열린다.</p>\n'
             f'<p><button type="button" {_BUTTON}>오프라인으로 모두 받아 두기 ({site})</button>\n'
-            f'<button type="button" {_BUTTON} data-live>실시간 계산(Python)까지 받아 두기 (+{live})</button></p>\n'
+            f'<button type="button" {_BUTTON} data-live>실시간 계산까지 받아 두기 (+{live})</button></p>\n'
             '<p><progress max="1" hidden></progress> <span role="status"></span></p>\n</div>\n')
 
 
