@@ -74,15 +74,17 @@ def pyodide_files() -> Path:
     return folder
 
 
-def wheel_bytes() -> tuple[str, bytes]:
+def wheel_bytes(extra: dict[str, bytes] | None = None) -> tuple[str, bytes]:
     """(file name, bytes) of the course's pure-Python wheel for the page: roofline and roofline.show with
-    course.toml, no dependencies declared (the page imports neither NumPy, matplotlib nor IPython)."""
+    course.toml, no dependencies declared (the page imports neither NumPy, matplotlib nor IPython); `extra`: more
+    files in it (the bytecode of its modules, `compiled`)."""
     files = []
     for package in PACKAGES:
         folder = LIB / package
         for path in sorted(folder.iterdir()):
             if path.is_file() and (path.suffix == ".py" or path.name == "course.toml"):
                 files.append((f"{package}/{path.name}", path.read_bytes()))
+    files += sorted((extra or {}).items())
     dist = f"{WHEEL_NAME}-{WHEEL_VERSION}.dist-info"
     files.append((f"{dist}/METADATA", f"Metadata-Version: 2.1\nName: roofline-course\nVersion: {WHEEL_VERSION}\n".encode()))
     files.append((f"{dist}/WHEEL", b"Wheel-Version: 1.0\nGenerator: coursebook.live\nRoot-Is-Purelib: true\nTag: py3-none-any\n"))
@@ -163,44 +165,54 @@ with zipfile.ZipFile("/tmp/stdlib.zip") as src, zipfile.ZipFile("/tmp/stdlib.out
             write(dst, info.filename, data)
 with zipfile.ZipFile("/tmp/wheel.whl") as src, zipfile.ZipFile("/tmp/wheel.out", "w") as dst:
     for info in src.infolist():
-        data = src.read(info)
-        write(dst, info.filename, data)
         if info.filename.endswith(".py"):
             cached = importlib.util.cache_from_source("/" + info.filename)[1:]
-            write(dst, cached, pyc(data, info.filename))
+            write(dst, cached, pyc(src.read(info), info.filename))
 `);
 fs.writeFileSync(out + ".stdlib", py.FS.readFile("/tmp/stdlib.out"));
 fs.writeFileSync(out + ".wheel", py.FS.readFile("/tmp/wheel.out"));
 """
 
 
-def compiled(folder: Path, wheel: bytes) -> tuple[bytes, bytes]:
-    """(standard library zip, wheel) with bytecode for what the page imports (`_COMPILE`), made once per wheel and
-    Pyodide and kept in the cache folder. Starting Python in the page then compiles nothing: on a busy 2-core
-    machine Pyodide started in 3–7 s instead of 11–15 s."""
-    key = hashlib.sha256(PYODIDE_SHA256.encode() + wheel + _COMPILE.encode()).hexdigest()[:16]
+def compiled(folder: Path) -> tuple[bytes, dict[str, bytes]]:
+    """(standard library zip, {name: bytecode} of the wheel's modules) for what the page imports (`_COMPILE`), made
+    once per Pyodide and library sources (not course.toml: a term's parameters compile nothing again) and kept in
+    the cache folder. Starting Python in the page then compiles nothing: on a busy 2-core machine Pyodide started
+    in 3–7 s instead of 11–15 s."""
+    _, wheel = wheel_bytes()
+    sources = b"".join(name.encode() + b"\0" + data for name, data in _zip_entries(wheel) if name.endswith(".py"))
+    key = hashlib.sha256(PYODIDE_SHA256.encode() + sources + _COMPILE.encode()).hexdigest()[:16]
     out = folder / f"compiled-{key}"
     if not (Path(f"{out}.stdlib").is_file() and Path(f"{out}.wheel").is_file()):
         node = shutil.which("node")
         if node is None:
             raise RuntimeError("live mode: node가 없어 Python 바이트코드를 만들 수 없다. `apt-get install nodejs` 뒤에 다시 빌드하자.")
-        script, source = folder / "compile.mjs", folder / "wheel.whl"
+        # names of this run's own (two builds may compile at once: tests build copies side by side)
+        script, source, tmp = (folder / f"compile-{key}-{os.getpid()}.mjs", folder / f"wheel-{key}-{os.getpid()}.whl",
+                               f"{out}.{os.getpid()}")
         script.write_text(_COMPILE % {"pyodide": (folder / "pyodide.mjs").as_uri(), "index": f"{folder}/"},
                           encoding="utf-8")
         source.write_bytes(wheel)
-        done = subprocess.run([node, str(script), str(folder / "python_stdlib.zip"), str(source), f"{out}.tmp"],
+        done = subprocess.run([node, str(script), str(folder / "python_stdlib.zip"), str(source), tmp],
                               capture_output=True, text=True)
+        script.unlink()
+        source.unlink()
         if done.returncode != 0:
             raise RuntimeError(f"live mode: 바이트코드를 만들지 못했다:\n{done.stderr[-2000:]}")
         for part in ("stdlib", "wheel"):
-            os.replace(f"{out}.tmp.{part}", f"{out}.{part}")
-    return Path(f"{out}.stdlib").read_bytes(), Path(f"{out}.wheel").read_bytes()
+            os.replace(f"{tmp}.{part}", f"{out}.{part}")
+    return Path(f"{out}.stdlib").read_bytes(), dict(_zip_entries(Path(f"{out}.wheel").read_bytes()))
+
+
+def _zip_entries(data: bytes) -> list[tuple[str, bytes]]:
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return [(name, archive.read(name)) for name in archive.namelist()]
 
 
 def _inited(app) -> None:
     folder = pyodide_files()
-    name, data = wheel_bytes()
-    stdlib, data = compiled(folder, data)
+    stdlib, bytecode = compiled(folder)
+    name, data = wheel_bytes(bytecode)
     app.env_live = (folder, name, data, stdlib)
     app.add_js_file(None, body="window.rlLive = " + json.dumps(manifest(folder, name, len(data), len(stdlib))) + ";")
 
