@@ -10,10 +10,13 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - the explorer's response: in Chromium, from a key pressed on a control to the first frame after the update;
 - the exercise judge's response: from Enter in a field to the first frame after the verdict is shown;
 - first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
-- offline (the service worker, tools/coursebook/offline.py): the bytes it adds to a first visit (its script, the page
-  script, the manifest; raw and gzip), what the worker fetches to keep the first page, and the live mode's time from
-  the press to the first result, cold (fresh profile) and warm (another page, same profile, from the worker's cache),
-  on the site served with `Cache-Control: no-store` (so only the worker can keep anything);
+- offline (the service worker, tools/coursebook/offline.py), on the site served with `Cache-Control: no-store` (so
+  only the worker can keep anything): what the offline work adds to a first visit of ② and of the landing page,
+  counted as a caching server sends it (each file once: the page's, sw.js, and what the worker fetched that the
+  page did not; before = no worker, no offline.js, without the head tags and the landing control), apart from it
+  the explorer's files the worker keeps ahead; and the live mode from the press to the first result with
+  _static/live.js's steps (performance marks): cold (a fresh profile), warm pressed as soon as the button is there,
+  and warm pressed once the page has started Python ahead (a returning reader who reads before pressing);
 - `import roofline`: CPU seconds in a fresh interpreter;
 - Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
 `--quick` leaves out the clean and cached builds, the refresh and the test suite.
@@ -364,8 +367,8 @@ def offline_first_visit(browser, root: Path, base: str, served: list[str], name:
     after = size(sent - ahead)
     parts = {"offline.js": size(["_static/offline.js"]), "sw.js": size([site_offline.WORKER]), "head tags": head_tags,
              **({"the control": control} if control else {}), **{p: size([p]) for p in new}}
-    report(f"offline, first visit of {name}, before", f"{before:>10,} bytes (no worker, no offline.js, no head tags{', no control' if control else ''})",
-           {"bytes": before})
+    without = "no worker, no offline.js, no head tags" + (", no control" if control else "")
+    report(f"offline, first visit of {name}, before", f"{before:>10,} bytes ({without})", {"bytes": before})
     report(f"offline, first visit of {name}, after", f"{after:>10,} bytes (+{after - before:,}: "
            + ", ".join(f"{k} {v:,}" for k, v in parts.items()) + ")",
            {"bytes": after, "added": after - before, "parts": parts})
