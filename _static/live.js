@@ -11,6 +11,10 @@
 
   const script = document.currentScript || document.querySelector('script[src*="live.js"]');
   let engine = null;     // one Pyodide per page, shared by its explorers
+  let stage = [0, ""];   // how far loading is (0–4) and what it does, for every explorer's progress bar
+  const watchers = new Set();
+  const tell = (n, text) => { stage = [n, text]; watchers.forEach((watch) => watch(n, text)); };
+  const mark = (name) => performance.mark(`rl-live:${name}`);    // make bench reads these (tools/bench/bench.py)
 
   function megabytes(bytes) {
     return (bytes / 1e6).toLocaleString("ko-KR", {maximumFractionDigits: 1}) + " MB";
@@ -22,23 +26,64 @@
     return node;
   }
 
-  /* Pyodide, the course's wheel and the engine, loaded once; `step` reports progress (0–4). */
-  function load(step) {
+  /* Pyodide, the course's wheel and the engine with the modules of this page's explorers (`pages`), loaded once:
+   * Pyodide with the standard library as bytecode and a lock file of no packages (tools/coursebook/live.py), the
+   * wheel (with its bytecode) fetched while Python starts and unpacked by Pyodide's unpackArchive. A failed load
+   * may be tried again. */
+  function load(pages) {
     if (engine) return engine;
     const live = window.rlLive;
     const base = new URL("live/", script.src);
+    const pyodideURL = new URL(live.pyodide, base).href;
     engine = (async () => {
-      step(1, "Python 실행 환경(Pyodide)을 받는 중");
-      const {loadPyodide} = await import(new URL(live.pyodide + "pyodide.mjs", base).href);
-      const pyodide = await loadPyodide({indexURL: new URL(live.pyodide, base).href, fullStdLib: false});
-      step(2, "강의 라이브러리를 받는 중");
-      await pyodide.loadPackage(new URL(live.wheel, base).href, {messageCallback: () => {}});
-      step(3, "라이브러리를 불러오는 중");
-      pyodide.runPython("from roofline.show import engine as _rl_engine");
-      const call = pyodide.globals.get("_rl_engine").live;
+      tell(1, "Python 실행 환경(Pyodide)을 받는 중");
+      mark("start");
+      const wheel = fetch(new URL(live.wheel, base)).then((r) => {
+        if (!r.ok) throw new Error(`${live.wheel}: ${r.status}`);
+        return r.arrayBuffer();
+      });
+      wheel.catch(() => {});
+      const {loadPyodide} = await import(pyodideURL + "pyodide.mjs");
+      // the build's standard library (bytecode where the page imports it) and a lock file of no packages
+      const pyodide = await loadPyodide({indexURL: pyodideURL, stdLibURL: pyodideURL + live.stdlib,
+                                         lockFileURL: pyodideURL + live.lock, fullStdLib: false});
+      mark("python");
+      tell(2, "강의 라이브러리를 받는 중");
+      pyodide.unpackArchive(await wheel, "wheel");
+      mark("wheel");
+      tell(3, "라이브러리를 불러오는 중");
+      pyodide.runPython("import importlib; importlib.invalidate_caches()\nfrom roofline.show import engine as _rl_engine");
+      const rl = pyodide.globals.get("_rl_engine");
+      for (const page of pages) rl.form(page);    // the page's own module (roofline.show.pages.<chapter>)
+      mark("engine");
+      const call = rl.live;
       return (page, values) => JSON.parse(call(page, JSON.stringify(values)));
     })();
+    engine.catch(() => { engine = null; });
     return engine;
+  }
+
+  /* Whether this device keeps the live mode's files (the site's worker holds them once the live mode has run, or
+   * the reader kept everything): then starting Python costs no download, only this device's time. */
+  async function kept() {
+    const live = window.rlLive;
+    const wasm = new URL(live.pyodide + "pyodide.asm.wasm", new URL("live/", script.src));
+    return Boolean(window.caches && navigator.serviceWorker && navigator.serviceWorker.controller
+                   && await caches.match(wasm.href).catch(() => null));
+  }
+
+  const pagesHere = () => [...document.querySelectorAll("[data-rl-explorer]")]
+    .map((root) => root.rlLive && root.rlLive.page).filter(Boolean);
+
+  /* A returning reader (the files kept here): Python starts while the reader reads, when the browser is idle after
+   * an explorer with this mode came near the screen, or at once when the pointer or focus comes to its button —
+   * so that the press finds it ready. A reader who has not run it yet downloads nothing before pressing. */
+  function prepare() {
+    if (engine) return;
+    kept().then((yes) => {
+      if (!yes || engine) return;
+      load(pagesHere()).catch(() => {});
+    });
   }
 
   class Live {
@@ -60,6 +105,7 @@
       this.progress = el("progress", {max: 4, value: 0, hidden: true});
       this.status = el("span", {className: "rl-live-status", role: "status"});
       this.button.addEventListener("click", () => this.start());
+      for (const type of ["pointerenter", "focus"]) this.button.addEventListener(type, prepare, {once: true});
       this.box.append(this.button, this.about, el("p", {className: "rl-live-progress"}, this.progress, " ", this.status));
       const intro = root.querySelector(".rl-intro");
       intro.after(this.box);
@@ -116,12 +162,16 @@
       this.button.disabled = true;
       this.progress.hidden = false;
       const step = (n, text) => { this.progress.value = n; this.status.textContent = text; };
+      watchers.add(step);
+      step(...stage);
       try {
-        this.call = await load(step);
+        this.call = await load([this.page, ...pagesHere()]);
       } catch (error) {
         this.status.textContent = `불러오지 못했다: ${error.message}`;
         this.button.disabled = false;
         return;
+      } finally {
+        watchers.delete(step);
       }
       step(4, "이 페이지에서 계산하고 있다. 값을 바꿔 보자.");
       this.progress.hidden = true;
@@ -153,6 +203,7 @@
         return;
       }
       this.root.rlExplorer.setLive(result.state, values);
+      if (!performance.getEntriesByName("rl-live:result").length) mark("result");
       this.root.dispatchEvent(new CustomEvent("rl-live", {detail: {values, ms: performance.now() - started}}));
     }
   }
@@ -162,7 +213,11 @@
     document.querySelectorAll("[data-rl-explorer]").forEach((root) => {
       const data = root.querySelector("script.rl-data");
       if (!data || !data.textContent.includes('"live"')) return;
-      const attach = () => { if (!root.rlLive) root.rlLive = new Live(root); };
+      const attach = () => {
+        if (!root.rlLive) root.rlLive = new Live(root);
+        // a returning reader's Python, started when the browser is idle (it takes a second or more of work)
+        (window.requestIdleCallback || setTimeout)(prepare, {timeout: 3000});
+      };
       // explorer.js starts an explorer when it comes near the screen
       if (root.rlExplorer) attach();
       else root.addEventListener("rl-ready", attach, {once: true});

@@ -12,7 +12,8 @@ the build's file list) keeps every page a reader opens, and only the worker can:
   and cache.
 - "오프라인으로 모두 받아 두기" pressed by keyboard: then, offline, the never-opened chapter and the site's root open.
 - The live mode run once on one page, then offline on another: the library's values, and nothing fetched from the
-  server (the server's own log of requests). The press-to-result times are figures
+  server (the server's own log of requests). Before the first run, pointing at the button, focusing it and an idle
+  page fetch nothing of it; after it, a page with the live mode starts Python before the press (from the device). The press-to-result times are figures
   (<build>/screenshots/offline-measurements.json), never assertions.
 - The site is served under a base path (/course/), as a GitHub Pages project site is: the worker's scope is that.
 - Installable: Chromium's own checks (Page.getInstallabilityErrors, the parsed manifest) find nothing. The manifest: name, Korean short name, icons that exist at their stated sizes, theme colours for both modes.
@@ -215,7 +216,7 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     assert "MiB" in control.inner_text()
     control.get_by_role("button", name="오프라인으로 모두 받아 두기").focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("() => /받아 두었다/.test(document.querySelector('.rl-offline-status').textContent)",
+    page.wait_for_function("() => /받아 두었다/.test(document.querySelector('.rl-offline [role=status]').textContent)",
                            timeout=WAIT_MS)
     reader.context.set_offline(True)
     page = reader.open(never)
@@ -257,10 +258,51 @@ def shown(page: str, values: dict) -> dict:
     return {k: " ".join(str(v).replace("\u00a0", " ").split()) for k, v in out["state"].get("fields", {}).items()}
 
 
+# what the page itself loaded: the document, its resources, and its icon (the browser's own fetch, not timed)
+LOADED = """() => [location.pathname, ...performance.getEntriesByType("resource").map((e) => new URL(e.name).pathname),
+  ...[...document.querySelectorAll('link[rel~="icon"]')].map((l) => new URL(l.href).pathname)]"""
+
+
+def test_a_first_visit_fetches_the_page_the_worker_and_nothing_ahead_but_the_explorer_s_files(site):
+    """What the offline work adds to a first visit is the worker and offline.js: not the manifest, the icons,
+    offline-ui.js (until the landing control is used), the site root, fonts the page did not use. The one thing
+    fetched ahead is what an explorer loads when it starts (its states, uPlot), so that it starts offline."""
+    from coursebook.assets import LOADED_BY_SCRIPT
+
+    server = site[1]
+    later = tuple(f"/_static/{name}" for name in LOADED_BY_SCRIPT) + ("/_static/states/",)
+    for docname in (label_page("home"), label_page("ch-roofline")):
+        reader = Reader(site)
+        served = len(server.served)
+        page = reader.open(docname)
+        reader.kept(docname)
+        loaded = set(page.evaluate(LOADED))
+        extra = {path for path in server.served[served:] if path not in loaded
+                 and not path.endswith(("/" + site_offline.WORKER, "/_static/offline.js"))
+                 and not any(part in path for part in later)}
+        assert extra == set(), f"{docname}: fetched on a first visit besides the page and the worker: {sorted(extra)}"
+        reader.close()
+
+
+IDLE = "() => new Promise((ok) => requestIdleCallback(() => setTimeout(ok, 50), {timeout: 10000}))"
+LIVE_MARKS = "() => performance.getEntriesByType('mark').map((m) => m.name).filter((n) => n.startsWith('rl-live:'))"
+
+
 def test_live_mode_kept_after_its_first_run(site):
     root, server = site[0], site[1]
     reader = Reader(site)
     page = reader.open(label_page("ch-roofline"))
+    # a reader who has not run it: pointing at the button, focusing it, the page idle — nothing is fetched
+    served = len(server.served)
+    page.locator("#rl-roofline").scroll_into_view_if_needed()
+    button = page.locator("#rl-roofline .rl-live-button")
+    button.wait_for()
+    button.hover()
+    button.focus()
+    for _ in range(3):
+        page.evaluate(IDLE)
+    assert not [p for p in pages_served(server, served) if "/_static/live/" in p]
+    assert page.evaluate(LIVE_MARKS) == []
     MEASURED["live_cold_ms"], fields = press_live(page, "rl-roofline")
     want = shown("roofline", form_values(page, "rl-roofline"))
     assert {k: fields[k] for k in want if k in fields} == {k: v for k, v in want.items() if k in fields}
@@ -270,6 +312,9 @@ def test_live_mode_kept_after_its_first_run(site):
     reader.context.set_offline(True)
     page = reader.open(label_page("ch-matmul"))
     served = len(server.served)
+    # a returning reader: Python starts before the press, from this device's files (the page's own modules too)
+    page.locator("#rl-matmul").scroll_into_view_if_needed()
+    page.wait_for_function("() => performance.getEntriesByName('rl-live:engine').length > 0", timeout=WAIT_MS)
     MEASURED["live_warm_ms"], fields = press_live(page, "rl-matmul")
     assert pages_served(server, served) == [], "the second run fetched from the server"
     want = shown("matmul", form_values(page, "rl-matmul"))

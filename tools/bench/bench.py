@@ -10,10 +10,13 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - the explorer's response: in Chromium, from a key pressed on a control to the first frame after the update;
 - the exercise judge's response: from Enter in a field to the first frame after the verdict is shown;
 - first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
-- offline (the service worker, tools/coursebook/offline.py): the bytes it adds to a first visit (its script, the page
-  script, the manifest; raw and gzip), what the worker fetches to keep the first page, and the live mode's time from
-  the press to the first result, cold (fresh profile) and warm (another page, same profile, from the worker's cache),
-  on the site served with `Cache-Control: no-store` (so only the worker can keep anything);
+- offline (the service worker, tools/coursebook/offline.py), on the site served with `Cache-Control: no-store` (so
+  only the worker can keep anything): what the offline work adds to a first visit of ② and of the landing page,
+  counted as a caching server sends it (each file once: the page's, sw.js, and what the worker fetched that the
+  page did not; before = no worker, no offline.js, without the head tags and the landing control), apart from it
+  the explorer's files the worker keeps ahead; and the live mode from the press to the first result with
+  _static/live.js's steps (performance marks): cold (a fresh profile), warm pressed as soon as the button is there,
+  and warm pressed once the page has started Python ahead (a returning reader who reads before pressing);
 - `import roofline`: CPU seconds in a fresh interpreter;
 - Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
 `--quick` leaves out the clean and cached builds, the refresh and the test suite.
@@ -26,6 +29,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import re
 import os
 import resource
 import shutil
@@ -289,19 +293,23 @@ def first_visit_bytes(browser, base, pages, page_file, offline) -> None:
         report(f"first visit, {docname}", f"{total:>10,} bytes in {count} requests", {"bytes": total, "requests": count})
 
 
-def offline_figures(browser, root: Path, label_page, page_file, offline) -> None:
-    """The service worker's cost on a first visit and the live mode cold and warm, on a no-store server."""
+# what the offline work put in a page's <head>: the manifest's link, the theme colours, an icon, the script tag
+OFFLINE_HEAD = re.compile(r'<link rel="(?:manifest|apple-touch-icon)"[^>]*>\n?|<meta name="theme-color"[^>]*>\n?'
+                          r'|<script [^>]*offline\.js[^>]*></script>\n?')
+
+# The live mode's steps, as _static/live.js marks them (performance.mark "rl-live:<step>"), in ms from the press.
+# (negative: before the press, where a returning reader's Python started ahead)
+LIVE_STEPS = """() => { const marks = performance.getEntriesByType("mark").filter((m) => m.name.startsWith("rl-live:"));
+  const t0 = window.__pressed; return Object.fromEntries(marks.map((m) => [m.name.slice(8), Math.round(m.startTime - t0)])); }"""
+
+
+def _no_store_server(root: Path):
+    """The built site on 127.0.0.1 with `Cache-Control: no-store` (only the worker can keep anything), logging
+    every path it sends."""
     import functools
-    import gzip
     import http.server
     import threading
 
-    from coursebook import offline as site_offline
-
-    for name in (site_offline.WORKER, "_static/offline.js", site_offline.MANIFEST):
-        data = (root / name).read_bytes()
-        report(f"offline, {name}", f"{len(data):>8,} bytes, gzip {len(gzip.compress(data, 6)):>7,}",
-               {"bytes": len(data), "gzip": len(gzip.compress(data, 6))})
     served: list[str] = []
 
     class NoStore(http.server.SimpleHTTPRequestHandler):
@@ -319,57 +327,121 @@ def offline_figures(browser, root: Path, label_page, page_file, offline) -> None
     server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), functools.partial(NoStore, directory=str(root)))
     server.daemon_threads = True
     threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}/"
-    size = lambda paths: sum((root / p).stat().st_size for p in paths if (root / p).is_file())
+    return server, served, f"http://127.0.0.1:{server.server_address[1]}/"
+
+
+def offline_first_visit(browser, root: Path, base: str, served: list[str], name: str, docname: str, offline,
+                        page_file) -> None:
+    """What the offline work adds to a first visit of `docname`, counted as a server that allows caching would
+    send it (each file once): before = the page's own files with no worker, no offline.js and without the head
+    tags the offline work wrote; after = every file sent until the worker holds the page (the page's, sw.js, and
+    what the worker fetched that the page did not load)."""
+    from coursebook import offline as site_offline
+
+    size = lambda paths: sum((root / p).stat().st_size for p in set(paths) if (root / p).is_file())
+    html = (root / page_file(docname)).read_text(encoding="utf-8")
+    head_tags = len("".join(OFFLINE_HEAD.findall(html.split("</head>")[0])).encode())
+    control = re.search(r'<div class="rl-offline".*?</div>\n', html, re.S)    # the landing page's control
+    control = len(control.group(0).encode()) if control else 0
+    served.clear()
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
+    offline(context, base, [])
+    context.route("**/offline.js*", lambda r: r.abort())
+    context.new_page().goto(base + page_file(docname), wait_until="networkidle")
+    context.close()
+    page_own = set(served)
+    before = size(page_own) - head_tags - control
+    served.clear()
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    offline(context, base, [])
+    page = context.new_page()
+    page.goto(base + page_file(docname), wait_until="networkidle")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
+    page.evaluate("""(url) => new Promise((ok) => { const c = new MessageChannel(); c.port1.onmessage = ok;
+        navigator.serviceWorker.controller.postMessage({type: "keep-page", url}, [c.port2]); })""", page.url)
+    context.close()
+    sent = set(served)
+    later = {f"_static/{n}" for n in __import__("coursebook.assets", fromlist=["x"]).LOADED_BY_SCRIPT}
+    ahead = {p for p in sent - page_own if p.startswith("_static/states/") or p in later}
+    new = sorted(sent - page_own - ahead - {site_offline.WORKER, "_static/offline.js"})
+    after = size(sent - ahead)
+    parts = {"offline.js": size(["_static/offline.js"]), "sw.js": size([site_offline.WORKER]), "head tags": head_tags,
+             **({"the control": control} if control else {}), **{p: size([p]) for p in new}}
+    without = "no worker, no offline.js, no head tags" + (", no control" if control else "")
+    report(f"offline, first visit of {name}, before", f"{before:>10,} bytes ({without})", {"bytes": before})
+    report(f"offline, first visit of {name}, after", f"{after:>10,} bytes (+{after - before:,}: "
+           + ", ".join(f"{k} {v:,}" for k, v in parts.items()) + ")",
+           {"bytes": after, "added": after - before, "parts": parts})
+    if ahead:
+        report(f"offline, {name}: the explorer's files kept ahead", f"{size(ahead):>10,} bytes "
+               f"({', '.join(sorted(ahead))}; fetched by the page itself when its explorer starts)",
+               {"bytes": size(ahead), "files": sorted(ahead)})
+
+
+def offline_figures(browser, root: Path, label_page, page_file, offline) -> None:
+    """The service worker's cost on a first visit and the live mode cold and warm, on a no-store server."""
+    import gzip
+
+    from coursebook import offline as site_offline
+
+    for name in (site_offline.WORKER, "_static/offline.js", site_offline.UI, site_offline.MANIFEST):
+        data = (root / name).read_bytes()
+        report(f"offline, {name}", f"{len(data):>8,} bytes, gzip {len(gzip.compress(data, 6)):>7,}",
+               {"bytes": len(data), "gzip": len(gzip.compress(data, 6))})
+    server, served, base = _no_store_server(root)
     try:
-        first = page_file(label_page("ch-roofline"))
-        # before: the page as it was without the worker (no registration, no offline.js); after: as it is now
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, service_workers="block")
-        offline(context, base, [])
-        context.route("**/offline.js*", lambda r: r.abort())
-        context.new_page().goto(base + first, wait_until="networkidle")
-        before = size(served)
-        context.close()
-        served.clear()
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        offline(context, base, [])
-        page = context.new_page()
-        own: list[int] = []
-        page.on("response", lambda response: own.append(len(response.body())) if response.ok else None)
-        page.goto(base + first, wait_until="networkidle")
-        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
-        page.wait_for_timeout(2000)      # the worker keeps the page and what it needs
-        worker = (root / site_offline.WORKER).stat().st_size
-        after = sum(own) + worker
-        report("offline, first visit of ②, before", f"{before:>10,} bytes (no worker, no offline.js)", {"bytes": before})
-        report("offline, first visit of ②, after", f"{after:>10,} bytes (+{after - before:,}: offline.js, sw.js, "
-               "manifest, head tags)", {"bytes": after, "added": after - before})
-        again = size(served) - after
-        report("offline, the worker keeping ②", f"{again:>10,} bytes fetched again on this no-store server "
-               "(from the HTTP cache where the server allows caching)", {"bytes": again})
-        times = {}
-        for label, uid in (("ch-roofline", "rl-roofline"), ("ch-matmul", "rl-matmul")):
-            page.goto(base + page_file(label_page(label)), wait_until="load")
-            page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
-            root_el = page.locator(f"#{uid}")
-            root_el.scroll_into_view_if_needed()
-            root_el.locator(".rl-live-button").wait_for()
-            page.evaluate("(uid) => { window.__live = 0; document.getElementById(uid).addEventListener('rl-live', "
-                          "() => { window.__live += 1; }); }", uid)
-            before = len(served)
-            started = time.perf_counter()
-            root_el.locator(".rl-live-button").click()
-            page.wait_for_function("() => window.__live > 0", timeout=600000)
-            times[label] = ((time.perf_counter() - started) * 1000, len(served) - before)
-        (cold, fetched_cold), (warm, fetched_warm) = times["ch-roofline"], times["ch-matmul"]
-        report("offline, live mode cold (②, fresh profile)", f"{cold:8.0f} ms, {fetched_cold} requests",
-               {"ms": cold, "requests": fetched_cold})
-        report("offline, live mode warm (⑤, same profile)", f"{warm:8.0f} ms, {fetched_warm} requests; "
-               f"warm/cold {warm / cold:.2f}", {"ms": warm, "requests": fetched_warm, "ratio": warm / cold})
-        context.close()
+        for name, label in (("②", "ch-roofline"), ("the landing page", "home")):
+            offline_first_visit(browser, root, base, served, name, label_page(label), offline, page_file)
+        live_cold_warm(browser, base, served, label_page, page_file, offline)
     finally:
         server.shutdown()
         server.server_close()
+
+
+def live_cold_warm(browser, base, served, label_page, page_file, offline) -> None:
+    """The live mode from the press to the first result, in one browser profile: cold (②, a fresh profile:
+    everything from the server through the worker), warm (⑤: from the worker's cache, pressed as soon as the
+    button is there) and warm after reading (④: pressed once the page has prepared Python, as a returning reader
+    who reads before pressing finds it), with live.js's steps."""
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    offline(context, base, [])
+    page = context.new_page()
+    times = {}
+    for label, uid, settle in (("ch-roofline", "rl-roofline", False), ("ch-matmul", "rl-matmul", False),
+                               ("ch-tile-size", "rl-tile", True)):
+        try:
+            docname = label_page(label)
+        except BaseException:
+            continue
+        page.goto(base + page_file(docname), wait_until="load")
+        page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=60000)
+        root_el = page.locator(f"#{uid}")
+        if root_el.count() == 0:
+            continue
+        root_el.scroll_into_view_if_needed()
+        root_el.locator(".rl-live-button").wait_for()
+        if settle:
+            page.wait_for_function("() => performance.getEntriesByName('rl-live:engine').length > 0", timeout=600000)
+        page.evaluate("(uid) => { window.__live = 0; document.getElementById(uid).addEventListener('rl-live', "
+                      "() => { window.__live += 1; }); document.addEventListener('click', () => { "
+                      "window.__pressed = performance.now(); }, {capture: true, once: true}); }", uid)
+        before = len(served)
+        started = time.perf_counter()
+        root_el.locator(".rl-live-button").click()
+        page.wait_for_function("() => window.__live > 0", timeout=600000)
+        times[label] = ((time.perf_counter() - started) * 1000, len(served) - before, page.evaluate(LIVE_STEPS))
+    steps = lambda marks: ", ".join(f"{k} {v:+d}" for k, v in marks.items())
+    cold, fetched, marks = times["ch-roofline"]
+    report("offline, live mode cold (②, fresh profile)", f"{cold:8.0f} ms, {fetched} requests  [load {load()}]"
+           f" (ms from the press: {steps(marks)})", {"ms": cold, "requests": fetched, "steps_ms": marks, "load": load()})
+    for label, name in (("ch-matmul", "warm (⑤, same profile, pressed at once)"),
+                        ("ch-tile-size", "warm (④, same profile, pressed once prepared)")):
+        if label in times:
+            warm, fetched, marks = times[label]
+            report(f"offline, live mode {name}", f"{warm:8.0f} ms, {fetched} requests; warm/cold {warm / cold:.2f} "
+                   f"(ms from the press: {steps(marks)})",
+                   {"ms": warm, "requests": fetched, "ratio": warm / cold, "steps_ms": marks})
+    context.close()
 
 
 # ---- Lighthouse -------------------------------------------------------------------------------------------

@@ -2,19 +2,24 @@
 
 Sphinx extension (registered by coursebook.sphinx_ext). At `build-finished`, after every other step has written
 its files (priority 990), it
-- lists the built site (`site_files`): every file a reader may open, with a short sha-256 of its bytes; the live
-  mode's files (`_static/live/`) apart, since they are kept only when the reader runs the live mode or asks;
+- lists the built site (`site_files`) and, of it, what the worker knows (`kept_files`): every page, what the pages
+  need, link to or load on demand, the manifest, its icons, the live mode's files (`_static/live/`: kept only when
+  the reader runs the live mode or asks) — each with a short sha-256 of its bytes;
 - names the build by the digest of that list (`build_digest`): the cache the worker fills is `rl-<digest>`;
 - writes what each page needs (its styles, scripts, figures, fonts, explorer states and the scripts that load
-  later) as indexes into that list (`page_needs`), so that the worker keeps a page whole when it is opened;
+  later) as indexes into that list (`page_needs`, `worker_data`), so that the worker keeps a page whole when it is
+  opened;
 - puts the control "오프라인으로 모두 받아 두기" on the landing page, with the sizes of the site and of the live mode
   (formatted by roofline.show.fmt; the numbers are the build's own byte counts);
 - writes `manifest.webmanifest` and `sw.js` at the site root (the worker's scope is the folder it is in: the
   site's base path, so a GitHub Pages project site works), the worker being `offline_sw.js` after one line
   holding the build's data.
+What every first visit fetches is kept small (issue 42: + at most 10 KiB): the worker's file list is front-coded
+(`front_coded`), its script and `_static/offline.js` are written without comments or spaces that separate nothing
+(`compact`), and offline.js only registers the worker: the update notice and the landing page's control are
+`_static/offline-ui.js` (from `offline_ui.js`), loaded when a new edition is waiting or the control is used.
 At `html-page-context` each page gets the manifest's link and the theme colours of light and dark mode; every
-page loads `_static/offline.js` (Jupyter Book names every script of _static; coursebook.assets defers it), which
-registers the worker, shows "새 판이 있다 — 다시 불러오기" and runs the landing page's control.
+page loads `_static/offline.js` (Jupyter Book names every script of _static; coursebook.assets defers it).
 A page that is not kept answers, offline, with a short Korean page saying so (the worker writes it).
 """
 from __future__ import annotations
@@ -30,6 +35,9 @@ from pathlib import Path
 WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
 TEMPLATE = Path(__file__).with_name("offline_sw.js")
+UI_SOURCE = Path(__file__).with_name("offline_ui.js")
+REGISTER = "_static/offline.js"  # on every page (Jupyter Book names every script of _static): written compact here
+REGISTER_SOURCE = Path(__file__).parents[2] / REGISTER
 LIVE = "_static/live/"
 # not for readers: Sphinx's build record and inventory, the worker itself, the unused translations of Sphinx
 SKIPPED = (".buildinfo", "objects.inv", WORKER, "_static/locales/")
@@ -37,9 +45,10 @@ THEME = {"light": "#ffffff", "dark": "#14181e"}               # the page backgro
 APP_COLOUR = "#1f3a5f"                                         # the logo's
 ICONS = ("_static/app-icon-192.png", "_static/app-icon-512.png")
 LANDING_MARK = '<div class="rl-offline"'
+HASH_CHARS = 4                  # of the short sha-256 in the worker's list: 24 bits, enough to see a changed file
+UI = "_static/offline-ui.js"    # the update notice and the landing control, loaded by offline.js when needed
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
 _STATES = re.compile(r'"states":"([^"]+)"')
-_CSS_URL = re.compile(r"""url\(\s*['"]?([^'")?#]+)""")
 
 
 def short_hash(data: bytes) -> str:
@@ -74,8 +83,10 @@ def _resolve(base: Path, ref: str, outdir: Path) -> str | None:
 
 
 def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
-    """{page: [files it loads]}: what its HTML names that is not another page (and the stylesheets' url()s, the
-    explorer's states and the scripts that load more later) — not the live mode's files."""
+    """{page: [files it loads]}: what its HTML names that is not another page (and the explorer's states and the
+    scripts that load more later) — not the live mode's files. Not what its stylesheets' url()s name (fonts,
+    images): a page uses few of them, and the worker keeps those the page loaded (offline.js sends them) and
+    those it asks for later."""
     needs = {}
     for page in (p for p in files if p.endswith(".html")):
         path = outdir / page
@@ -94,12 +105,9 @@ def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
 
             later = [f"_static/{name}" for name in LOADED_BY_SCRIPT]
             found += [name for name in later if name in files and name not in found]
-        for css in [name for name in found if name.endswith(".css")]:
-            for ref in _CSS_URL.findall((outdir / css).read_text(encoding="utf-8")):
-                name = _resolve(outdir / css, ref, outdir)
-                if name in files and name not in found:
-                    found.append(name)
-        needs[page] = [name for name in found if not name.startswith(LIVE)]
+        # not the manifest and the icons its head names (the browser asks for them when it installs the site: the
+        # worker keeps them then, or with the whole site), nor the live mode's files
+        needs[page] = [name for name in found if not name.startswith(LIVE) and name != MANIFEST and name not in ICONS]
     return needs
 
 
@@ -109,19 +117,20 @@ def size_text(nbytes: int) -> str:
     return fmt.number(Fraction(nbytes, 2**20), 1) + " MiB"
 
 
+# the control's buttons: the theme's small buttons, with a border in its colour
+_BUTTON = 'class="btn btn-sm" style="color:var(--pst-color-text-base);border:1px solid var(--pst-color-primary)"'
+
+
 def landing_control(site_bytes: int, live_bytes: int) -> str:
-    """The landing page's control (offline.js gives it life; without the worker it stays hidden)."""
-    site, live = size_text(site_bytes), size_text(live_bytes)
-    return (f'{LANDING_MARK} hidden data-site-bytes="{site_bytes}" data-live-bytes="{live_bytes}">\n'
-            '<h2 id="offline-keep">오프라인으로 읽기</h2>\n'
-            '<p>한 번 연 페이지는 그림과 탐색기까지 이 기기에 남아, 인터넷이 끊겨도 다시 열린다. 사이트 전체를 미리 받아 둘 수도 있다.</p>\n'
-            f'<p><button type="button" class="rl-offline-all" aria-describedby="rl-offline-site">오프라인으로 모두 받아 두기</button> '
-            f'<span id="rl-offline-site">사이트 전체 {html.escape(site)}</span></p>\n'
-            f'<p><button type="button" class="rl-offline-live" aria-describedby="rl-offline-live-size">실시간 계산까지 받아 두기</button> '
-            f'<span id="rl-offline-live-size">Python 실행 환경(Pyodide)과 강의 라이브러리 {html.escape(live)} 더</span></p>\n'
-            '<p><progress class="rl-offline-progress" max="1" value="0" hidden></progress> '
-            '<span class="rl-offline-status" role="status"></span></p>\n'
-            '</div>\n')
+    """The landing page's control, each button naming its size (offline.js shows the control and loads
+    offline-ui.js when it is used; without the worker it stays hidden). Short: it is on the landing page's first
+    visit."""
+    site, live = html.escape(size_text(site_bytes)), html.escape(size_text(live_bytes))
+    return (f'{LANDING_MARK} hidden>\n<h2 id="offline-keep">오프라인으로 읽기</h2>\n'
+            '<p>한 번 연 페이지는 그림과 탐색기까지 이 기기에 남아 인터넷 없이도 열린다.</p>\n'
+            f'<p><button type="button" {_BUTTON}>오프라인으로 모두 받아 두기 ({site})</button>\n'
+            f'<button type="button" {_BUTTON} data-live>실시간 계산까지 받아 두기 (+{live})</button></p>\n'
+            '<p><progress max="1" hidden></progress> <span role="status"></span></p>\n</div>\n')
 
 
 def add_landing_control(page: Path, site_bytes: int, live_bytes: int) -> None:
@@ -133,6 +142,55 @@ def add_landing_control(page: Path, site_bytes: int, live_bytes: int) -> None:
         raise RuntimeError(f"{page.name}: no <article> for the offline control")
     head, tail = text.rsplit("</article>", 1)
     page.write_text(head + control + "</article>" + tail, encoding="utf-8")
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = "0123456789abcdefghijklmnopqrstuvwxyz"[digit] + digits
+        if not number:
+            return digits
+
+
+def front_coded(files: dict[str, tuple[str, int]]) -> str:
+    """The file list as the worker reads it (offline_sw.js `decode`), one line a file, in path order: how many
+    characters of the name before it it begins with (one base-36 digit, so at most 35), the rest of its name, a
+    space, the first HASH_CHARS characters of its short sha-256. About half of the names written out in JSON."""
+    lines, before = [], ""
+    for name, (hashed, _) in files.items():
+        same = 0
+        while same < min(len(before), len(name), 35) and before[same] == name[same]:
+            same += 1
+        lines.append(f"{_base36(same)}{name[same:]} {hashed[:HASH_CHARS]}")
+        before = name
+    return "\n".join(lines)
+
+
+def decoded(listing: str) -> dict[str, str]:
+    """{name: hash} of a front_coded list (as the worker decodes it)."""
+    files, name = {}, ""
+    for line in listing.split("\n") if listing else []:
+        coded, hashed = line.split(" ")
+        name = name[:int(coded[0], 36)] + coded[1:]
+        files[name] = hashed
+    return files
+
+
+def worker_data(digest: str, files: dict[str, tuple[str, int]], needs: dict[str, list[str]]) -> dict:
+    """The worker's BUILD: its digest, the file list (front_coded), the live mode's folder, and each page's needs
+    as base-36 indexes into that list, the files that every page of the book needs ("common") written once and
+    named by a leading "+"."""
+    index = {name: number for number, name in enumerate(files)}
+    full = [set(need) for need in needs.values() if len(need) > 1]
+    common = sorted(set.intersection(*full), key=index.get) if full else []
+    pages = {}
+    for page, need in needs.items():
+        shared = bool(common) and set(common) <= set(need)
+        rest = [name for name in need if not (shared and name in common)]
+        pages[_base36(index[page])] = ("+" if shared else "") + ",".join(_base36(index[name]) for name in rest)
+    return {"digest": digest, "files": front_coded(files), "common": ",".join(_base36(index[n]) for n in common),
+            "pages": pages, "live": LIVE}
 
 
 def manifest(title: str, start: str) -> dict:
@@ -152,33 +210,43 @@ def manifest(title: str, start: str) -> dict:
     }
 
 
+def kept_files(outdir: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]]]:
+    """(files, page needs): the files the worker knows — every page, what the pages need (`page_needs`), what a
+    script loads on demand (the theme's menus), the manifest and its icons, and the live mode's files — in path
+    order. Not what no page loads (the stylesheets that the bundles replaced, licence texts beside vendored code)
+    nor the chapters' sources that the pages offer to download (for Colab or Jupyter, which need the network or
+    a checkout anyway): the worker leaves those to the network, and its list stays short (it is on every first
+    visit)."""
+    from coursebook.assets import LOADED_BY_SCRIPT, ON_DEMAND
+
+    files = site_files(outdir)
+    needs = page_needs(outdir, files)
+    wanted = set(needs) | {name for need in needs.values() for name in need}
+    wanted |= {MANIFEST, *ICONS, *(f"_static/{name}" for name in (*LOADED_BY_SCRIPT, ON_DEMAND))}
+    return {name: entry for name, entry in files.items() if name in wanted or name.startswith(LIVE)}, needs
+
+
 def write_worker(outdir: Path, landing: str | None = None, title: str = "", start: str = "index.html") -> str:
     """Manifest, landing control and worker of the built site `outdir`; returns the build's digest. Runs again
     on a build folder whose files changed (the tests' second build)."""
     outdir = Path(outdir)
+    (outdir / UI).write_text(compact(UI_SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
+    (outdir / REGISTER).write_text(compact(REGISTER_SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
     (outdir / MANIFEST).write_text(json.dumps(manifest(title, start), ensure_ascii=False, indent=1) + "\n",
                                    encoding="utf-8")
     if landing and (outdir / landing).is_file():
         for _ in range(3):    # the control holds the sizes, which count the page that holds it
-            files = site_files(outdir)
+            files, _ = kept_files(outdir)
             live = sum(size for name, (_, size) in files.items() if name.startswith(LIVE))
             site = sum(size for _, size in files.values()) - live
             before = (outdir / landing).read_bytes()
             add_landing_control(outdir / landing, site, live)
             if (outdir / landing).read_bytes() == before:
                 break
-    files = site_files(outdir)
+    files, needs = kept_files(outdir)
     digest = build_digest(files)
-    names = list(files)
-    index = {name: number for number, name in enumerate(names)}
-    data = {
-        "digest": digest,
-        "files": [[name, hashed, size] for name, (hashed, size) in files.items()],
-        "pages": {page: [index[n] for n in need] for page, need in page_needs(outdir, files).items()},
-        "live": LIVE,
-        "landing": landing or start,
-    }
-    worker = ("const BUILD = " + json.dumps(data, ensure_ascii=False, separators=(",", ":")) + ";\n"
+    worker = ("const BUILD = " + json.dumps(worker_data(digest, files, needs), ensure_ascii=False,
+                                            separators=(",", ":")) + ";\n"
               + compact(TEMPLATE.read_text(encoding="utf-8")))
     (outdir / WORKER).write_text(worker, encoding="utf-8")
     return digest
@@ -193,16 +261,98 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     pathto = context["pathto"]
     tags = [f'<link rel="manifest" href="{pathto(MANIFEST, 1)}">',
             f'<meta name="theme-color" media="(prefers-color-scheme: light)" content="{THEME["light"]}">',
-            f'<meta name="theme-color" media="(prefers-color-scheme: dark)" content="{THEME["dark"]}">',
-            f'<link rel="apple-touch-icon" href="{pathto(ICONS[0], 1)}">']
+            f'<meta name="theme-color" media="(prefers-color-scheme: dark)" content="{THEME["dark"]}">']
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(tags) + "\n"
 
 
+_WORD = re.compile(r"[\w$]")
+_REGEX_AFTER = set("(,=:[!&|?{};\n") | {""}
+
+
 def compact(script: str) -> str:
-    """The worker's source without its comments and indentation (it is fetched on every first visit)."""
-    script = re.sub(r"\A/\*.*?\*/\n", "", script, flags=re.S)
-    lines = (line.strip() for line in script.splitlines())
-    return "\n".join(line for line in lines if line and not line.startswith("//")) + "\n"
+    """A script of ours as small as it safely gets (the worker is fetched on every first visit): without comments,
+    and with no space or indentation that separates nothing — a space stays only between two word characters and
+    between two of `+ - /`, and a line break only where a semicolon could be inserted there (not after `; { , ( [`,
+    not before `} ) ] , . : ?`), so automatic semicolons fall where they did. Strings, template
+    literals (with their `${…}`) and regular expressions are copied as they are; a `/` begins a regular expression
+    after an operator, a bracket, a line break or `return`. For the sources of this folder (offline_sw.js,
+    offline_ui.js), not a general minifier."""
+    out: list[str] = []
+    i, n = 0, len(script)
+    pending = ""                      # whitespace seen since the last token: "", " " or "\n"
+
+    def last() -> str:
+        for chunk in reversed(out):
+            if chunk:
+                return chunk[-1]
+        return ""
+
+    def emit(token: str) -> None:
+        nonlocal pending
+        before = last()
+        if pending == "\n" and before and before not in ";{,([" and token[0] not in "})],.:?":
+            out.append("\n")
+        elif pending and before and ((_WORD.match(before) and _WORD.match(token[0]))
+                                     or (before in "+-/" and token[0] in "+-/")):
+            out.append(" ")
+        pending = ""
+        out.append(token)
+
+    def quoted(start: int) -> int:
+        """The end of the string or template literal starting at `start` (templates: their `${…}` skipped whole)."""
+        quote, j = script[start], start + 1
+        while script[j] != quote:
+            if script[j] == "\\":
+                j += 1
+            elif quote == "`" and script.startswith("${", j):
+                depth, j = 1, j + 2
+                while depth:
+                    if script[j] in "'\"`":
+                        j = quoted(j)
+                        continue
+                    depth += {"{": 1, "}": -1}.get(script[j], 0)
+                    j += 1
+                continue
+            j += 1
+        return j + 1
+
+    while i < n:
+        c = script[i]
+        if script.startswith("/*", i):
+            i = script.index("*/", i) + 2
+        elif script.startswith("//", i) and (last() in _REGEX_AFTER or pending):
+            i = script.index("\n", i) if "\n" in script[i:] else n
+        elif c in " \t\r\n":
+            if c == "\n" or pending != "\n":
+                pending = "\n" if c == "\n" else " "
+            i += 1
+        elif c in "'\"`":
+            j = quoted(i)
+            emit(script[i:j])
+            i = j
+        elif c == "/" and (last() in _REGEX_AFTER or "".join(out).endswith("return")):
+            j, in_class = i + 1, False
+            while in_class or script[j] != "/":
+                if script[j] == "\\":
+                    j += 1
+                elif script[j] in "[]":
+                    in_class = script[j] == "["
+                j += 1
+            j += 1
+            while j < n and script[j].isalpha():
+                j += 1
+            emit(script[i:j])
+            i = j
+        elif _WORD.match(c):
+            j = i
+            while j < n and _WORD.match(script[j]):
+                j += 1
+            emit(script[i:j])
+            i = j
+        else:
+            emit(c)
+            i += 1
+    return "".join(out).strip() + "\n"
 
 
 def finished(app, exception) -> None:

@@ -1,0 +1,93 @@
+"""What the build writes for the offline site, without a browser (tools/coursebook/offline.py): the worker's file
+list read back as the worker reads it, each page's needs as indexes into it, and `compact`, which writes the
+worker, offline.js and offline-ui.js small: the compacted scripts parse and behave as their sources do (in Node,
+which the build has for Pyodide's npm package). The browser tests are tests/book/test_offline.py."""
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import pytest
+
+from coursebook import offline
+
+NODE = shutil.which("node")
+SOURCES = [offline.TEMPLATE, offline.UI_SOURCE, offline.REGISTER_SOURCE]
+
+
+def _files(names):
+    return {name: (offline.short_hash(name.encode()), len(name)) for name in sorted(names)}
+
+
+NAMES = ["_images/" + "a" * 64 + ".webp", "_images/" + "a" * 40 + "b.webp", "_static/app.css",
+         "_static/bundles/x.css", "_static/bundles/y.css", "_static/live/pyodide/pyodide.asm.wasm",
+         "chapters/a.html", "chapters/b.html", "chapters/" + "c" * 50 + ".html", "index.html", "search.html"]
+
+
+def test_the_file_list_reads_back_name_for_name_and_hash_for_hash():
+    files = _files(NAMES)
+    listing = offline.front_coded(files)
+    assert offline.decoded(listing) == {name: hashed[:offline.HASH_CHARS] for name, (hashed, _) in files.items()}
+    assert len(listing) < len(json.dumps([[n, h] for n, (h, _) in files.items()]))
+    assert offline.decoded("") == {}
+
+
+def test_page_needs_are_the_common_files_once_and_each_page_s_own():
+    files = _files(NAMES)
+    names = list(files)
+    common = ["_static/bundles/x.css", "_static/app.css"]
+    needs = {"chapters/a.html": [*common, NAMES[0]], "chapters/b.html": [*common, "_static/bundles/y.css"],
+             "index.html": ["_static/app.css"], "search.html": common}
+    data = offline.worker_data("d", files, needs)
+    assert data["live"] == offline.LIVE and data["files"] == offline.front_coded(files)
+    index = lambda text: [names[int(n, 36)] for n in text.split(",")] if text else []
+
+    def read(page):       # as offline_sw.js needsOf reads it
+        own = data["pages"][offline._base36(names.index(page))]
+        return (index(data["common"]) if own.startswith("+") else []) + index(own.lstrip("+"))
+
+    for page, need in needs.items():
+        assert sorted(read(page)) == sorted(need), page
+    assert sorted(index(data["common"])) == sorted(common)
+    assert not data["pages"][offline._base36(names.index("index.html"))].startswith("+")
+
+
+@pytest.mark.skipif(NODE is None, reason="no Node")
+@pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
+def test_compacted_scripts_parse(source, tmp_path):
+    out = tmp_path / (source.stem + ".mjs")
+    text = offline.compact(source.read_text(encoding="utf-8"))
+    out.write_text(("const BUILD = {};\n" if source == offline.TEMPLATE else "") + text, encoding="utf-8")
+    done = subprocess.run([NODE, "--check", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert "/*" not in text and "\n//" not in text and len(text) < len(source.read_text(encoding="utf-8"))
+
+
+# what compact has to keep: line breaks where a semicolon is inserted, `- -`, regular expressions with `/` and
+# quotes, template literals with templates inside, strings with spaces and comment-like text, `return` regexes
+TRICKY = r'''/* a comment */
+const a = 1
+const b = a - -1  // a comment after code
+let text = "x  // not a comment /* nor this */", n = 0
+const re = /[/"']+\/ ?/g, t = `a ${`b ${a + 1} c`} d ${"}"}`
+function f(s) {
+  return /x y/.test(s)
+}
+const g = (x) => x
+  .toString()
+n++
+console.log(JSON.stringify([a, b, text, re.source, re.flags, t, f("x y"), g(12), n, "a".replace(/a/, "b")]))
+'''
+
+
+@pytest.mark.skipif(NODE is None, reason="no Node")
+def test_compact_keeps_what_the_script_does(tmp_path):
+    runs = []
+    for name, text in (("source.js", TRICKY), ("compact.js", offline.compact(TRICKY))):
+        (tmp_path / name).write_text(text, encoding="utf-8")
+        done = subprocess.run([NODE, str(tmp_path / name)], capture_output=True, text=True)
+        assert done.returncode == 0, (name, done.stderr, text)
+        runs.append(done.stdout)
+    assert runs[0] == runs[1]
+    assert len(offline.compact(TRICKY)) < len(TRICKY)
