@@ -13,6 +13,9 @@ One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter)
                     an integer answer (a count the question says is whole, `Question.exact`) only when it is equal;
         "digits"    when it is right to its last digit but has fewer than `digits` significant digits (an
                     integer answer: right to its last digit but not equal, the message asks for the whole number);
+        "mistake"   when it is, by the same rule as "right", what one of the question's common mistakes gives
+                    (`Question.mistakes`, roofline.show.mistakes: C's write left out, FMA as one FLOP, …): the
+                    message names the mistake and says in one line what it left out or added;
         "unit"      when it is exactly, or with at least min(FEWER) significant digits to its last digit, right in
                     another unit of the same kind (GiB for GB, s for ms): a one-digit guess is no unit mistake;
         "wrong"     otherwise; the message then gives the formula as a hint.
@@ -36,6 +39,7 @@ from roofline.cost import Timing
 from roofline.errors import ParameterError
 from roofline.problems import divisors
 from roofline.show import fmt, ko
+from roofline.show.mistakes import Mistake, kept
 
 DIGITS = 4                 # significant digits a typed answer needs, unless the reader asks for fewer
 FEWER = (3, 2)             # the fewer digits a reader may ask for
@@ -178,10 +182,14 @@ class Question:
     choices: tuple[tuple[str, str], ...] = ()   # (key, label) of a choice question
     given: tuple[tuple[str, object], ...] = ()  # the question's numbers (N, T, s, P, BW, …)
     exact: bool = False   # an integer answer (a count): judged exactly, neither rounded nor cut off
+    # the common mistakes, each's value computed by the page module from this question's own numbers with the model;
+    # kept here only those that do not give the right answer (for this term's numbers), the first of equal ones
+    mistakes: tuple[Mistake, ...] = ()
 
     def __post_init__(self):
         if self.exact and (self.is_choice or Fraction(self.value) / self.unit.size % 1):
             raise ParameterError(f"연습 문제 {self.key}: 정확히 판정하는 답은 정수여야 한다. 받은 값: {self.value}")
+        object.__setattr__(self, "mistakes", kept(self.mistakes, self.value))
 
     @property
     def is_choice(self) -> bool:
@@ -224,8 +232,9 @@ CHOICE = Unit("", Fraction(1), "고르기")
 class Verdict:
     key: str
     right: bool
-    reason: str       # "right", "digits", "unit", "wrong", "unreadable", "question", "solution"
+    reason: str       # "right", "digits", "mistake", "unit", "wrong", "unreadable", "question", "solution"
     message: str
+    mistake: str = ""     # the kind of the mistake named (reason "mistake"), a key of roofline.show.mistakes.KINDS
 
     def __repr__(self):
         return f"{self.key} {self.message}"
@@ -245,6 +254,16 @@ def wrong_message(q: Question) -> str:
     return f"다시. 힌트: {q.hint}"
 
 
+def mistake_message(m: Mistake) -> str:
+    """One line: the mistake's name, then what it left out or added ("다시: C 쓰기를 빼먹었다. C를 쓰는 …")."""
+    return f"다시: {m.name}. {m.hint}"
+
+
+def matches(t: Typed, value: Fraction, digits: int, exact: bool) -> bool:
+    """The rule that makes a typed value right, for any value: equal, or right to its last digit with enough digits."""
+    return t.value == value or (near(t, value) and t.digits >= digits and not exact)
+
+
 def choice_unreadable(q: Question) -> str:
     return "다시: 다음 가운데 하나로 답하자. " + ", ".join(f"{label}(\"{key}\")" for key, label in q.choices)
 
@@ -257,17 +276,24 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
         picked = next((key for key, label in q.choices if text.strip() in (key, label)), None)
         if picked is None:
             return Verdict(q.key, False, "unreadable", choice_unreadable(q))
-        return (Verdict(q.key, True, "right", RIGHT) if picked == q.value
-                else Verdict(q.key, False, "wrong", wrong_message(q)))
+        if picked == q.value:
+            return Verdict(q.key, True, "right", RIGHT)
+        for m in q.mistakes:
+            if m.value == picked:
+                return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
+        return Verdict(q.key, False, "wrong", wrong_message(q))
     try:
         t = read(text, q.unit)
     except ValueError:
         return Verdict(q.key, False, "unreadable", UNREADABLE)
     target = q.in_unit
-    if t.value == target or (near(t, target) and t.digits >= digits and not q.exact):
+    if matches(t, target, digits, q.exact):
         return Verdict(q.key, True, "right", RIGHT)
     if near(t, target):
         return Verdict(q.key, False, "digits", EXACT_MESSAGE if q.exact else digits_message(digits))
+    for m in q.mistakes:
+        if matches(t, Fraction(m.value) / q.unit.size, digits, q.exact):
+            return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
     for other in others(q.unit):
         value = Fraction(q.value) / other.size
         if t.value == value or (near(t, value) and t.digits >= min(FEWER)):
@@ -276,6 +302,11 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
 
 
 # ---------------------------------------------------------------- a chapter's set
+
+def _pair(value: Fraction) -> list[str]:
+    """A fraction as the page's script reads it: [numerator, denominator], as text (BigInt)."""
+    return [str(value.numerator), str(value.denominator)]
+
 
 _CIRCLED = dict(zip("①②③④⑤", "12345"))
 
@@ -330,11 +361,20 @@ class Exercises:
 
     def data(self) -> dict:
         """What the page's script compares with: per question the answer as a fraction in each unit of its
-        kind (the asked one first) or a choice's key, the messages of every verdict, the worked solution."""
-        out = {}
+        kind (the asked one first) or a choice's key, the messages of every verdict, the worked solution; the
+        mistakes as [message index, numerator, denominator] in the asked unit (a choice's: [index, key]) in the
+        order the judge tries them, their messages once each in `mistakes` ([kind, message])."""
+        out, messages = {}, {}
+
+        def message(m: Mistake) -> int:
+            return messages.setdefault((m.kind, mistake_message(m)), len(messages))
+
         for q in self.questions:
             item = {"right": RIGHT, "wrong": wrong_message(q), "steps": [s.text for s in q.steps],
                     "answer": f"답: {q.answer}"}
+            if q.mistakes:
+                item["mistakes"] = [[message(m), m.value] if q.is_choice else [message(m), *_pair(Fraction(m.value) / q.unit.size)]
+                                    for m in q.mistakes]
             if q.is_choice:
                 item.update({"choice": q.value, "unreadable": choice_unreadable(q)})
             else:
@@ -348,7 +388,10 @@ class Exercises:
                     "units": {u.name: unit_message(q.unit, u) for u in units[1:]},
                 })
             out[q.key] = item
-        return {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "questions": out}
+        found = {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "questions": out}
+        if messages:
+            found["mistakes"] = [list(key) for key in messages]
+        return found
 
     def digest(self) -> str:
         text = json.dumps([[q.key, q.text, str(q.value), q.unit.name, q.hint, q.solution] for q in self.questions],

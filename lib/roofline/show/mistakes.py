@@ -27,6 +27,20 @@ KINDS = {
     "tile-reuse-ignored": "타일 안의 재사용을 무시했다",
     "tile-reuse-twice": "타일 안의 재사용을 두 번 셌다",
     "ms-s": "ms와 s를 바꿔 썼다",
+    "ideal-sum": "연산 시간과 메모리 시간을 더했다",
+    "ideal-min": "두 시간 가운데 짧은 쪽을 골랐다",
+    "no-ceiling": "연산 상한 P를 빼먹었다",
+    "output-per-k": "C를 K 단계마다 쓴다고 셌다",
+    "tb-tib": "TB(10¹²)를 TiB(2⁴⁰)로 읽었다",
+    "acc-counted": "입력 버퍼에 중간 합까지 더했다",
+    "acc-doubled": "중간 합까지 두 벌로 셌다",
+    "acc-input-dtype": "중간 합을 입력의 자료형으로 셌다",
+    "double-buffer-extra": "묻지 않은 이중 버퍼링을 셌다",
+    "c-counted": "A·B 읽기에 C 쓰기까지 더했다",
+    "dtype-other": "문제의 자료형이 아닌 원소 크기를 썼다",
+    "mixed-dtype": "C도 입력의 자료형으로 셌다",
+    "ridge-inverted": "분기점을 BW / P로 뒤집었다",
+    "one-input": "A와 B 가운데 하나만 셌다",
 }
 
 
