@@ -35,7 +35,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from roofline import kernels
-from roofline.cost import Timing
+from roofline.cost import Cost, Timing
 from roofline.errors import ParameterError
 from roofline.problems import divisors
 from roofline.show import fmt, ko
@@ -303,9 +303,10 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
 
 # ---------------------------------------------------------------- a chapter's set
 
-def _pair(value: Fraction) -> list[str]:
-    """A fraction as the page's script reads it: [numerator, denominator], as text (BigInt)."""
-    return [str(value.numerator), str(value.denominator)]
+def _pair(value: Fraction) -> list:
+    """A fraction as the page's script reads it (BigInt of each): [numerator, denominator], a number where JSON
+    keeps it exact (below 2⁵³), else text."""
+    return [x if abs(x) < 2**53 else str(x) for x in (value.numerator, value.denominator)]
 
 
 _CIRCLED = dict(zip("①②③④⑤", "12345"))
@@ -594,6 +595,51 @@ def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
 
 def given(**values) -> tuple:
     return tuple(values.items())
+
+
+# ---------------------------------------------------------------- common mistakes, from the model
+
+# what a matmul's mistake left out or added, in the course's symbols (one line after the mistake's name)
+MATMUL_HINTS = {
+    "fma-one": "곱셈·덧셈 한 쌍은 2 FLOPs다: F = 2N³.",
+    "c-write": "Q에는 C를 한 번 쓰는 s·N² Byte도 든다.",
+    "c-read": "C는 읽지 않고 한 번 쓴다: s·N²을 두 번 셌다.",
+    "bits-bytes": "s는 원소 하나의 Byte 수다: 비트로 세면 8배가 된다.",
+    "tile-reuse-ignored": "타일 안에서 A·B 원소를 T번 쓰므로 읽기는 2·s·N³/T다.",
+    "tile-reuse-twice": "읽기는 T로 한 번 나눈다: 2·s·N³/T², 재사용을 두 번 셌다.",
+    "output-per-k": "부분합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
+    "no-ceiling": "R_roof = min(P, BW × I): 성능은 P를 넘지 못한다.",
+    "ideal-sum": "두 일은 겹친다: 이상적 시간은 max(F/P, Q/BW)다.",
+    "ideal-min": "느린 쪽이 시간을 정한다: 이상적 시간은 max(F/P, Q/BW)다.",
+    "tb-tib": "TB/s는 10¹² Byte/s다.",
+    "dtype-other": "문제가 말한 자료형의 원소 크기 s를 쓴다.",
+    "mixed-dtype": "C는 출력의 자료형으로 쓴다: s_out·N².",
+    "ridge-inverted": "분기점은 I* = P / BW다.",
+}
+
+
+def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None) -> dict:
+    """kind → the cost a common mistake computes for the square N×N matmul (T×T output tiles, or no reuse when T is
+    None): the model's own cost with one term or input changed (F halved, C's write left out or counted twice, the
+    element size in bits, the reuse inside a tile left out or counted twice, C written every K step)."""
+    s_out = s_in if s_out is None else s_out
+    model = (lambda a, b: kernels.matmul_no_reuse(N, a, b)) if T is None else (lambda a, b: kernels.matmul_tiled(N, T, a, b))
+    cost = model(s_in, s_out)
+    found = {"fma-one": Cost(cost.F // 2, cost.Q_read, cost.Q_write),
+             "c-write": Cost(cost.F, cost.Q_read, 0),
+             "c-read": Cost(cost.F, cost.Q_read + cost.Q_write, cost.Q_write),
+             "bits-bytes": model(8 * s_in, 8 * s_out)}
+    if T is not None:
+        found.update({"tile-reuse-ignored": kernels.matmul_no_reuse(N, s_in, s_out),
+                      "tile-reuse-twice": Cost(cost.F, cost.Q_read // T, cost.Q_write),
+                      "output-per-k": Cost(cost.F, cost.Q_read, cost.Q_write * (N // T))})
+    return found
+
+
+def named(variants: dict, kinds, value, hints=MATMUL_HINTS) -> tuple[Mistake, ...]:
+    """The mistakes of `kinds` (those `variants` has), each's value `value(variant)`: the question's own quantity
+    computed from the mistaken cost (or machine)."""
+    return tuple(Mistake(kind, value(variants[kind]), hints[kind]) for kind in kinds if kind in variants)
 
 
 # ---------------------------------------------------------------- conditions the pages do not compute
