@@ -2,8 +2,9 @@
 
 - Every field of every exercise page judges the shared vectors as `exercises.judge` does: one page.evaluate per
   page fills each field with each vector (the library's value, rounded to DIGITS and DIGITS − 1 significant
-  digits, 1 % off, the value in a confused unit, words) or picks each choice, fires the field's change event and
-  reads the message; nothing is computed in the browser but the verdict.
+  digits, 1 % off, the value in a confused unit, words, each common mistake's value, which the page must name as
+  the library does) or picks each choice, fires the field's change event and reads the message; nothing is
+  computed in the browser but the verdict.
 - Typed for real into a few fields (keyboard, Enter), the reader's choice of fewer digits, a radio clicked.
 - The worked solution and the answer are absent until asked; the solution button shows the library's lines.
 - Phone width and dark mode.
@@ -17,7 +18,7 @@ import pytest
 
 from browser_helpers import label_page, offline, page_file
 from roofline.show import exercises
-from exercise_answers import CONFUSED, PAGES, sig
+from exercise_answers import CONFUSED, PAGES, mistake_vectors, sig
 
 pytestmark = pytest.mark.heavy(30)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -72,7 +73,7 @@ def vectors(q) -> list[str]:
              sig(value * Fraction(101, 100), 8) if value else "1", "열일곱"]
     if q.unit.name in CONFUSED:
         tries.append(sig(Fraction(q.value) / exercises.UNITS[CONFUSED[q.unit.name]].size, 8))
-    return tries
+    return tries + [typed for typed, _ in mistake_vectors(q)]   # each common mistake, named as the library names it
 
 
 JUDGE_ALL = """(cases) => cases.map(([key, tries]) => {

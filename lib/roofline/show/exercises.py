@@ -615,6 +615,7 @@ MATMUL_HINTS = {
     "dtype-other": "문제가 말한 자료형의 원소 크기 s를 쓴다.",
     "mixed-dtype": "C는 출력의 자료형으로 쓴다: s_out·N².",
     "ridge-inverted": "분기점은 I* = P / BW다.",
+    "c-counted": "A·B 읽기만 묻는다: C를 쓰는 s·N²은 따로 센다.",
 }
 
 
