@@ -417,6 +417,9 @@ def test_check_in_a_kernel_gives_the_page_verdicts(live_course, tmp_path):
              sig(value * Fraction(101, 100), 8), sig(Fraction(q.value), 8)]
     expected = [exercises.RIGHT, exercises.RIGHT, exercises.digits_message(exercises.DIGITS), f"다시. 힌트: {q.hint}",
                 exercises.unit_message(q.unit, exercises.UNITS["s"])]
+    for (typed, _), m in zip(mistake_vectors(q)[:1], q.mistakes):     # a common mistake, named in the kernel too
+        tries.append(typed)
+        expected.append(exercises.mistake_message(m))
     nb = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":

@@ -426,7 +426,7 @@ def rule_text(site: bool = True) -> str:
             f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. 답이 정수인 문제는 "
             f"모든 자리가 정확히 맞아야 한다. {fewer} "
             f"쉼표와 지수 표기(1.374e11)도 된다. 단위는 문제에 적힌 것을 쓴다. 고르는 문제는 고른 답이 맞아야 정답이다. "
-            f"틀리면 쓸 식을 알려 준다. {solution}")
+            f"흔한 실수가 주는 값이면 그 실수를 짚어 주고, 그 밖에 틀리면 쓸 식을 알려 준다. {solution}")
 
 
 # ---------------------------------------------------------------- HTML (the site) and Markdown (notebooks)
@@ -606,7 +606,7 @@ MATMUL_HINTS = {
     "c-read": "C는 읽지 않고 한 번 쓴다: s·N²을 두 번 셌다.",
     "bits-bytes": "s는 원소 하나의 Byte 수다: 비트로 세면 8배가 된다.",
     "tile-reuse-ignored": "타일 안에서 A·B 원소를 T번 쓰므로 읽기는 2·s·N³/T다.",
-    "tile-reuse-twice": "읽기는 T로 한 번 나눈다: 2·s·N³/T², 재사용을 두 번 셌다.",
+    "tile-reuse-twice": "재사용으로 읽기는 1/T이 된다: 2·s·N³/T이지 2·s·N³/T²이 아니다.",
     "output-per-k": "부분합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
     "no-ceiling": "R_roof = min(P, BW × I): 성능은 P를 넘지 못한다.",
     "ideal-sum": "두 일은 겹친다: 이상적 시간은 max(F/P, Q/BW)다.",

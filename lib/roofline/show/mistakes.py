@@ -43,6 +43,7 @@ KINDS = {
     "one-input": "A와 B 가운데 하나만 셌다",
     "y-once": "y를 읽고 쓰는 것을 한 번으로 셌다",
     "c-vector": "C를 담을 자리를 빼먹었다",
+    "out-write": "결과를 쓰는 이동을 빼먹었다",
     "reserved-added": "블록의 요청에 드라이버 예약분까지 더했다",
 }
 

@@ -259,7 +259,7 @@ def exercises(w3) -> ex.Exercises:
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
               "dtype-other": kernels.vector_add(L1, s)}
     wrong2 = {"ideal-sum": t2.t_compute + t2.t_memory, "ideal-min": min(t2.t_compute, t2.t_memory),
-              "c-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal}
+              "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal}
     wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s), "bits-bytes": w3.capacity // (3 * 8 * s2)}
     wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
               "bits-bytes": Timing(Cost(F=heavy.F, Q_read=2 * (8 * s) * L, Q_write=(8 * s) * L), hw).bound}
@@ -272,7 +272,7 @@ def exercises(w3) -> ex.Exercises:
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW),
-                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "c-write"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2),
@@ -285,7 +285,8 @@ def exercises(w3) -> ex.Exercises:
 
 
 VECTOR_HINTS = {   # what a mistake about an element-wise kernel left out or added
-    "c-write": "결과 벡터를 쓰는 s·L Byte도 Q에 든다.",
+    "c-write": "결과 벡터 C를 쓰는 s·L Byte도 Q에 든다.",
+    "out-write": "결과 벡터 D를 쓰는 s·L Byte도 Q에 든다.",
     "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
     "dtype-other": ex.MATMUL_HINTS["dtype-other"],
     "ideal-sum": ex.MATMUL_HINTS["ideal-sum"],

@@ -77,6 +77,7 @@ BUFFER_HINTS = {
     "acc-counted": "중간 합은 입력 버퍼와 따로 센다.",
     "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
 }
+NO_REUSE_HINTS = {**BUFFER_HINTS, "one-input": "A와 B의 원소를 하나씩 붙잡는다."}
 
 
 def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
@@ -89,7 +90,7 @@ def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
     combined = {"ideal-sum": right.t_compute + right.t_memory, "ideal-min": min(right.t_compute, right.t_memory),
                 "no-ceiling": right.memory_rate}
     bits = buffers.tile_buffers(T, T, T, 8 * s, 8 * s) if T else buffers.TileBuffers(8 * s, 8 * s, 8 * s)
-    buffer = {"one-input": b.A, "acc-counted": b.total, "bits-bytes": bits}
+    buffer = {"one-input": b.A, "acc-counted": b.total}
     of = lambda quantity: lambda timing: getattr(timing, quantity)   # noqa: E731
     return {
         "F": ex.named(variants, ("fma-one",), lambda c: c.F),
@@ -99,7 +100,7 @@ def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
         "t_compute": ex.named(times, ("fma-one",), of("t_compute")),
         "t_memory": ex.named(times, ("c-write", "tile-reuse-ignored"), of("t_memory")),
         "t_ideal": ex.named(combined, ("ideal-sum", "ideal-min"), lambda v: v),
-        "inputs": ex.named(buffer, ("one-input", "acc-counted"), lambda v: v, BUFFER_HINTS),
+        "inputs": ex.named(buffer, ("one-input", "acc-counted"), lambda v: v, BUFFER_HINTS if T else NO_REUSE_HINTS),
         "acc": ex.named({"bits-bytes": bits.acc}, ("bits-bytes",), lambda v: v, BUFFER_HINTS),
     }
 
