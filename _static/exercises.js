@@ -7,8 +7,7 @@
  *   유효숫자 k개, 마지막 자리 10^e로 적은 값 x가 답 a와 |x − a| < 10^e이고 k ≥ 판정 자릿수이면 정답,
  *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면(유효숫자 두 자리 이상) "단위",
  *   답이 정수인 문제(item.exact)는 x = a일 때만 정답이고 자리까지만 맞으면 "자릿수"(모든 자리를 적으라는 문구),
- *   정답과 같은 규칙으로 흔한 실수의 값(item.mistakes, 라이브러리가 문제의 숫자로 계산)과 맞으면 "실수"(그 이름과 한 줄),
- *   그 밖은 "다시"(힌트). 고르는 문제도 틀린 보기가 어떤 실수의 답이면 그 실수를 말한다.
+ *   같은 규칙으로 흔한 실수의 값(item.mistakes, 고르는 문제는 보기)과 맞으면 "실수", 그 밖은 "다시"(힌트).
  * 판정한 뒤에는 섹션에 "rl-verdict" 이벤트를 보낸다.
  */
 (function () {
@@ -49,7 +48,6 @@
     return [diff === 0n, diff < up * q];
   }
 
-  /* 흔한 실수의 판정: 라이브러리가 적어 둔 [종류, 문구] */
   function mistake(data, index) {
     const [kind, message] = data.mistakes[index];
     return {right: false, reason: "mistake", mistake: kind, message};
@@ -68,7 +66,7 @@
     const [same, near] = compare(x, BigInt(p0), BigInt(q0));
     if (same || (near && x.k >= digits && !item.exact)) return {right: true, reason: "right", message: item.right};
     if (near) return {right: false, reason: "digits", message: item.digits[String(digits)]};
-    for (const [index, p, q] of mistakes) {   // 정답과 같은 규칙으로 실수의 값과 맞으면 그 실수를 말한다
+    for (const [index, p, q] of mistakes) {
       const [s, n] = compare(x, BigInt(p), BigInt(q));
       if (s || (n && x.k >= digits && !item.exact)) return mistake(data, index);
     }

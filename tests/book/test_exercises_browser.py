@@ -188,3 +188,39 @@ def test_phone_width_and_dark_mode(site, course):
             }""")
             assert ratio >= 4.5, (label, scheme, ratio)
             assert errors == []
+
+
+def test_a_mistake_typed_is_named_and_its_kind_goes_with_the_verdict(site, course):
+    """Typed for real (keyboard, Enter) into a worksheet cell and a chapter's field: the page names the mistake with
+    the library's message, and its `rl-verdict` event carries the kind (what the reader's progress records); a
+    wrong choice that is a mistake's answer is named too, where a chapter has one."""
+    for label in ("ch-guide", "ch-matmul"):
+        ex = PAGES[label](course)
+        q = next(q for q in ex.questions if q.mistakes and not q.is_choice)
+        typed, kind = mistake_vectors(q)[0]
+        page, errors, _ = site.open(label)
+        page.evaluate("""() => { window.__verdicts = [];
+          document.querySelectorAll('.rl-quiz').forEach((quiz) => quiz.addEventListener('rl-verdict',
+            (e) => window.__verdicts.push(e.detail))); }""")
+        box = page.locator(f'.rl-quiz [data-rl-q="{q.key}"]')
+        field = box.locator("input")
+        field.click()
+        field.type(typed)
+        field.press("Enter")
+        assert box.locator("output").text_content() == exercises.mistake_message(q.mistakes[0])
+        assert box.get_attribute("data-verdict") == "again" and field.get_attribute("aria-invalid") == "true"
+        detail = page.evaluate("() => window.__verdicts.at(-1)")
+        assert (detail["key"], detail["reason"], detail["mistake"], detail["right"]) == (q.key, "mistake", kind, False)
+        assert errors == []
+    for label in PAGES:
+        ex = PAGES[label](course)
+        judged = next((q for q in ex.questions if q.is_choice and q.mistakes), None)
+        if judged is None:
+            continue
+        page, errors, _ = site.open(label)
+        m = judged.mistakes[0]
+        box = page.locator(f'.rl-quiz [data-rl-q="{judged.key}"]')
+        box.get_by_label(dict(judged.choices)[m.value]).check()
+        assert box.locator("output").text_content() == exercises.mistake_message(m)
+        assert errors == []
+        break
