@@ -583,6 +583,11 @@ def bound_by_times(t: Timing) -> Step:
                 f"{ko.particle(label, '이다/다')}", t.bound, "bound")
 
 
+def shorter_time(t: Timing) -> Mistake:
+    """The mistake of a judgement by the two times: the resource of the shorter time taken for the limit."""
+    return Mistake("ideal-min", "compute" if t.t_memory > t.t_compute else "memory", "긴 시간이 한계 자원이다: 느린 쪽이 시간을 정한다.")
+
+
 def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
     key = "memory" if I < hw.ridge else "compute"
     label = dict(BOUND_CHOICES)[key]

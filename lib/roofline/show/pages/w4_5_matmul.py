@@ -494,11 +494,13 @@ def exercises(w4) -> ex.Exercises:
     cost4, steps4 = ex.matmul_steps(N5, T_small, s2)
     key, judged = ex.bound_by_ridge(cost4.I, hw)
     wrong4 = {kind: "memory" if c.I < hw.ridge else "compute" for kind, c in ex.matmul_variants(N5, T_small, s2).items()}
+    wrong4["ridge-inverted"] = "memory" if cost4.I < 1 / hw.ridge else "compute"
     questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
                               "메모리 한계인가, 연산 한계인가?", key, ex.CHOICE, "I_T와 분기점 I* = P / BW를 견준다",
                               tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
                               given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW),
-                              mistakes=ex.named(wrong4, ("c-write", "tile-reuse-ignored", "fma-one"), lambda v: v)))
+                              mistakes=ex.named(wrong4, ("c-write", "tile-reuse-ignored", "tile-reuse-twice", "fma-one", "ridge-inverted"),
+                                                lambda v: v)))
     return ex.Exercises("⑤", tuple(questions))
 
 

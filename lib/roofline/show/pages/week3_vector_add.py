@@ -280,7 +280,7 @@ def exercises(w3) -> ex.Exercises:
         ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW),
-                 mistakes=ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS)),
     ))
 
 
