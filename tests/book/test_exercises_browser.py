@@ -144,9 +144,10 @@ def test_typing_the_digits_menu_a_choice_and_the_worked_solution(site, course):
     page, errors, _ = site.open("ch-matmul")
     judged = next(q for q in ex.questions if q.is_choice)
     box = page.locator(f'.rl-quiz [data-rl-q="{judged.key}"]')
-    wrong = next(label for key, label in judged.choices if key != judged.value)
+    key, wrong = next((key, label) for key, label in judged.choices if key != judged.value)
     box.get_by_label(wrong).check()
-    assert box.locator("output").text_content() == f"다시. 힌트: {judged.hint}"
+    # the hint, or the mistake whose answer the wrong choice is
+    assert box.locator("output").text_content() == exercises.judge(judged, key).message
     box.get_by_label(judged.answer).check()
     assert box.locator("output").text_content() == exercises.RIGHT
     q = ex.questions[0]
