@@ -523,5 +523,6 @@ def test_at_least_forty_mistakes_are_named_over_the_course(course):
     named = {(label, q.key, m.kind) for label, make in PAGES.items() for q in make(course).questions for m in q.mistakes}
     print(f"\nnamed mistakes: {len(named)} (question, kind) over {len(PAGES)} pages")
     assert len(named) >= MISTAKES_WANTED
-    bare = [(label, q.key) for label, make in PAGES.items() for q in make(course).questions if not q.is_choice and not q.mistakes]
+    bare = [(label, q.key) for label, make in PAGES.items() for q in make(course).questions
+            if not q.is_choice and not q.mistakes]
     assert bare == [], f"numeric exercises naming no mistake: {bare}"     # every numeric exercise names some

@@ -374,8 +374,8 @@ class Exercises:
             item = {"right": RIGHT, "wrong": wrong_message(q), "steps": [s.text for s in q.steps],
                     "answer": f"답: {q.answer}"}
             if q.mistakes:
-                item["mistakes"] = [[message(m), m.value] if q.is_choice else [message(m), *_pair(Fraction(m.value) / q.unit.size)]
-                                    for m in q.mistakes]
+                item["mistakes"] = [[message(m), m.value] if q.is_choice
+                                    else [message(m), *_pair(Fraction(m.value) / q.unit.size)] for m in q.mistakes]
             if q.is_choice:
                 item.update({"choice": q.value, "unreadable": choice_unreadable(q)})
             else:

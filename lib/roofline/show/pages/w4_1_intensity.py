@@ -191,8 +191,8 @@ def exercises(w4) -> ex.Exercises:
                  "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,
                  given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW),
-                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("fma-one", "c-write", "tile-reuse-ignored", "tile-reuse-twice"),
-                                                                   lambda c: Timing(c, hw).bound)),
+                 mistakes=(ex.shorter_time(t4),) + ex.named(
+                     wrong4, ("fma-one", "c-write", "tile-reuse-ignored", "tile-reuse-twice"), lambda c: Timing(c, hw).bound)),
     ))
 
 

@@ -476,7 +476,8 @@ def exercises(w4) -> ex.Exercises:
               "acc-doubled": two.inputs + 2 * two.acc,
               "bits-bytes": buffers.tile_buffers(TM, TN, TK, 8 * s2, 8 * s_acc, copies=2).total}
     single = buffers.tile_buffers(FM, FN, FK, s2, s_acc)
-    wrong3 = {"double-buffer": "fits" if single.inputs <= limit else "no", "acc-counted": "fits" if fit.total <= limit else "no"}
+    wrong3 = {"double-buffer": "fits" if single.inputs <= limit else "no",
+              "acc-counted": "fits" if fit.total <= limit else "no"}
     if gpu.sm:
         wrong3["per-sm-block"] = "fits" if fit.inputs <= gpu.sm.smem else "no"
         wrong3["reserved-added"] = "fits" if fit.inputs + gpu.sm.smem_reserved <= limit else "no"
@@ -497,7 +498,8 @@ def exercises(w4) -> ex.Exercises:
                  f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
                  "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 블록 하나가 받을 수 있는 Shared Memory와 견준다", steps3, choices,
                  given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2),
-                 mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v, BUFFER_HINTS)),
+                 mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v,
+                                   BUFFER_HINTS)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(f'{T_mm}×{T_mm}', '으로/로')} "
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
                  "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,

@@ -260,14 +260,16 @@ def exercises(w3) -> ex.Exercises:
               "dtype-other": kernels.vector_add(L1, s)}
     wrong2 = {"ideal-sum": t2.t_compute + t2.t_memory, "ideal-min": min(t2.t_compute, t2.t_memory),
               "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal}
-    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s), "bits-bytes": w3.capacity // (3 * 8 * s2)}
+    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s),
+              "bits-bytes": w3.capacity // (3 * 8 * s2)}
     wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
               "bits-bytes": Timing(Cost(F=heavy.F, Q_read=2 * (8 * s) * L, Q_write=(8 * s) * L), hw).bound}
     return ex.Exercises("3주", (
         ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
                  "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
                  given=ex.given(L=L1, s=s2, BW=hw.BW),
-                 mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory, VECTOR_HINTS)),
+                 mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
+                                   VECTOR_HINTS)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
