@@ -471,7 +471,8 @@ def exercises(w4) -> ex.Exercises:
                   reads.Q_read, "Byte", "GB"))
     # the common mistakes, each the same buffers or reads with one term or input changed
     bits_one = buffers.tile_buffers(TM, TN, TK, 8 * s2, s_acc)
-    wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A, "bits-bytes": bits_one.inputs}
+    wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A,
+              "bits-bytes": bits_one.inputs}
     wrong2 = {"double-buffer": one.total, "acc-input-dtype": buffers.tile_buffers(TM, TN, TK, s2, s2, copies=2).total,
               "acc-doubled": two.inputs + 2 * two.acc,
               "bits-bytes": buffers.tile_buffers(TM, TN, TK, 8 * s2, 8 * s_acc, copies=2).total}

@@ -104,6 +104,7 @@ def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
         "acc": ex.named({"bits-bytes": bits.acc}, ("bits-bytes",), lambda v: v, BUFFER_HINTS),
     }
 
+
 def exercises(w4) -> ex.Exercises:
     """The week-4 guide's shared problem: for every case F, Q, I, R_roof, the two times, t_ideal, the input
     buffers and the partial sums, each with its worked solution."""
