@@ -585,7 +585,8 @@ def bound_by_times(t: Timing) -> Step:
 
 def shorter_time(t: Timing) -> Mistake:
     """The mistake of a judgement by the two times: the resource of the shorter time taken for the limit."""
-    return Mistake("ideal-min", "compute" if t.t_memory > t.t_compute else "memory", "긴 시간이 한계 자원이다: 느린 쪽이 시간을 정한다.")
+    return Mistake("ideal-min", "compute" if t.t_memory > t.t_compute else "memory",
+                   "긴 시간이 한계 자원이다: 느린 쪽이 시간을 정한다.")
 
 
 def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
@@ -629,7 +630,9 @@ def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None) 
     None): the model's own cost with one term or input changed (F halved, C's write left out or counted twice, the
     element size in bits, the reuse inside a tile left out or counted twice, C written every K step)."""
     s_out = s_in if s_out is None else s_out
-    model = (lambda a, b: kernels.matmul_no_reuse(N, a, b)) if T is None else (lambda a, b: kernels.matmul_tiled(N, T, a, b))
+    def model(a, b):
+        return kernels.matmul_no_reuse(N, a, b) if T is None else kernels.matmul_tiled(N, T, a, b)
+
     cost = model(s_in, s_out)
     found = {"fma-one": Cost(cost.F // 2, cost.Q_read, cost.Q_write),
              "c-write": Cost(cost.F, cost.Q_read, 0),
