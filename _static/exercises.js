@@ -7,7 +7,7 @@
  *   유효숫자 k개, 마지막 자리 10^e로 적은 값 x가 답 a와 |x − a| < 10^e이고 k ≥ 판정 자릿수이면 정답,
  *   x = a이면 자릿수와 상관없이 정답, 자리까지만 맞으면 "자릿수", 다른 단위로 맞으면(유효숫자 두 자리 이상) "단위",
  *   답이 정수인 문제(item.exact)는 x = a일 때만 정답이고 자리까지만 맞으면 "자릿수"(모든 자리를 적으라는 문구),
- *   그 밖은 "다시"(힌트).
+ *   같은 규칙으로 흔한 실수의 값(item.mistakes, 고르는 문제는 보기)과 맞으면 "실수", 그 밖은 "다시"(힌트).
  * 판정한 뒤에는 섹션에 "rl-verdict" 이벤트를 보낸다.
  */
 (function () {
@@ -48,10 +48,17 @@
     return [diff === 0n, diff < up * q];
   }
 
+  function mistake(data, index) {
+    const [kind, message] = data.mistakes[index];
+    return {right: false, reason: "mistake", mistake: kind, message};
+  }
+
   function verdict(data, item, text, digits) {
+    const mistakes = item.mistakes || [];
     if (item.choice !== undefined) {       // 고르는 문제: 보기 이름이 같아야 정답
-      return text === item.choice ? {right: true, reason: "right", message: item.right}
-        : {right: false, reason: "wrong", message: item.wrong};
+      if (text === item.choice) return {right: true, reason: "right", message: item.right};
+      const named = mistakes.find(([, key]) => key === text);
+      return named ? mistake(data, named[0]) : {right: false, reason: "wrong", message: item.wrong};
     }
     const x = read(text, item.unit);
     if (!x) return {right: false, reason: "unreadable", message: data.unreadable};
@@ -59,6 +66,10 @@
     const [same, near] = compare(x, BigInt(p0), BigInt(q0));
     if (same || (near && x.k >= digits && !item.exact)) return {right: true, reason: "right", message: item.right};
     if (near) return {right: false, reason: "digits", message: item.digits[String(digits)]};
+    for (const [index, p, q] of mistakes) {
+      const [s, n] = compare(x, BigInt(p), BigInt(q));
+      if (s || (n && x.k >= digits && !item.exact)) return mistake(data, index);
+    }
     for (const [unit, p, q] of rest) {
       const [s, n] = compare(x, BigInt(p), BigInt(q));
       if (s || (n && x.k >= data.unitDigits)) return {right: false, reason: "unit", message: item.units[unit]};

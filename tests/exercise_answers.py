@@ -6,6 +6,7 @@
 - PROBLEM: page label → the problem its parameter cell sets (`week4`, `week3`): the page's own conditions.
 - CONFUSED: a unit and the unit a reader mistakes it for.
 - sig(x, k): x as a reader types it with k significant digits.
+- mistake_vectors(q): each common mistake the question names, as a reader types it, with its kind.
 """
 from __future__ import annotations
 
@@ -58,3 +59,16 @@ def sig(x, k: int) -> str:
         if "." not in text and text.endswith("0"):
             text = format(d, f".{k - 1}e")
         return text
+
+
+def mistake_vectors(q) -> list[tuple[str, str]]:
+    """(typed, kind) for each mistake q keeps: a choice's key; an integer answer's whole number; else the mistake's
+    value with 12 significant digits (right to its last digit, so the judge must name that mistake)."""
+    out = []
+    for m in q.mistakes:
+        if q.is_choice:
+            out.append((m.value, m.kind))
+            continue
+        value = Fraction(m.value) / q.unit.size
+        out.append((str(value) if q.exact else sig(value, 12), m.kind))
+    return out

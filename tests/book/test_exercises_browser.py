@@ -2,8 +2,9 @@
 
 - Every field of every exercise page judges the shared vectors as `exercises.judge` does: one page.evaluate per
   page fills each field with each vector (the library's value, rounded to DIGITS and DIGITS − 1 significant
-  digits, 1 % off, the value in a confused unit, words) or picks each choice, fires the field's change event and
-  reads the message; nothing is computed in the browser but the verdict.
+  digits, 1 % off, the value in a confused unit, words, each common mistake's value, which the page must name as
+  the library does) or picks each choice, fires the field's change event and reads the message; nothing is
+  computed in the browser but the verdict.
 - Typed for real into a few fields (keyboard, Enter), the reader's choice of fewer digits, a radio clicked.
 - The worked solution and the answer are absent until asked; the solution button shows the library's lines.
 - Phone width and dark mode.
@@ -17,7 +18,7 @@ import pytest
 
 from browser_helpers import label_page, offline, page_file
 from roofline.show import exercises
-from exercise_answers import CONFUSED, PAGES, sig
+from exercise_answers import CONFUSED, PAGES, mistake_vectors, sig
 
 pytestmark = pytest.mark.heavy(30)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -72,7 +73,7 @@ def vectors(q) -> list[str]:
              sig(value * Fraction(101, 100), 8) if value else "1", "열일곱"]
     if q.unit.name in CONFUSED:
         tries.append(sig(Fraction(q.value) / exercises.UNITS[CONFUSED[q.unit.name]].size, 8))
-    return tries
+    return tries + [typed for typed, _ in mistake_vectors(q)]   # each common mistake, named as the library names it
 
 
 JUDGE_ALL = """(cases) => cases.map(([key, tries]) => {
@@ -143,9 +144,10 @@ def test_typing_the_digits_menu_a_choice_and_the_worked_solution(site, course):
     page, errors, _ = site.open("ch-matmul")
     judged = next(q for q in ex.questions if q.is_choice)
     box = page.locator(f'.rl-quiz [data-rl-q="{judged.key}"]')
-    wrong = next(label for key, label in judged.choices if key != judged.value)
+    key, wrong = next((key, label) for key, label in judged.choices if key != judged.value)
     box.get_by_label(wrong).check()
-    assert box.locator("output").text_content() == f"다시. 힌트: {judged.hint}"
+    # the hint, or the mistake whose answer the wrong choice is
+    assert box.locator("output").text_content() == exercises.judge(judged, key).message
     box.get_by_label(judged.answer).check()
     assert box.locator("output").text_content() == exercises.RIGHT
     q = ex.questions[0]
@@ -187,3 +189,39 @@ def test_phone_width_and_dark_mode(site, course):
             }""")
             assert ratio >= 4.5, (label, scheme, ratio)
             assert errors == []
+
+
+def test_a_mistake_typed_is_named_and_its_kind_goes_with_the_verdict(site, course):
+    """Typed for real (keyboard, Enter) into a worksheet cell and a chapter's field: the page names the mistake with
+    the library's message, and its `rl-verdict` event carries the kind (what the reader's progress records); a
+    wrong choice that is a mistake's answer is named too, where a chapter has one."""
+    for label in ("ch-guide", "ch-matmul"):
+        ex = PAGES[label](course)
+        q = next(q for q in ex.questions if q.mistakes and not q.is_choice)
+        typed, kind = mistake_vectors(q)[0]
+        page, errors, _ = site.open(label)
+        page.evaluate("""() => { window.__verdicts = [];
+          document.querySelectorAll('.rl-quiz').forEach((quiz) => quiz.addEventListener('rl-verdict',
+            (e) => window.__verdicts.push(e.detail))); }""")
+        box = page.locator(f'.rl-quiz [data-rl-q="{q.key}"]')
+        field = box.locator("input")
+        field.click()
+        field.type(typed)
+        field.press("Enter")
+        assert box.locator("output").text_content() == exercises.mistake_message(q.mistakes[0])
+        assert box.get_attribute("data-verdict") == "again" and field.get_attribute("aria-invalid") == "true"
+        detail = page.evaluate("() => window.__verdicts.at(-1)")
+        assert (detail["key"], detail["reason"], detail["mistake"], detail["right"]) == (q.key, "mistake", kind, False)
+        assert errors == []
+    for label in PAGES:
+        ex = PAGES[label](course)
+        judged = next((q for q in ex.questions if q.is_choice and q.mistakes), None)
+        if judged is None:
+            continue
+        page, errors, _ = site.open(label)
+        m = judged.mistakes[0]
+        box = page.locator(f'.rl-quiz [data-rl-q="{judged.key}"]')
+        box.get_by_label(dict(judged.choices)[m.value]).check()
+        assert box.locator("output").text_content() == exercises.mistake_message(m)
+        assert errors == []
+        break

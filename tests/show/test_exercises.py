@@ -10,6 +10,9 @@ tests/pages/test_week4_guide.py.
   model's (kernels, Timing) and its arithmetic, evaluated from the printed numbers, gives each line's value.
 - No exercise's answer, in any form the site prints numbers, is on its built page (folded answers and every
   explorer state included); the conditions are not the chapter's own.
+- The common mistakes (roofline.show.mistakes): each a question keeps is named when typed, by its kind and its
+  message, and the page's data carries the same value and message; the right answer, in any form the rule accepts
+  or finds short of digits, is never named as a mistake; at least 40 (question, kind) over the course.
 - In a real kernel, `check` on the ⑤ edition gives the verdicts and messages that the page gives
   (test_exercises_browser.py checks the page against the same expectations).
 """
@@ -29,7 +32,7 @@ from roofline.show import exercises, fmt
 from roofline.show.pages import w4_1_intensity, w4_2_roofline, w4_3_tiling, w4_4_tile_size, w4_5_matmul, week4_guide
 
 from conftest import CHAPTERS, RANDOM, term_glued, term_path
-from exercise_answers import PAGES, PROBLEM, sig
+from exercise_answers import PAGES, PROBLEM, mistake_vectors, sig
 
 BOTH_TERMS = True    # every test that takes `course` runs for the live term, the next one (tests/conftest.py) …
 RANDOM_TERM = True   # … and one drawn at random from the valid range (seeded: the seed is in the test's id)
@@ -281,7 +284,10 @@ def test_check_in_a_notebook_names_the_question_and_refuses_a_bad_key(course):
     assert all(f'"{key}"' in ex.check(judged.key).message for key, _ in judged.choices)
     assert ex.check(judged.key, judged.value).right and ex.check(judged.key, judged.answer).right
     other = next(key for key, _ in judged.choices if key != judged.value)
-    assert ex.check(judged.key, other).reason == "wrong" and ex.check(judged.key, "모름").reason == "unreadable"
+    named = next((m.kind for m in judged.mistakes if m.value == other), "")     # the other choice may be a mistake's
+    got = ex.check(judged.key, other)
+    assert (got.reason, got.mistake) == (("mistake", named) if named else ("wrong", ""))
+    assert ex.check(judged.key, "모름").reason == "unreadable"
     with pytest.raises(ParameterError, match="문제 번호: '⑤-9'"):
         ex.check("⑤-9", 1)
     with pytest.raises(ParameterError, match="digits"):
@@ -411,6 +417,9 @@ def test_check_in_a_kernel_gives_the_page_verdicts(live_course, tmp_path):
              sig(value * Fraction(101, 100), 8), sig(Fraction(q.value), 8)]
     expected = [exercises.RIGHT, exercises.RIGHT, exercises.digits_message(exercises.DIGITS), f"다시. 힌트: {q.hint}",
                 exercises.unit_message(q.unit, exercises.UNITS["s"])]
+    for (typed, _), m in zip(mistake_vectors(q)[:1], q.mistakes):     # a common mistake, named in the kernel too
+        tries.append(typed)
+        expected.append(exercises.mistake_message(m))
     nb = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -453,3 +462,67 @@ def test_the_tiling_question_says_c_is_written_once(course):
     q = w4_3_tiling.exercises(course.week4).questions[0]
     assert q.key == "③-1" and "C는 한 번 쓴다" in q.text
     assert "C는 한 번 쓴다" in w4_1_intensity.exercises(course.week4).questions[0].text
+
+
+# ---------------------------------------------------------------- the common mistakes
+
+MISTAKES_WANTED = 40     # the issue's target: at least 40 (question, kind) over the course
+
+
+def test_every_mistake_is_named_by_its_kind_in_python_and_in_the_page_data(course):
+    from roofline.show.mistakes import KINDS
+
+    for label, make in PAGES.items():
+        ex = make(course)
+        data = ex.data()
+        for q in ex.questions:
+            item = data["questions"][q.key]
+            assert len(item.get("mistakes", [])) == len(q.mistakes), (label, q.key)
+            for m, (typed, kind), coded in zip(q.mistakes, mistake_vectors(q), item.get("mistakes", [])):
+                assert m.kind in KINDS and m.hint and m.hint.endswith("."), (label, q.key, m)
+                verdict = exercises.judge(q, typed)
+                assert (verdict.reason, verdict.mistake) == ("mistake", kind), (label, q.key, typed, verdict)
+                assert verdict.message == exercises.mistake_message(m) == f"다시: {KINDS[kind]}. {m.hint}"
+                assert "\n" not in verdict.message
+                assert data["mistakes"][coded[0]] == [kind, verdict.message], (label, q.key)
+                if q.is_choice:
+                    assert coded[1] == m.value and m.value in dict(q.choices)
+                else:
+                    assert Fraction(int(coded[1]), int(coded[2])) == Fraction(m.value) / q.unit.size, (label, q.key)
+
+
+def test_the_right_answer_is_never_named_as_a_mistake(course):
+    for label, make in PAGES.items():
+        for q in make(course).questions:
+            assert all(m.value != q.value for m in q.mistakes), (label, q.key)
+            values = [m.value for m in q.mistakes]
+            assert len(set(values)) == len(values), (label, q.key, "two mistakes give the same value")
+            if q.is_choice:
+                assert exercises.judge(q, q.value).right
+                continue
+            for digits in (exercises.DIGITS,) + exercises.FEWER:
+                for k in {12, exercises.DIGITS, digits, digits - 1}:
+                    typed = str(q.in_unit) if q.exact and k == 12 else sig(q.in_unit, k)
+                    verdict = exercises.judge(q, typed, digits)
+                    assert verdict.reason in ("right", "digits"), (label, q.key, typed, digits, verdict)
+
+
+def test_a_mistake_that_gives_the_right_answer_is_left_out():
+    from roofline.show.mistakes import Mistake
+
+    right = Fraction(3, 2)
+    q = exercises.Question("예-1", "시험", right, exercises.UNITS["ms"], "식",
+                           mistakes=(Mistake("c-write", right, "같은 값."), Mistake("fma-one", right / 2, "절반."),
+                                     Mistake("c-read", right / 2, "같은 절반.")))
+    assert [m.kind for m in q.mistakes] == ["fma-one"]          # the right one left out, of two equal the first
+    assert exercises.judge(q, sig(right / 2 * 1000, 4)).mistake == "fma-one"
+    assert exercises.judge(q, sig(right * 1000, 4)).right
+
+
+def test_at_least_forty_mistakes_are_named_over_the_course(course):
+    named = {(label, q.key, m.kind) for label, make in PAGES.items() for q in make(course).questions for m in q.mistakes}
+    print(f"\nnamed mistakes: {len(named)} (question, kind) over {len(PAGES)} pages")
+    assert len(named) >= MISTAKES_WANTED
+    bare = [(label, q.key) for label, make in PAGES.items() for q in make(course).questions
+            if not q.is_choice and not q.mistakes]
+    assert bare == [], f"numeric exercises naming no mistake: {bare}"     # every numeric exercise names some

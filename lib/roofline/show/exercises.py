@@ -13,6 +13,9 @@ One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter)
                     an integer answer (a count the question says is whole, `Question.exact`) only when it is equal;
         "digits"    when it is right to its last digit but has fewer than `digits` significant digits (an
                     integer answer: right to its last digit but not equal, the message asks for the whole number);
+        "mistake"   when it is, by the same rule as "right", what one of the question's common mistakes gives
+                    (`Question.mistakes`, roofline.show.mistakes: C's write left out, FMA as one FLOP, …): the
+                    message names the mistake and says in one line what it left out or added;
         "unit"      when it is exactly, or with at least min(FEWER) significant digits to its last digit, right in
                     another unit of the same kind (GiB for GB, s for ms): a one-digit guess is no unit mistake;
         "wrong"     otherwise; the message then gives the formula as a hint.
@@ -32,10 +35,11 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from roofline import kernels
-from roofline.cost import Timing
+from roofline.cost import Cost, Timing
 from roofline.errors import ParameterError
 from roofline.problems import divisors
 from roofline.show import fmt, ko
+from roofline.show.mistakes import Mistake, kept
 
 DIGITS = 4                 # significant digits a typed answer needs, unless the reader asks for fewer
 FEWER = (3, 2)             # the fewer digits a reader may ask for
@@ -178,10 +182,14 @@ class Question:
     choices: tuple[tuple[str, str], ...] = ()   # (key, label) of a choice question
     given: tuple[tuple[str, object], ...] = ()  # the question's numbers (N, T, s, P, BW, …)
     exact: bool = False   # an integer answer (a count): judged exactly, neither rounded nor cut off
+    # the common mistakes, each's value computed by the page module from this question's own numbers with the model;
+    # kept here only those that do not give the right answer (for this term's numbers), the first of equal ones
+    mistakes: tuple[Mistake, ...] = ()
 
     def __post_init__(self):
         if self.exact and (self.is_choice or Fraction(self.value) / self.unit.size % 1):
             raise ParameterError(f"연습 문제 {self.key}: 정확히 판정하는 답은 정수여야 한다. 받은 값: {self.value}")
+        object.__setattr__(self, "mistakes", kept(self.mistakes, self.value))
 
     @property
     def is_choice(self) -> bool:
@@ -224,8 +232,9 @@ CHOICE = Unit("", Fraction(1), "고르기")
 class Verdict:
     key: str
     right: bool
-    reason: str       # "right", "digits", "unit", "wrong", "unreadable", "question", "solution"
+    reason: str       # "right", "digits", "mistake", "unit", "wrong", "unreadable", "question", "solution"
     message: str
+    mistake: str = ""     # the kind of the mistake named (reason "mistake"), a key of roofline.show.mistakes.KINDS
 
     def __repr__(self):
         return f"{self.key} {self.message}"
@@ -245,6 +254,16 @@ def wrong_message(q: Question) -> str:
     return f"다시. 힌트: {q.hint}"
 
 
+def mistake_message(m: Mistake) -> str:
+    """One line: the mistake's name, then what it left out or added ("다시: C 쓰기를 빼먹었다. C를 쓰는 …")."""
+    return f"다시: {m.name}. {m.hint}"
+
+
+def matches(t: Typed, value: Fraction, digits: int, exact: bool) -> bool:
+    """The rule that makes a typed value right, for any value: equal, or right to its last digit with enough digits."""
+    return t.value == value or (near(t, value) and t.digits >= digits and not exact)
+
+
 def choice_unreadable(q: Question) -> str:
     return "다시: 다음 가운데 하나로 답하자. " + ", ".join(f"{label}(\"{key}\")" for key, label in q.choices)
 
@@ -257,17 +276,24 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
         picked = next((key for key, label in q.choices if text.strip() in (key, label)), None)
         if picked is None:
             return Verdict(q.key, False, "unreadable", choice_unreadable(q))
-        return (Verdict(q.key, True, "right", RIGHT) if picked == q.value
-                else Verdict(q.key, False, "wrong", wrong_message(q)))
+        if picked == q.value:
+            return Verdict(q.key, True, "right", RIGHT)
+        for m in q.mistakes:
+            if m.value == picked:
+                return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
+        return Verdict(q.key, False, "wrong", wrong_message(q))
     try:
         t = read(text, q.unit)
     except ValueError:
         return Verdict(q.key, False, "unreadable", UNREADABLE)
     target = q.in_unit
-    if t.value == target or (near(t, target) and t.digits >= digits and not q.exact):
+    if matches(t, target, digits, q.exact):
         return Verdict(q.key, True, "right", RIGHT)
     if near(t, target):
         return Verdict(q.key, False, "digits", EXACT_MESSAGE if q.exact else digits_message(digits))
+    for m in q.mistakes:
+        if matches(t, Fraction(m.value) / q.unit.size, digits, q.exact):
+            return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
     for other in others(q.unit):
         value = Fraction(q.value) / other.size
         if t.value == value or (near(t, value) and t.digits >= min(FEWER)):
@@ -276,6 +302,12 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
 
 
 # ---------------------------------------------------------------- a chapter's set
+
+def _pair(value: Fraction) -> list:
+    """A fraction as the page's script reads it (BigInt of each): [numerator, denominator], a number where JSON
+    keeps it exact (below 2⁵³), else text."""
+    return [x if abs(x) < 2**53 else str(x) for x in (value.numerator, value.denominator)]
+
 
 _CIRCLED = dict(zip("①②③④⑤", "12345"))
 
@@ -330,11 +362,20 @@ class Exercises:
 
     def data(self) -> dict:
         """What the page's script compares with: per question the answer as a fraction in each unit of its
-        kind (the asked one first) or a choice's key, the messages of every verdict, the worked solution."""
-        out = {}
+        kind (the asked one first) or a choice's key, the messages of every verdict, the worked solution; the
+        mistakes as [message index, numerator, denominator] in the asked unit (a choice's: [index, key]) in the
+        order the judge tries them, their messages once each in `mistakes` ([kind, message])."""
+        out, messages = {}, {}
+
+        def message(m: Mistake) -> int:
+            return messages.setdefault((m.kind, mistake_message(m)), len(messages))
+
         for q in self.questions:
             item = {"right": RIGHT, "wrong": wrong_message(q), "steps": [s.text for s in q.steps],
                     "answer": f"답: {q.answer}"}
+            if q.mistakes:
+                item["mistakes"] = [[message(m), m.value] if q.is_choice
+                                    else [message(m), *_pair(Fraction(m.value) / q.unit.size)] for m in q.mistakes]
             if q.is_choice:
                 item.update({"choice": q.value, "unreadable": choice_unreadable(q)})
             else:
@@ -348,7 +389,10 @@ class Exercises:
                     "units": {u.name: unit_message(q.unit, u) for u in units[1:]},
                 })
             out[q.key] = item
-        return {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "questions": out}
+        found = {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "questions": out}
+        if messages:
+            found["mistakes"] = [list(key) for key in messages]
+        return found
 
     def digest(self) -> str:
         text = json.dumps([[q.key, q.text, str(q.value), q.unit.name, q.hint, q.solution] for q in self.questions],
@@ -382,7 +426,7 @@ def rule_text(site: bool = True) -> str:
             f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. 답이 정수인 문제는 "
             f"모든 자리가 정확히 맞아야 한다. {fewer} "
             f"쉼표와 지수 표기(1.374e11)도 된다. 단위는 문제에 적힌 것을 쓴다. 고르는 문제는 고른 답이 맞아야 정답이다. "
-            f"틀리면 쓸 식을 알려 준다. {solution}")
+            f"흔한 실수가 주는 값이면 그 실수를 짚어 주고, 그 밖에 틀리면 쓸 식을 알려 준다. {solution}")
 
 
 # ---------------------------------------------------------------- HTML (the site) and Markdown (notebooks)
@@ -539,6 +583,12 @@ def bound_by_times(t: Timing) -> Step:
                 f"{ko.particle(label, '이다/다')}", t.bound, "bound")
 
 
+def shorter_time(t: Timing) -> Mistake:
+    """The mistake of a judgement by the two times: the resource of the shorter time taken for the limit."""
+    return Mistake("ideal-min", "compute" if t.t_memory > t.t_compute else "memory",
+                   "긴 시간이 한계 자원이다: 느린 쪽이 시간을 정한다.")
+
+
 def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
     key = "memory" if I < hw.ridge else "compute"
     label = dict(BOUND_CHOICES)[key]
@@ -551,6 +601,54 @@ def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
 
 def given(**values) -> tuple:
     return tuple(values.items())
+
+
+# ---------------------------------------------------------------- common mistakes, from the model
+
+# what a matmul's mistake left out or added, in the course's symbols (one line after the mistake's name)
+MATMUL_HINTS = {
+    "fma-one": "곱셈·덧셈 한 쌍은 2 FLOPs다: F = 2N³.",
+    "c-write": "Q에는 C를 한 번 쓰는 s·N² Byte도 든다.",
+    "c-read": "C는 읽지 않고 한 번 쓴다: s·N²을 두 번 셌다.",
+    "bits-bytes": "s는 원소 하나의 Byte 수다: 비트로 세면 8배가 된다.",
+    "tile-reuse-ignored": "타일 안에서 A·B 원소를 T번 쓰므로 읽기는 2·s·N³/T다.",
+    "tile-reuse-twice": "재사용으로 읽기는 1/T이 된다: 2·s·N³/T이지 2·s·N³/T²이 아니다.",
+    "output-per-k": "부분합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
+    "no-ceiling": "R_roof = min(P, BW × I): 성능은 P를 넘지 못한다.",
+    "ideal-sum": "두 일은 겹친다: 이상적 시간은 max(F/P, Q/BW)다.",
+    "ideal-min": "느린 쪽이 시간을 정한다: 이상적 시간은 max(F/P, Q/BW)다.",
+    "tb-tib": "TB/s는 10¹² Byte/s다.",
+    "dtype-other": "문제가 말한 자료형의 원소 크기 s를 쓴다.",
+    "mixed-dtype": "C는 출력의 자료형으로 쓴다: s_out·N².",
+    "ridge-inverted": "분기점은 I* = P / BW다.",
+    "c-counted": "A·B 읽기만 묻는다: C를 쓰는 s·N²은 따로 센다.",
+}
+
+
+def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None) -> dict:
+    """kind → the cost a common mistake computes for the square N×N matmul (T×T output tiles, or no reuse when T is
+    None): the model's own cost with one term or input changed (F halved, C's write left out or counted twice, the
+    element size in bits, the reuse inside a tile left out or counted twice, C written every K step)."""
+    s_out = s_in if s_out is None else s_out
+    def model(a, b):
+        return kernels.matmul_no_reuse(N, a, b) if T is None else kernels.matmul_tiled(N, T, a, b)
+
+    cost = model(s_in, s_out)
+    found = {"fma-one": Cost(cost.F // 2, cost.Q_read, cost.Q_write),
+             "c-write": Cost(cost.F, cost.Q_read, 0),
+             "c-read": Cost(cost.F, cost.Q_read + cost.Q_write, cost.Q_write),
+             "bits-bytes": model(8 * s_in, 8 * s_out)}
+    if T is not None:
+        found.update({"tile-reuse-ignored": kernels.matmul_no_reuse(N, s_in, s_out),
+                      "tile-reuse-twice": Cost(cost.F, cost.Q_read // T, cost.Q_write),
+                      "output-per-k": Cost(cost.F, cost.Q_read, cost.Q_write * (N // T))})
+    return found
+
+
+def named(variants: dict, kinds, value, hints=MATMUL_HINTS) -> tuple[Mistake, ...]:
+    """The mistakes of `kinds` (those `variants` has), each's value `value(variant)`: the question's own quantity
+    computed from the mistaken cost (or machine)."""
+    return tuple(Mistake(kind, value(variants[kind]), hints[kind]) for kind in kinds if kind in variants)
 
 
 # ---------------------------------------------------------------- conditions the pages do not compute

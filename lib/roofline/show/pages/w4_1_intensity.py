@@ -7,6 +7,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from roofline import kernels
+from roofline.cost import Cost, Timing
 from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
 from roofline.show.figures import figure
@@ -164,18 +165,46 @@ def exercises(w4) -> ex.Exercises:
     cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s)
     t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
+    # the common mistakes, from the model with one term or input changed (exercises.matmul_variants)
+    wrong1 = ex.matmul_variants(N1, T1, s)
+    axpy_cost = lambda size, F=2: Cost(F=F, Q_read=2 * size, Q_write=size)   # noqa: E731  (one element: x, y read; y written)
+    assert axpy_cost(s2).I == axpy
+    wrong2 = {"fma-one": axpy_cost(s2, F=1), "y-once": Cost(F=2, Q_read=s2, Q_write=s2),
+              "bits-bytes": axpy_cost(8 * s2), "dtype-other": axpy_cost(s)}
+    wrong3 = {"c-write": Cost(ideal.F, ideal.Q_read, 0), "fma-one": Cost(ideal.F // 2, ideal.Q_read, ideal.Q_write),
+              "mixed-dtype": kernels.matmul_ideal(N1, s2, s2), "c-read": Cost(ideal.F, ideal.Q_read + ideal.Q_write, ideal.Q_write)}
+    wrong4 = ex.matmul_variants(N1, T_small, s)
     return ex.Exercises("①", (
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
-                 "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s)),
+                 "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s),
+                 mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k"), lambda c: c.I)),
         ex.Question("①-2", f"AXPY y[i] ← a·x[i] + y[i]는 원소마다 곱셈 한 번과 덧셈 한 번을 하고, x와 y를 읽어 y에 쓴다. "
                  f"{ex.dtype_text(d2, s2)} 벡터에서 AXPY의 산술 강도 I는?", axpy, ex.UNITS["FLOPs/Byte"],
-                 "원소 하나마다 F와 Q를 센다: I = F / Q", steps2, given=ex.given(kernel="AXPY", s=s2)),
+                 "원소 하나마다 F와 Q를 센다: I = F / Q", steps2, given=ex.given(kernel="AXPY", s=s2),
+                 mistakes=ex.named(wrong2, ("fma-one", "y-once", "bits-bytes", "dtype-other"), lambda c: c.I, AXPY_HINTS)),
         ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
                  "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS["FLOPs/Byte"],
-                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s)),
+                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s),
+                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS)),
         ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "
                  "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,
-                 given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW)),
+                 given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW),
+                 mistakes=(ex.shorter_time(t4),) + ex.named(
+                     wrong4, ("fma-one", "c-write", "tile-reuse-ignored", "tile-reuse-twice"), lambda c: Timing(c, hw).bound)),
     ))
+
+
+AXPY_HINTS = {
+    "fma-one": "곱셈과 덧셈은 FLOP 둘이다: F = 2L.",
+    "y-once": "y는 읽고 다시 쓴다: Q = 3·s·L.",
+    "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
+    "dtype-other": ex.MATMUL_HINTS["dtype-other"],
+}
+IDEAL_HINTS = {
+    "c-write": "Q에는 C를 한 번 쓰는 s_out·N² Byte도 든다.",
+    "fma-one": ex.MATMUL_HINTS["fma-one"],
+    "mixed-dtype": ex.MATMUL_HINTS["mixed-dtype"],
+    "c-read": "C는 읽지 않고 한 번 쓴다: s_out·N²을 두 번 셌다.",
+}

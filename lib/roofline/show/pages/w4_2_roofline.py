@@ -7,6 +7,7 @@ glue. Sentences whose truth depends on the parameters are built here, never type
 from __future__ import annotations
 
 import html
+from fractions import Fraction
 
 from roofline import kernels, problems
 from roofline.cost import Timing
@@ -139,13 +140,25 @@ def exercises(w4) -> ex.Exercises:
                f"이 GPU에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 계산한다"
                "(재사용은 타일 안에서만, C는 한 번 쓴다).")
     given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW)
+    # the common mistakes: the cost a mistake gives on this machine, the machine with TB/s read as TiB/s, the roof
+    # without its ceiling (the time at that rate is then Q/BW), the ridge inverted
+    wrong = {kind: Timing(c, hw) for kind, c in ex.matmul_variants(N1, T1, s).items()}
+    wrong["tb-tib"] = Timing(cost, hw.with_(BW=hw.BW * Fraction(2**40, 10**12)))
+    roof = ("c-write", "fma-one", "tile-reuse-ignored", "tb-tib")
+    rates = {**{kind: c.R_roof for kind, c in wrong.items()}, "no-ceiling": t.memory_rate}
+    times = {**{kind: c.t_ideal for kind, c in wrong.items()}, "no-ceiling": t.t_memory}   # F / R_roof
+    bound = {kind: ("memory" if c.cost.I < c.hw.ridge else "compute") for kind, c in wrong.items()}
+    bound["ridge-inverted"] = "memory" if cost.I < 1 / hw.ridge else "compute"
     return ex.Exercises("②", (
         ex.Question("②-1", f"{setting} 성능 상한 R_roof는?", t.R_roof, ex.UNITS["TFLOPs/s"],
-                 "R_roof = min(P, BW × I_T), I_T = 2N³ / (2·s·N³/T + s·N²)", tuple(steps) + (R,), given=given),
+                 "R_roof = min(P, BW × I_T), I_T = 2N³ / (2·s·N³/T + s·N²)", tuple(steps) + (R,), given=given,
+                 mistakes=ex.named(rates, ("no-ceiling", *roof), lambda v: v)),
         ex.Question("②-2", f"②-1의 행렬곱이 그 상한으로 돈다면 걸리는 시간은?", cost.F / t.R_roof, ex.UNITS["ms"],
-                 "t = F / R_roof", (steps[0], R, time), given=given),
+                 "t = F / R_roof", (steps[0], R, time), given=given,
+                 mistakes=ex.named(times, ("no-ceiling", *roof), lambda v: v)),
         ex.Question("②-3", f"②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
-                 "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given),
+                 "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given,
+                 mistakes=ex.named(bound, ("tb-tib", "ridge-inverted", "c-write", "tile-reuse-ignored"), lambda v: v)),
     ))
 
 

@@ -469,22 +469,57 @@ def exercises(w4) -> ex.Exercises:
               ex.equation("A·B 읽기", "(N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N)",
                   f"{ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}·{ex.number(N1 // T_K)}·{s2}·({T_mm}·{T_K} + {T_K}·{T_mm})",
                   reads.Q_read, "Byte", "GB"))
+    # the common mistakes, each the same buffers or reads with one term or input changed
+    bits_one = buffers.tile_buffers(TM, TN, TK, 8 * s2, s_acc)
+    wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A,
+              "bits-bytes": bits_one.inputs}
+    wrong2 = {"double-buffer": one.total, "acc-input-dtype": buffers.tile_buffers(TM, TN, TK, s2, s2, copies=2).total,
+              "acc-doubled": two.inputs + 2 * two.acc,
+              "bits-bytes": buffers.tile_buffers(TM, TN, TK, 8 * s2, 8 * s_acc, copies=2).total}
+    single = buffers.tile_buffers(FM, FN, FK, s2, s_acc)
+    wrong3 = {"double-buffer": "fits" if single.inputs <= limit else "no",
+              "acc-counted": "fits" if fit.total <= limit else "no"}
+    if gpu.sm:
+        wrong3["per-sm-block"] = "fits" if fit.inputs <= gpu.sm.smem else "no"
+        wrong3["reserved-added"] = "fits" if fit.inputs + gpu.sm.smem_reserved <= limit else "no"
+    wrong4 = {"tile-reuse-ignored": kernels.matmul_no_reuse(N1, s2, s2).Q_read, "c-counted": reads.Q,
+              "bits-bytes": kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, 8 * s2, 8 * s2).Q_read}
     return ex.Exercises("④", (
         ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
                  one.inputs, ex.UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
-                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2)),
+                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2),
+                 mistakes=ex.named(wrong1, ("double-buffer-extra", "acc-counted", "one-input", "bits-bytes"), lambda v: v,
+                                   BUFFER_HINTS)),
         ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
                  "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
-                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc)),
+                 given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc),
+                 mistakes=ex.named(wrong2, ("double-buffer", "acc-input-dtype", "acc-doubled", "bits-bytes"), lambda v: v,
+                                   BUFFER_HINTS)),
         ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {FM}×{FN}×{FK}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
                  f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
                  "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 블록 하나가 받을 수 있는 Shared Memory와 견준다", steps3, choices,
-                 given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2)),
+                 given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2),
+                 mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v,
+                                   BUFFER_HINTS)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(f'{T_mm}×{T_mm}', '으로/로')} "
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
                  "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
-                 given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2)),
+                 given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2),
+                 mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes"), lambda v: v)),
     ))
+
+
+BUFFER_HINTS = {   # what a mistake about a tile's on-chip storage left out or added
+    "double-buffer-extra": "한 벌만 묻는다: 입력 버퍼 = s·(T_M·T_K + T_K·T_N).",
+    "double-buffer": "이중 버퍼링이면 A·B 조각이 두 벌이다.",
+    "acc-counted": "중간 합은 입력 버퍼와 따로 센다.",
+    "acc-input-dtype": "중간 합은 FP32로 누산한다: s_acc·T_M·T_N.",
+    "acc-doubled": "두 벌이 되는 것은 입력 버퍼뿐이다. 중간 합은 한 벌이다.",
+    "one-input": "A 조각과 B 조각을 모두 붙잡는다.",
+    "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
+    "per-sm-block": "SM 전체가 아니라 블록 하나가 받을 수 있는 한도와 견준다.",
+    "reserved-added": "예약분은 SM 쪽에서 더한다. 블록 한도와 견줄 것은 입력 버퍼뿐이다.",
+}
 
 
 # ---------------------------------------------------------------- the explorer

@@ -255,22 +255,46 @@ def exercises(w3) -> ex.Exercises:
     steps4 = (ex.equation("F", f"{f}·L", f"{f}·{ex.number(L)}", heavy.F, "FLOPs"), ex.equation("Q", "3·s·L", f"3·{s}·{ex.number(L)}", heavy.Q, "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    # the common mistakes, each the same model call with one term or input changed
+    wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
+              "dtype-other": kernels.vector_add(L1, s)}
+    wrong2 = {"ideal-sum": t2.t_compute + t2.t_memory, "ideal-min": min(t2.t_compute, t2.t_memory),
+              "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal}
+    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s),
+              "bits-bytes": w3.capacity // (3 * 8 * s2)}
+    wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
+              "bits-bytes": Timing(Cost(F=heavy.F, Q_read=2 * (8 * s) * L, Q_write=(8 * s) * L), hw).bound}
     return ex.Exercises("3주", (
         ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
                  "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
-                 given=ex.given(L=L1, s=s2, BW=hw.BW)),
+                 given=ex.given(L=L1, s=s2, BW=hw.BW),
+                 mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
+                                   VECTOR_HINTS)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
-                 given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW)),
+                 given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW),
+                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2),
-                 exact=True),
+                 exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS)),
         ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
-                 "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW)),
+                 "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW),
+                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS)),
     ))
+
+
+VECTOR_HINTS = {   # what a mistake about an element-wise kernel left out or added
+    "c-write": "결과 벡터 C를 쓰는 s·L Byte도 Q에 든다.",
+    "out-write": "결과 벡터 D를 쓰는 s·L Byte도 Q에 든다.",
+    "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
+    "dtype-other": ex.MATMUL_HINTS["dtype-other"],
+    "ideal-sum": ex.MATMUL_HINTS["ideal-sum"],
+    "ideal-min": ex.MATMUL_HINTS["ideal-min"],
+    "c-vector": "A, B, C 세 벡터가 모두 들어가야 한다: 3·s·L ≤ 용량.",
+}
 
 
 # ---------------------------------------------------------------- the explorer: P, BW and capacity ×k
