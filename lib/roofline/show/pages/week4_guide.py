@@ -10,6 +10,7 @@ from fractions import Fraction
 from roofline import buffers
 from roofline.problems import week4_cases
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, ko, tables
 
 
@@ -70,6 +71,10 @@ def largest_tile_section(w4) -> dict:
 
 
 # ---------------------------------------------------------------- exercises
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N and the machine with its dtype (the worksheet's cases stay the term's tiles)
+VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 
 def exercises(w4) -> ex.Exercises:
     """The week-4 guide's shared problem: for every case F, Q, I, R_roof, the two times, t_ideal, the input
