@@ -665,6 +665,11 @@ def site_finished(app, exception) -> None:
     cut = [path.relative_to(static).as_posix() for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
     purge_css(outdir)
     explorer_states(outdir)
+    if app.builder.name == "html":   # a student's variants, fetched when an identifier is entered; the progress page's list
+        from coursebook import handout
+
+        handout.variant_files(outdir)
+        handout.progress_catalog(outdir)
     no_import_chain(static)
     edited = edit_theme_scripts(static)
     fresh_digests(outdir, cut + ["styles/theme.css"] + edited)
