@@ -112,9 +112,10 @@
     const digits = () => (select ? Number(select.value) : data.digits);
     root.querySelectorAll(".rl-quiz-rule[hidden]").forEach((el) => { el.hidden = false; });
     root.classList.add("rl-live");
+    const quiz = {questions: data.questions};   // the base questions, or a student's variant (students())
 
     for (const box of root.querySelectorAll("[data-rl-q]")) {
-      const item = data.questions[box.dataset.rlQ];
+      const item = () => quiz.questions[box.dataset.rlQ];
       const input = box.querySelector("input[type=text]");
       const radios = [...box.querySelectorAll("input[type=radio]")];
       const out = box.querySelector("output");
@@ -123,11 +124,11 @@
       const judge = () => {
         const text = typed();
         if (!text) { out.textContent = ""; box.dataset.verdict = ""; return; }
-        const v = verdict(data, item, text, digits());
+        const v = verdict(data, item(), text, digits());
         out.textContent = v.message;
         box.dataset.verdict = v.right ? "right" : "again";
         if (input) input.setAttribute("aria-invalid", v.right ? "false" : "true");
-        root.dispatchEvent(new CustomEvent("rl-verdict", {detail: {key: box.dataset.rlQ, ...v}}));
+        root.dispatchEvent(new CustomEvent("rl-verdict", {detail: {key: box.dataset.rlQ, typed: text, ...v}}));
       };
       if (input) {
         input.addEventListener("keydown", (e) => {
@@ -137,7 +138,7 @@
       }
       radios.forEach((r) => r.addEventListener("change", judge));
       show.addEventListener("click", () => {   // 풀이와 답은 눌렀을 때만 페이지에 들어간다
-        showSolution(root, box, item);
+        showSolution(root, box, item());
         show.setAttribute("aria-expanded", "true");
       });
       show.setAttribute("aria-expanded", "false");
@@ -149,6 +150,100 @@
         });
       });
     }
+    record(root);
+    students(root, data, quiz);
+  }
+
+  function withProgress(fn) {
+    if (window.rlProgress) fn(window.rlProgress);
+    else document.addEventListener("rl-progress-ready", () => fn(window.rlProgress), {once: true});
+  }
+
+  const pageName = () => decodeURIComponent(location.pathname.split("/").pop() || "index").replace(/\.html$/, "");
+
+  /* 판정한 답마다 독자의 기록(progress.js)에 한 줄: 그때의 학번은 기록이 적는다 */
+  function record(root) {
+    root.addEventListener("rl-verdict", (e) => {
+      const v = e.detail, kind = v.mistake || v.kind;
+      withProgress((p) => p.answer({page: pageName(), exercise: v.key, typed: v.typed, right: v.right,
+        reason: kind ? `mistake:${kind}` : v.reason}));
+    });
+  }
+
+  /* 학번의 변형: 번호 = FNV-1a 32(UTF-8, NFC(학기 + "\n" + 학번)) mod 변형 수 (roofline.show.variants.index와 같다).
+   * 학기의 지문, 변형마다의 조건과 문제(문구, 분수, 판정 문구, 풀이)는 라이브러리가 빌드할 때 쓴 파일에 있다. */
+  function fnv1a(text) {
+    let h = 0x811c9dc5;
+    for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    return h >>> 0;
+  }
+
+  function students(root, data, quiz) {
+    const box = root.querySelector(".rl-student"), url = root.dataset.rlVariants;
+    if (!box || !url) return;
+    box.hidden = false;
+    const field = box.querySelector("[data-rl-student]"), now = box.querySelector(".rl-student-now");
+    const texts = new Map();   // question key → its text on the page (the base)
+    for (const q of root.querySelectorAll("[data-rl-q]")) {
+      const p = q.previousElementSibling;
+      if (p && p.tagName === "P") texts.set(q.dataset.rlQ, [p, p.lastChild.textContent]);
+    }
+    let file = null, shown = "";
+    const load = () => (file = file || fetch(new URL(url, location.href)).then((r) => {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }));
+    const clearAnswers = () => {
+      for (const q of root.querySelectorAll("[data-rl-q]")) {
+        q.querySelectorAll("input[type=text]").forEach((i) => { i.value = ""; i.removeAttribute("aria-invalid"); });
+        q.querySelectorAll("input[type=radio]").forEach((r) => { r.checked = false; });
+        q.querySelector("output").textContent = "";
+        q.dataset.verdict = "";
+        const show = q.querySelector("button.rl-show");
+        if (show) show.setAttribute("aria-expanded", "false");
+        delete q.dataset.solution;
+      }
+      root.querySelectorAll(".rl-solution").forEach((s) => { s.hidden = true; s.textContent = ""; });
+    };
+    const use = (id, variant) => {
+      quiz.questions = variant ? variant.questions : data.questions;
+      for (const [key, [p, base]] of texts) {
+        p.lastChild.textContent = " " + (variant ? variant.questions[key].ask : base.replace(/^ /, ""));
+      }
+      clearAnswers();
+      shown = id;
+      root.dataset.student = id;
+      field.value = id;
+      now.textContent = variant ? `학번 ${id}의 문제다. 바뀐 조건: ${variant.conditions}` : "";
+    };
+    const apply = (id) => {
+      id = (id || "").trim();
+      if (id === shown) return Promise.resolve();
+      if (!id) { use("", null); return Promise.resolve(); }
+      return load().then((f) => {
+        const n = f.variants.length;
+        const i = fnv1a((f.term + "\n" + id.normalize("NFC")).normalize("NFC")) % n;
+        use(id, f.variants[i]);
+        root.dataset.variant = String(i);
+      }).catch(() => { now.textContent = "변형 문제를 받지 못했다. 연결을 확인하고 다시 적용하자."; });
+    };
+    const set = () => {
+      const id = field.value.trim();
+      apply(id).then(() => withProgress((p) => { if (p.student() !== shown) p.setStudent(shown); }));
+    };
+    field.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); set(); } });
+    box.querySelector("[data-rl-student-set]").addEventListener("click", set);
+    box.querySelector("[data-rl-student-clear]").addEventListener("click", () => {
+      field.value = "";
+      set();
+      field.focus();
+    });
+    withProgress((p) => {
+      apply(p.student());
+      window.addEventListener("rl-progress", (e) => {
+        if (["student", "other-tab", "reset"].includes(e.detail.kind)) apply(p.student());
+      });
+    });
   }
 
   // the typed-number reader, for the explorers' predict mode (which reads a guess as an exercise reads an answer)

@@ -61,6 +61,9 @@ PAGE_ASSETS = {
     # the reader's own record (answers, predictions, the student identifier): where an exercise, an explorer or
     # the progress page is
     "progress.js": ("data-rl-quiz", "data-rl-explorer", "data-rl-progress"),
+    # the progress page ("내 진도"): the reader's record by chapter, its CSV and its reset
+    "progress-page.js": "data-rl-progress",
+    "progress-page.css": "data-rl-progress",
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
 # (tools/coursebook/live.py) where an explorer has a live form
