@@ -163,8 +163,11 @@
 
   /* 판정한 답마다 독자의 기록(progress.js)에 한 줄: 그때의 학번은 기록이 적는다 */
   function record(root) {
+    const last = new Map();   // a field judged on Enter and again on leaving it (change) is one try
     root.addEventListener("rl-verdict", (e) => {
-      const v = e.detail, kind = v.mistake || v.kind;
+      const v = e.detail, kind = v.mistake || v.kind, mark = `${root.dataset.student || ""}\n${v.typed}`;
+      if (last.get(v.key) === mark) return;
+      last.set(v.key, mark);
       withProgress((p) => p.answer({page: pageName(), exercise: v.key, typed: v.typed, right: v.right,
         reason: kind ? `mistake:${kind}` : v.reason}));
     });
