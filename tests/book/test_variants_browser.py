@@ -1,7 +1,7 @@
 """A student's variant on the built pages, in headless Chromium (issue 40, part 2 and 3).
 
-- Every page with exercises has the "학번" field; its variants file is fetched only when an identifier is entered
-  (first visit: no request for it).
+- Every page with exercises has the "학번" field; its script (variants.js) and the page's variants file are fetched
+  only when the field is first used (first visit: no request for either).
 - For 200 identifiers on every such page, the page shows the variant the library draws (roofline.show.variants: the
   same hash and modulo) and its conditions.
 - The answer key for a roster of 50 identifiers (coursebook.handout) is what the page accepts: 100 (student,
@@ -57,6 +57,9 @@ APPLY = """async (ids) => {
     const root = document.querySelector(".rl-quiz");
     const field = root.querySelector("[data-rl-student]");
     const out = [];
+    field.focus();                       // the first use of the field loads variants.js
+    for (let i = 0; i < 400 && !window.rlVariants; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 0));
     for (const id of ids) {
         field.value = id;
         root.querySelector("[data-rl-student-set]").click();
@@ -73,9 +76,9 @@ def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(tab,
     for name in pages_:
         open_page(tab, site_url, name)
         assert tab.locator(".rl-student label").inner_text() == "학번"
-    assert not [u for u in asked if "/_static/variants/" in u]
+    assert not [u for u in asked if "/_static/variants" in u]     # neither the script nor a page's variants
     tab.evaluate(APPLY, ["2026-1"])
-    assert [u for u in asked if "/_static/variants/" in u]
+    assert [u for u in asked if "/_static/variants.js" in u] and [u for u in asked if "/_static/variants/" in u]
 
 
 def test_200_identifiers_get_the_librarys_variant_on_every_page(tab, site_url, pages_):

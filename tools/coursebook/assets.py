@@ -46,8 +46,9 @@ import re
 from pathlib import Path
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
-# (explorer.js loads the plotting library when the first explorer starts)
-LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js",)
+# (explorer.js loads the plotting library when the first explorer starts; exercises.js a student's variants when the
+# "학번" field is first used)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "variants.js")
 # static file (under _static) → what in a page's body needs it (any one of a tuple)
 PAGE_ASSETS = {
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
