@@ -92,7 +92,13 @@ def gpus(problem) -> tuple[dict, ...]:
 
 
 def lengths(problem) -> tuple[dict, ...]:
+    """The week-3 vector's length halved, kept, doubled, five times."""
     return tuple({"L": n} for n in (problem.L // 2, problem.L, 2 * problem.L, 5 * problem.L) if n >= 1)
+
+
+def capacities(problem) -> tuple[dict, ...]:
+    """The week-3 memory capacity kept, one and a half times, twice."""
+    return tuple({"capacity": c} for c in (problem.capacity, problem.capacity * 3 // 2, 2 * problem.capacity))
 
 
 # ---------------------------------------------------------------- the term, the draw

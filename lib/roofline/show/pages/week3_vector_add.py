@@ -232,8 +232,9 @@ def fusion_section(w3, add) -> dict:
 # ---------------------------------------------------------------- exercises
 
 
-# a student's variant of this page's exercises (roofline.show.variants): L and the machine with its dtype
-VARIANTS = variants.Bounds("week3", variants.lengths, variants.machines)
+# a student's variant of this page's exercises (roofline.show.variants): L, the memory capacity and the machine with its
+# dtype
+VARIANTS = variants.Bounds("week3", variants.lengths, variants.capacities, variants.machines)
 
 def exercises(w3) -> ex.Exercises:
     """The week-3 note: the memory time of a longer vector in another dtype, a three-input kernel's ideal time,
