@@ -58,8 +58,9 @@ class Bounds:
 # ---------------------------------------------------------------- the axes pages use
 
 def sides(problem) -> tuple[dict, ...]:
-    """N halved, kept, doubled (the tiles must divide it: `with_` checks)."""
-    return tuple({"N": n} for n in (problem.N // 2, problem.N, 2 * problem.N) if n >= 2)
+    """N halved, kept, one and a half times, doubled, three times (the tiles must divide it: `with_` checks)."""
+    N = problem.N
+    return tuple({"N": n} for n in dict.fromkeys((N // 2, N, 3 * N // 2, 2 * N, 3 * N)) if n >= 2)
 
 
 def machines(problem) -> tuple[dict, ...]:
