@@ -19,7 +19,7 @@ BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror 
 # in the same caches): about 6 of the 9 CPU-s a worker takes to collect the tests.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
+.PHONY: answer-key book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
@@ -100,6 +100,12 @@ screenshots: $(STAMP) system-deps book
 # 알려 주고, 고칠 명령을 하나씩 말한다.
 check: $(STAMP)
 	$(BIN)/python -m coursebook check
+
+# 강사의 답안: 명단(ROSTER=명단.csv, 한 줄에 학번 하나, 첫 줄은 머리글이어도 된다)의 학번마다 모든 장의 연습 문제를
+# 그 학생의 페이지가 보이는 변형으로 풀어 answer-key.csv에 쓴다(조건, 답, 단위, 정밀도). 잘못된 명단은 줄을 밝힌 한 줄로 멈춘다.
+answer-key: $(STAMP)
+	@test -n "$(ROSTER)" || { echo "명단을 주자: make answer-key ROSTER=명단.csv" >&2; exit 2; }
+	$(BIN)/python -m coursebook answer-key "$(ROSTER)" --out answer-key.csv
 
 # 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
 pdf: $(STAMP) system-deps

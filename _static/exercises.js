@@ -123,9 +123,10 @@
     const digits = () => (select ? Number(select.value) : data.digits);
     root.querySelectorAll(".rl-quiz-rule[hidden]").forEach((el) => { el.hidden = false; });
     root.classList.add("rl-live");
+    const quiz = {questions: data.questions};   // the base questions, or a student's variant (students())
 
     for (const box of root.querySelectorAll("[data-rl-q]")) {
-      const item = data.questions[box.dataset.rlQ];
+      const item = () => quiz.questions[box.dataset.rlQ];
       const input = box.querySelector("input[type=text]");
       const radios = [...box.querySelectorAll("input[type=radio]")];
       const out = box.querySelector("output");
@@ -134,11 +135,11 @@
       const judge = () => {
         const text = typed();
         if (!text) { out.textContent = ""; box.dataset.verdict = ""; return; }
-        const v = verdict(data, item, text, digits());
+        const v = verdict(data, item(), text, digits());
         out.textContent = v.message;
         box.dataset.verdict = v.right ? "right" : "again";
         if (input) input.setAttribute("aria-invalid", v.right ? "false" : "true");
-        root.dispatchEvent(new CustomEvent("rl-verdict", {detail: {key: box.dataset.rlQ, ...v}}));
+        root.dispatchEvent(new CustomEvent("rl-verdict", {detail: {key: box.dataset.rlQ, typed: text, ...v}}));
       };
       if (input) {
         input.addEventListener("keydown", (e) => {
@@ -148,7 +149,7 @@
       }
       radios.forEach((r) => r.addEventListener("change", judge));
       show.addEventListener("click", () => {   // 풀이와 답은 눌렀을 때만 페이지에 들어간다
-        showSolution(root, box, item);
+        showSolution(root, box, item());
         show.setAttribute("aria-expanded", "true");
       });
       show.setAttribute("aria-expanded", "false");
@@ -160,6 +161,67 @@
         });
       });
     }
+    record(root);
+    students(root, data, quiz);
+  }
+
+  function withProgress(fn) {
+    if (window.rlProgress) fn(window.rlProgress);
+    else document.addEventListener("rl-progress-ready", () => fn(window.rlProgress), {once: true});
+  }
+
+  const pageName = () => decodeURIComponent(location.pathname.split("/").pop() || "index").replace(/\.html$/, "");
+
+  /* 판정한 답마다 독자의 기록(progress.js)에 한 줄: 그때의 학번은 기록이 적는다 */
+  function record(root) {
+    const last = new Map();   // a field judged on Enter and again on leaving it (change) is one try
+    root.addEventListener("rl-verdict", (e) => {
+      const v = e.detail, kind = v.mistake || v.kind, mark = `${root.dataset.student || ""}\n${v.typed}`;
+      if (last.get(v.key) === mark) return;
+      last.set(v.key, mark);
+      withProgress((p) => p.answer({page: pageName(), exercise: v.key, typed: v.typed, right: v.right,
+        reason: kind ? `mistake:${kind}` : v.reason}));
+    });
+  }
+
+  /* 학번 칸(roofline.show.exercises.student_box): 처음 쓸 때, 또는 이 브라우저에 학번이 있을 때 variants.js를 받아
+   * 그 학생의 변형을 보인다(첫 방문의 바이트는 그대로). */
+  const SELF = document.currentScript ? document.currentScript.src : "";
+  let variantsScript = null;
+
+  function students(root, data, quiz) {
+    const box = root.querySelector(".rl-student");
+    if (!box || !root.dataset.rlVariants) return;
+    box.hidden = false;
+    let started = false, pending = false;
+    const early = (e) => {   // Enter or a button before the script is here: done once it is
+      if (window.rlVariants || !(e.type === "click" ? e.target.closest("button") : e.key === "Enter")) return;
+      e.preventDefault();
+      if (e.target.closest("[data-rl-student-clear]")) box.querySelector("[data-rl-student]").value = "";
+      pending = true;
+    };
+    box.addEventListener("keydown", early);
+    box.addEventListener("click", early);
+    const go = () => {
+      if (started) return;
+      started = true;
+      variantsScript = variantsScript || new Promise((ok, fail) => {
+        const tag = document.createElement("script");
+        tag.src = new URL("variants.js", SELF || location.href).href;
+        tag.onload = ok;
+        tag.onerror = fail;
+        document.head.append(tag);
+      });
+      variantsScript.then(() => {
+        const api = window.rlVariants.start(root, data, quiz, withProgress);
+        if (pending) api.set();
+      });
+    };
+    box.addEventListener("focusin", go);
+    withProgress((p) => {
+      if (p.student()) go();
+      window.addEventListener("rl-progress", () => { if (p.student()) go(); });
+    });
   }
 
   // the typed-number reader, for the explorers' predict mode (which reads a guess as an exercise reads an answer)

@@ -8,7 +8,8 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - refresh: `make refresh` after one parameter of course.toml is touched, and after it is put back;
 - the test suite: `make test`'s pytest command in this checkout, wall and CPU;
 - the explorer's response: in Chromium, from a key pressed on a control to the first frame after the update;
-- the exercise judge's response: from Enter in a field to the first frame after the verdict is shown;
+- the exercise judge's response: from Enter in a field to the first frame after the verdict is shown (the base
+  questions, then a student's variant);
 - first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
 - offline (the service worker, tools/coursebook/offline.py), on the site served with `Cache-Control: no-store` (so
   only the worker can keep anything): what the offline work adds to a first visit of ② and of the landing page,
@@ -261,6 +262,19 @@ def judge_response(browser, base, runs, label_page, page_file, offline) -> None:
         page.wait_for_function(f"() => window.__judge.latency.length >= {i + 1}", timeout=5000)
     latency = page.evaluate("() => window.__judge.latency")
     report("exercise judge response, week-4 guide", spread(latency), {"latency_ms": latency})
+    student = page.locator("[data-rl-student]")       # the same with a student's variant (issue 40)
+    if student.count() and student.first.is_visible():
+        student.first.fill("bench-1")
+        student.first.press("Enter")
+        page.wait_for_function("() => document.querySelector('.rl-quiz').dataset.student === 'bench-1'", timeout=15000)
+        page.evaluate("() => { window.__judge.latency = []; window.__judge.pending = null; }")
+        for i in range(count):
+            field = fields.nth(i)
+            field.fill("1" if i % 2 else "2")
+            field.press("Enter")
+            page.wait_for_function(f"() => window.__judge.latency.length >= {i + 1}", timeout=5000)
+        latency = page.evaluate("() => window.__judge.latency")
+        report("exercise judge response, week-4 guide, a student's variant", spread(latency), {"latency_ms": latency})
     context.close()
 
 

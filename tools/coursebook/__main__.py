@@ -14,6 +14,8 @@
     check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
                differs from its .md or from what the library computes now (which figure, notebook, value), and
                whether _build/html is the whole, finished build of the sources as they are now
+    answer-key ROSTER [--out answer-key.csv]: every student's variant of every exercise, its answer, unit and
+               precision (coursebook/handout.py); a bad roster is one Korean line naming the line, and no file
     built      exit 0 if _build/html is the build of what the pages are built from now (`make book` then builds
                nothing), else 1; with --record, remember that it is (coursebook/built.py)
 
@@ -325,10 +327,23 @@ def main(argv=None) -> int:
     checks.add_argument("--no-site", action="store_true", help="do not check the built pages")
     checks.add_argument("--no-figures", action="store_true",
                         help="do not draw the figures (`make test`: tests/show/test_figures.py compares each, drawn once)")
+    keys = sub.add_parser("answer-key", help="the instructor's answer key: every student's variant of every exercise")
+    keys.add_argument("roster", type=Path, help="a UTF-8 CSV, one student identifier a line (a header row allowed)")
+    keys.add_argument("--out", type=Path, default=Path("answer-key.csv"), help="the key (default: answer-key.csv)")
     built = sub.add_parser("built", help="whether _build/html is the build of the current sources (exit 0) or not (1)")
     built.add_argument("--record", action="store_true", help="after a build: record that it is")
     built.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
     args = parser.parse_args(argv)
+    if args.command == "answer-key":
+        from coursebook import handout
+
+        try:
+            rows = handout.answer_key(args.roster, args.out)
+        except params.ParameterError as err:   # a bad roster: one line naming it, and no file
+            print(err, file=sys.stderr)
+            return 2
+        print(f"{args.out}: {rows}줄 (학번마다 모든 장의 연습 문제)")
+        return 0
     try:
         return run(args)
     except params.ParameterError as err:   # (course.toml, a parameter cell, a term a chapter cannot run with)

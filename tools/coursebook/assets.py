@@ -46,8 +46,9 @@ import re
 from pathlib import Path
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
-# (explorer.js loads the plotting library when the first explorer starts)
-LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js",)
+# (explorer.js loads the plotting library when the first explorer starts; exercises.js a student's variants when the
+# "학번" field is first used)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "variants.js")
 # static file (under _static) → what in a page's body needs it (any one of a tuple)
 PAGE_ASSETS = {
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
@@ -61,6 +62,9 @@ PAGE_ASSETS = {
     # the reader's own record (answers, predictions, the student identifier): where an exercise, an explorer or
     # the progress page is
     "progress.js": ("data-rl-quiz", "data-rl-explorer", "data-rl-progress"),
+    # the progress page ("내 진도"): the reader's record by chapter, its CSV and its reset
+    "progress-page.js": "data-rl-progress",
+    "progress-page.css": "data-rl-progress",
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest
 # (tools/coursebook/live.py) where an explorer has a live form
@@ -665,6 +669,11 @@ def site_finished(app, exception) -> None:
     cut = [path.relative_to(static).as_posix() for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
     purge_css(outdir)
     explorer_states(outdir)
+    if app.builder.name == "html":   # a student's variants, fetched when an identifier is entered; the progress page's list
+        from coursebook import handout
+
+        handout.variant_files(outdir)
+        handout.progress_catalog(outdir)
     no_import_chain(static)
     edited = edit_theme_scripts(static)
     fresh_digests(outdir, cut + ["styles/theme.css"] + edited)

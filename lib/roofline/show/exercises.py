@@ -494,9 +494,27 @@ def page_html(ex: Exercises) -> str:
                         for q in ex.questions)
         body = f'<ol class="rl-exercises">{items}</ol>'
     # a line break between elements: the search index strips the tags and would run their words together
-    shown = re.sub(r">(?=<[^/])", ">\n", head + body)   # not inside an empty element (the feedback)
+    shown = re.sub(r">(?=<[^/])", ">\n", head + student_box(ex) + body)   # not inside an empty element (the feedback)
     return (f'<section class="rl-quiz" data-rl-quiz="{_e(ex.key)}" aria-label="스스로 확인하는 문제">\n'
             f'<script type="application/json" class="rl-quiz-data">{data}</script>\n{shown}\n</section>')
+
+
+STUDENT_HELP = ("강사가 정한 학번(아무 식별자)을 적으면 문제의 조건(크기, 자료형, 하드웨어)이 그 학생의 것으로 바뀌고, 답도 그 "
+                "조건으로 판정한다. 학번과 답한 기록은 이 브라우저에만 남는다. 지우기를 누르면 기본 문제로 돌아간다.")
+
+
+def student_box(ex: Exercises) -> str:
+    """The "학번" field (issue 40): a student's variant of the page's exercises (`roofline.show.variants`, fetched by
+    the page's script when an identifier is entered); hidden until the script starts and the build named the page's
+    variants file."""
+    uid = "rl-st-" + hashlib.sha1(ex.key.encode("utf-8")).hexdigest()[:10]
+    return (f'<div class="rl-student" hidden><p><label for="{uid}">학번</label> '
+            f'<input type="text" id="{uid}" data-rl-student autocomplete="off" spellcheck="false" enterkeyhint="go" '
+            f'aria-describedby="{uid}-help {uid}-now"> '
+            f'<button type="button" data-rl-student-set>적용</button> '
+            f'<button type="button" data-rl-student-clear>지우기</button></p>'
+            f'<p id="{uid}-help" class="rl-student-help">{_e(STUDENT_HELP)}</p>'
+            f'<p id="{uid}-now" class="rl-student-now" aria-live="polite"></p></div>')
 
 
 def notebook_markdown(ex: Exercises) -> str:

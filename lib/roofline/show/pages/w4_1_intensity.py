@@ -9,6 +9,7 @@ from fractions import Fraction
 from roofline import kernels
 from roofline.cost import Cost, Timing
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, formulas, ko, tables, tex
 from roofline.show.figures import figure
 from roofline.show.palette import case_color
@@ -129,6 +130,10 @@ def dtypes(w4, T: int, small: str = "FP16") -> dict:
 
 
 # ---------------------------------------------------------------- exercises
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N and the week's machine with its dtype
+VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 
 def exercises(w4) -> ex.Exercises:
     """① I of a tiled matmul at another N and T, of another kernel (AXPY) in another dtype, of the read-once

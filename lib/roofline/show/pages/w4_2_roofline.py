@@ -15,6 +15,7 @@ from roofline.errors import check_divides, choice, positive_int, positive_number
 from roofline.problems import week4_cases
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
 from roofline.show.engine import TERA, coord, keep, log_ticks
 from roofline.show.figures import figure
@@ -122,6 +123,10 @@ def _gpu_roofline(w4):
     dtype = d2 if d2 in gpu.peak else (w4.dtype if w4.dtype in gpu.peak else next(iter(gpu.peak)))
     return gpu, dtype, gpu.roofline(dtype), w4.catalog.bytes_per(dtype)
 
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N, the tiles, the real GPU and the dtype
+VARIANTS = variants.Bounds("week4", variants.sides, variants.tile_sets, variants.gpus, variants.dtypes)
 
 def exercises(w4) -> ex.Exercises:
     """② On a real GPU in another dtype: the roof of a tiled matmul at another N and T, its time, and whether it

@@ -12,6 +12,7 @@ from IPython.display import Markdown, Math
 
 from roofline import cachesim, kernels, walk
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, formulas, ko, tables
 from roofline.show.figures import figure, styled
 from roofline.show.palette import case_color
@@ -459,6 +460,10 @@ def cache_figure(w4):
 
 
 # ---------------------------------------------------------------- exercises
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N, the tiles, the small example's side and the dtype
+VARIANTS = variants.Bounds("week4", variants.sides, variants.tile_sets, variants.small_examples, variants.dtypes)
 
 def exercises(w4) -> ex.Exercises:
     """③ The small example's count at another size and dtype, A·B reads of a larger problem, and what doubling T

@@ -21,6 +21,7 @@ from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
 from roofline.show.engine import keep
 
@@ -422,6 +423,10 @@ def shown_bytes(w4) -> set[int]:
             amounts |= {a + r for a in (b.A, b.B, b.inputs, b.acc, b.total) for r in reserves}
     return amounts
 
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N, the tiles, the real GPU and the dtype
+VARIANTS = variants.Bounds("week4", variants.sides, variants.tile_sets, variants.gpus, variants.dtypes)
 
 def exercises(w4) -> ex.Exercises:
     """④ A rectangular tile's input buffers in another dtype, its double-buffered storage with an FP32 partial sum,

@@ -20,6 +20,7 @@ from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two, sweep, week4_cases
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, formulas, ko, tables, tex
 from roofline.show.engine import coord, keep, log_ticks, tile_ticks
 from roofline.show.figures import figure
@@ -435,6 +436,10 @@ def times_figure(w4):
 
 
 # ---------------------------------------------------------------- exercises
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N and the machine with its dtype
+VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 
 def exercises(w4) -> ex.Exercises:
     """⑤ At another N and T: the ideal time, the no-reuse memory time in another dtype, the smallest T that

@@ -15,6 +15,7 @@ from roofline.cost import Cost, Timing
 from roofline.errors import ParameterError, positive_number
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
 from roofline.show.engine import TERA, keep
 
@@ -229,6 +230,11 @@ def fusion_section(w3, add) -> dict:
 
 
 # ---------------------------------------------------------------- exercises
+
+
+# a student's variant of this page's exercises (roofline.show.variants): L, the memory capacity and the machine with its
+# dtype
+VARIANTS = variants.Bounds("week3", variants.lengths, variants.capacities, variants.machines)
 
 def exercises(w3) -> ex.Exercises:
     """The week-3 note: the memory time of a longer vector in another dtype, a three-input kernel's ideal time,

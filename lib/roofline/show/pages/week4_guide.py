@@ -11,6 +11,7 @@ from roofline import buffers, kernels
 from roofline.cost import Timing
 from roofline.problems import week4_cases
 from roofline.show import exercises as ex
+from roofline.show import variants
 from roofline.show import fmt, ko, tables
 
 
@@ -103,6 +104,10 @@ def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
         "inputs": ex.named(buffer, ("one-input", "acc-counted"), lambda v: v, BUFFER_HINTS if T else NO_REUSE_HINTS),
         "acc": ex.named({"bits-bytes": bits.acc}, ("bits-bytes",), lambda v: v, BUFFER_HINTS),
     }
+
+
+# a student's variant of this page's exercises (roofline.show.variants): N and the machine with its dtype (the worksheet's cases stay the term's tiles)
+VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 
 
 def exercises(w4) -> ex.Exercises:

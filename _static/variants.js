@@ -1,0 +1,87 @@
+/* 학번의 변형 (이슈 40): exercises.js가 학번 칸을 처음 쓸 때 받는다.
+ *
+ * 번호 = FNV-1a 32(UTF-8, NFC(학기 + "\n" + 학번)) mod 변형 수 — roofline.show.variants.index와 같다(학번의 해시는 모델의
+ * 값이 아니다). 학기의 지문, 변형마다의 조건과 문제(문구, 분수, 판정 문구, 풀이)는 라이브러리가 빌드할 때 쓴 파일
+ * (_static/variants/<장>.<지문>.json, 페이지의 data-rl-variants)에 있고, 이 스크립트는 학번으로 그중 하나를 골라 문구를
+ * 옮기고 판정에 넘길 뿐이다. 학번은 독자의 기록(progress.js)에 남는다.
+ */
+(function () {
+  "use strict";
+
+  function fnv1a(text) {
+    let h = 0x811c9dc5;
+    for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
+    return h >>> 0;
+  }
+
+  function start(root, data, quiz, withProgress) {
+    const box = root.querySelector(".rl-student"), url = root.dataset.rlVariants;
+    if (!box || !url) return;
+    box.hidden = false;
+    const field = box.querySelector("[data-rl-student]"), now = box.querySelector(".rl-student-now");
+    const texts = new Map();   // question key → its text on the page (the base)
+    for (const q of root.querySelectorAll("[data-rl-q]")) {
+      const p = q.previousElementSibling;
+      if (p && p.tagName === "P") texts.set(q.dataset.rlQ, [p, p.lastChild.textContent]);
+    }
+    let file = null, shown = "";
+    const load = () => (file = file || fetch(new URL(url, location.href)).then((r) => {
+      if (!r.ok) throw new Error(r.status);
+      return r.json();
+    }));
+    const clearAnswers = () => {
+      for (const q of root.querySelectorAll("[data-rl-q]")) {
+        q.querySelectorAll("input[type=text]").forEach((i) => { i.value = ""; i.removeAttribute("aria-invalid"); });
+        q.querySelectorAll("input[type=radio]").forEach((r) => { r.checked = false; });
+        q.querySelector("output").textContent = "";
+        q.dataset.verdict = "";
+        const show = q.querySelector("button.rl-show");
+        if (show) show.setAttribute("aria-expanded", "false");
+        delete q.dataset.solution;
+      }
+      root.querySelectorAll(".rl-solution").forEach((s) => { s.hidden = true; s.textContent = ""; });
+    };
+    const use = (id, variant) => {
+      quiz.questions = variant ? variant.questions : data.questions;
+      for (const [key, [p, base]] of texts) {
+        p.lastChild.textContent = " " + (variant ? variant.questions[key].ask : base.replace(/^ /, ""));
+      }
+      clearAnswers();
+      shown = id;
+      root.dataset.student = id;
+      field.value = id;
+      now.textContent = variant ? `학번 ${id}의 문제다. 바뀐 조건: ${variant.conditions}` : "";
+    };
+    const apply = (id) => {
+      id = (id || "").trim();
+      if (id === shown) return Promise.resolve();
+      if (!id) { use("", null); return Promise.resolve(); }
+      return load().then((f) => {
+        const n = f.variants.length;
+        const i = fnv1a((f.term + "\n" + id.normalize("NFC")).normalize("NFC")) % n;
+        use(id, f.variants[i]);
+        root.dataset.variant = String(i);
+      }).catch(() => { now.textContent = "변형 문제를 받지 못했다. 연결을 확인하고 다시 적용하자."; });
+    };
+    const set = () => {
+      const id = field.value.trim();
+      apply(id).then(() => withProgress((p) => { if (p.student() !== shown) p.setStudent(shown); }));
+    };
+    field.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); set(); } });
+    box.querySelector("[data-rl-student-set]").addEventListener("click", set);
+    box.querySelector("[data-rl-student-clear]").addEventListener("click", () => {
+      field.value = "";
+      set();
+      field.focus();
+    });
+    withProgress((p) => {
+      apply(p.student());
+      window.addEventListener("rl-progress", (e) => {
+        if (["student", "other-tab", "reset"].includes(e.detail.kind)) apply(p.student());
+      });
+    });
+    return {set};
+  }
+
+  window.rlVariants = {start};
+})();

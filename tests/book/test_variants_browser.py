@@ -1,0 +1,156 @@
+"""A student's variant on the built pages, in headless Chromium (issue 40, part 2 and 3).
+
+- Every page with exercises has the "학번" field; its script (variants.js) and the page's variants file are fetched
+  only when the field is first used (first visit: no request for either).
+- For 200 identifiers on every such page, the page shows the variant the library draws (roofline.show.variants: the
+  same hash and modulo) and its conditions.
+- The answer key for a roster of 50 identifiers (coursebook.handout) is what the page accepts: 100 (student,
+  exercise) pairs drawn from it, typed into the page with that student's identifier, are all right.
+- The same identifier gives the same variant after a reload; "지우기" returns to the base questions; every judged
+  try is in the reader's record with the identifier.
+- Nothing is requested outside the site.
+"""
+from __future__ import annotations
+
+import importlib
+import random
+
+import pytest
+
+from coursebook import handout
+from roofline.show import variants as V
+
+from browser_helpers import offline
+
+pytestmark = pytest.mark.heavy(40)
+
+IDS = [f"2026{n:05d}" for n in range(195)] + ["김철수", "홍길동-01", "id@class", "é", "학번 9"]
+
+
+@pytest.fixture(scope="module")
+def pages_(live_course):
+    out = {}
+    for name, module in handout.varied_pages().items():
+        problem = getattr(live_course, module.VARIANTS.problem)
+        out[name] = (module, problem, V.variants(module, problem))
+    return out
+
+
+@pytest.fixture()
+def tab(site_url, browser):
+    ctx = browser.new_context()
+    blocked: list[str] = []
+    offline(ctx, site_url, blocked)
+    page = ctx.new_page()
+    page.blocked = blocked
+    yield page
+    ctx.close()
+    assert blocked == []
+
+
+def open_page(tab, site_url, name):
+    tab.goto(f"{site_url}/chapters/{name}.html")
+    tab.wait_for_selector(".rl-quiz .rl-student:not([hidden])")
+
+
+APPLY = """async (ids) => {
+    const root = document.querySelector(".rl-quiz");
+    const field = root.querySelector("[data-rl-student]");
+    const out = [];
+    field.focus();                       // the first use of the field loads variants.js
+    for (let i = 0; i < 400 && !window.rlVariants; i++) await new Promise((r) => setTimeout(r, 5));
+    await new Promise((r) => setTimeout(r, 0));
+    for (const id of ids) {
+        field.value = id;
+        root.querySelector("[data-rl-student-set]").click();
+        for (let i = 0; i < 200 && root.dataset.student !== id.trim(); i++) await new Promise((r) => setTimeout(r, 5));
+        out.push([root.dataset.variant, root.querySelector(".rl-student-now").textContent]);
+    }
+    return out;
+}"""
+
+
+def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(tab, site_url, pages_):
+    asked: list[str] = []
+    tab.on("request", lambda r: asked.append(r.url))
+    for name in pages_:
+        open_page(tab, site_url, name)
+        assert tab.locator(".rl-student label").inner_text() == "학번"
+    assert not [u for u in asked if "/_static/variants" in u]     # neither the script nor a page's variants
+    tab.evaluate(APPLY, ["2026-1"])
+    assert [u for u in asked if "/_static/variants.js" in u] and [u for u in asked if "/_static/variants/" in u]
+
+
+def test_200_identifiers_get_the_librarys_variant_on_every_page(tab, site_url, pages_):
+    for name, (module, problem, found) in pages_.items():
+        open_page(tab, site_url, name)
+        shown = tab.evaluate(APPLY, IDS)
+        for student, (index, now) in zip(IDS, shown):
+            v = V.draw(module, problem, student, found)
+            assert int(index) == found.index(v), (name, student)
+            assert v.conditions in now and student.strip() in now, (name, student, now)
+        assert len({i for i, _ in shown}) >= min(len(found), 10)
+
+
+def type_answer(tab, key, answer):
+    box = tab.locator(f'.rl-quiz [data-rl-q="{key}"]')
+    radios = box.locator("input[type=radio]")
+    if radios.count():
+        box.locator("label.rl-pick", has_text=answer).locator("input").check()
+    else:
+        field = box.locator("input[type=text]")
+        field.fill(answer)
+        field.press("Enter")
+    return box.get_attribute("data-verdict")
+
+
+def test_the_answer_key_for_50_students_is_what_the_page_accepts(tab, site_url, tmp_path, pages_):
+    roster = tmp_path / "roster.csv"
+    roster.write_text("학번,이름\n" + "".join(f"S{n:03d},학생{n}\n" for n in range(50)), encoding="utf-8")
+    out = tmp_path / "answer-key.csv"
+    handout.answer_key(roster, out)
+    import csv
+
+    rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
+    assert rows[0] == handout.KEY_HEADER and len({r[0] for r in rows[1:]}) == 50
+    picked = random.Random(40).sample(rows[1:], 100)
+    by_page: dict[str, list] = {}
+    for row in picked:
+        by_page.setdefault(row[1], []).append(row)
+    right = 0
+    for name, chosen in by_page.items():
+        module, problem, found = pages_[name]
+        open_page(tab, site_url, name)
+        for student, _, key, conditions, _, answer, unit, _ in chosen:
+            tab.evaluate(APPLY, [student])
+            v = V.draw(module, problem, student, found)
+            assert v.conditions == conditions
+            verdict = type_answer(tab, key, answer)
+            assert verdict == "right", (name, student, key, answer, unit)
+            right += 1
+    assert right == 100
+
+
+def test_same_variant_after_reload_clear_returns_to_the_base_and_tries_are_recorded(tab, site_url, pages_):
+    name = "w4_5_matmul" if "w4_5_matmul" in pages_ else next(iter(pages_))
+    module, problem, found = pages_[name]
+    open_page(tab, site_url, name)
+    tab.evaluate("() => window.rlProgress.reset()")
+    first = tab.locator(".rl-exercises > li > p").first.inner_text()
+    tab.evaluate(APPLY, ["2026-777"])
+    v = V.draw(module, problem, "2026-777", found)
+    q = v.exercises.questions[0]
+    assert tab.locator(".rl-exercises > li > p").first.inner_text().endswith(q.ask)
+    type_answer(tab, q.key, handout.typed_answer(q))
+    type_answer(tab, q.key, "1")
+    tab.reload()
+    tab.wait_for_function("() => document.querySelector('.rl-quiz').dataset.student === '2026-777'")
+    assert tab.locator("[data-rl-student]").input_value() == "2026-777"
+    assert tab.evaluate("() => document.querySelector('.rl-quiz').dataset.variant") == str(found.index(v))
+    assert tab.locator(".rl-exercises > li > p").first.inner_text().endswith(q.ask)
+    tries = tab.evaluate(f"() => window.rlProgress.answers({name!r}).map((a) => [a.exercise, a.student, a.right, a.reason])")
+    assert tries[0] == [q.key, "2026-777", True, "right"] and tries[1][:3] == [q.key, "2026-777", False]
+    tab.locator("[data-rl-student-clear]").press("Enter")     # keyboard: the button takes Enter
+    tab.wait_for_function("() => document.querySelector('.rl-quiz').dataset.student === ''")
+    assert tab.locator(".rl-exercises > li > p").first.inner_text() == first
+    assert tab.evaluate("() => window.rlProgress.student()") == ""
