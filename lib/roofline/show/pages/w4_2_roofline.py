@@ -15,6 +15,8 @@ from roofline.problems import week4_cases
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
+from roofline.show import predict as pr
+from roofline.show.mistakes import Mistake
 from roofline.show.engine import TERA, coord, keep, log_ticks
 from roofline.show.figures import figure
 from roofline.show.pages.w4_5_matmul import regimes
@@ -286,7 +288,75 @@ def roofline_state(w4) -> dict:
                   + [[case_color(i), False, ko.case(c)] for i, c in enumerate(cases)],
     }
     return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c) for c in cases]}},
-            "plots": {"roofline": plot}}
+            "plots": {"roofline": plot}, "predict": roofline_predict(w4)}
+
+
+def predict_tile(w4) -> int:
+    """The tile ②'s predict mode asks about: the middle of the problem's tiles."""
+    return w4.tiles[len(w4.tiles) // 2]
+
+
+def bound_why(label: str, I, hw) -> str:
+    """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW."""
+    star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"
+    head = f"{label}의 I = {fmt.number(I, 3)} FLOPs/Byte"
+    if I == hw.ridge:
+        return f"{ko.particle(head, '이/가')} {ko.particle(star, '과/와')} 같아 두 상한이 만난다: 메모리와 연산이 함께 제한한다."
+    if I < hw.ridge:
+        return (f"{ko.particle(head, '이/가')} {star}보다 작으므로 메모리(HBM 대역폭)가 제한한다: "
+                "Byte 하나에 하는 일이 적어 데이터를 나르는 시간이 더 길다.")
+    return (f"{ko.particle(head, '이/가')} {star}보다 크므로 연산 성능이 제한한다: "
+            "데이터를 나르는 시간보다 계산하는 시간이 더 길다.")
+
+
+def time_why(timing) -> str:
+    """Why the ideal time is what it is: the longer of F/P and Q/BW."""
+    a, b = fmt.ms(timing.t_compute, 6), fmt.ms(timing.t_memory, 6)
+    longer = "메모리 시간" if timing.memory_bound else "연산 시간"
+    return (f"예상 시간은 t = max(F/P, Q/BW)다. 연산 시간 F/P = {a} ms, 메모리 시간 Q/BW = {b} ms이므로 "
+            f"더 긴 {longer}이 예상 시간이다.")
+
+
+def intensity_why(label: str, cost, s: int) -> str:
+    """Why I_T is what it is here: F/Q, and Q grows with the Byte per element s (the machine does not enter)."""
+    return (f"{label}의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다. Q는 원소당 Byte 수 "
+            f"s = {s}에 비례하므로, 하드웨어를 바꿔도 I는 그대로이고 s가 반이 되는 자료형에서는 두 배가 된다.")
+
+
+def roofline_predict(w4) -> dict:
+    """② predict first: for the problem's middle tile T on this machine and dtype, which resource limits, I_T and the
+    ideal time; the mistakes are the same model calls with C's write left out, an FMA counted as one FLOP, no
+    reuse, or milliseconds and seconds swapped. Hidden until the guess: the table's values, the regimes sentence
+    and the plot."""
+    from roofline.cost import Cost
+    hw, s, N = w4.hardware, w4.s, w4.N
+    T = predict_tile(w4)
+    label = f"T = {T}"
+    cost = kernels.matmul_tiled(N, T, s, s)
+    t = Timing(cost, hw)
+    no_write = Cost(F=cost.F, Q_read=cost.Q_read, Q_write=0)
+    one_flop = Cost(F=cost.F // 2, Q_read=cost.Q_read, Q_write=cost.Q_write)
+    no_reuse = kernels.matmul_no_reuse(N, s, s)
+    shape = f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱"
+    bound = pr.choice(
+        "bound", f"{shape}, {label}: 이 하드웨어에서 무엇이 제한할까?", pr.BOUND_CHOICES, pr.bound_key(t),
+        bound_why(label, cost.I, hw),
+        [Mistake("c-write", pr.bound_key(Timing(no_write, hw)), "C를 쓰는 Byte를 빼면 I가 커져 제한 자원이 바뀐다."),
+         Mistake("fma-one", pr.bound_key(Timing(one_flop, hw)), "FMA를 FLOP 하나로 세면 I가 반이 되어 제한 자원이 바뀐다."),
+         Mistake("tile-reuse-ignored", pr.bound_key(Timing(no_reuse, hw)), "타일의 재사용이 없으면 I가 작아 제한 자원이 바뀐다.")])
+    intensity = pr.number(
+        "I", f"{label}의 산술 강도 I_T는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
+        intensity_why(label, cost, s),
+        [Mistake("c-write", no_write.I, f"C를 쓰는 s·N² = {fmt.integer(s * N * N)} Byte를 빼먹은 값이다."),
+         Mistake("fma-one", one_flop.I, "곱셈과 덧셈을 FLOP 하나로 세어 F가 반이 된 값이다."),
+         Mistake("tile-reuse-ignored", no_reuse.I, "타일 안의 재사용 없이 센 값(재사용 없음의 I)이다.")])
+    time = pr.number(
+        "t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", f"{fmt.ms(t.t_ideal, 6)} ms", time_why(t),
+        [Mistake("c-write", Timing(no_write, hw).t_ideal, "C를 쓰는 Byte를 빼먹은 Q로 센 시간이다."),
+         Mistake("fma-one", Timing(one_flop, hw).t_ideal, "FMA를 FLOP 하나로 세어 F가 반이 된 시간이다."),
+         Mistake("ms-s", t.t_ideal * 1000, "ms로 잰 값을 s로 적었다."),
+         Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms로 적었다.")])
+    return pr.part([bound, intensity, time], fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
 
 
 

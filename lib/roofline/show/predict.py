@@ -1,0 +1,126 @@
+"""Predict first: the part of an explorer's state that asks the reader's guess before the model's answer is shown.
+
+A page module builds, beside a state's fields, its `predict` part with the functions here: the headline questions of
+that state (the limiting resource, I or I_T, the ideal time, ④'s resident blocks and binding limit), each with the
+model's answer as an exact fraction (or a choice's key), the text the page shows for it, one sentence of why written
+from the same state, and the common mistakes the page module computed with the model (the same call, one input or
+term changed; `roofline.show.mistakes`). The part also names what the page must not show before the guess (`hide`).
+explorer.js places a state whose part is pending with those fields blanked (replaced, not hidden by CSS), and
+_static/predict.js reads the guess with the exercises' reader (`window.rlNumbers`), compares it exactly with the
+fraction written here and shows the error as `error_text` writes it (predict.js follows the same rule with BigInt;
+tests/show/test_predict.py and the browser test hold the two together).
+
+    {"questions": [{"id": "t", "ask": "T = 32의 Roofline 예상 시간은?", "kind": "number", "unit": "ms",
+                    "units": [["ms", 1, 1000], ["s", 1, 1], …],       # the unit choices: name and size in the base unit
+                    "answer": [p, q],                                   # in the base unit (s, Byte, FLOPs/Byte, 개)
+                    "shown": "6.871948 ms", "why": "…",
+                    "mistakes": [{"kind": "c-write", "name": …, "value": [p, q], "hint": …}]},
+                   {"id": "bound", "ask": …, "kind": "choice", "choices": [[key, label], …], "answer": key, …}],
+     "hide": {"fields": [name, …], "tables": {name: [column, …]}, "plots": [name, …]},
+     "tolerance": [1, 100], "near": [2, 100]}
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from roofline.show import fmt
+from roofline.show import mistakes as mk
+from roofline.show.exercises import UNITS, others
+
+TOLERANCE = Fraction(1, 100)   # a guess within 1 % of the model's value counts as right ("맞았다")
+NEAR = Fraction(2, 100)        # a guess within 2 % of what a mistake gives is named as that mistake
+MEMORY, COMPUTE = "memory", "compute"
+BOUND_CHOICES = [[MEMORY, "메모리 (HBM 대역폭)"], [COMPUTE, "연산 성능"]]
+
+
+def pq(x) -> list[int]:
+    x = Fraction(x)
+    return [x.numerator, x.denominator]
+
+
+def unit_choices(unit: str) -> list[list]:
+    """The unit a guess is typed in: the asked one first, then the others of its kind, each with its size."""
+    asked = UNITS[unit]
+    return [[u.name, *pq(u.size)] for u in [asked, *others(asked)]]
+
+
+def mistake_list(items, right) -> list[dict]:
+    """Mistakes (`roofline.show.mistakes.Mistake`) as the page names them: none that gives the right answer."""
+    out = []
+    for m in mk.kept(items, right):
+        value = m.value if isinstance(m.value, str) else pq(m.value)
+        out.append({"kind": m.kind, "name": m.name, "value": value, "hint": m.hint})
+    return out
+
+
+def number(qid: str, ask: str, value, unit: str, shown: str, why: str, mistakes=()) -> dict:
+    """A number to guess: `value` in the base unit of `unit`'s kind, `shown` as the page writes the model's value."""
+    value = Fraction(value)
+    return {"id": qid, "ask": ask, "kind": "number", "unit": unit, "units": unit_choices(unit), "answer": pq(value),
+            "shown": shown, "why": why, "mistakes": mistake_list(mistakes, value)}
+
+
+def choice(qid: str, ask: str, choices, answer: str, why: str, mistakes=()) -> dict:
+    labels = dict(choices)
+    return {"id": qid, "ask": ask, "kind": "choice", "choices": [list(c) for c in choices], "answer": answer,
+            "shown": labels[answer], "why": why, "mistakes": mistake_list(mistakes, answer)}
+
+
+def part(questions, fields=(), tables=None, plots=()) -> dict:
+    """A state's predict part: its questions and what stays hidden until the guess."""
+    return {"questions": list(questions),
+            "hide": {"fields": list(fields), "tables": {k: list(v) for k, v in (tables or {}).items()},
+                     "plots": list(plots)},
+            "tolerance": pq(TOLERANCE), "near": pq(NEAR)}
+
+
+def bound_key(timing) -> str:
+    return MEMORY if timing.memory_bound else COMPUTE
+
+
+# ---------------------------------------------------------------- the error of a guess (predict.js follows this rule)
+
+def _significant(x: Fraction, digits: int) -> str:
+    """x > 0 with `digits` significant digits (half away from zero), as fixed decimals: 0.0123, 1.23, 123, 12300."""
+    e = 0
+    while x * Fraction(10) ** e < 10 ** (digits - 1):
+        e += 1
+    while x * Fraction(10) ** e >= 10**digits:
+        e -= 1
+    r = fmt.rounded(x * Fraction(10) ** e, 0)
+    if r >= 10**digits:         # 9.995 → 10.0
+        e -= 1
+        r = fmt.rounded(x * Fraction(10) ** e, 0)
+    value = r / Fraction(10) ** e
+    return fmt.decimal(value, max(0, e), grouping=True)
+
+
+def error_text(guess, model) -> str:
+    """The error of a guess against the model's value: its factor (3 significant digits) and the signed percentage
+    (1 decimal): "0.630배 (−37.0%)", "1.00배 (0.0%)", "2.50배 (+150.0%)". A guess of 0 or of the wrong sign has no
+    factor: "0배 (−100.0%)", "부호가 반대 (−250.0%)"."""
+    guess, model = Fraction(guess), Fraction(model)
+    factor = guess / model
+    pct = fmt.rounded((factor - 1) * 100, 1)
+    sign = "+" if pct > 0 else ("−" if pct < 0 else "")
+    pct_text = sign + fmt.decimal(abs(pct), 1) + "%"
+    if factor == 0:
+        return f"0배 ({pct_text})"
+    if factor < 0:
+        return f"부호가 반대 ({pct_text})"
+    return f"{_significant(factor, 3)}배 ({pct_text})"
+
+
+def right(guess, model) -> bool:
+    guess, model = Fraction(guess), Fraction(model)
+    return abs(guess - model) <= TOLERANCE * abs(model)
+
+
+def named(guess, question: dict) -> dict | None:
+    """The mistake a number guess matches (within NEAR of what it gives), None if none."""
+    guess = Fraction(guess)
+    for m in question["mistakes"]:
+        value = Fraction(*m["value"])
+        if abs(guess - value) <= NEAR * abs(value):
+            return m
+    return None
