@@ -103,7 +103,7 @@ def test_the_precomputed_states_are_the_engines(course):
     for key, state in occ.items():
         t, copies, gpu = key.split("|")
         both = {k: {**sizes[f"{t}|{copies}"].get(k, {}), **state.get(k, {}), **cases[gpu].get(k, {})}
-                for k in ("fields", "widths", "flags", "tables")}
+                for k in ("fields", "widths", "flags", "tables", "predict")}
         out = live("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,
                    extra_registers=w4.extra_registers, T=t, copies=copies)["state"]
         assert out == both, key

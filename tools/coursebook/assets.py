@@ -47,7 +47,7 @@ from pathlib import Path
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
 # (explorer.js loads the plotting library when the first explorer starts)
-LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js",)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "predict.js")   # predict.js: when the reader turns predict mode on
 # static file (under _static) → what in a page's body needs it (any one of a tuple)
 PAGE_ASSETS = {
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",

@@ -12,12 +12,13 @@ tests/show/test_predict.py and the browser test hold the two together).
 
     {"questions": [{"id": "t", "ask": "T = 32의 Roofline 예상 시간은?", "kind": "number", "unit": "ms",
                     "units": [["ms", 1, 1000], ["s", 1, 1], …],       # the unit choices: name and size in the base unit
-                    "answer": [p, q],                                   # in the base unit (s, Byte, FLOPs/Byte, 개)
+                    "answer": ["p", "q"],                               # in the base unit (s, Byte, FLOPs/Byte, 개)
                     "shown": "6.871948 ms", "why": "…",
                     "mistakes": [{"kind": "c-write", "name": …, "value": [p, q], "hint": …}]},
-                   {"id": "bound", "ask": …, "kind": "choice", "choices": [[key, label], …], "answer": key, …}],
-     "hide": {"fields": [name, …], "tables": {name: [column, …]}, "plots": [name, …]},
-     "tolerance": [1, 100], "near": [2, 100]}
+                   {"id": "bound", "ask": …, "kind": "choice", "choices": [[key, label], …], "answer": key,
+                    "also": [key, …], …}],                             # also: keys right too (a tie)
+     "hide": {"fields": [name, …], "tables": {name: [column, …]}, "plots": [name, …], "widths": […], "flags": […]},
+     "tolerance": ["1", "100"], "near": ["1", "50"]}
 """
 from __future__ import annotations
 
@@ -33,9 +34,16 @@ MEMORY, COMPUTE = "memory", "compute"
 BOUND_CHOICES = [[MEMORY, "메모리 (HBM 대역폭)"], [COMPUTE, "연산 성능"]]
 
 
-def pq(x) -> list[int]:
+def pq(x) -> list[str]:
+    """An exact value as the page's data holds it: numerator and denominator as decimal strings (JSON numbers lose
+    digits past 2⁵³; predict.js reads them with BigInt)."""
     x = Fraction(x)
-    return [x.numerator, x.denominator]
+    return [str(x.numerator), str(x.denominator)]
+
+
+def exact(p_q) -> Fraction:
+    """The value `pq` wrote."""
+    return Fraction(int(p_q[0]), int(p_q[1]))
 
 
 def unit_choices(unit: str) -> list[list]:
@@ -60,17 +68,22 @@ def number(qid: str, ask: str, value, unit: str, shown: str, why: str, mistakes=
             "shown": shown, "why": why, "mistakes": mistake_list(mistakes, value)}
 
 
-def choice(qid: str, ask: str, choices, answer: str, why: str, mistakes=()) -> dict:
+def choice(qid: str, ask: str, choices, answer: str, why: str, mistakes=(), also=()) -> dict:
+    """A choice to guess: `answer` a key of `choices`; `also` the keys that are right too (limits that tie)."""
     labels = dict(choices)
+    right = {answer, *also}
+    shown = "·".join(labels[k] for k, _ in choices if k in right)
     return {"id": qid, "ask": ask, "kind": "choice", "choices": [list(c) for c in choices], "answer": answer,
-            "shown": labels[answer], "why": why, "mistakes": mistake_list(mistakes, answer)}
+            "also": [k for k, _ in choices if k in right and k != answer], "shown": shown, "why": why,
+            "mistakes": [m for m in mistake_list(mistakes, answer) if m["value"] not in right and m["value"]]}
 
 
-def part(questions, fields=(), tables=None, plots=()) -> dict:
-    """A state's predict part: its questions and what stays hidden until the guess."""
+def part(questions, fields=(), tables=None, plots=(), widths=(), flags=()) -> dict:
+    """A state's predict part: its questions and what stays hidden until the guess (fields, table columns, plots
+    and bars left out, flags off)."""
     return {"questions": list(questions),
             "hide": {"fields": list(fields), "tables": {k: list(v) for k, v in (tables or {}).items()},
-                     "plots": list(plots)},
+                     "plots": list(plots), "widths": list(widths), "flags": list(flags)},
             "tolerance": pq(TOLERANCE), "near": pq(NEAR)}
 
 
@@ -120,7 +133,7 @@ def named(guess, question: dict) -> dict | None:
     """The mistake a number guess matches (within NEAR of what it gives), None if none."""
     guess = Fraction(guess)
     for m in question["mistakes"]:
-        value = Fraction(*m["value"])
+        value = exact(m["value"])
         if abs(guess - value) <= NEAR * abs(value):
             return m
     return None
