@@ -24,9 +24,11 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from roofline.show import fmt
+from roofline.cost import Cost, Timing
+from roofline.show import fmt, ko
 from roofline.show import mistakes as mk
 from roofline.show.exercises import UNITS, others
+from roofline.show.mistakes import Mistake
 
 TOLERANCE = Fraction(1, 100)   # a guess within 1 % of the model's value counts as right ("맞았다")
 NEAR = Fraction(2, 100)        # a guess within 2 % of what a mistake gives is named as that mistake
@@ -89,6 +91,65 @@ def part(questions, fields=(), tables=None, plots=(), widths=(), flags=()) -> di
 
 def bound_key(timing) -> str:
     return MEMORY if timing.memory_bound else COMPUTE
+
+
+# ---------------------------------------------------------------- the roofline's questions (②, ⑤, the week-3 note, "내 커널")
+
+def bound_why(label: str, I, hw) -> str:
+    """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW."""
+    star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"
+    head = f"{label}의 I = {fmt.number(I, 3)} FLOPs/Byte"
+    if I == hw.ridge:
+        return f"{ko.particle(head, '이/가')} {ko.particle(star, '과/와')} 같아 두 상한이 만난다: 메모리와 연산이 함께 제한한다."
+    if I < hw.ridge:
+        return (f"{ko.particle(head, '이/가')} {star}보다 작으므로 메모리(HBM 대역폭)가 제한한다: "
+                "Byte 하나에 하는 일이 적어 데이터를 나르는 시간이 더 길다.")
+    return (f"{ko.particle(head, '이/가')} {star}보다 크므로 연산 성능이 제한한다: "
+            "데이터를 나르는 시간보다 계산하는 시간이 더 길다.")
+
+
+def time_why(timing) -> str:
+    """Why the ideal time is what it is: the longer of F/P and Q/BW."""
+    a, b = fmt.ms(timing.t_compute, 6), fmt.ms(timing.t_memory, 6)
+    longer = "메모리 시간" if timing.memory_bound else "연산 시간"
+    return (f"예상 시간은 t = max(F/P, Q/BW)다. 연산 시간 F/P = {a} ms, 메모리 시간 Q/BW = {b} ms이므로 "
+            f"더 긴 {longer}이 예상 시간이다.")
+
+
+def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | None = None, no_reuse=None,
+                       fma: bool = True, bound_extra: str = "", time_extra: str = "", ms_text=None) -> list[dict]:
+    """Which resource limits `cost` on `hw`, its I (when `intensity_why` says why) and its ideal time, for the
+    subject `subject` ("4,096×4,096 행렬곱, T = 64") named `label` ("T = 64"). The mistakes are the model's own
+    calls with one thing changed: C's write left out (when the kernel writes), an FMA counted as one FLOP (`fma`:
+    a kernel of multiply-adds), no reuse (`no_reuse`: its cost), ms and s swapped. `ms_text`: how the page writes
+    the time (seconds → "8.657043 ms"), fmt.ms with 6 decimals unless given."""
+    t = Timing(cost, hw)
+    other = {}
+    if cost.Q_write and cost.Q_read:
+        other["c-write"] = Cost(F=cost.F, Q_read=cost.Q_read, Q_write=0)
+    if fma and cost.F >= 2:
+        other["fma-one"] = Cost(F=cost.F // 2, Q_read=cost.Q_read, Q_write=cost.Q_write)
+    if no_reuse is not None:
+        other["tile-reuse-ignored"] = no_reuse
+    hints = {"c-write": "C를 쓰는 Byte를 빼먹은 Q로 센 값이다.", "fma-one": "곱셈과 덧셈을 FLOP 하나로 세어 F가 반이 된 값이다.",
+             "tile-reuse-ignored": "타일 안의 재사용 없이 센 값(재사용 없음)이다."}
+    choice_hints = {"c-write": "C를 쓰는 Byte를 빼면 Q가 작아져 I가 커지고, 그러면 제한 자원이 바뀐다.",
+                    "fma-one": "FMA를 FLOP 하나로 세면 F와 I가 반이 되고, 그러면 제한 자원이 바뀐다.",
+                    "tile-reuse-ignored": "재사용 없이 세면 I가 훨씬 작아지고, 그러면 제한 자원이 바뀐다."}
+    bound = choice("bound", f"{subject}: 무엇이 제한할까?", BOUND_CHOICES, bound_key(t),
+                   bound_why(label, cost.I, hw) + bound_extra,
+                   [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
+    out = [bound]
+    if intensity_why is not None:
+        out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
+                          intensity_why, [Mistake(k, c.I, hints[k]) for k, c in other.items()]))
+    shown = ms_text(t.t_ideal) if ms_text else f"{fmt.ms(t.t_ideal, 6)} ms"
+    out.append(number("t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", shown,
+                      time_why(t) + time_extra,
+                      [Mistake(k, Timing(c, hw).t_ideal, hints[k]) for k, c in other.items()]
+                      + [Mistake("ms-s", t.t_ideal * 1000, "ms로 잰 값을 s 칸에 적었다."),
+                         Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms 칸에 적었다.")]))
+    return out
 
 
 # ---------------------------------------------------------------- the error of a guess (predict.js follows this rule)

@@ -16,7 +16,6 @@ from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, ko, tables, tex
 from roofline.show import predict as pr
-from roofline.show.mistakes import Mistake
 from roofline.show.engine import TERA, coord, keep, log_ticks
 from roofline.show.figures import figure
 from roofline.show.pages.w4_5_matmul import regimes
@@ -296,27 +295,6 @@ def predict_tile(w4) -> int:
     return w4.tiles[len(w4.tiles) // 2]
 
 
-def bound_why(label: str, I, hw) -> str:
-    """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW."""
-    star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"
-    head = f"{label}의 I = {fmt.number(I, 3)} FLOPs/Byte"
-    if I == hw.ridge:
-        return f"{ko.particle(head, '이/가')} {ko.particle(star, '과/와')} 같아 두 상한이 만난다: 메모리와 연산이 함께 제한한다."
-    if I < hw.ridge:
-        return (f"{ko.particle(head, '이/가')} {star}보다 작으므로 메모리(HBM 대역폭)가 제한한다: "
-                "Byte 하나에 하는 일이 적어 데이터를 나르는 시간이 더 길다.")
-    return (f"{ko.particle(head, '이/가')} {star}보다 크므로 연산 성능이 제한한다: "
-            "데이터를 나르는 시간보다 계산하는 시간이 더 길다.")
-
-
-def time_why(timing) -> str:
-    """Why the ideal time is what it is: the longer of F/P and Q/BW."""
-    a, b = fmt.ms(timing.t_compute, 6), fmt.ms(timing.t_memory, 6)
-    longer = "메모리 시간" if timing.memory_bound else "연산 시간"
-    return (f"예상 시간은 t = max(F/P, Q/BW)다. 연산 시간 F/P = {a} ms, 메모리 시간 Q/BW = {b} ms이므로 "
-            f"더 긴 {longer}이 예상 시간이다.")
-
-
 def intensity_why(label: str, cost, s: int) -> str:
     """Why I_T is what it is here: F/Q, and Q grows with the Byte per element s (the machine does not enter)."""
     return (f"{label}의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다. Q는 원소당 Byte 수 "
@@ -325,38 +303,16 @@ def intensity_why(label: str, cost, s: int) -> str:
 
 def roofline_predict(w4) -> dict:
     """② predict first: for the problem's middle tile T on this machine and dtype, which resource limits, I_T and the
-    ideal time; the mistakes are the same model calls with C's write left out, an FMA counted as one FLOP, no
-    reuse, or milliseconds and seconds swapped. Hidden until the guess: the table's values, the regimes sentence
-    and the plot."""
-    from roofline.cost import Cost
+    ideal time (`predict.roofline_questions`: the mistakes are the same model calls with C's write left out, an FMA
+    counted as one FLOP, no reuse, or milliseconds and seconds swapped). Hidden until the guess: the table's values,
+    the regimes sentence and the plot."""
     hw, s, N = w4.hardware, w4.s, w4.N
     T = predict_tile(w4)
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
-    t = Timing(cost, hw)
-    no_write = Cost(F=cost.F, Q_read=cost.Q_read, Q_write=0)
-    one_flop = Cost(F=cost.F // 2, Q_read=cost.Q_read, Q_write=cost.Q_write)
-    no_reuse = kernels.matmul_no_reuse(N, s, s)
-    shape = f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱"
-    bound = pr.choice(
-        "bound", f"{shape}, {label}: 이 하드웨어에서 무엇이 제한할까?", pr.BOUND_CHOICES, pr.bound_key(t),
-        bound_why(label, cost.I, hw),
-        [Mistake("c-write", pr.bound_key(Timing(no_write, hw)), "C를 쓰는 Byte를 빼면 I가 커져 제한 자원이 바뀐다."),
-         Mistake("fma-one", pr.bound_key(Timing(one_flop, hw)), "FMA를 FLOP 하나로 세면 I가 반이 되어 제한 자원이 바뀐다."),
-         Mistake("tile-reuse-ignored", pr.bound_key(Timing(no_reuse, hw)), "타일의 재사용이 없으면 I가 작아 제한 자원이 바뀐다.")])
-    intensity = pr.number(
-        "I", f"{label}의 산술 강도 I_T는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
-        intensity_why(label, cost, s),
-        [Mistake("c-write", no_write.I, f"C를 쓰는 s·N² = {fmt.integer(s * N * N)} Byte를 빼먹은 값이다."),
-         Mistake("fma-one", one_flop.I, "곱셈과 덧셈을 FLOP 하나로 세어 F가 반이 된 값이다."),
-         Mistake("tile-reuse-ignored", no_reuse.I, "타일 안의 재사용 없이 센 값(재사용 없음의 I)이다.")])
-    time = pr.number(
-        "t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", f"{fmt.ms(t.t_ideal, 6)} ms", time_why(t),
-        [Mistake("c-write", Timing(no_write, hw).t_ideal, "C를 쓰는 Byte를 빼먹은 Q로 센 시간이다."),
-         Mistake("fma-one", Timing(one_flop, hw).t_ideal, "FMA를 FLOP 하나로 세어 F가 반이 된 시간이다."),
-         Mistake("ms-s", t.t_ideal * 1000, "ms로 잰 값을 s로 적었다."),
-         Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms로 적었다.")])
-    return pr.part([bound, intensity, time], fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
+    questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
+                                      intensity_why(label, cost, s), no_reuse=kernels.matmul_no_reuse(N, s, s))
+    return pr.part(questions, fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
 
 
 
@@ -426,7 +382,18 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
             "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델이 주는 점 (성능 상한 아래)"]]
                       + ([["var(--rl-accent)", False, "측정한 처리율"]] if achieved else [])}
     return {"fields": fields, "flags": {"above": achieved is not None and achieved > t.R_roof},
-            "plots": {"kernel": plot}}
+            "plots": {"kernel": plot}, "predict": kernel_predict(kind, cost, hw)}
+
+
+def kernel_predict(kind: str, cost, hw) -> dict:
+    """"내 커널" predict first (the live mode): which resource limits, I and the ideal time of the reader's kernel
+    (`predict.roofline_questions`; FMA counted as one FLOP only for the matmul kernels, C's write only where the
+    kernel writes). Hidden until the guess: I, the ceiling, the limiting resource, the time, the share and the plot."""
+    name = KERNELS[choice(kind, "kernel", KERNELS, "커널")][0]
+    why = f"내 커널의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다."
+    questions = pr.roofline_questions(f"내 커널({name})", "내 커널", cost, hw, why,
+                                      fma=kind in ("matmul", "gemv", "batched_gemm"))
+    return pr.part(questions, fields=["k-I", "k-R", "k-bound", "k-t", "k-share", "k-verdict"], plots=["kernel"])
 
 
 
@@ -497,7 +464,9 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
               "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
               "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
               "t_ms": "" if t_ms is None else t_ms}
-    data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
+    # the page's own state is shown as it is: its predict part is the live mode's (no bytes in the page)
+    shown = {k: v for k, v in state.items() if k != "predict"}
+    data = {"controls": {}, "parts": [{"on": [], "states": {"": shown}}],
             "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
             "live": explorer.live_form("kernel", values)}
     data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()],
