@@ -347,7 +347,7 @@ def vector_words(w3) -> dict:
 def vector_state(w3, kP=1, kBW=1, kcap=1) -> dict:
     times, fits, words = vector_times(w3, kP, kBW), vector_fits(w3, kcap), vector_words(w3)
     return {"fields": {**times["fields"], **fits["fields"], **words["fields"]}, "widths": times["widths"],
-            "flags": fits["flags"]}
+            "flags": fits["flags"], "predict": times["predict"]}
 
 
 
