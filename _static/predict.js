@@ -90,7 +90,7 @@
       this.box.setAttribute("aria-labelledby", `${this.uid}-title`);
       this.body = el("div", {className: "rl-predict-body"});
       this.record = el("p", {className: "rl-predict-record"});
-      this.box.append(el("h4", {className: "rl-predict-title", id: `${this.uid}-title`}, "먼저 예측하기"), this.body, this.record);
+      this.box.append(el("p", {className: "rl-predict-title", id: `${this.uid}-title`}, "먼저 예측하기"), this.body, this.record);
       (explorer.root.querySelector(".rl-controls") || explorer.root.querySelector(".rl-intro")).after(this.box);
       this.heard = () => this.showRecord();
       window.addEventListener("rl-progress", this.heard);

@@ -55,9 +55,12 @@ def unit_choices(unit: str) -> list[list]:
 
 
 def mistake_list(items, right) -> list[dict]:
-    """Mistakes (`roofline.show.mistakes.Mistake`) as the page names them: none that gives the right answer."""
+    """Mistakes (`roofline.show.mistakes.Mistake`) as the page names them: none that gives the right answer, and
+    for a number none within the tolerance of it (such a guess counts as right)."""
     out = []
     for m in mk.kept(items, right):
+        if not isinstance(right, str) and abs(Fraction(m.value) - right) <= TOLERANCE * abs(right):
+            continue
         value = m.value if isinstance(m.value, str) else pq(m.value)
         out.append({"kind": m.kind, "name": m.name, "value": value, "hint": m.hint})
     return out
