@@ -8,10 +8,7 @@
  *
  * 이 페이지에서 직접 계산하기(_static/live.js)를 켜면, 라이브러리가 브라우저 안에서 계산한 상태를 setLive(state)로
  * 받아 같은 방식으로 옮긴다. 컨트롤의 값(과 직접 계산한 값)은 주소의 # 뒤에 남아, 그 주소를 열면 같은 상태가 된다.
- *
- * "먼저 예측하기"(독자가 켜면 페이지마다 기억한다, rlProgress.mode(page, "predict"))를 켜면 _static/predict.js를 받아,
- * 독자가 조건을 바꾼 뒤에는 상태의 predict 부분이 가리키는 값(hide)을 "?"로 바꿔 옮긴다(글자 자체를 넣지 않는다:
- * 화면에도 접근성 트리에도 없다). 예측을 확인하면 predict.js가 값을 옮기게 한다.
+ * "먼저 예측하기"를 켜면(페이지마다 기억) predict.js를 받고, 조건이 바뀐 상태의 hide 값은 "?"로 옮긴다.
  */
 (function () {
   "use strict";
@@ -62,14 +59,14 @@
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushHash(); });
 
   const PAGE = location.pathname.split("/").pop().replace(/\.html$/, "");
-  const HIDDEN = "?";   // a value the reader predicts first stands as this until the guess
+  const HIDDEN = "?";   // a value waiting for the guess
 
   function withProgress(fn) {
     if (window.rlProgress) fn(window.rlProgress);
     else document.addEventListener("rl-progress-ready", () => fn(window.rlProgress), {once: true});
   }
 
-  /* predict.js, loaded once when the reader turns predict mode on (or has it on for this page) */
+  /* predict.js, once: when predict mode is on */
   let predicting = null;
   function predictLoaded() {
     if (!predicting) {
@@ -82,6 +79,22 @@
       });
     }
     return predicting;
+  }
+  /* the predict parts of the states, from their own file (fetched once, when predict mode is on) */
+  function predictStates(data) {
+    if (!data.predict) return Promise.resolve();
+    if (!data.predicting) {
+      data.predicting = fetch(new URL(data.predict, document.baseURI)).then((r) => {
+        if (!r.ok) throw new Error(`${r.status} ${data.predict}`);
+        return r.json();
+      }).then((parts) => {
+        parts.forEach((found, i) => {
+          for (const [key, predict] of Object.entries(found)) data.parts[i].states[key].predict = predict;
+        });
+        delete data.predict;
+      });
+    }
+    return data.predicting;
   }
   const predictOn = () => new Promise((resolve) => withProgress((store) => resolve(!!store.mode(PAGE, "predict"))));
 
@@ -154,7 +167,7 @@
       return precomputed;
     }
 
-    /* "먼저 예측하기": a toggle button at the end of the controls (remembered per page). */
+    /* "먼저 예측하기": a toggle at the end of the controls */
     toggle() {
       const button = document.createElement("button");
       button.type = "button";
@@ -178,7 +191,7 @@
         this.render(false);
         return;
       }
-      predictLoaded().then(() => {
+      Promise.all([predictLoaded(), predictStates(this.data)]).then(() => {
         if (!window.rlPredict || this.predictor || this.predictButton.getAttribute("aria-pressed") !== "true") return;
         this.predictor = window.rlPredict.attach(this, PAGE);
         this.render(false);
@@ -264,14 +277,13 @@
       return state;
     }
 
-    /* The key of the state the page shows (the controls' values, or the live values), for the reader's record. */
+    /* the shown state's key, for the reader's record */
     stateKey() {
       if (this.live) return "live";
       return Object.entries(this.values).map(([n, v]) => `${n}=${v}`).join("&");
     }
 
-    /* moved: the reader changed the conditions (a control, the live form, a linked state): in predict mode its
-       headline values wait for the guess. */
+    /* moved: the reader changed the conditions (control, live form, linked state): predict mode hides the answers */
     render(flash, moved) {
       const started = performance.now();
       const changed = [];
@@ -300,7 +312,7 @@
             : table, changed);
         }
         for (const [name, plot] of Object.entries(state.plots || {})) {
-          // a plot whose points give the answer away is out of the page (and of the accessibility tree) until the guess
+          // a plot that gives the answer away is out (and out of the accessibility tree) until the guess
           const out = hidden("plots", name);
           this.root.querySelectorAll(`[data-rl-plot="${name}"], [data-rl-legend="${name}"]`).forEach((el) => { el.hidden = out; });
           if (!out) this.plots[name] = plot;
@@ -484,9 +496,10 @@
     const begin = (root) => {
       if (root.rlExplorer || root.rlStarting) return;
       root.rlStarting = true;
-      // the reader's predict mode for this page, and its script, before the first state is placed
+      // the predict mode and its script before the first state is placed
       const mode = predictOn().then((on) => (on ? predictLoaded().then(() => on) : false));
-      Promise.all([load(root), mode]).then(([data, on]) => {
+      Promise.all([load(root), mode]).then(([data, on]) => (on ? predictStates(data).then(() => [data, on]) : [data, on]))
+        .then(([data, on]) => {
         root.rlPredictOn = on;
         root.rlExplorer = new Explorer(root, data);
         root.dispatchEvent(new CustomEvent("rl-ready"));   // live.js adds its button to a started explorer

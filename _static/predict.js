@@ -5,10 +5,17 @@
  * 강의 라이브러리가 상태마다 써 두었다(roofline.show.predict). 이 스크립트는 모델을 계산하지 않는다: 적은 예측을
  * 연습 문제의 읽기(window.rlNumbers)로 읽어 그 분수와 BigInt로 비교하고, 오차를 라이브러리의 error_text와 같은 규칙
  * (배수는 유효숫자 세 자리, %는 소수 한 자리, 0.5는 0에서 먼 쪽으로)으로 적을 뿐이다. 예측은 독자의 기록
- * (rlProgress.predict)에만 남는다.
+ * (rlProgress.predict)에만 남는다. 예측을 확인해 값을 옮긴 뒤에는 탐색기에 "rl-predict" 이벤트(detail.ms)를 보낸다
+ * (make bench가 응답 시간을 잰다).
  */
 (function () {
   "use strict";
+
+  const SELF = document.currentScript;
+  if (SELF) {   // the predict box's style, beside this script (explorer.css keeps only the toggle's)
+    const link = Object.assign(document.createElement("link"), {rel: "stylesheet", href: new URL("predict.css", SELF.src).href});
+    document.head.append(link);
+  }
 
   const abs = (x) => (x < 0n ? -x : x);
   const pow10 = (n) => 10n ** BigInt(n);
@@ -176,6 +183,7 @@
 
     commit(form, pending) {
       if (pending !== this.pending) return;
+      const started = performance.now();
       const guesses = [];
       for (const f of this.fields) {
         const g = f.read();
@@ -220,6 +228,8 @@
       this.ex.render(false);   // the values the guess waited for
       const title = this.body.querySelector(".rl-predict-done");
       if (title) title.focus();
+      // the time of the guess's work, for `make bench` (tools/bench/bench.py)
+      this.ex.root.dispatchEvent(new CustomEvent("rl-predict", {detail: {ms: performance.now() - started}}));
     }
 
     results() {

@@ -38,7 +38,7 @@ APP_COLOUR = "#1f3a5f"                                         # the logo's
 ICONS = ("_static/app-icon-192.png", "_static/app-icon-512.png")
 LANDING_MARK = '<div class="rl-offline"'
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
-_STATES = re.compile(r'"states":"([^"]+)"')
+_STATES = re.compile(r'"(?:states|predict)":"([^"]+)"')   # an explorer's states, its predict parts
 _CSS_URL = re.compile(r"""url\(\s*['"]?([^'")?#]+)""")
 
 
