@@ -66,35 +66,16 @@
     else document.addEventListener("rl-progress-ready", () => fn(window.rlProgress), {once: true});
   }
 
-  /* predict.js, once: when predict mode is on */
+  /* predict.js (once), then the predict parts of `data`'s states (rlPredict.ready) */
   let predicting = null;
-  function predictLoaded() {
-    if (!predicting) {
-      predicting = window.rlPredict ? Promise.resolve() : new Promise((resolve) => {
-        const tag = document.createElement("script");
-        tag.src = new URL("predict.js", SCRIPT.src).href;
-        tag.onload = resolve;
-        tag.onerror = () => { console.warn(`조건 탐색기: 예측 스크립트를 받지 못했다 (${tag.src})`); resolve(); };
-        document.head.append(tag);
-      });
-    }
-    return predicting;
-  }
-  /* the predict parts of the states, from their own file (fetched once, when predict mode is on) */
-  function predictStates(data) {
-    if (!data.predict) return Promise.resolve();
-    if (!data.predicting) {
-      data.predicting = fetch(new URL(data.predict, document.baseURI)).then((r) => {
-        if (!r.ok) throw new Error(`${r.status} ${data.predict}`);
-        return r.json();
-      }).then((parts) => {
-        parts.forEach((found, i) => {
-          for (const [key, predict] of Object.entries(found)) data.parts[i].states[key].predict = predict;
-        });
-        delete data.predict;
-      });
-    }
-    return data.predicting;
+  function predictLoaded(data) {
+    predicting = predicting || new Promise((resolve) => {
+      const tag = document.createElement("script");
+      tag.src = new URL("predict.js", SCRIPT.src).href;
+      tag.onload = tag.onerror = resolve;
+      document.head.append(tag);
+    });
+    return predicting.then(() => window.rlPredict && window.rlPredict.ready(data));
   }
   const predictOn = () => new Promise((resolve) => withProgress((store) => resolve(!!store.mode(PAGE, "predict"))));
 
@@ -191,7 +172,7 @@
         this.render(false);
         return;
       }
-      Promise.all([predictLoaded(), predictStates(this.data)]).then(() => {
+      predictLoaded(this.data).catch(() => {}).then(() => {
         if (!window.rlPredict || this.predictor || this.predictButton.getAttribute("aria-pressed") !== "true") return;
         this.predictor = window.rlPredict.attach(this, PAGE);
         this.render(false);
@@ -497,8 +478,8 @@
       if (root.rlExplorer || root.rlStarting) return;
       root.rlStarting = true;
       // the predict mode and its script before the first state is placed
-      const mode = predictOn().then((on) => (on ? predictLoaded().then(() => on) : false));
-      Promise.all([load(root), mode]).then(([data, on]) => (on ? predictStates(data).then(() => [data, on]) : [data, on]))
+      Promise.all([load(root), predictOn()])
+        .then(([data, on]) => Promise.resolve(on && predictLoaded(data)).then(() => [data, on], () => [data, false]))
         .then(([data, on]) => {
         root.rlPredictOn = on;
         root.rlExplorer = new Explorer(root, data);

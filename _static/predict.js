@@ -276,5 +276,24 @@
     }
   }
 
-  window.rlPredict = {attach: (explorer, page) => new Predictor(explorer, page), errorText};
+  /* the predict parts of an explorer's states, from their own file (its data names it: "predict"), fetched once */
+  function ready(data) {
+    if (!data.predict) return Promise.resolve();
+    data.predicting = data.predicting || fetch(new URL(data.predict, document.baseURI)).then((r) => {
+      if (!r.ok) throw new Error(`${r.status} ${data.predict}`);
+      return r.json();
+    }).then((parts) => {
+      parts.forEach((found, i) => {
+        for (const [key, predict] of Object.entries(found)) data.parts[i].states[key].predict = predict;
+      });
+      delete data.predict;
+    }, (error) => {
+      data.predicting = null;
+      console.warn(`조건 탐색기: 예측 자료를 받지 못했다 (${error.message})`);
+      throw error;
+    });
+    return data.predicting;
+  }
+
+  window.rlPredict = {attach: (explorer, page) => new Predictor(explorer, page), ready, errorText};
 })();
