@@ -247,3 +247,30 @@ def test_predict_by_keyboard_on_a_phone(site_url, browser, course, name):
     assert p.axe() == []
     assert p.errors == [] and p.blocked == []
     p.context.close()
+
+
+def test_a_shared_link_opens_in_the_readers_mode(site_url, browser, course):
+    """A state link (#roofline.hardware=…) opened by a reader with predict mode on: the linked state waits for the
+    guess; with the mode off, it shows at once (as today)."""
+    w4 = course.week4
+    key = next(k for k, p in course.presets.items() if k != w4.hardware_key and w4.dtype in p.peak)
+    p = Page(browser, site_url, "roofline", course)
+    p.page.evaluate("() => { window.rlProgress.reset(); window.rlProgress.setMode(location.pathname.split('/').pop()"
+                    ".replace(/\\.html$/, ''), 'predict', true); }")
+    link = f"{p.page.url.split('#')[0]}#roofline.hardware={key}&roofline.dtype={w4.dtype}"
+    p.page.goto(link, wait_until="load")
+    p.page.reload(wait_until="load")                                # the same page: only its address changed
+    p.root = p.page.locator("#rl-roofline")
+    start_explorer(p.root)
+    p.page.wait_for_selector("#rl-roofline .rl-predict-form")
+    assert p.values() == {"hw": key, "dtype": w4.dtype}
+    part, fields = expected(course, "roofline", p.values())
+    p.hidden_check(part, fields)
+    p.toggle().click()                                              # off: the linked state's values at once
+    assert p.root.locator(".rl-predict").count() == 0
+    want = w4_2_roofline.roofline_state(w4.with_(hardware=key, dtype=w4.dtype))["tables"]["cases"]["rows"]
+    shown = [[" ".join(c.split()) for c in row.locator("td").all_inner_texts()]
+             for row in p.root.locator('[data-rl-table="cases"] tr').all()]
+    assert shown == [[" ".join(c.replace("\u00a0", " ").split()) for c in row] for row in want]
+    assert p.errors == [] and p.blocked == []
+    p.context.close()
