@@ -148,7 +148,7 @@
       return precomputed;
     }
 
-    /* "먼저 예측하기": a toggle at the end of the controls */
+    /* "먼저 예측하기": a toggle below the controls */
     toggle() {
       const button = document.createElement("button");
       button.type = "button";
@@ -161,7 +161,10 @@
         this.setPredict(on);
       });
       this.predictButton = button;
-      (this.root.querySelector(".rl-controls") || this.root.querySelector(".rl-intro")).append(button);
+      const bar = document.createElement("p");   // after the controls (live mode hides them, not this)
+      bar.className = "rl-predict-bar";
+      bar.append(button);
+      (this.root.querySelector(".rl-controls") || this.root.querySelector(".rl-intro")).after(bar);
     }
 
     setPredict(on) {
@@ -188,6 +191,7 @@
     /* A state the library computed in the page (live mode) replaces the precomputed ones. */
     setLive(state, values) {
       this.live = state;
+      this.liveValues = values;
       if (values) writeHash(this.prefix, values);
       this.render(true, true);
     }
@@ -260,7 +264,7 @@
 
     /* the shown state's key, for the reader's record */
     stateKey() {
-      if (this.live) return "live";
+      if (this.live) return "live&" + new URLSearchParams(this.liveValues || {});
       return Object.entries(this.values).map(([n, v]) => `${n}=${v}`).join("&");
     }
 

@@ -98,7 +98,7 @@
       this.body = el("div", {className: "rl-predict-body"});
       this.record = el("p", {className: "rl-predict-record"});
       this.box.append(el("p", {className: "rl-predict-title", id: `${this.uid}-title`}, "먼저 예측하기"), this.body, this.record);
-      (explorer.root.querySelector(".rl-controls") || explorer.root.querySelector(".rl-intro")).after(this.box);
+      explorer.root.querySelector(".rl-predict-bar").after(this.box);
       this.heard = () => this.showRecord();
       window.addEventListener("rl-progress", this.heard);
       this.showRecord();
@@ -112,8 +112,10 @@
 
     /* explorer.js asks before it places a state: what stays hidden ({fields, tables, plots}) or null */
     before(states, moved) {
-      if (moved) {
-        const parts = states.map((s) => s.predict).filter(Boolean);
+      const parts = states.map((s) => s.predict).filter(Boolean);
+      const sig = JSON.stringify(parts);
+      if (moved && sig !== this.sig) {   // the same state again (a live recompute of the same values) changes nothing
+        this.sig = sig;
         this.pending = parts.length ? {parts, key: this.ex.stateKey()} : null;
         this.result = null;
       }
