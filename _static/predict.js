@@ -191,7 +191,7 @@
         const g = f.read();
         if (!g) continue;
         if (f.q.kind === "number" && !g.value) {
-          this.status.textContent = `“${f.q.ask}”: 숫자로 적자. 쉼표, 1.2e3 같은 지수 표기를 써도 된다.`;
+          this.status.textContent = `“${f.q.ask}” ${f.part.words.unreadable}`;
           f.input.setAttribute("aria-invalid", "true");
           f.focus();
           return;
@@ -216,7 +216,7 @@
           const [error, off] = errorText(gp, gq, ap, aq);
           const right = within(gp, gq, q.answer, part.tolerance);
           const mistake = right ? null : q.mistakes.find((m) => within(gp, gq, m.value, part.near)) || null;
-          entry = {guess: g.text, right, mistake, error, off};
+          entry = {guess: g.text, right, mistake, error, off, words: part.words};
         }
         judged.set(q, entry);
         withProgress((store) => store.predict({
@@ -244,7 +244,7 @@
         item.append(el("strong", {}, q.ask), " ", el("span", {className: "rl-predict-model"}, `모델: ${q.shown}.`));
         if (j) {
           item.dataset.verdict = j.right ? "right" : "wrong";
-          const verdict = q.kind === "choice" ? (j.right ? "맞았다." : "틀렸다.") : (j.right ? "1% 안으로 맞았다." : "");
+          const verdict = q.kind === "choice" ? (j.right ? "맞았다." : "틀렸다.") : (j.right ? j.words.right : "");
           item.append(" ", el("span", {className: "rl-predict-guess"}, `내 예측: ${j.guess}`),
             ...(q.kind === "number" ? [" ", el("span", {className: "rl-predict-error"}, `오차 ${j.error}.`)] : [": "]),
             verdict ? " " + verdict : "");

@@ -18,7 +18,8 @@ tests/show/test_predict.py and the browser test hold the two together).
                    {"id": "bound", "ask": …, "kind": "choice", "choices": [[key, label], …], "answer": key,
                     "also": [key, …], …}],                             # also: keys right too (a tie)
      "hide": {"fields": [name, …], "tables": {name: [column, …]}, "plots": [name, …], "widths": […], "flags": […]},
-     "tolerance": ["1", "100"], "near": ["1", "50"]}
+     "tolerance": ["1", "100"], "near": ["1", "50"],                  # right within, a mistake named within
+     "words": {"right": "1% 안으로 맞았다.", "unreadable": …}}          # the verdict words (from TOLERANCE)
 """
 from __future__ import annotations
 
@@ -27,7 +28,7 @@ from fractions import Fraction
 from roofline.cost import Cost, Timing
 from roofline.show import fmt, ko
 from roofline.show import mistakes as mk
-from roofline.show.exercises import UNITS, others
+from roofline.show.exercises import UNITS, UNREADABLE, others
 from roofline.show.mistakes import Mistake
 
 TOLERANCE = Fraction(1, 100)   # a guess within 1 % of the model's value counts as right ("맞았다")
@@ -89,7 +90,8 @@ def part(questions, fields=(), tables=None, plots=(), widths=(), flags=()) -> di
     return {"questions": list(questions),
             "hide": {"fields": list(fields), "tables": {k: list(v) for k, v in (tables or {}).items()},
                      "plots": list(plots), "widths": list(widths), "flags": list(flags)},
-            "tolerance": pq(TOLERANCE), "near": pq(NEAR)}
+            "tolerance": pq(TOLERANCE), "near": pq(NEAR),
+            "words": {"right": f"{fmt.percent(TOLERANCE, 0)} 안으로 맞았다.", "unreadable": UNREADABLE}}
 
 
 def bound_key(timing) -> str:
