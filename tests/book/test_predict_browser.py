@@ -217,7 +217,7 @@ def test_predict_first(site_url, browser, course, name):
     p.context.close()
 
 
-@pytest.mark.parametrize("name", ["roofline", "tile"])
+@pytest.mark.parametrize("name", list(PAGES))
 def test_predict_by_keyboard_on_a_phone(site_url, browser, course, name):
     p = Page(browser, site_url, name, course, viewport=PHONE)
     p.page.evaluate("() => window.rlProgress.reset()")
