@@ -8,6 +8,7 @@
  *
  * 이 페이지에서 직접 계산하기(_static/live.js)를 켜면, 라이브러리가 브라우저 안에서 계산한 상태를 setLive(state)로
  * 받아 같은 방식으로 옮긴다. 컨트롤의 값(과 직접 계산한 값)은 주소의 # 뒤에 남아, 그 주소를 열면 같은 상태가 된다.
+ * "먼저 예측하기"를 켜면(페이지마다 기억) predict.js를 받고, 조건이 바뀐 상태의 hide 값은 "?"로 옮긴다.
  */
 (function () {
   "use strict";
@@ -57,6 +58,27 @@
   window.addEventListener("pagehide", flushHash);
   document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushHash(); });
 
+  const PAGE = location.pathname.split("/").pop().replace(/\.html$/, "");
+  const HIDDEN = "?";   // a value waiting for the guess
+
+  function withProgress(fn) {
+    if (window.rlProgress) fn(window.rlProgress);
+    else document.addEventListener("rl-progress-ready", () => fn(window.rlProgress), {once: true});
+  }
+
+  /* predict.js (once), then the predict parts of `data`'s states (rlPredict.ready) */
+  let predicting = null;
+  function predictLoaded(data) {
+    predicting = predicting || new Promise((resolve) => {
+      const tag = document.createElement("script");
+      tag.src = new URL("predict.js", SCRIPT.src).href;
+      tag.onload = tag.onerror = resolve;
+      document.head.append(tag);
+    });
+    return predicting.then(() => window.rlPredict && window.rlPredict.ready(data));
+  }
+  const predictOn = () => new Promise((resolve) => withProgress((store) => resolve(!!store.mode(PAGE, "predict"))));
+
   function colour(el, value) {
     const m = /^var\((--[\w-]+)\)$/.exec(value || "");
     return m ? getComputedStyle(el).getPropertyValue(m[1]).trim() : value;
@@ -84,8 +106,13 @@
         el.hidden = false;
         if (el.matches(".rl-legend, .rl-meter")) el.setAttribute("aria-hidden", "true");
       });
-      this.restore();
-      this.render(false);
+      this.predictor = null;
+      this.toggle();
+      const linked = this.restore();
+      if (window.rlPredict && this.predictButton.getAttribute("aria-pressed") === "true") {
+        this.predictor = window.rlPredict.attach(this, PAGE);
+      }
+      this.render(false, linked);
       if (window.ResizeObserver) {
         let width = root.clientWidth;
         new ResizeObserver(() => {
@@ -100,7 +127,7 @@
       const params = hashParams();
       const mine = {};
       for (const [key, value] of params) if (key.startsWith(this.prefix + ".")) mine[key.slice(this.prefix.length + 1)] = value;
-      if (!Object.keys(mine).length) return;
+      if (!Object.keys(mine).length) return false;
       const names = this.data.hash || {};
       const byParam = Object.fromEntries(Object.entries(names).map(([control, param]) => [param, control]));
       const values = {...this.values};
@@ -118,6 +145,41 @@
         this.root.rlLinked = mine;
       }
       this.root.scrollIntoView();
+      return precomputed;
+    }
+
+    /* "먼저 예측하기": a toggle below the controls */
+    toggle() {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "rl-predict-toggle";
+      button.textContent = "먼저 예측하기";
+      button.setAttribute("aria-pressed", window.rlPredict && this.root.rlPredictOn ? "true" : "false");
+      button.addEventListener("click", () => {
+        const on = button.getAttribute("aria-pressed") !== "true";
+        withProgress((store) => store.setMode(PAGE, "predict", on));
+        this.setPredict(on);
+      });
+      this.predictButton = button;
+      const bar = document.createElement("p");   // after the controls (live mode hides them, not this)
+      bar.className = "rl-predict-bar";
+      bar.append(button);
+      (this.root.querySelector(".rl-controls") || this.root.querySelector(".rl-intro")).after(bar);
+    }
+
+    setPredict(on) {
+      this.predictButton.setAttribute("aria-pressed", on ? "true" : "false");
+      if (!on) {
+        if (this.predictor) this.predictor.remove();
+        this.predictor = null;
+        this.render(false);
+        return;
+      }
+      predictLoaded(this.data).catch(() => {}).then(() => {
+        if (!window.rlPredict || this.predictor || this.predictButton.getAttribute("aria-pressed") !== "true") return;
+        this.predictor = window.rlPredict.attach(this, PAGE);
+        this.render(false);
+      });
     }
 
     /* The controls' values in the address (the names of the parameter cell where they have one). */
@@ -129,8 +191,9 @@
     /* A state the library computed in the page (live mode) replaces the precomputed ones. */
     setLive(state, values) {
       this.live = state;
+      this.liveValues = values;
       if (values) writeHash(this.prefix, values);
-      this.render(true);
+      this.render(true, true);
     }
 
     inputs(name) {
@@ -189,7 +252,7 @@
         this.show(other, key);
       }
       this.remember();
-      this.render(true);
+      this.render(true, true);
     }
 
     state(part) {
@@ -199,12 +262,23 @@
       return state;
     }
 
-    render(flash) {
+    /* the shown state's key, for the reader's record */
+    stateKey() {
+      if (this.live) return "live&" + new URLSearchParams(this.liveValues || {});
+      return Object.entries(this.values).map(([n, v]) => `${n}=${v}`).join("&");
+    }
+
+    /* moved: the reader changed the conditions (control, live form, linked state): predict mode hides the answers */
+    render(flash, moved) {
       const started = performance.now();
       const changed = [];
       this.plots = {};
-      for (const state of this.live ? [this.live] : this.data.parts.map((part) => this.state(part))) {
-        for (const [name, text] of Object.entries(state.fields || {})) {
+      const states = this.live ? [this.live] : this.data.parts.map((part) => this.state(part));
+      const hide = this.predictor ? this.predictor.before(states, !!moved) : null;
+      const hidden = (kind, name) => !!hide && (hide[kind] || []).includes(name);
+      for (const state of states) {
+        for (const [name, value] of Object.entries(state.fields || {})) {
+          const text = hidden("fields", name) ? HIDDEN : value;
           this.root.querySelectorAll(`[data-rl-field="${name}"]`).forEach((el) => {
             if (el.textContent === text) return;
             el.textContent = text;
@@ -212,15 +286,25 @@
           });
         }
         for (const [name, width] of Object.entries(state.widths || {})) {
-          this.root.querySelectorAll(`[data-rl-width="${name}"]`).forEach((el) => { el.style.width = width; });
+          this.root.querySelectorAll(`[data-rl-width="${name}"]`).forEach((el) => { el.style.width = hidden("widths", name) ? "0%" : width; });
         }
         for (const [name, on] of Object.entries(state.flags || {})) {
-          this.root.classList.toggle(`rl-${name}`, on);
+          this.root.classList.toggle(`rl-${name}`, on && !hidden("flags", name));
         }
-        for (const [name, table] of Object.entries(state.tables || {})) this.table(name, table, changed);
-        Object.assign(this.plots, state.plots || {});
+        for (const [name, table] of Object.entries(state.tables || {})) {
+          const cols = hide && hide.tables && hide.tables[name];
+          this.table(name, cols ? {...table, rows: table.rows.map((row) => row.map((c, j) => (cols.includes(j) ? HIDDEN : c)))}
+            : table, changed);
+        }
+        for (const [name, plot] of Object.entries(state.plots || {})) {
+          // a plot that gives the answer away is out (and out of the accessibility tree) until the guess
+          const out = hidden("plots", name);
+          this.root.querySelectorAll(`[data-rl-plot="${name}"], [data-rl-legend="${name}"]`).forEach((el) => { el.hidden = out; });
+          if (!out) this.plots[name] = plot;
+        }
       }
       this.redraw();
+      if (this.predictor) this.predictor.after(states);
       // a changed value lights up briefly, unless the reader asked for reduced motion
       if (flash && changed.length && !(REDUCED && REDUCED.matches) && changed[0].animate) {
         const from = colour(this.root, "var(--rl-flash)");
@@ -397,7 +481,11 @@
     const begin = (root) => {
       if (root.rlExplorer || root.rlStarting) return;
       root.rlStarting = true;
-      load(root).then((data) => {
+      // the predict mode and its script before the first state is placed
+      Promise.all([load(root), predictOn()])
+        .then(([data, on]) => Promise.resolve(on && predictLoaded(data)).then(() => [data, on], () => [data, false]))
+        .then(([data, on]) => {
+        root.rlPredictOn = on;
         root.rlExplorer = new Explorer(root, data);
         root.dispatchEvent(new CustomEvent("rl-ready"));   // live.js adds its button to a started explorer
       }, (error) => {

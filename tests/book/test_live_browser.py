@@ -218,6 +218,49 @@ def test_my_kernel_live(roofline_page):
     assert "rl-above" in shown["flags"] and "불가능한 값" in shown["fields"]["k-verdict"]
 
 
+def test_my_kernel_live_predict_first(roofline_page):
+    """Live mode with predict mode on ("내 커널", issue 39): the library's state for the typed values waits for the
+    guess (no headline value in the text or the accessibility tree), then the model's value, the error and the why
+    are the engine's, and every value is placed."""
+    from roofline.show import exercises as ex
+    from roofline.show import predict as pr
+
+    reader = object.__new__(Reader)
+    reader.__dict__.update(roofline_page.__dict__, uid="rl-kernel", root=roofline_page.page.locator("#rl-kernel"))
+    root = reader.root
+    root.scroll_into_view_if_needed()
+    root.locator(".rl-predict-toggle").wait_for()
+    if root.locator(".rl-live-form").is_hidden():
+        reader.press()
+    if root.locator(".rl-predict-toggle").get_attribute("aria-pressed") != "true":
+        root.locator(".rl-predict-toggle").click()
+        root.locator(".rl-predict").wait_for()
+    values = {"hardware": "H100_SXM", "dtype": "BF16", "kernel": "matmul", "N": "2048", "T": "64", "t_ms": ""}
+    reader.type(values)
+    root.locator(".rl-predict-form").wait_for()
+    state = expected("kernel", values)
+    part = state["predict"]
+    for name in part["hide"]["fields"]:
+        assert root.locator(f'[data-rl-field="{name}"]').inner_text() == "?", name
+    text, tree = root.inner_text(), root.aria_snapshot()
+    for q in part["questions"]:
+        if "." in q["shown"]:
+            assert q["shown"] not in text and q["shown"] not in tree, q["id"]
+    q = next(q for q in part["questions"] if q["id"] == "t")
+    guess = f"{float(pr.exact(q['answer']) * 2000):.10g}"        # twice the time, in ms
+    root.locator(".rl-predict-form fieldset").filter(has_text=q["ask"]).locator("input[type=text]").fill(guess)
+    root.locator(".rl-predict-check").click()
+    item = root.locator('.rl-predict-result[data-quantity="t"]')
+    item.wait_for()
+    assert f"모델: {q['shown']}." in item.inner_text()
+    error = pr.error_text(ex.read(guess).value / 1000, pr.exact(q["answer"]))
+    assert item.locator(".rl-predict-error").inner_text() == f"오차 {error}."
+    assert item.locator(".rl-predict-why").inner_text() == q["why"]
+    check_state(reader.read(), state)
+    root.locator(".rl-predict-toggle").click()
+    roofline_page.page.evaluate("() => window.rlProgress.reset()")
+
+
 def test_matmul_live(site):
     reader = Reader(site, "ch-matmul", "rl-matmul")
     reader.press()

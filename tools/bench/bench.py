@@ -175,6 +175,21 @@ JUDGE_PROBE = """() => {
 }"""
 
 
+# From Enter in a predict form (issue 39) to the first frame after the model's values, the error and the why are placed.
+PREDICT_PROBE = """() => {
+  window.__predict = {pending: null, latency: [], work: []};
+  document.addEventListener("keydown", (e) => {
+    if (e.key === "Enter" && e.target.closest && e.target.closest(".rl-predict-form")) window.__predict.pending = e.timeStamp;
+  }, true);
+  document.addEventListener("rl-predict", (e) => {
+    const t0 = window.__predict.pending;
+    window.__predict.pending = null;
+    window.__predict.work.push(e.detail.ms);
+    requestAnimationFrame(() => { if (t0 !== null) window.__predict.latency.push(performance.now() - t0); });
+  }, true);
+}"""
+
+
 def spread(ms: list[float]) -> str:
     ms = sorted(ms)
     p90 = ms[min(len(ms) - 1, round(0.9 * (len(ms) - 1)))]
@@ -192,6 +207,7 @@ def in_browser(runs: int) -> None:
     try:
         with serve(root) as base, chromium(CHROMIUM) as browser:   # the full browser, as a reader has (not the tests' shell)
             explorer_response(browser, base, runs, label_page, page_file, offline)
+            predict_response(browser, base, runs, page_file, offline)
             judge_response(browser, base, runs, label_page, page_file, offline)
             first_visit_bytes(browser, base, toc_pages(), page_file, offline)
             offline_figures(browser, root, label_page, page_file, offline)
@@ -232,6 +248,43 @@ def explorer_response(browser, base, runs, label_page, page_file, offline) -> No
         found = page.evaluate("() => window.__bench")
         work = f"; the explorer's own work median {statistics.median(found['work']):.1f} ms" if found["work"] else ""
         report(f"explorer response, {docname.split('/')[-1]}", spread(found["latency"]) + work,
+               {"latency_ms": found["latency"], "work_ms": found["work"]})
+        context.close()
+
+
+def predict_response(browser, base, runs, page_file, offline) -> None:
+    """Predict first: the control moved, a guess typed, Enter; the time until the model's values are on the page."""
+    from browser_helpers import start_explorer
+
+    for docname in explorer_pages():
+        context = browser.new_context(viewport={"width": 1280, "height": 900})
+        offline(context, base, [])
+        page = context.new_page()
+        page.goto(base + page_file(docname), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        page.evaluate(PREDICT_PROBE)
+        root = start_explorer(page.locator("[data-rl-explorer]").first)
+        control = root.locator('input[type="range"]:visible, select:visible').first
+        toggle = root.locator(".rl-predict-toggle")
+        if control.count() == 0 or toggle.count() == 0:
+            report(f"predict response, {docname}", "no control or no predict mode found")
+            context.close()
+            continue
+        if toggle.get_attribute("aria-pressed") != "true":
+            toggle.click()
+        root.locator(".rl-predict").wait_for()
+        for i in range(5 * max(runs, 1)):
+            control.focus()
+            page.keyboard.press(control.evaluate(MOVE))
+            field = root.locator(".rl-predict-form input[type=text]").first
+            field.wait_for()
+            field.fill("1")
+            field.press("Enter")
+            page.wait_for_function(f"() => window.__predict.latency.length >= {i + 1}", timeout=5000)
+        found = page.evaluate("() => window.__predict")
+        page.evaluate("() => window.rlProgress && window.rlProgress.reset()")
+        report(f"predict response, {docname.split('/')[-1]}",
+               spread(found["latency"]) + f"; the guess's own work median {statistics.median(found['work']):.1f} ms",
                {"latency_ms": found["latency"], "work_ms": found["work"]})
         context.close()
 

@@ -46,9 +46,9 @@ import re
 from pathlib import Path
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
-# (explorer.js loads the plotting library when the first explorer starts; exercises.js a student's variants when the
-# "학번" field is first used)
-LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "variants.js")
+# (explorer.js loads the plotting library when the first explorer starts, and predict.js/.css when predict mode is on;
+# exercises.js a student's variants when the "학번" field is first used)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "predict.js", "predict.css", "variants.js")
 # static file (under _static) → what in a page's body needs it (any one of a tuple)
 PAGE_ASSETS = {
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
@@ -216,7 +216,8 @@ def _script_json(data) -> str:
 def explorer_states(outdir: Path) -> dict[str, int]:
     """Every explorer's states (the `states` of each of its data's `parts`) in _static/states/<page>-<id>.<digest>.json,
     a list with one object per part; its data in the page names the file (`"states": url relative to the page`)
-    instead. Returns {file: bytes}."""
+    instead. The states' predict parts go to <page>-<id>.predict.<digest>.json (`"predict": url`), whatever their
+    size. Returns {file: bytes}."""
     folder = outdir / STATES_DIR
     written = {}
     for page in sorted(outdir.rglob("*.html")):
@@ -224,18 +225,30 @@ def explorer_states(outdir: Path) -> dict[str, int]:
         if 'class="rl-data"' not in text:
             continue
 
-        def move(match):
-            data = _data(match.group(3))
-            states = [part.pop("states") for part in data["parts"]]
-            body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
-            if len(body) <= INLINE_STATES:
-                return match.group(0)
+        def write(body: bytes, kind: str, match) -> str:
             digest = hashlib.sha256(body).hexdigest()[:12]
-            name = f"{page.stem}-{match.group(2).removeprefix('rl-')}.{digest}.json"
+            name = f"{page.stem}-{match.group(2).removeprefix('rl-')}{kind}.{digest}.json"
             folder.mkdir(parents=True, exist_ok=True)
             (folder / name).write_bytes(body)
             written[name] = len(body)
-            data["states"] = os.path.relpath(folder / name, page.parent).replace(os.sep, "/")
+            return os.path.relpath(folder / name, page.parent).replace(os.sep, "/")
+
+        def move(match):
+            data = _data(match.group(3))
+            # the predict parts (issue 39: the answers a guess waits for) in a file of their own, fetched only when
+            # the reader turns predict mode on: never in the page, and no bytes for a reader who does not
+            predict = [{key: state.pop("predict") for key, state in part["states"].items() if "predict" in state}
+                       for part in data["parts"]]
+            if any(predict):
+                data["predict"] = write(json.dumps(predict, ensure_ascii=False, separators=(",", ":")).encode(),
+                                        ".predict", match)
+            states = [part.pop("states") for part in data["parts"]]
+            body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
+            if len(body) <= INLINE_STATES:
+                for part, part_states in zip(data["parts"], states):
+                    part["states"] = part_states
+                return match.group(0) if not any(predict) else match.group(1) + _script_json(data) + match.group(4)
+            data["states"] = write(body, "", match)
             return match.group(1) + _script_json(data) + match.group(4)
 
         new = _EXPLORER_DATA.sub(move, text)
@@ -259,6 +272,11 @@ def explorer_data(html: str, folder: Path | None = None) -> list[dict]:
             states = json.loads((folder / data.pop("states")).read_text(encoding="utf-8"))
             for part, part_states in zip(data["parts"], states):
                 part["states"] = part_states
+        if "predict" in data:
+            predict = json.loads((folder / data.pop("predict")).read_text(encoding="utf-8"))
+            for part, part_predict in zip(data["parts"], predict):
+                for key, value in part_predict.items():
+                    part["states"][key]["predict"] = value
         out.append(data)
     return out
 

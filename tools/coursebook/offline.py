@@ -48,7 +48,7 @@ LANDING_MARK = '<div class="rl-offline"'
 HASH_CHARS = 4                  # of the short sha-256 in the worker's list: 24 bits, enough to see a changed file
 UI = "_static/offline-ui.js"    # the update notice and the landing control, loaded by offline.js when needed
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
-_STATES = re.compile(r'"states":"([^"]+)"')
+_STATES = re.compile(r'"(?:states|predict)":"([^"]+)"')   # an explorer's states, its predict parts
 
 
 def short_hash(data: bytes) -> str:

@@ -17,6 +17,7 @@ from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
+from roofline.show import predict as pr
 from roofline.show.engine import TERA, coord, keep, log_ticks
 from roofline.show.figures import figure
 from roofline.show.pages.w4_5_matmul import regimes
@@ -304,7 +305,32 @@ def roofline_state(w4) -> dict:
                   + [[case_color(i), False, ko.case(c)] for i, c in enumerate(cases)],
     }
     return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c) for c in cases]}},
-            "plots": {"roofline": plot}}
+            "plots": {"roofline": plot}, "predict": roofline_predict(w4)}
+
+
+def predict_tile(w4) -> int:
+    """The tile ②'s predict mode asks about: the middle of the problem's tiles."""
+    return w4.tiles[len(w4.tiles) // 2]
+
+
+def intensity_why(label: str, cost, s: int) -> str:
+    """Why I_T is what it is here: F/Q, and Q grows with the Byte per element s (the machine does not enter)."""
+    return (f"{label}의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다. Q는 원소당 Byte 수 "
+            f"s = {s}에 비례하므로, 하드웨어를 바꿔도 I는 그대로이고 s가 반이 되는 자료형에서는 두 배가 된다.")
+
+
+def roofline_predict(w4) -> dict:
+    """② predict first: for the problem's middle tile T on this machine and dtype, which resource limits, I_T and the
+    ideal time (`predict.roofline_questions`: the mistakes are the same model calls with C's write left out, an FMA
+    counted as one FLOP, no reuse, or milliseconds and seconds swapped). Hidden until the guess: the table's values,
+    the regimes sentence and the plot."""
+    hw, s, N = w4.hardware, w4.s, w4.N
+    T = predict_tile(w4)
+    label = f"T = {T}"
+    cost = kernels.matmul_tiled(N, T, s, s)
+    questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
+                                      intensity_why(label, cost, s), no_reuse=kernels.matmul_no_reuse(N, s, s))
+    return pr.part(questions, fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
 
 
 
@@ -374,7 +400,18 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
             "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델이 주는 점 (성능 상한 아래)"]]
                       + ([["var(--rl-accent)", False, "측정한 처리율"]] if achieved else [])}
     return {"fields": fields, "flags": {"above": achieved is not None and achieved > t.R_roof},
-            "plots": {"kernel": plot}}
+            "plots": {"kernel": plot}, "predict": kernel_predict(kind, cost, hw)}
+
+
+def kernel_predict(kind: str, cost, hw) -> dict:
+    """"내 커널" predict first (the live mode): which resource limits, I and the ideal time of the reader's kernel
+    (`predict.roofline_questions`; FMA counted as one FLOP only for the matmul kernels, C's write only where the
+    kernel writes). Hidden until the guess: I, the ceiling, the limiting resource, the time, the share and the plot."""
+    name = KERNELS[choice(kind, "kernel", KERNELS, "커널")][0]
+    why = f"내 커널의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다."
+    questions = pr.roofline_questions(f"내 커널({name})", "내 커널", cost, hw, why,
+                                      fma=kind in ("matmul", "gemv", "batched_gemm"))
+    return pr.part(questions, fields=["k-I", "k-R", "k-bound", "k-t", "k-share", "k-verdict"], plots=["kernel"])
 
 
 
@@ -445,7 +482,9 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
               "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
               "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
               "t_ms": "" if t_ms is None else t_ms}
-    data = {"controls": {}, "parts": [{"on": [], "states": {"": state}}],
+    # the page's own state is shown as it is: its predict part is the live mode's (no bytes in the page)
+    shown = {k: v for k, v in state.items() if k != "predict"}
+    data = {"controls": {}, "parts": [{"on": [], "states": {"": shown}}],
             "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
             "live": explorer.live_form("kernel", values)}
     data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()],

@@ -12,7 +12,7 @@ The `*_section(w4, …)` functions return name → value for one section of the 
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from roofline import buffers, kernels, occupancy
@@ -24,6 +24,8 @@ from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
 from roofline.show.engine import keep
+from roofline.show import predict as pr
+from roofline.show.mistakes import Mistake
 
 
 def _byte_kib(n) -> str:
@@ -562,7 +564,79 @@ def tile_occupancy_state(w4, T, copies) -> dict:
     r = case.result
     return {"fields": occupancy_words(case, preset),
             "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
-            "flags": {"misfit": r is None or not r.blocks}}
+            "flags": {"misfit": r is None or not r.blocks}, "predict": tile_predict(w4, T, copies)}
+
+
+LIMIT_CHOICES = [[name, LIMIT_NAMES[name]] for name in occupancy.LIMITS]
+
+
+def _blocks_with(preset, w4, T, copies) -> int:
+    """Resident blocks of ④'s tile on `preset` (0 when no block can take it): the model's one call."""
+    r = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers).result
+    return r.blocks if r else 0
+
+
+def _binding_with(preset, w4, T, copies) -> str:
+    r = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers).result
+    return r.binding[0] if r and r.binding else ""
+
+
+def blocks_why(case, preset) -> str:
+    """Why this many blocks: each limit's blocks, the smallest one decides."""
+    r = case.result
+    if r is None:
+        return over_text(case, preset)
+    limits = ", ".join(f"{LIMIT_NAMES[name]} {limit_text(n)}" for name, n in r.limits.items())
+    return (f"상주 블록은 네 한도 가운데 가장 작은 값이다: {limits}. 블록 하나가 Shared Memory를 "
+            f"{fmt.kib(r.smem_per_block)}(예약분 포함) 잡으므로 SM의 {fmt.kib(preset.sm.smem)}에는 "
+            f"{limit_text(r.limits['smem'])}개까지 들어간다.")
+
+
+def smem_why(w4, T, copies, smem) -> str:
+    return (f"입력 버퍼 = 벌 수·s·(T·T + T·T) = {copies}·{w4.s}·({T}·{T} + {T}·{T}) = {fmt.integer(smem)} Byte = "
+            f"{fmt.kib(smem)}다 (1 KiB = 1,024 Byte). T를 두 배로 하면 네 배가 된다.")
+
+
+def tile_predict(w4, T, copies) -> dict:
+    """④ predict first: the tile's input buffers (KiB), the resident blocks per SM and the binding limit. The
+    mistakes are the model's calls with one thing changed: KB for KiB, the other buffering, the 1 KiB a block
+    reserves left out, the per-block Shared Memory maximum taken for the SM's. Hidden until the guess: the buffers,
+    the demand and limits, the result and the problem's tiles on this GPU (the occupancy bar too)."""
+    preset = w4.catalog.presets[w4.gpu]
+    sm = preset.sm
+    case = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers)
+    other = 3 - copies
+    smem = case.smem
+    no_reserve = replace(preset, sm=replace(sm, smem_reserved=0))
+    per_block = replace(preset, sm=replace(sm, smem=sm.smem_per_block))
+    kib = pr.number(
+        "smem", f"T = {T}, {BUFFERING[copies]}: 블록 하나가 Shared Memory에 두는 입력 버퍼는?", smem, "KiB",
+        fmt.kib(smem), smem_why(w4, T, copies, smem),
+        [Mistake("kb-kib", Fraction(smem * 1024, 1000), "Byte를 1,000으로 나누어 KB로 센 값을 KiB로 적었다."),
+         Mistake("double-buffer", buffers.tile_buffers(T, T, T, w4.s, w4.s, other).inputs,
+                 f"{BUFFERING[other]}의 입력 버퍼다.")])
+    questions = [kib]
+    if case.result is not None:
+        r = case.result
+        questions.append(pr.number(
+            "blocks", f"{gpu_name(preset)}의 SM 하나에 이 블록이 몇 개 상주할까?", r.blocks, "개", f"{fmt.integer(r.blocks)}개",
+            blocks_why(case, preset),
+            [Mistake("reserved", _blocks_with(no_reserve, w4, T, copies), "블록마다 예약되는 Shared Memory 없이 센 수다."),
+             Mistake("per-sm-block", _blocks_with(per_block, w4, T, copies),
+                     f"SM의 Shared Memory로 블록 하나의 최대 {fmt.kib(sm.smem_per_block)}를 썼다."),
+             Mistake("double-buffer", _blocks_with(preset, w4, T, other), f"{BUFFERING[other]}로 센 수다.")]))
+        if r.binding:
+            choice = pr.choice(
+                "binding", "그 수를 정하는 한도는?", LIMIT_CHOICES, r.binding[0],
+                f"{ko.particle(binding(r), '이/가')} 가장 작은 한도다: " + blocks_why(case, preset).split(": ", 1)[1],
+                [Mistake("reserved", _binding_with(no_reserve, w4, T, copies), "예약분을 빼면 다른 한도가 먼저 닿는다."),
+                 Mistake("per-sm-block", _binding_with(per_block, w4, T, copies),
+                         "블록 하나의 최대를 SM의 Shared Memory로 쓰면 다른 한도가 먼저 닿는다.")],
+                also=r.binding[1:])                # limits that tie are right too
+            questions.append(choice)
+    hidden = ["b0", "b1", "b2", "b3", "b4", "smem", "smem-alloc", "lim-warps", "lim-registers", "lim-smem",
+              "lim-blocks", "blocks", "warps", "occupancy", "binding", "verdict"]
+    return pr.part(questions, fields=hidden, tables={"tiles": [1, 2, 3, 4]}, widths=["occupancy"], flags=["misfit"])
 
 
 def tile_cases_state(w4) -> dict:

@@ -22,6 +22,7 @@ from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, formulas, ko, tables, tex
+from roofline.show import predict as pr
 from roofline.show.engine import coord, keep, log_ticks, tile_ticks
 from roofline.show.figures import figure
 from roofline.show.palette import case_color
@@ -561,7 +562,7 @@ def matmul_state(w4, T: int) -> dict:
     x = [float(t) for t in Ts]
     xrange = [coord(Fraction(Ts[0]) / Fraction(3, 2)), coord(Ts[-1] * Fraction(3, 2))]
     I_T, t_T = fmt.decimal(chosen.cost.I, 3), fmt.ms(chosen.timing.t_ideal, 3)
-    return {"fields": fields, "plots": {
+    return {"fields": fields, "predict": matmul_predict(w4, T), "plots": {
         "intensity": {
             "x": x, "y": [[coord(c.cost.I) for c in sweep.values()], [coord(hw.ridge)] * len(Ts),
                           [coord(chosen.cost.I) if t == T else None for t in Ts]],
@@ -585,6 +586,32 @@ def matmul_state(w4, T: int) -> dict:
 
 
 
+
+
+def doubling_why(w4, T: int) -> str:
+    """Why I_T is what it is at T, from the tile half as wide (the slider's neighbour): the A·B reads 2sN³/T halve,
+    C's write sN² stays, so I grows by less than two and the memory time falls."""
+    N, s, hw = w4.N, w4.s, w4.hardware
+    now = Timing(kernels.matmul_tiled(N, T, s, s), hw)
+    head = (f"T = {T}의 I = F/Q = {fmt.integer(now.cost.F)} FLOPs / {fmt.integer(now.cost.Q)} Byte다. "
+            f"Q = 2sN³/T + sN²에서 A·B 읽기 2sN³/T는 T에 반비례하고, C 쓰기 sN² = {fmt.integer(s * N * N)} Byte는 그대로다.")
+    if T % 2 or N % (T // 2):
+        return head
+    half = Timing(kernels.matmul_tiled(N, T // 2, s, s), hw)
+    return (f"{head} T = {T // 2}에서 T를 두 배로 하면 I는 {fmt.ratio(now.cost.I / half.cost.I)}가 되고, 메모리 시간은 "
+            f"{fmt.ms(half.t_memory, 6)} ms에서 {fmt.ms(now.t_memory, 6)} ms로 준다.")
+
+
+def matmul_predict(w4, T: int) -> dict:
+    """⑤ predict first at the chosen T: which resource limits, I_T and the ideal time (`predict.roofline_questions`),
+    the why of I_T from the tile half as wide. Hidden until the guess: both rows' Q onwards, the regimes, the plots."""
+    N, s, hw = w4.N, w4.s, w4.hardware
+    label = f"T = {T}"
+    cost = kernels.matmul_tiled(N, T, s, s)
+    questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
+                                      doubling_why(w4, T), no_reuse=kernels.matmul_no_reuse(N, s, s))
+    hidden = [f"r{i}-{j}" for i in (0, 1) for j in range(2, len(MATMUL_HEADERS))] + ["regimes"]
+    return pr.part(questions, fields=hidden, plots=["intensity", "times"])
 
 
 def matmul_sizes(N: int, smallest: int = 1024, largest: int = 16384) -> list[int]:

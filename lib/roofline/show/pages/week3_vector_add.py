@@ -17,6 +17,7 @@ from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
+from roofline.show import predict as pr
 from roofline.show.engine import TERA, keep
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
@@ -337,7 +338,27 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     longer = max(t.t_compute, t.t_memory)
     widths = {"compute": fmt.percent(t.t_compute / longer, 1).replace(" ", ""),
               "memory": fmt.percent(t.t_memory / longer, 1).replace(" ", "")}
-    return {"fields": fields, "widths": widths}
+    return {"fields": fields, "widths": widths, "predict": vector_predict(w3, kP, kBW)}
+
+
+def factor_effect(name: str, k, what: str) -> str:
+    """"BW를 4배로 하면 메모리 시간은 1/4이 된다" (k = 1: 그대로다)."""
+    if k == 1:
+        return f"{name}는 이 장의 하드웨어 그대로이므로 {what}도 그대로다."
+    return f"{name}를 {factor_label(k)}로 하면 {what}은 {ko.particle(fmt.fraction(1 / Fraction(k)) + '배', '이/가')} 된다."
+
+
+def vector_predict(w3, kP=1, kBW=1) -> dict:
+    """Week 3 predict first with P×kP and BW×kBW: which resource limits and the ideal time
+    (`predict.roofline_questions`; the mistakes: C's write left out, ms and s swapped), why from the factors.
+    Hidden until the guess: the three times, the speedup, the limiting resource and the time bars."""
+    kP, kBW = Fraction(kP), Fraction(kBW)
+    machine = w3.hardware.with_(P=kP * w3.hardware.P, BW=kBW * w3.hardware.BW)
+    add = kernels.vector_add(w3.L, w3.s)
+    effect = f" {factor_effect('P', kP, '연산 시간')} {factor_effect('BW', kBW, '메모리 시간')}"
+    questions = pr.roofline_questions(f"L = {fmt.integer(w3.L)} Vector Add", "Vector Add", add, machine, fma=False,
+                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms")
+    return pr.part(questions, fields=[f"t{j}" for j in range(5)] + ["t2", "kind"], widths=["compute", "memory"])
 
 
 def vector_fits(w3, kcap=1) -> dict:
@@ -356,7 +377,7 @@ def vector_words(w3) -> dict:
 def vector_state(w3, kP=1, kBW=1, kcap=1) -> dict:
     times, fits, words = vector_times(w3, kP, kBW), vector_fits(w3, kcap), vector_words(w3)
     return {"fields": {**times["fields"], **fits["fields"], **words["fields"]}, "widths": times["widths"],
-            "flags": fits["flags"]}
+            "flags": fits["flags"], "predict": times["predict"]}
 
 
 

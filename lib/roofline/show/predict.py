@@ -1,0 +1,205 @@
+"""Predict first: the part of an explorer's state that asks the reader's guess before the model's answer is shown.
+
+A page module builds, beside a state's fields, its `predict` part with the functions here: the headline questions of
+that state (the limiting resource, I or I_T, the ideal time, ④'s resident blocks and binding limit), each with the
+model's answer as an exact fraction (or a choice's key), the text the page shows for it, one sentence of why written
+from the same state, and the common mistakes the page module computed with the model (the same call, one input or
+term changed; `roofline.show.mistakes`). The part also names what the page must not show before the guess (`hide`).
+explorer.js places a state whose part is pending with those fields blanked (replaced, not hidden by CSS), and
+_static/predict.js reads the guess with the exercises' reader (`window.rlNumbers`), compares it exactly with the
+fraction written here and shows the error as `error_text` writes it (predict.js follows the same rule with BigInt;
+tests/show/test_predict.py and the browser test hold the two together).
+
+    {"questions": [{"id": "t", "ask": "T = 32의 Roofline 예상 시간은?", "kind": "number", "unit": "ms",
+                    "units": [["ms", 1, 1000], ["s", 1, 1], …],       # the unit choices: name and size in the base unit
+                    "answer": ["p", "q"],                               # in the base unit (s, Byte, FLOPs/Byte, 개)
+                    "shown": "6.871948 ms", "why": "…",
+                    "mistakes": [{"kind": "c-write", "name": …, "value": [p, q], "hint": …}]},
+                   {"id": "bound", "ask": …, "kind": "choice", "choices": [[key, label], …], "answer": key,
+                    "also": [key, …], …}],                             # also: keys right too (a tie)
+     "hide": {"fields": [name, …], "tables": {name: [column, …]}, "plots": [name, …], "widths": […], "flags": […]},
+     "tolerance": ["1", "100"], "near": ["1", "50"],                  # right within, a mistake named within
+     "words": {"right": "1% 안으로 맞았다.", "unreadable": …}}          # the verdict words (from TOLERANCE)
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from roofline.cost import Cost, Timing
+from roofline.show import fmt, ko
+from roofline.show import mistakes as mk
+from roofline.show.exercises import UNITS, UNREADABLE, others
+from roofline.show.mistakes import Mistake
+
+TOLERANCE = Fraction(1, 100)   # a guess within 1 % of the model's value counts as right ("맞았다")
+NEAR = Fraction(2, 100)        # a guess within 2 % of what a mistake gives is named as that mistake
+MEMORY, COMPUTE = "memory", "compute"
+BOUND_CHOICES = [[MEMORY, "메모리 (HBM 대역폭)"], [COMPUTE, "연산 성능"]]
+
+
+def pq(x) -> list[str]:
+    """An exact value as the page's data holds it: numerator and denominator as decimal strings (JSON numbers lose
+    digits past 2⁵³; predict.js reads them with BigInt)."""
+    x = Fraction(x)
+    return [str(x.numerator), str(x.denominator)]
+
+
+def exact(p_q) -> Fraction:
+    """The value `pq` wrote."""
+    return Fraction(int(p_q[0]), int(p_q[1]))
+
+
+def unit_choices(unit: str) -> list[list]:
+    """The unit a guess is typed in: the asked one first, then the others of its kind, each with its size."""
+    asked = UNITS[unit]
+    return [[u.name, *pq(u.size)] for u in [asked, *others(asked)]]
+
+
+def mistake_list(items, right) -> list[dict]:
+    """Mistakes (`roofline.show.mistakes.Mistake`) as the page names them: none that gives the right answer, and
+    for a number none within the tolerance of it (such a guess counts as right)."""
+    out = []
+    for m in mk.kept(items, right):
+        if not isinstance(right, str) and abs(Fraction(m.value) - right) <= TOLERANCE * abs(right):
+            continue
+        value = m.value if isinstance(m.value, str) else pq(m.value)
+        out.append({"kind": m.kind, "name": m.name, "value": value, "hint": m.hint})
+    return out
+
+
+def number(qid: str, ask: str, value, unit: str, shown: str, why: str, mistakes=()) -> dict:
+    """A number to guess: `value` in the base unit of `unit`'s kind, `shown` as the page writes the model's value."""
+    value = Fraction(value)
+    return {"id": qid, "ask": ask, "kind": "number", "unit": unit, "units": unit_choices(unit), "answer": pq(value),
+            "shown": shown, "why": why, "mistakes": mistake_list(mistakes, value)}
+
+
+def choice(qid: str, ask: str, choices, answer: str, why: str, mistakes=(), also=()) -> dict:
+    """A choice to guess: `answer` a key of `choices`; `also` the keys that are right too (limits that tie)."""
+    labels = dict(choices)
+    right = {answer, *also}
+    shown = "·".join(labels[k] for k, _ in choices if k in right)
+    return {"id": qid, "ask": ask, "kind": "choice", "choices": [list(c) for c in choices], "answer": answer,
+            "also": [k for k, _ in choices if k in right and k != answer], "shown": shown, "why": why,
+            "mistakes": [m for m in mistake_list(mistakes, answer) if m["value"] not in right and m["value"]]}
+
+
+def part(questions, fields=(), tables=None, plots=(), widths=(), flags=()) -> dict:
+    """A state's predict part: its questions and what stays hidden until the guess (fields, table columns, plots
+    and bars left out, flags off)."""
+    return {"questions": list(questions),
+            "hide": {"fields": list(fields), "tables": {k: list(v) for k, v in (tables or {}).items()},
+                     "plots": list(plots), "widths": list(widths), "flags": list(flags)},
+            "tolerance": pq(TOLERANCE), "near": pq(NEAR),
+            "words": {"right": f"{fmt.percent(TOLERANCE, 0)} 안으로 맞았다.", "unreadable": UNREADABLE}}
+
+
+def bound_key(timing) -> str:
+    return MEMORY if timing.memory_bound else COMPUTE
+
+
+# ---------------------------------------------------------------- the roofline's questions (②, ⑤, the week-3 note, "내 커널")
+
+def bound_why(label: str, I, hw) -> str:
+    """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW."""
+    star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"
+    head = f"{label}의 I = {fmt.number(I, 3)} FLOPs/Byte"
+    if I == hw.ridge:
+        return f"{ko.particle(head, '이/가')} {ko.particle(star, '과/와')} 같아 두 상한이 만난다: 메모리와 연산이 함께 제한한다."
+    if I < hw.ridge:
+        return (f"{ko.particle(head, '이/가')} {star}보다 작으므로 메모리(HBM 대역폭)가 제한한다: "
+                "Byte 하나에 하는 일이 적어 데이터를 나르는 시간이 더 길다.")
+    return (f"{ko.particle(head, '이/가')} {star}보다 크므로 연산 성능이 제한한다: "
+            "데이터를 나르는 시간보다 계산하는 시간이 더 길다.")
+
+
+def time_why(timing) -> str:
+    """Why the ideal time is what it is: the longer of F/P and Q/BW."""
+    a, b = fmt.ms(timing.t_compute, 6), fmt.ms(timing.t_memory, 6)
+    longer = "메모리 시간" if timing.memory_bound else "연산 시간"
+    return (f"예상 시간은 t = max(F/P, Q/BW)다. 연산 시간 F/P = {a} ms, 메모리 시간 Q/BW = {b} ms이므로 "
+            f"더 긴 {longer}이 예상 시간이다.")
+
+
+def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | None = None, no_reuse=None,
+                       fma: bool = True, bound_extra: str = "", time_extra: str = "", ms_text=None) -> list[dict]:
+    """Which resource limits `cost` on `hw`, its I (when `intensity_why` says why) and its ideal time, for the
+    subject `subject` ("4,096×4,096 행렬곱, T = 64") named `label` ("T = 64"). The mistakes are the model's own
+    calls with one thing changed: C's write left out (when the kernel writes), an FMA counted as one FLOP (`fma`:
+    a kernel of multiply-adds), no reuse (`no_reuse`: its cost), ms and s swapped. `ms_text`: how the page writes
+    the time (seconds → "8.657043 ms"), fmt.ms with 6 decimals unless given."""
+    t = Timing(cost, hw)
+    other = {}
+    if cost.Q_write and cost.Q_read:
+        other["c-write"] = Cost(F=cost.F, Q_read=cost.Q_read, Q_write=0)
+    if fma and cost.F >= 2:
+        other["fma-one"] = Cost(F=cost.F // 2, Q_read=cost.Q_read, Q_write=cost.Q_write)
+    if no_reuse is not None:
+        other["tile-reuse-ignored"] = no_reuse
+    hints = {"c-write": "C를 쓰는 Byte를 빼먹은 Q로 센 값이다.", "fma-one": "곱셈과 덧셈을 FLOP 하나로 세어 F가 반이 된 값이다.",
+             "tile-reuse-ignored": "타일 안의 재사용 없이 센 값(재사용 없음)이다."}
+    choice_hints = {"c-write": "C를 쓰는 Byte를 빼면 Q가 작아져 I가 커지고, 그러면 제한 자원이 바뀐다.",
+                    "fma-one": "FMA를 FLOP 하나로 세면 F와 I가 반이 되고, 그러면 제한 자원이 바뀐다.",
+                    "tile-reuse-ignored": "재사용 없이 세면 I가 훨씬 작아지고, 그러면 제한 자원이 바뀐다."}
+    bound = choice("bound", f"{subject}: 무엇이 제한할까?", BOUND_CHOICES, bound_key(t),
+                   bound_why(label, cost.I, hw) + bound_extra,
+                   [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
+    out = [bound]
+    if intensity_why is not None:
+        out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
+                          intensity_why, [Mistake(k, c.I, hints[k]) for k, c in other.items()]))
+    shown = ms_text(t.t_ideal) if ms_text else f"{fmt.ms(t.t_ideal, 6)} ms"
+    out.append(number("t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", shown,
+                      time_why(t) + time_extra,
+                      [Mistake(k, Timing(c, hw).t_ideal, hints[k]) for k, c in other.items()]
+                      + [Mistake("ms-s", t.t_ideal * 1000, "ms로 잰 값을 s 칸에 적었다."),
+                         Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms 칸에 적었다.")]))
+    return out
+
+
+# ---------------------------------------------------------------- the error of a guess (predict.js follows this rule)
+
+def _significant(x: Fraction, digits: int) -> str:
+    """x > 0 with `digits` significant digits (half away from zero), as fixed decimals: 0.0123, 1.23, 123, 12300."""
+    e = 0
+    while x * Fraction(10) ** e < 10 ** (digits - 1):
+        e += 1
+    while x * Fraction(10) ** e >= 10**digits:
+        e -= 1
+    r = fmt.rounded(x * Fraction(10) ** e, 0)
+    if r >= 10**digits:         # 9.995 → 10.0
+        e -= 1
+        r = fmt.rounded(x * Fraction(10) ** e, 0)
+    value = r / Fraction(10) ** e
+    return fmt.decimal(value, max(0, e), grouping=True)
+
+
+def error_text(guess, model) -> str:
+    """The error of a guess against the model's value: its factor (3 significant digits) and the signed percentage
+    (1 decimal): "0.630배 (−37.0%)", "1.00배 (0.0%)", "2.50배 (+150.0%)". A guess of 0 or of the wrong sign has no
+    factor: "0배 (−100.0%)", "부호가 반대 (−250.0%)"."""
+    guess, model = Fraction(guess), Fraction(model)
+    factor = guess / model
+    pct = fmt.rounded((factor - 1) * 100, 1)
+    sign = "+" if pct > 0 else ("−" if pct < 0 else "")
+    pct_text = sign + fmt.decimal(abs(pct), 1) + "%"
+    if factor == 0:
+        return f"0배 ({pct_text})"
+    if factor < 0:
+        return f"부호가 반대 ({pct_text})"
+    return f"{_significant(factor, 3)}배 ({pct_text})"
+
+
+def right(guess, model) -> bool:
+    guess, model = Fraction(guess), Fraction(model)
+    return abs(guess - model) <= TOLERANCE * abs(model)
+
+
+def named(guess, question: dict) -> dict | None:
+    """The mistake a number guess matches (within NEAR of what it gives), None if none."""
+    guess = Fraction(guess)
+    for m in question["mistakes"]:
+        value = exact(m["value"])
+        if abs(guess - value) <= NEAR * abs(value):
+            return m
+    return None
