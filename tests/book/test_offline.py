@@ -266,11 +266,10 @@ LOADED = """() => [location.pathname, ...performance.getEntriesByType("resource"
 def test_a_first_visit_fetches_the_page_the_worker_and_nothing_ahead_but_the_explorer_s_files(site):
     """What the offline work adds to a first visit is the worker and offline.js: not the manifest, the icons,
     offline-ui.js (until the landing control is used), the site root, fonts the page did not use. The one thing
-    fetched ahead is what an explorer loads when it starts (its states, uPlot), so that it starts offline."""
-    from coursebook.assets import LOADED_BY_SCRIPT
-
+    fetched ahead is what an explorer loads when it starts (its states, uPlot), so that it starts offline: not its
+    predict parts, nor the predict mode's or the variants' scripts (kept when the reader asks for them)."""
     server = site[1]
-    later = tuple(f"/_static/{name}" for name in LOADED_BY_SCRIPT) + ("/_static/states/",)
+    later = tuple("/" + name for name in site_offline.EXPLORER_LATER) + ("/_static/states/",)
     for docname in (label_page("home"), label_page("ch-roofline")):
         reader = Reader(site)
         served = len(server.served)
@@ -279,7 +278,7 @@ def test_a_first_visit_fetches_the_page_the_worker_and_nothing_ahead_but_the_exp
         loaded = set(page.evaluate(LOADED))
         extra = {path for path in server.served[served:] if path not in loaded
                  and not path.endswith(("/" + site_offline.WORKER, "/_static/offline.js"))
-                 and not any(part in path for part in later)}
+                 and not (any(part in path for part in later) and ".predict." not in path)}
         assert extra == set(), f"{docname}: fetched on a first visit besides the page and the worker: {sorted(extra)}"
         reader.close()
 

@@ -48,7 +48,10 @@ LANDING_MARK = '<div class="rl-offline"'
 HASH_CHARS = 4                  # of the short sha-256 in the worker's list: 24 bits, enough to see a changed file
 UI = "_static/offline-ui.js"    # the update notice and the landing control, loaded by offline.js when needed
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
-_STATES = re.compile(r'"(?:states|predict)":"([^"]+)"')   # an explorer's states, its predict parts
+# an explorer's states (not its predict parts: fetched, and then kept, only when the reader turns predict mode on)
+_STATES = re.compile(r'"states":"([^"]+)"')
+# what explorer.js loads when an explorer starts (the predict mode's and the variants' scripts are kept when asked for)
+EXPLORER_LATER = ("_static/vendor/uplot/uPlot.iife.min.js",)
 
 
 def short_hash(data: bytes) -> str:
@@ -101,10 +104,7 @@ def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
             if name in files and name not in found:
                 found.append(name)
         if "data-rl-explorer" in text:    # what explorer.js loads when an explorer starts
-            from coursebook.assets import LOADED_BY_SCRIPT
-
-            later = [f"_static/{name}" for name in LOADED_BY_SCRIPT]
-            found += [name for name in later if name in files and name not in found]
+            found += [name for name in EXPLORER_LATER if name in files and name not in found]
         # not the manifest and the icons its head names (the browser asks for them when it installs the site: the
         # worker keeps them then, or with the whole site), nor the live mode's files
         needs[page] = [name for name in found if not name.startswith(LIVE) and name != MANIFEST and name not in ICONS]
