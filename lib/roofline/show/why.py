@@ -1,0 +1,193 @@
+"""Why this number? A glued number carries its derivation: the quantity (symbol, Korean name), its formula in the
+course's symbols, the same with the values put in, the result with its unit and rounding, and where each input comes
+from (a course.toml key, a parameter-cell variable, another derivation, a measurement, a cited source).
+
+The derivation is the model's (`roofline.derive`: the terms that computed the value wrote the formula), so it cannot
+disagree with the number. A page module glues `why.decimal(cost.derivation("I"), 6, src)` instead of
+`fmt.decimal(cost.I, 6)`: the same text (a `str`), with `.why`, the record. `glue` stores the record beside the text
+(mime type `WHY_MIME`); the site shows it in a panel when the number is pressed, and a notebook prints it with
+`why("I0")`.
+
+Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measured:<name, conditions>",
+"cite:<bibkey>".
+"""
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+
+from roofline.derive import Quantity, exact_text
+from roofline.show import fmt
+
+WHY_MIME = "application/vnd.roofline.why+json"
+
+# the course's symbols and their Korean names; the unit of each (the base unit the model computes in)
+NAMES = {
+    "F": ("연산량", "FLOPs"), "Q": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_T": ("타일 행렬곱이 옮긴 양", "Byte"),
+    "I": ("산술 강도", "FLOPs/Byte"), "I_T": ("타일 행렬곱의 산술 강도", "FLOPs/Byte"),
+    "I*": ("분기점", "FLOPs/Byte"), "P": ("최대 연산 성능", "FLOPs/s"), "BW": ("메모리 대역폭", "Byte/s"),
+    "t_compute": ("연산 시간", "s"), "t_memory": ("메모리 시간", "s"), "t_ideal": ("이상적 시간", "s"),
+    "R_roof": ("Roofline 상한", "FLOPs/s"), "N": ("정사각 행렬 한 변", ""), "T": ("출력 타일 한 변", ""),
+    "L": ("벡터 길이", "원소"), "s": ("원소 하나의 크기", "Byte"), "s_in": ("입력 원소의 크기", "Byte"),
+    "s_out": ("출력 원소의 크기", "Byte"),
+}
+
+REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
+
+
+def sources(problem, *, T_from: str = "tiles", s_in: str | None = None, s_out: str | None = None) -> dict[str, str]:
+    """symbol → origin of the inputs a week-4 or week-3 problem gives: N, T, L from the problem's fields (the file's
+    key, or the parameter cell's variable that changed it), s from the dtype table, P and BW from the preset."""
+    found = {}
+    fields = {"N": "N", "T": T_from, "L": "L"}
+    for symbol, key in fields.items():
+        if hasattr(problem, key):
+            found[symbol] = problem.origin(key)
+    dtype = problem.dtype
+    found["s"] = f"toml:dtypes.{dtype}"
+    found["s_in"] = f"toml:dtypes.{s_in or dtype}"
+    found["s_out"] = f"toml:dtypes.{s_out or dtype}"
+    hw = problem.hardware_key
+    if dtype in problem.preset.peak:
+        found["P"] = f"toml:presets.{hw}.peak.{dtype}"
+    found["BW"] = f"toml:presets.{hw}.BW"
+    return found
+
+
+def _id(q: Quantity) -> str:
+    digest = hashlib.sha256(f"{q.symbol}|{q.term.formula}|{q.term.numbers}".encode()).hexdigest()[:10]
+    return f"q-{digest}"
+
+
+def _name(symbol: str) -> tuple[str, str]:
+    return NAMES.get(symbol, NAMES.get(symbol.split("_")[0], ("", "")))
+
+
+def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple[str, dict]:
+    """The record of named quantity `q` and of every derived quantity it rests on: (its id, id → record)."""
+    into = {} if into is None else into
+    key = _id(q)
+    if key in into:
+        return key, into
+    inputs = []
+    for x in q.term.inputs:
+        if x.derived:
+            origin = "derived:" + records(x, src, into)[0]
+        else:
+            if x.symbol not in src:
+                raise KeyError(f"why: no origin for input {x.symbol!r} of {q.symbol} (give it in `src`)")
+            origin = src[x.symbol]
+        name, unit = _name(x.symbol)
+        inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit, "origin": origin})
+    name, unit = _name(q.symbol)
+    into[key] = {"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
+                 "exact": exact_text(q.value), "unit": unit, "inputs": inputs}
+    return key, into
+
+
+class Shown(str):
+    """A glued text that carries its record (`why`): a str everywhere else (formats, joins, Markdown)."""
+
+    why: dict
+
+    def __new__(cls, text: str, why: dict):
+        made = super().__new__(cls, text)
+        made.why = why
+        return made
+
+
+def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, scale=1, unit: str | None = None,
+          rounding: str | None = None) -> Shown:
+    """`text`, the value of `q` as `fmt` wrote it (times `scale`, to `digits` decimals, or exact when None), with its
+    record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …)."""
+    of, recs = records(q, src)
+    base_unit = recs[of]["unit"]
+    if rounding is None:
+        rounding = "정확한 값" if digits is None else f"소수 {digits}자리로 반올림"
+    return Shown(text, {"of": of, "shown": str(text), "unit": unit if unit is not None else base_unit,
+                        "rounding": rounding, "scale": exact_text(Fraction(scale)),
+                        "digits": digits, "records": recs})
+
+
+# the fmt functions, each with the record of the number it writes
+def decimal(q: Quantity, digits: int, src: dict) -> Shown:
+    return shown(q, fmt.decimal(q.value, digits), src, digits=digits)
+
+
+def integer(q: Quantity, src: dict) -> Shown:
+    return shown(q, fmt.integer(q.value), src, digits=None)
+
+
+def number(q: Quantity, digits: int, src: dict) -> Shown:
+    whole = Fraction(q.value).denominator == 1
+    return shown(q, fmt.number(q.value, digits), src, digits=None if whole else digits,
+                 rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+
+
+def fraction(q: Quantity, src: dict) -> Shown:
+    return shown(q, fmt.fraction(q.value), src, digits=None, rounding="정확한 분수")
+
+
+def ms(q: Quantity, digits: int, src: dict) -> Shown:
+    return shown(q, fmt.ms(q.value, digits), src, digits=digits, scale=1000, unit="ms")
+
+
+def tera(q: Quantity, digits: int, src: dict) -> Shown:
+    unit = {"FLOPs/s": "TFLOPs/s", "Byte/s": "TB/s"}.get(_name(q.symbol)[1], "× 10¹²")
+    return shown(q, fmt.tera(q.value, digits), src, digits=digits, scale=Fraction(1, 10**12), unit=unit)
+
+
+def giga(q: Quantity, digits: int, src: dict) -> Shown:
+    unit = {"FLOPs": "GFLOPs", "Byte": "GB"}.get(_name(q.symbol)[1], "× 10⁹")
+    return shown(q, fmt.giga(q.value, digits), src, digits=digits, scale=Fraction(1, 10**9), unit=unit)
+
+
+# ---------------------------------------------------------------- in a notebook
+
+ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도",
+           "measured": "이 기계에서 잰 값", "cite": "참고문헌"}
+
+
+def origin_text(origin: str, recs: dict) -> str:
+    kind, _, what = origin.partition(":")
+    if kind == "derived":
+        r = recs[what]
+        return f"{ORIGINS[kind]}: {r['symbol']} = {r['formula']}"
+    return f"{ORIGINS.get(kind, kind)} {what}"
+
+
+def text(record: dict) -> str:
+    """A glued number's derivation as lines of text (what `why` prints, what the page's panel shows)."""
+    recs = record["records"]
+    lines = []
+
+    def one(key: str, result: str, depth: int = 0):
+        r = recs[key]
+        pad = "  " * depth
+        lines.append(f"{pad}{r['symbol']} ({r['name']}) = {r['formula']}")
+        if r["numbers"] != r["formula"]:
+            lines.append(f"{pad}  = {r['numbers']}")
+        lines.append(f"{pad}  = {result}")
+        for x in r["inputs"]:
+            unit = f" {x['unit']}" if x["unit"] else ""
+            lines.append(f"{pad}  · {x['symbol']} = {x['value']}{unit} ← {origin_text(x['origin'], recs)}")
+        for x in r["inputs"]:
+            if x["origin"].startswith("derived:"):
+                sub = recs[x["origin"].removeprefix("derived:")]
+                one(x["origin"].removeprefix("derived:"), f"{sub['exact']} {sub['unit']}".rstrip(), depth + 1)
+
+    top = recs[record["of"]]
+    exact = "" if top["exact"] == record["shown"].replace(",", "") else f" (정확한 값 {top['exact']})"
+    one(record["of"], f"{record['shown']} {record['unit']}".rstrip() + f" — {record['rounding']}{exact}")
+    return "\n".join(lines)
+
+
+def why(name) -> None:
+    """Print how a glued number was computed: `why("I0")` (its glue name), or `why(value)` for a value that
+    carries its record."""
+    record = getattr(name, "why", None) or REGISTRY.get(name)
+    if record is None:
+        known = ", ".join(sorted(REGISTRY)) or "(아직 없음: 셀을 먼저 실행하자)"
+        print(f"why: {name!r}의 유도가 없다. 유도가 있는 이름: {known}")
+        return
+    print(text(record))
