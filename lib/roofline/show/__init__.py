@@ -7,4 +7,3 @@ module's dict of values) to the page (myst-nb's record format, without myst-nb, 
 
 # the functions, as chapters call them: glue("N", fmt.integer(N)), glue_page(page.setup(w3))
 from roofline.show.glue import glue, glue_page  # noqa: E402
-from roofline.show.why import why  # noqa: E402  (why("I0"): how a glued number was computed)

@@ -153,9 +153,9 @@ def glue(name: str, value) -> None:
         )
     data = bundle(value)
     if getattr(value, "why", None) is not None:
-        from roofline.show import why
+        from roofline.show.why import REGISTRY
 
-        why.REGISTRY[name] = value.why
+        REGISTRY[name] = value.why
     metadata = {"scrapbook": {"name": name, "mime_prefix": PREFIX}}
     display({PREFIX + mime: payload for mime, payload in data.items()}, raw=True, metadata=metadata)
     if not in_book():
