@@ -57,6 +57,8 @@ PAGE_ASSETS = {
     "live.css": "data-rl-explorer",
     "exercises.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
+    "why.js": "data-rl-why",          # a glued number's derivation panel (tools/coursebook/why.py)
+    "why.css": "data-rl-why",
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
 }
 # inline scripts (by the name they set) → what in a page's body needs them: the live mode's manifest

@@ -109,6 +109,11 @@ def bundle(value) -> dict:
     from IPython.core.formatters import format_display_data
 
     data, _ = format_display_data(value)
+    cells = getattr(value, "why_cells", None)
+    if cells:   # a table whose numbers carry their derivations (roofline.show.tables)
+        from roofline.show.why import WHY_MIME
+
+        data = {**data, WHY_MIME: {"cells": cells}}
     return data
 
 

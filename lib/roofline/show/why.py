@@ -17,6 +17,7 @@ import hashlib
 from fractions import Fraction
 
 from roofline.derive import Quantity, exact_text
+from roofline.derive import tmax as tmax_of  # noqa: F401  (for page modules: max(N, 16T))
 from roofline.show import fmt
 
 WHY_MIME = "application/vnd.roofline.why+json"
@@ -30,23 +31,31 @@ NAMES = {
     "R_roof": ("Roofline 상한", "FLOPs/s"), "N": ("정사각 행렬 한 변", ""), "T": ("출력 타일 한 변", ""),
     "L": ("벡터 길이", "원소"), "s": ("원소 하나의 크기", "Byte"), "s_in": ("입력 원소의 크기", "Byte"),
     "s_out": ("출력 원소의 크기", "Byte"),
+    "Q_read/L": ("원소 하나마다 읽는 양", "Byte"), "Q_write/L": ("원소 하나마다 쓰는 양", "Byte"),
+    "Q/L": ("원소 하나마다 옮기는 양", "Byte"), "N_max": ("그림의 가장 큰 N", ""), "N_k": ("그림의 N", ""),
+    "I_max": ("가장 큰 N에서의 I", "FLOPs/Byte"), "I_min": ("가장 작은 N에서의 I", "FLOPs/Byte"),
+    "I_base": ("기준 자료형의 I", "FLOPs/Byte"), "I_max/I_min": ("I가 커진 배율", ""),
+    "I/I_base": ("기준 자료형 대비 I", ""),
 }
 
 REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
 
 
-def sources(problem, *, T_from: str = "tiles", s_in: str | None = None, s_out: str | None = None) -> dict[str, str]:
-    """symbol → origin of the inputs a week-4 or week-3 problem gives: N, T, L from the problem's fields (the file's
-    key, or the parameter cell's variable that changed it), s from the dtype table, P and BW from the preset."""
+def sources(problem, *, T_from: str = "tiles", also: tuple[str, ...] = ()) -> dict:
+    """symbol (or (symbol, value)) → origin of the inputs a week-4 or week-3 problem gives: N, T, L from the
+    problem's fields (the file's key, or the parameter cell's variable that changed it), s from the dtype table
+    (the problem's dtype, and by size the dtypes `also` names), P and BW from the preset."""
     found = {}
     fields = {"N": "N", "T": T_from, "L": "L"}
     for symbol, key in fields.items():
         if hasattr(problem, key):
             found[symbol] = problem.origin(key)
     dtype = problem.dtype
-    found["s"] = f"toml:dtypes.{dtype}"
-    found["s_in"] = f"toml:dtypes.{s_in or dtype}"
-    found["s_out"] = f"toml:dtypes.{s_out or dtype}"
+    for d in (*also, dtype):   # the problem's own dtype last: it wins for its size
+        for symbol in ("s", "s_in", "s_out"):
+            found[(symbol, problem.catalog.bytes_per(d))] = f"toml:dtypes.{d}"
+    for symbol in ("s", "s_in", "s_out"):
+        found[symbol] = f"toml:dtypes.{dtype}"
     hw = problem.hardware_key
     if dtype in problem.preset.peak:
         found["P"] = f"toml:presets.{hw}.peak.{dtype}"
@@ -55,12 +64,25 @@ def sources(problem, *, T_from: str = "tiles", s_in: str | None = None, s_out: s
 
 
 def _id(q: Quantity) -> str:
-    digest = hashlib.sha256(f"{q.symbol}|{q.term.formula}|{q.term.numbers}".encode()).hexdigest()[:10]
+    how = f"{q.term.formula}|{q.term.numbers}" if q.derived else f"={q.numbers}"
+    digest = hashlib.sha256(f"{q.symbol}|{how}".encode()).hexdigest()[:10]
     return f"q-{digest}"
 
 
 def _name(symbol: str) -> tuple[str, str]:
-    return NAMES.get(symbol, NAMES.get(symbol.split("_")[0], ("", "")))
+    if symbol in NAMES:
+        return NAMES[symbol]
+    if "/" in symbol:   # a ratio
+        return "비", ""
+    return NAMES.get(symbol.split("_")[0], ("", ""))
+
+
+def _origin(x: Quantity, src: dict):
+    """The origin of input `x`: a string, or the named quantity that computes it (then linked as derived)."""
+    origin = src.get((x.symbol, x.value)) or src.get(x.symbol)
+    if origin is None:
+        raise KeyError(f"why: no origin for input {x.symbol!r} = {x.numbers} (give it in `src`)")
+    return origin
 
 
 def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple[str, dict]:
@@ -69,14 +91,22 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple
     key = _id(q)
     if key in into:
         return key, into
+    if not q.derived:   # an input shown itself: its origin is its derivation
+        name, unit = _name(q.symbol)
+        origin = _origin(q, src)
+        if isinstance(origin, Quantity):   # an input that is itself computed (L = N²): its record
+            return records(origin, src, into)
+        into[key] = {"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
+                     "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}
+        return key, into
     inputs = []
     for x in q.term.inputs:
         if x.derived:
             origin = "derived:" + records(x, src, into)[0]
         else:
-            if x.symbol not in src:
-                raise KeyError(f"why: no origin for input {x.symbol!r} of {q.symbol} (give it in `src`)")
-            origin = src[x.symbol]
+            origin = _origin(x, src)
+            if isinstance(origin, Quantity):
+                origin = "derived:" + records(origin, src, into)[0]
         name, unit = _name(x.symbol)
         inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit, "origin": origin})
     name, unit = _name(q.symbol)
@@ -168,6 +198,8 @@ def text(record: dict) -> str:
         if r["numbers"] != r["formula"]:
             lines.append(f"{pad}  = {r['numbers']}")
         lines.append(f"{pad}  = {result}")
+        if "origin" in r:
+            lines.append(f"{pad}  ← {origin_text(r['origin'], recs)}")
         for x in r["inputs"]:
             unit = f" {x['unit']}" if x["unit"] else ""
             lines.append(f"{pad}  · {x['symbol']} = {x['value']}{unit} ← {origin_text(x['origin'], recs)}")
@@ -177,7 +209,7 @@ def text(record: dict) -> str:
                 one(x["origin"].removeprefix("derived:"), f"{sub['exact']} {sub['unit']}".rstrip(), depth + 1)
 
     top = recs[record["of"]]
-    exact = "" if top["exact"] == record["shown"].replace(",", "") else f" (정확한 값 {top['exact']})"
+    exact = "" if top["exact"].replace(",", "") == record["shown"].replace(",", "") else f" (정확한 값 {top['exact']})"
     one(record["of"], f"{record['shown']} {record['unit']}".rstrip() + f" — {record['rounding']}{exact}")
     return "\n".join(lines)
 
@@ -191,3 +223,22 @@ def why(name) -> None:
         print(f"why: {name!r}의 유도가 없다. 유도가 있는 이름: {known}")
         return
     print(text(record))
+
+
+def particle(value: Shown, pair: str) -> Shown:
+    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로"."""
+    from roofline.show import ko
+
+    return Shown(ko.particle(value, pair), value.why)
+
+
+def around(value: Shown, text: str) -> Shown:
+    """`text` (the number with words around it, e.g. "0.0625 (T = 32)") carrying `value`'s record."""
+    return Shown(text, value.why)
+
+
+def var(symbol: str, x, src: dict) -> Shown:
+    """An input shown as it is (N, T, s): its record names where it comes from."""
+    from roofline.derive import var as input_
+
+    return integer(input_(symbol, x), src)

@@ -1,0 +1,120 @@
+// "이 값은 어떻게 나왔나": a glued number's derivation (tools/coursebook/why.py marks the numbers, the library writes
+// the records). Places the records' text; computes nothing. The page's records are fetched when a panel first opens.
+(function () {
+  "use strict";
+  var src = document.querySelector("[data-rl-why]"), data = null, open = null;
+  if (!src) return;
+  function load() {
+    data = data || fetch(src.getAttribute("data-rl-why")).then(function (r) {
+      if (!r.ok) throw new Error(r.status); return r.json();
+    });
+    return data;
+  }
+  function el(tag, cls, text) {
+    var e = document.createElement(tag);
+    if (cls) e.className = cls;
+    if (text != null) e.textContent = text;
+    return e;
+  }
+  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", measured: "이 기계에서 잰 값: ", cite: "참고문헌 "};
+  function unit(u) { return u ? " " + u : ""; }
+  function origin(o, d, show) {
+    var i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1), a;
+    if (kind === "derived") {
+      var r = d.r[what];
+      a = el("a", null, "유도: " + r.symbol + " = " + r.formula);
+      a.href = "#";
+      a.addEventListener("click", function (ev) { ev.preventDefault(); show(what); });
+      return a;
+    }
+    if (kind === "toml" || kind === "cell") {
+      a = el("a", null, KIND[kind] + what);
+      a.href = "#rl-params";
+      return a;
+    }
+    return el("span", null, (KIND[kind] || "") + what);
+  }
+  function render(panel, d, g, id, path) {
+    var r = d.r[id], top = id === g.of;
+    panel.textContent = "";
+    var head = el("span", "rl-why-head");
+    head.appendChild(el("strong", null, "이 값은 어떻게 나왔나"));
+    var x = el("button", "rl-why-close", "닫기");
+    x.type = "button";
+    x.addEventListener("click", function () { close(true); });
+    head.appendChild(x);
+    panel.appendChild(head);
+    if (!top) {
+      var back = el("a", "rl-why-back", "← " + d.r[g.of].symbol + "(으)로 돌아가기");
+      back.href = "#";
+      back.addEventListener("click", function (ev) { ev.preventDefault(); render(panel, d, g, g.of, []); panel.querySelector("a,button").focus(); });
+      panel.appendChild(back);
+    }
+    panel.appendChild(el("span", "rl-why-line", r.symbol + (r.name ? " (" + r.name + ")" : "") + " = " + r.formula));
+    if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
+    var result = top ? g.shown + unit(g.unit) + " — " + g.rounding +
+      (r.exact.replace(/,/g, "") === g.shown.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
+      : r.exact + unit(r.unit) + " (정확한 값)";
+    panel.appendChild(el("span", "rl-why-line rl-why-result", "= " + result));
+    function show(next) { render(panel, d, g, next, path.concat([id])); panel.querySelector(".rl-why-line").focus && panel.focus(); }
+    if (r.origin) {
+      var from = el("span", "rl-why-line", "출처: ");
+      from.appendChild(origin(r.origin, d, show));
+      panel.appendChild(from);
+    }
+    if (r.inputs.length) {
+      panel.appendChild(el("span", "rl-why-sub", "넣은 값"));
+      var ul = el("ul", "rl-why-inputs");
+      r.inputs.forEach(function (x) {
+        var li = el("li", null, x.symbol + " = " + x.value + unit(x.unit) + " ← ");
+        li.appendChild(origin(x.origin, d, show));
+        ul.appendChild(li);
+      });
+      panel.appendChild(ul);
+    }
+  }
+  function place(button, panel) {
+    var parent = panel.offsetParent || document.body, b = button.getBoundingClientRect(),
+      p = parent.getBoundingClientRect(), w = Math.min(416, document.documentElement.clientWidth - 16);
+    panel.style.width = w + "px";
+    var left = Math.max(8, Math.min(b.left, document.documentElement.clientWidth - w - 8));
+    panel.style.left = (left - p.left) + "px";
+    panel.style.top = (b.bottom - p.top + 4) + "px";
+  }
+  function close(focus) {
+    if (!open) return;
+    var b = open.button;
+    open.panel.remove();
+    b.setAttribute("aria-expanded", "false");
+    b.removeAttribute("aria-controls");
+    open = null;
+    if (focus) b.focus();
+  }
+  function toggle(button) {
+    if (open && open.button === button) { close(true); return; }
+    close(false);
+    var panel = el("span", "rl-why-panel");
+    panel.id = "rl-why-panel";
+    panel.setAttribute("role", "group");
+    panel.setAttribute("aria-label", "이 값은 어떻게 나왔나");
+    panel.tabIndex = -1;
+    panel.textContent = "불러오는 중…";
+    button.after(panel);
+    button.setAttribute("aria-controls", panel.id);
+    button.setAttribute("aria-expanded", "true");
+    open = {button: button, panel: panel};
+    place(button, panel);
+    load().then(function (d) {
+      if (!open || open.panel !== panel) return;
+      render(panel, d, d.g[+button.getAttribute("data-why")], d.g[+button.getAttribute("data-why")].of, []);
+    }, function () { panel.textContent = "유도를 불러오지 못했다."; });
+  }
+  document.addEventListener("click", function (ev) {
+    var b = ev.target.closest && ev.target.closest("button.rl-why");
+    if (b) toggle(b);
+  });
+  document.addEventListener("keydown", function (ev) {
+    if (ev.key === "Escape" && open) { ev.preventDefault(); close(true); }
+  });
+  addEventListener("resize", function () { if (open) place(open.button, open.panel); });
+})();
