@@ -30,11 +30,12 @@ COVERED = ("chapters/w4_1_intensity",)
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
 _SPAN = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
-_NUMBER = re.compile(r"^[−-]?\d")
+_NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d])")
 
 
 def is_number(text: str) -> bool:
-    """A glued text that a reader reads as a number ("15.876", "4,096으로", "0.25–0.5"), not a name or a formula."""
+    """A glued text that a reader reads as a number ("15.876", "4,096으로", "1/12", "63.51배"), not a name or a
+    formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은")."""
     return bool(_NUMBER.match(text.strip()))
 
 
