@@ -22,7 +22,7 @@
     var i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1), a;
     if (kind === "derived") {
       var r = d.r[what];
-      a = el("a", null, "유도: " + r.symbol + " = " + r.formula);
+      a = el("a", null, "유도 보기: " + r.symbol + " = " + r.formula);
       a.href = "#";
       a.addEventListener("click", function (ev) { ev.preventDefault(); show(what); });
       return a;
@@ -45,18 +45,21 @@
     head.appendChild(x);
     panel.appendChild(head);
     if (!top) {
-      var back = el("a", "rl-why-back", "← " + d.r[g.of].symbol + "(으)로 돌아가기");
+      var back = el("a", "rl-why-back", "← 처음 값 " + d.r[g.of].symbol);
       back.href = "#";
-      back.addEventListener("click", function (ev) { ev.preventDefault(); render(panel, d, g, g.of, []); panel.querySelector("a,button").focus(); });
+      back.addEventListener("click", function (ev) { ev.preventDefault(); render(panel, d, g, g.of, []); place(open.button, panel); panel.focus(); });
       panel.appendChild(back);
     }
-    panel.appendChild(el("span", "rl-why-line", r.symbol + (r.name ? " (" + r.name + ")" : "") + " = " + r.formula));
-    if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
+    var named = r.symbol + (r.name ? " (" + r.name + ")" : "");
+    if (r.formula !== r.symbol) {
+      panel.appendChild(el("span", "rl-why-line", named + " = " + r.formula));
+      if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
+    } else panel.appendChild(el("span", "rl-why-line", named));
     var result = top ? g.shown + unit(g.unit) + " — " + g.rounding +
       (r.exact.replace(/,/g, "") === g.shown.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
       : r.exact + unit(r.unit) + " (정확한 값)";
     panel.appendChild(el("span", "rl-why-line rl-why-result", "= " + result));
-    function show(next) { render(panel, d, g, next, path.concat([id])); panel.querySelector(".rl-why-line").focus && panel.focus(); }
+    function show(next) { render(panel, d, g, next, path.concat([id])); place(open.button, panel); panel.focus(); }
     if (r.origin) {
       var from = el("span", "rl-why-line", "출처: ");
       from.appendChild(origin(r.origin, d, show));
@@ -73,13 +76,15 @@
       panel.appendChild(ul);
     }
   }
+  // fixed, beside its number (a table's scrolling box would clip an absolute panel); below it, or above when the
+  // viewport has no room below; placed again when the page scrolls
   function place(button, panel) {
-    var parent = panel.offsetParent || document.body, b = button.getBoundingClientRect(),
-      p = parent.getBoundingClientRect(), w = Math.min(416, document.documentElement.clientWidth - 16);
+    var b = button.getBoundingClientRect(), vw = document.documentElement.clientWidth, w = Math.min(416, vw - 16);
     panel.style.width = w + "px";
-    var left = Math.max(8, Math.min(b.left, document.documentElement.clientWidth - w - 8));
-    panel.style.left = (left - p.left) + "px";
-    panel.style.top = (b.bottom - p.top + 4) + "px";
+    panel.style.left = Math.max(8, Math.min(b.left, vw - w - 8)) + "px";
+    var h = panel.offsetHeight, top = b.bottom + 4;
+    if (top + h > innerHeight && b.top - h - 4 >= 0) top = b.top - h - 4;
+    panel.style.top = top + "px";
   }
   function close(focus) {
     if (!open) return;
@@ -107,6 +112,7 @@
     load().then(function (d) {
       if (!open || open.panel !== panel) return;
       render(panel, d, d.g[+button.getAttribute("data-why")], d.g[+button.getAttribute("data-why")].of, []);
+      place(button, panel);
     }, function () { panel.textContent = "유도를 불러오지 못했다."; });
   }
   document.addEventListener("click", function (ev) {
@@ -117,4 +123,5 @@
     if (ev.key === "Escape" && open) { ev.preventDefault(); close(true); }
   });
   addEventListener("resize", function () { if (open) place(open.button, open.panel); });
+  addEventListener("scroll", function () { if (open) place(open.button, open.panel); }, {passive: true, capture: true});
 })();
