@@ -128,7 +128,7 @@ def _file(course) -> dict:
 
 
 def _shown_number(shown: str) -> Fraction:
-    m = re.match(r"[−-]?[\d,]+(?:\.\d+)?", shown.strip())
+    m = re.match(r"[−-]?[\d,]+(?:\.\d+)?(?:/\d+)?", shown.strip())
     assert m, shown
     return Fraction(m.group(0).replace(",", "").replace("−", "-"))
 
