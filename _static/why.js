@@ -104,7 +104,8 @@
     panel.setAttribute("aria-label", "이 값은 어떻게 나왔나");
     panel.tabIndex = -1;
     panel.textContent = "불러오는 중…";
-    button.after(panel);
+    (document.querySelector("main") || document.body).appendChild(panel);   // in the main landmark, fixed to the viewport:
+    // no section's containment or table's scroll box clips it
     button.setAttribute("aria-controls", panel.id);
     button.setAttribute("aria-expanded", "true");
     open = {button: button, panel: panel};
@@ -113,6 +114,7 @@
       if (!open || open.panel !== panel) return;
       render(panel, d, d.g[+button.getAttribute("data-why")], d.g[+button.getAttribute("data-why")].of, []);
       place(button, panel);
+      panel.focus();   // the reader goes on inside the panel; Tab past its ends goes back to the number
     }, function () { panel.textContent = "유도를 불러오지 못했다."; });
   }
   document.addEventListener("click", function (ev) {
@@ -120,7 +122,13 @@
     if (b) toggle(b);
   });
   document.addEventListener("keydown", function (ev) {
-    if (ev.key === "Escape" && open) { ev.preventDefault(); close(true); }
+    if (!open) return;
+    if (ev.key === "Escape") { ev.preventDefault(); close(true); return; }
+    if (ev.key !== "Tab" || !open.panel.contains(document.activeElement)) return;
+    var f = open.panel.querySelectorAll("a, button"), a = document.activeElement;
+    if ((ev.shiftKey && (a === open.panel || a === f[0])) || (!ev.shiftKey && a === f[f.length - 1])) {
+      ev.preventDefault(); open.button.focus();
+    }
   });
   addEventListener("resize", function () { if (open) place(open.button, open.panel); });
   addEventListener("scroll", function () { if (open) place(open.button, open.panel); }, {passive: true, capture: true});
