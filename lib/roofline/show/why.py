@@ -36,6 +36,9 @@ NAMES = {
     "I_max": ("가장 큰 N에서의 I", "FLOPs/Byte"), "I_min": ("가장 작은 N에서의 I", "FLOPs/Byte"),
     "I_base": ("기준 자료형의 I", "FLOPs/Byte"), "I_max/I_min": ("I가 커진 배율", ""),
     "I/I_base": ("기준 자료형 대비 I", ""),
+    "경우의 수": ("비교하는 경우(재사용 없음과 타일마다)", ""), "len(tiles)": ("비교할 타일의 개수", ""),
+    "P'": ("두 배로 한 최대 연산 성능", "FLOPs/s"), "BW'": ("두 배로 한 메모리 대역폭", "Byte/s"),
+    "I*'": ("바꾼 하드웨어의 분기점", "FLOPs/Byte"), "R_roof'": ("바꾼 하드웨어의 Roofline 상한", "FLOPs/s"),
 }
 
 REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
