@@ -104,15 +104,14 @@ def test_walk_an_input_to_its_own_panel_then_escape(docname, tab):
                  and any(x["origin"].startswith("derived:") for x in data["r"][g["of"]]["inputs"]))
     g = data["g"][index]
     first = next(x for x in data["r"][g["of"]]["inputs"] if x["origin"].startswith("derived:"))
-    below = page.evaluate("() => { const p = document.querySelectorAll('.bd-article p'); "
-                          "return [...p].map(e => e.getBoundingClientRect().top + scrollY).slice(-3) }")
     button = page.locator(f'button.rl-why[data-why="{index}"]')
     button.focus()
+    around = ("(b) => { const box = b.closest('p, td, li, div'), next = box.nextElementSibling; return [box.offsetHeight, "
+              "b.getBoundingClientRect().left, next ? next.getBoundingClientRect().top - b.getBoundingClientRect().top : 0] }")
+    before = button.evaluate(around)
     page.keyboard.press("Enter")
     wait_panel(page, data, index)
-    after = page.evaluate("() => { const p = document.querySelectorAll('.bd-article p'); "
-                          "return [...p].map(e => e.getBoundingClientRect().top + scrollY).slice(-3) }")
-    assert after == below   # no layout shift: the panel floats beside its number
+    assert button.evaluate(around) == before   # no layout shift: the panel floats beside its number
     page.keyboard.press("Tab")   # into the panel: its close button, then its links in order
     assert page.evaluate("document.activeElement.className") == "rl-why-close"
     link = page.locator("#rl-why-panel a", has_text="유도 보기").first
