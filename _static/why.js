@@ -1,4 +1,4 @@
-// "이 값은 어떻게 나왔나": a glued number's derivation (tools/coursebook/why.py marks the numbers, the library writes
+// "이 값은 어떻게 나왔나": a glued number's derivation (tools/coursebook/derivations.py marks the numbers, the library writes
 // the records). Places the records' text; computes nothing. The page's records are fetched when a panel first opens.
 (function () {
   "use strict";

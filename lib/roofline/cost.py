@@ -34,7 +34,8 @@ class Cost:
         if self.how is not None:
             return self.how[name]
         F, Q = var("F", self.F), var("Q", self.Q)
-        return {"F": F, "Q": Q, "I": named("I", F / Q)}[name]
+        return {"F": F, "Q": Q, "I": named("I", F / Q), "Q_read": var("Q_read", self.Q_read),
+                "Q_write": var("Q_write", self.Q_write)}[name]
 
     def __post_init__(self):
         for key in ("F", "Q_read", "Q_write"):

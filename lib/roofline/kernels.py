@@ -25,7 +25,8 @@ def _cost(F, Q_read, Q_write, I: str = "I", Q: str = "Q") -> Cost:
     F = named("F", F)
     Q_ = named(Q, Q_read + Q_write)
     return Cost(F=F.value, Q_read=Q_read.value, Q_write=Q_write.value,
-                how={"F": F, "Q": Q_, "I": named(I, F / Q_)})
+                how={"F": F, "Q": Q_, "I": named(I, F / Q_), "Q_read": named("Q_read", Q_read),
+                     "Q_write": named("Q_write", Q_write)})
 
 
 def vector_add(L: int, s: int = 4) -> Cost:

@@ -1,4 +1,4 @@
-"""Why this number? (roofline.derive, roofline.show.why, tools/coursebook/why.py): every glued number's derivation,
+"""Why this number? (roofline.derive, roofline.show.why, tools/coursebook/derivations.py): every glued number's derivation,
 re-evaluated here with a small evaluator of this test's own (Fraction, not the library), its course.toml inputs
 equal to the file, for this term and the next; every glued number of a covered page has one (counts printed)."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ from fractions import Fraction
 import pytest
 
 from conftest import CHAPTERS, LIVE_TOML, term_path
-from coursebook import why as site_why
+from coursebook import derivations as site_why
 from roofline.show import pages
 from roofline.show.why import WHY_MIME
 

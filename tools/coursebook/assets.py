@@ -57,7 +57,7 @@ PAGE_ASSETS = {
     "live.css": "data-rl-explorer",
     "exercises.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
-    "why.js": "data-rl-why",          # a glued number's derivation panel (tools/coursebook/why.py)
+    "why.js": "data-rl-why",          # a glued number's derivation panel (tools/coursebook/derivations.py)
     "why.css": "data-rl-why",
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
 }

@@ -159,7 +159,7 @@ def setup(app):
 
     offline.setup(app)
     # each glued number with its derivation: a disclosure button, the page's records on demand (why.js), the gate
-    from coursebook import why
+    from coursebook import derivations
 
-    why.setup(app)
+    derivations.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
