@@ -218,3 +218,21 @@ def test_a_parameter_cell_value_is_named_as_the_cell(course):
     record = why.decimal(kernels.matmul_no_reuse(w4.N, w4.s, w4.s).derivation("I"), 6, src).why
     inputs = {x["symbol"]: x["origin"] for r in record["records"].values() for x in r["inputs"]}
     assert inputs["N"] == "cell:N" and inputs["s"] == f"toml:dtypes.{w4.dtype}"
+
+
+def test_why_in_a_notebook_prints_the_glued_numbers_derivation(course, capsys):
+    """Colab, Jupyter: `why(name)` after the chapter's glue prints the record the page's panel shows."""
+    from roofline.show.glue import glue
+    from roofline.show.pages import w4_1_intensity as page
+    from roofline.show.why import why
+
+    value = page.four_ways(course.week4, course.week4.tiles[0])["I0"]
+    glue("I0", value)
+    capsys.readouterr()
+    why("I0")
+    printed = capsys.readouterr().out
+    top = value.why["records"][value.why["of"]]
+    assert top["formula"] in printed and top["numbers"] in printed and str(value) in printed
+    assert all(x["value"] in printed for r in value.why["records"].values() for x in r["inputs"])
+    why("no-such-name")
+    assert "I0" in capsys.readouterr().out   # names what it knows
