@@ -47,7 +47,7 @@
     if (!top) {
       var back = el("a", "rl-why-back", "← 처음 값 " + d.r[g.of].symbol);
       back.href = "#";
-      back.addEventListener("click", function (ev) { ev.preventDefault(); render(panel, d, g, g.of, []); place(open.button, panel); panel.focus(); });
+      back.addEventListener("click", function (ev) { ev.preventDefault(); render(panel, d, g, g.of, []); place(open.button, panel); panel.focus({preventScroll: true}); });
       panel.appendChild(back);
     }
     var named = r.symbol + (r.name ? " (" + r.name + ")" : "");
@@ -59,7 +59,7 @@
       (r.exact.replace(/,/g, "") === g.shown.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
       : r.exact + unit(r.unit) + " (정확한 값)";
     panel.appendChild(el("span", "rl-why-line rl-why-result", "= " + result));
-    function show(next) { render(panel, d, g, next, path.concat([id])); place(open.button, panel); panel.focus(); }
+    function show(next) { render(panel, d, g, next, path.concat([id])); place(open.button, panel); panel.focus({preventScroll: true}); }
     if (r.origin) {
       var from = el("span", "rl-why-line", "출처: ");
       from.appendChild(origin(r.origin, d, show));
@@ -114,7 +114,7 @@
       if (!open || open.panel !== panel) return;
       render(panel, d, d.g[+button.getAttribute("data-why")], d.g[+button.getAttribute("data-why")].of, []);
       place(button, panel);
-      panel.focus();   // the reader goes on inside the panel; Tab past its ends goes back to the number
+      panel.focus({preventScroll: true});   // the reader goes on inside the panel; Tab past its ends goes back to the number
     }, function () { panel.textContent = "유도를 불러오지 못했다."; });
   }
   document.addEventListener("click", function (ev) {
