@@ -25,17 +25,17 @@ from pathlib import Path
 WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (the tooling does not import the library)
 FOLDER = "_static/why"
 # pages whose every glued number must have its derivation (the gate); the others are counted only
-COVERED = ("chapters/w4_1_intensity", "chapters/w4_2_roofline")
+COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline")
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
 _SPAN = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
-_NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d])")
+_NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d]|\s?[·×]\s?[A-Za-z])")
 
 
 def is_number(text: str) -> bool:
     """A glued text that a reader reads as a number ("15.876", "4,096으로", "1/12", "63.51배"), not a name or a
-    formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은")."""
+    formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은", "4·T_M·T_K Byte")."""
     return bool(_NUMBER.match(text.strip()))
 
 

@@ -40,8 +40,9 @@ NAMES = {
     "P'": ("두 배로 한 최대 연산 성능", "FLOPs/s"), "BW'": ("두 배로 한 메모리 대역폭", "Byte/s"),
     "I*'": ("바꾼 하드웨어의 분기점", "FLOPs/Byte"), "uses": ("입력 원소 하나가 쓰이는 출력 수", ""),
     "K 단계 수": ("출력 타일 하나의 K 단계 수", ""), "조각의 Byte": ("T×T 조각 하나의 Byte", "Byte"),
-    "단계당 읽기": ("K 단계 하나에 읽는 A·B 조각", "Byte"), "T²": ("출력 타일 하나의 출력 수", ""),
+    "단계당 읽기": ("K 단계 하나에 읽는 A·B 조각", "Byte"),
     "출력 타일 수": ("출력 타일의 수", ""), "단계당 연산량": ("K 단계 하나의 연산량", "FLOPs"),
+    "tiles": ("비교할 타일 한 변들", ""), "T²": ("출력 타일 하나의 출력 수", ""),
     "Q_read": ("입력 읽기", "Byte"), "Q_read,T": ("타일 재사용의 입력 읽기", "Byte"),
     "Q_read,0": ("재사용 없음의 입력 읽기", "Byte"), "Q_0": ("재사용 없음의 이동량", "Byte"),
     "타일 읽기 횟수": ("타일 재사용에서 입력 원소 하나를 읽는 횟수", ""),
@@ -252,3 +253,22 @@ def var(symbol: str, x, src: dict) -> Shown:
     from roofline.derive import var as input_
 
     return integer(input_(symbol, x), src)
+
+
+def listed(symbol: str, values, origin: str, text: str) -> Shown:
+    """A list of inputs shown as one text (the tiles "32·64·128"): its record names the list's origin."""
+    shown_ = ", ".join(exact_text(v) for v in values)
+    name, unit = _name(symbol)
+    key = "l-" + hashlib.sha256(f"{symbol}|{shown_}".encode()).hexdigest()[:10]
+    record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": shown_, "exact": shown_, "unit": unit,
+              "inputs": [], "origin": origin, "list": True}
+    return Shown(text, {"of": key, "shown": shown_, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
+                        "records": {key: record}})
+
+
+def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
+    """`fmt.power10`: "20 × 10¹²" (the mantissa to 3 decimals, trailing zeros dropped)."""
+    _, exponent = fmt.engineering(q.value)
+    return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
+                 unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _name(q.symbol)[1]}",
+                 rounding="소수 3자리로 반올림, 끝의 0은 생략")
