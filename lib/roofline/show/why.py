@@ -83,6 +83,8 @@ def _id(q: Quantity) -> str:
 def _name(symbol: str) -> tuple[str, str]:
     if symbol in NAMES:
         return NAMES[symbol]
+    if symbol.startswith("P_") and "/" not in symbol:   # P_FP16: a dtype's peak
+        return f"{symbol[2:]} 최대 연산 성능", "FLOPs/s"
     if "/" in symbol:   # a ratio
         return "비", ""
     return NAMES.get(symbol.split("_")[0], ("", ""))
@@ -143,6 +145,8 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
     record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …)."""
     of, recs = records(q, src)
     base_unit = recs[of]["unit"]
+    if unit and str(text).endswith(unit):   # "63.51배": the unit is in the text already
+        unit = ""
     if rounding is None:
         rounding = "정확한 값" if digits is None else f"소수 {digits}자리로 반올림"
     return Shown(text, {"of": of, "shown": str(text), "unit": unit if unit is not None else base_unit,
