@@ -97,7 +97,8 @@ class Timing:
         P, BW = var("P", self.hw.P), var("BW", self.hw.BW)
         t_compute, t_memory = named("t_compute", F / P), named("t_memory", Q / BW)
         found = {"F": F, "Q": Q, "I": I, "P": P, "BW": BW, "t_compute": t_compute, "t_memory": t_memory,
-                 "t_ideal": named("t_ideal", tmax(t_compute, t_memory)), "R_roof": named("R_roof", tmin(P, BW * I))}
+                 "t_ideal": named("t_ideal", tmax(t_compute, t_memory)), "R_roof": named("R_roof", tmin(P, BW * I)),
+                 "BW·I": named("BW·I", BW * I)}
         return found[name]
 
     @property

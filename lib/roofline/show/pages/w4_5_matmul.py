@@ -18,6 +18,8 @@ from roofline import buffers, kernels, problems
 from roofline.cost import Timing
 from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two, sweep, week4_cases
+from roofline.derive import named, var
+from roofline.show import why
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import fmt, formulas, ko, tables, tex
@@ -123,20 +125,41 @@ def assumptions(w4) -> "Markdown":
     return tables.markdown(["항목", "조건"], rows, "ll")
 
 
-def cost_table(cases) -> "Markdown":
-    """F, A·B reads, C writes, Q (Byte and GB) and I for every case."""
-    rows = [(ko.nbsp(ko.case(c)), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
-             fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in cases]
+def cost_table(cases, src: dict | None = None) -> "Markdown":
+    """F, A·B reads, C writes, Q (Byte and GB) and I for every case (each number with its record, given `src`)."""
+    if src is None:
+        rows = [(ko.nbsp(ko.case(c)), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
+                 fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in cases]
+    else:
+        def d(c, name):
+            return c.cost.derivation(name)
+
+        rows = [(ko.nbsp(ko.case(c)), why.integer(d(c, "F"), src), why.integer(d(c, "Q_read"), src),
+                 why.integer(d(c, "Q_write"), src), why.integer(d(c, "Q"), src), why.giga(d(c, "Q"), 6, src),
+                 why.decimal(d(c, "I"), 6, src)) for c in cases]
     return tables.markdown(["방식", "F (FLOPs)", "A·B 읽기 (Byte)", "C 쓰기 (Byte)", "총 Q (Byte)", "총 Q (GB)",
                             "I (FLOPs/Byte)"], rows)
 
 
-def time_table(cases, digits: int = 6) -> "Markdown":
-    """BW×I, the roof, the two times, the ideal time, the limiting resource and t₀/t for every case."""
+def time_table(cases, digits: int = 6, src: dict | None = None) -> "Markdown":
+    """BW×I, the roof, the two times, the ideal time, the limiting resource and t₀/t for every case (each number with
+    its record, given `src`)."""
     t0 = cases[0].timing.t_ideal
-    rows = [(ko.nbsp(ko.case(c)), fmt.tera(c.timing.memory_rate, digits), fmt.tera(c.timing.R_roof, digits),
-             fmt.ms(c.timing.t_compute, digits), fmt.ms(c.timing.t_memory, digits), fmt.ms(c.timing.t_ideal, digits),
-             ko.nbsp(ko.bound(c.timing)), fmt.ratio(t0 / c.timing.t_ideal)) for c in cases]
+    if src is None:
+        rows = [(ko.nbsp(ko.case(c)), fmt.tera(c.timing.memory_rate, digits), fmt.tera(c.timing.R_roof, digits),
+                 fmt.ms(c.timing.t_compute, digits), fmt.ms(c.timing.t_memory, digits), fmt.ms(c.timing.t_ideal, digits),
+                 ko.nbsp(ko.bound(c.timing)), fmt.ratio(t0 / c.timing.t_ideal)) for c in cases]
+    else:
+        t0_ = named("t₀", cases[0].timing.derivation("t_ideal").term)
+
+        def ratio(c):
+            q = named("t₀/t", t0_ / c.timing.derivation("t_ideal"))
+            return why.shown(q, fmt.ratio(q.value), src, digits=2)
+
+        rows = [(ko.nbsp(ko.case(c)), why.tera(c.timing.derivation("BW·I"), digits, src),
+                 why.tera(c.timing.derivation("R_roof"), digits, src), why.ms(c.timing.derivation("t_compute"), digits, src),
+                 why.ms(c.timing.derivation("t_memory"), digits, src), why.ms(c.timing.derivation("t_ideal"), digits, src),
+                 ko.nbsp(ko.bound(c.timing)), ratio(c)) for c in cases]
     return tables.markdown(["방식", "BW×I (TFLOPs/s)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)", "메모리 시간 (ms)",
                             "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"], rows, "lrrrrrlr")
 
@@ -258,10 +281,13 @@ def headline_section(w4) -> dict:
     """The one-line answer and the names the introduction uses."""
     cases = week4_cases(w4)
     base, last = cases[0], cases[-1]
-    return {"headline": headline(cases), "shape": f"{w4.N}×{w4.N}",   # a matrix shape: no thousands separators
+    src = why.sources(w4)
+    return {"headline": headline(cases),
+            "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # a matrix shape: no thousands separators
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
-            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": fmt.ms(base.timing.t_ideal, 3),
-            "last-label": ko.case(last), "tile-list": "·".join(str(T) for T in w4.tiles)}
+            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
+            "last-label": ko.case(last),
+            "tile-list": why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))}
 
 
 def problem_section(w4) -> dict:
@@ -270,53 +296,67 @@ def problem_section(w4) -> dict:
 
 def flops_section(w4) -> dict:
     base = week4_cases(w4)[0]
-    return {"common": common(w4, base), "t-compute": fmt.ms(base.timing.t_compute, 3),
-            "fma-flops": str(base.cost.F // w4.N**3)}   # FLOPs per FMA: the course counts one FMA as this many
+    src = why.sources(w4)
+    per_fma = named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3)   # FLOPs per FMA (one FMA is this many)
+    return {"common": common(w4, base), "t-compute": why.ms(base.timing.derivation("t_compute"), 3, src),
+            "fma-flops": why.integer(per_fma, src)}
 
 
 def no_reuse_section(w4) -> dict:
     base = week4_cases(w4)[0]
-    return {"no-reuse": no_reuse(w4, base), "I0-short": fmt.decimal(base.cost.I, 3),
+    return {"no-reuse": no_reuse(w4, base), "I0-short": why.decimal(base.cost.derivation("I"), 3, why.sources(w4)),
             "t0-memory": about_ms(base.timing.t_memory), "t0-verdict": no_reuse_verdict(base.timing)}
 
 
 def tile_walk_section(w4) -> dict:
     N, s, T_mid = w4.N, w4.s, middle_tile(w4)
     n_tiles, steps, per_step = tile_walk(N, T_mid, s)
-    return {"tiled-formula": tiled_formula(s), "T-mid": str(T_mid),
-            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": str(2 * s),
-            "mid-tiles": fmt.integer(n_tiles), "mid-steps": fmt.integer(steps), "mid-per-step": fmt.integer(per_step),
+    src = why.sources(w4)
+    N_, T_, s_ = var("N", N), var("T", T_mid), var("s", s)
+    walked = (named("출력 타일 수", (N_ / T_) ** 2), named("K 단계 수", N_ / T_), named("단계당 읽기", 2 * T_**2 * s_))
+    assert tuple(q.value for q in walked) == (n_tiles, steps, per_step)
+    return {"tiled-formula": tiled_formula(s), "T-mid": why.integer(T_, src),
+            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": why.integer(named("2·s", 2 * s_), src),
+            "mid-tiles": why.integer(walked[0], src), "mid-steps": why.integer(walked[1], src),
+            "mid-per-step": why.integer(walked[2], src),
             "mid-Q": tile_walk_math(N, T_mid, s)}
 
 
 def cost_section(w4) -> dict:
     cases, s = week4_cases(w4), w4.s
-    return {"table-cost": cost_table(cases), "T-over-s-compared": ko.particle(f"T/{s}", "과/와"),
-            "T-over-s-approx": ko.particle(f"T/{s}", "은/는"), "I-last": fmt.decimal(cases[-1].cost.I, 3)}
+    return {"table-cost": cost_table(cases, why.sources(w4)), "T-over-s-compared": ko.particle(f"T/{s}", "과/와"),
+            "T-over-s-approx": ko.particle(f"T/{s}", "은/는"),
+            "I-last": why.decimal(cases[-1].cost.derivation("I"), 3, why.sources(w4))}
 
 
 def time_section(w4, digits: int = 6) -> dict:
     cases, hw = week4_cases(w4), w4.hardware
-    return {"table-time": time_table(cases, digits), "digits": str(digits), "time-defs": time_defs(hw),
-            "regimes": regimes(cases), "ridge": fmt.number(hw.ridge, 3), "last-story": last_story(cases[-1]),
+    return {"table-time": time_table(cases, digits, why.sources(w4)), "digits": str(digits), "time-defs": time_defs(hw),
+            "regimes": regimes(cases), "ridge": why.number(hw.derivation("I*"), 3, why.sources(w4)), "last-story": last_story(cases[-1]),
             "gain-story": gain_story(cases[-2], cases[-1]), "fig-times": times_figure(w4)}
 
 
 def buffer_section(w4) -> dict:
-    return {"buf-coef": str(3 * w4.s), "table-buffers": buffer_table(w4.s, week4_cases(w4))}
+    s_ = var("s", w4.s)
+    return {"buf-coef": why.integer(named("3·s", 3 * s_), why.sources(w4)), "table-buffers": buffer_table(w4.s, week4_cases(w4))}
 
 
 def bandwidth_section(w4) -> dict:
     N, s, hw = w4.N, w4.s, w4.hardware
-    return {"Q-C": fmt.integer(week4_cases(w4)[0].cost.Q_write), "bw-check": bw_check(hw), "store-coef": str(3 * s),
-            "store-bytes": fmt.integer(3 * s * N * N), "store-mib": fmt.mib(3 * s * N * N),
-            "I-ideal-formula": formulas.intensity_ideal(s, s), "I-ideal": fmt.decimal(kernels.matmul_ideal(N, s, s).I, 3)}
+    src, N_, s_ = why.sources(w4), var("N", N), var("s", s)
+    store = named("A·B·C의 Byte", 3 * s_ * N_**2)
+    return {"Q-C": why.integer(week4_cases(w4)[0].cost.derivation("Q_write"), src), "bw-check": bw_check(hw),
+            "store-coef": why.integer(named("3·s", 3 * s_), src), "store-bytes": why.integer(store, src),
+            "store-mib": why.shown(store, fmt.mib(store.value), src, digits=3, scale=Fraction(1, 2**20), unit="MiB",
+                                   rounding="소수 3자리로 반올림, 끝의 0은 생략 (1 MiB = 2²⁰ Byte)"),
+            "I-ideal-formula": formulas.intensity_ideal(s, s),
+            "I-ideal": why.decimal(kernels.matmul_ideal(N, s, s).derivation("I"), 3, src)}
 
 
 def threshold_section(w4) -> dict:
     math, tiles = threshold(w4)
     return {"threshold-math": math, "threshold-tiles": tiles,
-            "ridge-again": ko.particle(fmt.number(w4.hardware.ridge, 3), "을/를")}
+            "ridge-again": why.particle(why.number(w4.hardware.derivation("I*"), 3, why.sources(w4)), "을/를")}
 
 
 def rectangle_section(w4) -> dict:
