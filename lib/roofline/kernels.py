@@ -61,13 +61,10 @@ def matmul_tiles(M: int, N: int, K: int, T_M: int, T_N: int, T_K: int, s_in: int
     check_divides("T_M", T_M, "M", M)
     check_divides("T_N", T_N, "N", N)
     check_divides("T_K", T_K, "K", K)
-    tiles = (M // T_M) * (N // T_N)
-    steps = K // T_K
-    return Cost(
-        F=2 * M * N * K,
-        Q_read=tiles * steps * s_in * (T_M * T_K + T_K * T_N),
-        Q_write=s_out * M * N,
-    )
+    (s_in, s_out) = _sizes(s_in, s_out)
+    M, N, K, T_M, T_N, T_K = (var(k, v) for k, v in (("M", M), ("N", N), ("K", K), ("T_M", T_M), ("T_N", T_N), ("T_K", T_K)))
+    tiles, steps = (M / T_M) * (N / T_N), K / T_K
+    return _cost(2 * M * N * K, tiles * steps * s_in * (T_M * T_K + T_K * T_N), s_out * M * N)
 
 
 def matmul_ideal(N: int, s_in: int = 4, s_out: int = 4) -> Cost:

@@ -45,7 +45,10 @@ NAMES = {
     "tiles": ("비교할 타일 한 변들", ""), "BW·I": ("메모리 쪽 기울어진 선의 높이", "FLOPs/s"),
     "t₀": ("재사용 없음의 이상적 시간", "s"), "F/N³": ("FMA 하나의 FLOPs", "FLOPs"),
     "2·s": ("단계당 읽기의 계수", "Byte"), "3·s": ("원소 하나마다 A·B·C의 Byte", "Byte"),
-    "A·B·C의 Byte": ("A, B, C를 모두 담는 Byte", "Byte"), "t₀/t": ("재사용 없음 대비 시간 비율", ""), "T²": ("출력 타일 하나의 출력 수", ""),
+    "A·B·C의 Byte": ("A, B, C를 모두 담는 Byte", "Byte"), "M": ("C의 행 수", ""), "K": ("누적하는 방향의 길이", ""),
+    "T_M": ("출력 타일의 행 수", ""), "T_N": ("출력 타일의 열 수", ""), "T_K": ("K 조각의 폭", ""),
+    "Q_read,□": ("정사각 타일의 입력 읽기", "Byte"), "Q_read,▭": ("직사각 타일의 입력 읽기", "Byte"),
+    "입력 버퍼": ("타일 하나의 A·B 입력 버퍼", "Byte"), "t₀/t": ("재사용 없음 대비 시간 비율", ""), "T²": ("출력 타일 하나의 출력 수", ""),
     "Q_read": ("입력 읽기", "Byte"), "Q_read,T": ("타일 재사용의 입력 읽기", "Byte"),
     "Q_read,0": ("재사용 없음의 입력 읽기", "Byte"), "Q_0": ("재사용 없음의 이동량", "Byte"),
     "타일 읽기 횟수": ("타일 재사용에서 입력 원소 하나를 읽는 횟수", ""),
@@ -94,8 +97,11 @@ def _name(symbol: str) -> tuple[str, str]:
 
 
 def _origin(x: Quantity, src: dict):
-    """The origin of input `x`: a string, or the named quantity that computes it (then linked as derived)."""
+    """The origin of input `x`: a string, or the named quantity that computes it (then linked as derived); an input
+    that is another input under a new name (T_K = T) has that input's origin."""
     origin = src.get((x.symbol, x.value)) or src.get(x.symbol)
+    if isinstance(origin, Quantity) and not origin.derived and origin is not x:
+        return _origin(origin, src)
     if origin is None:
         raise KeyError(f"why: no origin for input {x.symbol!r} = {x.numbers} (give it in `src`)")
     return origin

@@ -109,12 +109,13 @@ def bw_check(hw) -> str:
 def assumptions(w4) -> "Markdown":
     """The problem's assumptions, one row each."""
     hw, s = w4.hardware, w4.s
+    src = why.sources(w4)
     rows = [
         ("크기", f"M = N = K = {fmt.integer(w4.N)}, 이하 정사각 행렬 한 변을 N으로 적는다"),
         ("자료형", f"입력·중간 합·출력 모두 {w4.dtype}, 원소당 {s} Byte"),
         ("연산량 관례", "곱셈 + 누산 덧셈 = 2 FLOPs, FMA도 2 FLOPs"),
-        ("적용 가능한 최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s"),
-        ("HBM 대역폭 BW", f"{fmt.power10(hw.BW)} Byte/s"),
+        ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src), f"{fmt.power10(hw.P)} FLOPs/s")),
+        ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
         ("입력 위치", "이미 장치 HBM에 있다. CPU 전송 시간은 빼고 센다"),
         ("중간 합", "계속 온칩에 둔다. HBM에 쓰거나 읽지 않는다"),
         ("출력", "기존 C를 읽지 않고 최종 C만 한 번 쓴다"),
@@ -365,21 +366,46 @@ def rectangle_section(w4) -> dict:
     T_M, T_N = (2 * T_mid, T_mid // 2) if T_mid % 2 == 0 and N % (2 * T_mid) == 0 else (T_mid, T_mid)
     square = kernels.matmul_tiles(N, N, N, T_mid, T_mid, T_mid, s, s)
     rect = kernels.matmul_tiles(N, N, N, T_M, T_N, T_mid, s, s)
-    return {"q-sq": f"{T_mid}×{T_mid}", "q-sq-shape": ko.particle(f"{T_mid}×{T_mid}", "을/를"),
-            "q-rect-shape": ko.particle(f"{T_M}×{T_N}", "으로/로"),
-            "q-rect-read-shape": ko.particle(f"{T_M}×{T_N}", "은/는"),
-            "q-rect-in": ko.particle(fmt.kib(buffers.tile_buffers(T_M, T_N, T_mid, s, s).inputs), "으로/로"),
-            "q-outputs": fmt.integer(T_mid * T_mid), "q-sq-read": fmt.integer(square.Q_read),
-            "q-rect-read": fmt.integer(rect.Q_read), "q-read-ratio": fmt.ratio(Fraction(rect.Q_read, square.Q_read)),
-            "q-sq-I": fmt.decimal(square.I, 3), "q-rect-I": fmt.decimal(rect.I, 3),
-            "q-sq-in": fmt.kib(buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs)}
+    # the inputs: M = N = K the problem's N, the square's sides the middle tile, the rectangle's from it
+    T = var("T", T_mid)
+    src = {**why.sources(w4), "M": w4.origin("N"), "K": w4.origin("N"), ("T_M", T_mid): T, ("T_N", T_mid): T,
+           "T_K": T, ("T_M", T_M): named("T_M", 2 * T) if T_M != T_mid else T,
+           ("T_N", T_N): named("T_N", T / 2) if T_N != T_mid else T}
+    sq_read = named("Q_read,□", square.derivation("Q_read").term)
+    rect_read = named("Q_read,▭", rect.derivation("Q_read").term)
+    ratio = named("Q_read,▭ / Q_read,□", rect_read / sq_read)
+    sq_shape = why.around(why.integer(T, src), f"{T_mid}×{T_mid}")
+    T_M_, T_N_ = src[("T_M", T_M)], src[("T_N", T_N)]
+    rect_shape = why.around(why.integer(T_M_, src), f"{T_M}×{T_N}")
+
+    def kib(q):
+        return why.shown(q, fmt.kib(q.value), src, digits=3, scale=Fraction(1, 1024), unit="KiB",
+                         rounding="소수 3자리로 반올림, 끝의 0은 생략 (1 KiB = 1024 Byte)")
+
+    s_ = var("s", s)
+    sq_in = named("입력 버퍼", s_ * (T * T + T * T))
+    rect_in = named("입력 버퍼", s_ * (T_M_ * T + T * T_N_))
+    assert (sq_in.value, rect_in.value) == (buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs,
+                                            buffers.tile_buffers(T_M, T_N, T_mid, s, s).inputs)
+    return {"q-sq": sq_shape, "q-sq-shape": why.particle(sq_shape, "을/를"),
+            "q-rect-shape": why.particle(rect_shape, "으로/로"),
+            "q-rect-read-shape": why.particle(rect_shape, "은/는"),
+            "q-rect-in": why.particle(kib(rect_in), "으로/로"),
+            "q-outputs": why.integer(named("T²", T**2), src), "q-sq-read": why.integer(sq_read, src),
+            "q-rect-read": why.integer(rect_read, src), "q-read-ratio": why.shown(ratio, fmt.ratio(ratio.value), src, digits=2),
+            "q-sq-I": why.decimal(square.derivation("I"), 3, src), "q-rect-I": why.decimal(rect.derivation("I"), 3, src),
+            "q-sq-in": kib(sq_in)}
 
 
 def sweep_section(w4) -> dict:
     """The tile-side sweep (every divisor T of N): its figure and the range it spans."""
     points = sweep(w4)
+    src = why.sources(w4)
+    last = kernels.matmul_tiled(w4.N, points[-1].T, w4.s, w4.s).derivation("I")   # T = N: the largest divisor
+    assert last.value == points[-1].I and points[-1].T == w4.N
+    src[("T", w4.N)] = named("T", var("N", w4.N))
     return {"fig-sweep": tile_sweep_figure(w4), "sweep-min": str(points[0].T), "sweep-max": fmt.integer(points[-1].T),
-            "sweep-I-max": fmt.decimal(points[-1].I, 3)}
+            "sweep-I-max": why.decimal(last, 3, src)}
 
 
 # ---------------------------------------------------------------- figures
