@@ -51,10 +51,11 @@
       panel.appendChild(back);
     }
     var named = r.symbol + (r.name ? " (" + r.name + ")" : "");
-    if (r.formula !== r.symbol) {
-      panel.appendChild(el("span", "rl-why-line", named + " = " + r.formula));
+    if (r.origin) panel.appendChild(el("span", "rl-why-line", named));   // an input: its value and where it comes from
+    else {
+      panel.appendChild(el("span", "rl-why-line", named + (r.formula !== r.symbol ? " = " + r.formula : "")));
       if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
-    } else panel.appendChild(el("span", "rl-why-line", named));
+    }
     var result = top ? g.shown + unit(g.unit) + " — " + g.rounding +
       (r.exact.replace(/,/g, "") === g.shown.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
       : r.exact + unit(r.unit) + " (정확한 값)";
