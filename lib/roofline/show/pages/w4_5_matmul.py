@@ -69,6 +69,15 @@ def about_ms(seconds, digits: int = 6) -> str:
     return value if relation == "=" else "약 " + value
 
 
+def t0_memory(timing, src: dict):
+    """`about_ms` of the no-reuse memory time, with its record (exact when the decimal ends within 6 places)."""
+    text = about_ms(timing.t_memory)
+    q = timing.derivation("t_memory")
+    exact = not text.startswith("약 ")
+    return why.shown(q, text, src, digits=None if exact else 6, scale=1000, unit="ms",
+                     rounding="정확한 값" if exact else "소수 6자리로 반올림")
+
+
 def no_reuse_verdict(timing) -> str:
     """Completes "메모리 시간은 … ms로 ___." for the no-reuse case."""
     if timing.memory_bound:
@@ -165,19 +174,33 @@ def time_table(cases, digits: int = 6, src: dict | None = None) -> "Markdown":
                             "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"], rows, "lrrrrrlr")
 
 
-def buffer_table(s: int, cases) -> "Markdown":
-    """What one unit of work holds on chip: A and B inputs and the partial sums (no reuse: one output element)."""
-    rows = [(ko.nbsp("재사용 없음"), ko.nbsp(f"1원소 = {s} B"), ko.nbsp(f"1원소 = {s} B"),
-             fmt.integer(2 * s), fmt.integer(s), fmt.integer(3 * s))]
+def buffer_table(s: int, cases, src: dict | None = None) -> "Markdown":
+    """What one unit of work holds on chip: A and B inputs and the partial sums (no reuse: one output element);
+    with `src`, each number with its record (buffers' closed forms, checked against roofline.buffers)."""
+    s_ = var("s", s)
+
+    def num(q):
+        return why.integer(q, src) if src else fmt.integer(q.value)
+
+    def with_kib(q):
+        text = ko.nbsp(f"{fmt.integer(q.value)} ({fmt.kib(q.value)})")
+        return why.around(why.integer(q, src), text) if src else text
+
+    one = ko.nbsp(f"1원소 = {s} B")
+    rows = [(ko.nbsp("재사용 없음"), why.around(why.integer(s_, src), one) if src else one,
+             why.around(why.integer(s_, src), one) if src else one,
+             num(named("입력 합계", s_ + s_)), num(named("중간 합", s_)), num(named("논리적 총합", s_ + s_ + s_)))]
     for c in cases:
         if c.T is None:
             continue
         b = buffers.tile_buffers(c.T, c.T, c.T, s, s)
+        T = var("T", c.T)
+        A, B = named("A 버퍼", s_ * T * T), named("B 버퍼", s_ * T * T)
+        inputs, acc = named("입력 합계", A + B), named("중간 합", s_ * T * T)
+        total = named("논리적 총합", inputs + acc)
+        assert (inputs.value, acc.value, total.value) == (b.inputs, b.acc, b.total)
         rows.append((ko.nbsp(ko.case(c)), ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.A)} B"),
-                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"),
-                     ko.nbsp(f"{fmt.integer(b.inputs)} ({fmt.kib(b.inputs)})"),
-                     ko.nbsp(f"{fmt.integer(b.acc)} ({fmt.kib(b.acc)})"),
-                     ko.nbsp(f"{fmt.integer(b.total)} ({fmt.kib(b.total)})")))
+                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"), with_kib(inputs), with_kib(acc), with_kib(total)))
     return tables.markdown(["방식", "보관하는 A 입력", "보관하는 B 입력", "입력 합계 (Byte)", "중간 합 (Byte)",
                             "논리적 총합 (Byte)"], rows)
 
@@ -306,7 +329,7 @@ def flops_section(w4) -> dict:
 def no_reuse_section(w4) -> dict:
     base = week4_cases(w4)[0]
     return {"no-reuse": no_reuse(w4, base), "I0-short": why.decimal(base.cost.derivation("I"), 3, why.sources(w4)),
-            "t0-memory": about_ms(base.timing.t_memory), "t0-verdict": no_reuse_verdict(base.timing)}
+            "t0-memory": t0_memory(base.timing, why.sources(w4)), "t0-verdict": no_reuse_verdict(base.timing)}
 
 
 def tile_walk_section(w4) -> dict:
@@ -339,7 +362,7 @@ def time_section(w4, digits: int = 6) -> dict:
 
 def buffer_section(w4) -> dict:
     s_ = var("s", w4.s)
-    return {"buf-coef": why.integer(named("3·s", 3 * s_), why.sources(w4)), "table-buffers": buffer_table(w4.s, week4_cases(w4))}
+    return {"buf-coef": why.integer(named("3·s", 3 * s_), why.sources(w4)), "table-buffers": buffer_table(w4.s, week4_cases(w4), why.sources(w4))}
 
 
 def bandwidth_section(w4) -> dict:
@@ -404,7 +427,9 @@ def sweep_section(w4) -> dict:
     last = kernels.matmul_tiled(w4.N, points[-1].T, w4.s, w4.s).derivation("I")   # T = N: the largest divisor
     assert last.value == points[-1].I and points[-1].T == w4.N
     src[("T", w4.N)] = named("T", var("N", w4.N))
-    return {"fig-sweep": tile_sweep_figure(w4), "sweep-min": str(points[0].T), "sweep-max": fmt.integer(points[-1].T),
+    assert points[0].T == 1
+    return {"fig-sweep": tile_sweep_figure(w4), "sweep-min": why.integer(named("T_min", 1), src),
+            "sweep-max": why.integer(src[("T", w4.N)], src),
             "sweep-I-max": why.decimal(last, 3, src)}
 
 
