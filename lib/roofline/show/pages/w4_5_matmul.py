@@ -74,8 +74,9 @@ def t0_memory(timing, src: dict):
     text = about_ms(timing.t_memory)
     q = timing.derivation("t_memory")
     exact = not text.startswith("약 ")
-    return why.shown(q, text, src, digits=None if exact else 6, scale=1000, unit="ms",
-                     rounding="정확한 값" if exact else "소수 6자리로 반올림")
+    number = why.shown(q, text.removeprefix("약 "), src, digits=None if exact else 6, scale=1000, unit="ms",
+                       rounding="정확한 값" if exact else "소수 6자리로 반올림")
+    return why.around(number, text)
 
 
 def no_reuse_verdict(timing) -> str:
