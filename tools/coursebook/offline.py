@@ -39,6 +39,7 @@ ICONS = ("_static/app-icon-192.png", "_static/app-icon-512.png")
 LANDING_MARK = '<div class="rl-offline"'
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
 _STATES = re.compile(r'"states":"([^"]+)"')
+_WHY = re.compile(r'data-rl-why="([^"]+)"')   # the page's derivation records (coursebook.derivations)
 _CSS_URL = re.compile(r"""url\(\s*['"]?([^'")?#]+)""")
 
 
@@ -85,7 +86,7 @@ def page_needs(outdir: Path, files: dict) -> dict[str, list[str]]:
             name = _resolve(path, ref, outdir)
             if name in files and not name.endswith(".html") and name not in found:
                 found.append(name)
-        for ref in _STATES.findall(text):
+        for ref in _STATES.findall(text) + _WHY.findall(text):   # explorer states, the numbers' derivations
             name = _resolve(path, ref, outdir)
             if name in files and name not in found:
                 found.append(name)
