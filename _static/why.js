@@ -7,7 +7,7 @@
   function load() {
     data = data || fetch(src.getAttribute("data-rl-why")).then(function (r) {
       if (!r.ok) throw new Error(r.status); return r.json();
-    });
+    }).catch(function (e) { data = null; throw e; });   // a failed fetch is tried again at the next press
     return data;
   }
   function el(tag, cls, text) {
@@ -122,6 +122,10 @@
     var b = ev.target.closest && ev.target.closest("button.rl-why");
     if (b) toggle(b);
   });
+  // a reader who points at or tabs to a number is about to press it: fetch the records then (still on demand)
+  function soon(ev) { if (ev.target.closest && ev.target.closest("button.rl-why")) load().catch(function () {}); }
+  document.addEventListener("pointerover", soon, {passive: true});
+  document.addEventListener("focusin", soon);
   document.addEventListener("keydown", function (ev) {
     if (!open) return;
     if (ev.key === "Escape") { ev.preventDefault(); close(true); return; }
