@@ -7,8 +7,10 @@ All values are exact (int / Fraction); rounding happens only in `fmt`.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
+
+from roofline.derive import Quantity, named, tmax, tmin, var
 
 from roofline.errors import ParameterError
 from roofline.hardware import Roofline
@@ -24,6 +26,16 @@ class Cost:
     F: int
     Q_read: int
     Q_write: int
+    # how F, Q and I were computed (roofline.derive quantities "F", "Q", "I"), from the kernel that made this cost
+    how: dict | None = field(default=None, compare=False, repr=False, hash=False)
+
+    def derivation(self, name: str) -> Quantity:
+        """F, Q or I with its formula: the kernel's own terms, or bare values for a Cost given by its numbers."""
+        if self.how is not None:
+            return self.how[name]
+        F, Q = var("F", self.F), var("Q", self.Q)
+        return {"F": F, "Q": Q, "I": named("I", F / Q), "Q_read": var("Q_read", self.Q_read),
+                "Q_write": var("Q_write", self.Q_write)}[name]
 
     def __post_init__(self):
         for key in ("F", "Q_read", "Q_write"):
@@ -78,6 +90,16 @@ class Timing:
     def bound(self) -> str:
         """The limiting resource: MEMORY when Q/BW > F/P, else COMPUTE (a tie counts as compute)."""
         return MEMORY if self.t_memory > self.t_compute else COMPUTE
+
+    def derivation(self, name: str) -> Quantity:
+        """t_compute, t_memory, t_ideal, R_roof (or F, Q, I, P, BW) with the formula that computes it."""
+        F, Q, I = (self.cost.derivation(k) for k in ("F", "Q", "I"))
+        P, BW = var("P", self.hw.P), var("BW", self.hw.BW)
+        t_compute, t_memory = named("t_compute", F / P), named("t_memory", Q / BW)
+        found = {"F": F, "Q": Q, "I": I, "P": P, "BW": BW, "t_compute": t_compute, "t_memory": t_memory,
+                 "t_ideal": named("t_ideal", tmax(t_compute, t_memory)), "R_roof": named("R_roof", tmin(P, BW * I)),
+                 "BW·I": named("BW·I", BW * I)}
+        return found[name]
 
     @property
     def memory_bound(self) -> bool:

@@ -30,6 +30,13 @@ class Roofline:
         """I* = P / BW (FLOPs/Byte): where the memory slope meets the compute ceiling."""
         return self.P / self.BW
 
+    def derivation(self, name: str = "I*"):
+        """I* = P / BW (or P, BW) with its formula (roofline.derive)."""
+        from roofline.derive import named, var
+
+        P, BW = var("P", self.P), var("BW", self.BW)
+        return {"P": P, "BW": BW, "I*": named("I*", P / BW)}[name]
+
     def R_roof(self, I) -> Fraction:
         """R_roof = min(P, BW × I) (FLOPs/s)."""
         return min(self.P, self.BW * Fraction(I))

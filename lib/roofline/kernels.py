@@ -8,26 +8,47 @@ from __future__ import annotations
 from fractions import Fraction
 
 from roofline.cost import Cost
+from roofline.derive import named, var
 from roofline.errors import check_divides, check_positive
+
+
+def _sizes(s_in: int, s_out: int):
+    """The element sizes as a formula writes them: one `s` when inputs and output agree, else s_in and s_out."""
+    if s_in == s_out:
+        s = var("s", s_in)
+        return s, s
+    return var("s_in", s_in), var("s_out", s_out)
+
+
+def _cost(F, Q_read, Q_write, I: str = "I", Q: str = "Q") -> Cost:
+    """A Cost from the terms that compute it, keeping how: F, Q (read + write) and I = F / Q as named quantities."""
+    F = named("F", F)
+    Q_ = named(Q, Q_read + Q_write)
+    return Cost(F=F.value, Q_read=Q_read.value, Q_write=Q_write.value,
+                how={"F": F, "Q": Q_, "I": named(I, F / Q_), "Q_read": named("Q_read", Q_read),
+                     "Q_write": named("Q_write", Q_write)})
 
 
 def vector_add(L: int, s: int = 4) -> Cost:
     """C[i] = A[i] + B[i]: F = L, Q = 2sL read + sL written (I = 1/(3s), 1/12 in FP32)."""
     check_positive(L=L, s=s)
-    return Cost(F=L, Q_read=2 * s * L, Q_write=s * L)
+    L, s = var("L", L), var("s", s)
+    return _cost(L, s * L + s * L, s * L)
 
 
 def matmul_no_reuse(N: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """Every multiply reads its A and B element from HBM: Q = 2 s_in N³ + s_out N²."""
     check_positive(N=N, s_in=s_in, s_out=s_out)
-    return Cost(F=2 * N**3, Q_read=2 * s_in * N**3, Q_write=s_out * N**2)
+    (s_in, s_out), N = _sizes(s_in, s_out), var("N", N)
+    return _cost(2 * N**3, 2 * s_in * N**3, s_out * N**2)
 
 
 def matmul_tiled(N: int, T: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """T×T output tiles, K step T, no reuse across tiles: Q = 2 s_in N³/T + s_out N²."""
-    check_positive(N=N, T=T)
+    check_positive(N=N, T=T, s_in=s_in, s_out=s_out)
     check_divides("T", T, "N", N)
-    return matmul_tiles(N, N, N, T, T, T, s_in, s_out)
+    (s_in, s_out), N, T = _sizes(s_in, s_out), var("N", N), var("T", T)
+    return _cost(2 * N**3, 2 * s_in * N**3 / T, s_out * N**2, I="I_T", Q="Q_T")
 
 
 def matmul_tiles(M: int, N: int, K: int, T_M: int, T_N: int, T_K: int, s_in: int = 4, s_out: int = 4) -> Cost:
@@ -40,19 +61,17 @@ def matmul_tiles(M: int, N: int, K: int, T_M: int, T_N: int, T_K: int, s_in: int
     check_divides("T_M", T_M, "M", M)
     check_divides("T_N", T_N, "N", N)
     check_divides("T_K", T_K, "K", K)
-    tiles = (M // T_M) * (N // T_N)
-    steps = K // T_K
-    return Cost(
-        F=2 * M * N * K,
-        Q_read=tiles * steps * s_in * (T_M * T_K + T_K * T_N),
-        Q_write=s_out * M * N,
-    )
+    (s_in, s_out) = _sizes(s_in, s_out)
+    M, N, K, T_M, T_N, T_K = (var(k, v) for k, v in (("M", M), ("N", N), ("K", K), ("T_M", T_M), ("T_N", T_N), ("T_K", T_K)))
+    tiles, steps = (M / T_M) * (N / T_N), K / T_K
+    return _cost(2 * M * N * K, tiles * steps * s_in * (T_M * T_K + T_K * T_N), s_out * M * N)
 
 
 def matmul_ideal(N: int, s_in: int = 4, s_out: int = 4) -> Cost:
     """A and B read once, C written once: Q = 2 s_in N² + s_out N² (I = N/6 in FP32)."""
     check_positive(N=N, s_in=s_in, s_out=s_out)
-    return Cost(F=2 * N**3, Q_read=2 * s_in * N**2, Q_write=s_out * N**2)
+    (s_in, s_out), N = _sizes(s_in, s_out), var("N", N)
+    return _cost(2 * N**3, 2 * s_in * N**2, s_out * N**2)
 
 
 def tile_threshold(N: int, ridge, s_in: int = 4, s_out: int = 4):

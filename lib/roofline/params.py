@@ -263,8 +263,21 @@ class Problem:
         values = {f.key: f.of(self) for f in fields(type(self))}
         changed = {by_cell[name].key: name for name in changes}
         values.update({by_cell[name].key: value for name, value in changes.items()})
-        return _parse(type(self), values, self.catalog,
+        made = _parse(type(self), values, self.catalog,
                       lambda key: changed.get(key) or f"{self.TABLE}.{key}", strict=False)
+        # which values the parameter cell changed from the file's (`origin`): kept beside the fields, not compared
+        from_cell = dict(getattr(self, "_from_cell", {}))
+        for name in changes:
+            if by_cell[name].of(made) != by_cell[name].of(self):
+                from_cell[by_cell[name].key] = name
+        object.__setattr__(made, "_from_cell", from_cell)
+        return made
+
+    def origin(self, key: str) -> str:
+        """Where the value of field `key` comes from: "cell:N" when a parameter cell changed it, else the file's
+        key "toml:week4.N"."""
+        cell = getattr(self, "_from_cell", {}).get(key)
+        return f"cell:{cell}" if cell else f"toml:{self.TABLE}.{key}"
 
 
 # ---------------------------------------------------------------- the checks (value, where, parsing) → value

@@ -10,6 +10,8 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - the explorer's response: in Chromium, from a key pressed on a control to the first frame after the update;
 - the exercise judge's response: from Enter in a field to the first frame after the verdict is shown (the base
   questions, then a student's variant);
+- the derivation panel ("이 값은 어떻게 나왔나"): from the press on a number to the first frame after its panel shows, first
+  (fetching the page's records) and later, CPU slowed 4× as Lighthouse's mobile profile;
 - first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
 - offline (the service worker, tools/coursebook/offline.py), on the site served with `Cache-Control: no-store` (so
   only the worker can keep anything): what the offline work adds to a first visit of ② and of the landing page,
@@ -209,6 +211,7 @@ def in_browser(runs: int) -> None:
             explorer_response(browser, base, runs, label_page, page_file, offline)
             predict_response(browser, base, runs, page_file, offline)
             judge_response(browser, base, runs, label_page, page_file, offline)
+            why_panel_response(browser, base, runs, page_file, offline)
             first_visit_bytes(browser, base, toc_pages(), page_file, offline)
             offline_figures(browser, root, label_page, page_file, offline)
     except Exception as err:
@@ -512,6 +515,38 @@ def live_cold_warm(browser, base, served, label_page, page_file, offline) -> Non
 
 
 # ---- Lighthouse -------------------------------------------------------------------------------------------
+
+# From the press on a number to the first frame after its panel shows its result ("이 값은 어떻게 나왔나"): the first
+# press fetches the page's records, the later ones only place text. CPU slowed 4× as Lighthouse's mobile profile does.
+WHY_PROBE = """(i) => new Promise(done => {
+  const b = [...document.querySelectorAll('button.rl-why')].filter(b => b.checkVisibility())[i];
+  const t0 = performance.now();
+  b.click();
+  const wait = () => document.querySelector('#rl-why-panel .rl-why-result')
+    ? requestAnimationFrame(() => { const ms = performance.now() - t0; b.click(); done(ms); })
+    : requestAnimationFrame(wait);
+  wait();
+})"""
+
+
+def why_panel_response(browser, base, runs, page_file, offline) -> None:
+    from site_pages import toc_pages
+
+    for docname in toc_pages():
+        if 'class="rl-why"' not in (HTML / f"{docname}.html").read_text(encoding="utf-8"):
+            continue
+        context = browser.new_context(viewport={"width": 412, "height": 823})
+        offline(context, base, [])
+        page = context.new_page()
+        page.goto(base + page_file(docname), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        cdp = context.new_cdp_session(page)
+        cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
+        times = [page.evaluate(WHY_PROBE, i % 3) for i in range(1 + 5 * max(runs, 1))]
+        report(f"why panel, {docname.split('/')[-1]}", f"first open {times[0]:.1f} ms (fetches the records), then "
+               + spread(times[1:]).replace("changes", "opens"), {"first_ms": times[0], "later_ms": times[1:]})
+        context.close()
+
 
 def lighthouse(pages: list[str]) -> None:
     print("Lighthouse, mobile profile", flush=True)

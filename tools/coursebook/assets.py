@@ -58,6 +58,8 @@ PAGE_ASSETS = {
     "live.css": "data-rl-explorer",
     "exercises.js": ("data-rl-quiz", "data-rl-explorer"),   # an explorer's predict mode reads a guess with it
     "exercises.css": "data-rl-quiz",
+    "why.js": "data-rl-why",          # a glued number's derivation panel (tools/coursebook/derivations.py)
+    "why.css": "data-rl-why",
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
     # the reader's own record (answers, predictions, the student identifier): where an exercise, an explorer or
     # the progress page is

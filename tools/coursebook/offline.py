@@ -48,7 +48,8 @@ LANDING_MARK = '<div class="rl-offline"'
 HASH_CHARS = 4                  # of the short sha-256 in the worker's list: 24 bits, enough to see a changed file
 UI = "_static/offline-ui.js"    # the update notice and the landing control, loaded by offline.js when needed
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
-# an explorer's states (not its predict parts: fetched, and then kept, only when the reader turns predict mode on)
+# an explorer's states (not its predict parts, nor the page's derivation records: fetched, and then kept, only when
+# the reader turns predict mode on or opens a number's panel)
 _STATES = re.compile(r'"states":"([^"]+)"')
 # what explorer.js loads when an explorer starts (the predict mode's and the variants' scripts are kept when asked for)
 EXPLORER_LATER = ("_static/vendor/uplot/uPlot.iife.min.js",)

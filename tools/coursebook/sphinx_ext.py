@@ -158,4 +158,8 @@ def setup(app):
     from coursebook import offline
 
     offline.setup(app)
+    # each glued number with its derivation: a disclosure button, the page's records on demand (why.js), the gate
+    from coursebook import derivations
+
+    derivations.setup(app)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -96,13 +96,24 @@ def figure_digest(fig: Figure) -> str:
 
 def bundle(value) -> dict:
     if isinstance(value, str):
-        return {"text/plain": repr(value)}  # quoted, as IPython shows a str: myst-nb literal_evals it back
+        data = {"text/plain": repr(str(value))}  # quoted, as IPython shows a str: myst-nb literal_evals it back
+        record = getattr(value, "why", None)
+        if record is not None:   # a number with its derivation (roofline.show.why): the page's panel, `why(name)`
+            from roofline.show.why import WHY_MIME
+
+            data[WHY_MIME] = record
+        return data
     if is_figure(value):
         return {"image/png": png(value) if draws_pictures() else "",
                 "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in, 자료 {figure_digest(value)}>"}
     from IPython.core.formatters import format_display_data
 
     data, _ = format_display_data(value)
+    cells = getattr(value, "why_cells", None)
+    if cells:   # a table whose numbers carry their derivations (roofline.show.tables)
+        from roofline.show.why import WHY_MIME
+
+        data = {**data, WHY_MIME: {"cells": cells}}
     return data
 
 
@@ -146,6 +157,10 @@ def glue(name: str, value) -> None:
             f"equation or a Figure, not {type(value).__name__} (NumPy scalars break format specs)"
         )
     data = bundle(value)
+    if getattr(value, "why", None) is not None:
+        from roofline.show.why import REGISTRY
+
+        REGISTRY[name] = value.why
     metadata = {"scrapbook": {"name": name, "mime_prefix": PREFIX}}
     display({PREFIX + mime: payload for mime, payload in data.items()}, raw=True, metadata=metadata)
     if not in_book():
@@ -162,7 +177,9 @@ def shown(name: str, data: dict) -> dict:
     """What `glue` shows below the cell outside the book for the record `data` (the mime bundle glued as `name`):
     a line `name = value` for text, a table's (or an explorer's) Markdown, or else the bundle itself (figure,
     equation). A function of the record alone, so an edition can be made from the book's run (which only records)."""
-    if set(data) == {"text/plain"}:
+    from roofline.show.why import WHY_MIME
+
+    if set(data) - {WHY_MIME} == {"text/plain"}:   # text (a number's derivation is printed by `why(name)`)
         return {"text/plain": f"{name} = {shown_text(data['text/plain'])}"}
     if "text/markdown" in data:   # a table, or an explorer whose HTML controls only the site's script can run
         return {"text/markdown": data["text/markdown"]}

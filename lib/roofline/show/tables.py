@@ -21,4 +21,9 @@ def markdown(headers: Sequence[str], rows: Sequence[Sequence], align: str | None
         if len(row) != len(headers):
             raise ValueError(f"row {row!r} has {len(row)} cells for {len(headers)} columns")
         lines.append("| " + " | ".join(str(cell).replace("|", "\\|") for cell in row) + " |")
-    return Markdown("\n".join(lines))
+    table = Markdown("\n".join(lines))
+    # the cells that carry their derivation (roofline.show.why), in reading order: glue stores them beside the table
+    cells = [{"cell": str(cell), **cell.why} for row in rows for cell in row if getattr(cell, "why", None)]
+    if cells:
+        table.why_cells = cells
+    return table

@@ -8,9 +8,10 @@ from fractions import Fraction
 
 from roofline import kernels
 from roofline.cost import Cost, Timing
+from roofline.derive import named, var
 from roofline.show import exercises as ex
 from roofline.show import variants
-from roofline.show import fmt, formulas, ko, tables, tex
+from roofline.show import fmt, formulas, ko, tables, tex, why
 from roofline.show.figures import figure
 from roofline.show.palette import case_color
 
@@ -29,31 +30,37 @@ def vector_add(w4) -> dict:
     relation, value = tex.exact_or_about(I, 5)
     equation = tex.aligned(rf"I = \frac{{F}}{{Q}} &= \frac{{L}}{{{s}L + {s}L + {s}L}} \\"
                            rf" &= {tex.frac(I)} {relation} {value}\ \text{{FLOPs/Byte}}")
-    return {"vadd-eq": equation, "vadd-read": fmt.integer(2 * s), "vadd-write": fmt.integer(s),
-            "vadd-Q-per": fmt.integer(3 * s), "s": fmt.integer(s), "dtype": w4.dtype}
+    src, s_ = why.sources(w4), var("s", s)
+    return {"vadd-eq": equation, "vadd-read": why.integer(named("Q_read/L", s_ + s_), src),
+            "vadd-write": why.integer(named("Q_write/L", s_), src),
+            "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype}
 
 
 def four_ways(w4, T: int) -> dict:
     """The table of the four ways (vector add, no reuse, T×T tiles, ideal) with the seed's approximations:
     no reuse "약 1/s" and tiles "N≫T이면 약 T/s" (the output write neglected)."""
     N, s = w4.N, w4.s
+    src = why.sources(w4)
     vadd = kernels.vector_add(N * N, s)
     none, tiled, ideal = (kernels.matmul_no_reuse(N, s, s), kernels.matmul_tiled(N, T, s, s),
                           kernels.matmul_ideal(N, s, s))
+    vadd_I = vadd.derivation("I")   # at L = N² (I does not depend on the length)
+    src["L"] = named("L", var("N", N) ** 2)
     rows = [
-        ("Vector Add, 길이 L", "L", f"{3 * s}L", fmt.fraction(vadd.I), fmt.decimal(vadd.I, 6)),
+        ("Vector Add, 길이 L", "L", f"{3 * s}L", why.fraction(vadd_I, src), why.decimal(vadd_I, 6, src)),
         ("행렬곱, 입력 재사용 없음", "2N³", formulas.q_no_reuse(s, s),
-         f"{formulas.intensity_no_reuse(s, s)}, 약 {fmt.fraction(Fraction(1, s))}", fmt.decimal(none.I, 6)),
+         f"{formulas.intensity_no_reuse(s, s)}, 약 {fmt.fraction(Fraction(1, s))}", why.decimal(none.derivation("I"), 6, src)),
         ("행렬곱, T×T 출력 타일 안에서 재사용", "2N³", formulas.q_tiled(s, s),
          f"{formulas.intensity_tiled(s, s)}, N≫T이면 약 {symbol_over('T', Fraction(1, s))}",
-         f"{fmt.decimal(tiled.I, 6)} (T = {T})"),
+         why.around(number := why.decimal(tiled.derivation("I"), 6, src), f"{number} (T = {T})")),
         ("행렬곱, 입력 전체를 각각 한 번만 읽는 이상적 기준", "2N³", formulas.q_ideal(s, s),
-         formulas.intensity_ideal(s, s), fmt.decimal(ideal.I, 6)),
+         formulas.intensity_ideal(s, s), why.decimal(ideal.derivation("I"), 6, src)),
     ]
+    assert vadd.I == vadd_I.value
     header = ["계산 방식", "F (FLOPs)", "Q (Byte)", "I (FLOPs/Byte)", f"I, N = {fmt.integer(N)}"]
-    return {"table-four": tables.markdown(header, rows, "lllll"), "N": fmt.integer(N),
-            "I0-formula": formulas.intensity_no_reuse(s, s), "I0": fmt.decimal(none.I, 6),
-            "I-ideal": fmt.decimal(ideal.I, 3)}
+    return {"table-four": tables.markdown(header, rows, "lllll"), "N": why.var("N", N, src),
+            "I0-formula": formulas.intensity_no_reuse(s, s), "I0": why.decimal(none.derivation("I"), 6, src),
+            "I-ideal": why.decimal(ideal.derivation("I"), 3, src)}
 
 
 def intensity_sides(w4) -> list[int]:
@@ -77,13 +84,24 @@ def n_sweep(w4) -> dict:
     """The N-sweep figure and the sentence under it: the range of N (with its particle), the no-reuse band, the
     growth of the ideal case, the tile drawn."""
     T, sides = w4.tiles[0], intensity_sides(w4)
-    curves = intensity_curves(w4, T, sides)
-    flat = curves["행렬곱, 재사용 없음"]
-    ideal = curves["행렬곱, 이상적 기준"]
+    src = {**why.sources(w4), "T": w4.origin("tiles")}
+    s = w4.s
+    flat = [kernels.matmul_no_reuse(N, s, s).derivation("I") for N in sides]
+    ideal = [kernels.matmul_ideal(N, s, s).derivation("I") for N in sides]
+    T_ = var("T", T)
+    for side in sides:   # the sweep's N: T, 2T, 4T, … (the problem's own N is the file's or the cell's)
+        if side != w4.N:
+            src[("N", side)] = named("N_k", T_ * (side // T)) if side != T else named("N_k", T_)
+    if sides[-1] == max(w4.N, 16 * T):   # N/T a power of two: the sweep ends at max(N, 16T)
+        N_max = named("N_max", why.tmax_of(var("N", w4.N), 16 * T_))
+    else:                                # else at the last T·2ᵏ below it
+        N_max = named("N_max", T_ * (sides[-1] // T))
+    growth = named("I_max/I_min", named("I_max", ideal[-1].term) / named("I_min", ideal[0].term))
     return {"fig-intensity": intensity_figure(w4),
-            "fig-N-min": fmt.integer(sides[0]), "fig-N-max": ko.particle(fmt.integer(sides[-1]), "으로/로"),
-            "fig-no-reuse-range": f"{fmt.decimal(min(flat), 3)}–{fmt.decimal(max(flat), 3)}",
-            "fig-ideal-growth": fmt.number(ideal[-1] / ideal[0], 1), "fig-T": str(T)}
+            "fig-N-min": why.integer(T_, src), "fig-N-max": why.particle(why.integer(N_max, src), "으로/로"),
+            "fig-no-reuse-min": why.decimal(min(flat, key=lambda q: q.value), 3, src),
+            "fig-no-reuse-max": why.decimal(max(flat, key=lambda q: q.value), 3, src),
+            "fig-ideal-growth": why.number(growth, 1, src), "fig-T": why.integer(T_, src)}
 
 
 @figure("week4-intensity", "week4")
@@ -118,11 +136,14 @@ def dtypes(w4, T: int, small: str = "FP16") -> dict:
     N, s, half = w4.N, w4.s, w4.catalog.bytes_per(small)
     variants = [(f"입력·출력 모두 {w4.dtype}", s, s), (f"입력만 {small}", half, s), (f"입력·출력 모두 {small}", half, half)]
     base = kernels.matmul_tiled(N, T, s, s)
+    src = why.sources(w4, also=(small,))
     rows = []
     for label, s_in, s_out in variants:
         cost = kernels.matmul_tiled(N, T, s_in, s_out)
-        rows.append((label, formulas.q_tiled(s_in, s_out), fmt.integer(cost.Q), fmt.decimal(cost.I, 6),
-                     fmt.ratio(cost.I / base.I)))
+        I, I_base = cost.derivation("I"), base.derivation("I")
+        ratio = named("I/I_base", named("I", I.term) / named("I_base", I_base.term))
+        rows.append((label, formulas.q_tiled(s_in, s_out), why.integer(cost.derivation("Q"), src),
+                     why.decimal(I, 6, src), why.shown(ratio, fmt.ratio(ratio.value), src, digits=2, unit="배")))
     header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}", "I (FLOPs/Byte)", f"{w4.dtype} 대비 I"]
     ideal = formulas.intensity_ideal(s, s)
     return {"table-dtypes": tables.markdown(header, rows, "llrrr"),

@@ -15,8 +15,9 @@ from roofline.errors import check_divides, choice, positive_int, positive_number
 from roofline.problems import week4_cases
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
+from roofline.derive import named, tmin, var
 from roofline.show import variants
-from roofline.show import fmt, ko, tables, tex
+from roofline.show import fmt, ko, tables, tex, why
 from roofline.show import predict as pr
 from roofline.show.engine import TERA, coord, keep, log_ticks
 from roofline.show.figures import figure
@@ -31,7 +32,7 @@ def ridge_equation(hw):
                        + r"\ \text{FLOPs/Byte}")
 
 
-def points(cases, hw) -> dict:
+def points(cases, hw, src: dict | None = None) -> dict:
     """② 's sentence on the figure's points: which cases are memory-bound (their ceilings) and which compute-bound."""
     memory = [c for c in cases if c.timing.memory_bound]
     compute = [c for c in cases if not c.timing.memory_bound]
@@ -43,14 +44,18 @@ def points(cases, hw) -> dict:
         parts.append(f"분기점을 넘은 {ko.particle(ko.cases(compute), '은/는')} 연산 한계다. "
                      f"I가 약 {'·'.join(fmt.decimal(c.cost.I, 3) for c in compute)} FLOPs/Byte여도 "
                      f"상한이 P = {fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s에서 멈춘다.")
-    return {"points": " ".join(parts), "n-cases": fmt.integer(len(cases))}
+    count = named("경우의 수", 1 + var("len(tiles)", len(cases) - 1))   # no reuse, then one case per tile
+    return {"points": " ".join(parts), "n-cases": why.integer(count, src) if src else fmt.integer(len(cases))}
 
 
-def time_table(cases) -> dict:
-    """F (the same for every case) and the table of ceilings and Roofline times."""
+def time_table(cases, w4) -> dict:
+    """F (the same for every case) and the table of ceilings and Roofline times, each number with its derivation."""
     (F,) = {c.cost.F for c in cases}   # reuse does not change the FLOPs
-    rows = [(ko.case(c), fmt.tera(c.timing.R_roof, 6), fmt.ms(c.timing.t_ideal, 6)) for c in cases]
-    return {"F": fmt.integer(F),
+    src = why.sources(w4)
+    rows = [(ko.case(c), why.tera(c.timing.derivation("R_roof"), 6, src), why.ms(c.timing.derivation("t_ideal"), 6, src))
+            for c in cases]
+    assert cases[0].cost.derivation("F").value == F
+    return {"F": why.integer(cases[0].cost.derivation("F"), src),
             "time-table": tables.markdown(["경우", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)"], rows, "lrr")}
 
 
@@ -74,32 +79,45 @@ def limit_sentence(machine, I, new: bool = False) -> str:
     return f"I가 {ridge}보다 크므로 제한 자원은 연산 성능이다."
 
 
-def doubling(hw, I) -> dict:
-    """② 's discussion: the ceiling at I now, with P doubled and with BW doubled; the ridge points and the table."""
+def doubling(hw, w4) -> dict:
+    """② 's discussion at I = I*/2 (half the ridge point): the ceiling now, with P doubled and with BW doubled; the
+    ridge points and the table; each number with its derivation."""
+    src = why.sources(w4)
+    P, BW = var("P", hw.P), var("BW", hw.BW)
+    I = named("I", named("I*", P / BW) / 2)
+    machines = [("지금", P, BW, named("I*", P / BW)), ("P만 두 배", named("P'", 2 * P), BW, None),
+                ("BW만 두 배", P, named("BW'", 2 * BW), None)]
+    machines = [(name, p, b, star or named("I*'", p / b)) for name, p, b, star in machines]
+    R = [named("R_roof" if k == 0 else "R_roof'", tmin(p, b * I)) for k, (_, p, b, _) in enumerate(machines)]
+
+    def tera(q):
+        return why.shown(q, fmt.number(q.value / fmt.TERA, 3), src, digits=3, scale=Fraction(1, fmt.TERA),
+                         unit="TFLOPs/s", rounding="소수 3자리로 반올림, 끝의 0은 생략")
+
+    def num(q):
+        return why.number(q, 3, src)
+
     more_P, more_BW = hw.with_(P=2 * hw.P), hw.with_(BW=2 * hw.BW)
-    R0, R_P, R_BW = hw.R_roof(I), more_P.R_roof(I), more_BW.R_roof(I)
-
-    def tera(rate):
-        return fmt.number(rate / fmt.TERA, 3)
-
     table = tables.markdown(
         ["경우", "분기점 I*", "상한"],
-        [(f"{name}: P = {tera(m.P)}, BW = {tera(m.BW)}", fmt.number(m.ridge, 3), tera(m.R_roof(I)))
-         for name, m in [("지금", hw), ("P만 두 배", more_P), ("BW만 두 배", more_BW)]],
+        [(f"{name}: P = {fmt.number(p.value / fmt.TERA, 3)}, BW = {fmt.number(b.value / fmt.TERA, 3)}", num(star), tera(r))
+         for (name, p, b, star), r in zip(machines, R)],
         "lrr",
     )
-    return {"q-I": fmt.number(I, 3), "q-R0": tera(R0), "q-R0-limit": limit_sentence(hw, I),
-            "q-R-P": tera(R_P), "q-R-P-change": change(R0, R_P), "q-R-BW": tera(R_BW),
-            "q-R-BW-change": change(R0, R_BW), "q-ridge-P": fmt.number(more_P.ridge, 3),
-            "q-ridge-BW": fmt.number(more_BW.ridge, 3), "q-limit-P": limit_sentence(more_P, I, new=True),
-            "q-limit-BW": limit_sentence(more_BW, I, new=True), "q-table": table}
+    R0, R_P, R_BW = (r.value for r in R)
+    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(hw, I.value),
+            "q-R-P": tera(R[1]), "q-R-P-change": change(R0, R_P), "q-R-BW": tera(R[2]),
+            "q-R-BW-change": change(R0, R_BW), "q-ridge-P": num(machines[1][3]),
+            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(more_P, I.value, new=True),
+            "q-limit-BW": limit_sentence(more_BW, I.value, new=True), "q-table": table}
 
 
 # ---------------------------------------------------------------- the page's values, one dict per section
 
 def machine_section(w4) -> dict:
     """The machine the page speaks of: its dtype, its name ("가상 하드웨어" or the GPU's) and its ridge point."""
-    return {"dtype": w4.dtype, "machine": w4.preset.name, "ridge": fmt.number(w4.hardware.ridge, 3)}
+    return {"dtype": w4.dtype, "machine": w4.preset.name,
+            "ridge": why.number(w4.hardware.derivation("I*"), 3, why.sources(w4))}
 
 
 def figure_section(w4) -> dict:
@@ -112,7 +130,10 @@ def ridge_section(w4) -> dict:
 
 def points_section(w4) -> dict:
     """The sentence on the figure's points and the matrix shape it names."""
-    return {**points(week4_cases(w4), w4.hardware), "shape": f"{w4.N}×{w4.N}"}   # a shape: no thousands separators
+    src = {**why.sources(w4), "len(tiles)": w4.origin("tiles")}
+    N = why.var("N", w4.N, src)
+    return {**points(week4_cases(w4), w4.hardware, src),
+            "shape": why.around(N, f"{w4.N}×{w4.N}")}   # a shape: no thousands separators
 
 
 # ---------------------------------------------------------------- exercises

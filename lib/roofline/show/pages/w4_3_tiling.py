@@ -11,6 +11,8 @@ from fractions import Fraction
 from IPython.display import Markdown, Math
 
 from roofline import cachesim, kernels, walk
+from roofline.derive import named, var
+from roofline.show import why
 from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, formulas, ko, tables
@@ -39,6 +41,11 @@ def _names(w4):
     return tiles, (lambda letter, r, c: tile_name(letter, r, c, tiles))
 
 
+def small_sources(w4) -> dict:
+    """The origins of the small example's inputs: N and T are small_N and small_T (the file's or the cell's)."""
+    return {**why.sources(w4), ("N", w4.small_N): w4.origin("small_N"), ("T", w4.small_T): w4.origin("small_T")}
+
+
 def small_example(w4) -> dict:
     """The small example: uses per element, C00's equation over its K steps, the bytes of a step, the names of
     the other output tiles, and the concrete reuse inside one step (A00's first row, B00's first column)."""
@@ -52,14 +59,22 @@ def small_example(w4) -> dict:
     terms = " + ".join(rf"{sub('A', st.A)}\,{sub('B', st.B)}" for st in steps)
     row_outputs = joined(f"C[0,{j}]" for j in range(t))
     column_outputs = joined(f"C[{i},0]" for i in range(t))
+    # the counts the walk gives, each with its closed form (checked against the walk here)
+    src = small_sources(w4)
+    n_, t_, s_ = var("N", n), var("T", t), var("s", s)
+    uses = named("uses", n_)                      # A[i, k] is used by the n outputs C[i, 0..n-1]
+    K = named("K 단계 수", n_ / t_)
+    piece = named("조각의 Byte", t_**2 * s_)
+    step = named("단계당 읽기", 2 * t_**2 * s_)  # an A piece and a B piece
+    assert (uses.value, K.value, step.value) == (walk.uses(n)[0], len(steps), steps[0].loads * s)
     return {
-        "n": fmt.integer(n), "t": fmt.integer(t), "s": fmt.integer(s), "dtype": w4.dtype,
-        "uses": fmt.integer(walk.uses(n)[0]), "t-sq": fmt.integer(t * t),
+        "n": why.integer(n_, src), "t": why.integer(t_, src), "s": why.integer(s_, src), "dtype": w4.dtype,
+        "uses": why.integer(uses, src), "t-sq": why.integer(named("T²", t_**2), src),
         "c00-equation": Math(rf"{sub('C', (0, 0))} = {terms}"), "c00": name("C", 0, 0),
-        "steps": fmt.integer(len(steps)),
+        "steps": why.integer(K, src),
         "others": "·".join(name("C", r, c) for r in range(tiles) for c in range(tiles) if (r, c) != (0, 0)),
-        "piece-bytes": fmt.integer(t * t * s), "step-bytes": fmt.integer(steps[0].loads * s),
-        "write-bytes": fmt.integer(t * t * s),
+        "piece-bytes": why.integer(piece, src), "step-bytes": why.integer(step, src),
+        "write-bytes": why.integer(piece, src),
         "A00": name("A", 0, 0), "B00": name("B", 0, 0),
         "reuse-row": ko.particle(row_outputs, "을/를"), "reuse-column": ko.particle(column_outputs, "을/를"),
         "next-step": f"{name('A', 0, 1)} @ {name('B', 1, 0)}" if tiles > 1 else "",
@@ -92,14 +107,23 @@ def counts(w4) -> dict:
     methods = [(label, fmt.integer(c.F), f"{fmt.integer(c.Q_read)} + {fmt.integer(c.Q_write)} = {fmt.integer(c.Q)}",
                 intensity_text(c.I))
                for label, c in (("재사용 없음", none.cost), (f"{t}×{t} 타일 재사용", tile.cost))]
-    read_ratio = fmt.fraction(Fraction(tile.cost.Q_read, none.cost.Q_read))
-    (reads_tile,), (reads_none,) = tile.reads_per_element(), none.reads_per_element()
+    # the ratios and the reads per element with their closed forms (kernels), checked against the walk
+    src = small_sources(w4)
+    closed_none, closed_tile = kernels.matmul_no_reuse(n, s, s), kernels.matmul_tiled(n, t, s, s)
+    assert (closed_none, closed_tile) == (none.cost, tile.cost)
+    read_ratio = named("Q_read,T / Q_read,0", named("Q_read,T", closed_tile.derivation("Q_read").term)
+                       / named("Q_read,0", closed_none.derivation("Q_read").term))
+    Q_ratio = named("Q_T / Q_0", closed_tile.derivation("Q") / named("Q_0", closed_none.derivation("Q").term))
+    n_, t_ = var("N", n), var("T", t)
+    reads_tile, reads_none = named("타일 읽기 횟수", n_ / t_), named("재사용 없음 읽기 횟수", n_)
+    assert (tile.reads_per_element(), none.reads_per_element()) == ({reads_tile.value}, {reads_none.value})
+    ratio = why.fraction(read_ratio, src)
     return {
         "table-count": tables.markdown(["세는 대상", "출력 타일 하나", f"전체 {n}×{n} C"], rows, "lll"),
         "table-methods": tables.markdown(["방식", "F (FLOPs)", "Q = 읽기 + 쓰기 (Byte)", "I (FLOPs/Byte)"], methods, "lrrr"),
-        "read-ratio": read_ratio, "read-shrink": ko.particle(read_ratio, "으로/로"),
-        "Q-shrink": ko.particle(fmt.fraction(Fraction(tile.cost.Q, none.cost.Q)), "으로/로"),
-        "reads-tile": fmt.integer(reads_tile), "reads-none": fmt.integer(reads_none),
+        "read-ratio": ratio, "read-shrink": why.particle(ratio, "으로/로"),
+        "Q-shrink": why.particle(why.fraction(Q_ratio, src), "으로/로"),
+        "reads-tile": why.integer(reads_tile, src), "reads-none": why.integer(reads_none, src),
     }
 
 
@@ -114,15 +138,27 @@ def general(w4) -> dict:
     def tiled(m, T):
         return kernels.matmul_tiled(m, T, s, s)
 
+    src = {**small_sources(w4), **why.sources(w4)}
+    if w4.small_N not in (N,):
+        src[("N", w4.small_N)] = w4.origin("small_N")
+    if w4.small_T not in w4.tiles:
+        src[("T", w4.small_T)] = w4.origin("small_T")
+
+    def sym(m, T):
+        return var("N", m), var("T", T), var("s", s)
+
+    def count(symbol, make):
+        return lambda m, T: why.integer(named(symbol, make(*sym(m, T))), src)
+
     rows = [
-        row("출력 타일 수", "(N/T)²", lambda m, T: fmt.integer((m // T) ** 2)),
-        row("타일당 K 단계 수", "N/T", lambda m, T: fmt.integer(m // T)),
-        row("단계당 A·B 읽기", f"2T² 원소 = {2 * s}T² Byte", lambda m, T: fmt.integer(2 * s * T * T)),
-        row("단계당 연산량", "2T³ FLOPs", lambda m, T: fmt.integer(2 * T**3)),
-        row("타일당 최종 쓰기", f"{s}T² Byte", lambda m, T: fmt.integer(s * T * T)),
-        row("입력 읽기", f"{2 * s}N³/T Byte", lambda m, T: fmt.integer(tiled(m, T).Q_read)),
-        row("C 쓰기", f"{s}N² Byte", lambda m, T: fmt.integer(tiled(m, T).Q_write)),
-        row("I", f"{formulas.intensity_tiled(s, s)} FLOPs/Byte", lambda m, T: fmt.decimal(tiled(m, T).I, 6)),
+        row("출력 타일 수", "(N/T)²", count("출력 타일 수", lambda N_, T_, s_: (N_ / T_) ** 2)),
+        row("타일당 K 단계 수", "N/T", count("K 단계 수", lambda N_, T_, s_: N_ / T_)),
+        row("단계당 A·B 읽기", f"2T² 원소 = {2 * s}T² Byte", count("단계당 읽기", lambda N_, T_, s_: 2 * T_**2 * s_)),
+        row("단계당 연산량", "2T³ FLOPs", count("단계당 연산량", lambda N_, T_, s_: 2 * T_**3)),
+        row("타일당 최종 쓰기", f"{s}T² Byte", count("조각의 Byte", lambda N_, T_, s_: T_**2 * s_)),
+        row("입력 읽기", f"{2 * s}N³/T Byte", lambda m, T: why.integer(tiled(m, T).derivation("Q_read"), src)),
+        row("C 쓰기", f"{s}N² Byte", lambda m, T: why.integer(tiled(m, T).derivation("Q_write"), src)),
+        row("I", f"{formulas.intensity_tiled(s, s)} FLOPs/Byte", lambda m, T: why.decimal(tiled(m, T).derivation("I"), 6, src)),
     ]
     header = ["대상 (식)", f"작은 예 (T = {t})"] + [f"T = {T}" for T in w4.tiles]
     equation = Math(

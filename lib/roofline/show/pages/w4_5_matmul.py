@@ -18,6 +18,8 @@ from roofline import buffers, kernels, problems
 from roofline.cost import Timing
 from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two, sweep, week4_cases
+from roofline.derive import named, var
+from roofline.show import why
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import variants
@@ -69,6 +71,16 @@ def about_ms(seconds, digits: int = 6) -> str:
     return value if relation == "=" else "약 " + value
 
 
+def t0_memory(timing, src: dict):
+    """`about_ms` of the no-reuse memory time, with its record (exact when the decimal ends within 6 places)."""
+    text = about_ms(timing.t_memory)
+    q = timing.derivation("t_memory")
+    exact = not text.startswith("약 ")
+    number = why.shown(q, text.removeprefix("약 "), src, digits=None if exact else 6, scale=1000, unit="ms",
+                       rounding="정확한 값" if exact else "소수 6자리로 반올림")
+    return why.around(number, text)
+
+
 def no_reuse_verdict(timing) -> str:
     """Completes "메모리 시간은 … ms로 ___." for the no-reuse case."""
     if timing.memory_bound:
@@ -109,12 +121,13 @@ def bw_check(hw) -> str:
 def assumptions(w4) -> "Markdown":
     """The problem's assumptions, one row each."""
     hw, s = w4.hardware, w4.s
+    src = why.sources(w4)
     rows = [
         ("크기", f"M = N = K = {fmt.integer(w4.N)}, 이하 정사각 행렬 한 변을 N으로 적는다"),
         ("자료형", f"입력·중간 합·출력 모두 {w4.dtype}, 원소당 {s} Byte"),
         ("연산량 관례", "곱셈 + 누산 덧셈 = 2 FLOPs, FMA도 2 FLOPs"),
-        ("적용 가능한 최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s"),
-        ("HBM 대역폭 BW", f"{fmt.power10(hw.BW)} Byte/s"),
+        ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src), f"{fmt.power10(hw.P)} FLOPs/s")),
+        ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
         ("입력 위치", "이미 장치 HBM에 있다. CPU 전송 시간은 빼고 센다"),
         ("중간 합", "계속 온칩에 둔다. HBM에 쓰거나 읽지 않는다"),
         ("출력", "기존 C를 읽지 않고 최종 C만 한 번 쓴다"),
@@ -125,37 +138,72 @@ def assumptions(w4) -> "Markdown":
     return tables.markdown(["항목", "조건"], rows, "ll")
 
 
-def cost_table(cases) -> "Markdown":
-    """F, A·B reads, C writes, Q (Byte and GB) and I for every case."""
-    rows = [(ko.nbsp(ko.case(c)), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
-             fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in cases]
+def cost_table(cases, src: dict | None = None) -> "Markdown":
+    """F, A·B reads, C writes, Q (Byte and GB) and I for every case (each number with its record, given `src`)."""
+    if src is None:
+        rows = [(ko.nbsp(ko.case(c)), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
+                 fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6)) for c in cases]
+    else:
+        def d(c, name):
+            return c.cost.derivation(name)
+
+        rows = [(ko.nbsp(ko.case(c)), why.integer(d(c, "F"), src), why.integer(d(c, "Q_read"), src),
+                 why.integer(d(c, "Q_write"), src), why.integer(d(c, "Q"), src), why.giga(d(c, "Q"), 6, src),
+                 why.decimal(d(c, "I"), 6, src)) for c in cases]
     return tables.markdown(["방식", "F (FLOPs)", "A·B 읽기 (Byte)", "C 쓰기 (Byte)", "총 Q (Byte)", "총 Q (GB)",
                             "I (FLOPs/Byte)"], rows)
 
 
-def time_table(cases, digits: int = 6) -> "Markdown":
-    """BW×I, the roof, the two times, the ideal time, the limiting resource and t₀/t for every case."""
+def time_table(cases, digits: int = 6, src: dict | None = None) -> "Markdown":
+    """BW×I, the roof, the two times, the ideal time, the limiting resource and t₀/t for every case (each number with
+    its record, given `src`)."""
     t0 = cases[0].timing.t_ideal
-    rows = [(ko.nbsp(ko.case(c)), fmt.tera(c.timing.memory_rate, digits), fmt.tera(c.timing.R_roof, digits),
-             fmt.ms(c.timing.t_compute, digits), fmt.ms(c.timing.t_memory, digits), fmt.ms(c.timing.t_ideal, digits),
-             ko.nbsp(ko.bound(c.timing)), fmt.ratio(t0 / c.timing.t_ideal)) for c in cases]
+    if src is None:
+        rows = [(ko.nbsp(ko.case(c)), fmt.tera(c.timing.memory_rate, digits), fmt.tera(c.timing.R_roof, digits),
+                 fmt.ms(c.timing.t_compute, digits), fmt.ms(c.timing.t_memory, digits), fmt.ms(c.timing.t_ideal, digits),
+                 ko.nbsp(ko.bound(c.timing)), fmt.ratio(t0 / c.timing.t_ideal)) for c in cases]
+    else:
+        t0_ = named("t₀", cases[0].timing.derivation("t_ideal").term)
+
+        def ratio(c):
+            q = named("t₀/t", t0_ / c.timing.derivation("t_ideal"))
+            return why.shown(q, fmt.ratio(q.value), src, digits=2)
+
+        rows = [(ko.nbsp(ko.case(c)), why.tera(c.timing.derivation("BW·I"), digits, src),
+                 why.tera(c.timing.derivation("R_roof"), digits, src), why.ms(c.timing.derivation("t_compute"), digits, src),
+                 why.ms(c.timing.derivation("t_memory"), digits, src), why.ms(c.timing.derivation("t_ideal"), digits, src),
+                 ko.nbsp(ko.bound(c.timing)), ratio(c)) for c in cases]
     return tables.markdown(["방식", "BW×I (TFLOPs/s)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)", "메모리 시간 (ms)",
                             "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"], rows, "lrrrrrlr")
 
 
-def buffer_table(s: int, cases) -> "Markdown":
-    """What one unit of work holds on chip: A and B inputs and the partial sums (no reuse: one output element)."""
-    rows = [(ko.nbsp("재사용 없음"), ko.nbsp(f"1원소 = {s} B"), ko.nbsp(f"1원소 = {s} B"),
-             fmt.integer(2 * s), fmt.integer(s), fmt.integer(3 * s))]
+def buffer_table(s: int, cases, src: dict | None = None) -> "Markdown":
+    """What one unit of work holds on chip: A and B inputs and the partial sums (no reuse: one output element);
+    with `src`, each number with its record (buffers' closed forms, checked against roofline.buffers)."""
+    s_ = var("s", s)
+
+    def num(q):
+        return why.integer(q, src) if src else fmt.integer(q.value)
+
+    def with_kib(q):
+        text = ko.nbsp(f"{fmt.integer(q.value)} ({fmt.kib(q.value)})")
+        return why.around(why.integer(q, src), text) if src else text
+
+    one = ko.nbsp(f"1원소 = {s} B")
+    rows = [(ko.nbsp("재사용 없음"), why.around(why.integer(s_, src), one) if src else one,
+             why.around(why.integer(s_, src), one) if src else one,
+             num(named("입력 합계", s_ + s_)), num(named("중간 합", s_)), num(named("논리적 총합", s_ + s_ + s_)))]
     for c in cases:
         if c.T is None:
             continue
         b = buffers.tile_buffers(c.T, c.T, c.T, s, s)
+        T = var("T", c.T)
+        A, B = named("A 버퍼", s_ * T * T), named("B 버퍼", s_ * T * T)
+        inputs, acc = named("입력 합계", A + B), named("중간 합", s_ * T * T)
+        total = named("논리적 총합", inputs + acc)
+        assert (inputs.value, acc.value, total.value) == (b.inputs, b.acc, b.total)
         rows.append((ko.nbsp(ko.case(c)), ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.A)} B"),
-                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"),
-                     ko.nbsp(f"{fmt.integer(b.inputs)} ({fmt.kib(b.inputs)})"),
-                     ko.nbsp(f"{fmt.integer(b.acc)} ({fmt.kib(b.acc)})"),
-                     ko.nbsp(f"{fmt.integer(b.total)} ({fmt.kib(b.total)})")))
+                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"), with_kib(inputs), with_kib(acc), with_kib(total)))
     return tables.markdown(["방식", "보관하는 A 입력", "보관하는 B 입력", "입력 합계 (Byte)", "중간 합 (Byte)",
                             "논리적 총합 (Byte)"], rows)
 
@@ -260,10 +308,13 @@ def headline_section(w4) -> dict:
     """The one-line answer and the names the introduction uses."""
     cases = week4_cases(w4)
     base, last = cases[0], cases[-1]
-    return {"headline": headline(cases), "shape": f"{w4.N}×{w4.N}",   # a matrix shape: no thousands separators
+    src = why.sources(w4)
+    return {"headline": headline(cases),
+            "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # a matrix shape: no thousands separators
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
-            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": fmt.ms(base.timing.t_ideal, 3),
-            "last-label": ko.case(last), "tile-list": "·".join(str(T) for T in w4.tiles)}
+            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
+            "last-label": ko.case(last),
+            "tile-list": why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))}
 
 
 def problem_section(w4) -> dict:
@@ -272,53 +323,67 @@ def problem_section(w4) -> dict:
 
 def flops_section(w4) -> dict:
     base = week4_cases(w4)[0]
-    return {"common": common(w4, base), "t-compute": fmt.ms(base.timing.t_compute, 3),
-            "fma-flops": str(base.cost.F // w4.N**3)}   # FLOPs per FMA: the course counts one FMA as this many
+    src = why.sources(w4)
+    per_fma = named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3)   # FLOPs per FMA (one FMA is this many)
+    return {"common": common(w4, base), "t-compute": why.ms(base.timing.derivation("t_compute"), 3, src),
+            "fma-flops": why.integer(per_fma, src)}
 
 
 def no_reuse_section(w4) -> dict:
     base = week4_cases(w4)[0]
-    return {"no-reuse": no_reuse(w4, base), "I0-short": fmt.decimal(base.cost.I, 3),
-            "t0-memory": about_ms(base.timing.t_memory), "t0-verdict": no_reuse_verdict(base.timing)}
+    return {"no-reuse": no_reuse(w4, base), "I0-short": why.decimal(base.cost.derivation("I"), 3, why.sources(w4)),
+            "t0-memory": t0_memory(base.timing, why.sources(w4)), "t0-verdict": no_reuse_verdict(base.timing)}
 
 
 def tile_walk_section(w4) -> dict:
     N, s, T_mid = w4.N, w4.s, middle_tile(w4)
     n_tiles, steps, per_step = tile_walk(N, T_mid, s)
-    return {"tiled-formula": tiled_formula(s), "T-mid": str(T_mid),
-            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": str(2 * s),
-            "mid-tiles": fmt.integer(n_tiles), "mid-steps": fmt.integer(steps), "mid-per-step": fmt.integer(per_step),
+    src = why.sources(w4)
+    N_, T_, s_ = var("N", N), var("T", T_mid), var("s", s)
+    walked = (named("출력 타일 수", (N_ / T_) ** 2), named("K 단계 수", N_ / T_), named("단계당 읽기", 2 * T_**2 * s_))
+    assert tuple(q.value for q in walked) == (n_tiles, steps, per_step)
+    return {"tiled-formula": tiled_formula(s), "T-mid": why.integer(T_, src),
+            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": why.integer(named("2·s", 2 * s_), src),
+            "mid-tiles": why.integer(walked[0], src), "mid-steps": why.integer(walked[1], src),
+            "mid-per-step": why.integer(walked[2], src),
             "mid-Q": tile_walk_math(N, T_mid, s)}
 
 
 def cost_section(w4) -> dict:
     cases, s = week4_cases(w4), w4.s
-    return {"table-cost": cost_table(cases), "T-over-s-compared": ko.particle(f"T/{s}", "과/와"),
-            "T-over-s-approx": ko.particle(f"T/{s}", "은/는"), "I-last": fmt.decimal(cases[-1].cost.I, 3)}
+    return {"table-cost": cost_table(cases, why.sources(w4)), "T-over-s-compared": ko.particle(f"T/{s}", "과/와"),
+            "T-over-s-approx": ko.particle(f"T/{s}", "은/는"),
+            "I-last": why.decimal(cases[-1].cost.derivation("I"), 3, why.sources(w4))}
 
 
 def time_section(w4, digits: int = 6) -> dict:
     cases, hw = week4_cases(w4), w4.hardware
-    return {"table-time": time_table(cases, digits), "digits": str(digits), "time-defs": time_defs(hw),
-            "regimes": regimes(cases), "ridge": fmt.number(hw.ridge, 3), "last-story": last_story(cases[-1]),
+    return {"table-time": time_table(cases, digits, why.sources(w4)), "digits": str(digits), "time-defs": time_defs(hw),
+            "regimes": regimes(cases), "ridge": why.number(hw.derivation("I*"), 3, why.sources(w4)), "last-story": last_story(cases[-1]),
             "gain-story": gain_story(cases[-2], cases[-1]), "fig-times": times_figure(w4)}
 
 
 def buffer_section(w4) -> dict:
-    return {"buf-coef": str(3 * w4.s), "table-buffers": buffer_table(w4.s, week4_cases(w4))}
+    s_ = var("s", w4.s)
+    return {"buf-coef": why.integer(named("3·s", 3 * s_), why.sources(w4)), "table-buffers": buffer_table(w4.s, week4_cases(w4), why.sources(w4))}
 
 
 def bandwidth_section(w4) -> dict:
     N, s, hw = w4.N, w4.s, w4.hardware
-    return {"Q-C": fmt.integer(week4_cases(w4)[0].cost.Q_write), "bw-check": bw_check(hw), "store-coef": str(3 * s),
-            "store-bytes": fmt.integer(3 * s * N * N), "store-mib": fmt.mib(3 * s * N * N),
-            "I-ideal-formula": formulas.intensity_ideal(s, s), "I-ideal": fmt.decimal(kernels.matmul_ideal(N, s, s).I, 3)}
+    src, N_, s_ = why.sources(w4), var("N", N), var("s", s)
+    store = named("A·B·C의 Byte", 3 * s_ * N_**2)
+    return {"Q-C": why.integer(week4_cases(w4)[0].cost.derivation("Q_write"), src), "bw-check": bw_check(hw),
+            "store-coef": why.integer(named("3·s", 3 * s_), src), "store-bytes": why.integer(store, src),
+            "store-mib": why.shown(store, fmt.mib(store.value), src, digits=3, scale=Fraction(1, 2**20), unit="MiB",
+                                   rounding="소수 3자리로 반올림, 끝의 0은 생략 (1 MiB = 2²⁰ Byte)"),
+            "I-ideal-formula": formulas.intensity_ideal(s, s),
+            "I-ideal": why.decimal(kernels.matmul_ideal(N, s, s).derivation("I"), 3, src)}
 
 
 def threshold_section(w4) -> dict:
     math, tiles = threshold(w4)
     return {"threshold-math": math, "threshold-tiles": tiles,
-            "ridge-again": ko.particle(fmt.number(w4.hardware.ridge, 3), "을/를")}
+            "ridge-again": why.particle(why.number(w4.hardware.derivation("I*"), 3, why.sources(w4)), "을/를")}
 
 
 def rectangle_section(w4) -> dict:
@@ -327,21 +392,48 @@ def rectangle_section(w4) -> dict:
     T_M, T_N = (2 * T_mid, T_mid // 2) if T_mid % 2 == 0 and N % (2 * T_mid) == 0 else (T_mid, T_mid)
     square = kernels.matmul_tiles(N, N, N, T_mid, T_mid, T_mid, s, s)
     rect = kernels.matmul_tiles(N, N, N, T_M, T_N, T_mid, s, s)
-    return {"q-sq": f"{T_mid}×{T_mid}", "q-sq-shape": ko.particle(f"{T_mid}×{T_mid}", "을/를"),
-            "q-rect-shape": ko.particle(f"{T_M}×{T_N}", "으로/로"),
-            "q-rect-read-shape": ko.particle(f"{T_M}×{T_N}", "은/는"),
-            "q-rect-in": ko.particle(fmt.kib(buffers.tile_buffers(T_M, T_N, T_mid, s, s).inputs), "으로/로"),
-            "q-outputs": fmt.integer(T_mid * T_mid), "q-sq-read": fmt.integer(square.Q_read),
-            "q-rect-read": fmt.integer(rect.Q_read), "q-read-ratio": fmt.ratio(Fraction(rect.Q_read, square.Q_read)),
-            "q-sq-I": fmt.decimal(square.I, 3), "q-rect-I": fmt.decimal(rect.I, 3),
-            "q-sq-in": fmt.kib(buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs)}
+    # the inputs: M = N = K the problem's N, the square's sides the middle tile, the rectangle's from it
+    T = var("T", T_mid)
+    src = {**why.sources(w4), "M": w4.origin("N"), "K": w4.origin("N"), ("T_M", T_mid): T, ("T_N", T_mid): T,
+           "T_K": T, ("T_M", T_M): named("T_M", 2 * T) if T_M != T_mid else T,
+           ("T_N", T_N): named("T_N", T / 2) if T_N != T_mid else T}
+    sq_read = named("Q_read,□", square.derivation("Q_read").term)
+    rect_read = named("Q_read,▭", rect.derivation("Q_read").term)
+    ratio = named("Q_read,▭ / Q_read,□", rect_read / sq_read)
+    sq_shape = why.around(why.integer(T, src), f"{T_mid}×{T_mid}")
+    T_M_, T_N_ = src[("T_M", T_M)], src[("T_N", T_N)]
+    rect_shape = why.around(why.integer(T_M_, src), f"{T_M}×{T_N}")
+
+    def kib(q):
+        return why.shown(q, fmt.kib(q.value), src, digits=3, scale=Fraction(1, 1024), unit="KiB",
+                         rounding="소수 3자리로 반올림, 끝의 0은 생략 (1 KiB = 1024 Byte)")
+
+    s_ = var("s", s)
+    sq_in = named("입력 버퍼", s_ * (T * T + T * T))
+    rect_in = named("입력 버퍼", s_ * (T_M_ * T + T * T_N_))
+    assert (sq_in.value, rect_in.value) == (buffers.tile_buffers(T_mid, T_mid, T_mid, s, s).inputs,
+                                            buffers.tile_buffers(T_M, T_N, T_mid, s, s).inputs)
+    return {"q-sq": sq_shape, "q-sq-shape": why.particle(sq_shape, "을/를"),
+            "q-rect-shape": why.particle(rect_shape, "으로/로"),
+            "q-rect-read-shape": why.particle(rect_shape, "은/는"),
+            "q-rect-in": why.particle(kib(rect_in), "으로/로"),
+            "q-outputs": why.integer(named("T²", T**2), src), "q-sq-read": why.integer(sq_read, src),
+            "q-rect-read": why.integer(rect_read, src), "q-read-ratio": why.shown(ratio, fmt.ratio(ratio.value), src, digits=2),
+            "q-sq-I": why.decimal(square.derivation("I"), 3, src), "q-rect-I": why.decimal(rect.derivation("I"), 3, src),
+            "q-sq-in": kib(sq_in)}
 
 
 def sweep_section(w4) -> dict:
     """The tile-side sweep (every divisor T of N): its figure and the range it spans."""
     points = sweep(w4)
-    return {"fig-sweep": tile_sweep_figure(w4), "sweep-min": str(points[0].T), "sweep-max": fmt.integer(points[-1].T),
-            "sweep-I-max": fmt.decimal(points[-1].I, 3)}
+    src = why.sources(w4)
+    last = kernels.matmul_tiled(w4.N, points[-1].T, w4.s, w4.s).derivation("I")   # T = N: the largest divisor
+    assert last.value == points[-1].I and points[-1].T == w4.N
+    src[("T", w4.N)] = named("T", var("N", w4.N))
+    assert points[0].T == 1
+    return {"fig-sweep": tile_sweep_figure(w4), "sweep-min": why.integer(named("T_min", 1), src),
+            "sweep-max": why.integer(src[("T", w4.N)], src),
+            "sweep-I-max": why.decimal(last, 3, src)}
 
 
 # ---------------------------------------------------------------- figures

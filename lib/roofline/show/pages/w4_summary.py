@@ -9,9 +9,13 @@
 """
 from __future__ import annotations
 
+from fractions import Fraction
+
 from roofline import occupancy
 from roofline.errors import ParameterError
 from roofline.problems import week4_cases
+from roofline.derive import named, var
+from roofline.show import why
 from roofline.show import fmt, ko, tables
 
 
@@ -23,8 +27,13 @@ def limit_cell(case, ridge) -> str:
     return f"{ko.bound(case.timing)} (I* = {fmt.number(ridge, 3)} {relation})"
 
 
-def summary_table(cases, ridge):
-    rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit_cell(c, ridge)) for c in cases]
+def summary_table(cases, ridge, src: dict | None = None):
+    if src is None:
+        rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit_cell(c, ridge))
+                for c in cases]
+    else:   # each number with its record
+        rows = [(ko.nbsp(ko.case(c)), why.decimal(c.cost.derivation("I"), 3, src),
+                 why.ms(c.timing.derivation("t_ideal"), 3, src), limit_cell(c, ridge)) for c in cases]
     return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
 
 
@@ -57,14 +66,25 @@ def precision_steps(machine) -> dict[str, str]:
     up = P_tf32 / P32
     sparse16 = machine.sparse.get("FP16")
     fp8 = fmt.number(P8 / 10**12, 1)
+    names = {d: f"P_{d}" for d in ("FP32", "TF32", "FP16", "FP8")}
+    src = {names[d]: f"toml:presets.{machine.key}.peak.{d}" for d in names}
+    P = {d: var(names[d], machine.P(d)) for d in names}
+
+    def ratio(a, b):
+        q = named(f"{names[a]}/{names[b]}", P[a] / P[b])
+        return why.shown(q, fmt.ratio(q.value, 1), src, digits=1, unit="배")
+
+    steps = _step([P16 / P_tf32, P8 / P16])
+    up_ = ratio("TF32", "FP32")
     return {
         "gpu-name": machine.name,
-        "p-fp32": fmt.tera(P32, 1),
-        "p-tf32": fmt.tera(P_tf32, 1),
-        "p-fp16": fmt.tera(P16, 1),
-        "p-fp8": fp8,
-        "tensor-steps": _step([P16 / P_tf32, P8 / P16]),
-        "tf32-step": f"{ko.particle(fmt.ratio(up, 1), '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}",
+        "p-fp32": why.tera(P["FP32"], 1, src),
+        "p-tf32": why.tera(P["TF32"], 1, src),
+        "p-fp16": why.tera(P["FP16"], 1, src),
+        "p-fp8": why.shown(P["FP8"], fp8, src, digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s",
+                           rounding="소수 1자리로 반올림, 끝의 0은 생략"),
+        "tensor-steps": why.around(ratio("FP16", "TF32"), steps) if steps.endswith("씩") else steps,
+        "tf32-step": why.around(up_, f"{why.particle(up_, '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}"),
         "fp8-note": (f"FP8의 dense 최대 성능 {ko.particle(fp8, '은/는')} FP16의 2:4 구조적 희소 최대 성능과 숫자만 같다. 앞의 것은 "
                      "보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, 뒤의 것은 2:4 구조를 지킨 FP16 행렬에서만 나온다."
                      if sparse16 == P8 else ""),
@@ -127,7 +147,9 @@ def occupancy_example(gpu, tiles, s: int, threads: int, extra_registers: int) ->
 def summary_section(w4) -> dict:
     """The summary table, the shape and dtype it speaks of, which cases moved to the flat roof, and ④'s occupancy."""
     cases = week4_cases(w4)
-    return {"table-summary": summary_table(cases, w4.hardware.ridge), "shape": f"{w4.N}×{w4.N}",   # no separators
+    src = why.sources(w4)
+    return {"table-summary": summary_table(cases, w4.hardware.ridge, src),
+            "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # no separators
             "dtype": w4.dtype, "summary-shift": shift(cases),
             "summary-occupancy": occupancy_example(w4.catalog.preset(w4.gpu), w4.tiles, w4.s, w4.threads,
                                                    w4.extra_registers)}

@@ -10,6 +10,8 @@ from fractions import Fraction
 from roofline import buffers, kernels
 from roofline.cost import Timing
 from roofline.problems import week4_cases
+from roofline.derive import named, var
+from roofline.show import why
 from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, ko, tables
@@ -17,22 +19,30 @@ from roofline.show import fmt, ko, tables
 
 def problem_table(w4) -> dict:
     """The guide's table of the shared problem (shape, dtype, P, BW, ridge point, tile sides; the maker's source
-    when the machine is a real GPU) and the names the guide's sentences use."""
+    when the machine is a real GPU) and the names the guide's sentences use, each number with its record."""
     hw, N = w4.hardware, w4.N
+    src = {**why.sources(w4), ("N", w4.small_N): w4.origin("small_N"), ("T", w4.small_T): w4.origin("small_T")}
+    P, BW = hw.derivation("P"), hw.derivation("BW")
+    ridge = why.number(hw.derivation("I*"), 3, src)
+    tiles_ = why.listed("tiles", w4.tiles, w4.origin("tiles"), ", ".join(str(T) for T in w4.tiles))
     rows = [
         ("행렬 크기", f"A, B, C 모두 {N}×{N} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
         ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
-        ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
-        ("HBM 대역폭 BW", f"{fmt.power10(hw.BW)} Byte/s"),
-        ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} FLOPs/Byte"),
-        ("타일 한 변 T", ", ".join(str(T) for T in w4.tiles)),
+        ("최대 연산 성능 P", why.around(why.power10(P, src),
+                                      f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})")),
+        ("HBM 대역폭 BW", why.around(why.power10(BW, src), f"{fmt.power10(hw.BW)} Byte/s")),
+        ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
+        ("타일 한 변 T", tiles_),
     ]
     if w4.hardware_key != "course":   # a real GPU: its numbers are the maker's
         rows.append(("하드웨어 수치의 출처", f"[{w4.preset.name}]({w4.preset.source})"))
-    tiles = "·".join(str(T) for T in w4.tiles)
-    return {"problem-table": tables.markdown(["항목", "값"], rows, "ll"), "shape": f"{N}×{N}", "dtype": w4.dtype,
-            "tiles": tiles, "tiles-compared": ko.particle(tiles, "으로/로"), "ridge": fmt.number(hw.ridge, 3),
-            "small-shape": f"{w4.small_N}×{w4.small_N}", "small-tile": f"{w4.small_T}×{w4.small_T}"}
+    tiles = why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))
+    n, t = why.var("N", w4.small_N, src), why.var("T", w4.small_T, src)
+    return {"problem-table": tables.markdown(["항목", "값"], rows, "ll"),
+            "shape": why.around(why.var("N", N, src), f"{N}×{N}"), "dtype": w4.dtype,
+            "tiles": tiles, "tiles-compared": why.particle(tiles, "으로/로"), "ridge": ridge,
+            "small-shape": why.around(n, f"{w4.small_N}×{w4.small_N}"),
+            "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}")}
 
 
 def reach(cases) -> dict:
@@ -57,18 +67,30 @@ def roofline_section(w4) -> dict:
     return {**reach(week4_cases(w4)), "roofline-figure": w4_2_roofline.roofline_figure(w4)}
 
 
-def step(cases) -> dict:
+def step(cases, w4) -> dict:
     """The guide's question on the last two cases: the ratio of Q and of the ideal time (same digits, "배")."""
     before, after = cases[-2], cases[-1]
+    src = why.sources(w4)
+
+    def at(case, name):   # the case's quantity under a name that says its tile: Q_T(128)
+        q = case.timing.derivation(name)
+        return named(f"{name}(T = {case.T})" if case.T else f"{name}(재사용 없음)", q.term)
+
+    def ratio(name):
+        q = named(f"{name} 비", at(after, name) / at(before, name))
+        return why.shown(q, fmt.ratio(q.value), src, digits=2, unit="배")
+
     return {"step-before": ko.case(before), "step-after": ko.particle(ko.case(after), "으로/로"),
-            "step-Q": fmt.ratio(after.cost.Q / before.cost.Q), "step-t": fmt.ratio(after.timing.t_ideal / before.timing.t_ideal)}
+            "step-Q": ratio("Q"), "step-t": ratio("t_ideal")}
 
 
 # ---------------------------------------------------------------- the page's values, one dict per section
 
 def largest_tile_section(w4) -> dict:
     T = max(w4.tiles)
-    return {"T-max": f"{T}×{T}", "T-max-outputs": fmt.integer(T**2)}
+    src = why.sources(w4)
+    T_ = var("T", T)
+    return {"T-max": why.around(why.integer(T_, src), f"{T}×{T}"), "T-max-outputs": why.integer(named("T²", T_**2), src)}
 
 
 # ---------------------------------------------------------------- exercises

@@ -1,0 +1,172 @@
+"""Exact arithmetic that writes its own derivation: the formula in the course's symbols and the same formula with
+the values put in, from the one computation that gives the value.
+
+    N, T, s = var("N", 4096), var("T", 32), var("s", 4)
+    Q_T = named("Q_T", 2 * s * N**3 / T + s * N**2)
+    Q_T.value     → 8657043456
+    Q_T.formula   → "2·s·N³/T + s·N²"
+    Q_T.numbers   → "2·4·4,096³/32 + 4·4,096²"
+    Q_T.inputs    → (s, N, T): the symbols and named quantities the formula uses, each once
+
+A `var` is an input (where it comes from is the caller's: a course.toml key, a parameter-cell variable, …);
+`named` gives a quantity its symbol, and a named quantity used in a further formula appears there by its symbol and
+its value, so each record says one step and links the steps it rests on. Values are int or Fraction, never rounded
+(rounding happens only in `roofline.show.fmt`). No words to show: the Korean names are `roofline.show.why`'s.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+SUM, PRODUCT, POWER, ATOM = 0, 1, 2, 3
+SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def exact_text(value) -> str:
+    """An exact value as a formula writes it: 4096 → "4,096", Fraction(1, 12) → "1/12" (thousands separators)."""
+    value = Fraction(value)
+    if value.denominator == 1:
+        return f"{value.numerator:,}"
+    return f"{value.numerator:,}/{value.denominator:,}"
+
+
+def _exact(value):
+    value = Fraction(value)
+    return value.numerator if value.denominator == 1 else value
+
+
+class Term:
+    """A value with the formula that computed it (`formula`, in symbols) and the same with the values (`numbers`)."""
+
+    __slots__ = ("value", "formula", "numbers", "level", "inputs")
+
+    def __init__(self, value, formula: str, numbers: str, level: int, inputs: tuple = ()):
+        self.value = _exact(value)
+        self.formula, self.numbers, self.level, self.inputs = formula, numbers, level, inputs
+
+    # ---- building
+    @staticmethod
+    def of(x) -> "Term":
+        if isinstance(x, Term):
+            return x
+        text = exact_text(x)
+        return Term(x, text, text, PRODUCT if "/" in text else ATOM)
+
+    def _wrap(self, level: int, right: bool = False) -> tuple[str, str]:
+        """Formula and numbers, parenthesised when this term binds looser than `level` (or equally, on the right)."""
+        loose = self.level < level or (right and self.level == level and level != ATOM)
+        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= PRODUCT)
+        f = f"({self.formula})" if loose else self.formula
+        n = f"({self.numbers})" if numbers_loose else self.numbers
+        return f, n
+
+    def _binary(self, other, op: str, level: int, value, swap: bool = False) -> "Term":
+        a, b = (Term.of(other), self) if swap else (self, Term.of(other))
+        af, an = a._wrap(level)
+        bf, bn = b._wrap(level, right=op.strip() in ("−", "/"))
+        if level == SUM:
+            af, an = a.formula, a.numbers   # a sum on the left needs no parentheses
+        return Term(value, f"{af}{op}{bf}", f"{an}{op}{bn}", level, _merge(a.inputs, b.inputs))
+
+    def __add__(self, other):
+        return self._binary(other, " + ", SUM, self.value + Term.of(other).value)
+
+    def __radd__(self, other):
+        return self._binary(other, " + ", SUM, Term.of(other).value + self.value, swap=True)
+
+    def __sub__(self, other):
+        return self._binary(other, " − ", SUM, self.value - Term.of(other).value)
+
+    def __rsub__(self, other):
+        return self._binary(other, " − ", SUM, Term.of(other).value - self.value, swap=True)
+
+    def __mul__(self, other):
+        return self._binary(other, "·", PRODUCT, self.value * Term.of(other).value)
+
+    def __rmul__(self, other):
+        return self._binary(other, "·", PRODUCT, Term.of(other).value * self.value, swap=True)
+
+    def __truediv__(self, other):
+        return self._binary(other, _slash(self, other), PRODUCT, Fraction(self.value) / Term.of(other).value)
+
+    def __rtruediv__(self, other):
+        return self._binary(other, _slash(other, self), PRODUCT, Fraction(Term.of(other).value) / self.value, swap=True)
+
+    def __pow__(self, k: int):
+        if not isinstance(k, int) or k < 2:
+            raise ValueError(f"a power in a formula is a whole number ≥ 2, got {k!r}")
+        f, n = self._wrap(ATOM)
+        sup = str(k).translate(SUPERSCRIPT)
+        return Term(Fraction(self.value) ** k, f + sup, n + sup, POWER, self.inputs)
+
+    def __repr__(self):
+        return f"Term({self.formula} = {self.numbers} = {self.value})"
+
+
+def _slash(a, b) -> str:
+    """"F / Q_T" between two named quantities, "N³/T" otherwise (as the course writes them)."""
+    return " / " if isinstance(a, Quantity) and isinstance(b, Quantity) else "/"
+
+
+def _merge(*groups) -> tuple:
+    seen, out = set(), []
+    for group in groups:
+        for item in group:
+            if id(item) not in seen:
+                seen.add(id(item))
+                out.append(item)
+    return tuple(out)
+
+
+def _call(name: str, terms, pick) -> Term:
+    terms = [Term.of(t) for t in terms]
+    value = pick(t.value for t in terms)
+    return Term(value, f"{name}({', '.join(t.formula for t in terms)})", f"{name}({', '.join(t.numbers for t in terms)})",
+                ATOM, _merge(*(t.inputs for t in terms)))
+
+
+def tmin(*terms) -> Term:
+    """min(a, b, …) as a term."""
+    return _call("min", terms, min)
+
+
+def tmax(*terms) -> Term:
+    """max(a, b, …) as a term."""
+    return _call("max", terms, max)
+
+
+class Quantity(Term):
+    """A named value: `symbol` = `term`. Used in a further formula it stands as its symbol (and its value), and it is
+    one of that formula's `inputs`; a `var` is a Quantity without a formula (an input of the problem)."""
+
+    __slots__ = ("symbol", "term")
+
+    def __init__(self, symbol: str, value, term: Term | None = None):
+        text = exact_text(value)
+        super().__init__(value, symbol, text, ATOM)
+        self.inputs = (self,)
+        self.symbol, self.term = symbol, term
+
+    @property
+    def derived(self) -> bool:
+        return self.term is not None
+
+    def __repr__(self):
+        if self.term is None:
+            return f"var({self.symbol} = {self.numbers})"
+        return f"named({self.symbol} = {self.term.formula} = {self.term.numbers} = {self.value})"
+
+
+def var(symbol: str, value) -> Quantity:
+    """An input of a formula, by its symbol."""
+    return Quantity(symbol, value)
+
+
+def named(symbol: str, term) -> Quantity:
+    """`term` under the symbol the course writes for it."""
+    term = Term.of(term)
+    return Quantity(symbol, term.value, term)
+
+
+def value(x):
+    """The exact value of a term or a plain number."""
+    return x.value if isinstance(x, Term) else x

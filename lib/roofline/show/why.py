@@ -1,0 +1,289 @@
+"""Why this number? A glued number carries its derivation: the quantity (symbol, Korean name), its formula in the
+course's symbols, the same with the values put in, the result with its unit and rounding, and where each input comes
+from (a course.toml key, a parameter-cell variable, another derivation, a measurement, a cited source).
+
+The derivation is the model's (`roofline.derive`: the terms that computed the value wrote the formula), so it cannot
+disagree with the number. A page module glues `why.decimal(cost.derivation("I"), 6, src)` instead of
+`fmt.decimal(cost.I, 6)`: the same text (a `str`), with `.why`, the record. `glue` stores the record beside the text
+(mime type `WHY_MIME`); the site shows it in a panel when the number is pressed, and a notebook prints it with
+`why("I0")`.
+
+Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measured:<name, conditions>",
+"cite:<bibkey>".
+"""
+from __future__ import annotations
+
+import hashlib
+from fractions import Fraction
+
+from roofline.derive import Quantity, exact_text
+from roofline.derive import tmax as tmax_of  # noqa: F401  (for page modules: max(N, 16T))
+from roofline.show import fmt
+
+WHY_MIME = "application/vnd.roofline.why+json"
+
+# the course's symbols and their Korean names; the unit of each (the base unit the model computes in)
+NAMES = {
+    "F": ("연산량", "FLOPs"), "Q": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_T": ("타일 행렬곱이 옮긴 양", "Byte"),
+    "I": ("산술 강도", "FLOPs/Byte"), "I_T": ("타일 행렬곱의 산술 강도", "FLOPs/Byte"),
+    "I*": ("분기점", "FLOPs/Byte"), "P": ("최대 연산 성능", "FLOPs/s"), "BW": ("메모리 대역폭", "Byte/s"),
+    "t_compute": ("연산 시간", "s"), "t_memory": ("메모리 시간", "s"), "t_ideal": ("이상적 시간", "s"),
+    "R_roof": ("Roofline 상한", "FLOPs/s"), "N": ("정사각 행렬 한 변", ""), "T": ("출력 타일 한 변", ""),
+    "L": ("벡터 길이", "원소"), "s": ("원소 하나의 크기", "Byte"), "s_in": ("입력 원소의 크기", "Byte"),
+    "s_out": ("출력 원소의 크기", "Byte"),
+    "Q_read/L": ("원소 하나마다 읽는 양", "Byte"), "Q_write/L": ("원소 하나마다 쓰는 양", "Byte"),
+    "Q/L": ("원소 하나마다 옮기는 양", "Byte"), "N_max": ("그림의 가장 큰 N", ""), "N_k": ("그림의 N", ""),
+    "I_max": ("가장 큰 N에서의 I", "FLOPs/Byte"), "I_min": ("가장 작은 N에서의 I", "FLOPs/Byte"),
+    "I_base": ("기준 자료형의 I", "FLOPs/Byte"), "I_max/I_min": ("I가 커진 배율", ""),
+    "I/I_base": ("기준 자료형 대비 I", ""),
+    "경우의 수": ("비교하는 경우(재사용 없음과 타일마다)", ""), "len(tiles)": ("비교할 타일의 개수", ""),
+    "P'": ("두 배로 한 최대 연산 성능", "FLOPs/s"), "BW'": ("두 배로 한 메모리 대역폭", "Byte/s"),
+    "I*'": ("바꾼 하드웨어의 분기점", "FLOPs/Byte"), "uses": ("입력 원소 하나가 쓰이는 출력 수", ""),
+    "K 단계 수": ("출력 타일 하나의 K 단계 수", ""), "조각의 Byte": ("T×T 조각 하나의 Byte", "Byte"),
+    "단계당 읽기": ("K 단계 하나에 읽는 A·B 조각", "Byte"),
+    "출력 타일 수": ("출력 타일의 수", ""), "단계당 연산량": ("K 단계 하나의 연산량", "FLOPs"),
+    "tiles": ("비교할 타일 한 변들", ""), "BW·I": ("메모리 쪽 기울어진 선의 높이", "FLOPs/s"),
+    "t₀": ("재사용 없음의 이상적 시간", "s"), "F/N³": ("FMA 하나의 FLOPs", "FLOPs"),
+    "2·s": ("단계당 읽기의 계수", "Byte"), "3·s": ("원소 하나마다 A·B·C의 Byte", "Byte"),
+    "A·B·C의 Byte": ("A, B, C를 모두 담는 Byte", "Byte"), "M": ("C의 행 수", ""), "K": ("누적하는 방향의 길이", ""),
+    "T_M": ("출력 타일의 행 수", ""), "T_N": ("출력 타일의 열 수", ""), "T_K": ("K 조각의 폭", ""),
+    "Q_read,□": ("정사각 타일의 입력 읽기", "Byte"), "Q_read,▭": ("직사각 타일의 입력 읽기", "Byte"),
+    "입력 버퍼": ("타일 하나의 A·B 입력 버퍼", "Byte"), "입력 합계": ("온칩에 보관하는 A·B 입력", "Byte"),
+    "중간 합": ("온칩에 두는 중간 합", "Byte"), "논리적 총합": ("입력과 중간 합의 합", "Byte"),
+    "A 버퍼": ("A 입력 버퍼", "Byte"), "T_min": ("N의 가장 작은 약수", ""), "B 버퍼": ("B 입력 버퍼", "Byte"), "t₀/t": ("재사용 없음 대비 시간 비율", ""), "T²": ("출력 타일 하나의 출력 수", ""),
+    "Q_read": ("입력 읽기", "Byte"), "Q_read,T": ("타일 재사용의 입력 읽기", "Byte"),
+    "Q_read,0": ("재사용 없음의 입력 읽기", "Byte"), "Q_0": ("재사용 없음의 이동량", "Byte"),
+    "타일 읽기 횟수": ("타일 재사용에서 입력 원소 하나를 읽는 횟수", ""),
+    "재사용 없음 읽기 횟수": ("재사용 없이 입력 원소 하나를 읽는 횟수", ""), "Q_write": ("C 쓰기", "Byte"), "R_roof'": ("바꾼 하드웨어의 Roofline 상한", "FLOPs/s"),
+}
+
+REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
+
+
+def sources(problem, *, T_from: str = "tiles", also: tuple[str, ...] = ()) -> dict:
+    """symbol (or (symbol, value)) → origin of the inputs a week-4 or week-3 problem gives: N, T, L from the
+    problem's fields (the file's key, or the parameter cell's variable that changed it), s from the dtype table
+    (the problem's dtype, and by size the dtypes `also` names), P and BW from the preset."""
+    found = {}
+    fields = {"N": "N", "T": T_from, "L": "L"}
+    for symbol, key in fields.items():
+        if hasattr(problem, key):
+            found[symbol] = problem.origin(key)
+    dtype = problem.dtype
+    for d in (*also, dtype):   # the problem's own dtype last: it wins for its size
+        for symbol in ("s", "s_in", "s_out"):
+            found[(symbol, problem.catalog.bytes_per(d))] = f"toml:dtypes.{d}"
+    for symbol in ("s", "s_in", "s_out"):
+        found[symbol] = f"toml:dtypes.{dtype}"
+    hw = problem.hardware_key
+    if dtype in problem.preset.peak:
+        found["P"] = f"toml:presets.{hw}.peak.{dtype}"
+    found["BW"] = f"toml:presets.{hw}.BW"
+    return found
+
+
+def _id(q: Quantity) -> str:
+    how = f"{q.term.formula}|{q.term.numbers}" if q.derived else f"={q.numbers}"
+    digest = hashlib.sha256(f"{q.symbol}|{how}".encode()).hexdigest()[:10]
+    return f"q-{digest}"
+
+
+def _name(symbol: str) -> tuple[str, str]:
+    if symbol in NAMES:
+        return NAMES[symbol]
+    if symbol.startswith("P_") and "/" not in symbol:   # P_FP16: a dtype's peak
+        return f"{symbol[2:]} 최대 연산 성능", "FLOPs/s"
+    if "/" in symbol:   # a ratio
+        return "비", ""
+    return NAMES.get(symbol.split("_")[0], ("", ""))
+
+
+def _origin(x: Quantity, src: dict):
+    """The origin of input `x`: a string, or the named quantity that computes it (then linked as derived); an input
+    that is another input under a new name (T_K = T) has that input's origin."""
+    origin = src.get((x.symbol, x.value)) or src.get(x.symbol)
+    if isinstance(origin, Quantity) and not origin.derived and origin is not x:
+        return _origin(origin, src)
+    if origin is None:
+        raise KeyError(f"why: no origin for input {x.symbol!r} = {x.numbers} (give it in `src`)")
+    return origin
+
+
+def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple[str, dict]:
+    """The record of named quantity `q` and of every derived quantity it rests on: (its id, id → record)."""
+    into = {} if into is None else into
+    key = _id(q)
+    if key in into:
+        return key, into
+    if not q.derived:   # an input shown itself: its origin is its derivation
+        name, unit = _name(q.symbol)
+        origin = _origin(q, src)
+        if isinstance(origin, Quantity):   # an input that is itself computed (L = N²): its record
+            return records(origin, src, into)
+        into[key] = {"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
+                     "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}
+        return key, into
+    inputs = []
+    for x in q.term.inputs:
+        if x.derived:
+            origin = "derived:" + records(x, src, into)[0]
+        else:
+            origin = _origin(x, src)
+            if isinstance(origin, Quantity):
+                origin = "derived:" + records(origin, src, into)[0]
+        name, unit = _name(x.symbol)
+        inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit, "origin": origin})
+    name, unit = _name(q.symbol)
+    into[key] = {"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
+                 "exact": exact_text(q.value), "unit": unit, "inputs": inputs}
+    return key, into
+
+
+class Shown(str):
+    """A glued text that carries its record (`why`): a str everywhere else (formats, joins, Markdown)."""
+
+    why: dict
+
+    def __new__(cls, text: str, why: dict):
+        made = super().__new__(cls, text)
+        made.why = why
+        return made
+
+
+def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, scale=1, unit: str | None = None,
+          rounding: str | None = None) -> Shown:
+    """`text`, the value of `q` as `fmt` wrote it (times `scale`, to `digits` decimals, or exact when None), with its
+    record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …)."""
+    of, recs = records(q, src)
+    base_unit = recs[of]["unit"]
+    if unit and str(text).endswith(unit):   # "63.51배": the unit is in the text already
+        unit = ""
+    if rounding is None:
+        rounding = "정확한 값" if digits is None else f"소수 {digits}자리로 반올림"
+    return Shown(text, {"of": of, "shown": str(text), "unit": unit if unit is not None else base_unit,
+                        "rounding": rounding, "scale": exact_text(Fraction(scale)),
+                        "digits": digits, "records": recs})
+
+
+# the fmt functions, each with the record of the number it writes
+def decimal(q: Quantity, digits: int, src: dict) -> Shown:
+    return shown(q, fmt.decimal(q.value, digits), src, digits=digits)
+
+
+def integer(q: Quantity, src: dict) -> Shown:
+    return shown(q, fmt.integer(q.value), src, digits=None)
+
+
+def number(q: Quantity, digits: int, src: dict) -> Shown:
+    whole = Fraction(q.value).denominator == 1
+    return shown(q, fmt.number(q.value, digits), src, digits=None if whole else digits,
+                 rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+
+
+def fraction(q: Quantity, src: dict) -> Shown:
+    return shown(q, fmt.fraction(q.value), src, digits=None, rounding="정확한 분수")
+
+
+def ms(q: Quantity, digits: int, src: dict) -> Shown:
+    return shown(q, fmt.ms(q.value, digits), src, digits=digits, scale=1000, unit="ms")
+
+
+def tera(q: Quantity, digits: int, src: dict) -> Shown:
+    unit = {"FLOPs/s": "TFLOPs/s", "Byte/s": "TB/s"}.get(_name(q.symbol)[1], "× 10¹²")
+    return shown(q, fmt.tera(q.value, digits), src, digits=digits, scale=Fraction(1, 10**12), unit=unit)
+
+
+def giga(q: Quantity, digits: int, src: dict) -> Shown:
+    unit = {"FLOPs": "GFLOPs", "Byte": "GB"}.get(_name(q.symbol)[1], "× 10⁹")
+    return shown(q, fmt.giga(q.value, digits), src, digits=digits, scale=Fraction(1, 10**9), unit=unit)
+
+
+# ---------------------------------------------------------------- in a notebook
+
+ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도",
+           "measured": "이 기계에서 잰 값", "cite": "참고문헌"}
+
+
+def origin_text(origin: str, recs: dict) -> str:
+    kind, _, what = origin.partition(":")
+    if kind == "derived":
+        r = recs[what]
+        return f"{ORIGINS[kind]}: {r['symbol']} = {r['formula']}"
+    return f"{ORIGINS.get(kind, kind)} {what}"
+
+
+def text(record: dict) -> str:
+    """A glued number's derivation as lines of text (what `why` prints, what the page's panel shows)."""
+    recs = record["records"]
+    lines = []
+
+    def one(key: str, result: str, depth: int = 0):
+        r = recs[key]
+        pad = "  " * depth
+        lines.append(f"{pad}{r['symbol']} ({r['name']}) = {r['formula']}")
+        if r["numbers"] != r["formula"]:
+            lines.append(f"{pad}  = {r['numbers']}")
+        lines.append(f"{pad}  = {result}")
+        if "origin" in r:
+            lines.append(f"{pad}  ← {origin_text(r['origin'], recs)}")
+        for x in r["inputs"]:
+            unit = f" {x['unit']}" if x["unit"] else ""
+            lines.append(f"{pad}  · {x['symbol']} = {x['value']}{unit} ← {origin_text(x['origin'], recs)}")
+        for x in r["inputs"]:
+            if x["origin"].startswith("derived:"):
+                sub = recs[x["origin"].removeprefix("derived:")]
+                one(x["origin"].removeprefix("derived:"), f"{sub['exact']} {sub['unit']}".rstrip(), depth + 1)
+
+    top = recs[record["of"]]
+    exact = "" if top["exact"].replace(",", "") == record["shown"].replace(",", "") else f" (정확한 값 {top['exact']})"
+    one(record["of"], f"{record['shown']} {record['unit']}".rstrip() + f" — {record['rounding']}{exact}")
+    return "\n".join(lines)
+
+
+def why(name) -> None:
+    """Print how a glued number was computed: `why("I0")` (its glue name), or `why(value)` for a value that
+    carries its record."""
+    record = getattr(name, "why", None) or REGISTRY.get(name)
+    if record is None:
+        known = ", ".join(sorted(REGISTRY)) or "(아직 없음: 셀을 먼저 실행하자)"
+        print(f"why: {name!r}의 유도가 없다. 유도가 있는 이름: {known}")
+        return
+    print(text(record))
+
+
+def particle(value: Shown, pair: str) -> Shown:
+    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로"."""
+    from roofline.show import ko
+
+    return Shown(ko.particle(value, pair), value.why)
+
+
+def around(value: Shown, text: str) -> Shown:
+    """`text` (the number with words around it, e.g. "0.0625 (T = 32)") carrying `value`'s record."""
+    return Shown(text, value.why)
+
+
+def var(symbol: str, x, src: dict) -> Shown:
+    """An input shown as it is (N, T, s): its record names where it comes from."""
+    from roofline.derive import var as input_
+
+    return integer(input_(symbol, x), src)
+
+
+def listed(symbol: str, values, origin: str, text: str) -> Shown:
+    """A list of inputs shown as one text (the tiles "32·64·128"): its record names the list's origin."""
+    shown_ = ", ".join(exact_text(v) for v in values)
+    name, unit = _name(symbol)
+    key = "l-" + hashlib.sha256(f"{symbol}|{shown_}".encode()).hexdigest()[:10]
+    record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": shown_, "exact": shown_, "unit": unit,
+              "inputs": [], "origin": origin, "list": True}
+    return Shown(text, {"of": key, "shown": shown_, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
+                        "records": {key: record}})
+
+
+def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
+    """`fmt.power10`: "20 × 10¹²" (the mantissa to 3 decimals, trailing zeros dropped)."""
+    _, exponent = fmt.engineering(q.value)
+    return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
+                 unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _name(q.symbol)[1]}",
+                 rounding="소수 3자리로 반올림, 끝의 0은 생략")

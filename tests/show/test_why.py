@@ -1,0 +1,243 @@
+"""Why this number? (roofline.derive, roofline.show.why, tools/coursebook/derivations.py): every glued number's derivation,
+re-evaluated here with a small evaluator of this test's own (Fraction, not the library), its course.toml inputs
+equal to the file, for this term and the next; every glued number of a covered page has one (counts printed)."""
+from __future__ import annotations
+
+import re
+import tomllib
+from fractions import Fraction
+
+import pytest
+
+from conftest import CHAPTERS, LIVE_TOML, term_path
+from coursebook import derivations as site_why
+from roofline.show import pages
+from roofline.show.why import WHY_MIME
+
+BOTH_TERMS = True
+
+# ---------------------------------------------------------------- an evaluator of + − · / powers min max (Fraction)
+
+_TOKEN = re.compile(r"\s*(\d{1,3}(?:,\d{3})+|\d+|min|max|[+−·/(),]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def tokens(text: str) -> list[str]:
+    out, at = [], 0
+    text = text.strip()
+    while at < len(text):
+        m = _TOKEN.match(text, at)
+        if not m:
+            raise ValueError(f"not evaluable at {text[at:]!r}")
+        out.append(m.group(1))
+        at = m.end()
+    return out
+
+
+def evaluate(text: str) -> Fraction:
+    """The value of `text` (numbers with thousands separators, + − · /, superscript powers, min(…), max(…), parentheses)."""
+    toks = tokens(text)
+    at = 0
+
+    def peek():
+        return toks[at] if at < len(toks) else None
+
+    def take(expected=None):
+        nonlocal at
+        tok = toks[at]
+        if expected is not None and tok != expected:
+            raise ValueError(f"expected {expected!r}, got {tok!r} in {text!r}")
+        at += 1
+        return tok
+
+    def atom() -> Fraction:
+        tok = take()
+        if tok in ("min", "max"):
+            take("(")
+            args = [expr()]
+            while peek() == ",":
+                take(",")
+                args.append(expr())
+            take(")")
+            value = (min if tok == "min" else max)(args)
+        elif tok == "(":
+            value = expr()
+            take(")")
+        else:
+            value = Fraction(int(tok.replace(",", "")))
+        if peek() and peek()[0] in "⁰¹²³⁴⁵⁶⁷⁸⁹":
+            value = value ** int(take().translate(_SUP))
+        return value
+
+    def product() -> Fraction:
+        value = atom()
+        while peek() in ("·", "/"):
+            value = value * atom() if take() == "·" else value / atom()
+        return value
+
+    def expr() -> Fraction:
+        value = product()
+        while peek() in ("+", "−"):
+            value = value + product() if take() == "+" else value - product()
+        return value
+
+    value = expr()
+    if at != len(toks):
+        raise ValueError(f"left over {toks[at:]} in {text!r}")
+    return value
+
+
+def test_the_evaluator_is_right():
+    assert evaluate("2·4·4,096³/32 + 4·4,096²") == 2 * 4 * 4096**3 // 32 + 4 * 4096**2
+    assert evaluate("max(1/(3·4), 2 − 1)") == 1
+    assert evaluate("(2,048/3) / (16/3)") == 128
+
+
+# ---------------------------------------------------------------- the records of every page, for this term and the next
+
+def glued_records(stem: str, course) -> list[tuple[str, dict]]:
+    """(glue name, record) of every glued text and table cell of chapter `stem` that carries its derivation."""
+    from conftest import term_glued
+
+    found = []
+    for name, bundle in term_glued(stem, _path_of(course)).items():
+        record = bundle.get(WHY_MIME)
+        if record is None:
+            continue
+        found += [(name, c) for c in record["cells"]] if "cells" in record else [(name, record)]
+    return found
+
+
+def _path_of(course):
+    # the course fixture is roofline.load() of the term's file: find which term it is by its week-4 N and tiles
+    from conftest import TERMS
+
+    import roofline
+
+    for term in TERMS:
+        path = term_path(term)
+        other = roofline.load(path)
+        if other.week4 == course.week4 and other.week3 == course.week3:
+            return path
+    raise AssertionError("unknown term")
+
+
+def _file(course) -> dict:
+    path = _path_of(course) or LIVE_TOML
+    return tomllib.loads(path.read_text(encoding="utf-8"))
+
+
+def _shown_number(shown: str) -> Fraction:
+    m = re.match(r"[−-]?[\d,]+(?:\.\d+)?(?:/\d+)?", shown.strip())
+    assert m, shown
+    return Fraction(m.group(0).replace(",", "").replace("−", "-"))
+
+
+def _rounded(x: Fraction, digits: int) -> Fraction:
+    scale = 10**digits
+    magnitude = (abs(x) * scale + Fraction(1, 2)).__floor__()
+    return Fraction(magnitude if x >= 0 else -magnitude, scale)
+
+
+@pytest.mark.parametrize("stem", pages.names())
+def test_every_derivation_evaluates_to_the_shown_value(stem, course):
+    checked = 0
+    for name, record in glued_records(stem, course):
+        recs = record["records"]
+        if recs[record["of"]].get("list"):   # a list of inputs (the tiles): its values are checked against the file
+            continue
+        for key, r in recs.items():
+            exact = Fraction(r["exact"].replace(",", ""))
+            assert evaluate(r["numbers"]) == exact, f"{stem} {name} {key}: {r['numbers']} ≠ {r['exact']}"
+            # every input's value is what the record it links gives, or what the formula put in
+            for x in r["inputs"]:
+                if x["origin"].startswith("derived:"):
+                    assert recs[x["origin"].removeprefix("derived:")]["exact"] == x["value"], (stem, name, x)
+            checked += 1
+        top = Fraction(recs[record["of"]]["exact"].replace(",", ""))
+        scaled = top * Fraction(record["scale"].replace(",", ""))
+        want = scaled if record["digits"] is None else _rounded(scaled, record["digits"])
+        assert _shown_number(record["shown"]) == want, f"{stem} {name}: shown {record['shown']!r}, exact {top}"
+    print(f"{stem}: {checked} derivations re-evaluated")
+
+
+@pytest.mark.parametrize("stem", pages.names())
+def test_course_toml_inputs_equal_the_file(stem, course):
+    file = _file(course)
+    for name, record in glued_records(stem, course):
+        for r in record["records"].values():
+            items = [(x["origin"], x["value"], x["symbol"]) for x in r["inputs"]]
+            items += [(r["origin"], r["exact"], r["symbol"])] if "origin" in r else []
+            for origin, value, symbol in items:
+                if not origin.startswith("toml:"):
+                    continue
+                raw = site_why.toml_value(file, origin.removeprefix("toml:"))
+                if r.get("list"):
+                    assert [Fraction(v.replace(",", "")) for v in value.split(", ")] == [Fraction(str(v)) for v in raw]
+                    continue
+                value = Fraction(value.replace(",", ""))
+                if symbol == "len(tiles)":
+                    assert len(raw) == value, (stem, name, origin, value, raw)
+                elif isinstance(raw, list):
+                    assert value in [Fraction(str(v)) for v in raw], (stem, name, origin, value, raw)
+                else:
+                    assert Fraction(str(raw)) == value, (stem, name, origin, value, raw)
+
+
+@pytest.mark.parametrize("stem", [p.removeprefix("chapters/") for p in site_why.COVERED])
+def test_every_glued_number_of_a_covered_page_has_its_derivation(stem, course):
+    """The gate's rule, on the chapter run in-process: a glued text that is a number, a glued table's number cell."""
+    from conftest import term_glued
+
+    glued = term_glued(stem, _path_of(course))
+    source = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
+    numbers = with_record = 0
+    missing = []
+    for kind, key in site_why.uses(source):
+        bundle = glued[key]
+        if kind == "text":
+            if site_why.is_number(bundle["text/plain"]):
+                numbers += 1
+                with_record += WHY_MIME in bundle
+                if WHY_MIME not in bundle:
+                    missing.append(key)
+        else:
+            cells = {c["cell"] for c in bundle.get(WHY_MIME, {}).get("cells", [])}
+            for cell in site_why.table_cells(bundle.get("text/markdown", "")):
+                if site_why.is_number(cell):
+                    numbers += 1
+                    with_record += cell in cells
+                    if cell not in cells:
+                        missing.append(f"{key}: {cell}")
+    print(f"{stem}: {with_record} of {numbers} glued numbers with a derivation")
+    assert not missing and numbers > 0
+
+
+def test_a_parameter_cell_value_is_named_as_the_cell(course):
+    from roofline import kernels
+    from roofline.show import why
+
+    w4 = course.week4.with_(N=course.week4.N * 2, tiles=course.week4.tiles)
+    src = why.sources(w4)
+    assert src["N"] == "cell:N" and src["T"] == f"toml:week4.tiles"
+    record = why.decimal(kernels.matmul_no_reuse(w4.N, w4.s, w4.s).derivation("I"), 6, src).why
+    inputs = {x["symbol"]: x["origin"] for r in record["records"].values() for x in r["inputs"]}
+    assert inputs["N"] == "cell:N" and inputs["s"] == f"toml:dtypes.{w4.dtype}"
+
+
+def test_why_in_a_notebook_prints_the_glued_numbers_derivation(course, capsys):
+    """Colab, Jupyter: `why(name)` after the chapter's glue prints the record the page's panel shows."""
+    from roofline.show.glue import glue
+    from roofline.show.pages import w4_1_intensity as page
+    from roofline.show.why import why
+
+    value = page.four_ways(course.week4, course.week4.tiles[0])["I0"]
+    glue("I0", value)
+    capsys.readouterr()
+    why("I0")
+    printed = capsys.readouterr().out
+    top = value.why["records"][value.why["of"]]
+    assert top["formula"] in printed and top["numbers"] in printed and str(value) in printed
+    assert all(x["value"] in printed for r in value.why["records"].values() for x in r["inputs"])
+    why("no-such-name")
+    assert "I0" in capsys.readouterr().out   # names what it knows

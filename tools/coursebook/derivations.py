@@ -1,0 +1,215 @@
+"""Why this number? Each glued number that carries its derivation (roofline.show.why) becomes a quiet disclosure
+button on its page; _static/why.js opens the panel "이 값은 어떻게 나왔나" from the page's records, a JSON file of its
+own (named by its content's digest) fetched when the first panel opens.
+
+At `html-page-context` (before `assets.page_assets`, which keeps why.js on a page only where the marker
+`data-rl-why` is): the page's glue records (myst-nb's NAME.glue.json beside the executed notebook) are matched to the
+page's `{glue:text}` uses and `{glue:md}` tables in the order the chapter's source names them (myst-nb writes a
+pasted text as `<span class="pasted-text">`, without its key). The gate: a glued number (a text that begins with a
+digit, a table cell of a glued table that begins with a digit) without a derivation on a page of `COVERED`, or an input
+that does not resolve (a course.toml key not in the file, a parameter-cell variable not in the page's cell, a derived
+record missing), is a build warning naming the page and the key, and the site's build treats warnings as errors.
+Counts per page go to _build/why-coverage.json.
+"""
+from __future__ import annotations
+
+import ast
+import hashlib
+import html
+import json
+import os
+import re
+import tomllib
+from pathlib import Path
+
+WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (the tooling does not import the library)
+FOLDER = "_static/why"
+# pages whose every glued number must have its derivation (the gate); the others are counted only
+COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_summary")
+
+_TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
+_MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
+_SPAN = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
+_NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d]|\s?[·×]\s?[A-Za-z])")
+
+
+def is_number(text: str) -> bool:
+    """A glued text that a reader reads as a number ("15.876", "4,096으로", "1/12", "63.51배"), not a name or a
+    formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은", "4·T_M·T_K Byte")."""
+    return bool(_NUMBER.match(text.strip()))
+
+
+def uses(source: str) -> list[tuple[str, str]]:
+    """("text" | "md", key) for each `{glue:text}` and `{glue:md}` of a chapter's source, in reading order."""
+    found = [(m.start(), "text", m.group(1)) for m in _TEXT_USE.finditer(source)]
+    found += [(m.start(), "md", m.group(1)) for m in _MD_USE.finditer(source)]
+    return [(kind, key) for _, kind, key in sorted(found)]
+
+
+def table_cells(markdown: str) -> list[str]:
+    """The body cells of a Markdown table (as glued), in reading order."""
+    cells = []
+    for line in markdown.splitlines()[2:]:
+        cells += [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+    return cells
+
+
+def course_file(root: Path) -> Path:
+    return Path(os.environ.get("ROOFLINE_COURSE") or root / "lib" / "roofline" / "course.toml")
+
+
+def toml_value(table: dict, dotted: str):
+    """The value of `week4.N`, `presets.course.peak.FP32` in the parsed file; KeyError when there is none."""
+    value = table
+    for part in dotted.split("."):
+        value = value[part]
+    return value
+
+
+def cell_names(source: str) -> set[str]:
+    """The variables of a chapter's parameter cell (the code cell tagged `parameters`)."""
+    m = re.search(r"```\{code-cell\}[^\n]*\n:tags: \[parameters[^\n]*\n(.*?)```", source, re.S)
+    return set(re.findall(r"^([A-Za-z_]\w*)\s*=", m.group(1), re.M)) if m else set()
+
+
+def unresolved(record: dict, recs: dict, file: dict, cells: set[str]) -> list[str]:
+    """The inputs of `record` (and of the records it links) whose origin does not resolve."""
+    bad = []
+    for r in recs.values():
+        origins = [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])
+        for origin in origins:
+            kind, _, what = origin.partition(":")
+            if kind == "toml":
+                try:
+                    toml_value(file, what)
+                except (KeyError, TypeError):
+                    bad.append(origin)
+            elif kind == "cell":
+                if what.split("(")[0] not in cells:
+                    bad.append(origin)
+            elif kind == "derived":
+                if what not in recs:
+                    bad.append(origin)
+            elif kind not in ("measured", "cite"):
+                bad.append(origin)
+    return bad
+
+
+def mark(body: str, source: str, glue: dict) -> tuple[str, list[dict], list[tuple[str, str]], dict]:
+    """`body` with each glued number that has a record as a disclosure button; the buttons' records in order;
+    (key, problem) of each glued number without a derivation; counts."""
+    entries, missing = [], []
+    counts = {"numbers": 0, "with": 0}
+    out, cursor = [], 0
+
+    def button(text_html: str, record: dict) -> str:
+        entries.append({k: record[k] for k in ("of", "shown", "unit", "rounding", "scale", "digits")})
+        records.update(record["records"])
+        return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{len(entries) - 1}">'
+                f"{text_html}</button>")
+
+    records: dict = {}
+    for kind, key in uses(source):
+        data = glue.get(key, {})
+        if kind == "text":
+            m = _SPAN.search(body, cursor)
+            if m is None:
+                missing.append((key, "쪽에 붙은 자리가 없다"))
+                continue
+            out.append(body[cursor:m.start()])
+            cursor = m.end()
+            text = str(ast.literal_eval(data["text/plain"])) if "text/plain" in data else ""
+            if html.unescape(m.group(1)) != text:
+                missing.append((key, f"쪽의 글자 {html.unescape(m.group(1))!r}가 기록 {text!r}와 다르다"))
+                out.append(m.group(0))
+                continue
+            number = is_number(text)
+            counts["numbers"] += number
+            record = data.get(WHY_MIME)
+            if record is None:
+                if number:
+                    missing.append((key, f"{text!r}에 유도가 없다"))
+                out.append(m.group(0))
+                continue
+            counts["with"] += number
+            out.append(f'<span class="pasted-text">{button(m.group(1), record)}</span>')
+        else:
+            cells = table_cells(data.get("text/markdown", ""))
+            with_record = {c["cell"]: c for c in data.get(WHY_MIME, {}).get("cells", [])}
+            for cell in cells:
+                if not is_number(cell):
+                    continue
+                counts["numbers"] += 1
+                record = with_record.get(cell)
+                if record is None:
+                    missing.append((key, f"표의 칸 {cell!r}에 유도가 없다"))
+                    continue
+                escaped = html.escape(cell, quote=False)
+                m = re.compile(r"(<td[^>]*>\s*(?:<p>)?)" + re.escape(escaped) + r"((?:</p>)?\s*</td>)").search(body, cursor)
+                if m is None:
+                    missing.append((key, f"표의 칸 {cell!r}을 쪽에서 찾지 못했다"))
+                    continue
+                counts["with"] += 1
+                out.append(body[cursor:m.start()])
+                out.append(m.group(1) + button(escaped, record) + m.group(2))
+                cursor = m.end()
+    out.append(body[cursor:])
+    return "".join(out), entries, missing, {**counts, "records": records}
+
+
+def page_context(app, pagename, templatename, context, doctree) -> None:
+    """html-page-context: mark the page's glued numbers, write its records, and (on a covered page) warn about
+    every glued number without a derivation and every input that does not resolve."""
+    from sphinx.util import logging
+
+    logger = logging.getLogger(__name__)
+    folder = getattr(getattr(app.env, "mystnb_config", None), "output_folder", None)
+    body = context.get("body")
+    if not folder or not body:
+        return
+    glue_path = Path(folder, *f"{pagename}.glue.json".split("/"))
+    source_path = Path(app.srcdir, f"{pagename}.md")
+    if not glue_path.is_file() or not source_path.is_file():
+        return
+    glue = {name: output.get("data", {}) for name, output in json.loads(glue_path.read_text(encoding="utf-8")).items()}
+    source = source_path.read_text(encoding="utf-8")
+    body, entries, missing, counts = mark(body, source, glue)
+    records = counts.pop("records")
+    covered = pagename in COVERED
+    file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
+    cells = cell_names(source)
+    bad = sorted({o for o in unresolved({}, records, file, cells)})
+    coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
+    coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad}
+    if covered:
+        for key, why in missing:
+            logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)")
+        for origin in bad:
+            logger.warning(f"{pagename}: 입력의 출처 {origin!r}를 찾을 수 없다 (roofline.show.why)")
+    if not entries:
+        context["body"] = body
+        return
+    data = json.dumps({"g": entries, "r": records}, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+    digest = hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
+    name = f"{FOLDER}/{pagename.replace('/', '-')}.{digest}.json"
+    target = Path(app.outdir, name)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.exists():
+        target.write_text(data, encoding="utf-8")
+    address = context["pathto"](name, 1)
+    # the parameter cell: where a "cell:" input's link goes
+    body = body.replace('<div class="cell tag_parameters', '<div id="rl-params" class="cell tag_parameters', 1)
+    context["body"] = body + f'<div hidden data-rl-why="{html.escape(address)}"></div>'
+
+
+def write_coverage(app, exception) -> None:
+    """build-finished: the counts per page (glued numbers, with a derivation, missing, unresolved)."""
+    coverage = getattr(app.env, "rl_why_coverage", None)
+    if exception is None and coverage:
+        path = Path(app.outdir).parent / "why-coverage.json"
+        path.write_text(json.dumps(coverage, ensure_ascii=False, indent=1, sort_keys=True), encoding="utf-8")
+
+
+def setup(app):
+    app.connect("html-page-context", page_context, priority=900)   # before assets.page_assets (950)
+    app.connect("build-finished", write_coverage)
