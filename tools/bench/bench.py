@@ -124,7 +124,7 @@ def builds(runs: int) -> None:
 def test_suite() -> None:
     print("test suite (this checkout, as `make test` runs it after the build)", flush=True)
     timed("pytest tests chapters -n 3", [str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
-                                         "--nbval-current-env", "-n", "3", "-q"], ROOT)   # the Makefile's test line
+                                         "--nbval-current-env", "-n", "3", "--dist", "loadscope", "--no-loadscope-reorder", "-q"], ROOT)   # the Makefile's test line
 
 
 def import_time(runs: int) -> None:
