@@ -4,7 +4,7 @@ The book executes each chapter through jupyter-cache (myst-nb, `execute_notebook
 the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that same cache, before the book is
 built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
-`execute` (the one runner; jupyter-cache calls it too) with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
+`execute` (the one runner) with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
 as many kernels side by side as the machine has cores (for the book, a chapter that times the machine runs
 alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
 the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/flows/test_reproducible.py compares them).
@@ -96,8 +96,8 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
     sockets (ZeroMQ ipc) in a private temporary folder, not on TCP ports (only this user can reach it, and
     ipykernel has no reason to warn "Kernel is running over TCP without encryption"), shut down afterwards.
 
-    The book's runs (`run_as_the_book`), myst-nb's own (jupyter-cache calls this as its `executenb`,
-    patches.local_kernels), the editions' and the tests' all come here. nbclient's exceptions pass through
+    The book's runs (`run_as_the_book`, which `ensure` caches before Sphinx starts, so myst-nb finds every chapter
+    run), the editions' and the tests' all come here. nbclient's exceptions pass through
     (CellExecutionError and CellTimeoutError name the cell); a kernel that dies says in which cell.
     `kernel_dirs`: where to look for `kernel_name`'s spec (default: Jupyter's usual places)."""
     import tempfile
