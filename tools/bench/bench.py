@@ -106,7 +106,7 @@ def builds(runs: int) -> None:
     print("builds (in a copy of the repository, with this .venv)", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         repo = copy_repository(Path(tmp))
-        env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML"}}
+        env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_HTML"}}
         env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"   # the copy's library and tooling
         make = ["make", "-s", f"VENV={VENV}", "-o", str(VENV / ".installed")]
         timed("make book, clean (every chapter runs)", make + ["book"], repo, env)

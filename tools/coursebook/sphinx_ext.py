@@ -1,6 +1,5 @@
 """The site's Sphinx extension (_config.yml: sphinx.local_extensions).
 
-- marks the build (`ROOFLINE_BOOK=1`) so that `glue` only records, and chapters show tables once;
 - keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/roofline (model,
   presentation, course.toml) re-executes every chapter, and an edit to this tooling does not (jupyter-cache alone notices only the notebook's own code);
 - finds every chapter already run (bookrun.ensure puts each into myst-nb's jupyter-cache before Sphinx starts,
@@ -18,7 +17,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -49,7 +47,6 @@ def commit_time(folder: Path) -> str | None:
 
 
 def on_config(app, config) -> None:
-    os.environ["ROOFLINE_BOOK"] = "1"
     config.nb_execution_raise_on_error = True   # a chapter that fails here stops the build (not a warning)
     config.nb_execution_show_tb = True          # … and says in which cell
     if config.nb_execution_mode == "cache":
