@@ -77,11 +77,14 @@ system-deps:
 # figure is named by tests/show/test_figures.py, which draws each figure once for the whole run).
 # No test asserts a time: see `make bench`. Three workers on two cores: much of a worker's time is spent waiting (for
 # Chromium, a kernel, a subprocess), and the third fills it. Which tests go together, and in what order, is
-# tests/conftest.py's scheduler: a module per worker, one page's browser tests per worker, the heaviest first.
+# xdist's loadscope (XDIST, tests/conftest.py): a module per worker, one page's browser tests per worker, the heaviest first.
 # ROOFLINE_UV: the same uv installs the simulated Colab's packages (tests/flows/test_colab.py), once per machine.
+# xdist's public scheduler: a module, an nbval edition, a test class (a page of test_site_browser.py) per worker, handed
+# out in the order collected (tests/conftest.py)
+XDIST := -n 3 --dist loadscope --no-loadscope-reorder
 test: $(STAMP) system-deps book
 	$(BIN)/python -m coursebook check --no-figures
-	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env -n 3 --durations=25
+	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env $(XDIST) --durations=25
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile

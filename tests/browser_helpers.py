@@ -9,7 +9,7 @@
   phone), with what the page tests and axe-core (test_site_browser.py) read from it.
   `serve(root)` and `chromium()` hand out the same server and browser to code that is not a fixture.
   Under xdist each worker process has its own server, browser and visits; the visits are read by one module
-  (test_site_browser.py) whose tests of one page all go to one worker (tests/conftest.py's scheduler), so each page
+  (test_site_browser.py) whose tests of one page all go to one worker (a class per page, --dist loadscope), so each page
   is opened once per mode in the whole run.
 """
 from __future__ import annotations

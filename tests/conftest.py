@@ -23,14 +23,12 @@ Parameter files:
 from __future__ import annotations
 
 import os
-import re
 import tempfile
 from functools import lru_cache
 from pathlib import Path
 
 import pytest
 
-from site_pages import toc_pages
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED_TOML = Path(__file__).resolve().parent / "seed" / "course.toml"
@@ -209,14 +207,12 @@ def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
 
 
 # ---- how pytest-xdist shares the work ---------------------------------------------------------------------------
-# A module goes to one worker (its module fixtures, e.g. a copy of the repository, are made once), except a module
-# listed in BY_PAGE: its tests of one page go together (the page's three visits, each with axe-core, are made once,
-# in one worker) and the pages spread over the workers. Modules marked `heavy(seconds)` (rough seconds on a quiet
-# machine: an order, never a check) start first, the heaviest first, so that the workers finish together.
-
-BY_PAGE = {"test_site_browser.py"}
-PAGE_ID = re.compile(r"\[((?:chapters/)?[\w.]+)")     # a test id that starts with a docname of _toc.yml
-
+# `make test` runs xdist's public `--dist loadscope --no-loadscope-reorder`: a module's tests go to one worker (its
+# module fixtures, e.g. a copy of the repository, are made once), and so do an nbval edition's cells (one kernel) and
+# the tests of one test class: tests/book/test_site_browser.py has a class per page (the page's three visits, each
+# with axe-core, are made once, in one worker), so its pages spread over the workers. Modules marked
+# `heavy(seconds)` (rough seconds on a quiet machine: an order, never a check) are collected first, the heaviest
+# first, and the scopes are handed out in that order, so that the workers finish together.
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "heavy(seconds): a module of long flows, scheduled first (see conftest.py)")
@@ -228,23 +224,6 @@ def pytest_collection_modifyitems(config, items):
         return -heavy.args[0] if heavy else 0
 
     items.sort(key=weight)      # stable: the order within a module, and among the others, stays
-
-
-@pytest.hookimpl(optionalhook=True)      # a run without xdist (`-p no:xdist`) has no such hook
-def pytest_xdist_make_scheduler(config, log):
-    from xdist.scheduler import LoadScopeScheduling
-
-    class ByModuleOrPage(LoadScopeScheduling):
-        def __init__(self, config, log=None):
-            super().__init__(config, log)
-            config.option.loadscopereorder = False      # keep the order above (xdist would sort by test count)
-
-        def _split_scope(self, nodeid: str) -> str:
-            file, _, rest = nodeid.partition("::")
-            page = PAGE_ID.search(rest) if Path(file).name in BY_PAGE else None
-            return f"{file}::{page[1]}" if page and page[1] in toc_pages() else file
-
-    return ByModuleOrPage(config, log)
 
 
 # One browser session for the in-browser tests: the server, Chromium and the visits, closed at the end of the session

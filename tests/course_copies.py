@@ -26,7 +26,7 @@ def copy_checkout(copy: Path) -> Path:
 def env_for(repo: Path) -> dict[str, str]:
     """The environment for a command run in the copy `repo`: its own library and tooling first, none of the
     variables that point this checkout's run at its own files or mode."""
-    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML", "ROOFLINE_COURSE"}}
+    env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_HTML", "ROOFLINE_COURSE"}}
     env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
     return env
 

@@ -109,7 +109,7 @@ def main(argv=None) -> int:
         built = ok and run([str(venv / "bin" / "jupyter-book"), "build", ".", "--path-output", str(out),
                             "--warningiserror", "--nitpick", "--keep-going", "--quiet"], build_log)
         tested = ok and run([str(python), "-m", "pytest", *FAST_TESTS, "-q", "-p", "no:randomly", "-p", "no:cacheprovider",
-                             "-n", "2", "--dist", "loadgroup"], test_log,
+                             "-n", "2", "--dist", "loadscope", "--no-loadscope-reorder"], test_log,
                              env={"ROOFLINE_HTML": str(out / "_build" / "html")})   # the throwaway build's pages
         pinned = pins()
         rows = [("dependency", "pinned", "tried", "built", "fast tests", "what broke")]

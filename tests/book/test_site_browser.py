@@ -7,8 +7,8 @@ reach nothing else (every other request is aborted and reported), so the site mu
 Each page is opened once per mode (light desktop, dark desktop, 390 px phone) by the session's `visits`
 (tests/browser_helpers.py); `make screenshots` also saves each of the three to <build>/screenshots/. The per-page tests below check
 what was recorded; the link crawl reads the HTML files directly. The page tests and the accessibility tests are
-one module, and every test of one page goes to one worker (tests/conftest.py's scheduler: BY_PAGE), so each page is
-opened once per mode in the whole run.
+one module, and the tests of one page are the methods of that page's class (`TestPage_<docname>`), which xdist's
+`--dist loadscope` sends to one worker, so each page is opened once per mode in the whole run.
 
 Accessibility (the section at the end): axe-core (the copy bundled by axe-playwright-python)
 on every page of _toc.yml with every folded answer opened and every explorer started: all rules in light mode
@@ -70,6 +70,19 @@ def site(visits):
     return Site(visits)
 
 
+# A page's tests are the methods of its own class (`TestPage_<docname>`, made at the end of the module for every page
+# of _toc.yml): xdist's `--dist loadscope` (the Makefile's) sends a class to one worker, so each page's three visits
+# are made once in the whole run, and the pages spread over the workers.
+PAGE_TESTS: list = []       # (test, which pages) in the order written
+
+
+def per_page(which=None):
+    """The test runs for every page (its `docname`) that `which(docname)` accepts (every page without it)."""
+    def gather(test):
+        PAGE_TESTS.append((test, which))
+    return gather
+
+
 def test_every_toc_page_is_tested():
     """_toc.yml is read (not a fixed list): the root, the appendix pages and every chapter are here."""
     assert PAGES[0] == yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))["root"]
@@ -79,7 +92,7 @@ def test_every_toc_page_is_tested():
         assert (ROOT / f"{docname}.md").is_file() or (ROOT / f"{docname}.ipynb").is_file(), docname
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_loads_cleanly_and_offline(site, docname):
     r = site[docname]
     assert r.failed_requests == [], f"{docname}: failed requests for local resources"
@@ -88,7 +101,7 @@ def test_loads_cleanly_and_offline(site, docname):
     assert r.unstarted == [], f"{docname}: explorers that did not start when scrolled to"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_images_loaded_with_korean_alt(site, docname):
     images = site[docname].light["images"]
     broken = [i["src"] for i in images if not i["complete"] or i["naturalWidth"] == 0]
@@ -97,7 +110,7 @@ def test_images_loaded_with_korean_alt(site, docname):
     assert no_korean == [], f"{docname}: images without Korean alt text"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_math_rendered_no_raw_markup(site, docname):
     light = site[docname].light
     text = light["visibleText"]
@@ -119,7 +132,7 @@ def test_some_pages_have_math():
     assert boxes >= len(PAGES)
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_no_stderr_warning_or_traceback(site, docname):
     light = site[docname].light
     assert light["stderr"] == [], f"{docname}: cells show stderr/tracebacks"
@@ -128,7 +141,7 @@ def test_no_stderr_warning_or_traceback(site, docname):
     assert bad == [], f"{docname}: cell output shows a warning or an error"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_external_links_https_wellformed(site, docname):
     bad = []
     base = site[docname].url[: -len(page_file(docname))]
@@ -155,7 +168,7 @@ def _is_notebook(docname: str) -> bool:
     return source.is_file() and re.search(r"^kernelspec:", source.read_text(encoding="utf-8")[:2000], re.M) is not None
 
 
-@pytest.mark.parametrize("docname", [p for p in PAGES if _is_notebook(p)])
+@per_page(_is_notebook)
 def test_colab_button(site, docname):
     org_repo, branch, book = _repository()
     links = {l["href"] for l in site[docname].light["links"] if "colab.research.google.com" in l["href"]}
@@ -172,14 +185,14 @@ def test_colab_button(site, docname):
     assert not ignored, f"{notebook.relative_to(ROOT)} is git-ignored: Colab could not open it from GitHub"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_phone_width_no_sideways_scroll(site, docname):
     phone = site[docname].phone
     assert phone["scrolled"] == 0 and phone["scrollWidth"] <= phone["width"], \
         f"{docname}: at {PHONE['width']} px the page scrolls sideways ({phone}); wide elements: {phone['culprits']}"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_dark_mode_figures_legible(site, docname):
     r = site[docname]
     assert r.dark_theme == "dark", f"{docname}: dark mode did not switch on ({r.dark_theme!r})"
@@ -187,7 +200,7 @@ def test_dark_mode_figures_legible(site, docname):
     assert faint == [], f"{docname}: figures with low contrast in dark mode"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_page_weight(site, docname):
     """A reader's first visit (cold cache, every image loaded) moves at most MAX_PAGE_BYTES, counted in the
     browser over all responses; neither the theme's full icon script and fonts nor a math script are among them."""
@@ -201,7 +214,7 @@ def test_page_weight(site, docname):
     assert unwanted == [], f"{docname}: loads {unwanted}"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_icons_in_shipped_fonts(site, docname):
     """Every Font Awesome icon the page draws (its CSS ::before, also hidden ones) is a glyph of the cut-down font
     the site ships for that family and weight, so no icon shows as an empty box."""
@@ -232,7 +245,7 @@ def _icon_fonts() -> dict:
     return fonts
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_reader_comforts(site, docname):
     light = site[docname].light
     config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -246,7 +259,7 @@ def test_reader_comforts(site, docname):
         f"{docname}: the theme's 'By' reads '으로 …': {light['footer']!r}"
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_previous_next_follow_course_order(site, docname):
     """The page's 'previous'/'next' buttons link to its neighbours in _toc.yml."""
     i = PAGES.index(docname)
@@ -257,8 +270,8 @@ def test_previous_next_follow_course_order(site, docname):
     assert light["next"] == nxt, f"{docname}: next is {light['next']}, expected {nxt}"
 
 
+@per_page()
 @pytest.mark.skipif(not SCREENSHOTS, reason="screenshots are taken by `make screenshots`")
-@pytest.mark.parametrize("docname", PAGES)
 def test_screenshots_saved(site, docname):
     site[docname]
     for kind in MODES:
@@ -317,8 +330,8 @@ BLOCKING = {"serious", "critical"}
 ACCEPTED: dict[str, str] = {}
 
 
+@per_page()
 @pytest.mark.parametrize("mode", MODES)
-@pytest.mark.parametrize("docname", PAGES)
 def test_no_serious_or_critical_violation(visits, docname, mode):
     audit = visits[docname, mode]
     assert audit.theme == MODES[mode].theme, f"{docname}: the page shows theme {audit.theme!r}, not {MODES[mode].theme!r}"
@@ -361,8 +374,8 @@ def colour_contrast(colour: dict) -> float:
     return (hi + 0.05) / (lo + 0.05)
 
 
+@per_page()
 @pytest.mark.parametrize("mode", COLOUR_MODES)
-@pytest.mark.parametrize("docname", PAGES)
 def test_code_and_formula_colours_contrast(visits, docname, mode):
     """The texts that axe's colour rule leaves out (code and formulas, browser_helpers.CODE_AND_FORMULAS) meet
     its thresholds too: 4.5 : 1, or 3 : 1 for large text."""
@@ -374,6 +387,7 @@ def test_code_and_formula_colours_contrast(visits, docname, mode):
     assert faint == [], f"{docname} ({mode}): text colours below the contrast threshold"
 
 
+@functools.lru_cache(maxsize=None)
 def most_code_and_formulas_page() -> str:
     """The page whose built HTML has the most code blocks and formulas."""
     def count(docname):
@@ -381,7 +395,7 @@ def most_code_and_formulas_page() -> str:
     return max(PAGES, key=count)
 
 
-@pytest.mark.parametrize("docname", [most_code_and_formulas_page()])
+@per_page(lambda docname: docname == most_code_and_formulas_page())
 def test_the_colour_check_checks_something(visits, docname):
     """The colour check checks something: the page with the most code and formulas has several distinct colour pairs
     in every mode that checks colours; and the contrast is WCAG's (black on white 21 : 1, #767676 on white 4.54 : 1,
@@ -395,7 +409,7 @@ def test_the_colour_check_checks_something(visits, docname):
     assert round(colour_contrast({"color": "rgba(0, 0, 0, 0.5)", "layers": ["rgba(255, 255, 255, 0.5)"]}), 2) == 3.98
 
 
-@pytest.mark.parametrize("docname", PAGES)
+@per_page()
 def test_lesser_violations_fixed_or_listed(visits, docname):
     found = [f"{rule}: {docname} ({mode}, {impact}): {text} at {targets}" for mode in MODES
              for rule, impact, text, targets in visits[docname, mode].violations
@@ -411,8 +425,8 @@ def test_accepted_rules_still_apply(visits):
     assert sorted(set(ACCEPTED) - found) == [], "listed in ACCEPTED but no page breaks them any more"
 
 
+@per_page()
 @pytest.mark.parametrize("mode", KEYBOARD_MODES)
-@pytest.mark.parametrize("docname", PAGES)
 def test_keyboard_scrolls_wide_tables(visits, docname, mode):
     """Every table wider than its box is a named region that Tab reaches and the arrow keys scroll."""
     wide = visits[docname, mode].wide_tables
@@ -424,6 +438,7 @@ def test_keyboard_scrolls_wide_tables(visits, docname, mode):
     assert [t["label"] for t in wide if not t["scrolled"]] == [], f"{docname} ({mode}): arrow keys do not scroll"
 
 
+@functools.lru_cache(maxsize=None)
 def widest_table_page() -> str:
     """The page whose built HTML has the table with the most header cells in a row (the likeliest to be wider than a
     phone's screen)."""
@@ -433,8 +448,20 @@ def widest_table_page() -> str:
     return max(PAGES, key=columns)
 
 
-@pytest.mark.parametrize("docname", [widest_table_page()])
+@per_page(lambda docname: docname == widest_table_page())
 def test_keyboard_check_has_tables(visits, docname):
     """The keyboard check checks something: at a phone's width the page with the widest table has a table wider
     than its box."""
     assert visits[docname, "phone"].wide_tables, f"{docname}: no table wider than its box at a phone's width"
+
+
+def _page_class(docname: str) -> type:
+    def page(self):
+        return docname
+
+    tests = {test.__name__: staticmethod(test) for test, which in PAGE_TESTS if which is None or which(docname)}
+    return type("TestPage_" + re.sub(r"\W", "_", docname), (), {"docname": pytest.fixture(page), **tests})
+
+
+for _class in map(_page_class, PAGES):
+    globals()[_class.__name__] = _class

@@ -50,7 +50,7 @@ def clean_env(**extra) -> dict[str, str]:
     """The environment of a stranger's machine: no repository on the path, not the book build; Python writes its
     bytecode caches, as in Colab."""
     env = {k: v for k, v in os.environ.items()
-           if k not in {"PYTHONPATH", "ROOFLINE_BOOK", "VIRTUAL_ENV", "PYTHONHOME", "MPLBACKEND", "ROOFLINE_COURSE",
+           if k not in {"PYTHONPATH", "VIRTUAL_ENV", "PYTHONHOME", "MPLBACKEND", "ROOFLINE_COURSE",
                         "PYTHONDONTWRITEBYTECODE"}}
     env.update(extra)
     return env
@@ -127,7 +127,7 @@ def imports_roofline(colab) -> bool:
 @pytest.fixture(scope="module")
 def installed(colab, monkeypatch_module):
     """The first cell, outside Colab, installs nothing; then the project is installed as it would do in Colab."""
-    for key in ("PYTHONPATH", "ROOFLINE_BOOK", "VIRTUAL_ENV", "MPLBACKEND"):
+    for key in ("PYTHONPATH", "VIRTUAL_ENV", "MPLBACKEND"):
         monkeypatch_module.delenv(key, raising=False)
     assert not imports_roofline(colab)
     setup = nbformat.v4.new_notebook(cells=[editions.setup_cell()], metadata={"kernelspec": {"name": KERNEL, "display_name": "Colab (simulated)", "language": "python"}})

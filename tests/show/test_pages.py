@@ -48,3 +48,22 @@ def test_every_module_says_what_it_does():
 
     modules = [*(ROOT / "lib" / "roofline").rglob("*.py"), *(ROOT / "tools" / "coursebook").glob("*.py")]
     assert [str(p.relative_to(ROOT)) for p in modules if not ast.get_docstring(ast.parse(p.read_text(encoding="utf-8")))] == []
+
+
+def test_importing_roofline_show_changes_nothing_outside_it():
+    """In an IPython shell, `import roofline.show` installs no exception handler; the chapter's first cell calls
+    short_parameter_errors(), and then a bad parameter is shown as its one Korean line."""
+    import subprocess
+    import sys
+
+    code = ("from IPython.core.interactiveshell import InteractiveShell\n"
+            "shell = InteractiveShell.instance()\n"
+            "import roofline.show\n"
+            "from roofline.show import glue\n"
+            "print(shell.custom_exceptions)\n"
+            "roofline.show.short_parameter_errors()\n"
+            "from roofline.errors import ParameterError\n"
+            "print(shell.custom_exceptions == (ParameterError,))\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["()", "True"], done.stdout

@@ -113,7 +113,7 @@ def builds(runs: int) -> None:
     print("builds (in a copy of the repository, with this .venv)", flush=True)
     with tempfile.TemporaryDirectory(prefix="bench-") as tmp:
         repo = copy_repository(Path(tmp))
-        env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_BOOK", "ROOFLINE_HTML"}}
+        env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_HTML"}}
         env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"   # the copy's library and tooling
         make = ["make", "-s", f"VENV={VENV}", "-o", str(VENV / ".installed")]
         timed("make book, clean (every chapter runs)", make + ["book"], repo, env)
@@ -131,7 +131,7 @@ def builds(runs: int) -> None:
 def test_suite() -> None:
     print("test suite (this checkout, as `make test` runs it after the build)", flush=True)
     timed("pytest tests chapters -n 3", [str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
-                                         "--nbval-current-env", "-n", "3", "-q"], ROOT)   # the Makefile's test line
+                                         "--nbval-current-env", "-n", "3", "--dist", "loadscope", "--no-loadscope-reorder", "-q"], ROOT)   # the Makefile's test line
 
 
 def import_time(runs: int) -> None:

@@ -4,7 +4,7 @@ The book executes each chapter through jupyter-cache (myst-nb, `execute_notebook
 the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that same cache, before the book is
 built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
-`execute` (the one runner; jupyter-cache calls it too) with the book's timeout, working folder and environment (`ROOFLINE_BOOK=1`), on
+`execute` (the one runner) with the book's timeout, working folder and kernel (`glue` only records there: RECORDS_ONLY), on
 as many kernels side by side as the machine has cores (for the book, a chapter that times the machine runs
 alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
 the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/flows/test_reproducible.py compares them).
@@ -90,16 +90,22 @@ def kernel_of(nb) -> str:
     return nb.metadata.get("kernelspec", {}).get("name") or "python3"
 
 
+# what the book's runs execute in the chapter's kernel before the chapter: `glue` only records there (the page shows
+# each value where its text names it); an IPython kernel's own option, passed on its command line
+RECORDS_ONLY = "--IPKernelApp.exec_lines=from roofline.show.glue import records_only; records_only()"
+
+
 def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name: str | None = None,
-            kernel_dirs=None, record_timing: bool = False, **kwargs):
+            kernel_dirs=None, record_timing: bool = False, book: bool = False, **kwargs):
     """The one way this project runs a chapter: `nb` executed in place by nbclient, in a fresh kernel on Unix
     sockets (ZeroMQ ipc) in a private temporary folder, not on TCP ports (only this user can reach it, and
     ipykernel has no reason to warn "Kernel is running over TCP without encryption"), shut down afterwards.
 
-    The book's runs (`run_as_the_book`), myst-nb's own (jupyter-cache calls this as its `executenb`,
-    patches.local_kernels), the editions' and the tests' all come here. nbclient's exceptions pass through
+    The book's runs (`run_as_the_book`, which `ensure` caches before Sphinx starts, so myst-nb finds every chapter
+    run), the editions' and the tests' all come here. nbclient's exceptions pass through
     (CellExecutionError and CellTimeoutError name the cell); a kernel that dies says in which cell.
-    `kernel_dirs`: where to look for `kernel_name`'s spec (default: Jupyter's usual places)."""
+    `kernel_dirs`: where to look for `kernel_name`'s spec (default: Jupyter's usual places). `book`: the book's run,
+    whose kernel calls `glue.records_only()` before the chapter (RECORDS_ONLY)."""
     import tempfile
 
     from jupyter_client.kernelspec import KernelSpecManager
@@ -119,6 +125,8 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
         km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
         resources = {"metadata": {"path": str(cwd)}} if cwd is not None else {}
         kwargs.setdefault("startup_timeout", KERNEL_START_S)
+        if book:
+            kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), RECORDS_ONLY]
         client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors, record_timing=record_timing,
                                 resources=resources, on_cell_start=started, **kwargs)
         try:
@@ -168,7 +176,7 @@ def run_as_the_book(md: Path, nb, timeout: int) -> float:
 
     start = time.perf_counter()
     try:
-        execute(nb, cwd=os.path.abspath(md.parent), timeout=timeout, allow_errors=False)
+        execute(nb, cwd=os.path.abspath(md.parent), timeout=timeout, allow_errors=False, book=True)
     except Exception as err:
         raise failure(md, err) from err
     return time.perf_counter() - start
@@ -193,8 +201,6 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     ones run. Each run is stored in the cache as the book would store it."""
     from jupyter_cache.base import CacheBundleIn
 
-    from coursebook.editions import book_mode
-
     config = book_config(root)
     timeout = int(config.get("execute", {}).get("timeout", 30))
     cache = cache_of(build_dir)
@@ -212,20 +218,19 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     seconds, failed = {}, []
     for name in {kernel_of(nb) for _, nb in shared}:
         import_for_threads(name)
-    with book_mode(True):
-        with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-            started = [(md, pool.submit(run_as_the_book, md, nb, timeout)) for md, nb in shared]
-            if meanwhile is not None:
-                meanwhile()
-            for md, future in started:
-                try:
-                    seconds[md] = future.result()
-                except ChapterFailed as err:
-                    failed.append(err)
-        for md, nb in alone:
-            if failed:
-                break
-            seconds[md] = run_as_the_book(md, nb, timeout)
+    with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
+        started = [(md, pool.submit(run_as_the_book, md, nb, timeout)) for md, nb in shared]
+        if meanwhile is not None:
+            meanwhile()
+        for md, future in started:
+            try:
+                seconds[md] = future.result()
+            except ChapterFailed as err:
+                failed.append(err)
+    for md, nb in alone:
+        if failed:
+            break
+        seconds[md] = run_as_the_book(md, nb, timeout)
     if failed:   # nothing is cached (nor, by the caller, written) from an incomplete run
         raise ChapterFailed("\n".join(map(str, failed)))
     for md, nb in missing:   # one writer for the cache's database

@@ -378,19 +378,16 @@ def write(md: Path, run=None, root: Path = ROOT, nb=None) -> Path:
 
 @contextlib.contextmanager
 def book_mode(on: bool):
-    """Set ROOFLINE_BOOK for the duration (glue shows its values only when it is not "1")."""
-    old = os.environ.get("ROOFLINE_BOOK")
-    if on:
-        os.environ["ROOFLINE_BOOK"] = "1"
-    else:
-        os.environ.pop("ROOFLINE_BOOK", None)
+    """`glue` only records for the duration (`on`), as in the book's runs (glue.records_only), or also shows."""
+    import importlib
+
+    glue_module = importlib.import_module("roofline.show.glue")   # (roofline.show.glue is also the function's name)
+    old = glue_module.RECORDS_ONLY
+    glue_module.records_only(on)
     try:
         yield
     finally:
-        if old is None:
-            os.environ.pop("ROOFLINE_BOOK", None)
-        else:
-            os.environ["ROOFLINE_BOOK"] = old
+        glue_module.records_only(old)
 
 
 class ChapterError(Exception):

@@ -1,11 +1,12 @@
 """The site's Sphinx extension (_config.yml: sphinx.local_extensions).
 
-- marks the build (`ROOFLINE_BOOK=1`) so that `glue` only records, and chapters show tables once;
 - keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/roofline (model,
   presentation, course.toml) re-executes every chapter, and an edit to this tooling does not (jupyter-cache alone notices only the notebook's own code);
-- runs the chapters with the project's one runner (bookrun.execute: kernels on Unix sockets, not TCP ports;
-  patches.py), and stops the build when a chapter fails (nb_execution_raise_on_error); a failed build leaves
-  no pages in _build/html (`no_half_built_site`);
+- finds every chapter already run (bookrun.ensure puts each into myst-nb's jupyter-cache before Sphinx starts,
+  with the project's one runner, bookrun.execute: kernels on Unix sockets, a failure naming the chapter and the
+  cell), and stops the build when a chapter it has to run itself fails (nb_execution_raise_on_error); a failed build
+  leaves no pages in _build/html (`no_half_built_site`); a page's executed notebook (and download) gets its outputs
+  from the cache (`with_cached_outputs`);
 - makes two builds of one commit give the same bytes: the page's "last updated" date
   is the commit's date, the executed notebooks offered for download have the same cells and metadata,
   and pages link static files the same way in a clean build and in a rebuild;
@@ -16,7 +17,6 @@
 from __future__ import annotations
 
 import hashlib
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -47,7 +47,6 @@ def commit_time(folder: Path) -> str | None:
 
 
 def on_config(app, config) -> None:
-    os.environ["ROOFLINE_BOOK"] = "1"
     config.nb_execution_raise_on_error = True   # a chapter that fails here stops the build (not a warning)
     config.nb_execution_show_tb = True          # … and says in which cell
     if config.nb_execution_mode == "cache":
@@ -90,7 +89,7 @@ def stable_notebook(app, doctree) -> None:
     path = Path(folder, *f"{app.env.docname}.ipynb".split("/"))
     if not path.is_file():
         return
-    nb = nbformat.reads(path.read_text(encoding="utf-8"), as_version=nbformat.NO_CONVERT)
+    nb = with_cached_outputs(app, nbformat.reads(path.read_text(encoding="utf-8"), as_version=nbformat.NO_CONVERT))
     count = 0
     for number, cell in enumerate(nb.cells):
         cell.id = f"cell-{number}"
@@ -108,6 +107,36 @@ def stable_notebook(app, doctree) -> None:
     glue = path.with_name(path.stem + ".glue.json")
     if glue.exists() and not NbMetadataCollector.get_doc_data(app.env).get(app.env.docname, {}).get("glue"):
         glue.unlink()
+
+
+def with_cached_outputs(app, nb):
+    """`nb` with its outputs from the execution cache when it has none: on a cache hit myst-nb renders the page from the
+    cached run but writes the chapter it read, without outputs, to jupyter_execute/ (and so to the download).
+    jupyter-cache's public `merge_match_into_notebook` gives the chapter with the cached run's outputs."""
+    code = [cell for cell in nb.cells if cell.cell_type == "code" and cell.source.strip()]
+    path = getattr(app.config, "nb_execution_cache_path", "")
+    if not code or any(cell.get("outputs") for cell in code) or app.config.nb_execution_mode != "cache" or not path:
+        return nb
+    from jupyter_cache import get_cache
+
+    try:
+        return get_cache(path).merge_match_into_notebook(nb)[1]
+    except KeyError:     # not in the cache (a chapter that gives no output at all): as myst-nb wrote it
+        return nb
+
+
+def run_missing_chapters(app) -> None:
+    """builder-inited: every chapter not in the execution cache is run now by the project's runner (bookrun.ensure,
+    as `coursebook book` does before Sphinx: a failure names the chapter and the cell) and stored where myst-nb's
+    cache mode reads it, so that myst-nb executes nothing itself, in a plain `jupyter-book build` too."""
+    if app.config.nb_execution_mode != "cache":
+        return
+    from coursebook import bookrun
+
+    root = Path(app.srcdir)
+    chapters = sorted(p for p in (root / "chapters").glob("*.md")
+                      if "kernelspec:" in p.read_text(encoding="utf-8", errors="replace")[:600])
+    bookrun.ensure(chapters, Path(app.outdir).parent, root)
 
 
 def no_half_built_site(app, exception) -> None:
@@ -136,12 +165,10 @@ def assets_before_pages(app, builder) -> None:
 def setup(app):
     app.connect("config-inited", on_config, priority=100)
     app.connect("config-inited", last_updated_from_commit, priority=100)
+    app.connect("builder-inited", run_missing_chapters)
     app.connect("doctree-read", stable_notebook)
     app.connect("write-started", assets_before_pages)
     app.connect("build-finished", no_half_built_site)
-    from coursebook import patches
-
-    patches.apply()   # chapters run by bookrun.execute; cached downloads keep their outputs
     # Korean search language; <meta name="description"> per page; Korean interface words
     from coursebook import korean_ui, search_ko, sitemeta
 

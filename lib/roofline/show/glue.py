@@ -9,7 +9,8 @@ which has no myst-nb.
 - a matplotlib Figure → image/png rendered here (no dependence on the inline backend);
 - anything else (IPython Markdown, Math) → its own mime bundle.
 
-During the book build (`ROOFLINE_BOOK=1`, set by the site's Sphinx extension) it only records.
+In the book's runs it only records: the book's runner calls `records_only()` in the chapter's kernel before the
+chapter (tools/coursebook/bookrun.py), and the tooling's in-process runs call it around theirs.
 With `ROOFLINE_PICTURES=0` a figure is glued by its fingerprint alone, its image/png left empty (nothing is
 drawn): the tooling's in-process runs, which compare values and never show a picture, set it.
 Elsewhere (Colab, Jupyter, the .ipynb editions) it also shows tables, equations and figures, and a
@@ -42,8 +43,17 @@ def is_figure(value) -> bool:
     return module is not None and isinstance(value, module.Figure)
 
 
+RECORDS_ONLY = False    # True in the book's runs (`records_only`): glue records and shows nothing below the cell
+
+
+def records_only(on: bool = True) -> None:
+    """From now on `glue` only records (`on`), or records and shows below the cell (Colab, Jupyter: the default)."""
+    global RECORDS_ONLY
+    RECORDS_ONLY = on
+
+
 def in_book() -> bool:
-    return os.environ.get("ROOFLINE_BOOK") == "1"
+    return RECORDS_ONLY
 
 
 def draws_pictures() -> bool:
@@ -128,7 +138,8 @@ def shown_text(record: str) -> str:
 
 def short_parameter_errors() -> None:
     """In a notebook (Colab, Jupyter), show a bad parameter as its one-line Korean message instead of a
-    traceback into the library: `ParameterError: N: 양의 정수여야 한다. 받은 값: -4096`. The cell still fails."""
+    traceback into the library: `ParameterError: N: 양의 정수여야 한다. 받은 값: -4096`. The cell still fails.
+    Each chapter's first code cell calls it (importing this module changes nothing outside it)."""
     if "IPython" not in sys.modules:   # no notebook shell runs without IPython (the page's Pyodide has none)
         return
     from IPython import get_ipython
@@ -184,6 +195,3 @@ def shown(name: str, data: dict) -> dict:
     if "text/markdown" in data:   # a table, or an explorer whose HTML controls only the site's script can run
         return {"text/markdown": data["text/markdown"]}
     return data
-
-
-short_parameter_errors()   # every chapter imports this module first
