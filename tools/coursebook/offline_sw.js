@@ -29,6 +29,9 @@ const FILES = decode(BUILD.files), NAMES = [...FILES.keys()];
 const named = (list) => (list ? list.split(",").map((n) => NAMES[parseInt(n, 36)]) : []);
 const COMMON = named(BUILD.common);
 const live = (name) => name.startsWith(BUILD.live);
+// data a page fetches when the reader asks (a number's derivations, the predict parts, a student's variants): not
+// in the list, but named by their content's digest, so a file of that name never changes; kept once fetched
+const ASKED = /^_static\/(why|variants|states)\/[^/]+\.[0-9a-f]{12}\.json$/;
 
 function keyOf(url) {
   const u = new URL(url, SCOPE);
@@ -43,6 +46,11 @@ class Stale extends Error {}
  * cache is tried first (a page just loaded is there on a server that allows caching), then the server itself. */
 async function fetchChecked(name) {
   const want = FILES.get(name);
+  if (!want) {
+    const r = await fetch(SCOPE + name);
+    if (!r.ok) throw new Stale(name);
+    return new Response(await r.arrayBuffer(), {headers: {"content-type": r.headers.get("content-type") || ""}});
+  }
   for (const cache of ["default", "no-cache"]) {
     const r = await fetch(SCOPE + name, {cache});
     if (!r.ok) throw new Stale(name);
@@ -175,5 +183,5 @@ async function answer(request, key) {
 
 on("fetch", (event) => {
   const key = keyOf(event.request.url);
-  if (event.request.method === "GET" && FILES.has(key)) event.respondWith(answer(event.request, key));
+  if (event.request.method === "GET" && (FILES.has(key) || ASKED.test(key))) event.respondWith(answer(event.request, key));
 });
