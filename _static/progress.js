@@ -13,7 +13,8 @@
  *   {v: 1, student: "",                                  학번(강사가 정한 아무 식별자), 없으면 ""
  *    modes: {"<page>": {"<name>": value}},               예: {"w4_2_roofline": {"predict": true}}
  *    answers: [{t, page, exercise, student, typed, right, reason}],
- *    predictions: [{t, page, explorer, state, quantity, student, guess, model, error, mistake}]}
+ *    predictions: [{t, page, explorer, state, quantity, student, guess, model, error, mistake,
+ *                   right (the guess within the page's tolerance), off (|error| in %, for the page's mean)}]}
  * t는 ISO 시각, page는 장의 이름(chapters/ 아래 파일 이름, 확장자 없이), student는 그때의 학번("" = 기본 문제).
  */
 (function () {
