@@ -134,6 +134,21 @@ def tmax(*terms) -> Term:
     return _call("max", terms, max)
 
 
+def _bracket(left: str, right: str, term, value) -> Term:
+    term = Term.of(term)
+    return Term(value, f"{left}{term.formula}{right}", f"{left}{term.numbers}{right}", ATOM, term.inputs)
+
+
+def tfloor(term) -> Term:
+    """⌊a⌋ as a term (a whole division: ⌊SM당 워프 / W⌋)."""
+    return _bracket("⌊", "⌋", term, Fraction(Term.of(term).value).__floor__())
+
+
+def tceil(term) -> Term:
+    """⌈a⌉ as a term (rounding up to whole warps, to an allocation unit)."""
+    return _bracket("⌈", "⌉", term, Fraction(Term.of(term).value).__ceil__())
+
+
 class Quantity(Term):
     """A named value: `symbol` = `term`. Used in a further formula it stands as its symbol (and its value), and it is
     one of that formula's `inputs`; a `var` is a Quantity without a formula (an input of the problem)."""
