@@ -54,7 +54,8 @@ class Term:
     def _wrap(self, level: int, right: bool = False) -> tuple[str, str]:
         """Formula and numbers, parenthesised when this term binds looser than `level` (or equally, on the right)."""
         loose = self.level < level or (right and self.level == level and level != ATOM)
-        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= PRODUCT)
+        bracketed = self.numbers[:1] in "⌊⌈" and self.numbers[-1:] in "⌋⌉"   # ⌈…⌉ delimits itself
+        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= PRODUCT and not bracketed)
         f = f"({self.formula})" if loose else self.formula
         n = f"({self.numbers})" if numbers_loose else self.numbers
         return f, n

@@ -202,6 +202,7 @@ def partial_sum_derivation(T_M, T_N, s_acc, threads, word: int = 4):
     """`partial_sum_registers` as a named quantity: ⌈s·T_M·T_N / (4·스레드)⌉ (terms or numbers)."""
     from roofline.derive import Term, named, tceil, value
 
-    q = named("중간 합 레지스터", tceil(Term.of(s_acc) * T_M * T_N / (word * Term.of(threads))))
+    outputs = T_M**2 if T_M is T_N and isinstance(T_M, Term) else Term.of(T_M) * T_N   # T² for a square tile
+    q = named("중간 합 레지스터", tceil(Term.of(s_acc) * outputs / (word * Term.of(threads))))
     assert q.value == partial_sum_registers(value(T_M), value(T_N), value(s_acc), value(threads), word)
     return q

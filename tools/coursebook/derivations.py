@@ -26,6 +26,7 @@ WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (t
 FOLDER = "_static/why"
 # pages whose every glued number must have its derivation (the gate); the others are counted only
 COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_3_tiling",
+           "chapters/w4_4_tile_size",
            "chapters/w4_summary")
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
