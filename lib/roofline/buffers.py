@@ -38,3 +38,22 @@ def resident_blocks(per_SM: int, per_block: int) -> int:
     limits: not the resident blocks of a real GPU (those are roofline.occupancy.occupancy's)."""
     check_positive(per_SM=per_SM, per_block=per_block)
     return per_SM // per_block
+
+
+def derivation(T_M: int, T_N: int, T_K: int, s_in: int = 4, s_acc: int = 4, copies: int = 1) -> dict:
+    """`tile_buffers`' A, B, inputs, acc and total as named quantities (`roofline.derive`): the same computation
+    written in the course's symbols (s for both element sizes when they are equal), checked against it."""
+    from roofline.derive import named, var
+
+    b = tile_buffers(T_M, T_N, T_K, s_in, s_acc, copies)
+    TM, TN, TK = var("T_M", T_M), var("T_N", T_N), var("T_K", T_K)
+    s = var("s", s_in)
+    sa = s if s_acc == s_in else var("s_acc", s_acc)
+    k = copies if copies != 1 else None
+    A = named("A 버퍼", k * s * TM * TK if k else s * TM * TK)
+    B = named("B 버퍼", k * s * TK * TN if k else s * TK * TN)
+    inputs = named("입력 합계", A + B)
+    acc = named("중간 합", sa * TM * TN)
+    total = named("논리적 총합", inputs + acc)
+    assert (A.value, B.value, inputs.value, acc.value, total.value) == (b.A, b.B, b.inputs, b.acc, b.total)
+    return {"A": A, "B": B, "inputs": inputs, "acc": acc, "total": total}

@@ -131,6 +131,20 @@ class CacheRun:
 
         return Fraction(self.Q_read, 2 * self.s_in * self.N**2)
 
+    def derivation(self, name: str):
+        """"F", "Q_read", "Q_write", "Q", "I" or "reads" (reads per element) with its formula (`roofline.derive`): the
+        same computation as the properties above, from the simulation's `misses` (an input: the LRU count)."""
+        from roofline.derive import named, var
+
+        N, T, s_in, s_out = var("N", self.N), var("T", self.T), var("s_in", self.s_in), var("s_out", self.s_out)
+        Q_read = named("Q_read", var("misses", self.misses) * s_in * T**2)
+        Q_write = named("Q_write", s_out * N**2)
+        F, Q = named("F", 2 * N**3), named("Q", Q_read + Q_write)
+        how = {"F": F, "Q_read": Q_read, "Q_write": Q_write, "Q": Q, "I": named("I", F / Q),
+               "reads": named("원소당 읽기 횟수", Q_read / (2 * s_in * N**2))}
+        assert (Q_read.value, Q.value, how["reads"].value) == (self.Q_read, self.cost.Q, self.reads_per_element)
+        return how[name]
+
 
 # ---------------------------------------------------------------- the obvious simulation
 

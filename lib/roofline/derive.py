@@ -54,7 +54,8 @@ class Term:
     def _wrap(self, level: int, right: bool = False) -> tuple[str, str]:
         """Formula and numbers, parenthesised when this term binds looser than `level` (or equally, on the right)."""
         loose = self.level < level or (right and self.level == level and level != ATOM)
-        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= PRODUCT)
+        bracketed = self.numbers[:1] in "⌊⌈" and self.numbers[-1:] in "⌋⌉"   # ⌈…⌉ delimits itself
+        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= PRODUCT and not bracketed)
         f = f"({self.formula})" if loose else self.formula
         n = f"({self.numbers})" if numbers_loose else self.numbers
         return f, n
@@ -132,6 +133,21 @@ def tmin(*terms) -> Term:
 def tmax(*terms) -> Term:
     """max(a, b, …) as a term."""
     return _call("max", terms, max)
+
+
+def _bracket(left: str, right: str, term, value) -> Term:
+    term = Term.of(term)
+    return Term(value, f"{left}{term.formula}{right}", f"{left}{term.numbers}{right}", ATOM, term.inputs)
+
+
+def tfloor(term) -> Term:
+    """⌊a⌋ as a term (a whole division: ⌊SM당 워프 / W⌋)."""
+    return _bracket("⌊", "⌋", term, Fraction(Term.of(term).value).__floor__())
+
+
+def tceil(term) -> Term:
+    """⌈a⌉ as a term (rounding up to whole warps, to an allocation unit)."""
+    return _bracket("⌈", "⌉", term, Fraction(Term.of(term).value).__ceil__())
 
 
 class Quantity(Term):

@@ -159,3 +159,50 @@ def tile_case(preset: Preset, T: int, s: int, copies: int, threads: int, extra_r
             else "registers" if partial + extra_registers > sm.registers_per_thread else None)
     result = None if over else occupancy(preset, threads, partial + extra_registers, smem)
     return TileCase(preset.key, T, s, copies, threads, extra_registers, smem, partial, over, result)
+
+
+def derivation(preset: Preset, threads, registers, smem) -> dict:
+    """`occupancy`'s steps as named quantities (`roofline.derive`): W, the allocated registers and Shared Memory, the
+    four limits, the resident blocks, the active warps and the occupancy, written with the SM's limits by the names
+    of their course.toml keys. `threads`, `registers`, `smem` may be derive terms (the tile's partial sums, its input
+    buffers): their records link. Checked against `occupancy` (the same numbers)."""
+    from roofline.derive import named, tceil, tfloor, tmin, value, var
+
+    sm = sm_limits(preset)
+    r = occupancy(preset, value(threads), value(registers), value(smem))
+    threads, registers, smem = (x if hasattr(x, "formula") else var(name, x)
+                                for name, x in (("스레드", threads), ("스레드당 레지스터", registers), ("요청 smem", smem)))
+    f = {k: var("smem_per_SM" if k == "smem" else f"sm.{k}", getattr(sm, k))
+         for k in ("warp_size", "warps", "blocks", "registers", "register_unit", "register_partitions", "smem",
+                   "smem_reserved", "smem_unit")}
+    W = named("W", tceil(threads / f["warp_size"]))
+    per_warp = named("워프당 레지스터", tceil(registers * f["warp_size"] / f["register_unit"]) * f["register_unit"])
+    per_block = named("블록당 Shared Memory", tceil((smem + f["smem_reserved"]) / f["smem_unit"]) * f["smem_unit"])
+    limits = {"warps": named("워프 수 한도", tfloor(f["warps"] / W))}
+    if r.limits["registers"]:
+        limits["registers"] = named("레지스터 한도", tfloor(
+            tfloor(tfloor(f["registers"] / f["register_partitions"]) / per_warp) * f["register_partitions"] / W))
+    else:   # a block's warps need more than one row of the register file: none fits
+        limits["registers"] = named("레지스터 한도", 0)
+    if r.limits["smem"] is not None:
+        limits["smem"] = named("Shared Memory 한도", tfloor(f["smem"] / per_block))
+    limits["blocks"] = f["blocks"]
+    blocks = named("상주 블록", tmin(*limits.values()))
+    warps = named("활성 워프", blocks * W)
+    share = named("점유율", warps / f["warps"])
+    how = {"W": W, "registers_per_warp": per_warp, "smem_per_block": per_block,
+           **{f"lim-{k}": v for k, v in limits.items()}, "blocks": blocks, "warps": warps, "occupancy": share}
+    assert (W.value, per_warp.value, per_block.value, blocks.value, warps.value, share.value) == (
+        r.warps_per_block, r.registers_per_warp, r.smem_per_block, r.blocks, r.warps, r.occupancy)
+    assert all(v.value == r.limits[k.removeprefix("lim-")] for k, v in how.items() if k.startswith("lim-"))
+    return how
+
+
+def partial_sum_derivation(T_M, T_N, s_acc, threads, word: int = 4):
+    """`partial_sum_registers` as a named quantity: ⌈s·T_M·T_N / (4·스레드)⌉ (terms or numbers)."""
+    from roofline.derive import Term, named, tceil, value
+
+    outputs = T_M**2 if T_M is T_N and isinstance(T_M, Term) else Term.of(T_M) * T_N   # T² for a square tile
+    q = named("중간 합 레지스터", tceil(Term.of(s_acc) * outputs / (word * Term.of(threads))))
+    assert q.value == partial_sum_registers(value(T_M), value(T_N), value(s_acc), value(threads), word)
+    return q

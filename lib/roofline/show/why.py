@@ -9,7 +9,7 @@ disagree with the number. A page module glues `why.decimal(cost.derivation("I"),
 `why("I0")`.
 
 Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measured:<name, conditions>",
-"cite:<bibkey>".
+"cite:<bibkey>", "simulated:<the model's simulation and its inputs>" (a count the LRU cache simulation gives).
 """
 from __future__ import annotations
 
@@ -54,7 +54,45 @@ NAMES = {
     "Q_read": ("입력 읽기", "Byte"), "Q_read,T": ("타일 재사용의 입력 읽기", "Byte"),
     "Q_read,0": ("재사용 없음의 입력 읽기", "Byte"), "Q_0": ("재사용 없음의 이동량", "Byte"),
     "타일 읽기 횟수": ("타일 재사용에서 입력 원소 하나를 읽는 횟수", ""),
-    "재사용 없음 읽기 횟수": ("재사용 없이 입력 원소 하나를 읽는 횟수", ""), "Q_write": ("C 쓰기", "Byte"), "R_roof'": ("바꾼 하드웨어의 Roofline 상한", "FLOPs/s"),
+    "재사용 없음 읽기 횟수": ("재사용 없이 입력 원소 하나를 읽는 횟수", ""),
+    "misses": ("캐시에서 놓쳐 HBM에서 읽은 입력 타일 수", ""), "원소당 읽기 횟수": ("입력 원소 하나를 HBM에서 읽는 평균 횟수", ""),
+    "C_cache": ("캐시 용량", "Byte"), "C_tiles": ("캐시 용량 (입력 타일 개수)", ""),
+    "Q_read,tile": ("출력 타일 하나의 A·B 읽기", "Byte"), "출력 개수": ("출력 원소의 수", ""),
+    "T_small": ("가장 작은 타일 한 변", ""), "입력 계수": ("T² 하나마다 입력 한 벌의 Byte", "Byte"),
+    "이중 계수": ("T² 하나마다 입력 두 벌의 Byte", "Byte"), "스칼라 입력": ("A·B 스칼라 두 개", "Byte"),
+    "스칼라 합": ("스칼라 두 개와 중간 합 하나", "Byte"), "스레드": ("블록 하나의 스레드", ""),
+    "여유분": ("중간 합 말고 스레드 하나가 더 쓰는 레지스터 (가정)", ""),
+    "중간 합 레지스터": ("스레드 하나가 중간 합에 쓰는 32비트 레지스터", ""),
+    "스레드당 레지스터": ("스레드 하나의 32비트 레지스터", ""), "요청 smem": ("블록이 요구하는 Shared Memory", "Byte"),
+    "W": ("블록 하나의 워프", ""), "워프당 레지스터": ("워프 하나에 잡히는 레지스터", ""),
+    "블록당 Shared Memory": ("블록 하나에 잡히는 Shared Memory (예약분 포함)", "Byte"),
+    "워프 수 한도": ("워프 수가 허락하는 블록", ""), "레지스터 한도": ("레지스터가 허락하는 블록", ""),
+    "Shared Memory 한도": ("Shared Memory가 허락하는 블록", ""), "상주 블록": ("SM 하나에 상주하는 블록", ""),
+    "활성 워프": ("SM 하나의 활성 워프", ""), "점유율": ("활성 워프 / SM당 최대 워프", ""),
+    "sm.warp_size": ("워프 하나의 스레드", ""), "sm.warps": ("SM당 최대 워프", ""), "sm.blocks": ("SM당 최대 상주 블록", ""),
+    "sm.registers": ("SM당 32비트 레지스터", ""), "sm.register_unit": ("레지스터 할당 단위 (워프마다)", ""),
+    "sm.register_partitions": ("레지스터 파일을 나눠 갖는 SM 분할", ""), "smem_per_SM": ("SM당 Shared Memory", "Byte"),
+    "sm.smem_reserved": ("블록마다 예약되는 Shared Memory", "Byte"), "sm.smem_unit": ("Shared Memory 할당 단위", "Byte"),
+    "sm.threads_per_block": ("블록 하나의 최대 스레드", ""), "sm.threads": ("SM당 최대 스레드", ""),
+    "sm.registers_per_thread": ("스레드당 최대 레지스터", ""),
+    "sm.smem_per_block": ("블록 하나의 최대 Shared Memory (opt-in)", "Byte"), "compute capability": ("Compute capability", ""),
+    "스레드당 출력": ("스레드 하나가 맡는 출력", ""),
+    "Q_A": ("A 읽기", "Byte"), "Q_B": ("B 읽기", "Byte"), "세 벡터의 Byte": ("A, B, C를 모두 담는 Byte", "Byte"),
+    "capacity": ("메모리 용량", "Byte"), "t_memory / t_compute": ("메모리 시간 / 연산 시간", ""),
+    "F/L": ("원소 하나의 연산량", "FLOPs"), "P_BF16/P_FP32": ("BF16 대 FP32 최대 연산 성능", ""),
+    "SMs": ("SM 수", ""), "warp_size": ("워프 하나의 스레드", ""),
+    "Q_A / 전체 Shared Memory": ("벡터 하나 / 모든 SM의 Shared Memory", ""),
+    "t_ideal'": ("바꾼 하드웨어의 이상적 시간", "s"), "t_ideal,BF16": ("BF16의 이상적 시간", "s"),
+    "Q_ReLU": ("ReLU 커널의 이동량", "Byte"), "F_ReLU": ("ReLU 커널의 연산량", "FLOPs"),
+    "Q_합침": ("합친 커널의 이동량", "Byte"), "F_합침": ("합친 커널의 연산량", "FLOPs"),
+    "t_덧셈": ("덧셈 커널의 이상적 시간", "s"), "t_ReLU": ("ReLU 커널의 이상적 시간", "s"),
+    "t_따로": ("두 커널의 이상적 시간의 합", "s"), "t_합침": ("합친 커널의 이상적 시간", "s"),
+    "t_따로 / t_합침": ("합쳐서 빨라진 배율", ""), "Q/L 따로": ("두 커널이 원소마다 옮기는 양", "Byte"),
+    "Q/L 합침": ("합친 커널이 원소마다 옮기는 양", "Byte"), "n": ("측정 배열의 원소 수", ""),
+    "repeats": ("잰 횟수", ""), "cores": ("논리 코어 수", ""), "BW_meas": ("달성 대역폭", "Byte/s"),
+    "배열 하나의 Byte": ("측정 배열 하나의 Byte", "Byte"), "Q_wa": ("쓰기 할당까지 센 이동량", "Byte"),
+    "배열 하나의 Byte / Q_wa": ("쓰기 할당에서 배열 하나의 몫", ""), "t_best": ("가장 빠른 한 번의 시간", "s"),
+    "t_L": ("잰 대역폭으로 본 L 덧셈의 시간", "s"), "F / t_best": ("달성 연산 속도", "FLOPs/s"), "출력 타일 하나의 입력": ("출력 타일 하나가 읽는 A·B", "Byte"), "Q_write": ("C 쓰기", "Byte"), "R_roof'": ("바꾼 하드웨어의 Roofline 상한", "FLOPs/s"),
 }
 
 REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
@@ -200,7 +238,7 @@ def giga(q: Quantity, digits: int, src: dict) -> Shown:
 
 # ---------------------------------------------------------------- in a notebook
 
-ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도",
+ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
            "measured": "이 기계에서 잰 값", "cite": "참고문헌"}
 
 
@@ -279,6 +317,18 @@ def listed(symbol: str, values, origin: str, text: str) -> Shown:
               "inputs": [], "origin": origin, "list": True}
     return Shown(text, {"of": key, "shown": shown_, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
                         "records": {key: record}})
+
+
+def kib(q: Quantity, src: dict) -> Shown:
+    """`fmt.kib`: Byte in KiB, "12 KiB" (3 decimals, trailing zeros dropped)."""
+    return shown(q, fmt.kib(q.value), src, digits=3, scale=Fraction(1, 1024), unit="KiB",
+                 rounding="KiB(1,024 Byte)로, 소수 3자리로 반올림, 끝의 0은 생략")
+
+
+def percent(q: Quantity, digits: int, src: dict) -> Shown:
+    """`fmt.percent`: a share in %, "75.0%"."""
+    return shown(q, fmt.percent(q.value, digits), src, digits=digits, scale=100, unit="%",
+                 rounding=f"백분율로, 소수 {digits}자리로 반올림")
 
 
 def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:

@@ -81,6 +81,11 @@ def small_example(w4) -> dict:
     }
 
 
+def intensity_shown(I, src: dict) -> why.Shown:
+    """`intensity_text` of the derived I ("2/9 ≈ 0.2222"), carrying I's record (its exact fraction, shown first)."""
+    return why.around(why.fraction(I, src), intensity_text(I.value))
+
+
 def counts(w4) -> dict:
     """The small example counted by walking the loops: per output tile and for the whole C, the two ways side
     by side, and the ratios of the reads and of Q (with the particle 로/으로 that follows them)."""
@@ -90,31 +95,51 @@ def counts(w4) -> dict:
     steps = tile.tile_steps((0, 0))
     tile_F = sum(st.flops for st in steps)
     count = tiles * tiles
-    rows = [
-        ("출력 개수", fmt.integer(t * t), fmt.integer(tile.writes)),
-        ("K 단계 수", fmt.integer(len(steps)), f"타일마다 {fmt.integer(len(steps))}"),
-        ("연산량 F", f"(2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × {fmt.integer(len(steps))}단계 = {fmt.integer(tile_F)} FLOPs",
-         f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs"),
-        ("재사용 없음: A·B 읽기",
-         f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B",
-         f"{fmt.integer(none.cost.Q_read)} B"),
-        (f"{t}×{t} 타일 재사용: A·B 읽기",
-         f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
-         f"{fmt.integer(sum(st.loads for st in steps) * s)} B",
-         f"{fmt.integer(tile.cost.Q_read)} B"),
-        ("최종 C 쓰기", f"{fmt.integer(t * t)} × {s} B = {fmt.integer(t * t * s)} B", f"{fmt.integer(tile.cost.Q_write)} B"),
-    ]
-    methods = [(label, fmt.integer(c.F), f"{fmt.integer(c.Q_read)} + {fmt.integer(c.Q_write)} = {fmt.integer(c.Q)}",
-                intensity_text(c.I))
-               for label, c in (("재사용 없음", none.cost), (f"{t}×{t} 타일 재사용", tile.cost))]
-    # the ratios and the reads per element with their closed forms (kernels), checked against the walk
+    # every count the walk gives, with its closed form (kernels, derive), checked against the walk
     src = small_sources(w4)
     closed_none, closed_tile = kernels.matmul_no_reuse(n, s, s), kernels.matmul_tiled(n, t, s, s)
     assert (closed_none, closed_tile) == (none.cost, tile.cost)
+    n_, t_, s_ = var("N", n), var("T", t), var("s", s)
+    K = named("K 단계 수", n_ / t_)
+    outputs_tile, outputs = named("T²", t_**2), named("출력 개수", n_**2)
+    F_step = named("단계당 연산량", 2 * t_**3)
+    F_tile = named("F_tile", F_step * K)
+    none_tile = named("Q_read,tile", t_**2 * n_ * 2 * s_)
+    tile_tile = named("Q_read,tile", K * 2 * t_**2 * s_)
+    piece = named("조각의 Byte", t_**2 * s_)
+    assert (outputs_tile.value, outputs.value, K.value, F_tile.value, none_tile.value, tile_tile.value) == (
+        t * t, tile.writes, len(steps), tile_F, none.cost.Q_read // count, sum(st.loads for st in steps) * s)
+
+    def i(q, text=None):
+        shown = why.integer(q, src)
+        return shown if text is None else why.around(shown, text)
+
+    F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
+                    closed_tile.derivation("Q_write"))
+    T_label = why.around(why.integer(t_, src), f"{t}×{t} 타일 재사용")
+    rows = [
+        ("출력 개수", i(outputs_tile), i(outputs)),
+        ("K 단계 수", i(K), f"타일마다 {fmt.integer(len(steps))}"),
+        ("연산량 F", f"(2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × {fmt.integer(len(steps))}단계 = {fmt.integer(tile_F)} FLOPs",
+         i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
+        ("재사용 없음: A·B 읽기",
+         i(none_tile, f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B"),
+         i(R0, f"{fmt.integer(none.cost.Q_read)} B")),
+        (why.around(T_label, f"{T_label}: A·B 읽기"),
+         i(tile_tile, f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
+                      f"{fmt.integer(sum(st.loads for st in steps) * s)} B"),
+         i(RT, f"{fmt.integer(tile.cost.Q_read)} B")),
+        ("최종 C 쓰기", i(piece, f"{fmt.integer(t * t)} × {s} B = {fmt.integer(t * t * s)} B"),
+         i(W, f"{fmt.integer(tile.cost.Q_write)} B")),
+    ]
+    methods = [(label, i(c.derivation("F")),
+                i(c.derivation("Q"), f"{fmt.integer(c.Q_read)} + {fmt.integer(c.Q_write)} = {fmt.integer(c.Q)}"),
+                intensity_shown(c.derivation("I"), src))
+               for label, c in (("재사용 없음", closed_none), (T_label, closed_tile))]
+    # the ratios and the reads per element with their closed forms (kernels), checked against the walk
     read_ratio = named("Q_read,T / Q_read,0", named("Q_read,T", closed_tile.derivation("Q_read").term)
                        / named("Q_read,0", closed_none.derivation("Q_read").term))
     Q_ratio = named("Q_T / Q_0", closed_tile.derivation("Q") / named("Q_0", closed_none.derivation("Q").term))
-    n_, t_ = var("N", n), var("T", t)
     reads_tile, reads_none = named("타일 읽기 횟수", n_ / t_), named("재사용 없음 읽기 횟수", n_)
     assert (tile.reads_per_element(), none.reads_per_element()) == ({reads_tile.value}, {reads_none.value})
     ratio = why.fraction(read_ratio, src)
@@ -181,21 +206,48 @@ def discussion(w4) -> dict:
               f"{'·'.join(name('C', r, c) for r in range(tiles))} 사이에서" for c in range(tiles)]
     none = cachesim.simulate(n, t, capacity_tiles=0, s_in=s, s_out=s)
     ideal = cachesim.simulate(n, t, capacity_tiles=None, s_in=s, s_out=s)
+    src = simulated_sources(small_sources(w4), none, ideal)
+
+    def d(run, name, text, digits=None):
+        q = run.derivation(name)
+        shown = why.integer(q, src) if digits is None else why.number(q, digits, src)
+        return why.around(shown, text)
+
+    def intensity(run):
+        F, Q = run.derivation("F"), run.derivation("Q")
+        return why.around(why.fraction(run.derivation("I"), src),
+                          f"{fmt.integer(F.value)}/{fmt.integer(Q.value)} = {intensity_text(run.cost.I)}")
+
     rows = [
-        ("입력 원소당 HBM 읽기 횟수", f"{fmt.number(none.reads_per_element)}회", f"{fmt.number(ideal.reads_per_element)}회"),
-        ("A·B 입력을 읽는 양", f"{fmt.integer(none.Q_read)} Byte", f"({n * n} + {n * n}) × {s} = {fmt.integer(ideal.Q_read)} Byte"),
-        ("최종 C를 쓰는 양", f"{fmt.integer(none.cost.Q_write)} Byte", f"{fmt.integer(ideal.cost.Q_write)} Byte"),
-        ("총 이동량 Q", f"{fmt.integer(none.cost.Q)} Byte", f"{fmt.integer(ideal.cost.Q)} Byte"),
-        ("연산량 F", f"{fmt.integer(none.cost.F)} FLOPs", f"{fmt.integer(ideal.cost.F)} FLOPs"),
-        ("산술 강도 I (FLOPs/Byte)", f"{fmt.integer(none.cost.F)}/{fmt.integer(none.cost.Q)} = {intensity_text(none.cost.I)}",
-         f"{fmt.integer(ideal.cost.F)}/{fmt.integer(ideal.cost.Q)} = {intensity_text(ideal.cost.I)}"),
+        ("입력 원소당 HBM 읽기 횟수", d(none, "reads", f"{fmt.number(none.reads_per_element)}회", 3),
+         d(ideal, "reads", f"{fmt.number(ideal.reads_per_element)}회", 3)),
+        ("A·B 입력을 읽는 양", d(none, "Q_read", f"{fmt.integer(none.Q_read)} Byte"),
+         f"({n * n} + {n * n}) × {s} = {fmt.integer(ideal.Q_read)} Byte"),
+        ("최종 C를 쓰는 양", d(none, "Q_write", f"{fmt.integer(none.cost.Q_write)} Byte"),
+         d(ideal, "Q_write", f"{fmt.integer(ideal.cost.Q_write)} Byte")),
+        ("총 이동량 Q", d(none, "Q", f"{fmt.integer(none.cost.Q)} Byte"), d(ideal, "Q", f"{fmt.integer(ideal.cost.Q)} Byte")),
+        ("연산량 F", d(none, "F", f"{fmt.integer(none.cost.F)} FLOPs"), d(ideal, "F", f"{fmt.integer(ideal.cost.F)} FLOPs")),
+        ("산술 강도 I (FLOPs/Byte)", intensity(none), intensity(ideal)),
     ]
     return {
         "q-A-shared": ko.particle(A0, "은/는"), "q-A-kept": ko.particle(A0, "이/가"),
         "q-C": joined(name("C", 0, c) for c in range(tiles)), "pairs": Markdown(", ".join(pairs)),
         "table-ideal": tables.markdown(["항목", "타일 사이 캐시 재사용 없음", "모든 입력을 타일 사이에서 재사용"], rows, "lrr"),
-        "ideal-Q": fmt.integer(ideal.cost.Q), "ideal-I": fmt.fraction(ideal.cost.I),
+        "ideal-Q": why.integer(ideal.derivation("Q"), src), "ideal-I": why.fraction(ideal.derivation("I"), src),
     }
+
+
+def simulated(run) -> str:
+    """The origin of a simulation's miss count: the LRU simulation and its inputs."""
+    capacity = "무제한" if run.capacity_tiles is None else f"입력 타일 {fmt.integer(run.capacity_tiles)}개"
+    order = {cachesim.ROW: "행 우선", cachesim.GROUPED: f"묶음 (GROUP_SIZE_M = {run.group_size_M})"}.get(run.order, run.order)
+    return (f"simulated:cachesim.simulate (N = {fmt.integer(run.N)}, T = {fmt.integer(run.T)}, 캐시 용량 {capacity}, "
+            f"{order} 순서): 놓친 접근 {fmt.integer(run.misses)}회 / 전체 {fmt.integer(run.accesses)}회")
+
+
+def simulated_sources(src: dict, *runs) -> dict:
+    """`src` with the origin of each run's miss count (by its value: runs with the same count share a record)."""
+    return {**src, **{("misses", r.misses): simulated(r) for r in runs}}
 
 
 def _orders(group_size_M):
@@ -214,8 +266,10 @@ def cache_small(w4) -> dict:
         label = "없음" if capacity == 0 else ("무제한" if capacity is None else ko.nbsp(f"타일 {fmt.integer(capacity)}개"))
         cells = [label]
         for r in runs:
-            cells += [f"{fmt.integer(r.Q_read)} + {fmt.integer(r.cost.Q_write)} = {fmt.integer(r.cost.Q)}",
-                      intensity_text(r.cost.I)]
+            src = simulated_sources(small_sources(w4), r)
+            cells += [why.around(why.integer(r.derivation("Q"), src),
+                                 f"{fmt.integer(r.Q_read)} + {fmt.integer(r.cost.Q_write)} = {fmt.integer(r.cost.Q)}"),
+                      intensity_shown(r.derivation("I"), src)]
         rows.append(cells)
     header = ["캐시 용량"] + [f"{label}: {what}" for _, label, _ in _orders(G) for what in ("Q = 읽기 + 쓰기 (Byte)", "I")]
     ends = "용량이 작으면 타일 사이 재사용이 없는 값으로 돌아가고, 용량이 넉넉하면 이상적인 값에 이른다."
@@ -230,7 +284,8 @@ def cache_small(w4) -> dict:
     group = ko.particle(fmt.integer(G), "이다/다")
     triton = (f"Triton 튜토리얼이 쓰는 값과 같은 {group}" if G == TRITON_GROUP_SIZE_M else
               f"{group}. Triton 튜토리얼은 {ko.particle(fmt.integer(TRITON_GROUP_SIZE_M), '을/를')} 쓴다")
-    return {"line-small": fmt.integer(t * t * s),
+    t_, s_ = var("T", t), var("s", s)
+    return {"line-small": why.integer(named("조각의 Byte", t_**2 * s_), small_sources(w4)),
             "table-cache-small": tables.markdown(header, rows, "l" + "r" * (len(header) - 1)),
             "small-verdict": Markdown(verdict), "group": Markdown(triton)}
 
@@ -247,9 +302,14 @@ def cache_big(w4) -> dict:
             better = ("묶음" if grouped.misses < row_run.misses else "행 우선" if grouped.misses > row_run.misses
                       else "같음")
             buckets[better].setdefault(T, []).append(fmt.mib(capacity))
-            rows.append((fmt.integer(T), fmt.mib(capacity), fmt.number(row_run.reads_per_element, 3),
-                         fmt.decimal(row_run.cost.I, 3), fmt.number(grouped.reads_per_element, 3),
-                         fmt.decimal(grouped.cost.I, 3), ko.nbsp(better)))
+            src, row_src, grouped_src = (simulated_sources(why.sources(w4), *r) for r in ((), (row_run,), (grouped,)))
+            cap = why.shown(var("C_cache", capacity), fmt.mib(capacity), {**src, "C_cache": "toml:week4.cache.capacities"},
+                            digits=3, scale=Fraction(1, 2**20), unit="MiB", rounding="MiB(2²⁰ Byte)로, 소수 3자리로 반올림, 끝의 0은 생략")
+            rows.append((why.var("T", T, src), cap,
+                         why.number(row_run.derivation("reads"), 3, row_src), why.decimal(row_run.derivation("I"), 3, row_src),
+                         why.number(grouped.derivation("reads"), 3, grouped_src),
+                         why.decimal(grouped.derivation("I"), 3, grouped_src),
+                         ko.nbsp(better)))
 
     def cases(bucket):
         return ", ".join(f"T = {T}의 {'·'.join(sizes)}" for T, sizes in bucket.items())

@@ -22,19 +22,43 @@ from roofline.problems import powers_of_two
 from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import variants
-from roofline.show import fmt, ko, tables, tex
+from roofline.show import fmt, ko, tables, tex, why
+from roofline.derive import named, var
 from roofline.show.engine import keep
 from roofline.show import predict as pr
 from roofline.show.mistakes import Mistake
 
 
-def _byte_kib(n) -> str:
+def _byte_kib(n, src=None) -> str:
+    if src is not None:   # a derived quantity: the text with its record
+        return why.around(why.integer(n, src), f"{fmt.integer(n.value)} B ({fmt.kib(n.value)})")
     return f"{fmt.integer(n)} B ({fmt.kib(n)})"
+
+
+def _kib(n, src=None) -> str:
+    return why.kib(n, src) if src is not None else fmt.kib(n)
+
+
+class _Buffers:
+    """A tile's buffers as derived quantities (buffers.derivation), with the origins of their inputs (`src`): read
+    like a TileBuffers (A, B, inputs, acc, total)."""
+
+    def __init__(self, how: dict, src: dict):
+        self.src = src
+        for k, q in how.items():
+            setattr(self, k, q)
+
+
+def derived_buffers(w4, T_M: int, T_N: int, T_K: int, copies: int, T_from: str = "tiles") -> _Buffers:
+    """buffers.derivation for this problem's s (inputs and partial sums), T_M = T_N = T_K's origins: the tiles."""
+    src = {**why.sources(w4), **{k: var("T", v) for k, v in (("T_M", T_M), ("T_N", T_N), ("T_K", T_K))}}
+    return _Buffers(buffers.derivation(T_M, T_N, T_K, w4.s, w4.s, copies), src)
 
 
 def buffer_row(b) -> tuple[str, ...]:
     """One tile's buffers (TileBuffers): A and B in Byte and KiB, the inputs, the partial sums and the total in KiB."""
-    return _byte_kib(b.A), _byte_kib(b.B), fmt.kib(b.inputs), fmt.kib(b.acc), fmt.kib(b.total)
+    src = getattr(b, "src", None)
+    return _byte_kib(b.A, src), _byte_kib(b.B, src), _kib(b.inputs, src), _kib(b.acc, src), _kib(b.total, src)
 
 
 def _gpu(gpu) -> str:
@@ -58,8 +82,11 @@ def buffer_table(single: dict):
 
 
 def double_table(single: dict, double: dict):
-    rows = [(ko.nbsp(f"T = {T}"), fmt.kib(single[T].inputs), fmt.kib(double[T].inputs), fmt.kib(double[T].acc),
-             fmt.kib(single[T].total), fmt.kib(double[T].total)) for T in single]
+    def k(b, name):
+        return _kib(getattr(b, name), getattr(b, "src", None))
+
+    rows = [(ko.nbsp(f"T = {T}"), k(single[T], "inputs"), k(double[T], "inputs"), k(double[T], "acc"),
+             k(single[T], "total"), k(double[T], "total")) for T in single]
     return tables.markdown(["타일", "입력 (단일 버퍼)", "입력 (이중 버퍼링)", "중간 합", "총합 (단일 버퍼)",
                             "총합 (이중 버퍼링)"], rows)
 
@@ -70,15 +97,32 @@ def k_widths(N: int, T: int) -> list[int]:
     return sorted(w for w in widths if w > 0 and N % w == 0)
 
 
-def k_width_table(N: int, T: int, s: int, by_T_K: dict):
+def k_width_table(N: int, T: int, s: int, by_T_K: dict, w4=None):
     """For a T×T output tile and K = N: steps, Byte per step and per tile, all A·B reads (`by_T_K[T_K]`, the
-    kernel's Cost), buffers — one row per K width."""
+    kernel's Cost), buffers — one row per K width. With the problem `w4`, each number carries its derivation."""
     rows = []
     for T_K, cost in by_T_K.items():
         b = buffers.tile_buffers(T, T, T_K, s, s)
         step = s * 2 * T * T_K
-        rows.append((ko.nbsp(f"T_K = {fmt.integer(T_K)}"), fmt.integer(N // T_K), fmt.integer(step),
-                     fmt.integer(N // T_K * step), fmt.integer(cost.Q_read), fmt.kib(b.inputs), fmt.kib(b.acc)))
+        if w4 is None:
+            rows.append((ko.nbsp(f"T_K = {fmt.integer(T_K)}"), fmt.integer(N // T_K), fmt.integer(step),
+                         fmt.integer(N // T_K * step), fmt.integer(cost.Q_read), fmt.kib(b.inputs), fmt.kib(b.acc)))
+            continue
+        # K = N, T_M = T_N = T: each an input under the course's name; T_K one of the widths the page compares
+        N_, T_, TK_, s_ = var("N", N), var("T", T), var("T_K", T_K), var("s", s)
+        # T_K is T/8 … 4T (k_widths): the width as the course writes it from T
+        width = (T_ if T_K == T else named("T_K", T_ / (T // T_K)) if T_K < T else named("T_K", (T_K // T) * T_))
+        assert width.value == T_K
+        src = {**why.sources(w4), "K": N_, "M": N_, "T_M": T_, "T_N": T_, ("T_K", T_K): width}
+        TM_, TN_, K_ = var("T_M", T), var("T_N", T), var("K", N)
+        steps = named("K 단계 수", K_ / TK_)
+        per_step = named("단계당 읽기", s_ * (TM_ * TK_ + TK_ * TN_))
+        per_tile = named("출력 타일 하나의 입력", steps * per_step)
+        assert (steps.value, per_step.value, per_tile.value) == (N // T_K, step, N // T_K * step)
+        bd = _Buffers(buffers.derivation(T, T, T_K, s, s), src)
+        rows.append((ko.nbsp(f"T_K = {fmt.integer(T_K)}"), why.integer(steps, src), why.integer(per_step, src),
+                     why.integer(per_tile, src), why.integer(cost.derivation("Q_read"), src),
+                     why.kib(bd.inputs, src), why.kib(bd.acc, src)))
     return tables.markdown(["K 조각 폭", "K 단계 수", "단계당 입력 (Byte)", "출력 타일 하나의 입력 (Byte)",
                             "전체 A·B 읽기 (Byte)", "입력 버퍼", "중간 합"], rows)
 
@@ -139,8 +183,39 @@ def over_text(case, preset) -> str:
     return f"블록 하나의 스레드 {fmt.integer(case.threads)}개가 최대 {fmt.integer(sm.threads_per_block)}개를 넘는다."
 
 
-def occupancy_words(case, preset) -> dict[str, str]:
-    """The shown values of one tile case: demand, each limit, the result (— when no block can take it)."""
+def sm_origins(preset) -> dict:
+    """The course.toml key of each per-SM limit the occupancy derivations use (roofline.occupancy.derivation)."""
+    if preset.sm is None:
+        return {}
+    keys = {f"sm.{k}": f"toml:presets.{preset.key}.sm.{k}" for k in (
+        "warp_size", "warps", "blocks", "registers", "register_unit", "register_partitions", "smem_reserved",
+        "smem_unit", "threads_per_block", "threads", "registers_per_thread", "smem_per_block")}
+    return {**keys, "smem_per_SM": f"toml:presets.{preset.key}.smem_per_SM",
+            "compute capability": f"toml:presets.{preset.key}.sm.compute_capability"}
+
+
+def case_derivation(case, preset, w4) -> tuple[dict, dict]:
+    """A tile case's demand and occupancy as derived quantities (buffers, occupancy), and the origins of their inputs:
+    T from the tiles, s from the dtype, the threads and the extra registers from week4, the limits from the preset."""
+    T_ = var("T", case.T)
+    src = {**why.sources(w4), **sm_origins(preset), "T_M": T_, "T_N": T_, "T_K": T_,
+           "스레드": w4.origin("threads"), "여유분": w4.origin("extra_registers")}
+    threads, extra = var("스레드", case.threads), var("여유분", case.extra_registers)
+    smem = buffers.derivation(case.T, case.T, case.T, case.s, case.s, case.copies)["inputs"]
+    partial = occupancy.partial_sum_derivation(T_, T_, var("s", case.s), threads)
+    registers = named("스레드당 레지스터", partial + extra)
+    how = {"smem": smem, "registers": registers}
+    if case.result is not None:
+        how.update(occupancy.derivation(preset, threads, registers, smem))
+    assert (smem.value, registers.value) == (case.smem, case.registers)
+    return how, src
+
+
+def occupancy_words(case, preset, w4=None) -> dict[str, str]:
+    """The shown values of one tile case: demand, each limit, the result (— when no block can take it). With the
+    problem `w4`, each number carries its derivation."""
+    if w4 is not None:
+        return _derived_words(occupancy_words(case, preset), *case_derivation(case, preset, w4))
     r = case.result
     words = {"smem": fmt.kib(case.smem), "regs": f"{case.partial_sums} + {case.extra_registers} = {case.registers}"}
     if r is None:
@@ -164,6 +239,20 @@ def occupancy_words(case, preset) -> dict[str, str]:
     return words
 
 
+def _derived_words(words: dict, how: dict, src: dict) -> dict:
+    """`words` (occupancy_words' texts) with the record of each number: the text as it is, carrying its derivation."""
+    kinds = {"smem": ("smem", why.kib), "smem-alloc": ("smem_per_block", why.kib), "regs": ("registers", why.integer),
+             "lim-warps": ("lim-warps", why.integer), "lim-registers": ("lim-registers", why.integer),
+             "lim-smem": ("lim-smem", why.integer), "lim-blocks": ("lim-blocks", why.integer),
+             "blocks": ("blocks", why.integer), "warps": ("warps", why.integer),
+             "occupancy": ("occupancy", lambda q, src: why.percent(q, 1, src))}
+    out = dict(words)
+    for key, (name, shown) in kinds.items():
+        if name in how and words.get(key, "—")[:1].isdigit():
+            out[key] = why.around(shown(how[name], src), words[key])
+    return out
+
+
 OCC_HEADERS = ["블록당 Shared Memory (입력 버퍼)", "할당되는 Shared Memory (예약분 포함)", "스레드당 레지스터 (중간 합 + 여유분)",
                "워프 수 한도", "레지스터 한도", "Shared Memory 한도", "블록 수 한도", "상주 블록", "활성 워프 / 최대",
                "점유율", "수를 정한 한도"]
@@ -172,51 +261,69 @@ OCC_KEYS = ["smem", "smem-alloc", "regs", "lim-warps", "lim-registers", "lim-sme
 
 
 def sm_table(preset):
-    """The per-SM limits of `preset` that the occupancy example uses, with the Programming Guide's names."""
-    sm = preset.sm
+    """The per-SM limits of `preset` that the occupancy example uses, with the Programming Guide's names; each number
+    with its course.toml key."""
+    sm, src = preset.sm, sm_origins(preset)
+
+    def v(field, text=None, kib=False):
+        q = var("smem_per_SM" if field == "smem" else f"sm.{field}", getattr(sm, field))
+        shown = why.kib(q, src) if kib else why.integer(q, src)
+        return shown if text is None else why.around(shown, text)
+
+    cc = Fraction(sm.compute_capability)
+    digits = len(sm.compute_capability.partition(".")[2])
     rows = [
-        ("Compute capability", sm.compute_capability),
-        ("블록 하나의 최대 스레드", fmt.integer(sm.threads_per_block)),
-        ("SM당 최대 워프 (스레드)", f"{fmt.integer(sm.warps)} ({fmt.integer(sm.threads)})"),
-        ("SM당 최대 상주 블록", fmt.integer(sm.blocks)),
-        ("SM당 32비트 레지스터", fmt.integer(sm.registers)),
-        ("스레드당 최대 레지스터", fmt.integer(sm.registers_per_thread)),
-        ("레지스터 할당 단위 (워프마다)", f"{fmt.integer(sm.register_unit)}개, SM 분할 {sm.register_partitions}개에 나뉨"),
-        ("SM당 Shared Memory", fmt.kib(sm.smem)),
-        ("블록 하나의 최대 Shared Memory (opt-in)", fmt.kib(sm.smem_per_block)),
-        ("블록마다 예약되는 Shared Memory", f"{fmt.integer(sm.smem_reserved)} Byte"),
-        ("Shared Memory 할당 단위", f"{fmt.integer(sm.smem_unit)} Byte"),
+        ("Compute capability", why.shown(var("compute capability", cc), sm.compute_capability, src, digits=digits)),
+        ("블록 하나의 최대 스레드", v("threads_per_block")),
+        ("SM당 최대 워프 (스레드)", v("warps", f"{fmt.integer(sm.warps)} ({fmt.integer(sm.threads)})")),
+        ("SM당 최대 상주 블록", v("blocks")),
+        ("SM당 32비트 레지스터", v("registers")),
+        ("스레드당 최대 레지스터", v("registers_per_thread")),
+        ("레지스터 할당 단위 (워프마다)", v("register_unit", f"{fmt.integer(sm.register_unit)}개, SM 분할 {sm.register_partitions}개에 나뉨")),
+        ("SM당 Shared Memory", v("smem", kib=True)),
+        ("블록 하나의 최대 Shared Memory (opt-in)", v("smem_per_block", kib=True)),
+        ("블록마다 예약되는 Shared Memory", v("smem_reserved", f"{fmt.integer(sm.smem_reserved)} Byte")),
+        ("Shared Memory 할당 단위", v("smem_unit", f"{fmt.integer(sm.smem_unit)} Byte")),
     ]
     return tables.markdown(["SM 하나의 한도", ko.nbsp(gpu_name(preset))], rows, "lr")
 
 
-def occupancy_table(preset, cases):
+def _nbsp(text):
+    """ko.nbsp keeping a number's record."""
+    return why.around(text, ko.nbsp(text)) if getattr(text, "why", None) else ko.nbsp(text)
+
+
+def occupancy_table(preset, cases, w4=None):
     """One row per tile case (T, buffering) on `preset`: the demand, the four limits and the result."""
     mode = {1: "단일 버퍼", 2: "이중 버퍼링"}
     rows = []
     for c in cases:
-        w = occupancy_words(c, preset)
-        rows.append((ko.nbsp(f"T = {c.T}, {mode[c.copies]}"), *(ko.nbsp(w[k]) for k in OCC_KEYS)))
+        w = occupancy_words(c, preset, w4)
+        rows.append((ko.nbsp(f"T = {c.T}, {mode[c.copies]}"), *(_nbsp(w[k]) for k in OCC_KEYS)))
     return tables.markdown(["경우", *OCC_HEADERS], rows, "l" + "r" * 10 + "l")
 
 
-def resident(case) -> tuple[str, str]:
+def resident(case, w4=None) -> tuple[str, str]:
     """A tile case in one cell pair: "resident blocks, occupancy" and the binding limit ("올라가지 않음" when no block
-    can take it)."""
+    can take it). With the problem `w4`, the first carries the resident blocks' derivation."""
     if case.result is None:
         return "올라가지 않음", "—"
-    return f"{fmt.integer(case.result.blocks)}개, {fmt.percent(case.result.occupancy, 1)}", binding(case.result)
+    text = f"{fmt.integer(case.result.blocks)}개, {fmt.percent(case.result.occupancy, 1)}"
+    if w4 is not None:
+        how, src = case_derivation(case, w4.catalog.presets[case.preset], w4)
+        text = why.around(why.integer(how["blocks"], src), text)
+    return text, binding(case.result)
 
 
-def gpus_table(gpus, cases):
+def gpus_table(gpus, cases, w4=None):
     """The box: for each GPU and tile, resident blocks, occupancy and the binding limit, single and double buffering.
     `cases[(gpu.key, T, copies)]` is the TileCase."""
     Ts = sorted({T for _, T, _ in cases})
     rows = []
     for g in gpus:
         for T in Ts:
-            one, two = resident(cases[g.key, T, 1]), resident(cases[g.key, T, 2])
-            rows.append((ko.nbsp(gpu_name(g)), ko.nbsp(f"T = {T}"), ko.nbsp(one[0]), ko.nbsp(one[1]), ko.nbsp(two[0]),
+            one, two = resident(cases[g.key, T, 1], w4), resident(cases[g.key, T, 2], w4)
+            rows.append((ko.nbsp(gpu_name(g)), ko.nbsp(f"T = {T}"), _nbsp(one[0]), ko.nbsp(one[1]), _nbsp(two[0]),
                          ko.nbsp(two[1])))
     return tables.markdown(["GPU", "타일", "단일 버퍼: 상주 블록, 점유율", "정한 한도", "이중 버퍼링: 상주 블록, 점유율",
                             "정한 한도"], rows, "llrlrl")
@@ -328,18 +435,30 @@ def worked_verdict(preset, case) -> str:
 # ---------------------------------------------------------------- the page's values, one dict per section
 
 def storage_section(w4) -> dict:
-    s = w4.s
-    return {"storage-dtype": ko.particle(w4.dtype, "이면/면"), "N": fmt.integer(w4.N), "s": str(s),
-            "input-coef": str(2 * s), "double-coef": str(4 * s), "acc-coef": str(s),
+    s, src = w4.s, why.sources(w4)
+    s_ = var("s", s)
+    return {"storage-dtype": ko.particle(w4.dtype, "이면/면"), "N": why.var("N", w4.N, src), "s": why.integer(s_, src),
+            "input-coef": why.integer(named("입력 계수", 2 * s_), src),
+            "double-coef": why.integer(named("이중 계수", 2 * 2 * s_), src), "acc-coef": why.integer(s_, src),
             "table-storage": storage_table(s, w4.dtype)}
 
 
 def buffer_section(w4, single: dict, double: dict) -> dict:
     """The tables of the page's single and double buffers (T → TileBuffers, as its visible cell computes them)."""
-    s, T_big = w4.s, w4.tiles[-1]
-    return {"table-single": buffer_table(single), "table-double": double_table(single, double),
-            "big-total": ko.particle(fmt.kib(single[T_big].total), "을/를"), "T-big": str(T_big),
-            "scalar-in": str(2 * s), "scalar-acc": str(s), "scalar-total": str(3 * s)}
+    s, T_big, src = w4.s, w4.tiles[-1], why.sources(w4)
+    # the same buffers with their derivations (buffers.derivation), checked against the visible cell's
+    single_d = {T: derived_buffers(w4, T, T, T, 1) for T in single}
+    double_d = {T: derived_buffers(w4, T, T, T, 2) for T in double}
+    for given, derived in ((single, single_d), (double, double_d)):
+        assert all((b.A, b.B, b.acc) == (derived[T].A.value, derived[T].B.value, derived[T].acc.value)
+                   for T, b in given.items())
+    s_ = var("s", s)
+    scalar_in = named("스칼라 입력", 2 * s_)
+    big = single_d[T_big]
+    return {"table-single": buffer_table(single_d), "table-double": double_table(single_d, double_d),
+            "big-total": why.particle(why.kib(big.total, big.src), "을/를"), "T-big": why.var("T", T_big, src),
+            "scalar-in": why.integer(scalar_in, src), "scalar-acc": why.integer(s_, src),
+            "scalar-total": why.integer(named("스칼라 합", scalar_in + s_), src)}
 
 
 def occupancy_section(w4) -> dict:
@@ -349,10 +468,11 @@ def occupancy_section(w4) -> dict:
              for T in w4.tiles for copies in (1, 2)]
     worked = worked_case(cases)
     return {"occ-gpu": ko.particle(gpu_name(example), "을/를"), "occ-headline": occupancy_headline(example, worked),
-            "occ-extra": str(w4.extra_registers), "occ-threads": fmt.integer(w4.threads),
+            "occ-extra": why.integer(var("여유분", w4.extra_registers), {"여유분": w4.origin("extra_registers")}),
+            "occ-threads": why.integer(var("스레드", w4.threads), {"스레드": w4.origin("threads")}),
             "occ-sources": sm_sources(example), "table-sm": sm_table(example),
             "occ-worked-label": ko.particle(case_label(worked), "을/를"), "occ-steps": worked_steps(example, worked),
-            "occ-verdict": worked_verdict(example, worked), "table-occupancy": occupancy_table(example, cases),
+            "occ-verdict": worked_verdict(example, worked), "table-occupancy": occupancy_table(example, cases, w4),
             "occ-missing-hw": ko.particle(w4.hardware.name or "주어진 하드웨어", "은/는")}
 
 
@@ -361,30 +481,40 @@ def residency_section(w4) -> dict:
     gpu_presets = [w4.catalog.preset(key) for key in w4.gpus]
     by_gpu = {(g.key, T, copies): occupancy.tile_case(g, T, w4.s, copies, w4.threads, w4.extra_registers)
               for g in gpu_presets for T in w4.tiles for copies in (1, 2)}
-    return {"table-resident": gpus_table(gpu_presets, by_gpu), "misfits": occupancy_misfits(gpu_presets, by_gpu)}
+    return {"table-resident": gpus_table(gpu_presets, by_gpu, w4), "misfits": occupancy_misfits(gpu_presets, by_gpu)}
 
 
 def per_thread_section(w4) -> dict:
     T_small, T_big, threads = w4.tiles[0], w4.tiles[-1], w4.threads
-    outputs_small, outputs_big = T_small * T_small, T_big * T_big
-    return {"T-small": str(T_small), "outputs-small": fmt.integer(outputs_small),
-            "outputs-big": fmt.integer(outputs_big), "threads": fmt.integer(threads),
-            "per-thread-small": per_thread(outputs_small, threads), "per-thread-big": per_thread(outputs_big, threads)}
+    src = {**why.sources(w4), "스레드": w4.origin("threads")}
+    threads_ = var("스레드", threads)
+    outputs = {T: named("T²", var("T", T) ** 2) for T in (T_small, T_big)}
+
+    def share(T):
+        q = named("스레드당 출력", outputs[T] / threads_)
+        text = per_thread(outputs[T].value, threads)
+        return why.shown(q, text, src, digits=None if Fraction(q.value).denominator == 1 else 2)
+
+    return {"T-small": why.var("T", T_small, src), "outputs-small": why.integer(outputs[T_small], src),
+            "outputs-big": why.integer(outputs[T_big], src), "threads": why.integer(threads_, src),
+            "per-thread-small": share(T_small), "per-thread-big": share(T_big)}
 
 
 def k_width_section(w4, T_mid: int, by_T_K: dict) -> dict:
     """The table of K widths for the output tile T_mid×T_mid (T_K → Cost, as the page's visible cell computes them)."""
-    return {"table-tk": k_width_table(w4.N, T_mid, w4.s, by_T_K), "cancel": cancel_math(w4.N, T_mid, w4.s),
-            "T-mid": str(T_mid)}
+    src = why.sources(w4)
+    return {"table-tk": k_width_table(w4.N, T_mid, w4.s, by_T_K, w4), "cancel": cancel_math(w4.N, T_mid, w4.s),
+            "T-mid": why.var("T", T_mid, src)}
 
 
 def big_tile_section(w4) -> dict:
     """The largest tile on the Roofline: its intensity, its times and the verdict."""
     hw, T_big = w4.hardware, w4.tiles[-1]
     big = Timing(kernels.matmul_tiled(w4.N, T_big, w4.s, w4.s), hw)
-    return {"ridge": fmt.number(hw.ridge, 3), "hw-name": hw.name or "주어진 하드웨어",
-            "I-big": fmt.decimal(big.cost.I, 3), "t-compute": fmt.ms(big.t_compute, 3),
-            "t-memory": fmt.ms(big.t_memory, 3), "t-ideal": fmt.ms(big.t_ideal, 3),
+    src = why.sources(w4)
+    return {"ridge": why.number(hw.derivation("I*"), 3, src), "hw-name": hw.name or "주어진 하드웨어",
+            "I-big": why.decimal(big.cost.derivation("I"), 3, src), "t-compute": why.ms(big.derivation("t_compute"), 3, src),
+            "t-memory": why.ms(big.derivation("t_memory"), 3, src), "t-ideal": why.ms(big.derivation("t_ideal"), 3, src),
             "big-verdict": big_verdict(big, T_big)}
 
 
@@ -405,10 +535,14 @@ def k_width_question_section(w4) -> dict:
                f"K 단계는 {fmt.integer(N // T_big)}번에서 {fmt.integer(N // best)}번으로 는다.")
     else:
         fit = f"이 출력 타일에서는 T_K를 가장 작게 잡아도 두 벌의 입력 버퍼가 {gpu.name}의 블록 하나에 들어가지 않는다."
-    return {"q-gpu": gpu.name, "q-smem": fmt.kib(limit), "q-T-big": str(T_big),
-            "q-T-K-big": ko.particle(str(T_big), "이면/면"), "q-two-full": fmt.kib(full_two.inputs),
+    src = {**why.sources(w4), **sm_origins(gpu)}
+    limit_q = var("sm.smem_per_block" if gpu.sm else "smem_per_SM", limit)
+    two = derived_buffers(w4, T_big, T_big, T_big, 2)
+    assert (two.inputs.value, two.acc.value) == (full_two.inputs, full_two.acc)
+    return {"q-gpu": gpu.name, "q-smem": why.kib(limit_q, src), "q-T-big": why.var("T", T_big, src),
+            "q-T-K-big": why.particle(why.var("T", T_big, src), "이면/면"), "q-two-full": why.kib(two.inputs, two.src),
             "q-two-full-verdict": "넘는다" if full_two.inputs > limit else "넘지 않는다",
-            "q-acc": fmt.kib(full_two.acc), "q-fit": fit}
+            "q-acc": why.kib(two.acc, two.src), "q-fit": fit}
 
 
 # ---------------------------------------------------------------- exercises

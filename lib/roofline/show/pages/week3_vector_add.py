@@ -19,6 +19,8 @@ from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex
 from roofline.show import predict as pr
 from roofline.show.engine import TERA, keep
+from roofline.show import why
+from roofline.derive import named, var
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
 
@@ -36,6 +38,28 @@ def gb(nbytes) -> str:
     return fmt.number(Fraction(nbytes, 10**9)) + " GB"
 
 
+def shown_number(q, text: str, src: dict, scale=1, unit: str | None = None, digits: int = 6) -> why.Shown:
+    """`text` — `fmt.number` of q's value × `scale` (exact when whole, else `digits` decimals with trailing zeros
+    dropped) with words around it — carrying q's record."""
+    whole = (Fraction(q.value) * Fraction(scale)).denominator == 1
+    return why.shown(q, text, src, digits=None if whole else digits, scale=scale, unit=unit,
+                     rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+
+
+def w3_sources(w3) -> dict:
+    """The origins of the week-3 inputs: L, s (the dtype's, BF16's by its size), P, BW, the capacity and the real
+    GPU's values (its preset's keys)."""
+    gpu = w3.catalog.preset(w3.gpu)
+    src = {**why.sources(w3, also=("BF16",)), "capacity": w3.origin("capacity"),
+           "BW_GPU": f"toml:presets.{gpu.key}.BW", "SMs": f"toml:presets.{gpu.key}.SMs",
+           "smem_per_SM": f"toml:presets.{gpu.key}.smem_per_SM"}
+    for d in ("FP32", "BF16"):
+        src[f"P_{d}"] = f"toml:presets.{gpu.key}.peak.{d}"
+    src["warp_size"] = (f"toml:presets.{gpu.key}.sm.warp_size" if gpu.sm and gpu.sm.warp_size == WARP
+                        else "cite:cuda-guide")
+    return src
+
+
 def tex_number(x) -> str:
     """A whole number below 10⁹ with separators, a larger value as a × 10ⁿ (LaTeX)."""
     x = Fraction(x)
@@ -47,12 +71,16 @@ def setup(w3) -> dict:
     from IPython.display import Markdown
 
     hw, gpu = w3.hardware, w3.catalog.preset(w3.gpu)
+    src = w3_sources(w3)
+    P32, P16 = var("P_FP32", gpu.P("FP32")), var("P_BF16", gpu.P("BF16"))
+    ratio = named("P_BF16/P_FP32", P16 / P32)
     return {
-        "L": fmt.integer(w3.L), "dtype": w3.dtype, "machine": w3.preset.name, "s": str(w3.s),
-        "P-tera": fmt.number(Fraction(hw.P, 10**12)), "BW-tera": fmt.number(Fraction(hw.BW, 10**12)),
-        "warp": fmt.integer(WARP), "h100-SMs": fmt.integer(gpu.SMs),
-        "h100-fp32": fmt.tera(gpu.P("FP32"), 1), "h100-bf16": fmt.tera(gpu.P("BF16"), 1),
-        "h100-tensor-ratio": fmt.ratio(gpu.P("BF16") / gpu.P("FP32"), 1), "h100-name": gpu.name,
+        "L": why.var("L", w3.L, src), "dtype": w3.dtype, "machine": w3.preset.name, "s": why.var("s", w3.s, src),
+        "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12), "TFLOPs/s"),
+        "BW-tera": shown_number(hw.derivation("BW"), fmt.number(Fraction(hw.BW, 10**12)), src, Fraction(1, 10**12), "TB/s"),
+        "warp": why.var("warp_size", WARP, src), "h100-SMs": why.var("SMs", gpu.SMs, src),
+        "h100-fp32": why.tera(P32, 1, src), "h100-bf16": why.tera(P16, 1, src),
+        "h100-tensor-ratio": why.shown(ratio, fmt.ratio(ratio.value, 1), src, digits=1, unit="배"), "h100-name": gpu.name,
         "h100-source-link": Markdown(f"[제품 페이지]({gpu.source})"),
     }
 
@@ -69,9 +97,12 @@ ROLES = [
 def hierarchy(w3) -> dict:
     """The two memory-hierarchy tables and how small all shared memory is next to one vector."""
     gpu = w3.catalog.preset(w3.gpu)
+    src = w3_sources(w3)
     smem_total = gpu.smem_per_SM * gpu.SMs
     sizes = [
-        ("HBM", "GPU 전체의 주 메모리로 가장 크다", f"{fmt.number(Fraction(gpu.BW, 10**12))} TB/s ({gpu.memory})"),
+        ("HBM", "GPU 전체의 주 메모리로 가장 크다",
+         shown_number(var("BW_GPU", gpu.BW), f"{fmt.number(Fraction(gpu.BW, 10**12))} TB/s ({gpu.memory})", src,
+                      Fraction(1, 10**12), "TB/s")),
         ("L2 Cache", "HBM보다 훨씬 작다", "HBM보다 높다"),
         ("L1 Cache", "SM마다 작다 (Shared Memory와 같은 SRAM을 나눠 쓴다)", "L2보다 높다"),
         ("Shared Memory", f"SM당 최대 {fmt.kib(gpu.smem_per_SM)}", "L1과 비슷하다"),
@@ -79,11 +110,15 @@ def hierarchy(w3) -> dict:
     ]
     share = Fraction(w3.s * w3.L) / smem_total
     shown = fmt.decimal(share, 0)
+    s_, L_ = var("s", w3.s), var("L", w3.L)
+    A = named("Q_A", s_ * L_)
+    share_q = named("Q_A / 전체 Shared Memory", A / (var("smem_per_SM", gpu.smem_per_SM) * var("SMs", gpu.SMs)))
+    assert share_q.value == share
     return {
         "table-hierarchy": tables.markdown(["저장 공간", "위치·접근 범위", "역할"], ROLES, "lll"),
         "table-capacity": tables.markdown(["저장 공간", "용량", "대역폭"], sizes, "lll"),
-        "A-size": mb(w3.s * w3.L),
-        "smem-share": ("" if share == int(shown) else "약 ") + f"{shown}분의 1",
+        "A-size": shown_number(A, mb(w3.s * w3.L), src, Fraction(1, 10**6), "MB"),
+        "smem-share": why.around(why.decimal(share_q, 0, src), ("" if share == int(shown) else "약 ") + f"{shown}분의 1"),
     }
 
 
@@ -92,8 +127,22 @@ def per_element(w3) -> dict:
     bf16 = w3.catalog.bytes_per("BF16")
     one = {w3.dtype: kernels.vector_add(1, w3.s), "BF16": kernels.vector_add(1, bf16)}
 
+    src = w3_sources(w3)
+    per = {}
+
     def cells(cost, size):
-        return (f"{size} + {size} = {cost.Q_read} Byte", f"{cost.F} FLOP", f"{cost.Q_write} Byte", f"{cost.Q} Byte")
+        s_ = var("s", size)
+        read, write, F = named("Q_read/L", s_ + s_), named("Q_write/L", s_), named("F/L", 1)
+        Q = named("Q/L", read + write)
+        I = named("I", F / Q)
+        assert (read.value, write.value, F.value, Q.value, I.value) == (cost.Q_read, cost.Q_write, cost.F, cost.Q, cost.I)
+        per[size] = (Q, I)
+
+        def i(q, text):
+            return why.around(why.integer(q, src), text)
+
+        return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} FLOP"), i(write, f"{cost.Q_write} Byte"),
+                i(Q, f"{cost.Q} Byte"))
 
     fp, half = cells(one[w3.dtype], w3.s), cells(one["BF16"], bf16)
     steps = [("읽기", "A[i]와 B[i]를 가져온다"), ("계산", "두 값을 더한다"), ("쓰기", "결과를 C[i]에 저장한다"),
@@ -101,8 +150,8 @@ def per_element(w3) -> dict:
     rows = [(step, action, fp[k], half[k]) for k, (step, action) in enumerate(steps)]
     return {
         "table-per-element": tables.markdown(["단계", "동작", f"{w3.dtype} 비용", "BF16 비용"], rows, "llrr"),
-        "Q-per": str(one[w3.dtype].Q), "Q-per-bf16": str(one["BF16"].Q),
-        "I-add": fmt.fraction(one[w3.dtype].I), "I-add-bf16": fmt.fraction(one["BF16"].I),
+        "Q-per": why.integer(per[w3.s][0], src), "Q-per-bf16": why.integer(per[bf16][0], src),
+        "I-add": why.fraction(per[w3.s][1], src), "I-add-bf16": why.fraction(per[bf16][1], src),
     }
 
 
@@ -111,25 +160,44 @@ def times(w3, add, t) -> dict:
     from IPython.display import Markdown, Math
 
     s, L, hw = w3.s, w3.L, w3.hardware
+    src = w3_sources(w3)
+    s_, L_ = var("s", s), var("L", L)
+    A, B = named("Q_A", s_ * L_), named("Q_B", s_ * L_)
+    MB, GB = Fraction(1, 10**6), Fraction(1, 10**9)
+
+    def d(name):
+        return add.derivation(name)
+
     rows = [
-        ("A 읽기", f"{s} × L", mb(s * L)), ("B 읽기", f"{s} × L", mb(s * L)),
-        ("입력 읽기 합계", f"{2 * s} × L", mb(add.Q_read)), ("C 쓰기", f"{s} × L", mb(add.Q_write)),
-        ("총 이동량 Q", f"{3 * s} × L", gb(add.Q)), ("총 연산량 F", "L", f"{fmt.integer(add.F)} FLOPs"),
+        ("A 읽기", f"{s} × L", shown_number(A, mb(s * L), src, MB, "MB")),
+        ("B 읽기", f"{s} × L", shown_number(B, mb(s * L), src, MB, "MB")),
+        ("입력 읽기 합계", f"{2 * s} × L", shown_number(d("Q_read"), mb(add.Q_read), src, MB, "MB")),
+        ("C 쓰기", f"{s} × L", shown_number(d("Q_write"), mb(add.Q_write), src, MB, "MB")),
+        ("총 이동량 Q", f"{3 * s} × L", shown_number(d("Q"), gb(add.Q), src, GB, "GB")),
+        ("총 연산량 F", "L", why.around(why.integer(d("F"), src), f"{fmt.integer(add.F)} FLOPs")),
     ]
+    footprint = named("세 벡터의 Byte", 3 * s_ * L_)
+    capacity = var("capacity", w3.capacity)
+
+    def in_ms(name):
+        return shown_number(t.derivation(name), ms(getattr(t, name)), src, 1000, "ms")
+
+    over = named("t_memory / t_compute", t.derivation("t_memory") / t.derivation("t_compute"))
     fits = 3 * s * L <= w3.capacity
     ratio = fmt.number(t.t_memory / t.t_compute)
-    why = (f"덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 "
+    reason = (f"덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 "
            f"{fmt.number(Fraction(add.Q, add.F))} Byte라서, 연산 장치는 대부분의 시간 동안 데이터가 도착하기를 기다린다."
            if t.memory_bound else "덧셈을 처리하는 시간이 데이터를 옮기는 시간보다 길기 때문이다.")
     explain = f"메모리 시간이 연산 시간의 {ratio}배다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. "
     return {
         "table-amounts": tables.markdown(["항목", "Byte 식", "결과"], rows, "llr"),
-        "Q": gb(add.Q), "footprint": gb(3 * s * L),
-        "capacity": gb(w3.capacity), "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
-        "F": fmt.integer(add.F), "t-compute": ms(t.t_compute), "t-memory": ms(t.t_memory), "t-ideal": ms(t.t_ideal),
-        "mem-over-compute": ratio, "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
+        "Q": shown_number(d("Q"), gb(add.Q), src, GB, "GB"), "footprint": shown_number(footprint, gb(3 * s * L), src, GB, "GB"),
+        "capacity": shown_number(capacity, gb(w3.capacity), src, GB, "GB"),
+        "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
+        "F": why.integer(d("F"), src), "t-compute": in_ms("t_compute"), "t-memory": in_ms("t_memory"),
+        "t-ideal": in_ms("t_ideal"), "mem-over-compute": shown_number(over, ratio, src), "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
         "bound-explain": Markdown(
-            f"{explain}{why} 출력 쓰기를 빠뜨리면 메모리 시간을 {ms(Fraction(add.Q_read) / hw.BW)} ms로 잘못 계산하게 된다. "
+            f"{explain}{reason} 출력 쓰기를 빠뜨리면 메모리 시간을 {ms(Fraction(add.Q_read) / hw.BW)} ms로 잘못 계산하게 된다. "
             "쓰기도 반드시 센다."),
         "eq-t-compute": Math(
             rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{FLOPs}}}}"
@@ -150,8 +218,24 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
     capacity, footprint = w3.capacity, 3 * w3.s * w3.L
     shown = {labels[3]: f"{labels[3]} ({gb(capacity)} → {gb(factor * capacity)})"}
-    rows = [(shown.get(label, label), f"{ms(x.t_compute)} ms", f"{ms(x.t_memory)} ms", f"{ms(x.t_ideal)} ms",
-             fmt.number(base.t_ideal / x.t_ideal) + "배") for label, x in timings.items()]
+    base_src = w3_sources(w3)
+    rows = []
+    for label, x in timings.items():
+        # the changed machine: P' = 2·P or BW' = 2·BW (the chapter's `factor`)
+        P, BW = base.hw.derivation("P"), base.hw.derivation("BW")
+        x_src = dict(base_src)
+        if x.hw.P != base.hw.P:
+            x_src[("P", x.hw.P)] = named("P'", factor * P)
+        if x.hw.BW != base.hw.BW:
+            x_src[("BW", x.hw.BW)] = named("BW'", factor * BW)
+
+        def t_(name):
+            return why.around(shown_number(x.derivation(name), ms(getattr(x, name)), x_src, 1000, "ms"),
+                              f"{ms(getattr(x, name))} ms")
+
+        speed = named("t₀/t", base.derivation("t_ideal") / named("t_ideal'", x.derivation("t_ideal").term))
+        rows.append((shown.get(label, label), t_("t_compute"), t_("t_memory"), t_("t_ideal"),
+                     shown_number(speed, fmt.number(base.t_ideal / x.t_ideal) + "배", x_src, unit="배")))
     faster = [f"“{label}”" for label, x in timings.items() if x.t_ideal < base.t_ideal]
     winner = (faster[0] + " 하나뿐이다") if len(faster) == 1 else (", ".join(faster) + "이다") if faster else "없다"
     explain = []
@@ -181,26 +265,64 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     }
 
 
+def measurement_sources(n: int, repeats: int) -> dict:
+    """The measurement's conditions (the section's code cell) and FP32's size, as the origins of its inputs."""
+    cell = f"측정 조건 (이 절의 코드 셀: n = {fmt.integer(n)}, repeats = {fmt.integer(repeats)})"
+    return {"L": f"measured:{cell}", "n": f"measured:{cell}", "repeats": f"measured:{cell}", "s": "toml:dtypes.FP32"}
+
+
 def measurement_setup(n: int, itemsize: int, repeats: int) -> dict:
     """What the measurement moves (exact Byte), before anything is timed."""
     Q = kernels.vector_add(n, itemsize).Q
+    src = measurement_sources(n, repeats)
+    n_, s_ = var("n", n), var("s", itemsize)
+    array = named("배열 하나의 Byte", n_ * s_)
+    Q_q = kernels.vector_add(n, itemsize).derivation("Q")
+    wa = named("Q_wa", Q_q + array)
+    low = named("배열 하나의 Byte / Q_wa", array / wa)
+    assert (Q_q.value, wa.value) == (Q, Q + n * itemsize)
     return {
-        "meas-n": fmt.integer(n),
-        "meas-array": f"{fmt.mib(n * itemsize)}({fmt.integer(n * itemsize)} Byte)",
-        "meas-Q": f"{fmt.integer(Q)} Byte({fmt.mib(Q)})",
-        "meas-Q-write-allocate": f"{fmt.integer(Q + n * itemsize)} Byte",
-        "meas-wa-low": fmt.percent(Fraction(n * itemsize, Q + n * itemsize), 0),
-        "meas-repeats": fmt.integer(repeats),
+        "meas-n": why.integer(n_, src),
+        "meas-array": why.shown(array, f"{fmt.mib(n * itemsize)}({fmt.integer(n * itemsize)} Byte)", src, digits=3,
+                                scale=Fraction(1, 2**20), unit="MiB", rounding="MiB(2²⁰ Byte)로, 소수 3자리로 반올림, 끝의 0은 생략"),
+        "meas-Q": why.around(why.integer(Q_q, src), f"{fmt.integer(Q)} Byte({fmt.mib(Q)})"),
+        "meas-Q-write-allocate": why.around(why.integer(wa, src), f"{fmt.integer(Q + n * itemsize)} Byte"),
+        "meas-wa-low": why.percent(low, 0, src),
+        "meas-repeats": why.integer(var("repeats", repeats), src),
     }
 
 
-def measured(bw: float, n: int, itemsize: int, Q_L: int, machine) -> dict:
-    """The measured values (they differ on every run) and the computer they were measured on."""
-    best = kernels.vector_add(n, itemsize).Q / bw
+def measured(bw: float, n: int, itemsize: int, Q_L: int, machine, w3=None, repeats: int | None = None) -> dict:
+    """The measured values (they differ on every run) and the computer they were measured on. With the problem `w3`
+    (and the measurement's `repeats`), each number carries its derivation: the achieved bandwidth is the measured
+    input (to the Byte/s), the rest follows from it exactly."""
+    if w3 is None:
+        best = kernels.vector_add(n, itemsize).Q / bw
+        return {
+            "meas-bw": fmt.decimal(bw / 1e9, 1), "meas-ms": fmt.decimal(best * 1e3, 2),
+            "meas-gflops": fmt.decimal(n / best / 1e9, 2), "meas-L-ms": fmt.decimal(Q_L / bw * 1e3, 1),
+            "meas-cpu": machine.cpu, "meas-cores": fmt.integer(machine.cores), "meas-numpy": machine.numpy,
+        }
+    conditions = (f"np.add(a, b, out=c), FP32, n = {fmt.integer(n)}, {fmt.integer(repeats or 1)}번 중 가장 빠른 한 번; "
+                  f"{machine.cpu}, 논리 코어 {machine.cores}개, NumPy {machine.numpy}")
+    src = {**measurement_sources(n, repeats or 1), "BW_meas": f"measured:달성 대역폭 ({conditions})",
+           "cores": f"measured:os.cpu_count() ({machine.cpu})"}
+    bw_q = var("BW_meas", round(bw))            # Byte/s, to the Byte
+    cost = kernels.vector_add(n, itemsize)
+    best = named("t_best", cost.derivation("Q") / bw_q)
+    rate = named("F / t_best", cost.derivation("F") / best)
+    week = kernels.vector_add(w3.L, w3.s)
+    assert week.Q == Q_L
+    t_L = named("t_L", week.derivation("Q") / bw_q)
+    w_src = {**w3_sources(w3), "BW_meas": src["BW_meas"]}
     return {
-        "meas-bw": fmt.decimal(bw / 1e9, 1), "meas-ms": fmt.decimal(best * 1e3, 2),
-        "meas-gflops": fmt.decimal(n / best / 1e9, 2), "meas-L-ms": fmt.decimal(Q_L / bw * 1e3, 1),
-        "meas-cpu": machine.cpu, "meas-cores": fmt.integer(machine.cores), "meas-numpy": machine.numpy,
+        "meas-bw": why.shown(bw_q, fmt.decimal(Fraction(bw_q.value, 10**9), 1), src, digits=1, scale=Fraction(1, 10**9),
+                             unit="GB/s"),
+        "meas-ms": why.ms(best, 2, src),
+        "meas-gflops": why.shown(rate, fmt.decimal(Fraction(rate.value) / 10**9, 2), src, digits=2,
+                                 scale=Fraction(1, 10**9), unit="GFLOPs/s"),
+        "meas-L-ms": why.ms(t_L, 1, w_src),
+        "meas-cpu": machine.cpu, "meas-cores": why.integer(var("cores", machine.cores), src), "meas-numpy": machine.numpy,
     }
 
 
@@ -208,11 +330,15 @@ def bf16(w3, t) -> dict:
     """The BF16 discussion answer: the same add with 2-Byte elements on the same machine."""
     cost = kernels.vector_add(w3.L, w3.catalog.bytes_per("BF16"))
     half = rl.Timing(cost, w3.hardware)
+    src = w3_sources(w3)
+    speed = named("t₀/t", t.derivation("t_ideal") / named("t_ideal,BF16", half.derivation("t_ideal").term))
     return {
-        "bf16-Q": gb(cost.Q), "bf16-t-memory": ms(half.t_memory), "bf16-t-ideal": ms(half.t_ideal),
+        "bf16-Q": shown_number(cost.derivation("Q"), gb(cost.Q), src, Fraction(1, 10**9), "GB"),
+        "bf16-t-memory": shown_number(half.derivation("t_memory"), ms(half.t_memory), src, 1000, "ms"),
+        "bf16-t-ideal": shown_number(half.derivation("t_ideal"), ms(half.t_ideal), src, 1000, "ms"),
         "bf16-bound": ko.particle(ko.bound(half), "이다/다"),
         "bf16-still": "여전히" if half.bound == t.bound else "이제",
-        "bf16-speedup": fmt.number(t.t_ideal / half.t_ideal) + "배",
+        "bf16-speedup": shown_number(speed, fmt.number(t.t_ideal / half.t_ideal) + "배", src, unit="배"),
     }
 
 
@@ -225,9 +351,25 @@ def fusion_section(w3, add) -> dict:
     fused = Cost(F=2 * L, Q_read=2 * s * L, Q_write=s * L)  # one kernel: read A and B, write D
     apart = Timing(add, hw).t_ideal + Timing(relu, hw).t_ideal
     together = Timing(fused, hw).t_ideal
-    return {"q-fuse-per-apart": fmt.integer((add.Q + relu.Q) // L), "q-fuse-per": fmt.integer(fused.Q // L),
-            "q-fuse-apart-ms": fmt.ms(apart, 3), "q-fuse-ms": fmt.ms(together, 3),
-            "q-fuse-gain": fmt.ratio(apart / together)}
+    # the same with their formulas: each kernel's t_ideal = max(F/P, Q/BW)
+    from roofline.derive import tmax
+
+    src = w3_sources(w3)
+    s_, L_, P, BW = var("s", s), var("L", L), hw.derivation("P"), hw.derivation("BW")
+    Q_add, F_add = add.derivation("Q"), add.derivation("F")
+    Q_relu, F_relu = named("Q_ReLU", s_ * L_ + s_ * L_), named("F_ReLU", L_)
+    Q_fused, F_fused = named("Q_합침", 2 * s_ * L_ + s_ * L_), named("F_합침", 2 * L_)
+    t_add = named("t_덧셈", tmax(F_add / P, Q_add / BW))
+    t_relu = named("t_ReLU", tmax(F_relu / P, Q_relu / BW))
+    t_apart = named("t_따로", t_add + t_relu)
+    t_fused = named("t_합침", tmax(F_fused / P, Q_fused / BW))
+    gain = named("t_따로 / t_합침", t_apart / t_fused)
+    per_apart, per_fused = named("Q/L 따로", (Q_add + Q_relu) / L_), named("Q/L 합침", Q_fused / L_)
+    assert (t_apart.value, t_fused.value, per_apart.value, per_fused.value) == (
+        apart, together, (add.Q + relu.Q) // L, fused.Q // L)
+    return {"q-fuse-per-apart": why.integer(per_apart, src), "q-fuse-per": why.integer(per_fused, src),
+            "q-fuse-apart-ms": why.ms(t_apart, 3, src), "q-fuse-ms": why.ms(t_fused, 3, src),
+            "q-fuse-gain": why.shown(gain, fmt.ratio(apart / together), src, digits=2, unit="배")}
 
 
 # ---------------------------------------------------------------- exercises
