@@ -153,7 +153,6 @@ py.FS.writeFile("/tmp/wheel.whl", fs.readFileSync(wheel));
 py.runPython(`
 import importlib.util, py_compile, sys, zipfile
 EPOCH = (1980, 1, 1, 0, 0, 0)
-COLAB = "_static/colab"    # the site's folder of the wheel the Colab editions install (colab_wheel)
 MODE = py_compile.PycInvalidationMode.UNCHECKED_HASH
 
 def pyc(source, name):
