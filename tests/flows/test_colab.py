@@ -1,7 +1,8 @@
 """Colab, simulated: each .ipynb edition runs top to bottom in a Python that holds exactly what Colab ships
 (Python 3.12, IPython 7.34.0, ipykernel 6.17.1, numpy 2.0.2, matplotlib 3.10.0), after installing the project
-the way the edition's first cell does (a wheel built from the checkout stands in for `git+URL@commit`), from
-a folder outside the repository. Installing it changes none of Colab's packages (google-colab pins IPython).
+the way the edition's first cell does: its own pip arguments, the built site (`_build/html`, served on 127.0.0.1)
+standing in for the published one, so pip fetches the wheel the build wrote and checks the sha256 the edition pins
+(a pin of other bytes is refused). Installing it changes none of Colab's packages (google-colab pins IPython).
 
 No error, no stderr, no "Glyph … missing" warning; the Hangul font is the project's NanumGothic and the
 minus sign the ASCII one; every table, equation and value equals the committed edition; the first cell
@@ -15,7 +16,6 @@ import json
 import os
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import nbformat
@@ -23,7 +23,7 @@ import pytest
 
 from coursebook import editions
 from coursebook.__main__ import chapter_sources
-from course_copies import copy_checkout
+from browser_helpers import html_dir, serve
 
 pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -135,26 +135,32 @@ def installed(colab, monkeypatch_module):
     assert setup.cells[0].outputs == [], f"the setup cell printed outside Colab: {setup.cells[0].outputs}"
     assert not imports_roofline(colab), "the setup cell installed the project outside Colab"
 
-    src = colab["base"] / "checkout"
-    copy_checkout(src)
-    # (built with the setuptools Colab ships, as pip's isolated build would fetch it: the wheel is the same)
-    subprocess.run([str(colab["python"]), "-m", "pip", "wheel", "-q", "--no-deps", "--no-build-isolation",
-                    "-w", str(colab["base"] / "wheels"), str(src)], check=True, env=clean_env(), capture_output=True)
-    wheel = next((colab["base"] / "wheels").glob("roofline_course-*.whl"))
-    # the setup cell's own command, with the wheel standing in for git+URL@branch
-    setup_args = [sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    assert all(arg in editions.setup_cell().source for arg in ['"-m", "pip", "install", "-q"'])
+    # the setup cell's own command and arguments, with the built site on 127.0.0.1 in place of the published one
+    setup_args = ["-m", "pip", "install", "-q", "--disable-pip-version-check"]
+    source = editions.setup_cell().source
+    assert ", ".join(f'"{arg}"' for arg in setup_args) in source
+    published = editions.pip_arguments()
+    assert all(repr(arg) in source for arg in published)
     before = versions(colab["python"])
-    done = subprocess.run([str(colab["python"]), *setup_args[1:], f"{editions.PACKAGE} @ {wheel.as_uri()}"],
-                          env=clean_env(), capture_output=True, text=True)
-    assert done.returncode == 0, done.stderr
+    with serve(html_dir()) as site:
+        arguments = editions.pip_arguments(site=site.rstrip("/"))
+        assert arguments[1:] == published[1:] and arguments[0].endswith(published[0].split("/_static/")[1])
+        other = arguments[0].rsplit("#sha256=", 1)[0] + "#sha256=" + "0" * 64    # a pin of other bytes
+        refused = subprocess.run([str(colab["python"]), *setup_args, "--no-deps", other], env=clean_env(),
+                                 capture_output=True, text=True)
+        assert refused.returncode != 0 and "hash" in refused.stderr.lower(), refused.stdout + refused.stderr
+        assert not imports_roofline(colab)
+        done = subprocess.run([str(colab["python"]), *setup_args, *arguments], env=clean_env(), capture_output=True,
+                              text=True)
+    assert done.returncode == 0, f"pip could not install the edition's pinned wheel from the built site (make book?):" \
+        f"\n{done.stderr}"
     after = versions(colab["python"])
     changed = {name: (before[name], after.get(name)) for name in before if after.get(name) != before[name]}
     assert not changed, f"installing the project changed Colab's packages (was, now): {changed}"
     assert {name: after[name] for name in COLAB} == COLAB
     print(f"\ninstalling the project into Colab's stack added {sorted(set(after) - set(before))}, changed nothing")
     assert imports_roofline(colab)
-    return wheel
+    return arguments[0]
 
 
 @pytest.fixture(scope="module")

@@ -129,36 +129,73 @@ def run_setup(source: str, colab: bool, installed: bool, returncode: int = 0):
     return calls
 
 
-def test_setup_cell_installs_the_project_at_the_library_commit_in_colab_only():
+def test_setup_cell_installs_the_sites_wheel_pinned_by_its_sha256_in_colab_only():
+    import hashlib
+    import tomllib
+
+    from coursebook import live
+
     source = editions.setup_cell().source
-    url, branch = editions.repository()
-    commit = subprocess.run(["git", "log", "-1", "--format=%H", "--", "lib/roofline", "pyproject.toml"], cwd=ROOT,
-                            capture_output=True, text=True).stdout.strip()
-    assert re.fullmatch(r"[0-9a-f]{40}", commit), "this test needs the git checkout"
+    name, wheel = live.colab_wheel()
+    digest = hashlib.sha256(wheel).hexdigest()
+    url, _ = editions.repository()
+    owner, repo = url.removeprefix("https://github.com/").split("/")
     assert run_setup(source, colab=False, installed=False) == [], "the setup cell ran pip outside Colab"
     assert run_setup(source, colab=True, installed=True) == [], "re-running in Colab reinstalls"
     calls = run_setup(source, colab=True, installed=False)
     assert len(calls) == 1
     assert calls[0][:4] == [sys.executable, "-m", "pip", "install"] and "-q" in calls[0]
-    assert calls[0][-1] == f"roofline-course @ git+{url}@{commit}"
+    dependencies = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"]
+    # the wheel the site publishes, at an address named by its content, pinned by its sha256 (pip checks it); the
+    # wheel declares no dependency, so the cell names pyproject's (whose lower bounds Colab's packages meet)
+    assert calls[0][-1 - len(dependencies):] == [
+        f"roofline-course @ https://{owner.lower()}.github.io/{repo}/_static/colab/{digest[:16]}/{name}#sha256={digest}",
+        *dependencies]
+    assert editions.pinned_digest(source) == digest
     with pytest.raises(RuntimeError, match="no such branch"):
         run_setup(source, colab=True, installed=False, returncode=1)
 
 
 @pytest.mark.parametrize("md", SOURCES, ids=IDS)
 def test_edition_installs_the_library_it_was_written_with(md):
-    ref = editions.pinned_ref(edition(md).cells[0].source)
-    assert editions.pin_problems(ref) == [], f"{md.stem}: {editions.pin_problems(ref)}"
+    digest = editions.pinned_digest(edition(md).cells[0].source)
+    assert editions.pin_problems(digest) == [], f"{md.stem}: {editions.pin_problems(digest)}"
 
 
-def test_the_check_names_an_edition_pinned_to_another_library():
-    first = subprocess.run(["git", "rev-list", "--max-parents=0", "HEAD"], cwd=ROOT, capture_output=True,
-                           text=True).stdout.split()[0]
-    assert editions.pin_problems("0" * 40) == ["its setup cell installs commit 000000000000, which is not an ancestor of HEAD"]
-    assert "the library changed after it" in editions.pin_problems(first)[0]
-    assert editions.pin_problems("main") == ["its setup cell installs 'main', not a commit"]
-    nb = nbformat.v4.new_notebook(cells=[editions.setup_cell(ref="0" * 40)])
-    assert editions.pinned_ref(nb.cells[0].source) == "0" * 40
+def test_the_pin_names_the_librarys_content_not_a_commit(tmp_path):
+    """A changed docstring of the model changes the pin (so `make editions` writes it, in the same commit); the same
+    files give the same pin, wherever they are; a pin of other bytes is named."""
+    import shutil
+
+    copy = tmp_path / "checkout"
+    shutil.copytree(ROOT / "lib", copy / "lib", ignore=shutil.ignore_patterns("__pycache__"))
+    digest = editions.wheel_digest()
+    assert editions.wheel_digest(copy) == digest and editions.pin_problems(digest, copy) == []
+    model = copy / "lib" / "roofline" / "__init__.py"
+    model.write_text(model.read_text(encoding="utf-8").replace('"""', '"""(다듬은 설명) ', 1), encoding="utf-8")
+    now = editions.wheel_digest(copy)
+    assert now != digest
+    assert editions.pin_problems(digest, copy) == [
+        f"its setup cell installs the library's wheel of sha256 {digest[:12]}, but lib/ now makes {now[:12]} "
+        "(write the editions again)"]
+    assert editions.pin_problems(None) == ["its setup cell installs no wheel pinned by its sha256"]
+    nb = nbformat.v4.new_notebook(cells=[editions.setup_cell(digest="0" * 64)])
+    assert editions.pinned_digest(nb.cells[0].source) == "0" * 64
+    assert editions.pin_problems("0" * 64)
+
+
+def test_the_built_site_publishes_the_pinned_wheel():
+    """`make book` writes the wheel the editions pin where their setup cell fetches it (and nowhere a page loads)."""
+    from coursebook import live
+
+    name, wheel = live.colab_wheel()
+    digest = editions.wheel_digest()
+    published = HTML / live.colab_path(digest, name)
+    if not HTML.is_dir():
+        pytest.skip("the site is not built (make book)")
+    assert published.read_bytes() == wheel, f"the built site has no {published.relative_to(HTML)}: make book"
+    assert editions.requirement().split(" @ ")[1] == \
+        f"{editions.site_url()}/{published.relative_to(HTML).as_posix()}#sha256={digest}"
 
 
 def test_the_project_name_matches_pyproject():

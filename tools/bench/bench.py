@@ -91,7 +91,7 @@ def timed(name: str, cmd, cwd, env=None, runs: int = 1) -> None:
 # ---- builds, in a copy ------------------------------------------------------------------------------------
 
 def copy_repository(base: Path) -> Path:
-    """A clone with the working tree's files (the editions pin a library commit, so the history comes along)."""
+    """A clone with the working tree's files, committed (a git checkout, as the build's record lists its files with git)."""
     from coursebook.built import checkout_files
 
     copy = base / "repo"

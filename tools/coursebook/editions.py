@@ -3,8 +3,10 @@
 `from_book_run(md, run)` makes it from the book's run of the chapter (bookrun: the one way a chapter is
 executed), adding what `glue` shows outside the book (tables, figures, `name = value` lines), then rewrites its
 Markdown cells as plain Markdown with every glued value filled in: no `{glue:…}` role, no MyST directive,
-nothing Colab cannot render (`plain`). A first cell, made from `_config.yml`'s repository, installs the
-project (and with it the Hangul font of koreanize-matplotlib) in Colab only.
+nothing Colab cannot render (`plain`). A first cell installs, in Colab only, the library the edition was made
+with: the wheel the site publishes (live.colab_wheel, at the address `_config.yml`'s repository gives), pinned by
+its sha256, and pyproject's dependencies (with them the Hangul font of koreanize-matplotlib). A library change and
+its editions are one commit: the pin names the library's content, not a commit.
 
 `problems(md)` says, cheaply and precisely, what is stale: an edition whose cells no longer
 match its .md, whose glued values differ from what the library computes now (`recompute` runs
@@ -14,9 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import functools
+import hashlib
 import os
 import re
-import subprocess
 from pathlib import Path
 
 import nbformat
@@ -56,48 +58,65 @@ def colab_url(path: str, root: Path = ROOT) -> str:
     return f"https://colab.research.google.com/github/{url.removeprefix('https://github.com/')}/blob/{branch}/{path}"
 
 
-LIBRARY_PATHS = ("lib/roofline", "pyproject.toml")   # what the setup cell installs (and its parameters)
+def site_url(root: Path = ROOT) -> str:
+    """The published site's address: `_config.yml`'s `html.baseurl` if set, else GitHub Pages' address of the
+    repository (https://OWNER.github.io/NAME)."""
+    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
+    base = ((config.get("html") or {}).get("baseurl") or "").rstrip("/")
+    if base:
+        return base
+    url, _ = repository(root)
+    owner, _, name = url.removeprefix("https://github.com/").partition("/")
+    return f"https://{owner.lower()}.github.io/{name}"
 
 
-def git(root: Path, *args: str) -> str | None:
-    """git's answer in `root`, or None (not a checkout, no git, or a failing command)."""
-    try:
-        done = subprocess.run(["git", "-C", str(root), *args], capture_output=True, text=True, timeout=30)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return done.stdout.strip() if done.returncode == 0 else None
+def wheel_digest(root: Path = ROOT) -> str:
+    """sha256 of the wheel the site publishes for Colab (live.colab_wheel), made from `root`'s lib/ now: what an
+    edition written now was computed with."""
+    from coursebook import live
+
+    return hashlib.sha256(live.colab_wheel(root / "lib")[1]).hexdigest()
 
 
-def library_commit(root: Path = ROOT) -> str | None:
-    """The last commit that changed the installed library: what an edition written now was computed with."""
-    return git(root, "log", "-1", "--format=%H", "--", *LIBRARY_PATHS) or None
+def dependencies(root: Path = ROOT) -> list[str]:
+    """pyproject.toml's [project] dependencies: the wheel declares none (the live page needs none), so the setup
+    cell names them to pip itself. Their lower bounds accept what Colab has: installing changes none of its packages."""
+    import tomllib
+
+    return list(tomllib.loads((root / "pyproject.toml").read_text(encoding="utf-8"))["project"]["dependencies"])
 
 
-def requirement(root: Path = ROOT, ref: str | None = None) -> str:
-    """What the first cell pip-installs in Colab: the project at the commit of the library the edition was
-    written with (outside a git checkout: the configured branch)."""
-    url, branch = repository(root)
-    return f"{PACKAGE} @ git+{url}@{ref or library_commit(root) or branch}"
+def requirement(root: Path = ROOT, digest: str | None = None, site: str | None = None) -> str:
+    """What the first cell pip-installs in Colab: the site's wheel of the library the edition was written with,
+    at an address named by its sha256 and pinned by it (`#sha256=`: pip refuses other bytes). `site`: another
+    address of the built site (a test serves `_build/html` on 127.0.0.1)."""
+    from coursebook import live
+
+    digest = digest or wheel_digest(root)
+    name = f"{live.WHEEL_NAME}-{live.WHEEL_VERSION}-py3-none-any.whl"
+    return f"{PACKAGE} @ {site or site_url(root)}/{live.colab_path(digest, name)}#sha256={digest}"
 
 
-def pinned_ref(setup_source: str) -> str | None:
-    """The ref (commit or branch) an edition's setup cell installs."""
-    match = re.search(rf"{re.escape(PACKAGE)} @ git\+\S+?@([^'\"\s]+)['\"]", setup_source)
+def pip_arguments(root: Path = ROOT, digest: str | None = None, site: str | None = None) -> list[str]:
+    """Everything the setup cell gives `pip install` after its options: the pinned wheel and its dependencies."""
+    return [requirement(root, digest, site), *dependencies(root)]
+
+
+def pinned_digest(setup_source: str) -> str | None:
+    """The sha256 of the wheel an edition's setup cell installs."""
+    match = re.search(rf"{re.escape(PACKAGE)} @ \S+?#sha256=([0-9a-f]{{64}})['\"]", setup_source)
     return match[1] if match else None
 
 
-def pin_problems(ref: str | None, root: Path = ROOT) -> list[str]:
-    """Why an edition's pinned ref would install another library than the one its outputs came from."""
-    head = git(root, "rev-parse", "HEAD")
-    if head is None:
-        return []                       # not a git checkout (a copy): nothing to compare with
-    if ref is None or not re.fullmatch(r"[0-9a-f]{40}", ref):
-        return [f"its setup cell installs {ref!r}, not a commit"]
-    if git(root, "merge-base", "--is-ancestor", ref, "HEAD") is None:
-        return [f"its setup cell installs commit {ref[:12]}, which is not an ancestor of HEAD"]
-    if git(root, "diff", "--quiet", ref, "HEAD", "--", *LIBRARY_PATHS) is None:
-        return [f"its setup cell installs commit {ref[:12]}, but the library changed after it (commit, then write "
-                "the editions again)"]
+def pin_problems(digest: str | None, root: Path = ROOT) -> list[str]:
+    """Why an edition's setup cell would install another library than the one its outputs came from: its pin is
+    compared with the wheel lib/ makes now (no commit is involved: the library and its editions go in one commit)."""
+    if digest is None:
+        return ["its setup cell installs no wheel pinned by its sha256"]
+    now = wheel_digest(root)
+    if digest != now:
+        return [f"its setup cell installs the library's wheel of sha256 {digest[:12]}, but lib/ now makes "
+                f"{now[:12]} (write the editions again)"]
     return []
 
 
@@ -107,15 +126,15 @@ SETUP = '''\
 import importlib, importlib.util, subprocess, sys
 if "google.colab" in sys.modules and importlib.util.find_spec("roofline") is None:
     _pip = subprocess.run([sys.executable, "-m", "pip", "install", "-q", "--disable-pip-version-check",
-                           {requirement!r}], capture_output=True, text=True)
+                           {arguments}], capture_output=True, text=True)
     if _pip.returncode != 0:
         raise RuntimeError("roofline 설치에 실패했다 (pip):\\n" + (_pip.stdout + _pip.stderr)[-3000:])
     importlib.invalidate_caches()'''
 
 
-def setup_cell(root: Path = ROOT, ref: str | None = None):
-    return nbformat.v4.new_code_cell(SETUP.format(requirement=requirement(root, ref)),
-                                     metadata={"tags": [SETUP_TAG, "remove-cell"]})
+def setup_cell(root: Path = ROOT, digest: str | None = None):
+    arguments = (",\n" + " " * 27).join(repr(arg) for arg in pip_arguments(root, digest))
+    return nbformat.v4.new_code_cell(SETUP.format(arguments=arguments), metadata={"tags": [SETUP_TAG, "remove-cell"]})
 
 
 # ---------------------------------------------------------------- sources, labels, records
@@ -528,8 +547,8 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
         return [f"{rel} cannot be read as a notebook (empty, cut short or not UTF-8 JSON): {fix}"]
     source = read_source(md)
     glued, pages = records(nb), links(root)
-    ref = pinned_ref(nb.cells[0].source) if nb.cells else None
-    setup = setup_cell(root, ref)
+    digest = pinned_digest(nb.cells[0].source) if nb.cells else None
+    setup = setup_cell(root, digest)
     expected = [("code", colab_source(setup, first_code=False))]
     try:
         code_cells = 1
@@ -542,7 +561,7 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
     if nb.cells and nb.cells[0].source != expected[0][1]:
         return [f"{rel}: its first cell (Colab setup) differs from what _config.yml's repository and editions.SETUP "
                 f"give now: {fix}"]
-    found = [f"{rel}: {line}" for line in pin_problems(ref, root)]
+    found = [f"{rel}: {line}" for line in pin_problems(digest, root)]
     found += [f"{rel}: {line}" for line in cell_changes(nb, expected, "what " + md.name + " gives now")]
     if now is not None:
         found += [f"{rel}: {line}" for line in value_changes(glued_of(nb), now)]

@@ -9,6 +9,8 @@ Sphinx extension. When the book builds, it
 - copies both into the built site's `_static/live/` and tells every page, in one small inline script, what the
   live mode downloads and how many bytes (`window.rlLive`). Nothing of it loads until the reader presses the
   button (`_static/live.js`); nothing is fetched from outside the site when the page runs.
+- writes the same wheel without the page's bytecode, uncompressed (`colab_wheel`), to `_static/colab/<its sha256>/`:
+  what a Colab edition's first cell installs, pinned by that sha256 (editions.requirement). No page loads it.
 """
 from __future__ import annotations
 
@@ -38,6 +40,7 @@ PACKAGES = ("roofline", "roofline/show", "roofline/show/pages")   # figures impo
 WHEEL_NAME = "roofline_course"
 WHEEL_VERSION = "1.0.0"
 EPOCH = (1980, 1, 1, 0, 0, 0)
+COLAB = "_static/colab"    # the site's folder of the wheel the Colab editions install (colab_wheel)
 
 
 def cache_dir() -> Path:
@@ -74,13 +77,17 @@ def pyodide_files() -> Path:
     return folder
 
 
-def wheel_bytes(extra: dict[str, bytes] | None = None) -> tuple[str, bytes]:
+def wheel_bytes(extra: dict[str, bytes] | None = None, lib: Path = LIB,
+                compression: int = zipfile.ZIP_DEFLATED) -> tuple[str, bytes]:
     """(file name, bytes) of the course's pure-Python wheel for the page: roofline and roofline.show with
     course.toml, no dependencies declared (the page imports neither NumPy, matplotlib nor IPython); `extra`: more
-    files in it (the bytecode of its modules, `compiled`)."""
+    files in it (the bytecode of its modules, `compiled`); `lib`: the folder of the packages (another checkout's).
+    The bytes are a function of the files alone (fixed dates, modes and system), and with `compression`
+    ZIP_STORED of no library either (a deflate stream may differ with the zlib Python was built with): that is
+    `colab_wheel`, the one the Colab editions pin by its sha256."""
     files = []
     for package in PACKAGES:
-        folder = LIB / package
+        folder = lib / package
         for path in sorted(folder.iterdir()):
             if path.is_file() and (path.suffix == ".py" or path.name == "course.toml"):
                 files.append((f"{package}/{path.name}", path.read_bytes()))
@@ -96,13 +103,26 @@ def wheel_bytes(extra: dict[str, bytes] | None = None) -> tuple[str, bytes]:
     record.append(f"{dist}/RECORD,,")
     files.append((f"{dist}/RECORD", ("\n".join(record) + "\n").encode()))
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+    with zipfile.ZipFile(buffer, "w", compression) as archive:
         for name, data in files:
             info = zipfile.ZipInfo(name, EPOCH)
-            info.compress_type = zipfile.ZIP_DEFLATED
+            info.compress_type = compression
+            info.create_system = 3          # Unix, on every system (its modes below)
             info.external_attr = 0o644 << 16
             archive.writestr(info, data)
     return f"{WHEEL_NAME}-{WHEEL_VERSION}-py3-none-any.whl", buffer.getvalue()
+
+
+def colab_wheel(lib: Path = LIB) -> tuple[str, bytes]:
+    """(file name, bytes) of the wheel a Colab edition installs (editions.requirement): the page's wheel without
+    the page's bytecode, stored uncompressed, so that its sha256 names the library's files on any machine."""
+    return wheel_bytes(lib=lib, compression=zipfile.ZIP_STORED)
+
+
+def colab_path(digest: str, name: str) -> str:
+    """Where the site publishes the Colab wheel of sha256 `digest`: a folder named by its content, so an address
+    never serves other bytes (nor a cache an older wheel under a new edition's pin)."""
+    return f"{COLAB}/{digest[:16]}/{name}"
 
 
 def lock_file(folder: Path) -> bytes:
@@ -228,6 +248,10 @@ def _finished(app, exception) -> None:
     (target / "pyodide" / LOCK).write_bytes(lock_file(folder))
     (target / "pyodide" / STDLIB).write_bytes(stdlib)
     (target / name).write_bytes(data)
+    colab_name, colab_data = colab_wheel()
+    wheel = Path(app.outdir) / colab_path(hashlib.sha256(colab_data).hexdigest(), colab_name)
+    wheel.parent.mkdir(parents=True, exist_ok=True)
+    wheel.write_bytes(colab_data)
 
 
 def setup(app):

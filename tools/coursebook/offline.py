@@ -39,8 +39,9 @@ UI_SOURCE = Path(__file__).with_name("offline_ui.js")
 REGISTER = "_static/offline.js"  # on every page (Jupyter Book names every script of _static): written compact here
 REGISTER_SOURCE = Path(__file__).parents[2] / REGISTER
 LIVE = "_static/live/"
-# not for readers: Sphinx's build record and inventory, the worker itself, the unused translations of Sphinx
-SKIPPED = (".buildinfo", "objects.inv", WORKER, "_static/locales/")
+# not for readers: Sphinx's build record and inventory, the worker itself, the unused translations of Sphinx, the
+# wheel the Colab editions install (pip fetches it, no page: live.COLAB)
+SKIPPED = (".buildinfo", "objects.inv", WORKER, "_static/locales/", "_static/colab/")
 THEME = {"light": "#ffffff", "dark": "#14181e"}               # the page background of the two modes
 APP_COLOUR = "#1f3a5f"                                         # the logo's
 ICONS = ("_static/app-icon-192.png", "_static/app-icon-512.png")
