@@ -18,7 +18,7 @@ BOTH_TERMS = True
 
 # ---------------------------------------------------------------- an evaluator of + − · / powers min max (Fraction)
 
-_TOKEN = re.compile(r"\s*(\d{1,3}(?:,\d{3})+|\d+|min|max|[+−·/(),]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
+_TOKEN = re.compile(r"\s*(\d{1,3}(?:,\d{3})+|\d+|min|max|[+−·/(),⌈⌉⌊⌋]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
 _SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
@@ -63,6 +63,10 @@ def evaluate(text: str) -> Fraction:
         elif tok == "(":
             value = expr()
             take(")")
+        elif tok in ("⌈", "⌊"):   # ⌈a/b⌉, ⌊a/b⌋
+            inner = expr()
+            take("⌉" if tok == "⌈" else "⌋")
+            value = Fraction(-(-inner.numerator // inner.denominator) if tok == "⌈" else inner.numerator // inner.denominator)
         else:
             value = Fraction(int(tok.replace(",", "")))
         if peek() and peek()[0] in "⁰¹²³⁴⁵⁶⁷⁸⁹":
@@ -91,6 +95,7 @@ def test_the_evaluator_is_right():
     assert evaluate("2·4·4,096³/32 + 4·4,096²") == 2 * 4 * 4096**3 // 32 + 4 * 4096**2
     assert evaluate("max(1/(3·4), 2 − 1)") == 1
     assert evaluate("(2,048/3) / (16/3)") == 128
+    assert evaluate("⌈4,096/(4·128)⌉ + ⌊7/2⌋") == 11
 
 
 # ---------------------------------------------------------------- the records of every page, for this term and the next

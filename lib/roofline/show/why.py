@@ -287,3 +287,41 @@ def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
     return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
                  unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _name(q.symbol)[1]}",
                  rounding="소수 3자리로 반올림, 끝의 0은 생략")
+
+
+# the FlashAttention note's symbols (the page writes them so)
+NAMES.update({
+    "d": ("모델 차원 d_model", ""), "n_ctx": ("문맥 길이", "토큰"), "n_layers": ("층 수", ""), "n_heads": ("헤드 수", ""),
+    "n_vocab": ("어휘 크기", "토큰"), "F_QKV": ("QKV 투영의 토큰당 FLOPs", "FLOPs"),
+    "F_out": ("출력 투영의 토큰당 FLOPs", "FLOPs"), "F_FFN": ("FFN의 토큰당 FLOPs", "FLOPs"),
+    "F_attn": ("점수와 가중합의 토큰당 FLOPs", "FLOPs"), "F_층": ("층 하나의 토큰당 FLOPs", "FLOPs"),
+    "F_밖": ("층 밖(임베딩, 로짓)의 토큰당 FLOPs", "FLOPs"), "F_토큰": ("토큰 하나의 순전파 FLOPs", "FLOPs"),
+    "softmax 원소": ("토큰·층마다 softmax 점수 원소", "원소"),
+    "h": ("헤드 수", ""), "d_head": ("헤드 차원", ""), "layers": ("층 수", ""),
+    "smem": ("SM 하나의 Shared Memory", "Byte"), "B_c": ("K, V 블록의 행 수", ""), "B_r": ("Q 블록의 행 수", ""),
+    "T_c": ("K, V 블록의 수", ""), "Q_std": ("표준 어텐션의 HBM 이동", "Byte"), "Q_flash": ("FlashAttention의 HBM 이동", "Byte"),
+    "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 HBM 이동", "Byte"), "Q_Nd": ("Nd 항의 HBM 이동", "Byte"),
+    "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""),
+    "1 − F_attn/F_층": ("투영과 FFN 행렬곱의 비율", ""), "F_QKV/F_층": ("QKV 투영의 비율", ""),
+    "F_out/F_층": ("출력 투영의 비율", ""), "F_FFN/F_층": ("FFN의 비율", ""), "F_attn/F_층": ("점수와 가중합의 비율", ""),
+    "F_밖/F_토큰": ("층 밖 연산의 비율", ""), "softmax 원소/F_층": ("층 연산 대비 softmax 원소", ""), "F_attn,h": ("어텐션 행렬곱의 FLOPs", "FLOPs"),
+})
+
+
+def percent(q: Quantity, digits: int, src: dict) -> Shown:
+    """`fmt.percent`: the share × 100 to `digits` decimals, "%"."""
+    return shown(q, fmt.percent(q.value, digits), src, digits=digits, scale=100, unit="%")
+
+
+def ratio(q: Quantity, digits: int, src: dict) -> Shown:
+    """`fmt.ratio`: "80.01배"."""
+    return shown(q, fmt.ratio(q.value, digits), src, digits=digits, unit="배")
+
+
+def binary(q: Quantity, unit: str, src: dict) -> Shown:
+    """`fmt.kib` / `mib` / `gib`: Byte in KiB, MiB, GiB (3 decimals, trailing zeros dropped)."""
+    power = {"KiB": 10, "MiB": 20, "GiB": 30}[unit]
+    text = {"KiB": fmt.kib, "MiB": fmt.mib, "GiB": fmt.gib}[unit](q.value)
+    whole = (Fraction(q.value) / 2**power).denominator == 1
+    return shown(q, text, src, digits=None if whole else 3, scale=Fraction(1, 2**power), unit=unit,
+                 rounding=None if whole else "소수 3자리로 반올림, 끝의 0은 생략")

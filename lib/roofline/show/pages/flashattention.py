@@ -14,7 +14,8 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
 from roofline.cost import Timing
-from roofline.show import claims, fmt, ko, tables
+from roofline.derive import named, var
+from roofline.show import claims, fmt, ko, tables, why
 from roofline.show.figures import figure
 
 EPS = float(np.finfo(np.float64).eps)   # float64's machine epsilon: the unit of the error columns
@@ -52,26 +53,43 @@ def _box(rows: list[tuple[str, ...]]) -> list[str]:
 
 # ---------------------------------------------------------------- why matmul
 
+def sources(note) -> dict:
+    """symbol → origin of the note's inputs (roofline.show.why): the note's table in course.toml (or the parameter
+    cell for seq), the dtype table for s, the preset for P, BW and the SM's Shared Memory."""
+    hw, dtype = note.hardware_key, note.dtype
+    src = {f"{k}": f"toml:note.gpt3.{k}" for k in ("n_ctx", "n_layers", "n_heads", "n_vocab")}
+    src.update({"d": "toml:note.gpt3.d_model", "N": note.origin("attention.seq"), "h": "toml:note.attention.heads",
+                "d_head": "toml:note.attention.d_head", "layers": "toml:note.attention.layers",
+                "s": f"toml:dtypes.{dtype}", "BW": f"toml:presets.{hw}.BW", "P": f"toml:presets.{hw}.peak.{dtype}",
+                "smem": f"toml:presets.{hw}.smem_per_SM"})
+    src[("s", note.catalog.bytes_per("FP32"))] = "toml:dtypes.FP32"
+    src[("s", note.s)] = f"toml:dtypes.{dtype}"
+    return src
+
+
 def gpt3(note) -> dict:
     model = transformer.Transformer.from_table(note.gpt3)
-    plain, causal = transformer.shares(model), transformer.shares(model, causal=True)
-    flops = transformer.layer_flops(model)
-    rows = [(ko.PART[name], fmt.percent(plain[name]), fmt.percent(causal[name]), fmt.integer(flops[name]))
-            for name in transformer.PARTS]
-    rows.append(("층 하나 합계", fmt.percent(1), fmt.percent(1), fmt.integer(sum(flops.values()))))
+    src = sources(note)
+    plain, causal = transformer.share_terms(model), transformer.share_terms(model, causal=True)
+    flops = transformer.layer_terms(model)
+    rows = [(ko.PART[name], why.percent(plain[name], 1, src), why.percent(causal[name], 1, src),
+             why.integer(flops[name], src)) for name in transformer.PARTS]
+    every = lambda shares: named("Σ 비율", sum((shares[name] for name in transformer.PARTS[1:]), shares[transformer.PARTS[0]]))  # noqa: E731
+    rows.append(("층 하나 합계", why.percent(every(plain), 1, src), why.percent(every(causal), 1, src),
+                 why.integer(transformer.layer_total(model), src)))
+    g = lambda key: why.var(key if key != "d_model" else "d", getattr(model, key), src)   # noqa: E731
     return {
         "gpt3-table": tables.markdown(["연산", "비율", "비율 (인과 마스크)", "토큰당 FLOPs (층 하나, 마스크 없음)"], rows, "lrrr"),
-        "gpt3-d": fmt.integer(model.d_model), "gpt3-layers": fmt.integer(model.n_layers),
-        "gpt3-ctx": fmt.integer(model.n_ctx), "gpt3-heads": fmt.integer(model.n_heads),
-        "gpt3-vocab": fmt.integer(model.n_vocab),
-        "gpt3-qkv": fmt.percent(plain[transformer.QKV]), "gpt3-out": fmt.percent(plain[transformer.OUT]),
-        "gpt3-ffn": fmt.percent(plain[transformer.FFN]), "gpt3-attn": fmt.percent(plain[transformer.ATTN]),
-        "gpt3-attn-causal": fmt.percent(causal[transformer.ATTN]),
-        "gpt3-proj-sum": fmt.percent(1 - plain[transformer.ATTN]),
-        "gpt3-rest": fmt.percent(transformer.rest_share(model)),
-        "gpt3-softmax": fmt.percent(transformer.softmax_elements_share(model), 4),
-        "gpt3-softmax-elements": fmt.integer(model.n_heads * model.n_ctx),
-        "gpt3-total": fmt.giga(transformer.per_token(model), 1),
+        "gpt3-d": g("d_model"), "gpt3-layers": g("n_layers"), "gpt3-ctx": g("n_ctx"), "gpt3-heads": g("n_heads"),
+        "gpt3-vocab": g("n_vocab"),
+        "gpt3-qkv": why.percent(plain[transformer.QKV], 1, src), "gpt3-out": why.percent(plain[transformer.OUT], 1, src),
+        "gpt3-ffn": why.percent(plain[transformer.FFN], 1, src), "gpt3-attn": why.percent(plain[transformer.ATTN], 1, src),
+        "gpt3-attn-causal": why.percent(causal[transformer.ATTN], 1, src),
+        "gpt3-proj-sum": why.percent(named("1 − F_attn/F_층", 1 - plain[transformer.ATTN]), 1, src),
+        "gpt3-rest": why.percent(transformer.rest_share_term(model), 1, src),
+        "gpt3-softmax": why.percent(transformer.softmax_share_term(model), 4, src),
+        "gpt3-softmax-elements": why.integer(transformer.softmax_elements_term(model), src),
+        "gpt3-total": why.giga(transformer.per_token_term(model), 1, src),
     }
 
 
