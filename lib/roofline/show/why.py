@@ -116,7 +116,7 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple
     if key in into:
         return key, into
     if not q.derived:   # an input shown itself: its origin is its derivation
-        name, unit = _name(q.symbol)
+        name, unit = src.get(("name", q.symbol)) or _name(q.symbol)
         origin = _origin(q, src)
         if isinstance(origin, Quantity):   # an input that is itself computed (L = N²): its record
             return records(origin, src, into)
@@ -131,9 +131,9 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple
             origin = _origin(x, src)
             if isinstance(origin, Quantity):
                 origin = "derived:" + records(origin, src, into)[0]
-        name, unit = _name(x.symbol)
+        name, unit = src.get(("name", x.symbol)) or _name(x.symbol)
         inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit, "origin": origin})
-    name, unit = _name(q.symbol)
+    name, unit = src.get(("name", q.symbol)) or _name(q.symbol)
     into[key] = {"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
                  "exact": exact_text(q.value), "unit": unit, "inputs": inputs}
     return key, into
@@ -301,7 +301,11 @@ NAMES.update({
     "smem": ("SM 하나의 Shared Memory", "Byte"), "B_c": ("K, V 블록의 행 수", ""), "B_r": ("Q 블록의 행 수", ""),
     "T_c": ("K, V 블록의 수", ""), "Q_std": ("표준 어텐션의 HBM 이동", "Byte"), "Q_flash": ("FlashAttention의 HBM 이동", "Byte"),
     "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 HBM 이동", "Byte"), "Q_Nd": ("Nd 항의 HBM 이동", "Byte"),
-    "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""),
+    "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""), "SRAM 원소": ("한 단계가 SRAM에 두는 원소 (Q_i, K_j, V_j, S_ij, O_i, m_i, ℓ_i)", "원소"),
+    "SRAM Byte": ("한 단계가 SRAM에 두는 Byte", "Byte"), "align": ("Tensor Core가 맞추는 차원 배수", ""), "2d": ("두 배로 한 헤드 차원", ""),
+    "Q_std/Q_flash": ("표준 대비 FlashAttention 이동의 배율", ""), "Q_flash(2d)/Q_flash(d)": ("d를 두 배로 할 때 FlashAttention 이동의 배율", ""),
+    "Q_std(2d)/Q_std(d)": ("d를 두 배로 할 때 표준 어텐션 이동의 배율", ""),
+    "Q_S,층": ("모든 층·헤드의 점수 행렬 Byte", "Byte"),
     "1 − F_attn/F_층": ("투영과 FFN 행렬곱의 비율", ""), "F_QKV/F_층": ("QKV 투영의 비율", ""),
     "F_out/F_층": ("출력 투영의 비율", ""), "F_FFN/F_층": ("FFN의 비율", ""), "F_attn/F_층": ("점수와 가중합의 비율", ""),
     "F_밖/F_토큰": ("층 밖 연산의 비율", ""), "softmax 원소/F_층": ("층 연산 대비 softmax 원소", ""), "F_attn,h": ("어텐션 행렬곱의 FLOPs", "FLOPs"),

@@ -58,18 +58,22 @@ def sources(note) -> dict:
     cell for seq), the dtype table for s, the preset for P, BW and the SM's Shared Memory."""
     hw, dtype = note.hardware_key, note.dtype
     src = {f"{k}": f"toml:note.gpt3.{k}" for k in ("n_ctx", "n_layers", "n_heads", "n_vocab")}
-    src.update({"d": "toml:note.gpt3.d_model", "N": note.origin("attention.seq"), "h": "toml:note.attention.heads",
-                "d_head": "toml:note.attention.d_head", "layers": "toml:note.attention.layers",
+    src.update({"d": "toml:note.attention.d_head", "N": note.origin("attention.seq"), "h": "toml:note.attention.heads",
+                "layers": "toml:note.attention.layers",
                 "s": f"toml:dtypes.{dtype}", "BW": f"toml:presets.{hw}.BW", "P": f"toml:presets.{hw}.peak.{dtype}",
                 "smem": f"toml:presets.{hw}.smem_per_SM"})
+    src[("d", note.gpt3.d_model)] = "toml:note.gpt3.d_model"   # d_model in the GPT-3 section, d_head after it
     src[("s", note.catalog.bytes_per("FP32"))] = "toml:dtypes.FP32"
     src[("s", note.s)] = f"toml:dtypes.{dtype}"
+    src[("name", "M")] = ("SRAM에 담기는 원소 수", "원소")   # the note's M (not week 4's rows of C)
+    src[("name", "d")] = ("헤드 차원", "")
     return src
 
 
 def gpt3(note) -> dict:
     model = transformer.Transformer.from_table(note.gpt3)
     src = sources(note)
+    src.pop(("name", "d"))   # here d is d_model
     plain, causal = transformer.share_terms(model), transformer.share_terms(model, causal=True)
     flops = transformer.layer_terms(model)
     rows = [(ko.PART[name], why.percent(plain[name], 1, src), why.percent(causal[name], 1, src),
@@ -420,23 +424,30 @@ def claimed_gap(sweep) -> dict:
 def attention_memory(note) -> dict:
     preset, dtype, s, seq = note.hardware, note.dtype, note.s, note.seq
     heads, d_head, layers = note.attention.heads, note.attention.d_head, note.attention.layers
-    per_head, all_heads = attention.score_bytes(seq, s), attention.score_bytes(seq, s, heads)
-    quad = heads * attention.standard_traffic_quadratic(seq) * s
-    quad6 = heads * attention.standard_traffic_quadratic(seq, separate_scale=True) * s
-    linear = heads * attention.standard_traffic_linear(seq, d_head) * s
-    s32 = note.catalog.bytes_per("FP32")
-    F = heads * attention.flops(seq, d_head)
+    src = sources(note)
+    N, s_, h, d = var("N", seq), var("s", s), var("h", heads), var("d", d_head)
+    L, s32 = var("layers", layers), var("s", note.catalog.bytes_per("FP32"))
+    BW, P = var("BW", preset.BW), var("P", preset.P(dtype))
+    per_head, all_heads = attention.score_bytes_term(N, s_), attention.score_bytes_term(N, s_, h)
+    quad = attention.standard_traffic_quadratic_term(N, s_, h)
+    quad6 = attention.standard_traffic_quadratic_term(N, s_, h, separate_scale=True)
+    linear = attention.standard_traffic_linear_term(N, d, s_, h)
+    F = attention.flops_term(N, d, h)
+    per_head32 = attention.score_bytes_term(N, s32)
     return {
-        "seq": fmt.integer(seq), "heads": fmt.integer(heads), "d-head": fmt.integer(d_head),
-        "layers": fmt.integer(layers), "score-head": fmt.mib(per_head), "score-head-B": fmt.integer(per_head),
-        "score-all": fmt.gib(all_heads), "score-all-B": fmt.integer(all_heads),
-        "traffic-quad": fmt.gib(quad), "traffic-quad-B": fmt.integer(quad), "traffic-quad6": fmt.gib(quad6),
-        "traffic-linear": fmt.mib(linear), "traffic-ms": fmt.ms(quad / preset.BW, 2),
-        "traffic-all-ms": fmt.ms((quad + linear) / preset.BW, 2), "traffic6-ms": fmt.ms(quad6 / preset.BW, 2),
-        "saved": fmt.gib(heads * layers * per_head),
-        "saved-fp32-head": fmt.mib(attention.score_bytes(seq, s32)),
-        "saved-fp32": fmt.gib(heads * layers * attention.score_bytes(seq, s32)),
-        "attn-F": fmt.giga(F, 1), "attn-F-ms": fmt.ms(Fraction(F) / preset.P(dtype), 3),
+        "seq": why.var("N", seq, src), "heads": why.var("h", heads, src), "d-head": why.var("d", d_head, src),
+        "layers": why.var("layers", layers, src), "score-head": why.binary(per_head, "MiB", src),
+        "score-head-B": why.integer(per_head, src),
+        "score-all": why.binary(all_heads, "GiB", src), "score-all-B": why.integer(all_heads, src),
+        "traffic-quad": why.binary(quad, "GiB", src), "traffic-quad-B": why.integer(quad, src),
+        "traffic-quad6": why.binary(quad6, "GiB", src),
+        "traffic-linear": why.binary(linear, "MiB", src), "traffic-ms": why.ms(named("t_N²", quad / BW), 2, src),
+        "traffic-all-ms": why.ms(named("t_memory", (quad + linear) / BW), 2, src),
+        "traffic6-ms": why.ms(named("t_N²", quad6 / BW), 2, src),
+        "saved": why.binary(named("Q_S,층", h * L * per_head), "GiB", src),
+        "saved-fp32-head": why.binary(per_head32, "MiB", src),
+        "saved-fp32": why.binary(named("Q_S,층", h * L * per_head32), "GiB", src),
+        "attn-F": why.giga(F, 1, src), "attn-F-ms": why.ms(named("t_compute", F / P), 3, src),
         "standard-source": source(attention.standard_forward),
         "saved-dtype": ko.particle(dtype, "으로/로"), "score-dtype": ko.particle(dtype, "이면/면"),
     }
@@ -446,17 +457,24 @@ def flash(note) -> dict:
     """The FlashAttention code, its check's setting, the HBM model and the tile diagram."""
     preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
     check = note.flash_check
-    M = attention.sram_elements(preset.smem_per_SM, s)
-    B_r, B_c = attention.flash_blocks(M, d_head)
-    std_seq = attention.standard_traffic(seq, d_head) * s
-    flash_seq = attention.flash_traffic(seq, d_head, B_c) * s
+    src = sources(note)
+    N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
+    M_ = attention.sram_term(var("smem", preset.smem_per_SM), s_)
+    B_r_, B_c_ = attention.flash_blocks_terms(M_, d)
+    M, B_r, B_c = M_.value, B_r_.value, B_c_.value
+    std_ = attention.standard_traffic_term(N, d, s_)
+    flash_ = attention.flash_traffic_term(N, d, B_c_, s_)
+    std_seq, flash_seq = std_.value, flash_.value
     return {
         "flash-source": source(attention.flash_forward),
-        "check-d": fmt.integer(check.d), "check-N": ", ".join(fmt.integer(n) for n in check.N),
+        "check-d": why.var("d", check.d, {**src, "d": "toml:note.flash_check.d"}),
+        "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N)),
         "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check.blocks),
-        "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
-        "T-c": fmt.integer(attention.block_count(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
-        "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
+        "sram": why.binary(var("smem", preset.smem_per_SM), "KiB", src), "M": why.integer(M_, src),
+        "B-r": why.integer(B_r_, src), "B-c": why.integer(B_c_, src),
+        "T-c": why.integer(attention.block_count_term(N, B_c_), src), "std-seq": why.binary(std_, "MiB", src),
+        "flash-seq": why.binary(flash_, "MiB", src),
+        "flash-gain": why.ratio(named("Q_std/Q_flash", std_ / flash_), 2, src),
         "flash-fit": fitting_traffic_text(note, B_c, std_seq),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
         **head_dim_discussion(note, B_c),
@@ -505,6 +523,11 @@ def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:
     return {"Q_i": B_r * d, "K_j": B_c * d, "V_j": B_c * d, "S_ij": B_r * B_c, "O_i": B_r * d, "m_i": B_r, "ℓ_i": B_r}
 
 
+def sram_step_term(B_r, B_c, d):
+    """`sram_elements`' sum as a derivation: Q_i + K_j + V_j + S_ij + O_i + m_i + ℓ_i."""
+    return named("SRAM 원소", B_r * d + B_c * d + B_c * d + B_r * B_c + B_r * d + B_r + B_r)
+
+
 def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
     """(B_r, B_c) for the diagram: FA1's B_r, and the largest B_c ≤ FA1's that is a multiple of `align` (the Tensor
     Core's) and keeps every block of one step within the M elements of SRAM (FA1's rule only bounds them by O(M))."""
@@ -524,30 +547,42 @@ def flash_blocks_text(note) -> dict:
     rule = sum(sram_elements(B_r, B_c, d).values())
     fit = sum(sram_elements(fr, fc, d).values())
     over = rule > M
+    src = sources(note)
+    s_, d_ = var("s", s), var("d", d)
+    B_r_, B_c_ = attention.flash_blocks_terms(attention.sram_term(var("smem", preset.smem_per_SM), s_), d_)
+    rule_ = sram_step_term(B_r_, B_c_, d_)
+    Bc = why.integer(B_c_, src)
     return {
-        "sram-rule-Bc": ko.particle(fmt.integer(B_c), "을/를"), "sram-rule-Bc-tried": ko.particle(fmt.integer(B_c), "이면/면"),
-        "sram-fit-Bc": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
-        "sram-bytes": fmt.integer(preset.smem_per_SM),
+        "sram-rule-Bc": why.particle(Bc, "을/를"), "sram-rule-Bc-tried": why.particle(Bc, "이면/면"),
+        "sram-fit-Bc": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": why.integer(rule_, src),
+        "sram-rule-bytes": why.integer(named("SRAM Byte", rule_ * s_), src),
+        "sram-bytes": why.var("smem", preset.smem_per_SM, src),
         "sram-fit-bytes": fmt.integer(fit * s),
-        "sram-align": fmt.integer(note.tensor_core.align),
+        "sram-align": why.var("align", note.tensor_core.align, {**src, "align": "toml:note.tensor_core.align"}),
         "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
     }
 
 
 def head_dim_discussion(note, B_c: int) -> dict:
     """The discussion "d를 두 배로": FA1's blocks and HBM traffic at d and 2d (standard attention beside it)."""
-    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
-    M = attention.sram_elements(preset.smem_per_SM, s)
-    _, B_c2 = attention.flash_blocks(M, 2 * d)
-    flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
-    std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
+    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
+    src = sources(note)
+    N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
+    d2 = named("2d", 2 * d)
+    M = attention.sram_term(var("smem", preset.smem_per_SM), s_)
+    _, B_c1 = attention.flash_blocks_terms(M, d)
+    _, B_c2 = attention.flash_blocks_terms(M, d2)
+    flash1, flash2 = attention.flash_traffic_term(N, d, B_c1, s_), attention.flash_traffic_term(N, d2, B_c2, s_)
+    std1, std2 = attention.standard_traffic_term(N, d, s_), attention.standard_traffic_term(N, d2, s_)
     return {
-        "q-d": ko.particle(fmt.integer(d), "이면/면"), "q-2d": ko.particle(fmt.integer(2 * d), "이면/면"),
-        "q-Bc": fmt.integer(B_c), "q-Bc2": ko.particle(fmt.integer(B_c2), "이다/다"),
-        "q-Tc": fmt.integer(attention.block_count(seq, B_c)), "q-Tc2": ko.particle(fmt.integer(attention.block_count(seq, B_c2)), "으로/로"),
-        "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
-        "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
-        "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),
+        "q-d": why.particle(why.var("d", d_head, src), "이면/면"), "q-2d": why.particle(why.integer(d2, src), "이면/면"),
+        "q-Bc": why.integer(B_c1, src), "q-Bc2": why.particle(why.integer(B_c2, src), "이다/다"),
+        "q-Tc": why.integer(attention.block_count_term(N, B_c1), src),
+        "q-Tc2": why.particle(why.integer(attention.block_count_term(N, B_c2), src), "으로/로"),
+        "q-flash-d": why.binary(flash1, "MiB", src), "q-flash-2d": why.binary(flash2, "MiB", src),
+        "q-flash-d-ratio": why.ratio(named("Q_flash(2d)/Q_flash(d)", flash2 / flash1), 2, src),
+        "q-std-d": why.binary(std1, "MiB", src), "q-std-2d": why.binary(std2, "MiB", src),
+        "q-std-d-ratio": why.ratio(named("Q_std(2d)/Q_std(d)", std2 / std1), 2, src),
     }
 
 
