@@ -188,3 +188,9 @@ def ceil_div(a, b) -> Term:
 def floor_div(a, b) -> Term:
     """⌊a/b⌋ as a term: M = ⌊smem/s⌋."""
     return _bracket(a, b, "⌊", "⌋", lambda x, y: Fraction(x) // Fraction(y))
+
+
+def ceil(a) -> Term:
+    """⌈a⌉ as a term: the smallest whole number ≥ a."""
+    a = Term.of(a)
+    return Term(-(-Fraction(a.value) // 1), f"⌈{a.formula}⌉", f"⌈{a.numbers}⌉", ATOM, a.inputs)

@@ -14,7 +14,7 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
 from roofline.cost import Timing
-from roofline.derive import named, var
+from roofline.derive import Term, ceil, named, var
 from roofline.show import claims, fmt, ko, tables, why
 from roofline.show.figures import figure
 
@@ -101,13 +101,24 @@ def gpt3(note) -> dict:
 
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
-    fp32 = note.hardware.P("FP32")
+    src = {**sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware_key}.peak.FP32"}
+    N = var("N", big)
+    P32 = var("P_FP32", note.hardware.P("FP32"))
+    F = named("F", 2 * N**3)
     return {
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
-        "big-N": fmt.integer(big), "big-MAC": fmt.integer(big**3), "big-F": fmt.giga(2 * big**3, 1),
-        "big-fp32-ms": fmt.ms(Fraction(2 * big**3) / fp32, 2), "preset": note.hardware.name,
-        "blas-N": fmt.integer(m.blas_N), **epsilon(),
+        "big-N": why.var("N", big, src), "big-MAC": why.integer(named("MAC", N**3), src), "big-F": why.giga(F, 1, src),
+        "big-fp32-ms": why.ms(named("t_compute", F / P32), 2, src), "preset": note.hardware.name,
+        "blas-N": why.var("N", m.blas_N, {**src, "N": "toml:note.measure.blas_N"}), **epsilon(),
     }
+
+
+def tera_number(q, digits: int, src: dict):
+    """`fmt.number(q / 10¹², digits)` (a peak in TFLOPs/s, trailing zeros dropped) with its record."""
+    x = Fraction(q.value) / 10**12
+    return why.shown(q, fmt.number(x, digits), src, digits=None if x.denominator == 1 else digits,
+                     scale=Fraction(1, 10**12), unit="TFLOPs/s",
+                     rounding=None if x.denominator == 1 else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
 
 
 LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
@@ -146,7 +157,11 @@ def measured(runs, note, machine) -> dict:
 
 
 def epsilon() -> dict:
-    return {"eps": fmt.decimal(Fraction(EPS) * 10**16, 2) + " × 10⁻¹⁶"}
+    # float64 keeps 52 mantissa bits: ε = 2⁻⁵² (numpy.finfo(np.float64).eps, EPS)
+    eps = named("ε", 1 / Term.of(2) ** 52)
+    assert eps.value == Fraction(EPS)
+    text = fmt.decimal(Fraction(EPS) * 10**16, 2) + " × 10⁻¹⁶"
+    return {"eps": why.shown(eps, text, {}, digits=2, scale=10**16, unit="")}
 
 
 # ---------------------------------------------------------------- cache lines and one tile step
@@ -293,90 +308,178 @@ def tensor_core(note) -> dict:
     preset, dtype = note.hardware, note.dtype
     fp32 = preset.P("FP32")
     a100 = note.catalog.preset("A100_SXM")   # the previous generation, for TF32
+    hw = note.hardware_key
+    tc = note.tensor_core
+    src = sources(note)
+    for name in preset.peak:
+        src[f"P_{name}"] = f"toml:presets.{hw}.peak.{name}"
+        src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
+    for name in a100.peak:
+        src[f"P_{name},A100"] = f"toml:presets.A100_SXM.peak.{name}"
+        src[("name", f"P_{name},A100")] = (f"A100 {name} 최대 연산 성능", "FLOPs/s")
+    for key in ("m", "n", "k", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"):
+        src[key] = f"toml:note.tensor_core.{key}"
+    src["SMs"] = f"toml:presets.{hw}.SMs"
+    P = {name: var(f"P_{name}", value) for name, value in preset.peak.items()}
+    BW = var("BW", preset.BW)
     rows = []
-    for name, P in preset.peak.items():
+    for name, P_ in P.items():
         unit = "CUDA Core" if name == "FP32" else "Tensor Core"
         sparse = preset.sparse.get(name)
-        rows.append((f"{name} ({unit}{', 정수' if name.startswith('INT') else ''})", fmt.number(P / 10**12, 1),
-                     fmt.number(sparse / 10**12, 1) if sparse else "–", fmt.ratio(P / fp32, 1),
-                     fmt.decimal(P / preset.BW, 1)))
-    tc = note.tensor_core
-    mma_mac = tc.m * tc.n * tc.k
-    sm_tc, sm_cuda = gemm.per_clock(tc)
+        rows.append((f"{name} ({unit}{', 정수' if name.startswith('INT') else ''})", tera_number(P_, 1, src),
+                     tera_number(var(f"P_{name},희소", sparse), 1, src) if sparse else "–",
+                     why.ratio(named(f"P_{name}/P_FP32", P_ / P["FP32"]), 1, src),
+                     why.decimal(named(f"I*_{name}", P_ / BW), 1, src)))
+    m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
+    mma = named("MMA의 MAC", m_ * n_ * k_)
+    sm_tc_, sm_cuda_ = gemm.per_clock_terms(tc)
+    sm_tc, sm_cuda = sm_tc_.value, sm_cuda_.value
+    ratio = lambda a, b, digits: why.ratio(named(f"{a.symbol}/{b.symbol}", a / b), digits, src)   # noqa: E731
+    a100_tf32, a100_fp32 = var("P_TF32,A100", a100.P("TF32")), var("P_FP32,A100", a100.P("FP32"))
     return {
         "tc-table": tables.markdown(["자료형 (장치)", "dense 최대", "2:4 희소 최대", "FP32 대비", "분기점 I*"], rows, "lrrrr"),
         "tc-dtypes": ", ".join(d for d in preset.peak if d != "FP32"),
         "tc-int": ", ".join(d for d in preset.peak if d.startswith("INT")),
-        "mma-m": fmt.integer(tc.m), "mma-n": fmt.integer(tc.n), "mma-k": fmt.integer(tc.k),
-        "mma-mac": fmt.integer(mma_mac), "mma-flops": fmt.integer(2 * mma_mac),
-        "tc-per-SM": fmt.integer(tc.tc_per_SM), "tc-flops": fmt.integer(tc.tc_flops),
-        "cuda-per-SM": fmt.integer(tc.cuda_per_SM), "cuda-flops": fmt.integer(tc.cuda_flops),
-        "sm-tc": fmt.integer(sm_tc), "sm-cuda": fmt.integer(sm_cuda), "sm-ratio": fmt.ratio(Fraction(sm_tc, sm_cuda), 0),
+        "mma-m": why.var("m", tc.m, src), "mma-n": why.var("n", tc.n, src), "mma-k": why.var("k", tc.k, src),
+        "mma-mac": why.integer(mma, src), "mma-flops": why.integer(named("MMA의 FLOPs", 2 * mma), src),
+        "tc-per-SM": why.var("tc_per_SM", tc.tc_per_SM, src), "tc-flops": why.var("tc_flops", tc.tc_flops, src),
+        "cuda-per-SM": why.var("cuda_per_SM", tc.cuda_per_SM, src),
+        "cuda-flops": why.var("cuda_flops", tc.cuda_flops, src),
+        "sm-tc": why.integer(sm_tc_, src), "sm-cuda": why.integer(sm_cuda_, src), "sm-ratio": ratio(sm_tc_, sm_cuda_, 0),
         # peak = SMs × FLOPs per clock × clock  →  the clock solved backwards (GHz)
-        "clock-tc": fmt.decimal(gemm.clock(preset.P(dtype), preset.SMs, sm_tc) / 10**9, 2),
-        "clock-cuda": fmt.decimal(gemm.clock(fp32, preset.SMs, sm_cuda) / 10**9, 2),
-        "tc-dense": fmt.number(preset.P(dtype) / 10**12, 1),
-        "tc-sparse": fmt.number(preset.sparse[dtype] / 10**12, 1) if dtype in preset.sparse else "–",
-        "tc-fp32": fmt.number(fp32 / 10**12, 1), "tc-ratio": fmt.ratio(preset.P(dtype) / fp32, 1),
-        "tf32-ratio": fmt.ratio(preset.P("TF32") / fp32, 1) if "TF32" in preset.peak else "–",
-        "tf32-ratio-a100": fmt.ratio(a100.P("TF32") / a100.P("FP32"), 0), "a100": a100.name,
+        "clock-tc": why.shown(c := gemm.clock_term(P[dtype], preset.SMs, sm_tc_), fmt.decimal(c.value / 10**9, 2), src,
+                              digits=2, scale=Fraction(1, 10**9), unit="GHz"),
+        "clock-cuda": why.shown(c := gemm.clock_term(P["FP32"], preset.SMs, sm_cuda_), fmt.decimal(c.value / 10**9, 2),
+                                src, digits=2, scale=Fraction(1, 10**9), unit="GHz"),
+        "tc-dense": tera_number(P[dtype], 1, src),
+        "tc-sparse": tera_number(var(f"P_{dtype},희소", preset.sparse[dtype]), 1, src) if dtype in preset.sparse else "–",
+        "tc-fp32": tera_number(P["FP32"], 1, src), "tc-ratio": ratio(P[dtype], P["FP32"], 1),
+        "tf32-ratio": ratio(P["TF32"], P["FP32"], 1) if "TF32" in preset.peak else "–",
+        "tf32-ratio-a100": ratio(a100_tf32, a100_fp32, 0), "a100": a100.name,
         "sparsity": "2:4", "source-link": Markdown(f"[{preset.name} 제품 페이지]({preset.source})"),
     }
 
 
 # ---------------------------------------------------------------- GEMM Roofline
 
+def gemm_sources(note) -> dict:
+    """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
+    src = {**sources(note), "N": "toml:note.gemm.N", "K": "toml:note.gemm.K", "b": "toml:note.gemm.batches",
+           "align": "toml:note.tensor_core.align",
+           "η_lo": "cite:shah2024flashattention3", "η_hi": "cite:shah2024flashattention3",
+           "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
+           "t_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
+           "R_표": "cite:흔히 인용되는 배치별 성능 표", "b_표": "cite:흔히 인용되는 배치별 성능 표"}
+    hw = note.hardware_key
+    for name, value in [*note.hardware.peak.items(), (note.dtype, note.hardware.P(note.dtype))]:   # the dtype's last
+        src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
+    for name in note.hardware.sparse:
+        src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
+    src[("name", "η_lo")] = ("큰 cuBLAS GEMM 효율의 하한", "")
+    src[("name", "η_hi")] = ("큰 cuBLAS GEMM 효율의 상한", "")
+    src[("name", "η_SB,lo")] = ("Scaling Book 효율의 하한", "")
+    src[("name", "η_SB,hi")] = ("Scaling Book 효율의 상한", "")
+    src[("name", "I*_SB")] = ("Scaling Book의 H100 분기점", "FLOPs/Byte")
+    src[("name", "t_주장")] = ("인용되는 시간", "s")
+    src[("name", "R_주장")] = ("인용되는 성능", "FLOPs/s")
+    src[("name", "R_표")] = ("인용 표의 성능", "FLOPs/s")
+    src[("name", "b_표")] = ("인용 표의 배치 크기", "")
+    return src
+
+
+def grouped(q, digits: int, src: dict, scale=1, unit: str | None = None):
+    """`fmt.decimal(q × scale, digits, grouping=True)` with its record."""
+    return why.shown(q, fmt.decimal(Fraction(q.value) * scale, digits, grouping=True), src, digits=digits,
+                     scale=scale, unit=unit)
+
+
+def share_range(lo, hi, src: dict):
+    """"80–90%" (two quoted shares) with the record of the first."""
+    text = f"{fmt.number(lo.value * 100)}–{fmt.percent(hi.value, 0)}"
+    return why.around(why.shown(lo, fmt.number(lo.value * 100), src, digits=None, scale=100, unit="%"), text)
+
+
+def ms_range(fast, slow, src: dict):
+    """"a–b" ms, two times to 3 decimals, with the record of the first."""
+    return why.around(why.ms(fast, 3, src), f"{fmt.ms(fast.value, 3)}–{fmt.ms(slow.value, 3)}")
+
+
 def gemm_roofline(note) -> dict:
     preset, dtype, s = note.hardware, note.dtype, note.s
     hw = preset.roofline(dtype)
     N_w, K_w = note.gemm.N, note.gemm.K
+    src = gemm_sources(note)
     sweep = gemm.batch_sweep(note.gemm.batches, N_w, K_w, hw, s)
-    rows = [(fmt.integer(r.b), fmt.decimal(r.cost.I, 1, grouping=True), fmt.decimal(r.timing.R_roof / 10**12, 1),
-             fmt.percent(r.timing.R_roof / hw.P), fmt.decimal(r.timing.t_ideal * 10**6, 2),
-             "HBM" if r.timing.memory_bound else "연산") for r in sweep]
-    b_star = gemm.crossover_batch(N_w, K_w, hw, s)
-    T_star = kernels.tile_threshold(N_w, hw.ridge, s, s)   # week 4's model: reuse only inside one output tile
+    P_, BW_, ridge_ = hw.derivation("P"), hw.derivation("BW"), hw.derivation("I*")
+
+    def row(r):
+        R = r.timing.derivation("R_roof")
+        return (why.var("b", r.b, src), grouped(r.cost.derivation("I"), 1, src),
+                why.shown(R, fmt.decimal(r.timing.R_roof / 10**12, 1), src, digits=1, scale=Fraction(1, 10**12),
+                          unit="TFLOPs/s"),
+                why.percent(named("R_roof/P", R / P_), 1, src),
+                why.shown(t := r.timing.derivation("t_ideal"), fmt.decimal(t.value * 10**6, 2), src, digits=2,
+                          scale=10**6, unit="µs"),
+                "HBM" if r.timing.memory_bound else "연산")
+
+    rows = [row(r) for r in sweep]
+    b_star_ = gemm.crossover_term(N_w, K_w, hw, s)
+    b_star = None if b_star_ is None else b_star_.value
+    T_star_ = kernels.tile_threshold_term(N_w, ridge_, s, s)   # week 4's model: reuse only inside one output tile
     a, c, e = gemm.intensity_terms(N_w, K_w, s)   # I(b) = a·b / (c·b + e), in lowest terms
-    F_sq = 2 * N_w * K_w * N_w
-    lo, hi = gemm.LARGE_GEMM_EFFICIENCY
-    gemv = gemm.gemm(1, N_w, K_w, s)
-    gemv_no_out = Fraction(gemv.F, gemv.Q_read)
-    claim_t, claim_rate = gemm.CLAIMED_SQUARE_GEMM
-    sb_lo, sb_hi = gemm.SCALING_BOOK_EFFICIENCY
+    N_, K_, s_ = var("N", N_w), var("K", K_w), var("s", s)
+    F_sq_ = named("F", 2 * N_ * K_ * N_)
+    F_sq = F_sq_.value
+    lo, hi = (var("η_lo", x) for x in gemm.LARGE_GEMM_EFFICIENCY)
+    gemv = gemm.gemm(1, N_w, K_w, s, rows="b")
+    gemv_no_out_ = named("F/Q_read", gemv.derivation("F") / gemv.derivation("Q_read"))
+    hi = var("η_hi", hi.value)
+    claim_t, claim_rate = var("t_주장", gemm.CLAIMED_SQUARE_GEMM[0]), var("R_주장", gemm.CLAIMED_SQUARE_GEMM[1])
+    sb_lo, sb_hi = (var(k, x) for k, x in zip(("η_SB,lo", "η_SB,hi"), gemm.SCALING_BOOK_EFFICIENCY))
     memory_rows = [r for r in sweep if r.timing.memory_bound]
     last = memory_rows[-1] if memory_rows else sweep[0]
+    gemv_t = Timing(gemv, hw)
+    gemv_R = gemv_t.derivation("R_roof")
+    sparse = var(f"P_{dtype},희소", preset.sparse[dtype]) if dtype in preset.sparse else None
+    weight = named("s·K·N", s_ * K_ * N_)
     return {
         "batch-table": tables.markdown(["b", "I(b)", "상한 (TFLOPs/s)", "최대 대비", "하한 (µs)", "제한 자원"], rows, "rrrrrl"),
-        "ridge": fmt.decimal(hw.ridge, 1), "P-dense": fmt.number(hw.P / 10**12, 1),
-        "bw": fmt.number(preset.BW / 10**12, 2), "dtype": dtype, "s": fmt.integer(s),
-        "b-star": fmt.decimal(b_star, 1) if b_star is not None else "없음",
-        "b-star-int": fmt.integer(gemm.whole_crossover_batch(N_w, K_w, hw, s)) if b_star is not None else "없음",
+        "ridge": why.decimal(ridge_, 1, src), "P-dense": tera_number(P_, 1, src),
+        "bw": why.shown(BW_, fmt.number(preset.BW / 10**12, 2), src, digits=2, scale=Fraction(1, 10**12), unit="TB/s"),
+        "dtype": dtype, "s": why.var("s", s, src),
+        "b-star": why.decimal(b_star_, 1, src) if b_star is not None else "없음",
+        "b-star-int": why.integer(named("⌈b*⌉", ceil(b_star_)), src) if b_star is not None else "없음",
         "I-formula": Math(rf"I(b) = \frac{{2bKN}}{{s\,(bK + KN + bN)}} = "
                           rf"\frac{{{a}\,b}}{{{'' if c == 1 else c}b + {e}}}"),
-        "gemm-N": fmt.integer(N_w), "gemm-K": fmt.integer(K_w),
-        "sq-F": fmt.giga(F_sq, 1), "sq-I": fmt.decimal(gemm.gemm(N_w, N_w, K_w, s).I, 1, grouping=True),
-        "sq-tmin": fmt.ms(Fraction(F_sq) / hw.P, 3),
-        "cublas-eff": f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}",
-        "sq-treal": f"{fmt.ms(Fraction(F_sq) / (hw.P * hi), 3)}–{fmt.ms(Fraction(F_sq) / (hw.P * lo), 3)}",
-        "gemv-I": fmt.decimal(gemv.I, 4), "gemv-frac": fmt.fraction(gemv.I),
-        "gemv-no-out-frac": fmt.fraction(gemv_no_out), "gemv-no-out": fmt.decimal(gemv_no_out, 4),
-        "sq-shape": f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}", "w-shape": f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}",
-        "claim-ms": fmt.ms(claim_t, 1), "claim-tera": fmt.number(claim_rate / 10**12),
-        "claim-implied": fmt.decimal(Fraction(F_sq) / claim_t / 10**12, 1),
-        "claim-vs-dense": "넘는다" if claim_rate > hw.P else "넘지 않는다",
-        "sb-eff": f"{fmt.number(sb_lo * 100)}–{fmt.percent(sb_hi, 0)}",
-        "sb-treal": f"{fmt.ms(Fraction(F_sq) / (hw.P * sb_hi), 3)}–{fmt.ms(Fraction(F_sq) / (hw.P * sb_lo), 3)}",
-        "sb-ridge": fmt.integer(gemm.SCALING_BOOK_RIDGE),
-        "gemv-R": fmt.tera(hw.R_roof(gemv.I), 1), "gemv-share": fmt.percent(hw.R_roof(gemv.I) / hw.P, 2),
-        "ridge-sparse": fmt.decimal(preset.sparse[dtype] / preset.BW, 1) if dtype in preset.sparse else "–",
-        "P-sparse": fmt.number(preset.sparse.get(dtype, hw.P) / 10**12, 1),
-        "align": fmt.integer(note.tensor_core.align),
-        "q-b": fmt.integer(last.b), "q-b-I": fmt.decimal(last.cost.I, 1),
-        "q-b-share": fmt.percent(last.timing.R_roof / hw.P), "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
-        "q-b-weight": fmt.percent(Fraction(s * K_w * N_w, last.cost.Q)),
-        **claimed_gap(sweep),
+        "gemm-N": why.var("N", N_w, src), "gemm-K": why.var("K", K_w, src),
+        "sq-F": why.giga(F_sq_, 1, src), "sq-I": grouped(gemm.gemm(N_w, N_w, K_w, s).derivation("I"), 1, {**src, "M": "toml:note.gemm.N"}),
+        "sq-tmin": why.ms(named("t_compute", F_sq_ / P_), 3, src),
+        "cublas-eff": share_range(lo, hi, src),
+        "sq-treal": ms_range(named("t", F_sq_ / (P_ * hi)), named("t", F_sq_ / (P_ * lo)), src),
+        "gemv-I": why.decimal(gemv.derivation("I"), 4, src), "gemv-frac": why.fraction(gemv.derivation("I"), src),
+        "gemv-no-out-frac": why.fraction(gemv_no_out_, src), "gemv-no-out": why.decimal(gemv_no_out_, 4, src),
+        "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}"),
+        "w-shape": why.around(why.var("K", K_w, src), f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}"),
+        "claim-ms": why.ms(claim_t, 1, src), "claim-tera": tera_number(claim_rate, 1, src),
+        "claim-implied": why.shown(ci := named("F/t_주장", F_sq_ / claim_t), fmt.decimal(ci.value / 10**12, 1), src,
+                                   digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s"),
+        "claim-vs-dense": "넘는다" if claim_rate.value > hw.P else "넘지 않는다",
+        "sb-eff": share_range(sb_lo, sb_hi, src),
+        "sb-treal": ms_range(named("t", F_sq_ / (P_ * sb_hi)), named("t", F_sq_ / (P_ * sb_lo)), src),
+        "sb-ridge": why.var("I*_SB", gemm.SCALING_BOOK_RIDGE, src),
+        "gemv-R": why.tera(gemv_R, 1, src), "gemv-share": why.percent(named("R_roof/P", gemv_R / P_), 2, src),
+        "ridge-sparse": why.decimal(named("I*_희소", sparse / BW_), 1, src) if sparse is not None else "–",
+        "P-sparse": tera_number(sparse if sparse is not None else P_, 1, src),
+        "align": why.var("align", note.tensor_core.align, src),
+        "q-b": why.var("b", last.b, src), "q-b-I": why.decimal(last.cost.derivation("I"), 1, src),
+        "q-b-share": why.percent(named("R_roof/P", last.timing.derivation("R_roof") / P_), 1, src),
+        "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
+        "q-b-weight": why.percent(named("s·K·N/Q", weight / last.cost.derivation("Q")), 1, src),
+        **claimed_gap(sweep, src),
         **tf32_discussion(note, last.b),
-        "w4-Tstar": fmt.decimal(T_star, 1) if T_star is not None else "없음",
+        "w4-Tstar": why.decimal(T_star_, 1, src) if T_star_ is not None else "없음",
         "fig-gemm-batch": batch_figure(note),
     }
 
@@ -385,19 +488,29 @@ def tf32_discussion(note, b: int) -> dict:
     """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
     preset, N_w, K_w = note.hardware, note.gemm.N, note.gemm.K
     s = note.catalog.bytes_per("FP32")
-    cost = gemm.gemm(b, N_w, K_w, s)
-    out = {"q-tf-b": fmt.integer(b), "q-tf-I": fmt.decimal(cost.I, 1)}
+    src = gemm_sources(note)
+    cost = gemm.gemm(b, N_w, K_w, s, rows="b")
+    out = {"q-tf-b": why.var("b", b, src), "q-tf-I": why.decimal(cost.derivation("I"), 1, src)}
     if "TF32" not in preset.peak:
         return {**out, "q-tf-text": f"{preset.name}에는 TF32 Tensor Core가 없어 TF32를 켜도 이 GEMM은 그대로다."}
+    hw = note.hardware_key
+    src32, srcTF = ({**src, "P": f"toml:presets.{hw}.peak.{d}"} for d in ("FP32", "TF32"))
     fp32, tf32 = Timing(cost, preset.roofline("FP32")), Timing(cost, preset.roofline("TF32"))
-    peak = preset.P("TF32") / preset.P("FP32")
-    gain = fp32.t_ideal / tf32.t_ideal
+    t32, tTF = fp32.derivation("t_ideal"), tf32.derivation("t_ideal")
+    P32, PTF = var("P_FP32", preset.P("FP32")), var("P_TF32", preset.P("TF32"))
+    src_both = {**src, "P_FP32": f"toml:presets.{hw}.peak.FP32", "P_TF32": f"toml:presets.{hw}.peak.TF32"}
+    gain = t32.value / tTF.value
+    us = lambda q, sr: why.shown(q, fmt.decimal(q.value * 10**6, 2), sr, digits=2, scale=10**6, unit="µs")  # noqa: E731
+    # the two records of t_ideal have the same symbol: the ratio's formula names them by their P
+    gain_ = named("t_FP32/t_TF32", var("t_FP32", t32.value) / var("t_TF32", tTF.value))
+    src_gain = {**src_both, "t_FP32": t32, "t_TF32": tTF}
     return {**out,
-            "q-tf-ridge32": fmt.decimal(preset.roofline("FP32").ridge, 1),
-            "q-tf-ridge": fmt.decimal(preset.roofline("TF32").ridge, 1),
+            "q-tf-ridge32": why.decimal(preset.roofline("FP32").derivation("I*"), 1, src32),
+            "q-tf-ridge": why.decimal(preset.roofline("TF32").derivation("I*"), 1, srcTF),
             "q-tf-bound32": ko.particle(ko.bound(fp32), "이다/다") + ".", "q-tf-bound": ko.particle(ko.bound(tf32), "이다/다") + ".",
-            "q-tf-t32": fmt.decimal(fp32.t_ideal * 10**6, 2), "q-tf-t": fmt.decimal(tf32.t_ideal * 10**6, 2),
-            "q-tf-gain": fmt.ratio(gain, 1), "q-tf-peak": fmt.ratio(peak, 1),
+            "q-tf-t32": us(t32, src32), "q-tf-t": us(tTF, srcTF),
+            "q-tf-gain": why.ratio(gain_, 1, src_gain) if gain_.value == gain else fmt.ratio(gain, 1),
+            "q-tf-peak": why.ratio(named("P_TF32/P_FP32", PTF / P32), 1, src_both),
             "q-tf-text": ("빨라진 배율이 최대 성능의 배율보다 작은 것은 TF32에서는 HBM 대역폭이 상한을 정하기 때문이다."
                           if tf32.memory_bound else "TF32에서도 연산 성능이 상한을 정하므로 최대 성능의 배율만큼 빨라진다.")}
 
@@ -408,14 +521,19 @@ QUOTED_BATCH_TFLOPS = {1: Fraction("0.016"), 4: Fraction("0.063"), 16: Fraction(
                        256: Fraction("3.8"), 1024: Fraction("14.2"), 4096: Fraction(1847)}
 
 
-def claimed_gap(sweep) -> dict:
+def claimed_gap(sweep, src: dict | None = None) -> dict:
     """bound / quoted for the memory-bound batches and for the largest batch still below the bound."""
     pairs = [(r, r.timing.R_roof / (QUOTED_BATCH_TFLOPS[r.b] * 10**12)) for r in sweep if r.b in QUOTED_BATCH_TFLOPS]
     small = [x for r, x in pairs if r.timing.memory_bound]
     big = [(r, x) for r, x in pairs if not r.timing.memory_bound and x > 1]
+    src = src or {}
+    quoted = lambda b: why.shown(var("R_표", QUOTED_BATCH_TFLOPS[b] * 10**12), fmt.number(QUOTED_BATCH_TFLOPS[b]), src,  # noqa: E731
+                                 digits=None, scale=Fraction(1, 10**12), unit="TFLOPs/s")
     out = {"gap-small": (f"약 {fmt.decimal(min(small), 0)}–{fmt.decimal(max(small), 0)}배" if small else "–"),
            "gap-big": (f"b = {fmt.integer(big[0][0].b)}에서는 약 {fmt.decimal(big[0][1], 0)}배" if big else ""),
-           "quoted-b": fmt.integer(256), "quoted-256": fmt.number(QUOTED_BATCH_TFLOPS[256]), "quoted-max": fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
+           "quoted-b": why.var("b_표", 256, src) if src else fmt.integer(256), "quoted-256": quoted(256) if src else fmt.number(QUOTED_BATCH_TFLOPS[256]),
+           "quoted-max": why.shown(var("R_표", QUOTED_BATCH_TFLOPS[4096] * 10**12), fmt.integer(QUOTED_BATCH_TFLOPS[4096]), src,
+                                   digits=None, scale=Fraction(1, 10**12), unit="TFLOPs/s") if src else fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
     return out
 
 
