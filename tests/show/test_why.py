@@ -183,8 +183,9 @@ def test_course_toml_inputs_equal_the_file(stem, course):
                 value = Fraction(value.replace(",", ""))
                 if symbol == "len(tiles)":
                     assert len(raw) == value, (stem, name, origin, value, raw)
-                elif isinstance(raw, list):
-                    assert value in [Fraction(str(v)) for v in raw], (stem, name, origin, value, raw)
+                elif isinstance(raw, list):   # a list (or a list of pairs: the blocks [B_r, B_c])
+                    flat = [x for v in raw for x in (v if isinstance(v, list) else [v])]
+                    assert value in [Fraction(str(v)) for v in flat], (stem, name, origin, value, raw)
                 else:
                     assert Fraction(str(raw)) == value, (stem, name, origin, value, raw)
 

@@ -14,7 +14,7 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
 from roofline.cost import Timing
-from roofline.derive import Term, ceil, named, var
+from roofline.derive import Term, ceil, ceil_div, floor_div, named, tmax, var
 from roofline.show import claims, fmt, ko, tables, why
 from roofline.show.figures import figure
 
@@ -127,32 +127,65 @@ LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
 def measured(runs, note, machine) -> dict:
     """The timing table of `matmul_timing.implementations` and the sentences that read it (measured values)."""
     big, T = note.gemm.N, note.measure.T
+    m = note.measure
+    src = {"N_큰": "toml:note.gemm.N", ("N", m.naive_N): "toml:note.measure.naive_N",
+           ("N", m.tiled_N): "toml:note.measure.tiled_N", ("N", m.blas_N): "toml:note.measure.blas_N"}
+    src[("name", "N_큰")] = ("외삽할 행렬 한 변", "")
+    N_big = var("N_큰", big)
+    eps = named("ε", 1 / Term.of(2) ** 52)
+
+    def seconds(r):
+        """The measured time of run `r` as an input: what, on which machine, how."""
+        symbol = f"t_{r.label}"
+        src[(symbol, Fraction(r.seconds))] = (f"measured:{LABELS[r.label].format(T=T)}, N = {r.N}, {r.repeats}번 잰 가장 짧은 시간 "
+                       f"(이 페이지를 빌드한 컴퓨터: {machine.cpu}, {machine.blas})")
+        src[("name", symbol)] = (f"{LABELS[r.label].format(T=T)}의 잰 시간", "s")
+        return var(symbol, Fraction(r.seconds))
+
+    def of_run(r):
+        src[("repeats", r.repeats)] = "measured:잰 횟수 (단순 루프는 한 번, 나머지는 가장 짧은 시간을 고르는 횟수)"
+        return var("N", r.N), seconds(r)
 
     def row(r):
-        t = Fraction(r.seconds)
-        return (LABELS[r.label].format(T=T), fmt.integer(r.N), fmt.integer(r.repeats),
-                fmt.decimal(t * 1000, 3, grouping=True), fmt.decimal(t / r.N**3 * 10**9, 2, grouping=True),
-                fmt.decimal(t * Fraction(big, r.N) ** 3, 1, grouping=True),
-                "기준" if r.error is None else fmt.decimal(Fraction(r.error) / Fraction(EPS), 1))
+        N, t = of_run(r)
+        per_mac = named("t/N³", t / N**3)
+        extra = named("t·(N_큰/N)³", t * (N_big / N) ** 3)
+        if r.error is None:
+            error = "기준"
+        else:
+            src[f"오차_{r.label}"] = f"measured:max |C − C_BLAS| ({LABELS[r.label].format(T=T)}, N = {r.N})"
+            err = var(f"오차_{r.label}", Fraction(r.error))
+            error = why.decimal(named("오차/ε", err / eps), 1, src)
+        return (LABELS[r.label].format(T=T), why.var("N", r.N, src), why.var("repeats", r.repeats, src),
+                grouped(t, 3, src, scale=1000, unit="ms"), grouped(per_mac, 2, src, scale=10**9, unit="ns"),
+                grouped(extra, 1, src, unit="s"), error)
 
     naive = next(r for r in runs if r.label == "naive")
     blas_small = next(r for r in runs if r.label == "blas" and r.N == naive.N)
     blas_big = runs[-1]
-    t_naive, t_big = Fraction(naive.seconds), Fraction(blas_big.seconds)
+    table = tables.markdown(
+        ["구현", "N", "잰 횟수", "시간 (ms)", "MAC당 (ns)", f"{fmt.integer(big)} 외삽 (s)", "오차 (ε)"],
+        [row(r) for r in runs], "lrrrrrr")
+    N_n, t_naive = var("N", naive.N), seconds(naive)
+    t_blas_small = seconds(blas_small)
+    N_b, t_big = var("N", blas_big.N), seconds(blas_big)
     repeats = max(r.repeats for r in runs)
+    hours = named("t·(N_큰/N)³/3600", t_naive * (N_big / N_n) ** 3 / 3600)
+    vs = named("t_naive/t_blas", t_naive / t_blas_small)
+    rate = named("2·N³/t", 2 * N_b**3 / t_big)
     return {
-        "measure-table": tables.markdown(
-            ["구현", "N", "잰 횟수", "시간 (ms)", "MAC당 (ns)", f"{fmt.integer(big)} 외삽 (s)", "오차 (ε)"],
-            [row(r) for r in runs], "lrrrrrr"),
-        "naive-ns": fmt.decimal(t_naive / naive.N**3 * 10**9, 0),
-        "naive-hours": fmt.decimal(t_naive * Fraction(big, naive.N) ** 3 / 3600, 1, grouping=True),
-        "naive-vs-blas": fmt.decimal(t_naive / Fraction(blas_small.seconds), 0, grouping=True) + "배",
-        "blas-big-ms": fmt.decimal(t_big * 1000, 1, grouping=True),
-        "blas-big-rate": fmt.decimal(2 * blas_big.N**3 / t_big / 10**9, 1, grouping=True),
-        "blas-big-extra": fmt.decimal(t_big * Fraction(big, blas_big.N) ** 3, 1, grouping=True),
-        "meas-repeats": fmt.integer(repeats),
-        "meas-cpu": machine.cpu, "meas-cores": fmt.integer(machine.cores), "meas-blas": machine.blas,
-        "meas-numpy": machine.numpy,
+        "measure-table": table,
+        "naive-ns": why.shown(q := named("t/N³", t_naive / N_n**3), fmt.decimal(Fraction(q.value) * 10**9, 0), src,
+                              digits=0, scale=10**9, unit="ns"),
+        "naive-hours": grouped(hours, 1, src, unit="시간"),
+        "naive-vs-blas": why.around(grouped(vs, 0, src, unit="배"), fmt.decimal(Fraction(vs.value), 0, grouping=True) + "배"),
+        "blas-big-ms": grouped(t_big, 1, src, scale=1000, unit="ms"),
+        "blas-big-rate": grouped(rate, 1, src, scale=Fraction(1, 10**9), unit="GFLOPs/s"),
+        "blas-big-extra": grouped(named("t·(N_큰/N)³", t_big * (N_big / N_b) ** 3), 1, src, unit="s"),
+        "meas-repeats": why.var("repeats", repeats, src),
+        "meas-cpu": machine.cpu, "meas-cores": why.var("cores", machine.cores,
+                                                       {"cores": f"measured:이 기계의 코어 수 ({machine.cpu})"}),
+        "meas-blas": machine.blas, "meas-numpy": machine.numpy,
     }
 
 
@@ -166,27 +199,55 @@ def epsilon() -> dict:
 
 # ---------------------------------------------------------------- cache lines and one tile step
 
+def cache_sources(note) -> dict:
+    """The cache example's inputs: the note's cache and latency tables, FP32's size, the H100 preset's smem."""
+    src = {"line": "toml:note.cache.line", "T": "toml:note.cache.tile", "K": "toml:note.cache.K",
+           "L1_CPU": "toml:note.cache.CPU_L1", "L1_GPU": "toml:note.cache.GPU_L1", "N": "toml:note.gemm.N",
+           "s": "toml:dtypes.FP32", "smem_H100": "toml:presets.H100_SXM.smem_per_SM",
+           "L1": "toml:note.latency.L1", "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
+           "HBM": "toml:note.latency.HBM"}
+    for key, name in (("line", ("캐시 줄의 크기", "Byte")), ("T", ("타일 한 변", "")), ("K", ("행렬 한 변", "")),
+                      ("L1_CPU", ("CPU L1 데이터 캐시", "Byte")), ("L1_GPU", ("GPU SM 하나의 L1", "Byte")),
+                      ("smem_H100", ("H100 SM 하나의 Shared Memory", "Byte")), ("L1", ("L1 지연", "사이클")),
+                      ("shared", ("Shared Memory 지연", "사이클")), ("L2", ("L2 지연", "사이클")),
+                      ("HBM", ("HBM 지연", "사이클")), ("N", ("행렬 한 변", ""))):
+        src[("name", key)] = name
+    return src
+
+
 def cache(note) -> dict:
     c, lat = note.cache, note.latency
     s32 = note.catalog.bytes_per("FP32")
     big, line = note.gemm.N, c.line
     T4, K8 = c.tile, c.K
-    mac_step, bytes_step = gemm.tile_step(T4, s32)
+    src = cache_sources(note)
+    N_, line_, s_, T_, K_ = var("N", big), var("line", line), var("s", s32), var("T", T4), var("K", K8)
+    mac_step_, bytes_step_ = gemm.tile_step_terms(T4, s32)
+    mac_step, bytes_step = mac_step_.value, bytes_step_.value
+    steps = named("K 단계 수", floor_div(K_, T_))
+    L1 = [var("L1", x) for x in lat.L1]
+    HBM = var("HBM", lat.HBM)
+    cpu = [var("L1_CPU", x) for x in c.CPU_L1]
+    kib_range = lambda qs: why.around(why.binary(qs[0], "KiB", src), "–".join(fmt.kib(q.value) for q in qs))  # noqa: E731
     return {
-        "line": fmt.integer(line), "line-elems": fmt.integer(line // s32), "col-lines": fmt.integer(big),
-        "col-bytes": fmt.kib(big * line), "cpu-l1": "–".join(fmt.kib(x) for x in c.CPU_L1),
-        "ex-T": fmt.integer(T4), "ex-K": fmt.integer(K8), "ex-outputs": fmt.integer(T4 * T4),
-        "ex-mac-step": fmt.integer(mac_step), "ex-bytes-step": fmt.integer(bytes_step),
-        "ex-steps": fmt.integer(K8 // T4), "ex-mac-tile": fmt.integer(mac_step * (K8 // T4)),
-        "ex-mac-per-byte": fmt.number(Fraction(mac_step, bytes_step), 3),
-        "ex-naive-per-byte": fmt.number(Fraction(1, 2 * s32), 3),
-        "gpu-l1": fmt.kib(c.GPU_L1), "T-gpu-l1": fmt.root(gemm.tile_area_for(c.GPU_L1, s32), 1),
+        "line": why.var("line", line, src), "line-elems": why.integer(named("줄의 원소 수", floor_div(line_, s_)), src),
+        "col-lines": why.var("N", big, src),
+        "col-bytes": why.binary(named("N·line", N_ * line_), "KiB", src), "cpu-l1": kib_range(cpu),
+        "ex-T": why.var("T", T4, src), "ex-K": why.var("K", K8, src), "ex-outputs": why.integer(named("T²", T_**2), src),
+        "ex-mac-step": why.integer(mac_step_, src), "ex-bytes-step": why.integer(bytes_step_, src),
+        "ex-steps": why.integer(steps, src), "ex-mac-tile": why.integer(named("타일의 MAC", mac_step_ * steps), src),
+        "ex-mac-per-byte": why.number(named("MAC/Byte", mac_step_ / bytes_step_), 3, src),
+        "ex-naive-per-byte": why.number(named("1/(2·s)", 1 / (2 * s_)), 3, src),
+        "gpu-l1": why.binary(var("L1_GPU", c.GPU_L1), "KiB", src),
+        "T-gpu-l1": fmt.root(gemm.tile_area_for(c.GPU_L1, s32), 1),
         "T-cpu-l1": "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1),
-        "lat-L1": "–".join(fmt.integer(x) for x in lat.L1), "lat-shared": fmt.integer(lat.shared),
-        "lat-L2": fmt.integer(lat.L2), "lat-HBM": fmt.integer(lat.HBM),
-        "lat-ratio": fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
-        + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1),
-        "h100-smem": fmt.kib(note.catalog.preset("H100_SXM").smem_per_SM),
+        "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1)),
+        "lat-shared": why.var("shared", lat.shared, src),
+        "lat-L2": why.var("L2", lat.L2, src), "lat-HBM": why.var("HBM", lat.HBM, src),
+        "lat-ratio": why.around(why.decimal(named("HBM/L1", HBM / tmax(*L1)), 1, src),
+                                fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
+                                + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1)),
+        "h100-smem": why.binary(var("smem_H100", note.catalog.preset("H100_SXM").smem_per_SM), "KiB", src),
         "walk-diagram": text_block(walk_diagram(big, s32, line)),
         "tile-diagram": text_block(tile_diagram(K8, T4)),
         "hierarchy-diagram": text_block(hierarchy_diagram(note)),
@@ -222,9 +283,16 @@ def walk_counts(note) -> dict:
     l1 = max(note.cache.CPU_L1)
     row = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW)
     col = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN)
-    return {"misses-row": fmt.integer(row), "misses-col": fmt.integer(col),
-            "misses-ratio": fmt.ratio(Fraction(col, row), 0),
-            "l1-max": fmt.kib(l1)}
+    src = cache_sources(note)
+    N, s_, line_ = var("N", n), var("s", s32), var("line", line)
+    # cachelines.whole_matrix_misses, written as the derivation it computes (checked against it): by rows every line
+    # is brought up once, N·⌈N·s/line⌉; by columns, when a column's N lines do not fit the L1, every access misses, N²
+    row_ = named("미스_행", N * ceil_div(N * s_, line_))
+    col_ = named("미스_열", N**2) if n * line > l1 else named("미스_열", N * ceil_div(N * s_, line_))
+    assert (row_.value, col_.value) == (row, col)
+    return {"misses-row": why.integer(row_, src), "misses-col": why.integer(col_, src),
+            "misses-ratio": why.ratio(named("미스_열/미스_행", col_ / row_), 0, src),
+            "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var("L1_CPU", x) for x in note.cache.CPU_L1))), "KiB", src)}
 
 
 def tile_diagram(K: int, T: int) -> str:
@@ -268,11 +336,20 @@ def hierarchy_diagram(note) -> str:
 def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
     nbytes = result.n * result.n * result.itemsize
-    return {"stride-n": fmt.integer(result.n), "stride-mib": fmt.mib(nbytes),
-            "stride-repeats": fmt.integer(result.repeats),
-            "stride-row-ms": fmt.decimal(result.row_seconds * 1e3, 1),
-            "stride-col-ms": fmt.decimal(result.column_seconds * 1e3, 1),
-            "stride-slowdown": fmt.decimal(result.slowdown, 1) + "배",
+    how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
+    src = {"N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "measured:잰 횟수 (가장 짧은 시간을 고르는 횟수)",
+           "t_행": f"measured:행 순서 복사 A.copy() ({how})", "t_열": f"measured:열 순서 복사 ({how})"}
+    src[("name", "t_행")], src[("name", "t_열")] = ("행 순서로 읽은 시간", "s"), ("열 순서로 읽은 시간", "s")
+    N, s_ = var("N", result.n), var("s", result.itemsize)
+    row, col = var("t_행", Fraction(result.row_seconds)), var("t_열", Fraction(result.column_seconds))
+    ms1 = lambda q: why.shown(q, fmt.decimal(Fraction(q.value) * 1000, 1), src, digits=1, scale=1000, unit="ms")  # noqa: E731
+    slow = named("t_열/t_행", col / row)
+    return {"stride-n": why.var("N", result.n, src),
+            "stride-mib": why.binary(named("N²·s", N**2 * s_), "MiB", src),
+            "stride-repeats": why.var("repeats", result.repeats, src),
+            "stride-row-ms": ms1(row), "stride-col-ms": ms1(col),
+            "stride-slowdown": why.around(why.shown(slow, fmt.decimal(Fraction(slow.value), 1), src, digits=1, unit="배"),
+                                          fmt.decimal(Fraction(slow.value), 1) + "배"),
             "stride-reading": _stride_reading(result, note)}
 
 
@@ -295,11 +372,14 @@ def _stride_reading(result, note) -> str:
 
 def blas(note) -> dict:
     n, s = note.blas.n, note.catalog.bytes_per(note.blas.dtype)
-    rows = [(f"Level-{L.level} {L.name}", fmt.decimal(L.cost.I, 3), L.intensity, L.operation, fmt.integer(L.cost.F),
-             fmt.integer(L.cost.Q)) for L in gemm.blas_levels(n, s)]
+    src = {"n": "toml:note.blas.n", "s": f"toml:dtypes.{note.blas.dtype}"}
+    src[("name", "n")] = ("벡터 길이, 행렬 한 변", "")
+    rows = [(f"Level-{L.level} {L.name}", why.decimal(L.cost.derivation("I"), 3, src), L.intensity, L.operation,
+             why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
+            for L in gemm.blas_levels(n, s)]
     return {"blas-table": tables.markdown(
         ["수준·루틴", f"I (n = {fmt.integer(n)})", "I 식", "연산", "F (FLOPs)", "Q (Byte)"], rows, "lrllrr"),
-        "blas-n": fmt.integer(n), "blas-dtype": note.blas.dtype}
+        "blas-n": why.var("n", n, src), "blas-dtype": note.blas.dtype}
 
 
 # ---------------------------------------------------------------- Tensor Core
@@ -670,12 +750,17 @@ def flash_blocks_text(note) -> dict:
     B_r_, B_c_ = attention.flash_blocks_terms(attention.sram_term(var("smem", preset.smem_per_SM), s_), d_)
     rule_ = sram_step_term(B_r_, B_c_, d_)
     Bc = why.integer(B_c_, src)
+    # the diagram's B_c: the largest multiple of the Tensor Core's `align` whose step fits M (fitting_blocks' search)
+    align = var("align", note.tensor_core.align)
+    src["align"] = "toml:note.tensor_core.align"
+    fit_c = named("B_c,맞춤", align * (fc // note.tensor_core.align))
+    assert fit_c.value == fc and fit <= M
     return {
         "sram-rule-Bc": why.particle(Bc, "을/를"), "sram-rule-Bc-tried": why.particle(Bc, "이면/면"),
-        "sram-fit-Bc": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": why.integer(rule_, src),
+        "sram-fit-Bc": why.particle(why.integer(fit_c, src), "으로/로"), "sram-rule-elems": why.integer(rule_, src),
         "sram-rule-bytes": why.integer(named("SRAM Byte", rule_ * s_), src),
         "sram-bytes": why.var("smem", preset.smem_per_SM, src),
-        "sram-fit-bytes": fmt.integer(fit * s),
+        "sram-fit-bytes": why.integer(named("SRAM Byte", sram_step_term(B_r_, fit_c, d_) * s_), src),
         "sram-align": why.var("align", note.tensor_core.align, {**src, "align": "toml:note.tensor_core.align"}),
         "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
     }
@@ -734,9 +819,22 @@ def flash_diagram(note) -> str:
 
 def check_table(results, d: int) -> dict:
     """The FlashAttention check: error against standard attention and counted vs modelled HBM traffic."""
-    rows = [(fmt.integer(N), fmt.integer(B_r), fmt.integer(B_c), "예" if N % B_r or N % B_c else "아니오",
-             fmt.decimal(Fraction(error) / Fraction(EPS), 1), fmt.integer(counted),
-             fmt.integer(attention.flash_traffic(N, d, B_c))) for N, B_r, B_c, error, counted in results]
+    src = {"N": "toml:note.flash_check.N", "d": "toml:note.flash_check.d", "B_r": "toml:note.flash_check.blocks",
+           "B_c": "toml:note.flash_check.blocks"}
+    eps = named("ε", 1 / Term.of(2) ** 52)
+
+    def row(N, B_r, B_c, error, counted):
+        key = f"N = {N}, B_r = {B_r}, B_c = {B_c}"
+        src[("오차", Fraction(error))] = f"measured:max |O_flash − O_표준| (float64, {key})"
+        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 HBM 원소 ({key})"
+        src[("name", "센 이동")] = ("flash_forward가 센 HBM 이동", "원소")
+        src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
+        return (why.var("N", N, src), why.var("B_r", B_r, src), why.var("B_c", B_c, src),
+                "예" if N % B_r or N % B_c else "아니오",
+                why.decimal(named("오차/ε", var("오차", Fraction(error)) / eps), 1, src), why.var("센 이동", counted, src),
+                why.integer(attention.flash_traffic_term(N, d, B_c), src))
+
+    rows = [row(*r) for r in results]
     worst = max(r[3] for r in results)
     return {
         "check-table": tables.markdown(["N", "B_r", "B_c", "나머지", "오차 (ε)", "센 이동", "식의 값"], rows, "rrrlrrr"),
@@ -749,7 +847,23 @@ def papers(note) -> dict:
     preset, dtype = note.hardware, note.dtype
     a100 = note.catalog.preset("A100_SXM")
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
-    rows = [(f"[{short[c.paper]}]({c.url})", claims.claim_text(c), c.what) for c in claims.CLAIMS]
+    bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
+           "FlashAttention-3": "shah2024flashattention3"}
+    src = {**sources(note), "논문 값": "cite:", "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
+    src[("name", "논문 값")] = ("논문이 보고한 값", "")
+
+    def claim(c):
+        text = claims.claim_text(c)
+        if c.kind not in ("ratio", "percent") or c.prefix:
+            return text
+        scale = 100 if c.kind == "percent" else 1
+        shown_ = fmt.number(c.low * 100, 1) if scale == 100 else fmt.decimal(c.low, 1)
+        digits = (None if (c.low * 100).denominator == 1 else 1) if scale == 100 else 1
+        first = why.shown(var("논문 값", c.low), shown_, {**src, "논문 값": f"cite:{bib[c.paper]}"},
+                          digits=digits, scale=scale, unit="%" if scale == 100 else "배")
+        return why.around(first, text)
+
+    rows = [(f"[{short[c.paper]}]({c.url})", claim(c), c.what) for c in claims.CLAIMS]
     fa3 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-3" and c.kind == "tera")
     fa2 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-2" and c.kind == "tera")
     lo, hi = attention.FA1_SHARE_OF_PEAK
@@ -757,12 +871,23 @@ def papers(note) -> dict:
     bits = gemm.MANTISSA_BITS
     return {
         "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
-        "fa3-share": fmt.percent(fa3.low / preset.P(dtype)), "fa3-tera": fmt.number(fa3.low / 10**12),
-        "fa2-share": fmt.percent(fa2.low / a100.P(dtype)), "fa2-tera": fmt.number(fa2.low / 10**12),
-        "fa1-share": f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}",
-        "fa1-sram-bw": fmt.number(sram_bw / 10**12), "fa1-sram-size": fmt.number(sram_size / 10**6),
-        "q-bits-fp32": fmt.integer(bits["FP32"]), "q-bits-tf32": fmt.integer(bits["TF32"]),
-        "q-ulp-ratio": fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배",
+        "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(dtype))), 1,
+                                 {**src, "R_FA3": "cite:shah2024flashattention3"}),
+        "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3"}),
+        "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
+                                 {**src, "R_FA2": "cite:dao2023flashattention2"}),
+        "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2"}),
+        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {"η_FA1": "cite:dao2023flashattention2"},
+                                          digits=None if (lo * 100).denominator == 1 else 6, scale=100, unit="%"),
+                                f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}"),
+        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {"BW_SRAM": "cite:dao2022flashattention"},
+                                 digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
+        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {"SRAM 크기": "cite:dao2022flashattention"},
+                                   digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
+        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {"bits_FP32": "cite:IEEE 754 binary32 (가수 23비트)"}),
+        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {"bits_TF32": "cite:NVIDIA TF32 (가수 10비트)"}),
+        "q-ulp-ratio": why.around(why.integer(named("2^(bits_FP32 − bits_TF32)", Term.of(2) ** (bits["FP32"] - bits["TF32"])), {}),
+                                  fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배"),
     }
 
 
