@@ -141,7 +141,7 @@ def tile_area_for(cache_bytes: int, s: int, tiles: int = 3) -> Fraction:
 
 def tile_area_term(cache_bytes: int, s: int, tiles: int = 3):
     """`tile_area_for` as a derivation: T² = cache / (tiles · s)."""
-    return named("T²", var("캐시", cache_bytes) / (tiles * var("s", s)))
+    return named("T_캐시²", var("캐시", cache_bytes) / (tiles * var("s", s)))
 
 
 # ----- three matmuls to time (floats: these are measurements, not the model) -----

@@ -25,7 +25,8 @@ from pathlib import Path
 WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (the tooling does not import the library)
 FOLDER = "_static/why"
 # pages whose every glued number must have its derivation (the gate); the others are counted only
-COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_summary")
+COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_summary",
+           "chapters/flashattention")
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)

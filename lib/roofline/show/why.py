@@ -289,8 +289,9 @@ def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
                  rounding="소수 3자리로 반올림, 끝의 0은 생략")
 
 
-# the FlashAttention note's symbols (the page writes them so)
-NAMES.update({
+# the FlashAttention note's symbols (the page writes them so): its page module gives them in `src` as ("name", symbol),
+# so that they name no other page's symbol (a name also stands for symbols that begin with it: t → t_ideal)
+NOTE_NAMES = ({
     "d": ("모델 차원 d_model", ""), "n_ctx": ("문맥 길이", "토큰"), "n_layers": ("층 수", ""), "n_heads": ("헤드 수", ""),
     "n_vocab": ("어휘 크기", "토큰"), "F_QKV": ("QKV 투영의 토큰당 FLOPs", "FLOPs"),
     "F_out": ("출력 투영의 토큰당 FLOPs", "FLOPs"), "F_FFN": ("FFN의 토큰당 FLOPs", "FLOPs"),
@@ -301,7 +302,8 @@ NAMES.update({
     "smem": ("SM 하나의 Shared Memory", "Byte"), "B_c": ("K, V 블록의 행 수", ""), "B_r": ("Q 블록의 행 수", ""),
     "T_c": ("K, V 블록의 수", ""), "Q_std": ("표준 어텐션의 HBM 이동", "Byte"), "Q_flash": ("FlashAttention의 HBM 이동", "Byte"),
     "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 HBM 이동", "Byte"), "Q_Nd": ("Nd 항의 HBM 이동", "Byte"),
-    "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""), "t/N³": ("MAC 하나에 걸린 시간", "s"),
+    "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""), "T_캐시²": ("타일 세 개가 캐시를 채우는 T²", ""),
+    "T_캐시": ("타일 세 개가 캐시를 채우는 타일 한 변", ""), "캐시": ("캐시의 크기", "Byte"), "t/N³": ("MAC 하나에 걸린 시간", "s"),
     "t·(N_큰/N)³": ("큰 행렬로 외삽한 시간", "s"), "t·(N_큰/N)³/3600": ("큰 행렬로 외삽한 시간 (시간 단위)", "시간"),
     "t_naive/t_blas": ("단순 루프가 BLAS보다 느린 배율", ""), "2·N³/t": ("잰 성능", "FLOPs/s"), "repeats": ("잰 횟수", ""),
     "cores": ("코어 수", ""), "오차/ε": ("ε 단위의 오차", ""), "N²·s": ("행렬의 Byte", "Byte"),
@@ -337,6 +339,7 @@ NAMES.update({
     "F_out/F_층": ("출력 투영의 비율", ""), "F_FFN/F_층": ("FFN의 비율", ""), "F_attn/F_층": ("점수와 가중합의 비율", ""),
     "F_밖/F_토큰": ("층 밖 연산의 비율", ""), "softmax 원소/F_층": ("층 연산 대비 softmax 원소", ""), "F_attn,h": ("어텐션 행렬곱의 FLOPs", "FLOPs"),
 })
+NOTE_NAMES = {("name", symbol): name for symbol, name in NOTE_NAMES.items()}
 
 
 def percent(q: Quantity, digits: int, src: dict) -> Shown:
@@ -356,3 +359,18 @@ def binary(q: Quantity, unit: str, src: dict) -> Shown:
     whole = (Fraction(q.value) / 2**power).denominator == 1
     return shown(q, text, src, digits=None if whole else 3, scale=Fraction(1, 2**power), unit=unit,
                  rounding=None if whole else "소수 3자리로 반올림, 끝의 0은 생략")
+
+
+def root(q: Quantity, digits: int, src: dict, symbol: str) -> Shown:
+    """`fmt.root(q, digits)`: √q rounded, the one shown value that is not exact. Its record is `symbol` = √q, with
+    q's record linked (√ is not one of the evaluable operations: the check squares the shown value instead)."""
+    of, recs = records(q, src)
+    text = fmt.root(q.value, digits)
+    name, unit = src.get(("name", symbol)) or _name(symbol)
+    key = "r-" + hashlib.sha256(f"{symbol}|√{q.numbers}".encode()).hexdigest()[:10]
+    recs = {**recs, key: {"symbol": symbol, "name": name, "formula": f"√{q.symbol}", "numbers": f"√({q.numbers})",
+                          "exact": f"√({q.numbers})", "unit": unit, "root": True,
+                          "inputs": [{"symbol": q.symbol, "name": recs[of]["name"], "value": exact_text(q.value),
+                                      "unit": recs[of]["unit"], "origin": "derived:" + of}]}}
+    return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": f"소수 {digits}자리로 반올림",
+                        "scale": "1", "digits": digits, "records": recs})

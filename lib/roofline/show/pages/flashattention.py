@@ -57,7 +57,7 @@ def sources(note) -> dict:
     """symbol → origin of the note's inputs (roofline.show.why): the note's table in course.toml (or the parameter
     cell for seq), the dtype table for s, the preset for P, BW and the SM's Shared Memory."""
     hw, dtype = note.hardware_key, note.dtype
-    src = {f"{k}": f"toml:note.gpt3.{k}" for k in ("n_ctx", "n_layers", "n_heads", "n_vocab")}
+    src = {**why.NOTE_NAMES, **{k: f"toml:note.gpt3.{k}" for k in ("n_ctx", "n_layers", "n_heads", "n_vocab")}}
     src.update({"d": "toml:note.attention.d_head", "N": note.origin("attention.seq"), "h": "toml:note.attention.heads",
                 "layers": "toml:note.attention.layers",
                 "s": f"toml:dtypes.{dtype}", "BW": f"toml:presets.{hw}.BW", "P": f"toml:presets.{hw}.peak.{dtype}",
@@ -73,7 +73,7 @@ def sources(note) -> dict:
 def gpt3(note) -> dict:
     model = transformer.Transformer.from_table(note.gpt3)
     src = sources(note)
-    src.pop(("name", "d"))   # here d is d_model
+    src[("name", "d")] = ("모델 차원 d_model", "")   # here d is d_model
     plain, causal = transformer.share_terms(model), transformer.share_terms(model, causal=True)
     flops = transformer.layer_terms(model)
     rows = [(ko.PART[name], why.percent(plain[name], 1, src), why.percent(causal[name], 1, src),
@@ -101,7 +101,7 @@ def gpt3(note) -> dict:
 
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
-    src = {**sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware_key}.peak.FP32"}
+    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware_key}.peak.FP32"}
     N = var("N", big)
     P32 = var("P_FP32", note.hardware.P("FP32"))
     F = named("F", 2 * N**3)
@@ -128,7 +128,7 @@ def measured(runs, note, machine) -> dict:
     """The timing table of `matmul_timing.implementations` and the sentences that read it (measured values)."""
     big, T = note.gemm.N, note.measure.T
     m = note.measure
-    src = {"N_큰": "toml:note.gemm.N", ("N", m.naive_N): "toml:note.measure.naive_N",
+    src = {**why.NOTE_NAMES, "N_큰": "toml:note.gemm.N", ("N", m.naive_N): "toml:note.measure.naive_N",
            ("N", m.tiled_N): "toml:note.measure.tiled_N", ("N", m.blas_N): "toml:note.measure.blas_N"}
     src[("name", "N_큰")] = ("외삽할 행렬 한 변", "")
     N_big = var("N_큰", big)
@@ -184,7 +184,7 @@ def measured(runs, note, machine) -> dict:
         "blas-big-extra": grouped(named("t·(N_큰/N)³", t_big * (N_big / N_b) ** 3), 1, src, unit="s"),
         "meas-repeats": why.var("repeats", repeats, src),
         "meas-cpu": machine.cpu, "meas-cores": why.var("cores", machine.cores,
-                                                       {"cores": f"measured:이 기계의 코어 수 ({machine.cpu})"}),
+                                                       {**why.NOTE_NAMES, "cores": f"measured:이 기계의 코어 수 ({machine.cpu})"}),
         "meas-blas": machine.blas, "meas-numpy": machine.numpy,
     }
 
@@ -194,18 +194,20 @@ def epsilon() -> dict:
     eps = named("ε", 1 / Term.of(2) ** 52)
     assert eps.value == Fraction(EPS)
     text = fmt.decimal(Fraction(EPS) * 10**16, 2) + " × 10⁻¹⁶"
-    return {"eps": why.shown(eps, text, {}, digits=2, scale=10**16, unit="")}
+    return {"eps": why.shown(eps, text, why.NOTE_NAMES, digits=2, scale=10**16, unit="")}
 
 
 # ---------------------------------------------------------------- cache lines and one tile step
 
 def cache_sources(note) -> dict:
     """The cache example's inputs: the note's cache and latency tables, FP32's size, the H100 preset's smem."""
-    src = {"line": "toml:note.cache.line", "T": "toml:note.cache.tile", "K": "toml:note.cache.K",
+    c = note.cache
+    src = {**why.NOTE_NAMES, "line": "toml:note.cache.line", "T": "toml:note.cache.tile", "K": "toml:note.cache.K",
            "L1_CPU": "toml:note.cache.CPU_L1", "L1_GPU": "toml:note.cache.GPU_L1", "N": "toml:note.gemm.N",
            "s": "toml:dtypes.FP32", "smem_H100": "toml:presets.H100_SXM.smem_per_SM",
            "L1": "toml:note.latency.L1", "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
-           "HBM": "toml:note.latency.HBM"}
+           "HBM": "toml:note.latency.HBM", ("캐시", c.GPU_L1): "toml:note.cache.GPU_L1",
+           **{("캐시", x): "toml:note.cache.CPU_L1" for x in c.CPU_L1}}
     for key, name in (("line", ("캐시 줄의 크기", "Byte")), ("T", ("타일 한 변", "")), ("K", ("행렬 한 변", "")),
                       ("L1_CPU", ("CPU L1 데이터 캐시", "Byte")), ("L1_GPU", ("GPU SM 하나의 L1", "Byte")),
                       ("smem_H100", ("H100 SM 하나의 Shared Memory", "Byte")), ("L1", ("L1 지연", "사이클")),
@@ -239,8 +241,9 @@ def cache(note) -> dict:
         "ex-mac-per-byte": why.number(named("MAC/Byte", mac_step_ / bytes_step_), 3, src),
         "ex-naive-per-byte": why.number(named("1/(2·s)", 1 / (2 * s_)), 3, src),
         "gpu-l1": why.binary(var("L1_GPU", c.GPU_L1), "KiB", src),
-        "T-gpu-l1": fmt.root(gemm.tile_area_for(c.GPU_L1, s32), 1),
-        "T-cpu-l1": "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1),
+        "T-gpu-l1": why.root(gemm.tile_area_term(c.GPU_L1, s32), 1, src, "T_캐시"),
+        "T-cpu-l1": why.around(why.root(gemm.tile_area_term(c.CPU_L1[0], s32), 1, src, "T_캐시"),
+                               "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1)),
         "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1)),
         "lat-shared": why.var("shared", lat.shared, src),
         "lat-L2": why.var("L2", lat.L2, src), "lat-HBM": why.var("HBM", lat.HBM, src),
@@ -337,7 +340,7 @@ def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
     nbytes = result.n * result.n * result.itemsize
     how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
-    src = {"N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "measured:잰 횟수 (가장 짧은 시간을 고르는 횟수)",
+    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "measured:잰 횟수 (가장 짧은 시간을 고르는 횟수)",
            "t_행": f"measured:행 순서 복사 A.copy() ({how})", "t_열": f"measured:열 순서 복사 ({how})"}
     src[("name", "t_행")], src[("name", "t_열")] = ("행 순서로 읽은 시간", "s"), ("열 순서로 읽은 시간", "s")
     N, s_ = var("N", result.n), var("s", result.itemsize)
@@ -372,7 +375,7 @@ def _stride_reading(result, note) -> str:
 
 def blas(note) -> dict:
     n, s = note.blas.n, note.catalog.bytes_per(note.blas.dtype)
-    src = {"n": "toml:note.blas.n", "s": f"toml:dtypes.{note.blas.dtype}"}
+    src = {**why.NOTE_NAMES, "n": "toml:note.blas.n", "s": f"toml:dtypes.{note.blas.dtype}"}
     src[("name", "n")] = ("벡터 길이, 행렬 한 변", "")
     rows = [(f"Level-{L.level} {L.name}", why.decimal(L.cost.derivation("I"), 3, src), L.intensity, L.operation,
              why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
@@ -445,7 +448,7 @@ def tensor_core(note) -> dict:
 
 def gemm_sources(note) -> dict:
     """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
-    src = {**sources(note), "N": "toml:note.gemm.N", "K": "toml:note.gemm.K", "b": "toml:note.gemm.batches",
+    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "K": "toml:note.gemm.K", "b": "toml:note.gemm.batches",
            "align": "toml:note.tensor_core.align",
            "η_lo": "cite:shah2024flashattention3", "η_hi": "cite:shah2024flashattention3",
            "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
@@ -819,7 +822,7 @@ def flash_diagram(note) -> str:
 
 def check_table(results, d: int) -> dict:
     """The FlashAttention check: error against standard attention and counted vs modelled HBM traffic."""
-    src = {"N": "toml:note.flash_check.N", "d": "toml:note.flash_check.d", "B_r": "toml:note.flash_check.blocks",
+    src = {**why.NOTE_NAMES, "N": "toml:note.flash_check.N", "d": "toml:note.flash_check.d", "B_r": "toml:note.flash_check.blocks",
            "B_c": "toml:note.flash_check.blocks"}
     eps = named("ε", 1 / Term.of(2) ** 52)
 
@@ -849,7 +852,7 @@ def papers(note) -> dict:
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
     bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
            "FlashAttention-3": "shah2024flashattention3"}
-    src = {**sources(note), "논문 값": "cite:", "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
+    src = {**why.NOTE_NAMES, **sources(note), "논문 값": "cite:", "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
     src[("name", "논문 값")] = ("논문이 보고한 값", "")
 
     def claim(c):
@@ -877,16 +880,16 @@ def papers(note) -> dict:
         "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
                                  {**src, "R_FA2": "cite:dao2023flashattention2"}),
         "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2"}),
-        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {"η_FA1": "cite:dao2023flashattention2"},
+        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2"},
                                           digits=None if (lo * 100).denominator == 1 else 6, scale=100, unit="%"),
                                 f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}"),
-        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {"BW_SRAM": "cite:dao2022flashattention"},
+        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention"},
                                  digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
-        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {"SRAM 크기": "cite:dao2022flashattention"},
+        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention"},
                                    digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
-        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {"bits_FP32": "cite:IEEE 754 binary32 (가수 23비트)"}),
-        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {"bits_TF32": "cite:NVIDIA TF32 (가수 10비트)"}),
-        "q-ulp-ratio": why.around(why.integer(named("2^(bits_FP32 − bits_TF32)", Term.of(2) ** (bits["FP32"] - bits["TF32"])), {}),
+        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": "cite:IEEE 754 binary32 (가수 23비트)"}),
+        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": "cite:NVIDIA TF32 (가수 10비트)"}),
+        "q-ulp-ratio": why.around(why.integer(named("2^(bits_FP32 − bits_TF32)", Term.of(2) ** (bits["FP32"] - bits["TF32"])), why.NOTE_NAMES),
                                   fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배"),
     }
 
