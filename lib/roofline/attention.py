@@ -63,10 +63,10 @@ def standard_traffic(N: int, d: int, separate_scale: bool = False) -> int:
 
 
 def standard_traffic_term(N, d, s=None):
-    """`standard_traffic` as a derivation: Q_std = 4·N·d + 4·N² elements, or (4·N·d + 4·N²)·s Byte."""
+    """`standard_traffic` as a derivation: Q_표준 = 4·N·d + 4·N² elements, or (4·N·d + 4·N²)·s Byte."""
     check_positive(N=_int(N), d=_int(d))
     elements = 4 * _v("N", N) * _v("d", d) + 4 * _v("N", N) ** 2
-    return named("Q_std", elements if s is None else elements * _v("s", s))
+    return named("Q_표준", elements if s is None else elements * _v("s", s))
 
 
 def standard_traffic_linear(N: int, d: int) -> int:
@@ -133,11 +133,11 @@ def flash_traffic(N: int, d: int, B_c: int) -> int:
 
 
 def flash_traffic_term(N, d, B_c, s=None):
-    """`flash_traffic` as a derivation: Q_flash = 3·N·d + 2·N + T_c·(3·N·d + 4·N) elements (times s: Byte)."""
+    """`flash_traffic` as a derivation: Q_Flash = 3·N·d + 2·N + T_c·(3·N·d + 4·N) elements (times s: Byte)."""
     N_, d_ = _v("N", N), _v("d", d)
     T_c = block_count_term(N_, B_c)
     elements = 3 * N_ * d_ + 2 * N_ + T_c * (3 * N_ * d_ + 4 * N_)
-    return named("Q_flash", elements if s is None else elements * _v("s", s))
+    return named("Q_Flash", elements if s is None else elements * _v("s", s))
 
 
 # ----- NumPy forward passes (float64; Q, K, V are N×d) -----

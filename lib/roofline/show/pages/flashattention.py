@@ -675,7 +675,7 @@ def flash(note) -> dict:
         "B-r": why.integer(B_r_, src), "B-c": why.integer(B_c_, src),
         "T-c": why.integer(attention.block_count_term(N, B_c_), src), "std-seq": why.binary(std_, "MiB", src),
         "flash-seq": why.binary(flash_, "MiB", src),
-        "flash-gain": why.ratio(named("Q_std/Q_flash", std_ / flash_), 2, src),
+        "flash-gain": why.ratio(named("Q_표준/Q_Flash", std_ / flash_), 2, src),
         "flash-fit": fitting_traffic_text(note, B_c, std_seq),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
         **head_dim_discussion(note, B_c),
@@ -786,9 +786,9 @@ def head_dim_discussion(note, B_c: int) -> dict:
         "q-Tc": why.integer(attention.block_count_term(N, B_c1), src),
         "q-Tc2": why.particle(why.integer(attention.block_count_term(N, B_c2), src), "으로/로"),
         "q-flash-d": why.binary(flash1, "MiB", src), "q-flash-2d": why.binary(flash2, "MiB", src),
-        "q-flash-d-ratio": why.ratio(named("Q_flash(2d)/Q_flash(d)", flash2 / flash1), 2, src),
+        "q-flash-d-ratio": why.ratio(named("Q_Flash(2d)/Q_Flash(d)", flash2 / flash1), 2, src),
         "q-std-d": why.binary(std1, "MiB", src), "q-std-2d": why.binary(std2, "MiB", src),
-        "q-std-d-ratio": why.ratio(named("Q_std(2d)/Q_std(d)", std2 / std1), 2, src),
+        "q-std-d-ratio": why.ratio(named("Q_표준(2d)/Q_표준(d)", std2 / std1), 2, src),
     }
 
 
