@@ -20,24 +20,53 @@ from fractions import Fraction
 
 import numpy as np
 
+from roofline.derive import Term, ceil_div, floor_div, named, tmin, var
 from roofline.errors import ParameterError, check_positive
+
+
+def _v(symbol: str, x):
+    """An input as a term: a plain number becomes `var(symbol, x)`; a term (a named quantity) stays itself."""
+    return x if isinstance(x, Term) else var(symbol, x)
+
+
+def _int(x) -> int:
+    return x.value if isinstance(x, Term) else x
 
 
 def score_bytes(N: int, s: int, heads: int = 1) -> int:
     """The N×N score matrix of `heads` heads: heads · N² · s Byte."""
     check_positive(N=N, s=s, heads=heads)
-    return heads * N * N * s
+    return score_bytes_term(N, s, heads if heads != 1 else None).value
+
+
+def score_bytes_term(N, s, heads=None):
+    """`score_bytes` as a derivation (roofline.derive): Q_S = N²·s, or h·N²·s for `heads` heads."""
+    one = _v("N", N) ** 2 * _v("s", s)
+    return named("Q_S", one if heads is None else _v("h", heads) * one)
 
 
 def flops(N: int, d: int) -> int:
     """FLOPs of one head's attention: QKᵀ and P·V, 2N²d each, 4N²d in all."""
     check_positive(N=N, d=d)
-    return 4 * N * N * d
+    return flops_term(N, d).value
+
+
+def flops_term(N, d, heads=None):
+    """`flops` as a derivation: F = 4·N²·d (times h for `heads` heads)."""
+    one = 4 * _v("N", N) ** 2 * _v("d", d)
+    return named("F_attn,h", one if heads is None else _v("h", heads) * one)
 
 
 def standard_traffic(N: int, d: int, separate_scale: bool = False) -> int:
     """HBM elements moved by standard attention for one head: 4Nd + 4N² (+ 2N² with a separate scaling kernel)."""
     return standard_traffic_linear(N, d) + standard_traffic_quadratic(N, separate_scale)
+
+
+def standard_traffic_term(N, d, s=None):
+    """`standard_traffic` as a derivation: Q_표준 = 4·N·d + 4·N² elements, or (4·N·d + 4·N²)·s Byte."""
+    check_positive(N=_int(N), d=_int(d))
+    elements = 4 * _v("N", N) * _v("d", d) + 4 * _v("N", N) ** 2
+    return named("Q_표준", elements if s is None else elements * _v("s", s))
 
 
 def standard_traffic_linear(N: int, d: int) -> int:
@@ -46,36 +75,69 @@ def standard_traffic_linear(N: int, d: int) -> int:
     return 4 * N * d
 
 
+def standard_traffic_linear_term(N, d, s, heads):
+    """The Nd part of `heads` heads in Byte, as a derivation: Q_Nd = h·4·N·d·s."""
+    return named("Q_Nd", _v("h", heads) * 4 * _v("N", N) * _v("d", d) * _v("s", s))
+
+
 def standard_traffic_quadratic(N: int, separate_scale: bool = False) -> int:
     """Only the N² part (S written and read, P written and read): 4N² (6N² with a separate scaling kernel)."""
     check_positive(N=N)
     return (6 if separate_scale else 4) * N * N
 
 
+def standard_traffic_quadratic_term(N, s, heads, separate_scale: bool = False):
+    """The N² part of `heads` heads in Byte, as a derivation: Q_N² = h·4·N²·s (h·6·N²·s with a separate scaling)."""
+    return named("Q_N²", _v("h", heads) * (6 if separate_scale else 4) * _v("N", N) ** 2 * _v("s", s))
+
+
 def sram_elements(smem_bytes: int, s: int) -> int:
     """M: how many elements of s Byte an SM's shared memory holds (FlashAttention's SRAM), ⌊smem / s⌋."""
     check_positive(smem_bytes=smem_bytes, s=s)
-    return smem_bytes // s
+    return sram_term(smem_bytes, s).value
+
+
+def sram_term(smem, s):
+    """`sram_elements` as a derivation: M = ⌊smem/s⌋."""
+    return named("M", floor_div(_v("smem", smem), _v("s", s)))
 
 
 def block_count(N: int, B: int) -> int:
     """⌈N / B⌉: blocks of B rows that cover N rows (T_c = ⌈N / B_c⌉)."""
     check_positive(N=N, B=B)
-    return -(-N // B)
+    return block_count_term(N, B).value
+
+
+def block_count_term(N, B_c):
+    """`block_count` as a derivation: T_c = ⌈N/B_c⌉."""
+    return named("T_c", ceil_div(_v("N", N), _v("B_c", B_c)))
 
 
 def flash_blocks(M: int, d: int) -> tuple[int, int]:
     """FA1's block sizes for an SRAM of M elements: B_r = min(⌈M/(4d)⌉, d), B_c = ⌈M/(4d)⌉."""
     check_positive(M=M, d=d)
-    B_c = -(-M // (4 * d))
-    return min(B_c, d), B_c
+    B_r, B_c = flash_blocks_terms(M, d)
+    return B_r.value, B_c.value
+
+
+def flash_blocks_terms(M, d):
+    """`flash_blocks` as derivations: B_c = ⌈M/(4·d)⌉, B_r = min(B_c, d)."""
+    B_c = named("B_c", ceil_div(_v("M", M), 4 * _v("d", d)))
+    return named("B_r", tmin(B_c, _v("d", d))), B_c
 
 
 def flash_traffic(N: int, d: int, B_c: int) -> int:
     """HBM elements moved by FA1's Algorithm 1 for one head: 3Nd + 2N + ⌈N/B_c⌉ (3Nd + 4N)."""
     check_positive(N=N, d=d, B_c=B_c)
-    T_c = block_count(N, B_c)
-    return 3 * N * d + 2 * N + T_c * (3 * N * d + 4 * N)
+    return flash_traffic_term(N, d, B_c).value
+
+
+def flash_traffic_term(N, d, B_c, s=None):
+    """`flash_traffic` as a derivation: Q_Flash = 3·N·d + 2·N + T_c·(3·N·d + 4·N) elements (times s: Byte)."""
+    N_, d_ = _v("N", N), _v("d", d)
+    T_c = block_count_term(N_, B_c)
+    elements = 3 * N_ * d_ + 2 * N_ + T_c * (3 * N_ * d_ + 4 * N_)
+    return named("Q_Flash", elements if s is None else elements * _v("s", s))
 
 
 # ----- NumPy forward passes (float64; Q, K, V are N×d) -----

@@ -186,3 +186,27 @@ def named(symbol: str, term) -> Quantity:
 def value(x):
     """The exact value of a term or a plain number."""
     return x.value if isinstance(x, Term) else x
+
+
+def _bracket(a, b, left: str, right: str, pick) -> Term:
+    a, b = Term.of(a), Term.of(b)
+    af, an = a._wrap(PRODUCT)
+    bf, bn = b._wrap(PRODUCT, right=True)
+    return Term(pick(a.value, b.value), f"{left}{af}/{bf}{right}", f"{left}{an}/{bn}{right}", ATOM,
+                _merge(a.inputs, b.inputs))
+
+
+def ceil_div(a, b) -> Term:
+    """⌈a/b⌉ as a term (whole numbers): T_c = ⌈N/B_c⌉."""
+    return _bracket(a, b, "⌈", "⌉", lambda x, y: -(-Fraction(x) // Fraction(y)))
+
+
+def floor_div(a, b) -> Term:
+    """⌊a/b⌋ as a term: M = ⌊smem/s⌋."""
+    return _bracket(a, b, "⌊", "⌋", lambda x, y: Fraction(x) // Fraction(y))
+
+
+def ceil(a) -> Term:
+    """⌈a⌉ as a term: the smallest whole number ≥ a."""
+    a = Term.of(a)
+    return Term(-(-Fraction(a.value) // 1), f"⌈{a.formula}⌉", f"⌈{a.numbers}⌉", ATOM, a.inputs)

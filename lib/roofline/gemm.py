@@ -14,14 +14,19 @@ from fractions import Fraction
 import numpy as np
 
 from roofline.cost import Cost, Timing
+from roofline.derive import named, var
 from roofline.hardware import Roofline
 from roofline.errors import ParameterError, check_positive
 
 
-def gemm(M: int, N: int, K: int, s: int = 2) -> Cost:
-    """F = 2MNK, Q_read = s (MK + KN), Q_write = s MN (Byte)."""
+def gemm(M: int, N: int, K: int, s: int = 2, rows: str = "M") -> Cost:
+    """F = 2MNK, Q_read = s (MK + KN), Q_write = s MN (Byte). `rows`: the symbol of M in the derivation (b for
+    a batch)."""
     check_positive(M=M, N=N, K=K, s=s)
-    return Cost(F=2 * M * N * K, Q_read=s * (M * K + K * N), Q_write=s * M * N)
+    from roofline.kernels import _cost
+
+    M, N, K, s = var(rows, M), var("N", N), var("K", K), var("s", s)
+    return _cost(2 * M * N * K, s * (M * K + K * N), s * M * N)
 
 
 @dataclass(frozen=True)
@@ -35,19 +40,25 @@ def batch_sweep(batches, N: int, K: int, hw: Roofline, s: int = 2) -> list[Batch
     """One row per batch size b: the GEMM (b×K)·(K×N) and its roofline bound on `hw`."""
     rows = []
     for b in batches:
-        cost = gemm(b, N, K, s)
+        cost = gemm(b, N, K, s, rows="b")
         rows.append(BatchRow(b, cost, Timing(cost, hw)))
     return rows
 
 
 def crossover_batch(N: int, K: int, hw: Roofline, s: int = 2):
     """Smallest real b with I(b) ≥ I*: b = s I* K N / (2KN − s I* (K + N)); None if no b reaches I*."""
+    b = crossover_term(N, K, hw, s)
+    return None if b is None else Fraction(b.value)
+
+
+def crossover_term(N: int, K: int, hw: Roofline, s: int = 2):
+    """`crossover_batch` as a derivation: b* = s·I*·K·N/(2·K·N − s·I*·(K + N)); None if no b reaches I*."""
     check_positive(N=N, K=K, s=s)
-    ridge = hw.ridge
+    ridge, N, K, s = hw.derivation("I*"), var("N", N), var("K", K), var("s", s)
     denominator = 2 * K * N - s * ridge * (K + N)
-    if denominator <= 0:
+    if denominator.value <= 0:
         return None
-    return s * ridge * K * N / denominator
+    return named("b*", s * ridge * K * N / denominator)
 
 
 def whole_crossover_batch(N: int, K: int, hw: Roofline, s: int = 2) -> int | None:
@@ -67,7 +78,17 @@ def intensity_terms(N: int, K: int, s: int = 2) -> tuple[int, int, int]:
 def clock(peak, SMs: int, per_clock: int) -> Fraction:
     """The clock (Hz) a peak implies: peak = SMs × FLOPs per clock of one SM × clock."""
     check_positive(SMs=SMs, per_clock=per_clock)
-    return Fraction(peak) / (SMs * per_clock)
+    return Fraction(clock_term(peak, SMs, per_clock).value)
+
+
+def clock_term(peak, SMs, per_clock, symbol: str = "P"):
+    """`clock` as a derivation: f = P / (SMs · FLOPs per clock) (the inputs may be named quantities)."""
+    from roofline.derive import Term
+
+    P = peak if isinstance(peak, Term) else var(symbol, peak)
+    S = SMs if isinstance(SMs, Term) else var("SMs", SMs)
+    c = per_clock if isinstance(per_clock, Term) else var("클럭당 FLOPs", per_clock)
+    return named("f", P / (S * c))
 
 
 @dataclass(frozen=True)
@@ -87,18 +108,28 @@ def blas_levels(n: int, s: int) -> list[Level]:
     gemm  F = 2n³, Q = 3sn²             (I = 2n/(3s))
     """
     check_positive(n=n, s=s)
+    from roofline.kernels import _cost
+
+    n, s = var("n", n), var("s", s)
     return [
-        Level(1, "dot", "x·y", Cost(2 * n, 2 * s * n, s), "1/s"),
-        Level(1, "axpy", "y ← αx + y", Cost(2 * n, 2 * s * n, s * n), "2/(3s)"),
-        Level(2, "gemv", "y ← αAx", Cost(2 * n * n, s * (n * n + n), s * n), "2n/(s(n+2))"),
-        Level(3, "gemm", "C ← αAB", Cost(2 * n**3, 2 * s * n * n, s * n * n), "2n/(3s)"),
+        Level(1, "dot", "x·y", _cost(2 * n, 2 * s * n, s), "1/s"),
+        Level(1, "axpy", "y ← αx + y", _cost(2 * n, 2 * s * n, s * n), "2/(3s)"),
+        Level(2, "gemv", "y ← αAx", _cost(2 * n**2, s * (n**2 + n), s * n), "2n/(s(n+2))"),
+        Level(3, "gemm", "C ← αAB", _cost(2 * n**3, 2 * s * n**2, s * n**2), "2n/(3s)"),
     ]
 
 
 def tile_step(T: int, s: int) -> tuple[int, int]:
     """One step of a T×T output tile with K step T: T·T·T MAC, s·(T² + T²) Byte of A and B tiles."""
     check_positive(T=T, s=s)
-    return T**3, 2 * s * T * T
+    mac, moved = tile_step_terms(T, s)
+    return mac.value, moved.value
+
+
+def tile_step_terms(T: int, s: int):
+    """`tile_step` as derivations: MAC = T³, Byte = 2·s·T²."""
+    T, s = var("T", T), var("s", s)
+    return named("단계당 MAC", T**3), named("단계당 Byte", 2 * s * T**2)
 
 
 def tile_area_for(cache_bytes: int, s: int, tiles: int = 3) -> Fraction:
@@ -106,6 +137,11 @@ def tile_area_for(cache_bytes: int, s: int, tiles: int = 3) -> Fraction:
     square root, in general irrational: `fmt.root(T², digits)` writes it rounded."""
     check_positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
     return Fraction(cache_bytes, tiles * s)
+
+
+def tile_area_term(cache_bytes: int, s: int, tiles: int = 3):
+    """`tile_area_for` as a derivation: T² = cache / (tiles · s)."""
+    return named("T_캐시²", var("캐시", cache_bytes) / (tiles * var("s", s)))
 
 
 # ----- three matmuls to time (floats: these are measurements, not the model) -----
@@ -173,7 +209,14 @@ MANTISSA_BITS = {"FP32": 23, "TF32": 10, "FP16": 10, "BF16": 7}
 
 def per_clock(tensor_core) -> tuple[int, int]:
     """FLOPs per clock of one SM (`course.note.tensor_core`): (Tensor Cores · tc_flops, CUDA Cores · cuda_flops)."""
-    tc = tensor_core.tc_per_SM * tensor_core.tc_flops
-    cuda = tensor_core.cuda_per_SM * tensor_core.cuda_flops
+    tc, cuda = (q.value for q in per_clock_terms(tensor_core))
     check_positive(tc=tc, cuda=cuda)
+    return tc, cuda
+
+
+def per_clock_terms(tensor_core):
+    """`per_clock` as derivations: tc_per_SM · tc_flops, cuda_per_SM · cuda_flops."""
+    tc = named("SM 클럭당 TC FLOPs", var("tc_per_SM", tensor_core.tc_per_SM) * var("tc_flops", tensor_core.tc_flops))
+    cuda = named("SM 클럭당 CUDA FLOPs",
+                 var("cuda_per_SM", tensor_core.cuda_per_SM) * var("cuda_flops", tensor_core.cuda_flops))
     return tc, cuda

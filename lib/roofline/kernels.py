@@ -80,8 +80,17 @@ def tile_threshold(N: int, ridge, s_in: int = 4, s_out: int = 4):
     None when no tile reaches the ridge (2N ≤ s_out I*).
     """
     check_positive(N=N, s_in=s_in, s_out=s_out)
-    ridge = Fraction(ridge)
+    T = tile_threshold_term(N, ridge, s_in, s_out)
+    return None if T is None else Fraction(T.value)
+
+
+def tile_threshold_term(N: int, ridge, s_in: int = 4, s_out: int = 4):
+    """`tile_threshold` as a derivation: T* = 2·s_in·N·I*/(2·N − s_out·I*) (`ridge` a number or the named I*)."""
+    from roofline.derive import Term
+
+    ridge = ridge if isinstance(ridge, Term) else var("I*", Fraction(ridge))
+    (s_in, s_out), N = _sizes(s_in, s_out), var("N", N)
     denominator = 2 * N - s_out * ridge
-    if denominator <= 0:
+    if denominator.value <= 0:
         return None
-    return 2 * s_in * N * ridge / denominator
+    return named("T*", 2 * s_in * N * ridge / denominator)

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
+from roofline.derive import named, var
 from roofline.errors import ParameterError, positive_int
 
 QKV, OUT, FFN, ATTN = "qkv", "out", "ffn", "attention"   # Korean names: roofline.show.ko.PART
@@ -47,9 +48,38 @@ class Transformer:
 
 def layer_flops(cfg: Transformer, causal: bool = False) -> dict[str, Fraction]:
     """FLOPs per token in one layer, by part: 6d², 2d², 16d², 4 n_ctx d (causal: 2 d (n_ctx + 1))."""
-    d, n = cfg.d_model, cfg.n_ctx
-    attention = Fraction(2 * d * (n + 1)) if causal else Fraction(4 * n * d)
-    return {QKV: Fraction(6 * d * d), OUT: Fraction(2 * d * d), FFN: Fraction(16 * d * d), ATTN: attention}
+    return {name: Fraction(q.value) for name, q in layer_terms(cfg, causal).items()}
+
+
+def layer_terms(cfg: Transformer, causal: bool = False) -> dict:
+    """`layer_flops` as derivations (roofline.derive): each part's formula in the note's symbols (d, n_ctx)."""
+    d, n = var("d", cfg.d_model), var("n_ctx", cfg.n_ctx)
+    attention = named("F_attn", 2 * d * (n + 1)) if causal else named("F_attn", 4 * n * d)
+    return {QKV: named("F_QKV", 6 * d**2), OUT: named("F_out", 2 * d**2), FFN: named("F_FFN", 16 * d**2),
+            ATTN: attention}
+
+
+def layer_total(cfg: Transformer, causal: bool = False):
+    """F_층, the layer's FLOPs per token, as a derivation: the sum of its parts."""
+    parts = layer_terms(cfg, causal)
+    return named("F_층", parts[QKV] + parts[OUT] + parts[FFN] + parts[ATTN])
+
+
+def share_terms(cfg: Transformer, causal: bool = False) -> dict:
+    """`shares` as derivations: each part over F_층."""
+    parts, total = layer_terms(cfg, causal), layer_total(cfg, causal)
+    return {name: named(q.symbol + "/F_층", q / total) for name, q in parts.items()}
+
+
+def outside_term(cfg: Transformer):
+    """`outside_layers` as a derivation: 4d + 2 d n_vocab."""
+    d, v = var("d", cfg.d_model), var("n_vocab", cfg.n_vocab)
+    return named("F_밖", 4 * d + 2 * d * v)
+
+
+def per_token_term(cfg: Transformer, causal: bool = False):
+    """`per_token` as a derivation: n_layers · F_층 + F_밖."""
+    return named("F_토큰", var("n_layers", cfg.n_layers) * layer_total(cfg, causal) + outside_term(cfg))
 
 
 def shares(cfg: Transformer, causal: bool = False) -> dict[str, Fraction]:
@@ -61,20 +91,35 @@ def shares(cfg: Transformer, causal: bool = False) -> dict[str, Fraction]:
 
 def outside_layers(cfg: Transformer) -> Fraction:
     """Embedding 4d plus de-embedding 2 d n_vocab (FLOPs per token)."""
-    return Fraction(4 * cfg.d_model + 2 * cfg.d_model * cfg.n_vocab)
+    return Fraction(outside_term(cfg).value)
 
 
 def per_token(cfg: Transformer, causal: bool = False) -> Fraction:
     """All forward FLOPs per token: n_layers × (layer) + outside the layers."""
-    return cfg.n_layers * sum(layer_flops(cfg, causal).values()) + outside_layers(cfg)
+    return Fraction(per_token_term(cfg, causal).value)
 
 
 def rest_share(cfg: Transformer, causal: bool = False) -> Fraction:
     """Share of the forward FLOPs outside the layers (embedding and logits)."""
-    return outside_layers(cfg) / per_token(cfg, causal)
+    return Fraction(rest_share_term(cfg, causal).value)
 
 
 def softmax_elements_share(cfg: Transformer) -> Fraction:
     """Softmax score elements per token and layer (n_heads · n_ctx) over the layer's matmul FLOPs:
     even at many FLOPs per element, the element-wise work is this small."""
-    return Fraction(cfg.n_heads * cfg.n_ctx) / sum(layer_flops(cfg).values())
+    return Fraction(softmax_share_term(cfg).value)
+
+
+def rest_share_term(cfg: Transformer, causal: bool = False):
+    """`rest_share` as a derivation: F_밖 / F_토큰."""
+    return named("F_밖/F_토큰", outside_term(cfg) / per_token_term(cfg, causal))
+
+
+def softmax_elements_term(cfg: Transformer):
+    """Softmax score elements per token and layer: n_heads · n_ctx."""
+    return named("softmax 원소", var("n_heads", cfg.n_heads) * var("n_ctx", cfg.n_ctx))
+
+
+def softmax_share_term(cfg: Transformer):
+    """`softmax_elements_share` as a derivation: (n_heads · n_ctx) / F_층."""
+    return named("softmax 원소/F_층", softmax_elements_term(cfg) / layer_total(cfg))

@@ -26,18 +26,17 @@ WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (t
 FOLDER = "_static/why"
 # pages whose every glued number must have its derivation (the gate); the others are counted only
 COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_3_tiling",
-           "chapters/w4_4_tile_size",
-           "chapters/w4_summary", "chapters/week3_vector_add")
+           "chapters/w4_4_tile_size", "chapters/w4_summary", "chapters/week3_vector_add", "chapters/flashattention")
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
 _SPAN = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
-_NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d]|\.\d|\s?[·×]\s?[A-Za-z])")
+_NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d/]|[.:]\d|\s?[·×]\s?[A-Za-z])")
 
 
 def is_number(text: str) -> bool:
     """A glued text that a reader reads as a number ("15.876", "4,096으로", "1/12", "63.51배"), not a name or a
-    formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은", "4·T_M·T_K Byte") or a version ("1.26.4")."""
+    formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은", "4·T_M·T_K Byte", "1/s", "2/(3s)"), a version ("2.4.6") or a pattern's name ("2:4")."""
     return bool(_NUMBER.match(text.strip()))
 
 

@@ -154,7 +154,7 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple
     if key in into:
         return key, into
     if not q.derived:   # an input shown itself: its origin is its derivation
-        name, unit = _name(q.symbol)
+        name, unit = src.get(("name", q.symbol)) or _name(q.symbol)
         origin = _origin(q, src)
         if isinstance(origin, Quantity):   # an input that is itself computed (L = N²): its record
             return records(origin, src, into)
@@ -169,9 +169,9 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple
             origin = _origin(x, src)
             if isinstance(origin, Quantity):
                 origin = "derived:" + records(origin, src, into)[0]
-        name, unit = _name(x.symbol)
+        name, unit = src.get(("name", x.symbol)) or _name(x.symbol)
         inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit, "origin": origin})
-    name, unit = _name(q.symbol)
+    name, unit = src.get(("name", q.symbol)) or _name(q.symbol)
     into[key] = {"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
                  "exact": exact_text(q.value), "unit": unit, "inputs": inputs}
     return key, into
@@ -337,3 +337,90 @@ def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
     return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
                  unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _name(q.symbol)[1]}",
                  rounding="소수 3자리로 반올림, 끝의 0은 생략")
+
+
+# the FlashAttention note's symbols (the page writes them so): its page module gives them in `src` as ("name", symbol),
+# so that they name no other page's symbol (a name also stands for symbols that begin with it: t → t_ideal)
+NOTE_NAMES = ({
+    "d": ("모델 차원 d_model", ""), "n_ctx": ("문맥 길이", "토큰"), "n_layers": ("층 수", ""), "n_heads": ("헤드 수", ""),
+    "n_vocab": ("어휘 크기", "토큰"), "F_QKV": ("QKV 투영의 토큰당 FLOPs", "FLOPs"),
+    "F_out": ("출력 투영의 토큰당 FLOPs", "FLOPs"), "F_FFN": ("FFN의 토큰당 FLOPs", "FLOPs"),
+    "F_attn": ("점수와 가중합의 토큰당 FLOPs", "FLOPs"), "F_층": ("층 하나의 토큰당 FLOPs", "FLOPs"),
+    "F_밖": ("층 밖(임베딩, 로짓)의 토큰당 FLOPs", "FLOPs"), "F_토큰": ("토큰 하나의 순전파 FLOPs", "FLOPs"),
+    "softmax 원소": ("토큰·층마다 softmax 점수 원소", "원소"),
+    "h": ("헤드 수", ""), "d_head": ("헤드 차원", ""), "layers": ("층 수", ""),
+    "smem": ("SM 하나의 Shared Memory", "Byte"), "B_c": ("K, V 블록의 행 수", ""), "B_r": ("Q 블록의 행 수", ""),
+    "T_c": ("K, V 블록의 수", ""), "Q_표준": ("표준 어텐션의 HBM 이동", "Byte"), "Q_Flash": ("FlashAttention의 HBM 이동", "Byte"),
+    "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 HBM 이동", "Byte"), "Q_Nd": ("Nd 항의 HBM 이동", "Byte"),
+    "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""), "T_캐시²": ("타일 세 개가 캐시를 채우는 T²", ""),
+    "T_캐시": ("타일 세 개가 캐시를 채우는 타일 한 변", ""), "캐시": ("캐시의 크기", "Byte"), "t/N³": ("MAC 하나에 걸린 시간", "s"),
+    "t·(N_큰/N)³": ("큰 행렬로 외삽한 시간", "s"), "t·(N_큰/N)³/3600": ("큰 행렬로 외삽한 시간 (시간 단위)", "시간"),
+    "t_naive/t_blas": ("단순 루프가 BLAS보다 느린 배율", ""), "2·N³/t": ("잰 성능", "FLOPs/s"), "repeats": ("잰 횟수", ""),
+    "cores": ("코어 수", ""), "오차/ε": ("ε 단위의 오차", ""), "N²·s": ("행렬의 Byte", "Byte"),
+    "t_열/t_행": ("열 순서가 느린 배율", ""), "줄의 원소 수": ("캐시 줄 하나의 원소 수", ""), "N·line": ("열 하나가 올리는 줄의 Byte", "Byte"),
+    "단계당 MAC": ("한 단계의 곱셈-덧셈", ""), "단계당 Byte": ("한 단계에 읽는 A·B 타일", "Byte"),
+    "타일의 MAC": ("출력 타일 하나의 곱셈-덧셈", ""), "MAC/Byte": ("읽은 Byte당 곱셈-덧셈", ""),
+    "1/(2·s)": ("타일 없는 내적의 Byte당 곱셈-덧셈", ""), "HBM/L1": ("HBM 지연이 L1 지연의 몇 배인가", ""),
+    "미스_행": ("행 순서로 읽을 때의 L1 미스", ""), "미스_열": ("열 순서로 읽을 때의 L1 미스", ""),
+    "미스_열/미스_행": ("미스의 비", ""), "max(L1_CPU)": ("큰 쪽 CPU L1", "Byte"),
+    "B_c,맞춤": ("SRAM에 들어가는 가장 큰 align 배수의 B_c", ""), "R_FA3/P": ("FA3 성능이 최대 성능에서 차지하는 비율", ""),
+    "R_FA2/P_A100": ("FA2 성능이 A100 최대 성능에서 차지하는 비율", ""), "R_FA3": ("FA3 논문의 성능", "FLOPs/s"),
+    "R_FA2": ("FA2 논문의 성능", "FLOPs/s"), "P_A100": ("A100 최대 연산 성능", "FLOPs/s"),
+    "η_FA1": ("FA1이 A100 최대 성능에서 낸 비율의 하한", ""), "BW_SRAM": ("FA1 논문의 A100 SRAM 대역폭", "Byte/s"),
+    "SRAM 크기": ("FA1 논문의 A100 SRAM 크기", "Byte"), "bits_FP32": ("FP32 가수 비트", ""),
+    "bits_TF32": ("TF32 가수 비트", ""), "2^(bits_FP32 − bits_TF32)": ("최소 단위(ulp)의 비", ""), "b": ("배치 크기", ""), "b*": ("I(b)가 I*에 닿는 배치 크기", ""),
+    "⌈b*⌉": ("I*에 닿는 가장 작은 정수 배치", ""), "T*": ("I_T가 I*에 닿는 타일 한 변", ""),
+    "t": ("현실적인 효율에서의 시간", "s"), "R_roof/P": ("최대 성능 대비 상한", ""), "s·K·N": ("가중치 행렬의 Byte", "Byte"),
+    "s·K·N/Q": ("이동량 가운데 가중치의 비율", ""), "F/Q_read": ("C 쓰기를 빼고 본 산술 강도", "FLOPs/Byte"),
+    "F/t_주장": ("주장대로면 나오는 성능", "FLOPs/s"), "I*_희소": ("희소 최대의 분기점", "FLOPs/Byte"),
+    "t_FP32": ("FP32 CUDA Core의 이상적 시간", "s"), "t_TF32": ("TF32 Tensor Core의 이상적 시간", "s"),
+    "t_FP32/t_TF32": ("TF32로 빨라진 배율", ""), "P_TF32/P_FP32": ("최대 성능의 배율", ""), "MAC": ("곱셈-덧셈(FMA) 횟수", ""), "ε": ("float64의 기계 엡실론", ""),
+    "m": ("MMA의 행 수", ""), "n": ("MMA의 열 수", ""), "k": ("MMA의 누적 길이", ""), "MMA의 MAC": ("MMA 한 번의 곱셈-덧셈", ""),
+    "MMA의 FLOPs": ("MMA 한 번의 FLOPs", "FLOPs"), "tc_per_SM": ("SM 하나의 Tensor Core 수", ""),
+    "tc_flops": ("Tensor Core 하나의 클럭당 FLOPs", "FLOPs"), "cuda_per_SM": ("SM 하나의 CUDA Core 수", ""),
+    "cuda_flops": ("CUDA Core 하나의 클럭당 FLOPs", "FLOPs"), "SM 클럭당 TC FLOPs": ("SM 하나의 Tensor Core 클럭당 FLOPs", "FLOPs"),
+    "SM 클럭당 CUDA FLOPs": ("SM 하나의 CUDA Core 클럭당 FLOPs", "FLOPs"), "SMs": ("SM 수", ""),
+    "f": ("최대 성능이 뜻하는 클럭", "Hz"), "SRAM 원소": ("한 단계가 SRAM에 두는 원소 (Q_i, K_j, V_j, S_ij, O_i, m_i, ℓ_i)", "원소"),
+    "SRAM Byte": ("한 단계가 SRAM에 두는 Byte", "Byte"), "align": ("Tensor Core가 맞추는 차원 배수", ""), "2d": ("두 배로 한 헤드 차원", ""),
+    "Q_표준/Q_Flash": ("표준 대비 FlashAttention 이동의 배율", ""), "Q_Flash(2d)/Q_Flash(d)": ("d를 두 배로 할 때 FlashAttention 이동의 배율", ""),
+    "Q_표준(2d)/Q_표준(d)": ("d를 두 배로 할 때 표준 어텐션 이동의 배율", ""),
+    "Q_S,층": ("모든 층·헤드의 점수 행렬 Byte", "Byte"),
+    "1 − F_attn/F_층": ("투영과 FFN 행렬곱의 비율", ""), "F_QKV/F_층": ("QKV 투영의 비율", ""),
+    "F_out/F_층": ("출력 투영의 비율", ""), "F_FFN/F_층": ("FFN의 비율", ""), "F_attn/F_층": ("점수와 가중합의 비율", ""),
+    "F_밖/F_토큰": ("층 밖 연산의 비율", ""), "softmax 원소/F_층": ("층 연산 대비 softmax 원소", ""), "F_attn,h": ("어텐션 행렬곱의 FLOPs", "FLOPs"),
+})
+NOTE_NAMES = {("name", symbol): name for symbol, name in NOTE_NAMES.items()}
+
+
+def percent(q: Quantity, digits: int, src: dict) -> Shown:
+    """`fmt.percent`: the share × 100 to `digits` decimals, "%"."""
+    return shown(q, fmt.percent(q.value, digits), src, digits=digits, scale=100, unit="%")
+
+
+def ratio(q: Quantity, digits: int, src: dict) -> Shown:
+    """`fmt.ratio`: "80.01배"."""
+    return shown(q, fmt.ratio(q.value, digits), src, digits=digits, unit="배")
+
+
+def binary(q: Quantity, unit: str, src: dict) -> Shown:
+    """`fmt.kib` / `mib` / `gib`: Byte in KiB, MiB, GiB (3 decimals, trailing zeros dropped)."""
+    power = {"KiB": 10, "MiB": 20, "GiB": 30}[unit]
+    text = {"KiB": fmt.kib, "MiB": fmt.mib, "GiB": fmt.gib}[unit](q.value)
+    whole = (Fraction(q.value) / 2**power).denominator == 1
+    return shown(q, text, src, digits=None if whole else 3, scale=Fraction(1, 2**power), unit=unit,
+                 rounding=None if whole else "소수 3자리로 반올림, 끝의 0은 생략")
+
+
+def root(q: Quantity, digits: int, src: dict, symbol: str) -> Shown:
+    """`fmt.root(q, digits)`: √q rounded, the one shown value that is not exact. Its record is `symbol` = √q, with
+    q's record linked (√ is not one of the evaluable operations: the check squares the shown value instead)."""
+    of, recs = records(q, src)
+    text = fmt.root(q.value, digits)
+    name, unit = src.get(("name", symbol)) or _name(symbol)
+    key = "r-" + hashlib.sha256(f"{symbol}|√{q.numbers}".encode()).hexdigest()[:10]
+    recs = {**recs, key: {"symbol": symbol, "name": name, "formula": f"√{q.symbol}", "numbers": f"√({q.numbers})",
+                          "exact": f"√({q.numbers})", "unit": unit, "root": True,
+                          "inputs": [{"symbol": q.symbol, "name": recs[of]["name"], "value": exact_text(q.value),
+                                      "unit": recs[of]["unit"], "origin": "derived:" + of}]}}
+    return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": f"소수 {digits}자리로 반올림",
+                        "scale": "1", "digits": digits, "records": recs})

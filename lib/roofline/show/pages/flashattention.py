@@ -14,7 +14,8 @@ from IPython.display import Markdown, Math
 
 from roofline import attention, cachelines, gemm, kernels, occupancy, transformer
 from roofline.cost import Timing
-from roofline.show import claims, fmt, ko, tables
+from roofline.derive import Term, ceil, ceil_div, floor_div, named, tmax, var
+from roofline.show import claims, fmt, ko, tables, why
 from roofline.show.figures import figure
 
 EPS = float(np.finfo(np.float64).eps)   # float64's machine epsilon: the unit of the error columns
@@ -52,26 +53,47 @@ def _box(rows: list[tuple[str, ...]]) -> list[str]:
 
 # ---------------------------------------------------------------- why matmul
 
+def sources(note) -> dict:
+    """symbol → origin of the note's inputs (roofline.show.why): the note's table in course.toml (or the parameter
+    cell for seq), the dtype table for s, the preset for P, BW and the SM's Shared Memory."""
+    hw, dtype = note.hardware_key, note.dtype
+    src = {**why.NOTE_NAMES, **{k: f"toml:note.gpt3.{k}" for k in ("n_ctx", "n_layers", "n_heads", "n_vocab")}}
+    src.update({"d": "toml:note.attention.d_head", "N": note.origin("attention.seq"), "h": "toml:note.attention.heads",
+                "layers": "toml:note.attention.layers",
+                "s": f"toml:dtypes.{dtype}", "BW": f"toml:presets.{hw}.BW", "P": f"toml:presets.{hw}.peak.{dtype}",
+                "smem": f"toml:presets.{hw}.smem_per_SM"})
+    src[("d", note.gpt3.d_model)] = "toml:note.gpt3.d_model"   # d_model in the GPT-3 section, d_head after it
+    src[("s", note.catalog.bytes_per("FP32"))] = "toml:dtypes.FP32"
+    src[("s", note.s)] = f"toml:dtypes.{dtype}"
+    src[("name", "M")] = ("SRAM에 담기는 원소 수", "원소")   # the note's M (not week 4's rows of C)
+    src[("name", "d")] = ("헤드 차원", "")
+    return src
+
+
 def gpt3(note) -> dict:
     model = transformer.Transformer.from_table(note.gpt3)
-    plain, causal = transformer.shares(model), transformer.shares(model, causal=True)
-    flops = transformer.layer_flops(model)
-    rows = [(ko.PART[name], fmt.percent(plain[name]), fmt.percent(causal[name]), fmt.integer(flops[name]))
-            for name in transformer.PARTS]
-    rows.append(("층 하나 합계", fmt.percent(1), fmt.percent(1), fmt.integer(sum(flops.values()))))
+    src = sources(note)
+    src[("name", "d")] = ("모델 차원 d_model", "")   # here d is d_model
+    plain, causal = transformer.share_terms(model), transformer.share_terms(model, causal=True)
+    flops = transformer.layer_terms(model)
+    rows = [(ko.PART[name], why.percent(plain[name], 1, src), why.percent(causal[name], 1, src),
+             why.integer(flops[name], src)) for name in transformer.PARTS]
+    every = lambda shares: named("Σ 비율", sum((shares[name] for name in transformer.PARTS[1:]), shares[transformer.PARTS[0]]))  # noqa: E731
+    rows.append(("층 하나 합계", why.percent(every(plain), 1, src), why.percent(every(causal), 1, src),
+                 why.integer(transformer.layer_total(model), src)))
+    g = lambda key: why.var(key if key != "d_model" else "d", getattr(model, key), src)   # noqa: E731
     return {
         "gpt3-table": tables.markdown(["연산", "비율", "비율 (인과 마스크)", "토큰당 FLOPs (층 하나, 마스크 없음)"], rows, "lrrr"),
-        "gpt3-d": fmt.integer(model.d_model), "gpt3-layers": fmt.integer(model.n_layers),
-        "gpt3-ctx": fmt.integer(model.n_ctx), "gpt3-heads": fmt.integer(model.n_heads),
-        "gpt3-vocab": fmt.integer(model.n_vocab),
-        "gpt3-qkv": fmt.percent(plain[transformer.QKV]), "gpt3-out": fmt.percent(plain[transformer.OUT]),
-        "gpt3-ffn": fmt.percent(plain[transformer.FFN]), "gpt3-attn": fmt.percent(plain[transformer.ATTN]),
-        "gpt3-attn-causal": fmt.percent(causal[transformer.ATTN]),
-        "gpt3-proj-sum": fmt.percent(1 - plain[transformer.ATTN]),
-        "gpt3-rest": fmt.percent(transformer.rest_share(model)),
-        "gpt3-softmax": fmt.percent(transformer.softmax_elements_share(model), 4),
-        "gpt3-softmax-elements": fmt.integer(model.n_heads * model.n_ctx),
-        "gpt3-total": fmt.giga(transformer.per_token(model), 1),
+        "gpt3-d": g("d_model"), "gpt3-layers": g("n_layers"), "gpt3-ctx": g("n_ctx"), "gpt3-heads": g("n_heads"),
+        "gpt3-vocab": g("n_vocab"),
+        "gpt3-qkv": why.percent(plain[transformer.QKV], 1, src), "gpt3-out": why.percent(plain[transformer.OUT], 1, src),
+        "gpt3-ffn": why.percent(plain[transformer.FFN], 1, src), "gpt3-attn": why.percent(plain[transformer.ATTN], 1, src),
+        "gpt3-attn-causal": why.percent(causal[transformer.ATTN], 1, src),
+        "gpt3-proj-sum": why.percent(named("1 − F_attn/F_층", 1 - plain[transformer.ATTN]), 1, src),
+        "gpt3-rest": why.percent(transformer.rest_share_term(model), 1, src),
+        "gpt3-softmax": why.percent(transformer.softmax_share_term(model), 4, src),
+        "gpt3-softmax-elements": why.integer(transformer.softmax_elements_term(model), src),
+        "gpt3-total": why.giga(transformer.per_token_term(model), 1, src),
     }
 
 
@@ -79,13 +101,24 @@ def gpt3(note) -> dict:
 
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
-    fp32 = note.hardware.P("FP32")
+    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware_key}.peak.FP32"}
+    N = var("N", big)
+    P32 = var("P_FP32", note.hardware.P("FP32"))
+    F = named("F", 2 * N**3)
     return {
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
-        "big-N": fmt.integer(big), "big-MAC": fmt.integer(big**3), "big-F": fmt.giga(2 * big**3, 1),
-        "big-fp32-ms": fmt.ms(Fraction(2 * big**3) / fp32, 2), "preset": note.hardware.name,
-        "blas-N": fmt.integer(m.blas_N), **epsilon(),
+        "big-N": why.var("N", big, src), "big-MAC": why.integer(named("MAC", N**3), src), "big-F": why.giga(F, 1, src),
+        "big-fp32-ms": why.ms(named("t_compute", F / P32), 2, src), "preset": note.hardware.name,
+        "blas-N": why.var("N", m.blas_N, {**src, "N": "toml:note.measure.blas_N"}), **epsilon(),
     }
+
+
+def tera_number(q, digits: int, src: dict):
+    """`fmt.number(q / 10¹², digits)` (a peak in TFLOPs/s, trailing zeros dropped) with its record."""
+    x = Fraction(q.value) / 10**12
+    return why.shown(q, fmt.number(x, digits), src, digits=None if x.denominator == 1 else digits,
+                     scale=Fraction(1, 10**12), unit="TFLOPs/s",
+                     rounding=None if x.denominator == 1 else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
 
 
 LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
@@ -94,62 +127,130 @@ LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
 def measured(runs, note, machine) -> dict:
     """The timing table of `matmul_timing.implementations` and the sentences that read it (measured values)."""
     big, T = note.gemm.N, note.measure.T
+    m = note.measure
+    src = {**why.NOTE_NAMES, "N_큰": "toml:note.gemm.N", ("N", m.naive_N): "toml:note.measure.naive_N",
+           ("N", m.tiled_N): "toml:note.measure.tiled_N", ("N", m.blas_N): "toml:note.measure.blas_N"}
+    src[("name", "N_큰")] = ("외삽할 행렬 한 변", "")
+    N_big = var("N_큰", big)
+    eps = named("ε", 1 / Term.of(2) ** 52)
+
+    def seconds(r):
+        """The measured time of run `r` as an input: what, on which machine, how."""
+        symbol = f"t_{r.label}"
+        src[(symbol, Fraction(r.seconds))] = (f"measured:{LABELS[r.label].format(T=T)}, N = {r.N}, {r.repeats}번 잰 가장 짧은 시간 "
+                       f"(이 페이지를 빌드한 컴퓨터: {machine.cpu}, {machine.blas})")
+        src[("name", symbol)] = (f"{LABELS[r.label].format(T=T)}의 잰 시간", "s")
+        return var(symbol, Fraction(r.seconds))
+
+    def of_run(r):
+        src[("repeats", r.repeats)] = "measured:잰 횟수 (단순 루프는 한 번, 나머지는 가장 짧은 시간을 고르는 횟수)"
+        return var("N", r.N), seconds(r)
 
     def row(r):
-        t = Fraction(r.seconds)
-        return (LABELS[r.label].format(T=T), fmt.integer(r.N), fmt.integer(r.repeats),
-                fmt.decimal(t * 1000, 3, grouping=True), fmt.decimal(t / r.N**3 * 10**9, 2, grouping=True),
-                fmt.decimal(t * Fraction(big, r.N) ** 3, 1, grouping=True),
-                "기준" if r.error is None else fmt.decimal(Fraction(r.error) / Fraction(EPS), 1))
+        N, t = of_run(r)
+        per_mac = named("t/N³", t / N**3)
+        extra = named("t·(N_큰/N)³", t * (N_big / N) ** 3)
+        if r.error is None:
+            error = "기준"
+        else:
+            src[f"오차_{r.label}"] = f"measured:max |C − C_BLAS| ({LABELS[r.label].format(T=T)}, N = {r.N})"
+            err = var(f"오차_{r.label}", Fraction(r.error))
+            error = why.decimal(named("오차/ε", err / eps), 1, src)
+        return (LABELS[r.label].format(T=T), why.var("N", r.N, src), why.var("repeats", r.repeats, src),
+                grouped(t, 3, src, scale=1000, unit="ms"), grouped(per_mac, 2, src, scale=10**9, unit="ns"),
+                grouped(extra, 1, src, unit="s"), error)
 
     naive = next(r for r in runs if r.label == "naive")
     blas_small = next(r for r in runs if r.label == "blas" and r.N == naive.N)
     blas_big = runs[-1]
-    t_naive, t_big = Fraction(naive.seconds), Fraction(blas_big.seconds)
+    table = tables.markdown(
+        ["구현", "N", "잰 횟수", "시간 (ms)", "MAC당 (ns)", f"{fmt.integer(big)} 외삽 (s)", "오차 (ε)"],
+        [row(r) for r in runs], "lrrrrrr")
+    N_n, t_naive = var("N", naive.N), seconds(naive)
+    t_blas_small = seconds(blas_small)
+    N_b, t_big = var("N", blas_big.N), seconds(blas_big)
     repeats = max(r.repeats for r in runs)
+    hours = named("t·(N_큰/N)³/3600", t_naive * (N_big / N_n) ** 3 / 3600)
+    vs = named("t_naive/t_blas", t_naive / t_blas_small)
+    rate = named("2·N³/t", 2 * N_b**3 / t_big)
     return {
-        "measure-table": tables.markdown(
-            ["구현", "N", "잰 횟수", "시간 (ms)", "MAC당 (ns)", f"{fmt.integer(big)} 외삽 (s)", "오차 (ε)"],
-            [row(r) for r in runs], "lrrrrrr"),
-        "naive-ns": fmt.decimal(t_naive / naive.N**3 * 10**9, 0),
-        "naive-hours": fmt.decimal(t_naive * Fraction(big, naive.N) ** 3 / 3600, 1, grouping=True),
-        "naive-vs-blas": fmt.decimal(t_naive / Fraction(blas_small.seconds), 0, grouping=True) + "배",
-        "blas-big-ms": fmt.decimal(t_big * 1000, 1, grouping=True),
-        "blas-big-rate": fmt.decimal(2 * blas_big.N**3 / t_big / 10**9, 1, grouping=True),
-        "blas-big-extra": fmt.decimal(t_big * Fraction(big, blas_big.N) ** 3, 1, grouping=True),
-        "meas-repeats": fmt.integer(repeats),
-        "meas-cpu": machine.cpu, "meas-cores": fmt.integer(machine.cores), "meas-blas": machine.blas,
-        "meas-numpy": machine.numpy,
+        "measure-table": table,
+        "naive-ns": why.shown(q := named("t/N³", t_naive / N_n**3), fmt.decimal(Fraction(q.value) * 10**9, 0), src,
+                              digits=0, scale=10**9, unit="ns"),
+        "naive-hours": grouped(hours, 1, src, unit="시간"),
+        "naive-vs-blas": why.around(grouped(vs, 0, src, unit="배"), fmt.decimal(Fraction(vs.value), 0, grouping=True) + "배"),
+        "blas-big-ms": grouped(t_big, 1, src, scale=1000, unit="ms"),
+        "blas-big-rate": grouped(rate, 1, src, scale=Fraction(1, 10**9), unit="GFLOPs/s"),
+        "blas-big-extra": grouped(named("t·(N_큰/N)³", t_big * (N_big / N_b) ** 3), 1, src, unit="s"),
+        "meas-repeats": why.var("repeats", repeats, src),
+        "meas-cpu": machine.cpu, "meas-cores": why.var("cores", machine.cores,
+                                                       {**why.NOTE_NAMES, "cores": f"measured:이 기계의 코어 수 ({machine.cpu})"}),
+        "meas-blas": machine.blas, "meas-numpy": machine.numpy,
     }
 
 
 def epsilon() -> dict:
-    return {"eps": fmt.decimal(Fraction(EPS) * 10**16, 2) + " × 10⁻¹⁶"}
+    # float64 keeps 52 mantissa bits: ε = 2⁻⁵² (numpy.finfo(np.float64).eps, EPS)
+    eps = named("ε", 1 / Term.of(2) ** 52)
+    assert eps.value == Fraction(EPS)
+    text = fmt.decimal(Fraction(EPS) * 10**16, 2) + " × 10⁻¹⁶"
+    return {"eps": why.shown(eps, text, why.NOTE_NAMES, digits=2, scale=10**16, unit="")}
 
 
 # ---------------------------------------------------------------- cache lines and one tile step
+
+def cache_sources(note) -> dict:
+    """The cache example's inputs: the note's cache and latency tables, FP32's size, the H100 preset's smem."""
+    c = note.cache
+    src = {**why.NOTE_NAMES, "line": "toml:note.cache.line", "T": "toml:note.cache.tile", "K": "toml:note.cache.K",
+           "L1_CPU": "toml:note.cache.CPU_L1", "L1_GPU": "toml:note.cache.GPU_L1", "N": "toml:note.gemm.N",
+           "s": "toml:dtypes.FP32", "smem_H100": "toml:presets.H100_SXM.smem_per_SM",
+           "L1": "toml:note.latency.L1", "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
+           "HBM": "toml:note.latency.HBM", ("캐시", c.GPU_L1): "toml:note.cache.GPU_L1",
+           **{("캐시", x): "toml:note.cache.CPU_L1" for x in c.CPU_L1}}
+    for key, name in (("line", ("캐시 줄의 크기", "Byte")), ("T", ("타일 한 변", "")), ("K", ("행렬 한 변", "")),
+                      ("L1_CPU", ("CPU L1 데이터 캐시", "Byte")), ("L1_GPU", ("GPU SM 하나의 L1", "Byte")),
+                      ("smem_H100", ("H100 SM 하나의 Shared Memory", "Byte")), ("L1", ("L1 지연", "사이클")),
+                      ("shared", ("Shared Memory 지연", "사이클")), ("L2", ("L2 지연", "사이클")),
+                      ("HBM", ("HBM 지연", "사이클")), ("N", ("행렬 한 변", ""))):
+        src[("name", key)] = name
+    return src
+
 
 def cache(note) -> dict:
     c, lat = note.cache, note.latency
     s32 = note.catalog.bytes_per("FP32")
     big, line = note.gemm.N, c.line
     T4, K8 = c.tile, c.K
-    mac_step, bytes_step = gemm.tile_step(T4, s32)
+    src = cache_sources(note)
+    N_, line_, s_, T_, K_ = var("N", big), var("line", line), var("s", s32), var("T", T4), var("K", K8)
+    mac_step_, bytes_step_ = gemm.tile_step_terms(T4, s32)
+    mac_step, bytes_step = mac_step_.value, bytes_step_.value
+    steps = named("K 단계 수", floor_div(K_, T_))
+    L1 = [var("L1", x) for x in lat.L1]
+    HBM = var("HBM", lat.HBM)
+    cpu = [var("L1_CPU", x) for x in c.CPU_L1]
+    kib_range = lambda qs: why.around(why.binary(qs[0], "KiB", src), "–".join(fmt.kib(q.value) for q in qs))  # noqa: E731
     return {
-        "line": fmt.integer(line), "line-elems": fmt.integer(line // s32), "col-lines": fmt.integer(big),
-        "col-bytes": fmt.kib(big * line), "cpu-l1": "–".join(fmt.kib(x) for x in c.CPU_L1),
-        "ex-T": fmt.integer(T4), "ex-K": fmt.integer(K8), "ex-outputs": fmt.integer(T4 * T4),
-        "ex-mac-step": fmt.integer(mac_step), "ex-bytes-step": fmt.integer(bytes_step),
-        "ex-steps": fmt.integer(K8 // T4), "ex-mac-tile": fmt.integer(mac_step * (K8 // T4)),
-        "ex-mac-per-byte": fmt.number(Fraction(mac_step, bytes_step), 3),
-        "ex-naive-per-byte": fmt.number(Fraction(1, 2 * s32), 3),
-        "gpu-l1": fmt.kib(c.GPU_L1), "T-gpu-l1": fmt.root(gemm.tile_area_for(c.GPU_L1, s32), 1),
-        "T-cpu-l1": "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1),
-        "lat-L1": "–".join(fmt.integer(x) for x in lat.L1), "lat-shared": fmt.integer(lat.shared),
-        "lat-L2": fmt.integer(lat.L2), "lat-HBM": fmt.integer(lat.HBM),
-        "lat-ratio": fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
-        + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1),
-        "h100-smem": fmt.kib(note.catalog.preset("H100_SXM").smem_per_SM),
+        "line": why.var("line", line, src), "line-elems": why.integer(named("줄의 원소 수", floor_div(line_, s_)), src),
+        "col-lines": why.var("N", big, src),
+        "col-bytes": why.binary(named("N·line", N_ * line_), "KiB", src), "cpu-l1": kib_range(cpu),
+        "ex-T": why.var("T", T4, src), "ex-K": why.var("K", K8, src), "ex-outputs": why.integer(named("T²", T_**2), src),
+        "ex-mac-step": why.integer(mac_step_, src), "ex-bytes-step": why.integer(bytes_step_, src),
+        "ex-steps": why.integer(steps, src), "ex-mac-tile": why.integer(named("타일의 MAC", mac_step_ * steps), src),
+        "ex-mac-per-byte": why.number(named("MAC/Byte", mac_step_ / bytes_step_), 3, src),
+        "ex-naive-per-byte": why.number(named("1/(2·s)", 1 / (2 * s_)), 3, src),
+        "gpu-l1": why.binary(var("L1_GPU", c.GPU_L1), "KiB", src),
+        "T-gpu-l1": why.root(gemm.tile_area_term(c.GPU_L1, s32), 1, src, "T_캐시"),
+        "T-cpu-l1": why.around(why.root(gemm.tile_area_term(c.CPU_L1[0], s32), 1, src, "T_캐시"),
+                               "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1)),
+        "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1)),
+        "lat-shared": why.var("shared", lat.shared, src),
+        "lat-L2": why.var("L2", lat.L2, src), "lat-HBM": why.var("HBM", lat.HBM, src),
+        "lat-ratio": why.around(why.decimal(named("HBM/L1", HBM / tmax(*L1)), 1, src),
+                                fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
+                                + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1)),
+        "h100-smem": why.binary(var("smem_H100", note.catalog.preset("H100_SXM").smem_per_SM), "KiB", src),
         "walk-diagram": text_block(walk_diagram(big, s32, line)),
         "tile-diagram": text_block(tile_diagram(K8, T4)),
         "hierarchy-diagram": text_block(hierarchy_diagram(note)),
@@ -185,9 +286,16 @@ def walk_counts(note) -> dict:
     l1 = max(note.cache.CPU_L1)
     row = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.ROW)
     col = cachelines.whole_matrix_misses(n, s32, line, l1, cachelines.COLUMN)
-    return {"misses-row": fmt.integer(row), "misses-col": fmt.integer(col),
-            "misses-ratio": fmt.ratio(Fraction(col, row), 0),
-            "l1-max": fmt.kib(l1)}
+    src = cache_sources(note)
+    N, s_, line_ = var("N", n), var("s", s32), var("line", line)
+    # cachelines.whole_matrix_misses, written as the derivation it computes (checked against it): by rows every line
+    # is brought up once, N·⌈N·s/line⌉; by columns, when a column's N lines do not fit the L1, every access misses, N²
+    row_ = named("미스_행", N * ceil_div(N * s_, line_))
+    col_ = named("미스_열", N**2) if n * line > l1 else named("미스_열", N * ceil_div(N * s_, line_))
+    assert (row_.value, col_.value) == (row, col)
+    return {"misses-row": why.integer(row_, src), "misses-col": why.integer(col_, src),
+            "misses-ratio": why.ratio(named("미스_열/미스_행", col_ / row_), 0, src),
+            "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var("L1_CPU", x) for x in note.cache.CPU_L1))), "KiB", src)}
 
 
 def tile_diagram(K: int, T: int) -> str:
@@ -231,11 +339,20 @@ def hierarchy_diagram(note) -> str:
 def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
     nbytes = result.n * result.n * result.itemsize
-    return {"stride-n": fmt.integer(result.n), "stride-mib": fmt.mib(nbytes),
-            "stride-repeats": fmt.integer(result.repeats),
-            "stride-row-ms": fmt.decimal(result.row_seconds * 1e3, 1),
-            "stride-col-ms": fmt.decimal(result.column_seconds * 1e3, 1),
-            "stride-slowdown": fmt.decimal(result.slowdown, 1) + "배",
+    how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
+    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "measured:잰 횟수 (가장 짧은 시간을 고르는 횟수)",
+           "t_행": f"measured:행 순서 복사 A.copy() ({how})", "t_열": f"measured:열 순서 복사 ({how})"}
+    src[("name", "t_행")], src[("name", "t_열")] = ("행 순서로 읽은 시간", "s"), ("열 순서로 읽은 시간", "s")
+    N, s_ = var("N", result.n), var("s", result.itemsize)
+    row, col = var("t_행", Fraction(result.row_seconds)), var("t_열", Fraction(result.column_seconds))
+    ms1 = lambda q: why.shown(q, fmt.decimal(Fraction(q.value) * 1000, 1), src, digits=1, scale=1000, unit="ms")  # noqa: E731
+    slow = named("t_열/t_행", col / row)
+    return {"stride-n": why.var("N", result.n, src),
+            "stride-mib": why.binary(named("N²·s", N**2 * s_), "MiB", src),
+            "stride-repeats": why.var("repeats", result.repeats, src),
+            "stride-row-ms": ms1(row), "stride-col-ms": ms1(col),
+            "stride-slowdown": why.around(why.shown(slow, fmt.decimal(Fraction(slow.value), 1), src, digits=1, unit="배"),
+                                          fmt.decimal(Fraction(slow.value), 1) + "배"),
             "stride-reading": _stride_reading(result, note)}
 
 
@@ -258,11 +375,14 @@ def _stride_reading(result, note) -> str:
 
 def blas(note) -> dict:
     n, s = note.blas.n, note.catalog.bytes_per(note.blas.dtype)
-    rows = [(f"Level-{L.level} {L.name}", fmt.decimal(L.cost.I, 3), L.intensity, L.operation, fmt.integer(L.cost.F),
-             fmt.integer(L.cost.Q)) for L in gemm.blas_levels(n, s)]
+    src = {**why.NOTE_NAMES, "n": "toml:note.blas.n", "s": f"toml:dtypes.{note.blas.dtype}"}
+    src[("name", "n")] = ("벡터 길이, 행렬 한 변", "")
+    rows = [(f"Level-{L.level} {L.name}", why.decimal(L.cost.derivation("I"), 3, src), L.intensity, L.operation,
+             why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
+            for L in gemm.blas_levels(n, s)]
     return {"blas-table": tables.markdown(
         ["수준·루틴", f"I (n = {fmt.integer(n)})", "I 식", "연산", "F (FLOPs)", "Q (Byte)"], rows, "lrllrr"),
-        "blas-n": fmt.integer(n), "blas-dtype": note.blas.dtype}
+        "blas-n": why.var("n", n, src), "blas-dtype": note.blas.dtype}
 
 
 # ---------------------------------------------------------------- Tensor Core
@@ -271,90 +391,178 @@ def tensor_core(note) -> dict:
     preset, dtype = note.hardware, note.dtype
     fp32 = preset.P("FP32")
     a100 = note.catalog.preset("A100_SXM")   # the previous generation, for TF32
+    hw = note.hardware_key
+    tc = note.tensor_core
+    src = sources(note)
+    for name in preset.peak:
+        src[f"P_{name}"] = f"toml:presets.{hw}.peak.{name}"
+        src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
+    for name in a100.peak:
+        src[f"P_{name},A100"] = f"toml:presets.A100_SXM.peak.{name}"
+        src[("name", f"P_{name},A100")] = (f"A100 {name} 최대 연산 성능", "FLOPs/s")
+    for key in ("m", "n", "k", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"):
+        src[key] = f"toml:note.tensor_core.{key}"
+    src["SMs"] = f"toml:presets.{hw}.SMs"
+    P = {name: var(f"P_{name}", value) for name, value in preset.peak.items()}
+    BW = var("BW", preset.BW)
     rows = []
-    for name, P in preset.peak.items():
+    for name, P_ in P.items():
         unit = "CUDA Core" if name == "FP32" else "Tensor Core"
         sparse = preset.sparse.get(name)
-        rows.append((f"{name} ({unit}{', 정수' if name.startswith('INT') else ''})", fmt.number(P / 10**12, 1),
-                     fmt.number(sparse / 10**12, 1) if sparse else "–", fmt.ratio(P / fp32, 1),
-                     fmt.decimal(P / preset.BW, 1)))
-    tc = note.tensor_core
-    mma_mac = tc.m * tc.n * tc.k
-    sm_tc, sm_cuda = gemm.per_clock(tc)
+        rows.append((f"{name} ({unit}{', 정수' if name.startswith('INT') else ''})", tera_number(P_, 1, src),
+                     tera_number(var(f"P_{name},희소", sparse), 1, src) if sparse else "–",
+                     why.ratio(named(f"P_{name}/P_FP32", P_ / P["FP32"]), 1, src),
+                     why.decimal(named(f"I*_{name}", P_ / BW), 1, src)))
+    m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
+    mma = named("MMA의 MAC", m_ * n_ * k_)
+    sm_tc_, sm_cuda_ = gemm.per_clock_terms(tc)
+    sm_tc, sm_cuda = sm_tc_.value, sm_cuda_.value
+    ratio = lambda a, b, digits: why.ratio(named(f"{a.symbol}/{b.symbol}", a / b), digits, src)   # noqa: E731
+    a100_tf32, a100_fp32 = var("P_TF32,A100", a100.P("TF32")), var("P_FP32,A100", a100.P("FP32"))
     return {
         "tc-table": tables.markdown(["자료형 (장치)", "dense 최대", "2:4 희소 최대", "FP32 대비", "분기점 I*"], rows, "lrrrr"),
         "tc-dtypes": ", ".join(d for d in preset.peak if d != "FP32"),
         "tc-int": ", ".join(d for d in preset.peak if d.startswith("INT")),
-        "mma-m": fmt.integer(tc.m), "mma-n": fmt.integer(tc.n), "mma-k": fmt.integer(tc.k),
-        "mma-mac": fmt.integer(mma_mac), "mma-flops": fmt.integer(2 * mma_mac),
-        "tc-per-SM": fmt.integer(tc.tc_per_SM), "tc-flops": fmt.integer(tc.tc_flops),
-        "cuda-per-SM": fmt.integer(tc.cuda_per_SM), "cuda-flops": fmt.integer(tc.cuda_flops),
-        "sm-tc": fmt.integer(sm_tc), "sm-cuda": fmt.integer(sm_cuda), "sm-ratio": fmt.ratio(Fraction(sm_tc, sm_cuda), 0),
+        "mma-m": why.var("m", tc.m, src), "mma-n": why.var("n", tc.n, src), "mma-k": why.var("k", tc.k, src),
+        "mma-mac": why.integer(mma, src), "mma-flops": why.integer(named("MMA의 FLOPs", 2 * mma), src),
+        "tc-per-SM": why.var("tc_per_SM", tc.tc_per_SM, src), "tc-flops": why.var("tc_flops", tc.tc_flops, src),
+        "cuda-per-SM": why.var("cuda_per_SM", tc.cuda_per_SM, src),
+        "cuda-flops": why.var("cuda_flops", tc.cuda_flops, src),
+        "sm-tc": why.integer(sm_tc_, src), "sm-cuda": why.integer(sm_cuda_, src), "sm-ratio": ratio(sm_tc_, sm_cuda_, 0),
         # peak = SMs × FLOPs per clock × clock  →  the clock solved backwards (GHz)
-        "clock-tc": fmt.decimal(gemm.clock(preset.P(dtype), preset.SMs, sm_tc) / 10**9, 2),
-        "clock-cuda": fmt.decimal(gemm.clock(fp32, preset.SMs, sm_cuda) / 10**9, 2),
-        "tc-dense": fmt.number(preset.P(dtype) / 10**12, 1),
-        "tc-sparse": fmt.number(preset.sparse[dtype] / 10**12, 1) if dtype in preset.sparse else "–",
-        "tc-fp32": fmt.number(fp32 / 10**12, 1), "tc-ratio": fmt.ratio(preset.P(dtype) / fp32, 1),
-        "tf32-ratio": fmt.ratio(preset.P("TF32") / fp32, 1) if "TF32" in preset.peak else "–",
-        "tf32-ratio-a100": fmt.ratio(a100.P("TF32") / a100.P("FP32"), 0), "a100": a100.name,
+        "clock-tc": why.shown(c := gemm.clock_term(P[dtype], preset.SMs, sm_tc_), fmt.decimal(c.value / 10**9, 2), src,
+                              digits=2, scale=Fraction(1, 10**9), unit="GHz"),
+        "clock-cuda": why.shown(c := gemm.clock_term(P["FP32"], preset.SMs, sm_cuda_), fmt.decimal(c.value / 10**9, 2),
+                                src, digits=2, scale=Fraction(1, 10**9), unit="GHz"),
+        "tc-dense": tera_number(P[dtype], 1, src),
+        "tc-sparse": tera_number(var(f"P_{dtype},희소", preset.sparse[dtype]), 1, src) if dtype in preset.sparse else "–",
+        "tc-fp32": tera_number(P["FP32"], 1, src), "tc-ratio": ratio(P[dtype], P["FP32"], 1),
+        "tf32-ratio": ratio(P["TF32"], P["FP32"], 1) if "TF32" in preset.peak else "–",
+        "tf32-ratio-a100": ratio(a100_tf32, a100_fp32, 0), "a100": a100.name,
         "sparsity": "2:4", "source-link": Markdown(f"[{preset.name} 제품 페이지]({preset.source})"),
     }
 
 
 # ---------------------------------------------------------------- GEMM Roofline
 
+def gemm_sources(note) -> dict:
+    """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
+    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "K": "toml:note.gemm.K", "b": "toml:note.gemm.batches",
+           "align": "toml:note.tensor_core.align",
+           "η_lo": "cite:shah2024flashattention3", "η_hi": "cite:shah2024flashattention3",
+           "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
+           "t_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
+           "R_표": "cite:흔히 인용되는 배치별 성능 표", "b_표": "cite:흔히 인용되는 배치별 성능 표"}
+    hw = note.hardware_key
+    for name, value in [*note.hardware.peak.items(), (note.dtype, note.hardware.P(note.dtype))]:   # the dtype's last
+        src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
+    for name in note.hardware.sparse:
+        src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
+    src[("name", "η_lo")] = ("큰 cuBLAS GEMM 효율의 하한", "")
+    src[("name", "η_hi")] = ("큰 cuBLAS GEMM 효율의 상한", "")
+    src[("name", "η_SB,lo")] = ("Scaling Book 효율의 하한", "")
+    src[("name", "η_SB,hi")] = ("Scaling Book 효율의 상한", "")
+    src[("name", "I*_SB")] = ("Scaling Book의 H100 분기점", "FLOPs/Byte")
+    src[("name", "t_주장")] = ("인용되는 시간", "s")
+    src[("name", "R_주장")] = ("인용되는 성능", "FLOPs/s")
+    src[("name", "R_표")] = ("인용 표의 성능", "FLOPs/s")
+    src[("name", "b_표")] = ("인용 표의 배치 크기", "")
+    return src
+
+
+def grouped(q, digits: int, src: dict, scale=1, unit: str | None = None):
+    """`fmt.decimal(q × scale, digits, grouping=True)` with its record."""
+    return why.shown(q, fmt.decimal(Fraction(q.value) * scale, digits, grouping=True), src, digits=digits,
+                     scale=scale, unit=unit)
+
+
+def share_range(lo, hi, src: dict):
+    """"80–90%" (two quoted shares) with the record of the first."""
+    text = f"{fmt.number(lo.value * 100)}–{fmt.percent(hi.value, 0)}"
+    return why.around(why.shown(lo, fmt.number(lo.value * 100), src, digits=None, scale=100, unit="%"), text)
+
+
+def ms_range(fast, slow, src: dict):
+    """"a–b" ms, two times to 3 decimals, with the record of the first."""
+    return why.around(why.ms(fast, 3, src), f"{fmt.ms(fast.value, 3)}–{fmt.ms(slow.value, 3)}")
+
+
 def gemm_roofline(note) -> dict:
     preset, dtype, s = note.hardware, note.dtype, note.s
     hw = preset.roofline(dtype)
     N_w, K_w = note.gemm.N, note.gemm.K
+    src = gemm_sources(note)
     sweep = gemm.batch_sweep(note.gemm.batches, N_w, K_w, hw, s)
-    rows = [(fmt.integer(r.b), fmt.decimal(r.cost.I, 1, grouping=True), fmt.decimal(r.timing.R_roof / 10**12, 1),
-             fmt.percent(r.timing.R_roof / hw.P), fmt.decimal(r.timing.t_ideal * 10**6, 2),
-             "HBM" if r.timing.memory_bound else "연산") for r in sweep]
-    b_star = gemm.crossover_batch(N_w, K_w, hw, s)
-    T_star = kernels.tile_threshold(N_w, hw.ridge, s, s)   # week 4's model: reuse only inside one output tile
+    P_, BW_, ridge_ = hw.derivation("P"), hw.derivation("BW"), hw.derivation("I*")
+
+    def row(r):
+        R = r.timing.derivation("R_roof")
+        return (why.var("b", r.b, src), grouped(r.cost.derivation("I"), 1, src),
+                why.shown(R, fmt.decimal(r.timing.R_roof / 10**12, 1), src, digits=1, scale=Fraction(1, 10**12),
+                          unit="TFLOPs/s"),
+                why.percent(named("R_roof/P", R / P_), 1, src),
+                why.shown(t := r.timing.derivation("t_ideal"), fmt.decimal(t.value * 10**6, 2), src, digits=2,
+                          scale=10**6, unit="µs"),
+                "HBM" if r.timing.memory_bound else "연산")
+
+    rows = [row(r) for r in sweep]
+    b_star_ = gemm.crossover_term(N_w, K_w, hw, s)
+    b_star = None if b_star_ is None else b_star_.value
+    T_star_ = kernels.tile_threshold_term(N_w, ridge_, s, s)   # week 4's model: reuse only inside one output tile
     a, c, e = gemm.intensity_terms(N_w, K_w, s)   # I(b) = a·b / (c·b + e), in lowest terms
-    F_sq = 2 * N_w * K_w * N_w
-    lo, hi = gemm.LARGE_GEMM_EFFICIENCY
-    gemv = gemm.gemm(1, N_w, K_w, s)
-    gemv_no_out = Fraction(gemv.F, gemv.Q_read)
-    claim_t, claim_rate = gemm.CLAIMED_SQUARE_GEMM
-    sb_lo, sb_hi = gemm.SCALING_BOOK_EFFICIENCY
+    N_, K_, s_ = var("N", N_w), var("K", K_w), var("s", s)
+    F_sq_ = named("F", 2 * N_ * K_ * N_)
+    F_sq = F_sq_.value
+    lo, hi = (var("η_lo", x) for x in gemm.LARGE_GEMM_EFFICIENCY)
+    gemv = gemm.gemm(1, N_w, K_w, s, rows="b")
+    gemv_no_out_ = named("F/Q_read", gemv.derivation("F") / gemv.derivation("Q_read"))
+    hi = var("η_hi", hi.value)
+    claim_t, claim_rate = var("t_주장", gemm.CLAIMED_SQUARE_GEMM[0]), var("R_주장", gemm.CLAIMED_SQUARE_GEMM[1])
+    sb_lo, sb_hi = (var(k, x) for k, x in zip(("η_SB,lo", "η_SB,hi"), gemm.SCALING_BOOK_EFFICIENCY))
     memory_rows = [r for r in sweep if r.timing.memory_bound]
     last = memory_rows[-1] if memory_rows else sweep[0]
+    gemv_t = Timing(gemv, hw)
+    gemv_R = gemv_t.derivation("R_roof")
+    sparse = var(f"P_{dtype},희소", preset.sparse[dtype]) if dtype in preset.sparse else None
+    weight = named("s·K·N", s_ * K_ * N_)
     return {
         "batch-table": tables.markdown(["b", "I(b)", "상한 (TFLOPs/s)", "최대 대비", "하한 (µs)", "제한 자원"], rows, "rrrrrl"),
-        "ridge": fmt.decimal(hw.ridge, 1), "P-dense": fmt.number(hw.P / 10**12, 1),
-        "bw": fmt.number(preset.BW / 10**12, 2), "dtype": dtype, "s": fmt.integer(s),
-        "b-star": fmt.decimal(b_star, 1) if b_star is not None else "없음",
-        "b-star-int": fmt.integer(gemm.whole_crossover_batch(N_w, K_w, hw, s)) if b_star is not None else "없음",
+        "ridge": why.decimal(ridge_, 1, src), "P-dense": tera_number(P_, 1, src),
+        "bw": why.shown(BW_, fmt.number(preset.BW / 10**12, 2), src, digits=2, scale=Fraction(1, 10**12), unit="TB/s"),
+        "dtype": dtype, "s": why.var("s", s, src),
+        "b-star": why.decimal(b_star_, 1, src) if b_star is not None else "없음",
+        "b-star-int": why.integer(named("⌈b*⌉", ceil(b_star_)), src) if b_star is not None else "없음",
         "I-formula": Math(rf"I(b) = \frac{{2bKN}}{{s\,(bK + KN + bN)}} = "
                           rf"\frac{{{a}\,b}}{{{'' if c == 1 else c}b + {e}}}"),
-        "gemm-N": fmt.integer(N_w), "gemm-K": fmt.integer(K_w),
-        "sq-F": fmt.giga(F_sq, 1), "sq-I": fmt.decimal(gemm.gemm(N_w, N_w, K_w, s).I, 1, grouping=True),
-        "sq-tmin": fmt.ms(Fraction(F_sq) / hw.P, 3),
-        "cublas-eff": f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}",
-        "sq-treal": f"{fmt.ms(Fraction(F_sq) / (hw.P * hi), 3)}–{fmt.ms(Fraction(F_sq) / (hw.P * lo), 3)}",
-        "gemv-I": fmt.decimal(gemv.I, 4), "gemv-frac": fmt.fraction(gemv.I),
-        "gemv-no-out-frac": fmt.fraction(gemv_no_out), "gemv-no-out": fmt.decimal(gemv_no_out, 4),
-        "sq-shape": f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}", "w-shape": f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}",
-        "claim-ms": fmt.ms(claim_t, 1), "claim-tera": fmt.number(claim_rate / 10**12),
-        "claim-implied": fmt.decimal(Fraction(F_sq) / claim_t / 10**12, 1),
-        "claim-vs-dense": "넘는다" if claim_rate > hw.P else "넘지 않는다",
-        "sb-eff": f"{fmt.number(sb_lo * 100)}–{fmt.percent(sb_hi, 0)}",
-        "sb-treal": f"{fmt.ms(Fraction(F_sq) / (hw.P * sb_hi), 3)}–{fmt.ms(Fraction(F_sq) / (hw.P * sb_lo), 3)}",
-        "sb-ridge": fmt.integer(gemm.SCALING_BOOK_RIDGE),
-        "gemv-R": fmt.tera(hw.R_roof(gemv.I), 1), "gemv-share": fmt.percent(hw.R_roof(gemv.I) / hw.P, 2),
-        "ridge-sparse": fmt.decimal(preset.sparse[dtype] / preset.BW, 1) if dtype in preset.sparse else "–",
-        "P-sparse": fmt.number(preset.sparse.get(dtype, hw.P) / 10**12, 1),
-        "align": fmt.integer(note.tensor_core.align),
-        "q-b": fmt.integer(last.b), "q-b-I": fmt.decimal(last.cost.I, 1),
-        "q-b-share": fmt.percent(last.timing.R_roof / hw.P), "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
-        "q-b-weight": fmt.percent(Fraction(s * K_w * N_w, last.cost.Q)),
-        **claimed_gap(sweep),
+        "gemm-N": why.var("N", N_w, src), "gemm-K": why.var("K", K_w, src),
+        "sq-F": why.giga(F_sq_, 1, src), "sq-I": grouped(gemm.gemm(N_w, N_w, K_w, s).derivation("I"), 1, {**src, "M": "toml:note.gemm.N"}),
+        "sq-tmin": why.ms(named("t_compute", F_sq_ / P_), 3, src),
+        "cublas-eff": share_range(lo, hi, src),
+        "sq-treal": ms_range(named("t", F_sq_ / (P_ * hi)), named("t", F_sq_ / (P_ * lo)), src),
+        "gemv-I": why.decimal(gemv.derivation("I"), 4, src), "gemv-frac": why.fraction(gemv.derivation("I"), src),
+        "gemv-no-out-frac": why.fraction(gemv_no_out_, src), "gemv-no-out": why.decimal(gemv_no_out_, 4, src),
+        "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}"),
+        "w-shape": why.around(why.var("K", K_w, src), f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}"),
+        "claim-ms": why.ms(claim_t, 1, src), "claim-tera": tera_number(claim_rate, 1, src),
+        "claim-implied": why.shown(ci := named("F/t_주장", F_sq_ / claim_t), fmt.decimal(ci.value / 10**12, 1), src,
+                                   digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s"),
+        "claim-vs-dense": "넘는다" if claim_rate.value > hw.P else "넘지 않는다",
+        "sb-eff": share_range(sb_lo, sb_hi, src),
+        "sb-treal": ms_range(named("t", F_sq_ / (P_ * sb_hi)), named("t", F_sq_ / (P_ * sb_lo)), src),
+        "sb-ridge": why.var("I*_SB", gemm.SCALING_BOOK_RIDGE, src),
+        "gemv-R": why.tera(gemv_R, 1, src), "gemv-share": why.percent(named("R_roof/P", gemv_R / P_), 2, src),
+        "ridge-sparse": why.decimal(named("I*_희소", sparse / BW_), 1, src) if sparse is not None else "–",
+        "P-sparse": tera_number(sparse if sparse is not None else P_, 1, src),
+        "align": why.var("align", note.tensor_core.align, src),
+        "q-b": why.var("b", last.b, src), "q-b-I": why.decimal(last.cost.derivation("I"), 1, src),
+        "q-b-share": why.percent(named("R_roof/P", last.timing.derivation("R_roof") / P_), 1, src),
+        "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
+        "q-b-weight": why.percent(named("s·K·N/Q", weight / last.cost.derivation("Q")), 1, src),
+        **claimed_gap(sweep, src),
         **tf32_discussion(note, last.b),
-        "w4-Tstar": fmt.decimal(T_star, 1) if T_star is not None else "없음",
+        "w4-Tstar": why.decimal(T_star_, 1, src) if T_star_ is not None else "없음",
         "fig-gemm-batch": batch_figure(note),
     }
 
@@ -363,19 +571,29 @@ def tf32_discussion(note, b: int) -> dict:
     """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
     preset, N_w, K_w = note.hardware, note.gemm.N, note.gemm.K
     s = note.catalog.bytes_per("FP32")
-    cost = gemm.gemm(b, N_w, K_w, s)
-    out = {"q-tf-b": fmt.integer(b), "q-tf-I": fmt.decimal(cost.I, 1)}
+    src = gemm_sources(note)
+    cost = gemm.gemm(b, N_w, K_w, s, rows="b")
+    out = {"q-tf-b": why.var("b", b, src), "q-tf-I": why.decimal(cost.derivation("I"), 1, src)}
     if "TF32" not in preset.peak:
         return {**out, "q-tf-text": f"{preset.name}에는 TF32 Tensor Core가 없어 TF32를 켜도 이 GEMM은 그대로다."}
+    hw = note.hardware_key
+    src32, srcTF = ({**src, "P": f"toml:presets.{hw}.peak.{d}"} for d in ("FP32", "TF32"))
     fp32, tf32 = Timing(cost, preset.roofline("FP32")), Timing(cost, preset.roofline("TF32"))
-    peak = preset.P("TF32") / preset.P("FP32")
-    gain = fp32.t_ideal / tf32.t_ideal
+    t32, tTF = fp32.derivation("t_ideal"), tf32.derivation("t_ideal")
+    P32, PTF = var("P_FP32", preset.P("FP32")), var("P_TF32", preset.P("TF32"))
+    src_both = {**src, "P_FP32": f"toml:presets.{hw}.peak.FP32", "P_TF32": f"toml:presets.{hw}.peak.TF32"}
+    gain = t32.value / tTF.value
+    us = lambda q, sr: why.shown(q, fmt.decimal(q.value * 10**6, 2), sr, digits=2, scale=10**6, unit="µs")  # noqa: E731
+    # the two records of t_ideal have the same symbol: the ratio's formula names them by their P
+    gain_ = named("t_FP32/t_TF32", var("t_FP32", t32.value) / var("t_TF32", tTF.value))
+    src_gain = {**src_both, "t_FP32": t32, "t_TF32": tTF}
     return {**out,
-            "q-tf-ridge32": fmt.decimal(preset.roofline("FP32").ridge, 1),
-            "q-tf-ridge": fmt.decimal(preset.roofline("TF32").ridge, 1),
+            "q-tf-ridge32": why.decimal(preset.roofline("FP32").derivation("I*"), 1, src32),
+            "q-tf-ridge": why.decimal(preset.roofline("TF32").derivation("I*"), 1, srcTF),
             "q-tf-bound32": ko.particle(ko.bound(fp32), "이다/다") + ".", "q-tf-bound": ko.particle(ko.bound(tf32), "이다/다") + ".",
-            "q-tf-t32": fmt.decimal(fp32.t_ideal * 10**6, 2), "q-tf-t": fmt.decimal(tf32.t_ideal * 10**6, 2),
-            "q-tf-gain": fmt.ratio(gain, 1), "q-tf-peak": fmt.ratio(peak, 1),
+            "q-tf-t32": us(t32, src32), "q-tf-t": us(tTF, srcTF),
+            "q-tf-gain": why.ratio(gain_, 1, src_gain) if gain_.value == gain else fmt.ratio(gain, 1),
+            "q-tf-peak": why.ratio(named("P_TF32/P_FP32", PTF / P32), 1, src_both),
             "q-tf-text": ("빨라진 배율이 최대 성능의 배율보다 작은 것은 TF32에서는 HBM 대역폭이 상한을 정하기 때문이다."
                           if tf32.memory_bound else "TF32에서도 연산 성능이 상한을 정하므로 최대 성능의 배율만큼 빨라진다.")}
 
@@ -386,14 +604,19 @@ QUOTED_BATCH_TFLOPS = {1: Fraction("0.016"), 4: Fraction("0.063"), 16: Fraction(
                        256: Fraction("3.8"), 1024: Fraction("14.2"), 4096: Fraction(1847)}
 
 
-def claimed_gap(sweep) -> dict:
+def claimed_gap(sweep, src: dict | None = None) -> dict:
     """bound / quoted for the memory-bound batches and for the largest batch still below the bound."""
     pairs = [(r, r.timing.R_roof / (QUOTED_BATCH_TFLOPS[r.b] * 10**12)) for r in sweep if r.b in QUOTED_BATCH_TFLOPS]
     small = [x for r, x in pairs if r.timing.memory_bound]
     big = [(r, x) for r, x in pairs if not r.timing.memory_bound and x > 1]
+    src = src or {}
+    quoted = lambda b: why.shown(var("R_표", QUOTED_BATCH_TFLOPS[b] * 10**12), fmt.number(QUOTED_BATCH_TFLOPS[b]), src,  # noqa: E731
+                                 digits=None, scale=Fraction(1, 10**12), unit="TFLOPs/s")
     out = {"gap-small": (f"약 {fmt.decimal(min(small), 0)}–{fmt.decimal(max(small), 0)}배" if small else "–"),
            "gap-big": (f"b = {fmt.integer(big[0][0].b)}에서는 약 {fmt.decimal(big[0][1], 0)}배" if big else ""),
-           "quoted-b": fmt.integer(256), "quoted-256": fmt.number(QUOTED_BATCH_TFLOPS[256]), "quoted-max": fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
+           "quoted-b": why.var("b_표", 256, src) if src else fmt.integer(256), "quoted-256": quoted(256) if src else fmt.number(QUOTED_BATCH_TFLOPS[256]),
+           "quoted-max": why.shown(var("R_표", QUOTED_BATCH_TFLOPS[4096] * 10**12), fmt.integer(QUOTED_BATCH_TFLOPS[4096]), src,
+                                   digits=None, scale=Fraction(1, 10**12), unit="TFLOPs/s") if src else fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
     return out
 
 
@@ -402,23 +625,30 @@ def claimed_gap(sweep) -> dict:
 def attention_memory(note) -> dict:
     preset, dtype, s, seq = note.hardware, note.dtype, note.s, note.seq
     heads, d_head, layers = note.attention.heads, note.attention.d_head, note.attention.layers
-    per_head, all_heads = attention.score_bytes(seq, s), attention.score_bytes(seq, s, heads)
-    quad = heads * attention.standard_traffic_quadratic(seq) * s
-    quad6 = heads * attention.standard_traffic_quadratic(seq, separate_scale=True) * s
-    linear = heads * attention.standard_traffic_linear(seq, d_head) * s
-    s32 = note.catalog.bytes_per("FP32")
-    F = heads * attention.flops(seq, d_head)
+    src = sources(note)
+    N, s_, h, d = var("N", seq), var("s", s), var("h", heads), var("d", d_head)
+    L, s32 = var("layers", layers), var("s", note.catalog.bytes_per("FP32"))
+    BW, P = var("BW", preset.BW), var("P", preset.P(dtype))
+    per_head, all_heads = attention.score_bytes_term(N, s_), attention.score_bytes_term(N, s_, h)
+    quad = attention.standard_traffic_quadratic_term(N, s_, h)
+    quad6 = attention.standard_traffic_quadratic_term(N, s_, h, separate_scale=True)
+    linear = attention.standard_traffic_linear_term(N, d, s_, h)
+    F = attention.flops_term(N, d, h)
+    per_head32 = attention.score_bytes_term(N, s32)
     return {
-        "seq": fmt.integer(seq), "heads": fmt.integer(heads), "d-head": fmt.integer(d_head),
-        "layers": fmt.integer(layers), "score-head": fmt.mib(per_head), "score-head-B": fmt.integer(per_head),
-        "score-all": fmt.gib(all_heads), "score-all-B": fmt.integer(all_heads),
-        "traffic-quad": fmt.gib(quad), "traffic-quad-B": fmt.integer(quad), "traffic-quad6": fmt.gib(quad6),
-        "traffic-linear": fmt.mib(linear), "traffic-ms": fmt.ms(quad / preset.BW, 2),
-        "traffic-all-ms": fmt.ms((quad + linear) / preset.BW, 2), "traffic6-ms": fmt.ms(quad6 / preset.BW, 2),
-        "saved": fmt.gib(heads * layers * per_head),
-        "saved-fp32-head": fmt.mib(attention.score_bytes(seq, s32)),
-        "saved-fp32": fmt.gib(heads * layers * attention.score_bytes(seq, s32)),
-        "attn-F": fmt.giga(F, 1), "attn-F-ms": fmt.ms(Fraction(F) / preset.P(dtype), 3),
+        "seq": why.var("N", seq, src), "heads": why.var("h", heads, src), "d-head": why.var("d", d_head, src),
+        "layers": why.var("layers", layers, src), "score-head": why.binary(per_head, "MiB", src),
+        "score-head-B": why.integer(per_head, src),
+        "score-all": why.binary(all_heads, "GiB", src), "score-all-B": why.integer(all_heads, src),
+        "traffic-quad": why.binary(quad, "GiB", src), "traffic-quad-B": why.integer(quad, src),
+        "traffic-quad6": why.binary(quad6, "GiB", src),
+        "traffic-linear": why.binary(linear, "MiB", src), "traffic-ms": why.ms(named("t_N²", quad / BW), 2, src),
+        "traffic-all-ms": why.ms(named("t_memory", (quad + linear) / BW), 2, src),
+        "traffic6-ms": why.ms(named("t_N²", quad6 / BW), 2, src),
+        "saved": why.binary(named("Q_S,층", h * L * per_head), "GiB", src),
+        "saved-fp32-head": why.binary(per_head32, "MiB", src),
+        "saved-fp32": why.binary(named("Q_S,층", h * L * per_head32), "GiB", src),
+        "attn-F": why.giga(F, 1, src), "attn-F-ms": why.ms(named("t_compute", F / P), 3, src),
         "standard-source": source(attention.standard_forward),
         "saved-dtype": ko.particle(dtype, "으로/로"), "score-dtype": ko.particle(dtype, "이면/면"),
     }
@@ -428,17 +658,24 @@ def flash(note) -> dict:
     """The FlashAttention code, its check's setting, the HBM model and the tile diagram."""
     preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
     check = note.flash_check
-    M = attention.sram_elements(preset.smem_per_SM, s)
-    B_r, B_c = attention.flash_blocks(M, d_head)
-    std_seq = attention.standard_traffic(seq, d_head) * s
-    flash_seq = attention.flash_traffic(seq, d_head, B_c) * s
+    src = sources(note)
+    N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
+    M_ = attention.sram_term(var("smem", preset.smem_per_SM), s_)
+    B_r_, B_c_ = attention.flash_blocks_terms(M_, d)
+    M, B_r, B_c = M_.value, B_r_.value, B_c_.value
+    std_ = attention.standard_traffic_term(N, d, s_)
+    flash_ = attention.flash_traffic_term(N, d, B_c_, s_)
+    std_seq, flash_seq = std_.value, flash_.value
     return {
         "flash-source": source(attention.flash_forward),
-        "check-d": fmt.integer(check.d), "check-N": ", ".join(fmt.integer(n) for n in check.N),
+        "check-d": why.var("d", check.d, {**src, "d": "toml:note.flash_check.d"}),
+        "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N)),
         "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check.blocks),
-        "sram": fmt.kib(preset.smem_per_SM), "M": fmt.integer(M), "B-r": fmt.integer(B_r), "B-c": fmt.integer(B_c),
-        "T-c": fmt.integer(attention.block_count(seq, B_c)), "std-seq": fmt.mib(std_seq), "flash-seq": fmt.mib(flash_seq),
-        "flash-gain": fmt.ratio(Fraction(std_seq, flash_seq)),
+        "sram": why.binary(var("smem", preset.smem_per_SM), "KiB", src), "M": why.integer(M_, src),
+        "B-r": why.integer(B_r_, src), "B-c": why.integer(B_c_, src),
+        "T-c": why.integer(attention.block_count_term(N, B_c_), src), "std-seq": why.binary(std_, "MiB", src),
+        "flash-seq": why.binary(flash_, "MiB", src),
+        "flash-gain": why.ratio(named("Q_표준/Q_Flash", std_ / flash_), 2, src),
         "flash-fit": fitting_traffic_text(note, B_c, std_seq),
         "flash-diagram": text_block(flash_diagram(note)), **flash_blocks_text(note),
         **head_dim_discussion(note, B_c),
@@ -487,6 +724,11 @@ def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:
     return {"Q_i": B_r * d, "K_j": B_c * d, "V_j": B_c * d, "S_ij": B_r * B_c, "O_i": B_r * d, "m_i": B_r, "ℓ_i": B_r}
 
 
+def sram_step_term(B_r, B_c, d):
+    """`sram_elements`' sum as a derivation: Q_i + K_j + V_j + S_ij + O_i + m_i + ℓ_i."""
+    return named("SRAM 원소", B_r * d + B_c * d + B_c * d + B_r * B_c + B_r * d + B_r + B_r)
+
+
 def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
     """(B_r, B_c) for the diagram: FA1's B_r, and the largest B_c ≤ FA1's that is a multiple of `align` (the Tensor
     Core's) and keeps every block of one step within the M elements of SRAM (FA1's rule only bounds them by O(M))."""
@@ -506,30 +748,47 @@ def flash_blocks_text(note) -> dict:
     rule = sum(sram_elements(B_r, B_c, d).values())
     fit = sum(sram_elements(fr, fc, d).values())
     over = rule > M
+    src = sources(note)
+    s_, d_ = var("s", s), var("d", d)
+    B_r_, B_c_ = attention.flash_blocks_terms(attention.sram_term(var("smem", preset.smem_per_SM), s_), d_)
+    rule_ = sram_step_term(B_r_, B_c_, d_)
+    Bc = why.integer(B_c_, src)
+    # the diagram's B_c: the largest multiple of the Tensor Core's `align` whose step fits M (fitting_blocks' search)
+    align = var("align", note.tensor_core.align)
+    src["align"] = "toml:note.tensor_core.align"
+    fit_c = named("B_c,맞춤", align * (fc // note.tensor_core.align))
+    assert fit_c.value == fc and fit <= M
     return {
-        "sram-rule-Bc": ko.particle(fmt.integer(B_c), "을/를"), "sram-rule-Bc-tried": ko.particle(fmt.integer(B_c), "이면/면"),
-        "sram-fit-Bc": ko.particle(fmt.integer(fc), "으로/로"), "sram-rule-elems": fmt.integer(rule), "sram-rule-bytes": fmt.integer(rule * s),
-        "sram-bytes": fmt.integer(preset.smem_per_SM),
-        "sram-fit-bytes": fmt.integer(fit * s),
-        "sram-align": fmt.integer(note.tensor_core.align),
+        "sram-rule-Bc": why.particle(Bc, "을/를"), "sram-rule-Bc-tried": why.particle(Bc, "이면/면"),
+        "sram-fit-Bc": why.particle(why.integer(fit_c, src), "으로/로"), "sram-rule-elems": why.integer(rule_, src),
+        "sram-rule-bytes": why.integer(named("SRAM Byte", rule_ * s_), src),
+        "sram-bytes": why.var("smem", preset.smem_per_SM, src),
+        "sram-fit-bytes": why.integer(named("SRAM Byte", sram_step_term(B_r_, fit_c, d_) * s_), src),
+        "sram-align": why.var("align", note.tensor_core.align, {**src, "align": "toml:note.tensor_core.align"}),
         "sram-rule-verdict": "넘는다" if over else "넘지 않는다",
     }
 
 
 def head_dim_discussion(note, B_c: int) -> dict:
     """The discussion "d를 두 배로": FA1's blocks and HBM traffic at d and 2d (standard attention beside it)."""
-    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
-    M = attention.sram_elements(preset.smem_per_SM, s)
-    _, B_c2 = attention.flash_blocks(M, 2 * d)
-    flash1, flash2 = attention.flash_traffic(seq, d, B_c), attention.flash_traffic(seq, 2 * d, B_c2)
-    std1, std2 = attention.standard_traffic(seq, d), attention.standard_traffic(seq, 2 * d)
+    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
+    src = sources(note)
+    N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
+    d2 = named("2d", 2 * d)
+    M = attention.sram_term(var("smem", preset.smem_per_SM), s_)
+    _, B_c1 = attention.flash_blocks_terms(M, d)
+    _, B_c2 = attention.flash_blocks_terms(M, d2)
+    flash1, flash2 = attention.flash_traffic_term(N, d, B_c1, s_), attention.flash_traffic_term(N, d2, B_c2, s_)
+    std1, std2 = attention.standard_traffic_term(N, d, s_), attention.standard_traffic_term(N, d2, s_)
     return {
-        "q-d": ko.particle(fmt.integer(d), "이면/면"), "q-2d": ko.particle(fmt.integer(2 * d), "이면/면"),
-        "q-Bc": fmt.integer(B_c), "q-Bc2": ko.particle(fmt.integer(B_c2), "이다/다"),
-        "q-Tc": fmt.integer(attention.block_count(seq, B_c)), "q-Tc2": ko.particle(fmt.integer(attention.block_count(seq, B_c2)), "으로/로"),
-        "q-flash-d": fmt.mib(flash1 * s), "q-flash-2d": fmt.mib(flash2 * s),
-        "q-flash-d-ratio": fmt.ratio(Fraction(flash2, flash1), 2),
-        "q-std-d": fmt.mib(std1 * s), "q-std-2d": fmt.mib(std2 * s), "q-std-d-ratio": fmt.ratio(Fraction(std2, std1), 2),
+        "q-d": why.particle(why.var("d", d_head, src), "이면/면"), "q-2d": why.particle(why.integer(d2, src), "이면/면"),
+        "q-Bc": why.integer(B_c1, src), "q-Bc2": why.particle(why.integer(B_c2, src), "이다/다"),
+        "q-Tc": why.integer(attention.block_count_term(N, B_c1), src),
+        "q-Tc2": why.particle(why.integer(attention.block_count_term(N, B_c2), src), "으로/로"),
+        "q-flash-d": why.binary(flash1, "MiB", src), "q-flash-2d": why.binary(flash2, "MiB", src),
+        "q-flash-d-ratio": why.ratio(named("Q_Flash(2d)/Q_Flash(d)", flash2 / flash1), 2, src),
+        "q-std-d": why.binary(std1, "MiB", src), "q-std-2d": why.binary(std2, "MiB", src),
+        "q-std-d-ratio": why.ratio(named("Q_표준(2d)/Q_표준(d)", std2 / std1), 2, src),
     }
 
 
@@ -563,9 +822,22 @@ def flash_diagram(note) -> str:
 
 def check_table(results, d: int) -> dict:
     """The FlashAttention check: error against standard attention and counted vs modelled HBM traffic."""
-    rows = [(fmt.integer(N), fmt.integer(B_r), fmt.integer(B_c), "예" if N % B_r or N % B_c else "아니오",
-             fmt.decimal(Fraction(error) / Fraction(EPS), 1), fmt.integer(counted),
-             fmt.integer(attention.flash_traffic(N, d, B_c))) for N, B_r, B_c, error, counted in results]
+    src = {**why.NOTE_NAMES, "N": "toml:note.flash_check.N", "d": "toml:note.flash_check.d", "B_r": "toml:note.flash_check.blocks",
+           "B_c": "toml:note.flash_check.blocks"}
+    eps = named("ε", 1 / Term.of(2) ** 52)
+
+    def row(N, B_r, B_c, error, counted):
+        key = f"N = {N}, B_r = {B_r}, B_c = {B_c}"
+        src[("오차", Fraction(error))] = f"measured:max |O_flash − O_표준| (float64, {key})"
+        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 HBM 원소 ({key})"
+        src[("name", "센 이동")] = ("flash_forward가 센 HBM 이동", "원소")
+        src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
+        return (why.var("N", N, src), why.var("B_r", B_r, src), why.var("B_c", B_c, src),
+                "예" if N % B_r or N % B_c else "아니오",
+                why.decimal(named("오차/ε", var("오차", Fraction(error)) / eps), 1, src), why.var("센 이동", counted, src),
+                why.integer(attention.flash_traffic_term(N, d, B_c), src))
+
+    rows = [row(*r) for r in results]
     worst = max(r[3] for r in results)
     return {
         "check-table": tables.markdown(["N", "B_r", "B_c", "나머지", "오차 (ε)", "센 이동", "식의 값"], rows, "rrrlrrr"),
@@ -578,7 +850,23 @@ def papers(note) -> dict:
     preset, dtype = note.hardware, note.dtype
     a100 = note.catalog.preset("A100_SXM")
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
-    rows = [(f"[{short[c.paper]}]({c.url})", claims.claim_text(c), c.what) for c in claims.CLAIMS]
+    bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
+           "FlashAttention-3": "shah2024flashattention3"}
+    src = {**why.NOTE_NAMES, **sources(note), "논문 값": "cite:", "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
+    src[("name", "논문 값")] = ("논문이 보고한 값", "")
+
+    def claim(c):
+        text = claims.claim_text(c)
+        if c.kind not in ("ratio", "percent") or c.prefix:
+            return text
+        scale = 100 if c.kind == "percent" else 1
+        shown_ = fmt.number(c.low * 100, 1) if scale == 100 else fmt.decimal(c.low, 1)
+        digits = (None if (c.low * 100).denominator == 1 else 1) if scale == 100 else 1
+        first = why.shown(var("논문 값", c.low), shown_, {**src, "논문 값": f"cite:{bib[c.paper]}"},
+                          digits=digits, scale=scale, unit="%" if scale == 100 else "배")
+        return why.around(first, text)
+
+    rows = [(f"[{short[c.paper]}]({c.url})", claim(c), c.what) for c in claims.CLAIMS]
     fa3 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-3" and c.kind == "tera")
     fa2 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-2" and c.kind == "tera")
     lo, hi = attention.FA1_SHARE_OF_PEAK
@@ -586,12 +874,23 @@ def papers(note) -> dict:
     bits = gemm.MANTISSA_BITS
     return {
         "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
-        "fa3-share": fmt.percent(fa3.low / preset.P(dtype)), "fa3-tera": fmt.number(fa3.low / 10**12),
-        "fa2-share": fmt.percent(fa2.low / a100.P(dtype)), "fa2-tera": fmt.number(fa2.low / 10**12),
-        "fa1-share": f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}",
-        "fa1-sram-bw": fmt.number(sram_bw / 10**12), "fa1-sram-size": fmt.number(sram_size / 10**6),
-        "q-bits-fp32": fmt.integer(bits["FP32"]), "q-bits-tf32": fmt.integer(bits["TF32"]),
-        "q-ulp-ratio": fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배",
+        "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(dtype))), 1,
+                                 {**src, "R_FA3": "cite:shah2024flashattention3"}),
+        "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3"}),
+        "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
+                                 {**src, "R_FA2": "cite:dao2023flashattention2"}),
+        "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2"}),
+        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2"},
+                                          digits=None if (lo * 100).denominator == 1 else 6, scale=100, unit="%"),
+                                f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}"),
+        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention"},
+                                 digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
+        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention"},
+                                   digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
+        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": "cite:IEEE 754 binary32 (가수 23비트)"}),
+        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": "cite:NVIDIA TF32 (가수 10비트)"}),
+        "q-ulp-ratio": why.around(why.integer(named("2^(bits_FP32 − bits_TF32)", Term.of(2) ** (bits["FP32"] - bits["TF32"])), why.NOTE_NAMES),
+                                  fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배"),
     }
 
 
