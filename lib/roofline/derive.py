@@ -135,19 +135,20 @@ def tmax(*terms) -> Term:
     return _call("max", terms, max)
 
 
-def _bracket(left: str, right: str, term, value) -> Term:
+def _around(left: str, right: str, term, value) -> Term:
+    """`term` between two brackets (⌊ ⌋, ⌈ ⌉) with the value they give."""
     term = Term.of(term)
     return Term(value, f"{left}{term.formula}{right}", f"{left}{term.numbers}{right}", ATOM, term.inputs)
 
 
 def tfloor(term) -> Term:
     """⌊a⌋ as a term (a whole division: ⌊SM당 워프 / W⌋)."""
-    return _bracket("⌊", "⌋", term, Fraction(Term.of(term).value).__floor__())
+    return _around("⌊", "⌋", term, Fraction(Term.of(term).value).__floor__())
 
 
 def tceil(term) -> Term:
     """⌈a⌉ as a term (rounding up to whole warps, to an allocation unit)."""
-    return _bracket("⌈", "⌉", term, Fraction(Term.of(term).value).__ceil__())
+    return _around("⌈", "⌉", term, Fraction(Term.of(term).value).__ceil__())
 
 
 class Quantity(Term):
@@ -207,6 +208,5 @@ def floor_div(a, b) -> Term:
 
 
 def ceil(a) -> Term:
-    """⌈a⌉ as a term: the smallest whole number ≥ a."""
-    a = Term.of(a)
-    return Term(-(-Fraction(a.value) // 1), f"⌈{a.formula}⌉", f"⌈{a.numbers}⌉", ATOM, a.inputs)
+    """⌈a⌉ as a term: the smallest whole number ≥ a (the same as `tceil`)."""
+    return tceil(a)
