@@ -119,8 +119,8 @@ def size_text(nbytes: int) -> str:
     return fmt.number(Fraction(nbytes, 2**20), 1) + " MiB"
 
 
-# the control's buttons: the theme's small buttons, with a border in its colour
-_BUTTON = 'class="btn btn-sm" style="color:var(--pst-color-text-base);border:1px solid var(--pst-color-primary)"'
+# the control's buttons: the theme's small buttons (with a border in its colour: _static/text.css)
+_BUTTON = 'class="btn btn-sm"'   # its colours: _static/text.css (.rl-offline .btn)
 
 
 def landing_control(site_bytes: int, live_bytes: int) -> str:
@@ -128,11 +128,11 @@ def landing_control(site_bytes: int, live_bytes: int) -> str:
     offline-ui.js when it is used; without the worker it stays hidden). Short: it is on the landing page's first
     visit."""
     site, live = html.escape(size_text(site_bytes)), html.escape(size_text(live_bytes))
-    return (f'{LANDING_MARK} hidden>\n<h2 id="offline-keep">오프라인으로 읽기</h2>\n'
-            '<p>한 번 연 페이지는 그림과 탐색기까지 이 기기에 남아 인터넷 없이도 열린다.</p>\n'
-            f'<p><button type="button" {_BUTTON}>오프라인으로 모두 받아 두기 ({site})</button>\n'
-            f'<button type="button" {_BUTTON} data-live>실시간 계산까지 받아 두기 (+{live})</button></p>\n'
-            '<p><progress max="1" hidden></progress> <span role="status"></span></p>\n</div>\n')
+    return (f'{LANDING_MARK} hidden>\n<h2>오프라인으로 읽기</h2>\n'
+            '<p>한 번 연 페이지는 그림, 탐색기와 함께 인터넷 없이도 다시 열린다.</p>\n'
+            f'<p><button {_BUTTON}>오프라인으로 모두 받아 두기 ({site})</button>\n'   # no form: a button needs no type
+            f'<button {_BUTTON} data-live>실시간 계산까지 받아 두기 (+{live})</button></p>\n'
+            '</div>\n')
 
 
 def add_landing_control(page: Path, site_bytes: int, live_bytes: int) -> None:

@@ -10,6 +10,7 @@
  * offline.py의 worker_data가 말한다.
  */
 const PREFIX = "rl-", CACHE = PREFIX + BUILD.digest, SCOPE = new URL("./", location).href, on = addEventListener;
+const mine = () => caches.open(CACHE);   // this build's cache
 // this cache's edition: its file list and whether all or the live mode are kept (written by offline_ui.js too)
 const META = SCOPE + "__rl-build.json";
 
@@ -31,7 +32,7 @@ const COMMON = named(BUILD.common);
 const live = (name) => name.startsWith(BUILD.live);
 // data a page fetches when the reader asks (a number's derivations, the predict parts, a student's variants): not
 // in the list, but named by their content's digest, so a file of that name never changes; kept once fetched
-const ASKED = /^_static\/(why|variants|states)\/[^/]+\.[0-9a-f]{12}\.json$/;
+const ASKED = /^_static\/(why|variants|states)\/.+\.[0-9a-f]{12}\.json$/;
 
 function keyOf(url) {
   const u = new URL(url, SCOPE);
@@ -45,12 +46,7 @@ class Stale extends Error {}
 /* The file of this build from the network, checked against its hash; a Response to keep. The browser's HTTP
  * cache is tried first (a page just loaded is there on a server that allows caching), then the server itself. */
 async function fetchChecked(name) {
-  const want = FILES.get(name);
-  if (!want) {
-    const r = await fetch(SCOPE + name);
-    if (!r.ok) throw new Stale(name);
-    return new Response(await r.arrayBuffer(), {headers: {"content-type": r.headers.get("content-type") || ""}});
-  }
+  const want = FILES.get(name) || "";   // "": asked-for data, named by its digest (ASKED), taken as it comes
   for (const cache of ["default", "no-cache"]) {
     const r = await fetch(SCOPE + name, {cache});
     if (!r.ok) throw new Stale(name);
@@ -85,7 +81,7 @@ function keepOne(cache, name) {
 
 /* Keep `names`, four at a time; `progress(done, total)` after each. */
 async function keep(names, progress) {
-  const cache = await caches.open(CACHE);
+  const cache = await mine();
   const queue = [...new Set(names)].filter((name) => FILES.has(name)), total = queue.length;
   let done = 0;
   await Promise.all([1, 2, 3, 4].map(async () => {
@@ -103,7 +99,7 @@ function needsOf(page) {
 }
 
 on("install", (event) => event.waitUntil((async () => {
-  const cache = await caches.open(CACHE), wanted = [];
+  const cache = await mine(), wanted = [];
   let all = false, withLive = false;
   for (const name of await caches.keys()) {
     if (!name.startsWith(PREFIX) || name === CACHE) continue;
@@ -147,7 +143,7 @@ on("message", (event) => {
 /* The worker's own page: a title, a sentence, for a new edition a button that swaps the new worker in (once it is
  * whole) and reloads, and the pages kept on this device. */
 async function notice(title, text, swap) {
-  const cache = await caches.open(CACHE);
+  const cache = await mine();
   let links = "";
   for (const request of await cache.keys()) {
     const key = keyOf(request.url);
@@ -164,7 +160,7 @@ r=await w.getRegistration();w.oncontrollerchange=()=>location.reload();r&&r.wait
 }
 
 async function answer(request, key) {
-  const cache = await caches.open(CACHE), hit = await cache.match(SCOPE + key);
+  const cache = await mine(), hit = await cache.match(SCOPE + key);
   if (hit) return hit;
   try {
     await keepOne(cache, key);

@@ -82,6 +82,11 @@ export function offerUpdate(waiting) {
 /* The landing page's "오프라인으로 모두 받아 두기" and "실시간 계산까지 받아 두기" (offline.js shows the box);
  * `pressed`: the button whose click loaded this module. */
 export async function landing(box, pressed) {
+  if (!box.querySelector("progress")) {   // made here, not in the page: the landing page's first visit is smaller
+    const line = el("span");
+    line.setAttribute("role", "status");
+    box.append(el("p", {}, el("progress", {max: 1, hidden: true}), " ", line));
+  }
   const progress = box.querySelector("progress");
   const status = box.querySelector("[role=status]");
   const buttons = [...box.querySelectorAll("button")];
