@@ -228,18 +228,24 @@ def explorer_pages() -> list[str]:
     return [d for d in toc_pages() if "data-rl-explorer" in (HTML / f"{d}.html").read_text(encoding="utf-8")]
 
 
-def explorer_response(browser, base, runs, label_page, page_file, offline) -> None:
+def open_explorer(browser, base, docname, page_file, offline, probe):
+    """A desktop tab on `docname` with `probe` run in it and its first explorer started: (context, page, the
+    explorer, its first visible range or select)."""
     from browser_helpers import start_explorer
 
+    context = browser.new_context(viewport={"width": 1280, "height": 900})
+    offline(context, base, [])
+    page = context.new_page()
+    page.goto(base + page_file(docname), wait_until="load")
+    page.wait_for_load_state("networkidle")
+    page.evaluate(probe)
+    root = start_explorer(page.locator("[data-rl-explorer]").first)
+    return context, page, root, root.locator('input[type="range"]:visible, select:visible').first
+
+
+def explorer_response(browser, base, runs, label_page, page_file, offline) -> None:
     for docname in explorer_pages():
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        offline(context, base, [])
-        page = context.new_page()
-        page.goto(base + page_file(docname), wait_until="load")
-        page.wait_for_load_state("networkidle")
-        page.evaluate(PROBE)
-        root = start_explorer(page.locator("[data-rl-explorer]").first)
-        control = root.locator('input[type="range"]:visible, select:visible').first
+        context, page, root, control = open_explorer(browser, base, docname, page_file, offline, PROBE)
         if control.count() == 0:
             report(f"explorer response, {docname}", "no range or select control found")
             context.close()
@@ -257,17 +263,8 @@ def explorer_response(browser, base, runs, label_page, page_file, offline) -> No
 
 def predict_response(browser, base, runs, page_file, offline) -> None:
     """Predict first: the control moved, a guess typed, Enter; the time until the model's values are on the page."""
-    from browser_helpers import start_explorer
-
     for docname in explorer_pages():
-        context = browser.new_context(viewport={"width": 1280, "height": 900})
-        offline(context, base, [])
-        page = context.new_page()
-        page.goto(base + page_file(docname), wait_until="load")
-        page.wait_for_load_state("networkidle")
-        page.evaluate(PREDICT_PROBE)
-        root = start_explorer(page.locator("[data-rl-explorer]").first)
-        control = root.locator('input[type="range"]:visible, select:visible').first
+        context, page, root, control = open_explorer(browser, base, docname, page_file, offline, PREDICT_PROBE)
         toggle = root.locator(".rl-predict-toggle")
         if control.count() == 0 or toggle.count() == 0:
             report(f"predict response, {docname}", "no control or no predict mode found")
