@@ -231,6 +231,25 @@ def test_every_glued_number_of_a_covered_page_has_its_derivation(stem, course):
     assert not missing and numbers > 0
 
 
+@pytest.mark.parametrize("stem", [p.removeprefix("chapters/") for p in site_why.COVERED])
+def test_a_code_cell_choice_names_a_call_the_chapter_makes(stem, course):
+    """A display choice shown as a number (⑤'s decimals) has the origin `code:<call>`; the gate resolves it in the
+    chapter's source, and so does this test, for the term in force."""
+    from conftest import term_glued
+
+    glued = term_glued(stem, _path_of(course))
+    source = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
+    calls = []
+    for bundle in glued.values():
+        record = bundle.get(WHY_MIME, {})
+        for one in [record, *record.get("cells", [])]:
+            for r in one.get("records", {}).values():
+                calls += [o.removeprefix("code:") for o in [r.get("origin", "")] if o.startswith("code:")]
+    assert all(call in source for call in calls), calls
+    if stem == "w4_5_matmul":
+        assert calls, "⑤'s table decimals are a code cell's choice"
+
+
 def test_a_parameter_cell_value_is_named_as_the_cell(course):
     from roofline import kernels
     from roofline.show import why

@@ -24,9 +24,9 @@ from pathlib import Path
 
 WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (the tooling does not import the library)
 FOLDER = "_static/why"
-# pages whose every glued number must have its derivation (the gate); the others are counted only
+# pages whose every glued number must have its derivation (the gate): every chapter with glued numbers
 COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_3_tiling",
-           "chapters/w4_4_tile_size", "chapters/w4_summary", "chapters/week3_vector_add", "chapters/flashattention")
+           "chapters/w4_4_tile_size", "chapters/w4_5_matmul", "chapters/w4_summary", "chapters/week3_vector_add", "chapters/flashattention")
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
@@ -73,8 +73,9 @@ def cell_names(source: str) -> set[str]:
     return set(re.findall(r"^([A-Za-z_]\w*)\s*=", m.group(1), re.M)) if m else set()
 
 
-def unresolved(record: dict, recs: dict, file: dict, cells: set[str]) -> list[str]:
-    """The inputs of `record` (and of the records it links) whose origin does not resolve."""
+def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: str = "") -> list[str]:
+    """The inputs of `record` (and of the records it links) whose origin does not resolve (a `code:` origin names a
+    call that the chapter's `source` writes)."""
     bad = []
     for r in recs.values():
         origins = [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])
@@ -90,6 +91,9 @@ def unresolved(record: dict, recs: dict, file: dict, cells: set[str]) -> list[st
                     bad.append(origin)
             elif kind == "derived":
                 if what not in recs:
+                    bad.append(origin)
+            elif kind == "code":
+                if what not in source:
                     bad.append(origin)
             elif kind not in ("measured", "cite", "simulated"):
                 bad.append(origin)
@@ -179,7 +183,7 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     covered = pagename in COVERED
     file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
     cells = cell_names(source)
-    bad = sorted({o for o in unresolved({}, records, file, cells)})
+    bad = sorted({o for o in unresolved({}, records, file, cells, source)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
     coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad}
     if covered:

@@ -239,7 +239,7 @@ def giga(q: Quantity, digits: int, src: dict) -> Shown:
 # ---------------------------------------------------------------- in a notebook
 
 ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
-           "measured": "이 기계에서 잰 값", "cite": "참고문헌"}
+           "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 쪽 코드 셀의 호출"}
 
 
 def origin_text(origin: str, recs: dict) -> str:
@@ -317,6 +317,16 @@ def listed(symbol: str, values, origin: str, text: str) -> Shown:
               "inputs": [], "origin": origin, "list": True}
     return Shown(text, {"of": key, "shown": shown_, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
                         "records": {key: record}})
+
+
+def chosen(symbol: str, name: str, value: int, call: str) -> Shown:
+    """A display choice that a code cell of the page makes (a table's decimals), shown as a number: its record names
+    the call that makes it, `call` as the chapter's source writes it (the gate finds it there)."""
+    key = "c-" + hashlib.sha256(f"{symbol}|{value}|{call}".encode()).hexdigest()[:10]
+    record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": str(value), "exact": str(value), "unit": "",
+              "inputs": [], "origin": f"code:{call}"}
+    return Shown(str(value), {"of": key, "shown": str(value), "unit": "", "rounding": "정확한 값", "scale": "1",
+                              "digits": None, "records": {key: record}})
 
 
 def kib(q: Quantity, src: dict) -> Shown:

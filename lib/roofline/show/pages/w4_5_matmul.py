@@ -358,7 +358,7 @@ def cost_section(w4) -> dict:
 
 def time_section(w4, digits: int = 6) -> dict:
     cases, hw = week4_cases(w4), w4.hardware
-    return {"table-time": time_table(cases, digits, why.sources(w4)), "digits": str(digits), "time-defs": time_defs(hw),
+    return {"table-time": time_table(cases, digits, why.sources(w4)), "digits": why.chosen("d", "표의 소수 자릿수", digits, f"page.time_section(w4, digits={digits})"), "time-defs": time_defs(hw),
             "regimes": regimes(cases), "ridge": why.number(hw.derivation("I*"), 3, why.sources(w4)), "last-story": last_story(cases[-1]),
             "gain-story": gain_story(cases[-2], cases[-1]), "fig-times": times_figure(w4)}
 
