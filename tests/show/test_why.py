@@ -1,6 +1,6 @@
 """Why this number? (roofline.derive, roofline.show.why, tools/coursebook/derivations.py): every glued number's derivation,
 re-evaluated here with a small evaluator of this test's own (Fraction, not the library), its course.toml inputs
-equal to the file, for this term and the next; every glued number of a covered page has one (counts printed)."""
+equal to the file, for this term and the next; every glued number of every page has one (counts printed)."""
 from __future__ import annotations
 
 import re
@@ -198,8 +198,8 @@ def test_course_toml_inputs_equal_the_file(stem, course):
                     assert Fraction(str(raw)) == value, (stem, name, origin, value, raw)
 
 
-@pytest.mark.parametrize("stem", [p.removeprefix("chapters/") for p in site_why.COVERED])
-def test_every_glued_number_of_a_covered_page_has_its_derivation(stem, course):
+@pytest.mark.parametrize("stem", pages.names())
+def test_every_glued_number_of_a_page_has_its_derivation(stem, course):
     """The gate's rule, on the chapter run in-process: a glued text that is a number, a glued table's number cell."""
     from conftest import term_glued
 
@@ -231,20 +231,13 @@ def test_every_glued_number_of_a_covered_page_has_its_derivation(stem, course):
     assert not missing and numbers > 0
 
 
-@pytest.mark.parametrize("stem", [p.removeprefix("chapters/") for p in site_why.COVERED])
+@pytest.mark.parametrize("stem", pages.names())
 def test_a_code_cell_choice_names_a_call_the_chapter_makes(stem, course):
     """A display choice shown as a number (⑤'s decimals) has the origin `code:<call>`; the gate resolves it in the
     chapter's source, and so does this test, for the term in force."""
-    from conftest import term_glued
-
-    glued = term_glued(stem, _path_of(course))
     source = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
-    calls = []
-    for bundle in glued.values():
-        record = bundle.get(WHY_MIME, {})
-        for one in [record, *record.get("cells", [])]:
-            for r in one.get("records", {}).values():
-                calls += [o.removeprefix("code:") for o in [r.get("origin", "")] if o.startswith("code:")]
+    calls = [r["origin"].removeprefix("code:") for _, record in glued_records(stem, course)
+             for r in record["records"].values() if r.get("origin", "").startswith("code:")]
     assert all(call in source for call in calls), calls
     if stem == "w4_5_matmul":
         assert calls, "⑤'s table decimals are a code cell's choice"

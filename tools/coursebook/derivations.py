@@ -6,7 +6,7 @@ At `html-page-context` (before `assets.page_assets`, which keeps why.js on a pag
 `data-rl-why` is): the page's glue records (myst-nb's NAME.glue.json beside the executed notebook) are matched to the
 page's `{glue:text}` uses and `{glue:md}` tables in the order the chapter's source names them (myst-nb writes a
 pasted text as `<span class="pasted-text">`, without its key). The gate: a glued number (a text that begins with a
-digit, a table cell of a glued table that begins with a digit) without a derivation on a page of `COVERED`, or an input
+digit, a table cell of a glued table that begins with a digit) without a derivation on any page, or an input
 that does not resolve (a course.toml key not in the file, a parameter-cell variable not in the page's cell, a derived
 record missing), is a build warning naming the page and the key, and the site's build treats warnings as errors.
 Counts per page go to _build/why-coverage.json.
@@ -24,9 +24,6 @@ from pathlib import Path
 
 WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (the tooling does not import the library)
 FOLDER = "_static/why"
-# pages whose every glued number must have its derivation (the gate): every chapter with glued numbers
-COVERED = ("chapters/week4_guide", "chapters/w4_1_intensity", "chapters/w4_2_roofline", "chapters/w4_3_tiling",
-           "chapters/w4_4_tile_size", "chapters/w4_5_matmul", "chapters/w4_summary", "chapters/week3_vector_add", "chapters/flashattention")
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
@@ -73,7 +70,7 @@ def cell_names(source: str) -> set[str]:
     return set(re.findall(r"^([A-Za-z_]\w*)\s*=", m.group(1), re.M)) if m else set()
 
 
-def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: str = "") -> list[str]:
+def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: str) -> list[str]:
     """The inputs of `record` (and of the records it links) whose origin does not resolve (a `code:` origin names a
     call that the chapter's `source` writes)."""
     bad = []
@@ -163,8 +160,8 @@ def mark(body: str, source: str, glue: dict) -> tuple[str, list[dict], list[tupl
 
 
 def page_context(app, pagename, templatename, context, doctree) -> None:
-    """html-page-context: mark the page's glued numbers, write its records, and (on a covered page) warn about
-    every glued number without a derivation and every input that does not resolve."""
+    """html-page-context: mark the page's glued numbers, write its records, and warn about every glued number
+    without a derivation and every input that does not resolve."""
     from sphinx.util import logging
 
     logger = logging.getLogger(__name__)
@@ -180,17 +177,15 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     source = source_path.read_text(encoding="utf-8")
     body, entries, missing, counts = mark(body, source, glue)
     records = counts.pop("records")
-    covered = pagename in COVERED
     file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
     cells = cell_names(source)
     bad = sorted({o for o in unresolved({}, records, file, cells, source)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
     coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad}
-    if covered:
-        for key, why in missing:
-            logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)")
-        for origin in bad:
-            logger.warning(f"{pagename}: 입력의 출처 {origin!r}를 찾을 수 없다 (roofline.show.why)")
+    for key, why in missing:
+        logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)")
+    for origin in bad:
+        logger.warning(f"{pagename}: 입력의 출처 {origin!r}를 찾을 수 없다 (roofline.show.why)")
     if not entries:
         context["body"] = body
         return

@@ -308,25 +308,28 @@ def var(symbol: str, x, src: dict) -> Shown:
     return integer(input_(symbol, x), src)
 
 
+def _given(key: str, symbol: str, name: str, unit: str, exact: str, origin: str, text: str, **extra) -> Shown:
+    """`text` carrying the record of a value that is given, not computed: its formula is its symbol, its one origin
+    names where it comes from."""
+    record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": exact, "exact": exact, "unit": unit,
+              "inputs": [], "origin": origin, **extra}
+    return Shown(text, {"of": key, "shown": exact, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
+                        "records": {key: record}})
+
+
 def listed(symbol: str, values, origin: str, text: str) -> Shown:
     """A list of inputs shown as one text (the tiles "32·64·128"): its record names the list's origin."""
     shown_ = ", ".join(exact_text(v) for v in values)
     name, unit = _name(symbol)
     key = "l-" + hashlib.sha256(f"{symbol}|{shown_}".encode()).hexdigest()[:10]
-    record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": shown_, "exact": shown_, "unit": unit,
-              "inputs": [], "origin": origin, "list": True}
-    return Shown(text, {"of": key, "shown": shown_, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
-                        "records": {key: record}})
+    return _given(key, symbol, name, unit, shown_, origin, text, list=True)
 
 
 def chosen(symbol: str, name: str, value: int, call: str) -> Shown:
     """A display choice that a code cell of the page makes (a table's decimals), shown as a number: its record names
     the call that makes it, `call` as the chapter's source writes it (the gate finds it there)."""
     key = "c-" + hashlib.sha256(f"{symbol}|{value}|{call}".encode()).hexdigest()[:10]
-    record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": str(value), "exact": str(value), "unit": "",
-              "inputs": [], "origin": f"code:{call}"}
-    return Shown(str(value), {"of": key, "shown": str(value), "unit": "", "rounding": "정확한 값", "scale": "1",
-                              "digits": None, "records": {key: record}})
+    return _given(key, symbol, name, "", str(value), f"code:{call}", str(value))
 
 
 def kib(q: Quantity, src: dict) -> Shown:
