@@ -239,7 +239,7 @@ def giga(q: Quantity, digits: int, src: dict) -> Shown:
 # ---------------------------------------------------------------- in a notebook
 
 ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
-           "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 쪽 코드 셀의 호출"}
+           "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 노트북의 코드 셀이 정한 값:"}
 
 
 def origin_text(origin: str, recs: dict) -> str:
