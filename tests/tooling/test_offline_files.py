@@ -1,7 +1,7 @@
 """What the build writes for the offline site, without a browser (tools/coursebook/offline.py): the worker's file
-list read back as the worker reads it, each page's needs as indexes into it, and `compact`, which writes the
-worker, offline.js and offline-ui.js small: the compacted scripts parse and behave as their sources do (in Node,
-which the build has for Pyodide's npm package). The browser tests are tests/book/test_offline.py."""
+list read back as the worker reads it, each page's needs as indexes into it, and `compact` (coursebook.jscompact), which writes
+the worker, offline-ui.js and every script of the course's own small: the compacted scripts parse and behave as
+their sources do (in Node, which the build has for Pyodide's npm package). The browser tests are tests/book/test_offline.py."""
 from __future__ import annotations
 
 import json
@@ -10,10 +10,11 @@ import subprocess
 
 import pytest
 
-from coursebook import offline
+from coursebook import jscompact, offline
+from coursebook.jscompact import compact
 
 NODE = shutil.which("node")
-SOURCES = [offline.TEMPLATE, offline.UI_SOURCE, offline.REGISTER_SOURCE]
+SOURCES = [offline.TEMPLATE, offline.UI_SOURCE, *(jscompact.SOURCES / name for name in jscompact.own_scripts())]
 
 
 def _files(names):
@@ -57,7 +58,7 @@ def test_page_needs_are_the_common_files_once_and_each_page_s_own():
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_compacted_scripts_parse(source, tmp_path):
     out = tmp_path / (source.stem + ".mjs")
-    text = offline.compact(source.read_text(encoding="utf-8"))
+    text = compact(source.read_text(encoding="utf-8"))
     out.write_text(("const BUILD = {};\n" if source == offline.TEMPLATE else "") + text, encoding="utf-8")
     done = subprocess.run([NODE, "--check", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
@@ -65,29 +66,32 @@ def test_compacted_scripts_parse(source, tmp_path):
 
 
 # what compact has to keep: line breaks where a semicolon is inserted, `- -`, regular expressions with `/` and
-# quotes, template literals with templates inside, strings with spaces and comment-like text, `return` regexes
+# quotes, template literals with templates and regular expressions inside, strings with spaces and comment-like
+# text, `return` regexes, a comment right after code
 TRICKY = r'''/* a comment */
 const a = 1
 const b = a - -1  // a comment after code
 let text = "x  // not a comment /* nor this */", n = 0
-const re = /[/"']+\/ ?/g, t = `a ${`b ${a + 1} c`} d ${"}"}`
+const re = /[/"']+\/ ?/g, t = `a ${`b ${a + 1} c`} d ${"}"} ${"a\"b".replace(/"/g, '""')}`
+const c = a// a comment right after code
+  + 2
 function f(s) {
   return /x y/.test(s)
 }
 const g = (x) => x
   .toString()
 n++
-console.log(JSON.stringify([a, b, text, re.source, re.flags, t, f("x y"), g(12), n, "a".replace(/a/, "b")]))
+console.log(JSON.stringify([a, b, c, text, re.source, re.flags, t, f("x y"), g(12), n, "a".replace(/a/, "b")]))
 '''
 
 
 @pytest.mark.skipif(NODE is None, reason="no Node")
 def test_compact_keeps_what_the_script_does(tmp_path):
     runs = []
-    for name, text in (("source.js", TRICKY), ("compact.js", offline.compact(TRICKY))):
+    for name, text in (("source.js", TRICKY), ("compact.js", compact(TRICKY))):
         (tmp_path / name).write_text(text, encoding="utf-8")
         done = subprocess.run([NODE, str(tmp_path / name)], capture_output=True, text=True)
         assert done.returncode == 0, (name, done.stderr, text)
         runs.append(done.stdout)
     assert runs[0] == runs[1]
-    assert len(offline.compact(TRICKY)) < len(TRICKY)
+    assert len(compact(TRICKY)) < len(TRICKY)

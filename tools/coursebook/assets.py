@@ -23,6 +23,8 @@ First paint needs only the page and its CSS; everything else waits or stays away
   `_templates/layout.html`, right after the theme's, names "light" or "dark" at once; the
   theme's scroll of the sidebar to the current link waits for the first frame and a visible sidebar
   (`THEME_SCRIPT_EDITS`);
+- the course's own scripts (the .js files at the top of _static/) are written without their comments and the
+  spaces that separate nothing (`jscompact.compact_scripts`): the sources keep them for the next maintainer;
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
 - figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
@@ -45,6 +47,8 @@ import os
 import re
 import sys
 from pathlib import Path
+
+from coursebook import jscompact
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
 # (explorer.js loads the plotting library when the first explorer starts, and predict.js/.css when predict mode is on;
@@ -707,7 +711,8 @@ def site_finished(app, exception) -> None:
         handout.progress_catalog(outdir)
     no_import_chain(static)
     edited = edit_theme_scripts(static)
-    fresh_digests(outdir, cut + ["styles/theme.css"] + edited)
+    compacted = jscompact.compact_scripts(static)
+    fresh_digests(outdir, cut + ["styles/theme.css"] + edited + compacted)
     unship(outdir)
     if app.builder.name == "html":   # the singlehtml build `make pdf` prints writes its links from the top folder
         bundle_stylesheets(outdir)   # (chapters/index.html names "_static/…"), and print needs no fewer requests

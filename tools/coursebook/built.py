@@ -131,15 +131,16 @@ def site_files(build_dir: Path, root: Path = ROOT) -> list[str]:
             found.append(f"{name}/html/{page}.html is missing (a page of _toc.yml): {fix}")
         elif not built.read_bytes().rstrip().endswith(b"</html>"):
             found.append(f"{name}/html/{page}.html is cut short (no closing </html>): {fix}")
-    from coursebook.offline import REGISTER, compact
+    from coursebook.jscompact import compact, own_scripts
 
     static = root / "_static"
+    compacted = set(own_scripts(static))      # the build writes the course's own scripts compact
     for path in sorted(static.rglob("*")) if static.is_dir() else []:
         if path.is_file():
             rel = path.relative_to(static).as_posix()
             copy = html / "_static" / rel
             want = path.read_bytes()
-            if f"_static/{rel}" == REGISTER:     # the build writes the worker's registration compact
+            if rel in compacted:
                 want = compact(want.decode("utf-8")).encode("utf-8")
             if not copy.is_file():
                 found.append(f"{name}/html/_static/{rel} is missing: {fix}")

@@ -15,9 +15,10 @@ its files (priority 990), it
   site's base path, so a GitHub Pages project site works), the worker being `offline_sw.js` after one line
   holding the build's data.
 What every first visit fetches is kept small (issue 42: + at most 10 KiB): the worker's file list is front-coded
-(`front_coded`), its script and `_static/offline.js` are written without comments or spaces that separate nothing
-(`compact`), and offline.js only registers the worker: the update notice and the landing page's control are
-`_static/offline-ui.js` (from `offline_ui.js`), loaded when a new edition is waiting or the control is used.
+(`front_coded`), its script is written without comments or spaces that separate nothing (coursebook.jscompact, as
+every script of the course's own is, `_static/offline.js` among them), and offline.js only registers the worker:
+the update notice and the landing page's control are `_static/offline-ui.js` (from `offline_ui.js`), loaded when a
+new edition is waiting or the control is used.
 At `html-page-context` each page gets the manifest's link and the theme colours of light and dark mode; every
 page loads `_static/offline.js` (Jupyter Book names every script of _static; coursebook.assets defers it).
 A page that is not kept answers, offline, with a short Korean page saying so (the worker writes it).
@@ -32,12 +33,13 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
+from coursebook.jscompact import compact
+
 WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
 TEMPLATE = Path(__file__).with_name("offline_sw.js")
 UI_SOURCE = Path(__file__).with_name("offline_ui.js")
-REGISTER = "_static/offline.js"  # on every page (Jupyter Book names every script of _static): written compact here
-REGISTER_SOURCE = Path(__file__).parents[2] / REGISTER
+REGISTER = "_static/offline.js"  # on every page (Jupyter Book names every script of _static), compact (coursebook.assets)
 LIVE = "_static/live/"
 # not for readers: Sphinx's build record and inventory, the worker itself, the unused translations of Sphinx, the
 # wheel the Colab editions install (pip fetches it, no page: live.COLAB)
@@ -233,7 +235,6 @@ def write_worker(outdir: Path, landing: str | None = None, title: str = "", star
     on a build folder whose files changed (the tests' second build)."""
     outdir = Path(outdir)
     (outdir / UI).write_text(compact(UI_SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
-    (outdir / REGISTER).write_text(compact(REGISTER_SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
     (outdir / MANIFEST).write_text(json.dumps(manifest(title, start), ensure_ascii=False, indent=1) + "\n",
                                    encoding="utf-8")
     if landing and (outdir / landing).is_file():
@@ -265,96 +266,6 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
             f'<meta name="theme-color" media="(prefers-color-scheme: light)" content="{THEME["light"]}">',
             f'<meta name="theme-color" media="(prefers-color-scheme: dark)" content="{THEME["dark"]}">']
     context["metatags"] = context.get("metatags", "") + "\n" + "\n".join(tags) + "\n"
-
-
-_WORD = re.compile(r"[\w$]")
-_REGEX_AFTER = set("(,=:[!&|?{};\n") | {""}
-
-
-def compact(script: str) -> str:
-    """A script of ours as small as it safely gets (the worker is fetched on every first visit): without comments,
-    and with no space or indentation that separates nothing — a space stays only between two word characters and
-    between two of `+ - /`, and a line break only where a semicolon could be inserted there (not after `; { , ( [`,
-    not before `} ) ] , . : ?`), so automatic semicolons fall where they did. Strings, template
-    literals (with their `${…}`) and regular expressions are copied as they are; a `/` begins a regular expression
-    after an operator, a bracket, a line break or `return`. For the sources of this folder (offline_sw.js,
-    offline_ui.js), not a general minifier."""
-    out: list[str] = []
-    i, n = 0, len(script)
-    pending = ""                      # whitespace seen since the last token: "", " " or "\n"
-
-    def last() -> str:
-        for chunk in reversed(out):
-            if chunk:
-                return chunk[-1]
-        return ""
-
-    def emit(token: str) -> None:
-        nonlocal pending
-        before = last()
-        if pending == "\n" and before and before not in ";{,([" and token[0] not in "})],.:?":
-            out.append("\n")
-        elif pending and before and ((_WORD.match(before) and _WORD.match(token[0]))
-                                     or (before in "+-/" and token[0] in "+-/")):
-            out.append(" ")
-        pending = ""
-        out.append(token)
-
-    def quoted(start: int) -> int:
-        """The end of the string or template literal starting at `start` (templates: their `${…}` skipped whole)."""
-        quote, j = script[start], start + 1
-        while script[j] != quote:
-            if script[j] == "\\":
-                j += 1
-            elif quote == "`" and script.startswith("${", j):
-                depth, j = 1, j + 2
-                while depth:
-                    if script[j] in "'\"`":
-                        j = quoted(j)
-                        continue
-                    depth += {"{": 1, "}": -1}.get(script[j], 0)
-                    j += 1
-                continue
-            j += 1
-        return j + 1
-
-    while i < n:
-        c = script[i]
-        if script.startswith("/*", i):
-            i = script.index("*/", i) + 2
-        elif script.startswith("//", i) and (last() in _REGEX_AFTER or pending):
-            i = script.index("\n", i) if "\n" in script[i:] else n
-        elif c in " \t\r\n":
-            if c == "\n" or pending != "\n":
-                pending = "\n" if c == "\n" else " "
-            i += 1
-        elif c in "'\"`":
-            j = quoted(i)
-            emit(script[i:j])
-            i = j
-        elif c == "/" and (last() in _REGEX_AFTER or "".join(out).endswith("return")):
-            j, in_class = i + 1, False
-            while in_class or script[j] != "/":
-                if script[j] == "\\":
-                    j += 1
-                elif script[j] in "[]":
-                    in_class = script[j] == "["
-                j += 1
-            j += 1
-            while j < n and script[j].isalpha():
-                j += 1
-            emit(script[i:j])
-            i = j
-        elif _WORD.match(c):
-            j = i
-            while j < n and _WORD.match(script[j]):
-                j += 1
-            emit(script[i:j])
-            i = j
-        else:
-            emit(c)
-            i += 1
-    return "".join(out).strip() + "\n"
 
 
 def finished(app, exception) -> None:
