@@ -3,7 +3,7 @@
     import roofline as rl
     course = rl.load()                            # course.toml, read once and validated
     w4 = course.week4.with_(N=4096, tiles=[64])   # a chapter's parameter cell, checked the same way
-    t = rl.Timing(rl.kernels.matmul_tiled(w4.N, 64, w4.s, w4.s), w4.hardware)
+    t = rl.Timing(rl.kernels.matmul_tiled(w4.N, 64, w4.s, w4.s), w4.roofline)
     t.t_ideal                                     # Fraction(2164260864, 250000000000): rounding is presentation's job
 
 Importing it loads neither matplotlib nor IPython (nor NumPy): formatting, Korean words, tables, figures and

@@ -168,10 +168,10 @@ class Field:
         return value
 
 
-def param(check: Callable, about: str, *, key: str | None = None, cell: bool = True):
-    """A parameter field: `check(value, where, parsing)` returns the model's value or raises ParameterError
-    naming `where`; `key`: its name in the file when the attribute differs; `cell`: a parameter cell may set it."""
-    return field(metadata={"param": (check, about, key, cell)})
+def param(check: Callable, about: str, *, cell: bool = True):
+    """A parameter field, named in the file as in the model: `check(value, where, parsing)` returns the model's
+    value or raises ParameterError naming `where`; `cell`: a parameter cell may set it."""
+    return field(metadata={"param": (check, about, cell)})
 
 
 def part(about: str):
@@ -202,9 +202,8 @@ def fields(cls, table: str | None = None, prefix: str = "", attr: tuple[str, ...
         if "part" in f.metadata:
             found += fields(hints[f.name], table, f"{prefix}{f.name}.", (*attr, f.name))
         elif "param" in f.metadata:
-            check, about, key, cell = f.metadata["param"]
-            key = key or f.name
-            found.append(Field(table, prefix + key, (*attr, f.name), check, about, key if cell else None))
+            check, about, cell = f.metadata["param"]
+            found.append(Field(table, prefix + f.name, (*attr, f.name), check, about, f.name if cell else None))
     return tuple(found)
 
 
@@ -215,7 +214,7 @@ def _build(cls, got: dict, catalog: Catalog, prefix: str = ""):
         if "part" in f.metadata:
             values[f.name] = _build(hints[f.name], got, catalog, f"{prefix}{f.name}.")
         elif "param" in f.metadata:
-            values[f.name] = got[prefix + (f.metadata["param"][2] or f.name)]
+            values[f.name] = got[prefix + f.name]
         elif f.name == "catalog":
             values[f.name] = catalog
     return cls(**values)
@@ -233,9 +232,9 @@ def _file_values(cls, table, where: str) -> dict:
     """key → value of the file's table [where] (and its sub-tables), each table holding exactly its keys."""
     hints = typing.get_type_hints(cls)
     keys = {f.name: f for f in dataclasses.fields(cls) if "part" in f.metadata}
-    own = [f.metadata["param"][2] or f.name for f in dataclasses.fields(cls) if "param" in f.metadata]
-    about = {**{f.metadata["param"][2] or f.name: f.metadata["param"][1] for f in dataclasses.fields(cls)
-                if "param" in f.metadata}, **{name: f.metadata["part"] for name, f in keys.items()}}
+    own = [f.name for f in dataclasses.fields(cls) if "param" in f.metadata]
+    about = {**{f.name: f.metadata["param"][1] for f in dataclasses.fields(cls) if "param" in f.metadata},
+             **{name: f.metadata["part"] for name, f in keys.items()}}
     check_keys(table, where, [*own, *keys], about=about)
     values = {key: table[key] for key in own}
     for name in keys:
@@ -307,7 +306,7 @@ def dtype_of_hardware(value, where: str, parsing: Parsing) -> str:
 
 def dtype_of_hardware_if_strict(value, where: str, parsing: Parsing) -> str:
     """A dtype; in the file, one the preset has a peak for (a chapter that never asks for the hardware, like ①,
-    may pick a dtype the hypothetical machine lacks; `.hardware` checks it then)."""
+    may pick a dtype the hypothetical machine lacks; `.roofline` checks it then)."""
     return (dtype_of_hardware if parsing.strict else dtype_name)(value, where, parsing)
 
 
@@ -401,15 +400,15 @@ def note_gpu_dtype(value, where: str, parsing: Parsing) -> str:
 # ---------------------------------------------------------------- the three problems
 
 class OnMachine(Problem):
-    """A problem in `dtype` on preset `hardware_key` (Week4, Week3): its Roofline, preset and Byte per element."""
+    """A problem in `dtype` on preset `hardware` (Week4, Week3): its Roofline, preset and Byte per element."""
 
     @property
-    def hardware(self) -> Roofline:
-        return self.catalog.roofline(self.hardware_key, self.dtype)
+    def roofline(self) -> Roofline:
+        return self.catalog.roofline(self.hardware, self.dtype)
 
     @property
     def preset(self) -> Preset:
-        return self.catalog.presets[self.hardware_key]
+        return self.catalog.presets[self.hardware]
 
     @property
     def s(self) -> int:
@@ -428,12 +427,12 @@ class TileCache:
 
 @dataclass(frozen=True)
 class Week4(OnMachine):
-    """[week4] The week-4 problem: C = A @ B, all N×N, in `dtype` on preset `hardware_key`; tile sides `tiles`;
+    """[week4] The week-4 problem: C = A @ B, all N×N, in `dtype` on preset `hardware`; tile sides `tiles`;
     ③'s small example (small_N×small_N, small_T tiles) and its LRU cache; ④'s real GPUs."""
 
     TABLE = "week4"
 
-    hardware_key: str = param(preset_key, "하드웨어 프리셋", key="hardware")
+    hardware: str = param(preset_key, "하드웨어 프리셋")
     dtype: str = param(dtype_of_hardware_if_strict, "자료형")
     N: int = param(whole, "정사각 행렬 한 변")
     tiles: tuple[int, ...] = param(tiles_dividing("N"), "비교할 정사각 타일 한 변 T (N의 약수)")
@@ -449,12 +448,12 @@ class Week4(OnMachine):
 
 @dataclass(frozen=True)
 class Week3(OnMachine):
-    """[week3] The week-3 problem: vector add of length L in `dtype` on preset `hardware_key`, memory `capacity`
+    """[week3] The week-3 problem: vector add of length L in `dtype` on preset `hardware`, memory `capacity`
     (Byte: the roofline has none, it only decides what fits), and the real GPU `gpu` of the explanations."""
 
     TABLE = "week3"
 
-    hardware_key: str = param(preset_key, "하드웨어 프리셋", key="hardware")
+    hardware: str = param(preset_key, "하드웨어 프리셋")
     dtype: str = param(dtype_of_hardware, "자료형")
     L: int = param(whole, "벡터 길이")
     capacity: int = param(whole, "메모리 용량 (Byte)")
@@ -562,12 +561,12 @@ class Latency:
 
 @dataclass(frozen=True)
 class Note(Problem):
-    """[note] The matmul / FlashAttention note: the preset `hardware_key` and Tensor Core `dtype` of its bounds
+    """[note] The matmul / FlashAttention note: the preset `hardware` and Tensor Core `dtype` of its bounds
     (a real GPU), and its examples, one small part each."""
 
     TABLE = "note"
 
-    hardware_key: str = param(preset_key, "GEMM·어텐션 상한에 쓰는 GPU 프리셋", key="hardware")
+    hardware: str = param(preset_key, "GEMM·어텐션 상한에 쓰는 GPU 프리셋")
     dtype: str = param(note_gpu_dtype, "Tensor Core 자료형")
     gpt3: GPT3 = part("GPT-3 175B")
     attention: Attention = part("어텐션 예")
@@ -581,8 +580,8 @@ class Note(Problem):
     catalog: Catalog = field(repr=False, compare=False)
 
     @property
-    def hardware(self) -> Preset:
-        return self.catalog.presets[self.hardware_key]
+    def preset(self) -> Preset:
+        return self.catalog.presets[self.hardware]
 
     @property
     def s(self) -> int:

@@ -24,7 +24,7 @@ class Case:
 
 def week4_cases(w4: Week4, hw: Roofline | None = None) -> list[Case]:
     """No reuse, then one case per tile side, on the week's machine (or `hw`)."""
-    hw = hw or w4.hardware
+    hw = hw or w4.roofline
     costs = [(None, kernels.matmul_no_reuse(w4.N, w4.s, w4.s))]
     costs += [(T, kernels.matmul_tiled(w4.N, T, w4.s, w4.s)) for T in w4.tiles]
     return [Case(T, cost, Timing(cost, hw)) for T, cost in costs]
@@ -67,4 +67,4 @@ class SweepPoint:
 
 def sweep(w4) -> list[SweepPoint]:
     """One point per divisor T of N on the week's machine (exact values; the figure's data)."""
-    return [SweepPoint(T, Timing(kernels.matmul_tiled(w4.N, T, w4.s, w4.s), w4.hardware)) for T in divisors(w4.N)]
+    return [SweepPoint(T, Timing(kernels.matmul_tiled(w4.N, T, w4.s, w4.s), w4.roofline)) for T in divisors(w4.N)]

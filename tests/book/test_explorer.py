@@ -130,7 +130,7 @@ def matmul_tiles(course, N: int) -> list[int]:
 
 def expect_matmul(course, N: int, T: int) -> dict:
     w4 = course.week4
-    hw, s = w4.hardware, w4.s
+    hw, s = w4.roofline, w4.s
     base = rl.Timing(kernels.matmul_no_reuse(N, s, s), hw)
     rows = []
     for label, t in (("재사용 없음", base), (f"T = {T}", rl.Timing(kernels.matmul_tiled(N, T, s, s), hw))):
@@ -209,8 +209,8 @@ def check_tile(course, shown, plots=True):
 def expect_vector(course, kP: Fraction, kBW: Fraction, kC: Fraction) -> dict:
     w3 = course.week3
     add = kernels.vector_add(w3.L, w3.s)
-    base = rl.Timing(add, w3.hardware)
-    t = rl.Timing(add, w3.hardware.with_(P=kP * w3.hardware.P, BW=kBW * w3.hardware.BW))
+    base = rl.Timing(add, w3.roofline)
+    t = rl.Timing(add, w3.roofline.with_(P=kP * w3.roofline.P, BW=kBW * w3.roofline.BW))
 
     def ms(x):
         return fmt.number(Fraction(x) * 1000) + " ms"
@@ -220,7 +220,7 @@ def expect_vector(course, kP: Fraction, kBW: Fraction, kC: Fraction) -> dict:
            fmt.number(capacity / 10**9) + " GB"]
     longer = max(t.t_compute, t.t_memory)
     return {"row": row, "fits": 3 * w3.s * w3.L <= capacity, "bars": [100 * t.t_compute / longer, 100 * t.t_memory / longer],
-            "P": fmt.number(kP * w3.hardware.P / TERA), "BW": fmt.number(kBW * w3.hardware.BW / TERA)}
+            "P": fmt.number(kP * w3.roofline.P / TERA), "BW": fmt.number(kBW * w3.roofline.BW / TERA)}
 
 
 def check_vector(course, shown, plots=True):
@@ -270,7 +270,7 @@ def test_the_explorer_starts_at_the_problems_machine(course):
     e = w4_2_roofline.roofline_explorer(w4)
     data = explorer_data(e.html)[0]
     assert (data["controls"]["hw"]["initial"], data["controls"]["dtype"]["initial"]) == ("H100_SXM", "BF16")
-    assert f"P = {fmt.number(w4.hardware.P / TERA, 3)} TFLOPs/s" in norm(e.html)
+    assert f"P = {fmt.number(w4.roofline.P / TERA, 3)} TFLOPs/s" in norm(e.html)
 
 
 @pytest.mark.parametrize("call, key", [
@@ -422,7 +422,7 @@ def test_roofline_every_preset_and_dtype(reader, course):
     r.check()   # the first state: the chapter's own machine and dtype
     first = r.shown()["controls"]
     assert first["dtype"] == w4.dtype
-    assert (course.presets[first["hw"]].P(w4.dtype), course.presets[first["hw"]].BW) == (w4.hardware.P, w4.hardware.BW)
+    assert (course.presets[first["hw"]].P(w4.dtype), course.presets[first["hw"]].BW) == (w4.roofline.P, w4.roofline.BW)
     r.control("hw").focus()
     r.page.keyboard.press("Tab")
     r.focused = "dtype"

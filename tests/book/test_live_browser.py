@@ -157,7 +157,7 @@ def test_roofline_live(site, roofline_page):
     MEASURED["press_to_first_result_ms"] = round(reader.press())
     shown = reader.read()
     w4 = course.week4
-    check_state(shown, expected("roofline", {"hardware": w4.hardware_key, "dtype": w4.dtype, "N": str(w4.N),
+    check_state(shown, expected("roofline", {"hardware": w4.hardware, "dtype": w4.dtype, "N": str(w4.N),
                                              "tiles": str(list(w4.tiles))}))
     values = {"hardware": "H100_SXM", "dtype": "BF16", "N": "3000", "tiles": "[40, 75]"}
     MEASURED["recompute_ms"] = round(reader.type(values), 1)
@@ -287,7 +287,7 @@ def test_vector_add_live(site):
     name = course.presets["H100_SXM"].name
     assert (shown["fields"]["base"], shown["fields"]["dtype"]) == (name, "BF16")
     assert name in shown["intro"] and "BF16" in shown["intro"]
-    assert course.presets[course.week3.hardware_key].name not in shown["intro"]
+    assert course.presets[course.week3.hardware].name not in shown["intro"]
     reader.close()
 
 

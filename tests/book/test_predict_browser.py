@@ -253,7 +253,7 @@ def test_a_shared_link_opens_in_the_readers_mode(site_url, browser, course):
     """A state link (#roofline.hardware=…) opened by a reader with predict mode on: the linked state waits for the
     guess; with the mode off, it shows at once (as today)."""
     w4 = course.week4
-    key = next(k for k, p in course.presets.items() if k != w4.hardware_key and w4.dtype in p.peak)
+    key = next(k for k, p in course.presets.items() if k != w4.hardware and w4.dtype in p.peak)
     p = Page(browser, site_url, "roofline", course)
     p.page.evaluate("() => { window.rlProgress.reset(); window.rlProgress.setMode(location.pathname.split('/').pop()"
                     ".replace(/\\.html$/, ''), 'predict', true); }")

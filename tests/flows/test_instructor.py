@@ -167,7 +167,7 @@ def move_to_next_term(repo: Path, name: str, nbval: bool) -> None:
     added = set(course.presets) - set(term_was.presets)
     assert len(added) == 1, f"next_term did not add one preset: {sorted(added)}"
     key = added.pop()
-    assert key in course.week4.gpus and course.note.hardware_key == key
+    assert key in course.week4.gpus and course.note.hardware == key
     name = course.presets[key].name
     assert name in page_text(repo / "_build" / "html" / "chapters" / "flashattention.html"), \
         f"the note does not name the new preset {name!r}"

@@ -54,7 +54,7 @@ def other_value(problem: str, name: str, value, values: dict):
         divisors = [d for d in range(1, problem_now.small_N + 1) if problem_now.small_N % d == 0 and d != value]
         return divisors[0]
     if name == "dtype":
-        hardware = values.get("hardware", problem_now.hardware_key)
+        hardware = values.get("hardware", problem_now.hardware)
         needs_peak = "hardware" in values or problem == "note"
         allowed = catalog.presets[hardware].peak if needs_peak else catalog.dtypes
         others = [d for d in allowed if d != value and catalog.dtypes[d] != catalog.dtypes[value]]
@@ -121,7 +121,7 @@ def instructor_file(problem: str, changes: dict, tmp_path: Path) -> Path:
         text = set_key(text, params.cell_fields(problem)[name].path, new)
     problem_now = getattr(LIVE, problem)
     dtype = changes.get("dtype")
-    if dtype is not None and "hardware" not in changes and dtype not in LIVE.presets[problem_now.hardware_key].peak:
+    if dtype is not None and "hardware" not in changes and dtype not in LIVE.presets[problem_now.hardware].peak:
         # ① never asks for the machine, so it may use a dtype the week's machine lacks; the file must name a
         # machine that has it (the chapter's values cannot depend on which)
         machine = next(k for k, p in LIVE.presets.items() if dtype in p.peak)

@@ -115,7 +115,7 @@ def test_attention_time_with_and_without_qkvo(seed):
 
 
 def test_flash_traffic_still_grows_as_n_squared(note):
-    M = note.hardware.smem_per_SM // note.s
+    M = note.preset.smem_per_SM // note.s
     _, B_c = attention.flash_blocks(M, 128)
     ratio = Fraction(attention.flash_traffic(8192, 128, B_c), attention.flash_traffic(4096, 128, B_c))
     assert fmt.ratio(ratio, 2) == "3.90배"   # T_c doubles (18 → 36): close to 4, the N² of Θ(N²d²/M)

@@ -59,13 +59,13 @@ def vadd(seed):
 
 
 def test_times_of_vector_add(vadd, seed):
-    t = rl.Timing(vadd, seed.week3.hardware)
+    t = rl.Timing(vadd, seed.week3.roofline)
     assert t.t_compute == Fraction(5, 10**6) == Fraction("0.005") * MS
     assert t.t_memory == Fraction("1.2") * MS
     assert t.t_ideal == Fraction("1.2") * MS
     assert t.t_memory / t.t_compute == 240
     assert t.memory_bound and ko.bound(t) == "HBM 대역폭"
-    assert vadd.Q_read / seed.week3.hardware.BW == Fraction("0.8") * MS   # forgetting the write
+    assert vadd.Q_read / seed.week3.roofline.BW == Fraction("0.8") * MS   # forgetting the write
     assert fmt.number(t.t_compute / MS) == "0.005" and fmt.number(t.t_memory / MS) == "1.2"
 
 
@@ -79,7 +79,7 @@ def test_times_of_vector_add(vadd, seed):
     ],
 )
 def test_double_one_resource(vadd, seed, change, t_compute_ms, t_memory_ms, t_ideal_ms, speedup):
-    hw = seed.week3.hardware
+    hw = seed.week3.roofline
     machine = {"기준": hw, "P ×2": hw.with_(P=2 * hw.P), "BW ×2": hw.with_(BW=2 * hw.BW), "용량 ×2": hw}[change]
     base, t = rl.Timing(vadd, hw), rl.Timing(vadd, machine)
     assert t.t_compute == Fraction(t_compute_ms) * MS
@@ -89,14 +89,14 @@ def test_double_one_resource(vadd, seed, change, t_compute_ms, t_memory_ms, t_id
 
 
 def test_bf16_vector_add_on_the_course_hardware(seed):
-    t = rl.Timing(kernels.vector_add(seed.week3.L, seed.bytes_per("BF16")), seed.week3.hardware)
+    t = rl.Timing(kernels.vector_add(seed.week3.L, seed.bytes_per("BF16")), seed.week3.roofline)
     assert t.cost.Q == 600_000_000 and t.t_memory == Fraction("0.6") * MS and t.memory_bound
 
 
 def test_live_vector_add_is_memory_bound_and_only_BW_speeds_it_up(course):
     """For any live machine whose ridge exceeds 1/(3s): doubling P leaves the time, doubling BW halves it."""
     w3 = course.week3
-    hw, add = w3.hardware, kernels.vector_add(w3.L, w3.s)
+    hw, add = w3.roofline, kernels.vector_add(w3.L, w3.s)
     assert add.I == Fraction(1, 3 * w3.s) and (add.F, add.Q) == (w3.L, 3 * w3.s * w3.L)
     base = rl.Timing(add, hw)
     assert base.memory_bound == (add.I < hw.ridge)

@@ -13,14 +13,14 @@ TERA = 10**12
 
 
 def test_ridge_point_is_20_flops_per_byte(seed):
-    ridge = seed.week4.hardware.ridge
+    ridge = seed.week4.roofline.ridge
     assert ridge == 20 and isinstance(ridge, Fraction)
     assert fmt.number(ridge, 3) == "20"
 
 
 def test_doubling_P_or_BW_at_I_10(seed):
     # seed: "각각 10 TFLOPs/s 유지, 20 TFLOPs/s로 증가"
-    hw = seed.week4.hardware
+    hw = seed.week4.roofline
     I = hw.ridge / 2
     assert I == 10
     assert hw.R_roof(I) == 10 * TERA
@@ -31,7 +31,7 @@ def test_doubling_P_or_BW_at_I_10(seed):
 
 def test_doubling_P_or_BW_at_half_the_live_ridge(course):
     """② discussion for any machine: below the ridge only BW counts; doubling BW halves the ridge to I itself."""
-    hw = course.week4.hardware
+    hw = course.week4.roofline
     I = hw.ridge / 2
     assert hw.R_roof(I) == hw.BW * I < hw.P
     assert hw.with_(P=2 * hw.P).R_roof(I) == hw.R_roof(I)

@@ -47,7 +47,7 @@ def test_fp16_variants_of_chapter_one(seed):
 
 def test_threshold_tile_side(seed):
     w4 = seed.week4
-    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    T_star = kernels.tile_threshold(w4.N, w4.roofline.ridge, w4.s, w4.s)
     assert T_star == Fraction(80 * 4096, 4096 - 40)
     assert fmt.decimal(T_star, 3) == "80.789"
     assert kernels.tile_threshold(10, 20) is None  # 2N ≤ s_out I*: no tile reaches the ridge
@@ -114,7 +114,7 @@ def test_K_width_cancels():
 
 def test_threshold_and_storage(seed):
     w4 = seed.week4
-    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    T_star = kernels.tile_threshold(w4.N, w4.roofline.ridge, w4.s, w4.s)
     assert [T for T in w4.tiles if T >= T_star] == [128]
     ideal = kernels.matmul_ideal(w4.N, w4.s, w4.s)
     assert ideal.Q == 201_326_592 and fmt.mib(ideal.Q) == "192 MiB"          # 12N²: A, B and C once
@@ -155,7 +155,7 @@ def test_ridge_reached_exactly_from_the_threshold(N, data, s, ridge):
 
 def test_threshold_on_the_live_tiles_agrees_with_the_timing(course, cases):
     w4 = course.week4
-    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    T_star = kernels.tile_threshold(w4.N, w4.roofline.ridge, w4.s, w4.s)
     for case in cases[1:]:
         assert (not case.timing.memory_bound) == (T_star is not None and case.T >= T_star)
 

@@ -20,7 +20,7 @@ SEED_TEXT = SEED_TOML.read_text(encoding="utf-8")
 
 def test_seed_parameters_are_the_seeds(seed):
     w4 = seed.week4
-    assert (w4.hardware.P, w4.hardware.BW) == (20 * 10**12, 10**12)
+    assert (w4.roofline.P, w4.roofline.BW) == (20 * 10**12, 10**12)
     assert (w4.N, w4.dtype, w4.s, w4.tiles) == (4096, "FP32", 4, (32, 64, 128))
     assert (w4.small_N, w4.small_T) == (4, 2)
     assert (seed.week3.L, seed.week3.s) == (10**8, 4)
@@ -115,9 +115,9 @@ def test_shared_problem_is_the_seeds(seed):
     w4 = seed.week4
     assert (w4.N, w4.dtype, w4.s, w4.tiles) == (4096, "FP32", 4, (32, 64, 128))
     assert (w4.small_N, w4.small_T) == (4, 2)
-    assert w4.hardware.P == 20 * TERA and w4.hardware.BW == 1 * TERA
-    assert fmt.power10(w4.hardware.P) == "20 × 10¹²"
-    assert fmt.power10(w4.hardware.BW) == "1 × 10¹²"
+    assert w4.roofline.P == 20 * TERA and w4.roofline.BW == 1 * TERA
+    assert fmt.power10(w4.roofline.P) == "20 × 10¹²"
+    assert fmt.power10(w4.roofline.BW) == "1 × 10¹²"
 
 
 MiB = 2**20
@@ -142,7 +142,7 @@ def test_cache_parameters_are_validated(seed, tmp_path):
 
 
 def test_parameters_are_the_seeds(seed):
-    w4, hw = seed.week4, seed.week4.hardware
+    w4, hw = seed.week4, seed.week4.roofline
     assert (w4.N, w4.tiles, w4.s, w4.dtype, w4.threads) == (4096, (32, 64, 128), 4, "FP32", 256)
     assert (hw.P, hw.BW, hw.ridge) == (20 * 10**12, 10**12, 20)
 
@@ -152,11 +152,11 @@ def test_the_seeds_problem(seed):
     assert (w3.L, w3.dtype, w3.s) == (100_000_000, "FP32", 4)
     assert w3.capacity == 16_000_000_000                 # "용량이 16 GB라면 세 벡터를 담을 수 있다"
     assert 3 * w3.s * w3.L <= w3.capacity < 3 * w3.s * w3.L * 14
-    assert (w3.hardware.P, w3.hardware.BW) == (20 * 10**12, 10**12)
+    assert (w3.roofline.P, w3.roofline.BW) == (20 * 10**12, 10**12)
 
 
 def test_the_seeds_note_is_on_the_H100_in_FP16(note):
-    assert (note.hardware_key, note.dtype, note.s, note.seq) == ("H100_SXM", "FP16", 2, 4096)
+    assert (note.hardware, note.dtype, note.s, note.seq) == ("H100_SXM", "FP16", 2, 4096)
     assert (note.attention.heads, note.attention.d_head) == (32, 128)
 
 

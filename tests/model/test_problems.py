@@ -39,7 +39,7 @@ def test_live_cases_are_bound_where_their_intensity_says(course):
     assert {c.cost.F for c in cases} == {2 * w4.N**3}
     assert all(a.cost.Q > b.cost.Q for a, b in zip(cases, cases[1:]))
     for case in cases:
-        assert case.timing.memory_bound == (case.cost.I < w4.hardware.ridge)
+        assert case.timing.memory_bound == (case.cost.I < w4.roofline.ridge)
         assert case.timing.bound == (rl.MEMORY if case.timing.memory_bound else rl.COMPUTE)
 
 
@@ -148,7 +148,7 @@ def test_sweep_data_for_the_seed(seed):
 
 
 def test_sweep_data(course):
-    w4, hw = course.week4, course.week4.hardware
+    w4, hw = course.week4, course.week4.roofline
     points = tile_sweep.sweep(w4)
     assert [p.T for p in points] == tile_sweep.divisors(w4.N)
     assert points[-1].I == kernels.matmul_ideal(w4.N, w4.s, w4.s).I

@@ -33,7 +33,7 @@ def test_live_traffic_curves_use_the_live_preset(course):
     d = note.attention.d_head
     N_values = [note.seq, 2 * note.seq, 4 * note.seq]
     standard, flash, M, B_c = traffic_curves(note, N_values)
-    assert M == note.hardware.smem_per_SM // note.s
+    assert M == note.preset.smem_per_SM // note.s
     assert attention.flash_blocks(M, d)[1] == B_c
     assert standard == [attention.standard_traffic(N, d) * note.s for N in N_values]
     assert flash == [attention.flash_traffic(N, d, B_c) * note.s for N in N_values]
@@ -63,7 +63,7 @@ def test_memory_box_and_flash_diagram_follow_the_note(note):
     from roofline.show.pages import flashattention as flash_note
     box = flash_note.hierarchy_diagram(note)
     assert "228 KiB" in box and "256 KiB" in box and "33–41 (Shared 29)" in box and "479" in box and "3.35 TB/s" in box
-    M = note.hardware.smem_per_SM // note.s
+    M = note.preset.smem_per_SM // note.s
     B_r, B_c = flash_note.fitting_blocks(M, 128, note.tensor_core.align)
     flash = flash_note.flash_diagram(note)
     assert f"{B_r}×{B_c}" in flash and f"M = {fmt.integer(M)}" in flash
@@ -94,13 +94,13 @@ def test_the_sram_diagram_s_blocks_fit_the_sram_it_names(course, seed):
     from roofline.show.pages import flashattention as flash_note
     for key in sorted(k for k, p in course.presets.items() if p.smem_per_SM):
         note = course.note.with_(hardware=key)
-        d, M = note.attention.d_head, note.hardware.smem_per_SM // note.s
+        d, M = note.attention.d_head, note.preset.smem_per_SM // note.s
         B_r, B_c = flash_note.fitting_blocks(M, d, note.tensor_core.align)
         total = B_r * d * 2 + 2 * B_c * d + B_r * B_c + 2 * B_r             # Q_i, O_i, K_j, V_j, S_ij, m_i, ℓ_i
         assert total <= M and B_c % note.tensor_core.align == 0
         rule_r, rule_c = attention.flash_blocks(M, d)
         assert B_r == rule_r and B_c <= rule_c
-        assert f"{fmt.integer(total * note.s)} Byte ≤ {fmt.integer(note.hardware.smem_per_SM)} Byte" in flash_note.flash_diagram(note)
+        assert f"{fmt.integer(total * note.s)} Byte ≤ {fmt.integer(note.preset.smem_per_SM)} Byte" in flash_note.flash_diagram(note)
     h100 = seed.note.with_(hardware="H100_SXM", dtype="FP16")             # a seed literal: the frozen seed file
     said = flash_note.flash_blocks_text(h100)
     assert said["sram-rule-elems"] == "120,576" and said["sram-rule-bytes"] == "241,152" and said["sram-rule-verdict"] == "넘는다"
@@ -124,7 +124,7 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(term):
     from roofline.show.pages import flashattention as flash_note
 
     note = rl.load(term_path(term)).note
-    N, d, M = note.seq, note.attention.d_head, note.hardware.smem_per_SM // note.s
+    N, d, M = note.seq, note.attention.d_head, note.preset.smem_per_SM // note.s
     B_c, B_c2 = -(-M // (4 * d)), -(-M // (8 * d))          # FA1: B_c = ⌈M/(4d)⌉, at d and at 2d
 
     def flash(d, B_c):                                        # 3Nd + 2N + ⌈N/B_c⌉·(3Nd + 4N) elements
@@ -136,7 +136,7 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(term):
     assert said["q-flash-d-ratio"] == fmt.ratio(Fraction(flash(2 * d, B_c2), flash(d, B_c)), 2)
     assert said["q-std-d-ratio"] == fmt.ratio(Fraction(8 * N * d + 4 * N * N, 4 * N * d + 4 * N * N), 2)
     tf = flash_note.tf32_discussion(note, 256)
-    fp32, tf32 = note.hardware.roofline("FP32"), note.hardware.roofline("TF32")
+    fp32, tf32 = note.preset.roofline("FP32"), note.preset.roofline("TF32")
     cost = gemm.gemm(256, note.gemm.N, note.gemm.K, 4)
     gain = rl.Timing(cost, fp32).t_ideal / rl.Timing(cost, tf32).t_ideal
     # max(F/P, Q/BW) with the same F, Q and BW: the gain lies between 1 and the ratio of the two peaks

@@ -87,7 +87,7 @@ def labels_stay_off_the_lines(w4):
     roof = ax.get_lines()[0]                      # min(P, BW×I), drawn first
     xy = ax.transData.transform(list(zip(roof.get_xdata(), roof.get_ydata())))
     axes_box = ax.get_window_extent(renderer)
-    ridge_x = ax.transData.transform((float(w4.hardware.ridge), 1))[0]
+    ridge_x = ax.transData.transform((float(w4.roofline.ridge), 1))[0]
     labels = [t for t in ax.findobj(Text) if t.get_text() and t.axes is ax
               and t not in (ax.title, ax.xaxis.label, ax.yaxis.label)
               and t not in ax.get_xticklabels() + ax.get_yticklabels()
@@ -99,7 +99,7 @@ def labels_stay_off_the_lines(w4):
         inside = contains(text, renderer)
         assert not [p for p in xy if inside(p)], f"label {text.get_text()!r} overlaps the roofline"
         assert not box.x0 <= ridge_x <= box.x1, \
-            f"{w4.hardware_key} {w4.dtype}: label {text.get_text()!r} crosses the dashed ridge line"
+            f"{w4.hardware} {w4.dtype}: label {text.get_text()!r} crosses the dashed ridge line"
 
 
 def contains(text, renderer):

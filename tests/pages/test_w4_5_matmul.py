@@ -45,7 +45,7 @@ def test_sweep_figure_marks_the_live_crossing(course):
     """The vertical line stands at T* = the library's threshold for the live N and machine, if a tile reaches it."""
     w4 = course.week4
     fig = FIGURES["week4-tile-sweep"](w4)
-    T_star = kernels.tile_threshold(w4.N, w4.hardware.ridge, w4.s, w4.s)
+    T_star = kernels.tile_threshold(w4.N, w4.roofline.ridge, w4.s, w4.s)
     expected = [float(T_star)] if T_star is not None and T_star <= w4.N else []
     for ax in fig.axes[:2]:
         assert crossing_lines(ax) == expected
@@ -205,7 +205,7 @@ def test_threshold(seed):
 def test_threshold_when_no_tile_reaches(seed):
     """2N ≤ s·I*: the denominator is not positive, no tile reaches the ridge."""
     w4 = seed.week4.with_(N=8, tiles=[2, 4], hardware="H100_SXM")
-    ridge = w4.hardware.ridge
+    ridge = w4.roofline.ridge
     assert kernels.tile_threshold(8, ridge, 4, 4) is None        # H100's FP32 ridge ≈ 20 > 2·8/4
     _, words = matmul.threshold(w4)
     assert words.startswith("분모가 0 이하이므로 어떤 T도") and words.endswith("비교한 타일은 모두 메모리 한계다.")
@@ -243,7 +243,7 @@ def run_hand_cell(w4) -> dict[int, tuple[str, str, str, str]]:
     """T → (Q_T, I_T, ideal ms, limit) as the cell prints them, run on the parameter cell's names."""
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        exec(hand_cell(), {"N": w4.N, "s": w4.s, "hw": w4.hardware, "tiles": list(w4.tiles)})
+        exec(hand_cell(), {"N": w4.N, "s": w4.s, "hw": w4.roofline, "tiles": list(w4.tiles)})
     rows = {}
     lines = out.getvalue().splitlines()
     assert len(lines) == 2 * (1 + len(w4.tiles)), lines

@@ -80,7 +80,7 @@ def test_page_module_speaks_korean_particles(seed):
     from roofline.show.pages import week3_vector_add as page
     w3 = seed.week3
     add = kernels.vector_add(w3.L, w3.s)
-    hw = w3.hardware
+    hw = w3.roofline
     fast = hw.with_(P=hw.P / 10**6)            # now compute-bound
     t = rl.Timing(add, fast)
     assert not t.memory_bound

@@ -53,7 +53,7 @@ def test_guide_follows_the_live_parameters(course):
     assert glued["shape"] == f"{w4.N}×{w4.N}"
     assert glued["tiles"] == "·".join(str(T) for T in w4.tiles)
     assert glued["T-max"] == f"{max(w4.tiles)}×{max(w4.tiles)}"
-    assert glued["ridge"] == fmt.number(w4.hardware.ridge, 3)
+    assert glued["ridge"] == fmt.number(w4.roofline.ridge, 3)
     assert figure_digest(FIGURES["week4-roofline"](w4)) in glued["roofline-figure"]
 
 
@@ -76,7 +76,7 @@ def test_reach_and_points_for_other_machines(course, seed):
     seed_cases = rl.problems.week4_cases(seed.week4)
     assert guide.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
     assert guide.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
-    sentence = bounds.points(cases, w4.hardware)["points"]
+    sentence = bounds.points(cases, w4.roofline)["points"]
     for c in cases:
         assert ko.case(c) in sentence
 
@@ -84,7 +84,7 @@ def test_reach_and_points_for_other_machines(course, seed):
 def test_the_worksheet_has_every_quantity_of_the_shared_problem_for_every_case(course):
     w4 = course.week4
     sheet = week4_guide.exercises(w4)
-    N, s, hw = w4.N, w4.s, w4.hardware
+    N, s, hw = w4.N, w4.s, w4.roofline
     cases = [None, *w4.tiles]
     assert len(sheet.questions) == 9 * len(cases)
     for T in cases:

@@ -94,7 +94,7 @@ def test_the_precomputed_states_are_the_engines(course):
         assert state == live("roofline", hardware=hardware, dtype=dtype, N=w4.N, tiles=list(w4.tiles))["state"]
     T = w4.tiles[1]
     states = data(w4_5_matmul.matmul_explorer(w4, T))["parts"][0]["states"]
-    assert states[f"{w4.N}|{T}"] == live("matmul", hardware=w4.hardware_key, dtype=w4.dtype, N=w4.N,
+    assert states[f"{w4.N}|{T}"] == live("matmul", hardware=w4.hardware, dtype=w4.dtype, N=w4.N,
                                            tiles=list(w4.tiles), T=T)["state"]
     T = w4.tiles[-1]
     tile = data(w4_4_tile_size.tile_explorer(w4, T))
@@ -111,7 +111,7 @@ def test_the_precomputed_states_are_the_engines(course):
     assert (fields["T"], fields["copies"], fields["gpu"]) == (str(T), "1", w4.gpu)
     parts = data(week3_vector_add.vector_explorer(w3))["parts"]
     both = {**parts[0]["states"]["4|1/2"]["fields"], **parts[1]["states"]["1/8"]["fields"], **parts[2]["states"][""]["fields"]}
-    out = live("vector-add", hardware=w3.hardware_key, dtype=w3.dtype, L=w3.L, capacity=w3.capacity, kP=4, kBW="1/2",
+    out = live("vector-add", hardware=w3.hardware, dtype=w3.dtype, L=w3.L, capacity=w3.capacity, kP=4, kBW="1/2",
                kcap="1/8")["state"]
     assert out["fields"] == both
 
@@ -141,7 +141,7 @@ def test_my_kernel_default_example_is_the_engines(course):
     e = w4_2_roofline.kernel_explorer(w4, course.week3, course.note)
     data = explorer_data(e.html)[0]
     T = w4.tiles[len(w4.tiles) // 2]
-    engine_state = live("kernel", hardware=w4.hardware_key, dtype=w4.dtype, kernel="matmul", N=w4.N, T=T, t_ms="")["state"]
+    engine_state = live("kernel", hardware=w4.hardware, dtype=w4.dtype, kernel="matmul", N=w4.N, T=T, t_ms="")["state"]
     assert "predict" in engine_state            # the live mode's predict part: the page's own state is shown as it is
     assert data["parts"][0]["states"][""] == {k: v for k, v in engine_state.items() if k != "predict"}
     fields = dict((name, value) for name, _, value in data["live"]["fields"])

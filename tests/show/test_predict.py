@@ -82,27 +82,27 @@ def test_matmul_states(course):
     for key, state in states(w4_5_matmul.matmul_explorer(w4, T0)).items():
         N, T = (int(v) for v in key.split("|"))
         if N == w4.N:
-            live = engine.live_state("matmul", course, {"hardware": w4.hardware_key, "dtype": w4.dtype, "N": str(N),
+            live = engine.live_state("matmul", course, {"hardware": w4.hardware, "dtype": w4.dtype, "N": str(N),
                                                         "tiles": str(list(w4.tiles)), "T": str(T)})
             assert state["predict"] == live["predict"], key
         cost = kernels.matmul_tiled(N, T, w4.s, w4.s)
-        check_roofline_questions(state["predict"], cost, w4.hardware)
+        check_roofline_questions(state["predict"], cost, w4.roofline)
         why = by_id(state["predict"])["I"]["why"]
         if T % 2 == 0 and N % (T // 2) == 0:   # the change from the tile half as wide
             half = kernels.matmul_tiled(N, T // 2, w4.s, w4.s)
             assert f"T = {T // 2}에서 T를 두 배로 하면 I는 {fmt.ratio(cost.I / half.I)}가 되고" in why
-            assert f"{fmt.ms(Timing(half, w4.hardware).t_memory, 6)} ms에서 {fmt.ms(Timing(cost, w4.hardware).t_memory, 6)} ms로" in why
+            assert f"{fmt.ms(Timing(half, w4.roofline).t_memory, 6)} ms에서 {fmt.ms(Timing(cost, w4.roofline).t_memory, 6)} ms로" in why
 
 
 def test_vector_states(course):
     w3 = course.week3
     for key, state in states(week3_vector_add.vector_explorer(w3)).items():
         kP, kBW = (Fraction(v) for v in key.split("|"))
-        live = engine.live_state("vector-add", course, {"hardware": w3.hardware_key, "dtype": w3.dtype, "L": str(w3.L),
+        live = engine.live_state("vector-add", course, {"hardware": w3.hardware, "dtype": w3.dtype, "L": str(w3.L),
                                                          "capacity": str(w3.capacity), "kP": str(kP), "kBW": str(kBW),
                                                          "kcap": "1"})
         assert state["predict"] == live["predict"], key
-        hw = w3.hardware.with_(P=kP * w3.hardware.P, BW=kBW * w3.hardware.BW)
+        hw = w3.roofline.with_(P=kP * w3.roofline.P, BW=kBW * w3.roofline.BW)
         check_roofline_questions(state["predict"], kernels.vector_add(w3.L, w3.s), hw)
         why = by_id(state["predict"])["t"]["why"]
         assert ("메모리 시간도 그대로다" in why) == (kBW == 1)
@@ -142,10 +142,10 @@ def test_kernel_live_state(course):
     w4 = course.week4
     for kind, sizes in (("matmul", {"N": str(w4.N), "T": str(w4.tiles[0])}), ("vector_add", {"L": str(course.week3.L)}),
                         ("custom", {"F": "1000", "Q": "10"})):
-        state = engine.live_state("kernel", course, {"hardware": w4.hardware_key, "dtype": w4.dtype, "kernel": kind,
+        state = engine.live_state("kernel", course, {"hardware": w4.hardware, "dtype": w4.dtype, "kernel": kind,
                                                      "t_ms": "", **sizes})
         cost = w4_2_roofline.kernel_cost(kind, {k: int(v) for k, v in sizes.items()}, w4.s)
-        check_roofline_questions(state["predict"], cost, w4.hardware)
+        check_roofline_questions(state["predict"], cost, w4.roofline)
         kinds = {m["kind"] for m in by_id(state["predict"])["I"]["mistakes"]}
         assert ("fma-one" in kinds) == (kind == "matmul")
         no_write = kind != "custom" and not pr.right(Cost(cost.F, cost.Q_read, 0).I, cost.I)   # else within 1 %

@@ -113,7 +113,7 @@ def sources(problem, *, T_from: str = "tiles", also: tuple[str, ...] = ()) -> di
             found[(symbol, problem.catalog.bytes_per(d))] = f"toml:dtypes.{d}"
     for symbol in ("s", "s_in", "s_out"):
         found[symbol] = f"toml:dtypes.{dtype}"
-    hw = problem.hardware_key
+    hw = problem.hardware
     if dtype in problem.preset.peak:
         found["P"] = f"toml:presets.{hw}.peak.{dtype}"
     found["BW"] = f"toml:presets.{hw}.BW"

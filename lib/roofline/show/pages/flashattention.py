@@ -56,7 +56,7 @@ def _box(rows: list[tuple[str, ...]]) -> list[str]:
 def sources(note) -> dict:
     """symbol → origin of the note's inputs (roofline.show.why): the note's table in course.toml (or the parameter
     cell for seq), the dtype table for s, the preset for P, BW and the SM's Shared Memory."""
-    hw, dtype = note.hardware_key, note.dtype
+    hw, dtype = note.hardware, note.dtype
     src = {**why.NOTE_NAMES, **{k: f"toml:note.gpt3.{k}" for k in ("n_ctx", "n_layers", "n_heads", "n_vocab")}}
     src.update({"d": "toml:note.attention.d_head", "N": note.origin("attention.seq"), "h": "toml:note.attention.heads",
                 "layers": "toml:note.attention.layers",
@@ -101,14 +101,14 @@ def gpt3(note) -> dict:
 
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
-    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware_key}.peak.FP32"}
+    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware}.peak.FP32"}
     N = var("N", big)
-    P32 = var("P_FP32", note.hardware.P("FP32"))
+    P32 = var("P_FP32", note.preset.P("FP32"))
     F = named("F", 2 * N**3)
     return {
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
         "big-N": why.var("N", big, src), "big-MAC": why.integer(named("MAC", N**3), src), "big-F": why.giga(F, 1, src),
-        "big-fp32-ms": why.ms(named("t_compute", F / P32), 2, src), "preset": note.hardware.name,
+        "big-fp32-ms": why.ms(named("t_compute", F / P32), 2, src), "preset": note.preset.name,
         "blas-N": why.var("N", m.blas_N, {**src, "N": "toml:note.measure.blas_N"}), **epsilon(),
     }
 
@@ -388,10 +388,10 @@ def blas(note) -> dict:
 # ---------------------------------------------------------------- Tensor Core
 
 def tensor_core(note) -> dict:
-    preset, dtype = note.hardware, note.dtype
+    preset, dtype = note.preset, note.dtype
     fp32 = preset.P("FP32")
     a100 = note.catalog.preset("A100_SXM")   # the previous generation, for TF32
-    hw = note.hardware_key
+    hw = note.hardware
     tc = note.tensor_core
     src = sources(note)
     for name in preset.peak:
@@ -454,10 +454,10 @@ def gemm_sources(note) -> dict:
            "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
            "t_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
            "R_표": "cite:흔히 인용되는 배치별 성능 표", "b_표": "cite:흔히 인용되는 배치별 성능 표"}
-    hw = note.hardware_key
-    for name, value in [*note.hardware.peak.items(), (note.dtype, note.hardware.P(note.dtype))]:   # the dtype's last
+    hw = note.hardware
+    for name, value in [*note.preset.peak.items(), (note.dtype, note.preset.P(note.dtype))]:   # the dtype's last
         src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
-    for name in note.hardware.sparse:
+    for name in note.preset.sparse:
         src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
         src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
     src[("name", "η_lo")] = ("큰 cuBLAS GEMM 효율의 하한", "")
@@ -490,7 +490,7 @@ def ms_range(fast, slow, src: dict):
 
 
 def gemm_roofline(note) -> dict:
-    preset, dtype, s = note.hardware, note.dtype, note.s
+    preset, dtype, s = note.preset, note.dtype, note.s
     hw = preset.roofline(dtype)
     N_w, K_w = note.gemm.N, note.gemm.K
     src = gemm_sources(note)
@@ -569,14 +569,14 @@ def gemm_roofline(note) -> dict:
 
 def tf32_discussion(note, b: int) -> dict:
     """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
-    preset, N_w, K_w = note.hardware, note.gemm.N, note.gemm.K
+    preset, N_w, K_w = note.preset, note.gemm.N, note.gemm.K
     s = note.catalog.bytes_per("FP32")
     src = gemm_sources(note)
     cost = gemm.gemm(b, N_w, K_w, s, rows="b")
     out = {"q-tf-b": why.var("b", b, src), "q-tf-I": why.decimal(cost.derivation("I"), 1, src)}
     if "TF32" not in preset.peak:
         return {**out, "q-tf-text": f"{preset.name}에는 TF32 Tensor Core가 없어 TF32를 켜도 이 GEMM은 그대로다."}
-    hw = note.hardware_key
+    hw = note.hardware
     src32, srcTF = ({**src, "P": f"toml:presets.{hw}.peak.{d}"} for d in ("FP32", "TF32"))
     fp32, tf32 = Timing(cost, preset.roofline("FP32")), Timing(cost, preset.roofline("TF32"))
     t32, tTF = fp32.derivation("t_ideal"), tf32.derivation("t_ideal")
@@ -623,7 +623,7 @@ def claimed_gap(sweep, src: dict | None = None) -> dict:
 # ---------------------------------------------------------------- attention
 
 def attention_memory(note) -> dict:
-    preset, dtype, s, seq = note.hardware, note.dtype, note.s, note.seq
+    preset, dtype, s, seq = note.preset, note.dtype, note.s, note.seq
     heads, d_head, layers = note.attention.heads, note.attention.d_head, note.attention.layers
     src = sources(note)
     N, s_, h, d = var("N", seq), var("s", s), var("h", heads), var("d", d_head)
@@ -656,7 +656,7 @@ def attention_memory(note) -> dict:
 
 def flash(note) -> dict:
     """The FlashAttention code, its check's setting, the HBM model and the tile diagram."""
-    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
+    preset, s, seq, d_head = note.preset, note.s, note.seq, note.attention.d_head
     check = note.flash_check
     src = sources(note)
     N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
@@ -710,7 +710,7 @@ def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
     """The traffic with the diagram's B_c (the largest that fits), when the paper's rule gives another: the model
     keeps the rule's B_c, and says what the tile that fits would move."""
     seq, d, s = note.seq, note.attention.d_head, note.s
-    _, fit_c = fitting_blocks(attention.sram_elements(note.hardware.smem_per_SM, s), d, note.tensor_core.align)
+    _, fit_c = fitting_blocks(attention.sram_elements(note.preset.smem_per_SM, s), d, note.tensor_core.align)
     if fit_c == B_c:
         return ""
     moved = attention.flash_traffic(seq, d, fit_c) * s
@@ -741,7 +741,7 @@ def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
 
 def flash_blocks_text(note) -> dict:
     """How the diagram's blocks were chosen: FA1's rule, what its blocks would take, the blocks that fit."""
-    preset, s, d = note.hardware, note.s, note.attention.d_head
+    preset, s, d = note.preset, note.s, note.attention.d_head
     M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = attention.flash_blocks(M, d)
     fr, fc = fitting_blocks(M, d, note.tensor_core.align)
@@ -771,7 +771,7 @@ def flash_blocks_text(note) -> dict:
 
 def head_dim_discussion(note, B_c: int) -> dict:
     """The discussion "d를 두 배로": FA1's blocks and HBM traffic at d and 2d (standard attention beside it)."""
-    preset, s, seq, d_head = note.hardware, note.s, note.seq, note.attention.d_head
+    preset, s, seq, d_head = note.preset, note.s, note.seq, note.attention.d_head
     src = sources(note)
     N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
     d2 = named("2d", 2 * d)
@@ -794,7 +794,7 @@ def head_dim_discussion(note, B_c: int) -> dict:
 
 def flash_diagram(note) -> str:
     """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown)."""
-    preset, s, seq, d = note.hardware, note.s, note.seq, note.attention.d_head
+    preset, s, seq, d = note.preset, note.s, note.seq, note.attention.d_head
     M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = fitting_blocks(M, d, note.tensor_core.align)
     n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
@@ -847,7 +847,7 @@ def check_table(results, d: int) -> dict:
 
 
 def papers(note) -> dict:
-    preset, dtype = note.hardware, note.dtype
+    preset, dtype = note.preset, note.dtype
     a100 = note.catalog.preset("A100_SXM")
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
     bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
@@ -903,7 +903,7 @@ MIB = 2**20
 def traffic_curves(note, N_values):
     """(standard, flash) HBM Byte per head for each N, with the note's d, dtype and SRAM (smem per SM)."""
     d, s = note.attention.d_head, note.s
-    M = attention.sram_elements(note.hardware.smem_per_SM, s)
+    M = attention.sram_elements(note.preset.smem_per_SM, s)
     _, B_c = attention.flash_blocks(M, d)
     standard = [attention.standard_traffic(N, d) * s for N in N_values]
     flash = [attention.flash_traffic(N, d, B_c) * s for N in N_values]
@@ -950,7 +950,7 @@ def batch_figure(note):
     from roofline.show import style
     from roofline.show.style import Figure
 
-    hw = note.hardware.roofline(note.dtype)
+    hw = note.preset.roofline(note.dtype)
     N, K, s = note.gemm.N, note.gemm.K, note.s
     rows = gemm.batch_sweep(note.gemm.batches, N, K, hw, s)
     b = np.unique(np.geomspace(1, max(note.gemm.batches) * 2, 300).round().astype(int))
@@ -959,7 +959,7 @@ def batch_figure(note):
     fig = Figure(figsize=(5.6, 4.4))
     ax = fig.subplots()
     ax.loglog(b, np.minimum(P, BW * I) / FIG_TERA, color="black", lw=2, label="상한 min(P, BW × I(b))")
-    sparse = note.hardware.sparse.get(note.dtype)
+    sparse = note.preset.sparse.get(note.dtype)
     if sparse is not None:
         ax.axhline(float(sparse) / FIG_TERA, color="gray", ls=":", lw=1.2,
                    label=f"2:4 희소 최대 {fmt.number(sparse / 10**12, 1)} TFLOPs/s\n(dense GEMM은 못 쓴다)")
@@ -980,7 +980,7 @@ def batch_figure(note):
     ax.set_ylim(top=float(sparse or hw.P) / FIG_TERA * 3)
     ax.set_xlabel("배치 크기 b (로그 축)")
     ax.set_ylabel("성능 상한 (TFLOPs/s, 로그 축)")
-    ax.set_title(f"{note.hardware.name} {note.dtype}: (b×{K})·({K}×{N}) GEMM\nRoofline 상한 (측정값 아님)",
+    ax.set_title(f"{note.preset.name} {note.dtype}: (b×{K})·({K}×{N}) GEMM\nRoofline 상한 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95)
     style.plain_log_ticks(ax)

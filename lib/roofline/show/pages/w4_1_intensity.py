@@ -162,7 +162,7 @@ def exercises(w4) -> ex.Exercises:
     N, s, dtype, cat = w4.N, w4.s, w4.dtype, w4.catalog
     # ①-4 states P and BW: the week's machine at the chapter's dtype, or at a dtype it has (① sets no hardware,
     # so a reader may choose a dtype the machine has no peak for)
-    preset = cat.presets[w4.hardware_key]
+    preset = cat.presets[w4.hardware]
     hw = preset.roofline(dtype if dtype in preset.peak else next(iter(preset.peak)))
     N1 = ex.half(N)
     # I_T is the same for (N/2, T/2) as for (N, T) in an element twice as wide: T1 is the divisor nearest 2·max(tiles)

@@ -117,7 +117,7 @@ def doubling(hw, w4) -> dict:
 def machine_section(w4) -> dict:
     """The machine the page speaks of: its dtype, its name ("가상 하드웨어" or the GPU's) and its ridge point."""
     return {"dtype": w4.dtype, "machine": w4.preset.name,
-            "ridge": why.number(w4.hardware.derivation("I*"), 3, why.sources(w4))}
+            "ridge": why.number(w4.roofline.derivation("I*"), 3, why.sources(w4))}
 
 
 def figure_section(w4) -> dict:
@@ -125,14 +125,14 @@ def figure_section(w4) -> dict:
 
 
 def ridge_section(w4) -> dict:
-    return {"ridge-eq": ridge_equation(w4.hardware)}
+    return {"ridge-eq": ridge_equation(w4.roofline)}
 
 
 def points_section(w4) -> dict:
     """The sentence on the figure's points and the matrix shape it names."""
     src = {**why.sources(w4), "len(tiles)": w4.origin("tiles")}
     N = why.var("N", w4.N, src)
-    return {**points(week4_cases(w4), w4.hardware, src),
+    return {**points(week4_cases(w4), w4.roofline, src),
             "shape": why.around(N, f"{w4.N}×{w4.N}")}   # a shape: no thousands separators
 
 
@@ -265,10 +265,10 @@ def roofline_figure(w4):
 
     TERA = float(fmt.TERA)
     cases = week4_cases(w4)
-    I_values = [float(c.cost.I) for c in cases] + [float(w4.hardware.ridge)]
+    I_values = [float(c.cost.I) for c in cases] + [float(w4.roofline.ridge)]
     fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture
     ax = fig.subplots()
-    draw_roofline(ax, w4.hardware, min(I_values) / 4, max(I_values) * 8)
+    draw_roofline(ax, w4.roofline, min(I_values) / 4, max(I_values) * 8)
     for index, case in enumerate(cases):
         color = case_color(index)   # shared mapping: 0 = 재사용 없음, then the tiles in order
         I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
@@ -298,9 +298,9 @@ def roofline_row(case) -> list[str]:
 
 
 def roofline_state(w4) -> dict:
-    """② on the problem's machine (`w4.hardware_key` in `w4.dtype`): the roofline, the week-4 cases as points, the
+    """② on the problem's machine (`w4.hardware` in `w4.dtype`): the roofline, the week-4 cases as points, the
     table of I, R_roof, t_ideal and limiting resource, and which cases are memory- or compute-bound."""
-    hw = w4.hardware
+    hw = w4.roofline
     cases = problems.week4_cases(w4)
     engine.check_colours(cases)
     name = w4.preset.name
@@ -345,7 +345,7 @@ def roofline_predict(w4) -> dict:
     ideal time (`predict.roofline_questions`: the mistakes are the same model calls with C's write left out, an FMA
     counted as one FLOP, no reuse, or milliseconds and seconds swapped). Hidden until the guess: the table's values,
     the regimes sentence and the plot."""
-    hw, s, N = w4.hardware, w4.s, w4.N
+    hw, s, N = w4.roofline, w4.s, w4.N
     T = predict_tile(w4)
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
@@ -448,7 +448,7 @@ def roofline_explorer(w4) -> explorer.Explorer:
     """② The reader chooses the hardware (every preset) and a dtype it has; the roofline, the week-4 cases of the
     problem `w4` and their I, R_roof, t_ideal and limiting resource follow (`roofline_state`)."""
     presets, dtypes = w4.catalog.presets, w4.catalog.dtypes
-    start, dtype = w4.hardware_key, w4.dtype
+    start, dtype = w4.hardware, w4.dtype
     uid = "rl-roofline"
     states = {f"{key}|{d}": roofline_state(w4.with_(hardware=key, dtype=d))
               for key, p in presets.items() for d in p.peak}
@@ -462,7 +462,7 @@ def roofline_explorer(w4) -> explorer.Explorer:
         },
         "parts": [{"on": ["hw", "dtype"], "states": states}],
         "plots": {"roofline": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
-        "live": explorer.live_form("roofline", {"hardware": w4.hardware_key, "dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles)}),
+        "live": explorer.live_form("roofline", {"hardware": w4.hardware, "dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles)}),
         "hash": {"hw": "hardware", "dtype": "dtype"},
     }
     first = states[f"{start}|{dtype}"]
@@ -494,11 +494,11 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     the reader type F and Q, or a kernel and its sizes, and a measured time. The form starts from the course's
     examples: the week-3 vector length L, the note's GEMM (N, K and a batch b)."""
     sizes = sizes or {"N": w4.N, "T": w4.tiles[len(w4.tiles) // 2]}
-    state = kernel_state(w4.catalog, w4.hardware_key, w4.dtype, kind, sizes, t_ms)
+    state = kernel_state(w4.catalog, w4.hardware, w4.dtype, kind, sizes, t_ms)
     f = state["fields"]
     plot = state["plots"]["kernel"]
     uid = "rl-kernel"
-    values = {"hardware": w4.hardware_key, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
+    values = {"hardware": w4.hardware, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
               "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
               "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
               "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
@@ -539,7 +539,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
 
 def _live_roofline(course, v: dict) -> dict:
     w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
-    w4.hardware   # the preset must have the dtype
+    w4.roofline   # the preset must have the dtype
     return roofline_state(w4)
 
 

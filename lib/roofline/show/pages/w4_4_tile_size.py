@@ -473,7 +473,7 @@ def occupancy_section(w4) -> dict:
             "occ-sources": sm_sources(example), "table-sm": sm_table(example),
             "occ-worked-label": ko.particle(case_label(worked), "을/를"), "occ-steps": worked_steps(example, worked),
             "occ-verdict": worked_verdict(example, worked), "table-occupancy": occupancy_table(example, cases, w4),
-            "occ-missing-hw": ko.particle(w4.hardware.name or "주어진 하드웨어", "은/는")}
+            "occ-missing-hw": ko.particle(w4.roofline.name or "주어진 하드웨어", "은/는")}
 
 
 def residency_section(w4) -> dict:
@@ -509,7 +509,7 @@ def k_width_section(w4, T_mid: int, by_T_K: dict) -> dict:
 
 def big_tile_section(w4) -> dict:
     """The largest tile on the Roofline: its intensity, its times and the verdict."""
-    hw, T_big = w4.hardware, w4.tiles[-1]
+    hw, T_big = w4.roofline, w4.tiles[-1]
     big = Timing(kernels.matmul_tiled(w4.N, T_big, w4.s, w4.s), hw)
     src = why.sources(w4)
     return {"ridge": why.number(hw.derivation("I*"), 3, src), "hw-name": hw.name or "주어진 하드웨어",

@@ -120,7 +120,7 @@ def bw_check(hw) -> str:
 # ---------------------------------------------------------------- tables
 def assumptions(w4) -> "Markdown":
     """The problem's assumptions, one row each."""
-    hw, s = w4.hardware, w4.s
+    hw, s = w4.roofline, w4.s
     src = why.sources(w4)
     rows = [
         ("크기", f"M = N = K = {fmt.integer(w4.N)}, 이하 정사각 행렬 한 변을 N으로 적는다"),
@@ -218,7 +218,7 @@ def problem(N: int):
 
 def common(w4, base):
     """F = 2N³, Q_C = sN², t_compute = F/P (in s and ms, exact when the decimal ends)."""
-    s, F, P = w4.s, base.cost.F, w4.hardware.P
+    s, F, P = w4.s, base.cost.F, w4.roofline.P
     t = base.timing.t_compute
     rel_s, val_s = tex.exact_or_about(t, 9)
     rel_ms, val_ms = tex.exact_or_about(t * 1000, 6)
@@ -231,7 +231,7 @@ def common(w4, base):
 
 def no_reuse(w4, base):
     """Q₀, I₀ and R₀ of the no-reuse case."""
-    s, hw = w4.s, w4.hardware
+    s, hw = w4.s, w4.roofline
     return tex.aligned(
         rf"Q_0 &= \underbrace{{N^3 \times 2 \times {s}}}_{{\text{{A와 B 읽기}}}} + \underbrace{{{s}N^2}}_{{\text{{C 쓰기}}}} \\"
         rf"&= {tex.integer(base.cost.Q)}\ \text{{Byte}} \\[4pt]"
@@ -269,7 +269,7 @@ def time_defs(hw):
 
 def threshold(w4) -> tuple:
     """(Math: I_T ≥ I* solved for T, sentence: which compared tiles reach the ridge)."""
-    N, s, ridge, tiles_ = w4.N, w4.s, w4.hardware.ridge, w4.tiles
+    N, s, ridge, tiles_ = w4.N, w4.s, w4.roofline.ridge, w4.tiles
     T_star = kernels.tile_threshold(N, ridge, s, s)
     # I_T = kNT/(aN + bT) reduced; I_T ≥ I*  ⇔  T (kN − b I*) ≥ a I* N
     k, a, b = 2, 2 * s, s
@@ -312,7 +312,7 @@ def headline_section(w4) -> dict:
     return {"headline": headline(cases),
             "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # a matrix shape: no thousands separators
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
-            "hw-name": w4.hardware.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
+            "hw-name": w4.roofline.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
             "last-label": ko.case(last),
             "tile-list": why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))}
 
@@ -357,7 +357,7 @@ def cost_section(w4) -> dict:
 
 
 def time_section(w4, digits: int = 6) -> dict:
-    cases, hw = week4_cases(w4), w4.hardware
+    cases, hw = week4_cases(w4), w4.roofline
     return {"table-time": time_table(cases, digits, why.sources(w4)), "digits": why.chosen("d", "표의 소수 자릿수", digits, f"page.time_section(w4, digits={digits})"), "time-defs": time_defs(hw),
             "regimes": regimes(cases), "ridge": why.number(hw.derivation("I*"), 3, why.sources(w4)), "last-story": last_story(cases[-1]),
             "gain-story": gain_story(cases[-2], cases[-1]), "fig-times": times_figure(w4)}
@@ -369,7 +369,7 @@ def buffer_section(w4) -> dict:
 
 
 def bandwidth_section(w4) -> dict:
-    N, s, hw = w4.N, w4.s, w4.hardware
+    N, s, hw = w4.N, w4.s, w4.roofline
     src, N_, s_ = why.sources(w4), var("N", N), var("s", s)
     store = named("A·B·C의 Byte", 3 * s_ * N_**2)
     return {"Q-C": why.integer(week4_cases(w4)[0].cost.derivation("Q_write"), src), "bw-check": bw_check(hw),
@@ -383,7 +383,7 @@ def bandwidth_section(w4) -> dict:
 def threshold_section(w4) -> dict:
     math, tiles = threshold(w4)
     return {"threshold-math": math, "threshold-tiles": tiles,
-            "ridge-again": why.particle(why.number(w4.hardware.derivation("I*"), 3, why.sources(w4)), "을/를")}
+            "ridge-again": why.particle(why.number(w4.roofline.derivation("I*"), 3, why.sources(w4)), "을/를")}
 
 
 def rectangle_section(w4) -> dict:
@@ -450,7 +450,7 @@ def tile_sweep_figure(w4):
     from roofline.show import style
     from roofline.show.style import Figure
 
-    hw = w4.hardware
+    hw = w4.roofline
     points = sweep(w4)
     Ts = [p.T for p in points]
     threshold = kernels.tile_threshold(w4.N, hw.ridge, w4.s, w4.s)
@@ -537,7 +537,7 @@ VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 def exercises(w4) -> ex.Exercises:
     """⑤ At another N and T: the ideal time, the no-reuse memory time in another dtype, the smallest T that
     reaches the ridge in that dtype, and whether a small tile is memory- or compute-bound there."""
-    hw, s, N, cat = w4.hardware, w4.s, w4.N, w4.catalog
+    hw, s, N, cat = w4.roofline, w4.s, w4.N, w4.catalog
     N5 = 3 * N // 2 if N % 2 == 0 else 3 * N
     T5 = ex.divisor_near(N5, 3 * min(w4.tiles), w4.tiles)
     d2 = ex.other_dtype(cat, w4.dtype)
@@ -637,7 +637,7 @@ def matmul_state(w4, T: int) -> dict:
     `matmul_sweep(w4)` (with T), and the table's two rows (no reuse, T) with ⑤'s comparison columns."""
     T = positive_int(T, "T")
     check_divides("T", T, "N", w4.N)
-    hw = w4.hardware
+    hw = w4.roofline
     Ts = sorted(set(matmul_sweep(w4)) | {T})
     cases = problems.week4_cases(w4.with_(tiles=Ts))
     base, sweep = cases[0], {c.T: c for c in cases[1:]}
@@ -683,7 +683,7 @@ def matmul_state(w4, T: int) -> dict:
 def doubling_why(w4, T: int) -> str:
     """Why I_T is what it is at T, from the tile half as wide (the slider's neighbour): the A·B reads 2sN³/T halve,
     C's write sN² stays, so I grows by less than two and the memory time falls."""
-    N, s, hw = w4.N, w4.s, w4.hardware
+    N, s, hw = w4.N, w4.s, w4.roofline
     now = Timing(kernels.matmul_tiled(N, T, s, s), hw)
     head = (f"T = {T}의 I = F/Q = {fmt.integer(now.cost.F)} FLOPs / {fmt.integer(now.cost.Q)} Byte다. "
             f"Q = 2sN³/T + sN²에서 A·B 읽기 2sN³/T는 T에 반비례하고, C 쓰기 sN² = {fmt.integer(s * N * N)} Byte는 그대로다.")
@@ -697,7 +697,7 @@ def doubling_why(w4, T: int) -> str:
 def matmul_predict(w4, T: int) -> dict:
     """⑤ predict first at the chosen T: which resource limits, I_T and the ideal time (`predict.roofline_questions`),
     the why of I_T from the tile half as wide. Hidden until the guess: both rows' Q onwards, the regimes, the plots."""
-    N, s, hw = w4.N, w4.s, w4.hardware
+    N, s, hw = w4.N, w4.s, w4.roofline
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
     questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
@@ -748,7 +748,7 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
                                  {"color": "var(--rl-accent)", "points": 11}],
                       "xlabel": "타일 한 변 T (로그 축)", "ylabel": "시간 (ms, 로그 축)"},
         },
-        "live": explorer.live_form("matmul", {"hardware": w4.hardware_key, "dtype": dtype, "N": N, "tiles": list(w4.tiles), "T": T}),
+        "live": explorer.live_form("matmul", {"hardware": w4.hardware, "dtype": dtype, "N": N, "tiles": list(w4.tiles), "T": T}),
         "hash": {"N": "N", "T": "T"},
     }
     first = states[f"{N}|{T}"]
@@ -781,7 +781,7 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
 
 def _live_matmul(course, v: dict) -> dict:
     w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
-    w4.hardware   # the preset must have the dtype
+    w4.roofline   # the preset must have the dtype
     return matmul_state(w4, v["T"])
 
 

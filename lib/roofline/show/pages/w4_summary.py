@@ -148,7 +148,7 @@ def summary_section(w4) -> dict:
     """The summary table, the shape and dtype it speaks of, which cases moved to the flat roof, and ④'s occupancy."""
     cases = week4_cases(w4)
     src = why.sources(w4)
-    return {"table-summary": summary_table(cases, w4.hardware.ridge, src),
+    return {"table-summary": summary_table(cases, w4.roofline.ridge, src),
             "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # no separators
             "dtype": w4.dtype, "summary-shift": shift(cases),
             "summary-occupancy": occupancy_example(w4.catalog.preset(w4.gpu), w4.tiles, w4.s, w4.threads,

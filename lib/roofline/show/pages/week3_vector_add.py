@@ -70,7 +70,7 @@ def setup(w3) -> dict:
     """The problem's own values and the real GPU used as the example."""
     from IPython.display import Markdown
 
-    hw, gpu = w3.hardware, w3.catalog.preset(w3.gpu)
+    hw, gpu = w3.roofline, w3.catalog.preset(w3.gpu)
     src = w3_sources(w3)
     P32, P16 = var("P_FP32", gpu.P("FP32")), var("P_BF16", gpu.P("BF16"))
     ratio = named("P_BF16/P_FP32", P16 / P32)
@@ -159,7 +159,7 @@ def times(w3, add, t) -> dict:
     """The amounts table, the three times as equations, and why the kernel is bound the way it is."""
     from IPython.display import Markdown, Math
 
-    s, L, hw = w3.s, w3.L, w3.hardware
+    s, L, hw = w3.s, w3.L, w3.roofline
     src = w3_sources(w3)
     s_, L_ = var("s", s), var("L", L)
     A, B = named("Q_A", s_ * L_), named("Q_B", s_ * L_)
@@ -329,7 +329,7 @@ def measured(bw: float, n: int, itemsize: int, Q_L: int, machine, w3=None, repea
 def bf16(w3, t) -> dict:
     """The BF16 discussion answer: the same add with 2-Byte elements on the same machine."""
     cost = kernels.vector_add(w3.L, w3.catalog.bytes_per("BF16"))
-    half = rl.Timing(cost, w3.hardware)
+    half = rl.Timing(cost, w3.roofline)
     src = w3_sources(w3)
     speed = named("t₀/t", t.derivation("t_ideal") / named("t_ideal,BF16", half.derivation("t_ideal").term))
     return {
@@ -346,7 +346,7 @@ def bf16(w3, t) -> dict:
 
 def fusion_section(w3, add) -> dict:
     """The discussion: C = A + B then D = max(C, 0) as two kernels, against one fused kernel (Byte per element, times)."""
-    L, s, hw = w3.L, w3.s, w3.hardware
+    L, s, hw = w3.L, w3.s, w3.roofline
     relu = Cost(F=L, Q_read=s * L, Q_write=s * L)          # D = max(C, 0): read C, write D
     fused = Cost(F=2 * L, Q_read=2 * s * L, Q_write=s * L)  # one kernel: read A and B, write D
     apart = Timing(add, hw).t_ideal + Timing(relu, hw).t_ideal
@@ -382,7 +382,7 @@ VARIANTS = variants.Bounds("week3", variants.lengths, variants.capacities, varia
 def exercises(w3) -> ex.Exercises:
     """The week-3 note: the memory time of a longer vector in another dtype, a three-input kernel's ideal time,
     the longest vectors that fit in another dtype, and whether a heavier element-wise kernel is memory-bound."""
-    hw, s, L, cat = w3.hardware, w3.s, w3.L, w3.catalog
+    hw, s, L, cat = w3.roofline, w3.s, w3.L, w3.catalog
     d2 = ex.other_dtype(cat, w3.dtype)
     s2 = cat.bytes_per(d2)
     L1 = 3 * L
@@ -469,7 +469,7 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     """Week 3 with P×kP and BW×kBW on the problem's machine: the three times, the speedup over the problem's own
     machine and the limiting resource (the part of the state that does not depend on the capacity)."""
     kP, kBW = positive_number(kP, "kP"), positive_number(kBW, "kBW")
-    hw = w3.hardware
+    hw = w3.roofline
     add = kernels.vector_add(w3.L, w3.s)
     base = Timing(add, hw)
     machine = hw.with_(P=kP * hw.P, BW=kBW * hw.BW)
@@ -495,7 +495,7 @@ def vector_predict(w3, kP=1, kBW=1) -> dict:
     (`predict.roofline_questions`; the mistakes: C's write left out, ms and s swapped), why from the factors.
     Hidden until the guess: the three times, the speedup, the limiting resource and the time bars."""
     kP, kBW = Fraction(kP), Fraction(kBW)
-    machine = w3.hardware.with_(P=kP * w3.hardware.P, BW=kBW * w3.hardware.BW)
+    machine = w3.roofline.with_(P=kP * w3.roofline.P, BW=kBW * w3.roofline.BW)
     add = kernels.vector_add(w3.L, w3.s)
     effect = f" {factor_effect('P', kP, '연산 시간')} {factor_effect('BW', kBW, '메모리 시간')}"
     questions = pr.roofline_questions(f"L = {fmt.integer(w3.L)} Vector Add", "Vector Add", add, machine, fma=False,
@@ -546,7 +546,7 @@ def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
         "parts": [{"on": ["P", "BW"], "states": times}, {"on": ["cap"], "states": fits},
                   {"on": [], "states": {"": vector_words(w3)}}],
         "plots": {},
-        "live": explorer.live_form("vector-add", {"hardware": w3.hardware_key, "dtype": w3.dtype, "L": w3.L, "capacity": w3.capacity,
+        "live": explorer.live_form("vector-add", {"hardware": w3.hardware, "dtype": w3.dtype, "L": w3.L, "capacity": w3.capacity,
                                      "kP": 1, "kBW": 1, "kcap": 1}),
         "hash": {"P": "kP", "BW": "kBW", "cap": "kcap"},
     }
@@ -578,7 +578,7 @@ def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
 
 def _live_vector(course, v: dict) -> dict:
     w3 = course.week3.with_(**{k: v[k] for k in ("hardware", "dtype", "L", "capacity")})
-    w3.hardware   # the preset must have the dtype
+    w3.roofline   # the preset must have the dtype
     return vector_state(w3, v["kP"], v["kBW"], v["kcap"])
 
 

@@ -20,7 +20,7 @@ from roofline.show import fmt, ko, tables
 def problem_table(w4) -> dict:
     """The guide's table of the shared problem (shape, dtype, P, BW, ridge point, tile sides; the maker's source
     when the machine is a real GPU) and the names the guide's sentences use, each number with its record."""
-    hw, N = w4.hardware, w4.N
+    hw, N = w4.roofline, w4.N
     src = {**why.sources(w4), ("N", w4.small_N): w4.origin("small_N"), ("T", w4.small_T): w4.origin("small_T")}
     P, BW = hw.derivation("P"), hw.derivation("BW")
     ridge = why.number(hw.derivation("I*"), 3, src)
@@ -34,7 +34,7 @@ def problem_table(w4) -> dict:
         ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
         ("타일 한 변 T", tiles_),
     ]
-    if w4.hardware_key != "course":   # a real GPU: its numbers are the maker's
+    if w4.hardware != "course":   # a real GPU: its numbers are the maker's
         rows.append(("하드웨어 수치의 출처", f"[{w4.preset.name}]({w4.preset.source})"))
     tiles = why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))
     n, t = why.var("N", w4.small_N, src), why.var("T", w4.small_T, src)
@@ -136,7 +136,7 @@ def exercises(w4) -> ex.Exercises:
     """The week-4 guide's shared problem: for every case F, Q, I, R_roof, the two times, t_ideal, the input
     buffers and the partial sums, each with its worked solution."""
     cases = week4_cases(w4)
-    s, N, hw = w4.s, w4.N, w4.hardware
+    s, N, hw = w4.s, w4.N, w4.roofline
     rows = [("F", "F 연산량"), ("Q", "Q HBM 이동량"), ("I", "I 산술 강도"), ("R_roof", "R_roof 성능 상한"),
             ("t_compute", "연산 시간 F/P"), ("t_memory", "메모리 시간 Q/BW"), ("t_ideal", "이상적 시간"),
             ("inputs", "입력 버퍼"), ("acc", "중간 합")]
