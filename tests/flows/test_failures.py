@@ -16,6 +16,7 @@ removed after a build: tests/tooling/test_site_check.py, on a small build folder
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import shutil
@@ -188,12 +189,17 @@ def test_a_build_stopped_midway_is_red_in_check_and_a_second_run_meanwhile_is_re
     first = start_book(repo)
     try:
         until(lambda: sphinx_started(repo), "the Sphinx build", first)
+        # held where it is (a stopped process still holds the lock), so that it cannot finish, however slow the
+        # machine is, before the second run has been refused and the signal comes
+        os.killpg(first.pid, signal.SIGSTOP)
         second = make(repo, "book")   # one run at a time: the second stops at once, naming the first
         said = second.stdout + second.stderr
         assert second.returncode != 0 and "이미 실행 중: make book (pid" in said, said[-3000:]
         assert "Traceback" not in said, said[-3000:]
     finally:
         os.killpg(first.pid, getattr(signal, signal_name))   # Ctrl-C, or a kill, of the whole run
+        with contextlib.suppress(ProcessLookupError):       # a Ctrl-C is delivered when the run goes on
+            os.killpg(first.pid, signal.SIGCONT)
         first.communicate(timeout=600)
     check = coursebook_check(repo)
     assert check.returncode != 0 and site_lines(check), \
