@@ -144,10 +144,14 @@ def site_lines(run: subprocess.CompletedProcess) -> list[str]:
 
 
 def start_book(repo: Path) -> subprocess.Popen:
-    """`make book` in its own process group (so that the test can stop it, and everything it started, at once)."""
+    """`make book` in its own process group (so that the test can stop it, and everything it started, at once),
+    with Ctrl-C's default action, as in a terminal: a suite started in the background (`nohup make test &`)
+    ignores SIGINT, and everything it starts would inherit that."""
+    import signal
+
     return subprocess.Popen(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "book"], cwd=repo,
                             env=env_for(repo), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True)
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
 
 def until(condition, what: str, process: subprocess.Popen, limit_s: float = 900) -> None:
