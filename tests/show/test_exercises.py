@@ -54,7 +54,8 @@ def expected_answer(q, course):
     if key == "①-1":
         return Fraction(2 * N**3, Q_tiled(N, T, s))
     if key == "①-2":
-        return Fraction(2, 3 * s)
+        n = g["n"]
+        return Fraction(2 * n**2, s * (n**2 + 2 * n))
     if key == "①-3":
         return Fraction(2 * N**3, (2 * g["s_in"] + g["s_out"]) * N**2)
     if key == "①-4":

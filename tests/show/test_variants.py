@@ -4,6 +4,8 @@
 - For 200 identifiers: the variant is one combination of the declared bounds (its conditions lie in them), the same
   on every draw, and the page's own `exercises` of the changed problem (so judged, hinted and mistake-named like the
   base); its answers are not the base's; two different variants differ in at least one condition of the page.
+- Per question, too: each takes several forms (its conditions, text and answer) over the 200 identifiers, and two of
+  them get the same form of a question — its answer copied from the other's — in at most a fifth of the pairs.
 - The answers the answer key writes (`coursebook.handout.typed_answer`) are right for the judge, for every variant.
 - The identifier → variant mapping is FNV-1a 32 over UTF-8 (the published test vectors), the same as the page's
   script (test_variants_browser.py checks the page against this module).
@@ -81,6 +83,25 @@ def test_a_variants_answers_are_not_the_base_ones_and_variants_differ(course, dr
             mark = tuple((q.text, str(q.value)) for q in v.exercises.questions)
             assert mark not in marks, (label, v.conditions)   # two variants differ in a condition of some question
             marks.add(mark)
+
+
+MIN_FORMS = 6              # forms of one question over the 200 identifiers, at least
+MAX_SHARED = Fraction(1, 5)  # pairs of identifiers that get the same form of a question, at most
+
+
+def test_every_question_differs_between_most_pairs_of_identifiers(course, drawn):
+    """A question reads only some of a variant's conditions (③-1 its small example and dtype, not the machine), so
+    two students with different variants may still get one of its forms: no question has fewer than MIN_FORMS, and
+    no question is the same for more than MAX_SHARED of the pairs of the 200 identifiers."""
+    import itertools
+
+    for label, (module, problem, found) in drawn.items():
+        sheets = [V.draw(module, problem, student, found).exercises for student in IDS]
+        for q in module.exercises(problem).questions:
+            forms = [(repr(sheet.question(q.key).given), sheet.question(q.key).text, str(sheet.question(q.key).value))
+                     for sheet in sheets]
+            shared = Fraction(sum(a == b for a, b in itertools.combinations(forms, 2)), len(IDS) * (len(IDS) - 1) // 2)
+            assert len(set(forms)) >= MIN_FORMS and shared <= MAX_SHARED, (label, q.key, len(set(forms)), float(shared))
 
 
 def test_the_answer_keys_answers_are_right_for_every_variant(course, drawn):

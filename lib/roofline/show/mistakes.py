@@ -41,7 +41,7 @@ KINDS = {
     "mixed-dtype": "C도 입력의 자료형으로 셌다",
     "ridge-inverted": "분기점을 BW / P로 뒤집었다",
     "one-input": "A와 B 가운데 하나만 셌다",
-    "y-once": "y를 읽고 쓰는 것을 한 번으로 셌다",
+    "vector-reread": "x를 행마다 다시 읽는다고 셌다",
     "c-vector": "C를 담을 자리를 빼먹었다",
     "out-write": "결과를 쓰는 이동을 빼먹었다",
     "reserved-added": "블록의 요청에 드라이버 예약분까지 더했다",

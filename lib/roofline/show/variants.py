@@ -74,16 +74,18 @@ def dtypes(problem) -> tuple[dict, ...]:
 
 
 def tile_sets(problem) -> tuple[dict, ...]:
-    """The compared tiles, kept, halved and doubled (each at least 8: `with_` checks they divide N)."""
+    """The compared tiles, kept, a quarter, halved, doubled and four times as wide (each whole and at least 8;
+    `with_` checks that they divide N)."""
     T = tuple(problem.tiles)
-    return tuple({"tiles": t} for t in (T, tuple(x // 2 for x in T), tuple(2 * x for x in T))
-                 if min(t) >= 8 and all(x % 2 == 0 or t != tuple(x // 2 for x in T) for x in T))
+    scaled = (tuple(Fraction(x) * k for x in T) for k in (1, Fraction(1, 4), Fraction(1, 2), 2, 4))
+    return tuple({"tiles": tuple(int(x) for x in t)} for t in dict.fromkeys(scaled)
+                 if all(x.denominator == 1 and x >= 8 for x in t))
 
 
 def small_examples(problem) -> tuple[dict, ...]:
-    """③'s small example: its side kept, one and two tiles longer (its tile kept)."""
+    """③'s small example: its side kept, one to four tiles longer (its tile kept)."""
     n, t = problem.small_N, problem.small_T
-    return tuple({"small_N": m} for m in (n, n + t, n + 2 * t))
+    return tuple({"small_N": n + k * t} for k in range(5))
 
 
 def gpus(problem) -> tuple[dict, ...]:
@@ -98,8 +100,9 @@ def lengths(problem) -> tuple[dict, ...]:
 
 
 def capacities(problem) -> tuple[dict, ...]:
-    """The week-3 memory capacity kept, one and a half times, twice."""
-    return tuple({"capacity": c} for c in (problem.capacity, problem.capacity * 3 // 2, 2 * problem.capacity))
+    """The week-3 memory capacity kept, one and a half, two, two and a half, three and four times."""
+    c = problem.capacity
+    return tuple({"capacity": k} for k in dict.fromkeys((c, c * 3 // 2, 2 * c, c * 5 // 2, 3 * c, 4 * c)))
 
 
 # ---------------------------------------------------------------- the term, the draw

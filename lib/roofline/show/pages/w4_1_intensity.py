@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from roofline import kernels
+from roofline import gemm, kernels
 from roofline.cost import Cost, Timing
 from roofline.derive import named, var
 from roofline.show import exercises as ex
@@ -157,8 +157,8 @@ def dtypes(w4, T: int, small: str = "FP16") -> dict:
 VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 
 def exercises(w4) -> ex.Exercises:
-    """① I of a tiled matmul at another N and T, of another kernel (AXPY) in another dtype, of the read-once
-    matmul with mixed precision, and whether a tiled matmul is memory- or compute-bound."""
+    """① I of a tiled matmul at another N and T, of another kernel (GEMV: a matrix times a vector) in another dtype,
+    of the read-once matmul with mixed precision, and whether a tiled matmul is memory- or compute-bound."""
     N, s, dtype, cat = w4.N, w4.s, w4.dtype, w4.catalog
     # ①-4 states P and BW: the week's machine at the chapter's dtype, or at a dtype it has (① sets no hardware,
     # so a reader may choose a dtype the machine has no peak for)
@@ -174,16 +174,18 @@ def exercises(w4) -> ex.Exercises:
     while kernels.matmul_tiled(N1, T1, s, s).I in shown and T1 not in avoid:   # (N1 itself when none is left)
         avoid.add(T1)
         T1 = ex.divisor_near(N1, 2 * max(w4.tiles), avoid)
-    # AXPY's I = 2/(3·s2) would be the page's Vector Add I = 1/(3·s) in a dtype twice as wide
+    # GEMV's I = 2n/(s2·(n + 2)) at the matmul's side: it depends on the side and the element size, as a student's
+    # variant does (an element-wise kernel's I would depend on the element size alone)
     d2 = ex.other_dtype(cat, dtype, avoid=(2 * s,))
     s2 = cat.bytes_per(d2)
     T_small = min(w4.tiles) if N1 % min(w4.tiles) == 0 else ex.divisor_near(N1, min(w4.tiles))
 
     cost1, steps1 = ex.matmul_steps(N1, T1, s)
-    axpy = Fraction(2, 3 * s2)
-    steps2 = (ex.Step("F = 2L (원소마다 곱셈 한 번, 덧셈 한 번)", Fraction(2), "F/L"),
-              ex.Step(f"Q = 3·s·L (x 읽기, y 읽기, y 쓰기) = 3·{s2}·L = {3 * s2}L Byte", Fraction(3 * s2), "Q/L"),
-              ex.Step(f"I = F / Q = 2L / {3 * s2}L = {ex.unit_text(axpy, 'FLOPs/Byte')}", axpy, "I"))
+    gemv = _gemv(N1, s2)
+    n = ex.number(N1)
+    steps2 = [ex.equation("F", "2n² (y의 원소마다 곱셈·덧셈 n쌍)", f"2·{n}²", gemv.F, "FLOPs"),
+              ex.equation("Q", "s·n² + s·n + s·n (A, x 읽기, y 쓰기)", f"{s2}·({n}² + 2·{n})", gemv.Q, "Byte"),
+              ex.equation("I", "F / Q", f"{ex.number(gemv.F)} / {ex.number(gemv.Q)}", gemv.I, "FLOPs/Byte")]
     ideal = kernels.matmul_ideal(N1, s2, s)
     steps3 = [ex.equation("F", "2N³", f"2·{ex.number(N1)}³", ideal.F, "FLOPs"),
               ex.equation("Q", "2·s_in·N² + s_out·N²", f"2·{s2}·{ex.number(N1)}² + {s}·{ex.number(N1)}²", ideal.Q, "Byte"),
@@ -193,10 +195,9 @@ def exercises(w4) -> ex.Exercises:
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
     # the common mistakes, from the model with one term or input changed (exercises.matmul_variants)
     wrong1 = ex.matmul_variants(N1, T1, s)
-    axpy_cost = lambda size, F=2: Cost(F=F, Q_read=2 * size, Q_write=size)   # noqa: E731  (one element: x, y read; y written)
-    assert axpy_cost(s2).I == axpy
-    wrong2 = {"fma-one": axpy_cost(s2, F=1), "y-once": Cost(F=2, Q_read=s2, Q_write=s2),
-              "bits-bytes": axpy_cost(8 * s2), "dtype-other": axpy_cost(s)}
+    wrong2 = {"fma-one": Cost(gemv.F // 2, gemv.Q_read, gemv.Q_write), "out-write": Cost(gemv.F, gemv.Q_read, 0),
+              "bits-bytes": _gemv(N1, 8 * s2), "dtype-other": _gemv(N1, s),
+              "vector-reread": Cost(gemv.F, gemv.Q_read + s2 * (N1 - 1) * N1, gemv.Q_write)}
     wrong3 = {"c-write": Cost(ideal.F, ideal.Q_read, 0), "fma-one": Cost(ideal.F // 2, ideal.Q_read, ideal.Q_write),
               "mixed-dtype": kernels.matmul_ideal(N1, s2, s2), "c-read": Cost(ideal.F, ideal.Q_read + ideal.Q_write, ideal.Q_write)}
     wrong4 = ex.matmul_variants(N1, T_small, s)
@@ -205,10 +206,12 @@ def exercises(w4) -> ex.Exercises:
                  "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
                  "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s),
                  mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k"), lambda c: c.I)),
-        ex.Question("①-2", f"AXPY y[i] ← a·x[i] + y[i]는 원소마다 곱셈 한 번과 덧셈 한 번을 하고, x와 y를 읽어 y에 쓴다. "
-                 f"{ex.dtype_text(d2, s2)} 벡터에서 AXPY의 산술 강도 I는?", axpy, ex.UNITS["FLOPs/Byte"],
-                 "원소 하나마다 F와 Q를 센다: I = F / Q", steps2, given=ex.given(kernel="AXPY", s=s2),
-                 mistakes=ex.named(wrong2, ("fma-one", "y-once", "bits-bytes", "dtype-other"), lambda c: c.I, AXPY_HINTS)),
+        ex.Question("①-2", f"행렬·벡터 곱(GEMV) y ← A·x에서 A는 {ex.shape(N1)}, x와 y는 길이 {n}인 {ex.dtype_text(d2, s2)} "
+                 "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 다시 쓰인다) y를 한 번 쓴다면 산술 강도 I는?",
+                 gemv.I, ex.UNITS["FLOPs/Byte"], "I = F / Q, F = 2n², Q = s·(n² + 2n)", tuple(steps2),
+                 given=ex.given(kernel="GEMV", n=N1, s=s2),
+                 mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
+                                   lambda c: c.I, GEMV_HINTS)),
         ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
                  "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS["FLOPs/Byte"],
                  "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s),
@@ -222,9 +225,15 @@ def exercises(w4) -> ex.Exercises:
     ))
 
 
-AXPY_HINTS = {
-    "fma-one": "곱셈과 덧셈은 FLOP 둘이다: F = 2L.",
-    "y-once": "y는 읽고 다시 쓴다: Q = 3·s·L.",
+def _gemv(n: int, s: int) -> Cost:
+    """GEMV y ← A·x on an n×n matrix in elements of s Byte, as the BLAS levels count it (roofline.gemm)."""
+    return next(level.cost for level in gemm.blas_levels(n, s) if level.name == "gemv")
+
+
+GEMV_HINTS = {
+    "fma-one": "곱셈·덧셈 한 쌍은 2 FLOPs다: F = 2n².",
+    "out-write": "Q에는 y를 한 번 쓰는 s·n Byte도 든다.",
+    "vector-reread": "x는 칩 안에 남아 행마다 다시 읽지 않는다: x 읽기는 s·n Byte다.",
     "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
     "dtype-other": ex.MATMUL_HINTS["dtype-other"],
 }
