@@ -272,6 +272,12 @@ class Problem:
         object.__setattr__(made, "_from_cell", from_cell)
         return made
 
+    def with_cell(self, namespace: dict):
+        """`with_` of a chapter's parameter cell: every variable of this problem's field table (`cell_fields`) that
+        `namespace` holds (the chapter's `globals()` after its parameter cell). A chapter names its variables once,
+        in the cell; adding one to the field table and the cell is enough for the chapter to use it."""
+        return self.with_(**{name: namespace[name] for name in cell_fields(self.TABLE) if name in namespace})
+
     def origin(self, key: str) -> str:
         """Where the value of field `key` comes from: "cell:N" when a parameter cell changed it, else the file's
         key "toml:week4.N"."""
@@ -399,6 +405,9 @@ def note_gpu_dtype(value, where: str, parsing: Parsing) -> str:
 
 # ---------------------------------------------------------------- the three problems
 
+MACHINE = '하드웨어 프리셋 이름: "course"(가상 하드웨어) 또는 실제 GPU'   # week4.hardware and week3.hardware
+
+
 class OnMachine(Problem):
     """A problem in `dtype` on preset `hardware` (Week4, Week3): its Roofline, preset and Byte per element."""
 
@@ -432,16 +441,16 @@ class Week4(OnMachine):
 
     TABLE = "week4"
 
-    hardware: str = param(preset_key, "하드웨어 프리셋")
-    dtype: str = param(dtype_of_hardware_if_strict, "자료형")
-    N: int = param(whole, "정사각 행렬 한 변")
+    hardware: str = param(preset_key, MACHINE)
+    dtype: str = param(dtype_of_hardware_if_strict, "자료형: 입력·중간 합·출력 모두")
+    N: int = param(whole, "정사각 행렬 한 변 (M = N = K)")
     tiles: tuple[int, ...] = param(tiles_dividing("N"), "비교할 정사각 타일 한 변 T (N의 약수)")
     small_N: int = param(whole, "③의 작은 예: small_N×small_N 행렬")
     small_T: int = param(divides("small_N"), "③의 작은 예: small_T×small_T 출력 타일 (small_N의 약수)")
     threads: int = param(whole, "④의 예: 블록 하나의 스레드 수")
     gpus: tuple[str, ...] = param(gpus_with_limits, "④·정리: 가상 하드웨어 곁에 비교할 실제 GPU 프리셋")
     gpu: str = param(gpu_with_limits, "④의 점유율 예: SM 한도가 있는 NVIDIA GPU 프리셋")
-    extra_registers: int = param(whole, "④의 점유율 예: 중간 합 말고 스레드 하나가 더 쓰는 레지스터")
+    extra_registers: int = param(whole, "④의 점유율 예: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 (주소, 루프 변수, 곱할 입력 값)")
     cache: TileCache = part("③ 토론: LRU 캐시 시뮬레이션")
     catalog: Catalog = field(repr=False, compare=False)
 
@@ -453,8 +462,8 @@ class Week3(OnMachine):
 
     TABLE = "week3"
 
-    hardware: str = param(preset_key, "하드웨어 프리셋")
-    dtype: str = param(dtype_of_hardware, "자료형")
+    hardware: str = param(preset_key, MACHINE)
+    dtype: str = param(dtype_of_hardware, "자료형 (그 하드웨어에 최대 성능이 있는 것)")
     L: int = param(whole, "벡터 길이")
     capacity: int = param(whole, "메모리 용량 (Byte)")
     gpu: str = param(real_gpu, "GPU 구조와 메모리 계층을 설명할 때 예로 드는 실제 GPU 프리셋")
@@ -566,7 +575,7 @@ class Note(Problem):
 
     TABLE = "note"
 
-    hardware: str = param(preset_key, "GEMM·어텐션 상한에 쓰는 GPU 프리셋")
+    hardware: str = param(preset_key, "GEMM·어텐션 상한을 계산할 실제 GPU 프리셋")
     dtype: str = param(note_gpu_dtype, "Tensor Core 자료형")
     gpt3: GPT3 = part("GPT-3 175B")
     attention: Attention = part("어텐션 예")

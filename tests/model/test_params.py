@@ -223,3 +223,13 @@ def test_cell_gpu_must_have_limits():
         SEED.week4.with_(gpu="TPU_v5e")
     with pytest.raises(ParameterError, match=r"^extra_registers: 양의 정수"):
         SEED.week4.with_(extra_registers=-3)
+
+
+def test_with_cell_takes_the_parameter_cells_variables_and_nothing_else(seed):
+    """A chapter's `with_cell(globals())` is `with_` of every variable of the field table the namespace holds: other
+    names (imports, the problem itself, a loop's variable) are left alone, a bad value is named by its variable."""
+    cell = {"N": 2048, "tiles": [32, 64], "dtype": "FP16", "rl": object(), "w4": None, "T": 7, "hw": 1}
+    assert seed.week4.with_cell(cell) == seed.week4.with_(N=2048, tiles=[32, 64], dtype="FP16")
+    assert seed.week4.with_cell({"T": 7}) == seed.week4
+    with pytest.raises(ParameterError, match=r"^N: "):
+        seed.week4.with_cell({"N": 0})

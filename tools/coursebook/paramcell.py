@@ -62,8 +62,14 @@ def expected(course, problem: str, names) -> dict[str, object]:
     return {name: known[name].of(getattr(course, problem)) for name in names}
 
 
+def comment(problem: str, name: str) -> str:
+    """A parameter line's comment: what its field table says the variable is (the live form's label too)."""
+    return f"# {cell_fields(problem)[name].about}"
+
+
 def write_source(source: str, course, problem: str) -> str:
-    """A parameter cell's code with the file's values in place of its literals (comments kept in their column)."""
+    """A parameter cell's code with the file's values in place of its literals, each line's comment the field
+    table's description (`comment`), in the cell's column."""
     want = expected(course, problem, assignments(source))
     column = comment_column(source)
     lines = []
@@ -71,11 +77,9 @@ def write_source(source: str, course, problem: str) -> str:
         match = LINE.match(line)
         if match and match["name"] in want:
             head = f"{match['name']}{match['eq']}{literal(want[match['name']])}"
-            comment = match["comment"]
-            if comment:
-                gap = comment[:len(comment) - len(comment.lstrip())]   # a line longer than the column keeps its gap
-                head = head.ljust(column) + comment.lstrip() if len(head) < column else head + gap + comment.lstrip()
-            line = head
+            gap = match["comment"][:len(match["comment"]) - len(match["comment"].lstrip())] if match["comment"] else "  "
+            # a line longer than the column keeps its gap
+            line = (head.ljust(column) if len(head) < column else head + gap) + comment(problem, match["name"])
         lines.append(line)
     return "\n".join(lines)
 
@@ -106,9 +110,14 @@ def disagreements(md_text: str, course) -> list[str]:
     have = assignments(cell["body"])
     want = expected(course, problem, have)
     known = cell_fields(problem)
-    return [f"parameter cell: {name} = {literal(have[name])} but course.toml's {known[name].path} is "
-            f"{literal(want[name])}"
-            for name in have if _plain(have[name]) != _plain(want[name])]
+    found = [f"parameter cell: {name} = {literal(have[name])} but course.toml's {known[name].path} is "
+             f"{literal(want[name])}"
+             for name in have if _plain(have[name]) != _plain(want[name])]
+    for match in map(LINE.match, cell["body"].split("\n")):
+        if match and match["name"] in have and (match["comment"] or "").strip() != comment(problem, match["name"]):
+            found.append(f"parameter cell: {match['name']}'s comment is not its field's description "
+                         f"{comment(problem, match['name'])!r} (roofline.params)")
+    return found
 
 
 def _plain(value):

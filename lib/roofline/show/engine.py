@@ -28,6 +28,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from roofline.errors import ParameterError
+from roofline.params import cell_fields
 from roofline.show import fmt
 from roofline.show.palette import CASE_COLORS
 
@@ -94,11 +95,26 @@ def cell_value(text):
 
 @dataclass(frozen=True)
 class Form:
-    """A page's live form: its fields (name, Korean label as the parameter cell says it) and its state for the
-    values read from them (`state(course, values)`, values: name → `cell_value`)."""
+    """A page's live form: the problem whose parameters it takes (`table`: "week4", "week3"), its fields in order
+    (`items`: a parameter's name, or (name, Korean label) for a field of the page's own: a chosen T, a multiplier)
+    and its state for the values read from them (`state(course, values)`, values: name → `cell_value`). A
+    parameter's label is its field table's description, which its parameter cell line says too
+    (`params.cell_fields`), and its first value the chapter's (`explorer.live_form`)."""
 
-    fields: tuple[tuple[str, str], ...]
+    table: str
+    items: tuple
     state: Callable
+
+    @property
+    def fields(self) -> tuple[tuple[str, str], ...]:
+        """(name, label) of every field, in order."""
+        known = cell_fields(self.table)
+        return tuple((item, known[item].about) if isinstance(item, str) else tuple(item) for item in self.items)
+
+    @property
+    def parameters(self) -> tuple[str, ...]:
+        """The fields that are the problem's parameters (parameter cell variables)."""
+        return tuple(item for item in self.items if isinstance(item, str))
 
     def names(self) -> set[str]:
         return {name for name, _ in self.fields}

@@ -32,6 +32,7 @@ import html
 import json
 from dataclasses import dataclass
 
+from roofline.params import cell_fields
 from roofline.show import engine
 
 
@@ -154,9 +155,13 @@ def _literal(value) -> str:
     return str(value)
 
 
-def live_form(page: str, values: dict) -> dict:
-    """The live mode's form: the page's fields (name, label as the parameter cell says it, the chapter's value)."""
-    return {"page": page, "fields": [[name, label, _literal(values[name])] for name, label in engine.form(page).fields
+def live_form(page: str, problem, **own) -> dict:
+    """The live mode's form: the page's fields (name, label, first value): a parameter's value is the chapter's
+    (`problem`'s), a field of the page's own takes its value from `own`."""
+    form = engine.form(page)
+    known = cell_fields(form.table)
+    values = {**{name: known[name].of(problem) for name in form.parameters}, **own}
+    return {"page": page, "fields": [[name, label, _literal(values[name])] for name, label in form.fields
                                      if name in values]}
 
 

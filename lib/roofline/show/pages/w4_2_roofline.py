@@ -462,7 +462,7 @@ def roofline_explorer(w4) -> explorer.Explorer:
         },
         "parts": [{"on": ["hw", "dtype"], "states": states}],
         "plots": {"roofline": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
-        "live": explorer.live_form("roofline", {"hardware": w4.hardware, "dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles)}),
+        "live": explorer.live_form("roofline", w4),
         "hash": {"hw": "hardware", "dtype": "dtype"},
     }
     first = states[f"{start}|{dtype}"]
@@ -498,7 +498,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     f = state["fields"]
     plot = state["plots"]["kernel"]
     uid = "rl-kernel"
-    values = {"hardware": w4.hardware, "dtype": w4.dtype, "kernel": kind, "F": 2 * w4.N**3,
+    values = {"kernel": kind, "F": 2 * w4.N**3,
               "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
               "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
               "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
@@ -507,7 +507,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     shown = {k: v for k, v in state.items() if k != "predict"}
     data = {"controls": {}, "parts": [{"on": [], "states": {"": shown}}],
             "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
-            "live": explorer.live_form("kernel", values)}
+            "live": explorer.live_form("kernel", w4, **values)}
     data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()],
                                # the machine and the dtype from lists, as the explorers offer them (not a typed key)
                                "hardware": [[key, preset.name] for key, preset in w4.catalog.presets.items()],
@@ -538,7 +538,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
 
 
 def _live_roofline(course, v: dict) -> dict:
-    w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
+    w4 = course.week4.with_cell(v)
     w4.roofline   # the preset must have the dtype
     return roofline_state(w4)
 
@@ -549,11 +549,10 @@ def _live_kernel(course, v: dict) -> dict:
     return kernel_state(course.catalog, hardware, dtype, v.get("kernel"), v, v.get("t_ms"))
 
 
-LIVE = {   # the live forms: fields (name, Korean label as in the parameter cell) and the state of what was typed
-    "roofline": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형 (그 하드웨어에 최대 성능이 있는 것)"),
-                             ("N", "정사각 행렬 한 변"), ("tiles", "비교할 타일 한 변 T (N의 약수)")), _live_roofline),
-    "kernel": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형"), ("kernel", "커널"),
-                           ("F", "연산량 F (FLOPs)"), ("Q", "이동량 Q (Byte)"), ("L", "벡터 길이 L"),
-                           ("N", "행렬 한 변 N"), ("T", "타일 한 변 T"), ("M", "행 수 M"), ("K", "안쪽 차원 K"),
-                           ("b", "배치 b"), ("t_ms", "잰 시간 (ms, 없으면 비워 둔다)")), _live_kernel),
+LIVE = {   # the live forms: the parameters each takes, fields of its own, and the state of what was typed
+    "roofline": engine.Form("week4", ("hardware", "dtype", "N", "tiles"), _live_roofline),
+    "kernel": engine.Form("week4", ("hardware", "dtype", ("kernel", "커널"),
+                                    ("F", "연산량 F (FLOPs)"), ("Q", "이동량 Q (Byte)"), ("L", "벡터 길이 L"),
+                                    ("N", "행렬 한 변 N"), ("T", "타일 한 변 T"), ("M", "행 수 M"), ("K", "안쪽 차원 K"),
+                                    ("b", "배치 b"), ("t_ms", "잰 시간 (ms, 없으면 비워 둔다)")), _live_kernel),
 }

@@ -856,8 +856,7 @@ def tile_explorer(w4, T: int) -> explorer.Explorer:
                   {"on": ["T", "copies", "gpu"], "states": states},
                   {"on": ["gpu"], "states": cases}],
         "plots": {},
-        "live": explorer.live_form("tile-size", {"dtype": w4.dtype, "N": w4.N, "tiles": list(w4.tiles), "threads": w4.threads,
-                                    "gpu": w4.gpu, "extra_registers": w4.extra_registers, "T": T, "copies": 1}),
+        "live": explorer.live_form("tile-size", w4, T=T, copies=1),
         "hash": {"T": "T", "copies": "copies", "gpu": "gpu"},
     }
     data["live"]["choices"] = {"copies": BUFFER_MODES}
@@ -900,14 +899,12 @@ def tile_explorer(w4, T: int) -> explorer.Explorer:
 
 
 def _live_tile(course, v: dict) -> dict:
-    w4 = course.week4.with_(**{k: v[k] for k in ("dtype", "N", "tiles", "threads", "gpu", "extra_registers")})
+    w4 = course.week4.with_cell(v)
     return tile_state(w4, v["T"], v["copies"])
 
 
-LIVE = {   # the live form: fields (name, Korean label as in the parameter cell) and the state of what was typed
-    "tile-size": engine.Form((("dtype", "자료형: 입력 s_in과 중간 합 s_acc 모두"), ("N", "정사각 행렬 한 변 (M = N = K)"),
-                              ("tiles", "비교할 정사각 타일 한 변 T"), ("threads", "예시: 블록 하나의 스레드 수"),
-                              ("gpu", "점유율 손계산의 GPU (SM 한도가 있는 NVIDIA GPU 프리셋)"),
-                              ("extra_registers", "가정: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 (주소, 루프 변수, 곱할 입력 값)"),
-                              ("T", "조건 탐색기에서 고른 타일 한 변 T (N의 약수)"), ("copies", "입력 버퍼 A·B")), _live_tile),
+LIVE = {   # the live form: the parameters it takes, fields of its own, and the state of what was typed
+    "tile-size": engine.Form("week4", ("dtype", "N", "tiles", "threads", "gpu", "extra_registers",
+                                       ("T", "조건 탐색기에서 고른 타일 한 변 T (N의 약수)"), ("copies", "입력 버퍼 A·B")),
+                             _live_tile),
 }

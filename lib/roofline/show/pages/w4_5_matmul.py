@@ -748,7 +748,7 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
                                  {"color": "var(--rl-accent)", "points": 11}],
                       "xlabel": "타일 한 변 T (로그 축)", "ylabel": "시간 (ms, 로그 축)"},
         },
-        "live": explorer.live_form("matmul", {"hardware": w4.hardware, "dtype": dtype, "N": N, "tiles": list(w4.tiles), "T": T}),
+        "live": explorer.live_form("matmul", w4, T=T),
         "hash": {"N": "N", "T": "T"},
     }
     first = states[f"{N}|{T}"]
@@ -780,13 +780,12 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
 
 
 def _live_matmul(course, v: dict) -> dict:
-    w4 = course.week4.with_(**{k: v[k] for k in ("hardware", "dtype", "N", "tiles")})
+    w4 = course.week4.with_cell(v)
     w4.roofline   # the preset must have the dtype
     return matmul_state(w4, v["T"])
 
 
-LIVE = {   # the live form: fields (name, Korean label as in the parameter cell) and the state of what was typed
-    "matmul": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형: 입력·중간 합·출력 모두"),
-                           ("N", "정사각 행렬 한 변 (M = N = K)"), ("tiles", "비교할 타일 한 변 T (N의 약수)"),
-                           ("T", "곡선 위에서 고른 타일 한 변 T (N의 약수)")), _live_matmul),
+LIVE = {   # the live form: the parameters it takes, a field of its own, and the state of what was typed
+    "matmul": engine.Form("week4", ("hardware", "dtype", "N", "tiles", ("T", "곡선 위에서 고른 타일 한 변 T (N의 약수)")),
+                          _live_matmul),
 }

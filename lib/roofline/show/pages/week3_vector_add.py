@@ -546,8 +546,7 @@ def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
         "parts": [{"on": ["P", "BW"], "states": times}, {"on": ["cap"], "states": fits},
                   {"on": [], "states": {"": vector_words(w3)}}],
         "plots": {},
-        "live": explorer.live_form("vector-add", {"hardware": w3.hardware, "dtype": w3.dtype, "L": w3.L, "capacity": w3.capacity,
-                                     "kP": 1, "kBW": 1, "kcap": 1}),
+        "live": explorer.live_form("vector-add", w3, kP=1, kBW=1, kcap=1),
         "hash": {"P": "kP", "BW": "kBW", "cap": "kcap"},
     }
     f = {**times["1|1"]["fields"], **fits["1"]["fields"], **vector_words(w3)["fields"]}
@@ -577,13 +576,12 @@ def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
 
 
 def _live_vector(course, v: dict) -> dict:
-    w3 = course.week3.with_(**{k: v[k] for k in ("hardware", "dtype", "L", "capacity")})
+    w3 = course.week3.with_cell(v)
     w3.roofline   # the preset must have the dtype
     return vector_state(w3, v["kP"], v["kBW"], v["kcap"])
 
 
-LIVE = {   # the live form: fields (name, Korean label as in the parameter cell) and the state of what was typed
-    "vector-add": engine.Form((("hardware", "하드웨어: 프리셋 이름"), ("dtype", "자료형"), ("L", "벡터 길이"),
-                               ("capacity", "메모리 용량 (Byte)"), ("kP", "연산 성능 P의 배율 k"),
-                               ("kBW", "메모리 대역폭 BW의 배율 k"), ("kcap", "메모리 용량의 배율 k")), _live_vector),
+LIVE = {   # the live form: the parameters it takes, fields of its own, and the state of what was typed
+    "vector-add": engine.Form("week3", ("hardware", "dtype", "L", "capacity", ("kP", "연산 성능 P의 배율 k"),
+                                        ("kBW", "메모리 대역폭 BW의 배율 k"), ("kcap", "메모리 용량의 배율 k")), _live_vector),
 }
