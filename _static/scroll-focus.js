@@ -1,8 +1,7 @@
 // 옆으로 스크롤하는 상자(코드, 출력, 표, 긴 수식)에 키보드로 갈 수 있게 한다: 넘칠 때만 tab 정지점이다.
-// 테마의 스크립트는 페이지를 다 읽은 뒤 모든 상자의 너비를 한꺼번에 읽었다: 폰에서 화면 밖에 미뤄 둔 절까지 모두
-// 배치하는(responsive.css의 content-visibility) 긴 작업이었다. 이 스크립트는 상자가 화면 가까이 와서 브라우저가 어차피
-// 배치한 뒤에(IntersectionObserver) 읽고, 모두 읽은 다음에 쓴다. 아직 보지 않은 상자는 빌드가 단 tabindex="0"을
-// 그대로 지닌다(tools/coursebook/a11y.py): 넘치는지 모르는 상자는 키보드로 갈 수 있다. tests/test_a11y.py가 확인한다.
+// 빌드는 그런 상자마다 tabindex="0"을 달아 두고(tools/coursebook/a11y.py: 넘치는지 모르는 상자는 키보드로 갈 수 있다),
+// 테마의 스크립트는 다 읽은 뒤 넘치는 상자에 정지점을 준다. 이 스크립트는 상자가 화면 가까이 와서 브라우저가 어차피
+// 배치한 뒤에(IntersectionObserver) 읽고, 모두 읽은 다음에 써서, 넘치지 않는 상자의 정지점을 뗀다(폭이 바뀌면 다시 본다).
 (() => {
   const BOXES = "pre, .cell_output > .output, .pst-scrollable-table-container, .bd-article div.math";
   const main = document.getElementById("main-content") || document.body;

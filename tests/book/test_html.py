@@ -169,6 +169,23 @@ def test_site_ships_no_maps_unused_scripts_or_fonts():
                 assert (css.parent / url.split("?")[0].split("#")[0]).is_file(), f"{css.name}: url({url}) missing"
 
 
+def test_the_themes_scripts_are_shipped_as_the_theme_wrote_them():
+    """No dependency's file is edited (issue 41): every script the theme ships is byte for byte the installed theme's
+    (the build cuts its stylesheets to the rules in use, which is not an edit of its code, and leaves out files)."""
+    import pydata_sphinx_theme
+    import sphinx_book_theme
+
+    shipped = 0
+    for package in (pydata_sphinx_theme, sphinx_book_theme):
+        theme = Path(package.__file__).parent
+        for source in theme.rglob("static/scripts/*.js"):
+            built = html_dir() / "_static" / "scripts" / source.name
+            if built.is_file():
+                assert built.read_bytes() == source.read_bytes(), f"_static/scripts/{source.name} differs from {source}"
+                shipped += 1
+    assert shipped >= 2
+
+
 def test_theme_css_cut_to_what_the_pages_use():
     theme = html_dir() / "_static" / "styles" / "pydata-sphinx-theme.css"
     assert theme.stat().st_size < 150 * 1024

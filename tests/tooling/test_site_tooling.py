@@ -4,7 +4,6 @@ in a real browser by test_site_browser.py."""
 from __future__ import annotations
 
 import re
-import subprocess
 import sys
 from pathlib import Path
 
@@ -110,42 +109,6 @@ def test_unreadable_tex_raises(bad):
 
 
 # ---- the theme's assets at load (tools/coursebook/assets.py) ------------------------------------------------
-
-def _theme_file(*parts: str) -> Path:
-    import pydata_sphinx_theme
-
-    return Path(pydata_sphinx_theme.__file__).parent.joinpath("theme", "pydata_sphinx_theme", *parts)
-
-
-def test_theme_script_edits_apply_to_the_pinned_theme(tmp_path):
-    """Each edit's text is once in the installed theme's script, and the edited script still parses."""
-    from coursebook import assets
-
-    for name in assets.THEME_SCRIPT_EDITS:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text(_theme_file("static", name).read_text(encoding="utf-8"), encoding="utf-8")
-    assert assets.edit_theme_scripts(tmp_path) == list(assets.THEME_SCRIPT_EDITS)
-    script = (tmp_path / "scripts" / "pydata-sphinx-theme.js").read_text(encoding="utf-8")
-    assert 'matchMedia("(min-width: 960px)").matches&&requestAnimationFrame(' in script
-    assert "document.documentElement.dataset.theme!==n&&" in script
-    node = __import__("shutil").which("node")
-    if node:
-        subprocess.run([node, "--check", str(tmp_path / "scripts" / "pydata-sphinx-theme.js")], check=True)
-
-
-
-def test_theme_script_edits_left_out_on_another_theme(tmp_path, capsys):
-    """A theme whose script no longer holds an edit's text builds on with the theme's own code, and says so."""
-    from coursebook import assets
-
-    for name in assets.THEME_SCRIPT_EDITS:
-        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
-        (tmp_path / name).write_text("changed", encoding="utf-8")
-    assert assets.edit_theme_scripts(tmp_path) == []
-    assert (tmp_path / "scripts" / "pydata-sphinx-theme.js").read_text(encoding="utf-8") == "changed"
-    said = capsys.readouterr().err
-    assert said.count("left out") == sum(map(len, assets.THEME_SCRIPT_EDITS.values())), said
-
 
 def test_stylesheets_bundled_in_order_with_their_urls_rebased(tmp_path):
     from coursebook import assets

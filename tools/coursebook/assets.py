@@ -8,8 +8,7 @@ First paint needs only the page and its CSS; everything else waits or stays away
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
 - the theme's Bootstrap bundle is not on the page: _static/bootstrap-on-demand.js loads it when a reader comes near
-  a menu or a tooltip (`without_bootstrap`), and the theme's scan of every scrolling box at load is edited out of
-  its script (`THEME_SCRIPT_EDITS`): _static/scroll-focus.js checks a box once it is laid out near the viewport;
+  a menu or a tooltip (`without_bootstrap`); the theme's own script is shipped as the theme wrote it;
 - a page loads the explorer's and the exercises' scripts and styles only when it has an explorer or
   exercises (`PAGE_ASSETS`); the
   plotting library (uPlot) is loaded by explorer.js when the first explorer starts (`LOADED_BY_SCRIPT`), and
@@ -20,9 +19,7 @@ First paint needs only the page and its CSS; everything else waits or stays away
   by the pages that use the same ones (`bundle_stylesheets`);
 - the page is drawn in its light or dark colours from the first paint: the theme's <head> script names "auto"
   (which no rule names) until its deferred script runs, then every element is styled again: a script of
-  `_templates/layout.html`, right after the theme's, names "light" or "dark" at once; the
-  theme's scroll of the sidebar to the current link waits for the first frame and a visible sidebar
-  (`THEME_SCRIPT_EDITS`);
+  `_templates/layout.html`, right after the theme's, names "light" or "dark" at once;
 - the course's own scripts (the .js files at the top of _static/) are written without their comments and the
   spaces that separate nothing (`jscompact.compact_scripts`): the sources keep them for the next maintainer;
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
@@ -97,30 +94,6 @@ UNSHIPPED = ("**/*.map", "scripts/fontawesome.js", "scripts/fontawesome.js.LICEN
 ON_DEMAND = "scripts/bootstrap.js"
 _ON_DEMAND_TAGS = re.compile(r'\s*<(?:link rel="preload" as="script"|script\b[^>]*)[^>]*\b(?:href|src)="[^"]*_static/'
                              + re.escape(ON_DEMAND) + r'[^"]*"[^>]*>(?:\s*</script>)?')
-# edits of the theme's shipped scripts (written for pydata-sphinx-theme 0.17.1; on another version an edit whose text
-# is not there is left out, and said, see edit_theme_scripts; kept because Lighthouse's mobile score of ④ falls below 90
-# without them, docs/upgrading.md): the scan of every scrolling box at load
-# (reading each box's width lays out the whole page, also the sections a phone lays out late) is left to
-# _static/scroll-focus.js, which checks a box once the browser has laid it out near the viewport
-# and its scroll of the sidebar to the current page's link when the page is ready (reading where the link is styles and
-# lays out the whole page at once, before the first frame the browser would have drawn anyway) happens where the
-# sidebar is beside the page (960 px and wider; a phone's sidebar is a closed dialog), after that first frame
-THEME_SCRIPT_EDITS = {
-    "scripts/pydata-sphinx-theme.js": (
-        ('"complete"===document.readyState?I():window.addEventListener("load",I)', "void 0"),
-        ('e(function(){if(!document.querySelector(".bd-docs-nav"))return;',
-         'e(()=>matchMedia("(min-width: 960px)").matches&&requestAnimationFrame(()=>setTimeout(function(){'
-         'if(!document.querySelector(".bd-docs-nav"))return;'),
-        ('sessionStorage.setItem("sidebar-scroll-top",e.scrollTop)})})',
-         'sessionStorage.setItem("sidebar-scroll-top",e.scrollTop)})},0)))'),
-        # and it sets the page's light or dark theme again when the page is ready: only a change is written (writing
-        # <html data-theme> restyles every element a [data-theme=…] rule can reach; _templates/layout.html set it already)
-        ('document.documentElement.dataset.mode=e;var n="auto"==e?t:e;document.documentElement.dataset.theme=n,',
-         'document.documentElement.dataset.mode!==e&&(document.documentElement.dataset.mode=e);var n="auto"==e?t:e;'
-         'document.documentElement.dataset.theme!==n&&(document.documentElement.dataset.theme=n),'),
-    ),
-}
-
 # scripts that run where they stand: the options object the page's inline scripts fill in (400 bytes)
 KEPT_IN_ORDER = ("documentation_options.js",)
 _SCRIPT_TAG = re.compile(r"<script\b([^>]*)\bsrc=\"([^\"]+)\"([^>]*)>")
@@ -153,30 +126,6 @@ def defer_scripts(head: str) -> str:
 def without_bootstrap(head: str) -> str:
     """`head` without the theme's <script> and preload of its Bootstrap bundle (loaded on demand)."""
     return _ON_DEMAND_TAGS.sub("", head)
-
-
-def edit_theme_scripts(static: Path) -> list[str]:
-    """THEME_SCRIPT_EDITS applied to the shipped scripts. An edit whose text the theme's script no longer holds (another
-    theme version) is left out, with one line saying so: the page then runs the theme's own code there, slower but
-    whole (docs/upgrading.md). Returns the scripts edited."""
-    edited = []
-    for name, edits in THEME_SCRIPT_EDITS.items():
-        path = static / name
-        if not path.is_file():
-            print(f"coursebook.assets: no _static/{name} in this theme; its edits are left out (docs/upgrading.md)",
-                  file=sys.stderr)
-            continue
-        text = original = path.read_text(encoding="utf-8")
-        for old, new in edits:
-            if text.count(old) != 1:
-                print(f"coursebook.assets: _static/{name} of this theme does not hold {old[:60]!r}… once; that edit "
-                      "is left out and the theme's own code runs there (docs/upgrading.md)", file=sys.stderr)
-                continue
-            text = text.replace(old, new)
-        if text != original:
-            path.write_text(text, encoding="utf-8")
-            edited.append(name)
-    return edited
 
 
 def page_assets(app, pagename, templatename, context, doctree) -> None:
@@ -710,9 +659,8 @@ def site_finished(app, exception) -> None:
         handout.variant_files(outdir)
         handout.progress_catalog(outdir)
     no_import_chain(static)
-    edited = edit_theme_scripts(static)
     compacted = jscompact.compact_scripts(static)
-    fresh_digests(outdir, cut + ["styles/theme.css"] + edited + compacted)
+    fresh_digests(outdir, cut + ["styles/theme.css"] + compacted)
     unship(outdir)
     if app.builder.name == "html":   # the singlehtml build `make pdf` prints writes its links from the top folder
         bundle_stylesheets(outdir)   # (chapters/index.html names "_static/…"), and print needs no fewer requests

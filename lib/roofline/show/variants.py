@@ -164,9 +164,20 @@ def _all_new(sheet: ex.Exercises, base: ex.Exercises) -> bool:
     return all(q.is_choice or Fraction(q.value) != Fraction(base.question(q.key).value) for q in sheet.questions)
 
 
+_FOUND: dict[tuple[str, str], tuple] = {}   # (page module, term) → its variants: a pure function of the two
+
+
 def variants(module, problem) -> tuple[Variant, ...]:
     """The page's variants for the term's `problem` (the page module's `VARIANTS`, its `exercises`): every valid
-    combination that changes the questions, none twice, at most LIMIT (spread evenly over the valid ones)."""
+    combination that changes the questions, none twice, at most LIMIT (spread evenly over the valid ones). Computed
+    once per page and term in a process (the build writes the page's file, the answer key draws every student)."""
+    key = (module.__name__, term(problem))
+    if key not in _FOUND:
+        _FOUND[key] = _variants(module, problem)
+    return _FOUND[key]
+
+
+def _variants(module, problem) -> tuple[Variant, ...]:
     bounds: Bounds = module.VARIANTS
     base_sheet = module.exercises(problem)
     base = _fingerprint(base_sheet)
