@@ -36,10 +36,10 @@ def test_engine_imports_without_numpy_matplotlib_ipython():
         "sys.meta_path.insert(0, Block())\n"
         "import json\n"
         "from roofline.show import engine\n"
-        "out = json.loads(engine.live('roofline', json.dumps({'hardware': 'H100_SXM', 'dtype': 'BF16', 'N': '3000', "
+        "out = json.loads(engine.live('w4_2_roofline:roofline', json.dumps({'hardware': 'H100_SXM', 'dtype': 'BF16', 'N': '3000', "
         "'tiles': '[40, 75]'})))\n"
         "assert 'state' in out, out\n"
-        "out = json.loads(engine.live('tile-size', json.dumps({'dtype': 'FP32', 'N': '3000', 'tiles': '[40, 75]', "
+        "out = json.loads(engine.live('w4_4_tile_size:tile-size', json.dumps({'dtype': 'FP32', 'N': '3000', 'tiles': '[40, 75]', "
         "'threads': '384', 'gpu': 'T4', 'extra_registers': '40', 'T': '75', 'copies': '1'})))\n"
         "assert 'state' in out, out\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'matplotlib', 'IPython')))\n")

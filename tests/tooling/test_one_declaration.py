@@ -50,7 +50,7 @@ def test_chapters_take_the_cell_by_with_cell_not_by_listing_it():
 
 
 def test_live_forms_label_their_parameters_with_the_field_table(course):
-    for page in engine.FORMS:
+    for page in engine.forms():
         form = engine.form(page)
         known = cell_fields(form.table)
         labels = dict(form.fields)

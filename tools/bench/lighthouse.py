@@ -36,10 +36,18 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE = ROOT / "_build" / "html"
-PAGES = ["index.html", "chapters/index.html", "chapters/week3_vector_add.html", "chapters/week4_guide.html",
-         "chapters/w4_1_intensity.html", "chapters/w4_2_roofline.html", "chapters/w4_3_tiling.html",
-         "chapters/w4_4_tile_size.html", "chapters/w4_5_matmul.html", "chapters/w4_summary.html",
-         "chapters/flashattention.html", "chapters/glossary.html", "chapters/bibliography.html", "search.html"]
+
+
+def book_pages() -> list[str]:
+    """The site's root, every page of _toc.yml in reading order, and the search page (paths under _build/html)."""
+    import yaml
+
+    from coursebook.built import toc_files
+
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return ["index.html", *(f"{name}.html" for name in toc_files(toc)), "search.html"]
+
+
 TEXT = (".html", ".css", ".js", ".svg", ".json", ".txt", ".xml")
 FLAGS = "--headless=new --no-sandbox --disable-gpu"
 
@@ -142,7 +150,7 @@ def median(runs: list[dict]) -> dict:
 
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("pages", nargs="*", default=PAGES)
+    parser.add_argument("pages", nargs="*", default=None)
     parser.add_argument("--gzip", action="store_true", help="serve gzip-compressed text")
     parser.add_argument("--both", action="store_true", help="run without and with gzip")
     parser.add_argument("--preset", choices=["desktop"], help="Lighthouse's desktop profile instead of mobile")
@@ -150,6 +158,7 @@ def main(argv=None) -> int:
     parser.add_argument("--runs", type=int, default=3, help="runs per page; figures are medians (default 3)")
     parser.add_argument("--json", type=Path, help="keep every run's Lighthouse report in this folder")
     args = parser.parse_args(argv)
+    args.pages = args.pages or book_pages()
     global SITE
     SITE = (args.site or SITE).resolve()
     lighthouse = find_lighthouse()

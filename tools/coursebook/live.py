@@ -171,7 +171,7 @@ def write(archive, name, data):
 zipfile.ZipFile("/tmp/wheel.whl").extractall("/tmp/site")
 sys.path.insert(0, "/tmp/site")
 from roofline.show import engine
-for page in engine.FORMS:
+for page in %(forms)r:
     engine.form(page)
 zip_root = [p for p in sys.path if p.endswith(".zip")][0] + "/"
 used = {m.__file__[len(zip_root):] for m in list(sys.modules.values())
@@ -210,8 +210,10 @@ def compiled(folder: Path) -> tuple[bytes, dict[str, bytes]]:
         # names of this run's own (two builds may compile at once: tests build copies side by side)
         script, source, tmp = (folder / f"compile-{key}-{os.getpid()}.mjs", folder / f"wheel-{key}-{os.getpid()}.whl",
                                f"{out}.{os.getpid()}")
-        script.write_text(_COMPILE % {"pyodide": (folder / "pyodide.mjs").as_uri(), "index": f"{folder}/"},
-                          encoding="utf-8")
+        from roofline.show import engine
+
+        script.write_text(_COMPILE % {"pyodide": (folder / "pyodide.mjs").as_uri(), "index": f"{folder}/",
+                                      "forms": list(engine.forms())}, encoding="utf-8")
         source.write_bytes(wheel)
         done = subprocess.run([node, str(script), str(folder / "python_stdlib.zip"), str(source), tmp],
                               capture_output=True, text=True)

@@ -5,8 +5,8 @@ A state of a chapter's explorer is a pure function of the chapter's problem obje
 `vector_state` in the week-3 note), with the page's live form (`LIVE`: its fields and the state of what the reader
 typed). The build and the page call the same functions. `roofline.show.explorer` precomputes the states a control
 can reach with them and renders them to HTML; the page's live mode (Pyodide in the reader's browser,
-_static/live.js) calls `live(form, values)` here with whatever the reader typed, which imports only that form's page
-module, and places the result with the same script. A state is plain data: texts formatted by `fmt`, words from
+_static/live.js) calls `live(form, values)` here with whatever the reader typed (the form's key names its page
+module: "w4_2_roofline:roofline"), which imports only that form's page module, and places the result with the same script. A state is plain data: texts formatted by `fmt`, words from
 `ko`, float coordinates for the plots (floats only for plotting). This module, and what the live mode imports of a
 page module, import neither matplotlib, IPython nor NumPy.
 
@@ -120,16 +120,38 @@ class Form:
         return {name for name, _ in self.fields}
 
 
-# the live form → the page module that holds it (the form's key is the one the page's explorer data names)
-FORMS = {"roofline": "w4_2_roofline", "kernel": "w4_2_roofline", "tile-size": "w4_4_tile_size",
-         "matmul": "w4_5_matmul", "vector-add": "week3_vector_add"}
+def forms() -> tuple[str, ...]:
+    """Every live form's key, "<page module>:<form>" ("w4_2_roofline:roofline"), in page order: each page module
+    that declares `LIVE` (the folder is the list). Imports every page module: for the build and the tests. The page
+    writes the key of its form (`explorer.live_form`), and its live mode imports that one module."""
+    from roofline.show import pages
+
+    found = []
+    for name in pages.names():
+        module = importlib.import_module(f"roofline.show.pages.{name}")
+        found += [f"{name}:{form}" for form in getattr(module, "LIVE", {})]
+    return tuple(found)
+
+
+def key(page: str) -> str:
+    """The form's key, "<page module>:<form>", for a key or a form's name alone ("roofline")."""
+    if ":" in page:
+        return page
+    found = [k for k in forms() if k.split(":", 1)[1] == page]
+    if len(found) != 1:
+        raise ValueError(f"page: {page!r}")
+    return found[0]
 
 
 def form(page: str) -> Form:
-    """The live form `page` ("roofline", "kernel", "tile-size", "matmul", "vector-add"), from its page module."""
-    if page not in FORMS:
+    """The live form `page` ("w4_2_roofline:roofline", or its name alone), from its page module."""
+    module, _, name = key(page).partition(":")
+    if not module.isidentifier():
         raise ValueError(f"page: {page!r}")
-    return importlib.import_module(f"roofline.show.pages.{FORMS[page]}").LIVE[page]
+    try:
+        return importlib.import_module(f"roofline.show.pages.{module}").LIVE[name]
+    except (ImportError, AttributeError, KeyError):
+        raise ValueError(f"page: {page!r}") from None
 
 
 def live_state(page: str, course, values: dict) -> dict:

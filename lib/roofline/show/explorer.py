@@ -161,8 +161,8 @@ def live_form(page: str, problem, **own) -> dict:
     form = engine.form(page)
     known = cell_fields(form.table)
     values = {**{name: known[name].of(problem) for name in form.parameters}, **own}
-    return {"page": page, "fields": [[name, label, _literal(values[name])] for name, label in form.fields
-                                     if name in values]}
+    return {"page": engine.key(page), "fields": [[name, label, _literal(values[name])] for name, label in form.fields
+                                                 if name in values]}
 
 
 def rows_table(name: str, headers, table: dict) -> str:
