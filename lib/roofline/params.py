@@ -450,7 +450,8 @@ class Week4(OnMachine):
     threads: int = param(whole, "④의 예: 블록 하나의 스레드 수")
     gpus: tuple[str, ...] = param(gpus_with_limits, "④·정리: 가상 하드웨어 곁에 비교할 실제 GPU 프리셋")
     gpu: str = param(gpu_with_limits, "④의 점유율 예: SM 한도가 있는 NVIDIA GPU 프리셋")
-    extra_registers: int = param(whole, "④의 점유율 예: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 (주소, 루프 변수, 곱할 입력 값)")
+    extra_registers: int = param(whole, "④의 점유율 예: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 "
+                                        "(주소, 루프 변수, 곱할 입력 값)")
     cache: TileCache = part("③ 토론: LRU 캐시 시뮬레이션")
     catalog: Catalog = field(repr=False, compare=False)
 

@@ -6,8 +6,9 @@ A state of a chapter's explorer is a pure function of the chapter's problem obje
 typed). The build and the page call the same functions. `roofline.show.explorer` precomputes the states a control
 can reach with them and renders them to HTML; the page's live mode (Pyodide in the reader's browser,
 _static/live.js) calls `live(form, values)` here with whatever the reader typed (the form's key names its page
-module: "w4_2_roofline:roofline"), which imports only that form's page module, and places the result with the same script. A state is plain data: texts formatted by `fmt`, words from
-`ko`, float coordinates for the plots (floats only for plotting). This module, and what the live mode imports of a
+module: "w4_2_roofline:roofline"), which imports only that form's page module, and places the result with the same
+script. A state is plain data: texts formatted by `fmt`, words from `ko`, float coordinates for the plots (floats
+only for plotting). This module, and what the live mode imports of a
 page module, import neither matplotlib, IPython nor NumPy.
 
     state = {"fields": {name: text},            # a <span data-rl-field=name> shows text
