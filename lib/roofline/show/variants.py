@@ -6,7 +6,8 @@ exercises take and the axes a variant may change, each a function of the term's 
 (`{"N": 2048}`, `{"hardware": "H100_SXM", "dtype": "FP16"}`: parameter-cell names, checked by `problem.with_`).
 A variant is one combination of the axes: the same `exercises(problem)` of the changed problem, so it is judged,
 hinted and mistake-named exactly like the base. Combinations that break a question (`ParameterError`), that change
-nothing, or that give the same questions as another are left out; at most `LIMIT` are kept, spread over the rest.
+nothing, or that give the same questions as another are left out; the first `LIMIT` of the rest are kept, in an
+order the term fixes.
 
 The identifier → variant mapping, the same here and in the page's script (_static/exercises.js):
 
@@ -168,13 +169,25 @@ _FOUND: dict[tuple[str, str], tuple] = {}   # (page module, term) → its varian
 
 
 def variants(module, problem) -> tuple[Variant, ...]:
-    """The page's variants for the term's `problem` (the page module's `VARIANTS`, its `exercises`): every valid
-    combination that changes the questions, none twice, at most LIMIT (spread evenly over the valid ones). Computed
-    once per page and term in a process (the build writes the page's file, the answer key draws every student)."""
+    """The page's variants for the term's `problem` (the page module's `VARIANTS`, its `exercises`): the first LIMIT
+    valid combinations — each changes the questions, none gives the same questions as another — in an order the term
+    fixes (`_order`: a shuffle by the term's digest, so that the variants spread over every axis and a new term
+    draws others). Computed once per page and term in a process (the build writes the page's file, the answer key
+    draws every student)."""
     key = (module.__name__, term(problem))
     if key not in _FOUND:
         _FOUND[key] = _variants(module, problem)
     return _FOUND[key]
+
+
+def _order(problem, combinations: list[dict]) -> list[dict]:
+    """The combinations shuffled by the term: sorted by the sha-256 of the term's digest and the combination."""
+    digest = term(problem)
+
+    def rank(changes: dict) -> bytes:
+        return hashlib.sha256(f"{digest}\n{sorted(changes.items())!r}".encode()).digest()
+
+    return sorted(combinations, key=rank)
 
 
 def _variants(module, problem) -> tuple[Variant, ...]:
@@ -182,7 +195,9 @@ def _variants(module, problem) -> tuple[Variant, ...]:
     base_sheet = module.exercises(problem)
     base = _fingerprint(base_sheet)
     seen, found = {base}, []
-    for changes in bounds.combinations(problem):
+    for changes in _order(problem, bounds.combinations(problem)):
+        if len(found) == LIMIT:
+            break
         try:
             sheet = module.exercises(problem.with_(**changes))
         except (ParameterError, ValueError, ZeroDivisionError, StopIteration, KeyError):
@@ -193,9 +208,6 @@ def _variants(module, problem) -> tuple[Variant, ...]:
         seen.add(mark)
         shown = {k: v for k, v in changes.items() if getattr_cell(problem, k) != v}
         found.append(Variant(tuple(changes.items()), conditions_text(problem, shown), sheet))
-    if len(found) > LIMIT:
-        step = Fraction(len(found), LIMIT)
-        found = [found[int(i * step)] for i in range(LIMIT)]
     return tuple(found)
 
 
