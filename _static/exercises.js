@@ -123,7 +123,8 @@
     const digits = () => (select ? Number(select.value) : data.digits);
     root.querySelectorAll(".rl-quiz-rule[hidden]").forEach((el) => { el.hidden = false; });
     root.classList.add("rl-live");
-    const quiz = {questions: data.questions};   // the base questions, or a student's variant (students())
+    // the base questions and their mistakes' messages, or a student's variant's (students())
+    const quiz = {questions: data.questions, mistakes: data.mistakes};
 
     for (const box of root.querySelectorAll("[data-rl-q]")) {
       const item = () => quiz.questions[box.dataset.rlQ];
@@ -135,7 +136,7 @@
       const judge = () => {
         const text = typed();
         if (!text) { out.textContent = ""; box.dataset.verdict = ""; return; }
-        const v = verdict(data, item(), text, digits());
+        const v = verdict({...data, mistakes: quiz.mistakes}, item(), text, digits());
         out.textContent = v.message;
         box.dataset.verdict = v.right ? "right" : "again";
         if (input) input.setAttribute("aria-invalid", v.right ? "false" : "true");

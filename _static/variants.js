@@ -43,6 +43,7 @@
     };
     const use = (id, variant) => {
       quiz.questions = variant ? variant.questions : data.questions;
+      quiz.mistakes = variant ? variant.mistakes : data.mistakes;   // a variant's questions index its own messages
       for (const [key, [p, base]] of texts) {
         p.lastChild.textContent = " " + (variant ? variant.questions[key].ask : base.replace(/^ /, ""));
       }

@@ -6,6 +6,8 @@
   same hash and modulo) and its conditions.
 - The answer key for a roster of 50 identifiers (coursebook.handout) is what the page accepts: 100 (student,
   exercise) pairs drawn from it, typed into the page with that student's identifier, are all right.
+- A variant's common mistakes are named on the page as on the base: every mistake of every question of one
+  student's variant, typed, gets the library's message for it.
 - The same identifier gives the same variant after a reload; "지우기" returns to the base questions; every judged
   try is in the reader's record with the identifier.
 - Nothing is requested outside the site.
@@ -16,11 +18,14 @@ import importlib
 import random
 
 import pytest
+from playwright.sync_api import expect
 
 from coursebook import handout
+from roofline.show import exercises
 from roofline.show import variants as V
 
 from browser_helpers import offline
+from exercise_answers import mistake_vectors
 
 pytestmark = pytest.mark.heavy(40)
 
@@ -129,6 +134,23 @@ def test_the_answer_key_for_50_students_is_what_the_page_accepts(tab, site_url, 
             assert verdict == "right", (name, student, key, answer, unit)
             right += 1
     assert right == 100
+
+
+def test_a_variants_mistakes_are_named_on_the_page(tab, site_url, pages_):
+    named = 0
+    for name, (module, problem, found) in pages_.items():
+        open_page(tab, site_url, name)
+        student = "2026-mistakes"
+        tab.evaluate(APPLY, [student])
+        v = V.draw(module, problem, student, found)
+        for q in v.exercises.questions:
+            for (typed, kind), m in zip(mistake_vectors(q), q.mistakes):
+                typed = dict(q.choices)[typed] if q.is_choice else typed    # a choice is picked by its label
+                assert type_answer(tab, q.key, typed) != "right", (name, student, q.key, kind, typed)
+                # (the same field takes one mistake after another: wait for this one's message)
+                expect(tab.locator(f'.rl-quiz [data-rl-q="{q.key}"] output')).to_have_text(exercises.mistake_message(m))
+                named += 1
+    assert named >= 40
 
 
 def test_same_variant_after_reload_clear_returns_to_the_base_and_tries_are_recorded(tab, site_url, pages_):

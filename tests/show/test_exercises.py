@@ -508,6 +508,17 @@ def test_the_right_answer_is_never_named_as_a_mistake(course):
                     assert verdict.reason in ("right", "digits"), (label, q.key, typed, digits, verdict)
 
 
+def test_an_integer_mistake_that_reads_as_the_answer_cut_off_is_left_out():
+    """1,200 typed for an integer answer of 1,234 is the answer to its last digit ("digits": write every digit), so a
+    mistake that gives exactly 1,200 could never be named: it is left out; one that gives 617 is kept and named."""
+    from roofline.show.mistakes import Mistake
+
+    q = exercises.Question("예-2", "시험", Fraction(1234), exercises.UNITS["원소"], "식", exact=True,
+                           mistakes=(Mistake("c-write", Fraction(1200), "잘린 값."), Mistake("fma-one", Fraction(617), "절반.")))
+    assert [m.kind for m in q.mistakes] == ["fma-one"]
+    assert exercises.judge(q, "1200").reason == "digits" and exercises.judge(q, "617").mistake == "fma-one"
+
+
 def test_a_mistake_that_gives_the_right_answer_is_left_out():
     from roofline.show.mistakes import Mistake
 

@@ -128,6 +128,7 @@ def test_the_page_file_has_each_variants_questions_as_the_page_judges_them(cours
         for entry, v in zip(data["variants"], found):
             assert entry["conditions"] == v.conditions
             expected = v.exercises.data()["questions"]
+            assert entry["mistakes"] == v.exercises.data()["mistakes"]
             assert set(entry["questions"]) == set(expected)
             for key, item in entry["questions"].items():
                 assert item["ask"] == v.exercises.question(key).ask

@@ -183,13 +183,17 @@ class Question:
     given: tuple[tuple[str, object], ...] = ()  # the question's numbers (N, T, s, P, BW, …)
     exact: bool = False   # an integer answer (a count): judged exactly, neither rounded nor cut off
     # the common mistakes, each's value computed by the page module from this question's own numbers with the model;
-    # kept here only those that do not give the right answer (for this term's numbers), the first of equal ones
+    # kept here only those that do not give the right answer (for this term's numbers), the first of equal ones, and
+    # for an integer answer none whose whole number reads as the answer cut off (the judge says "digits" to it)
     mistakes: tuple[Mistake, ...] = ()
 
     def __post_init__(self):
         if self.exact and (self.is_choice or Fraction(self.value) / self.unit.size % 1):
             raise ParameterError(f"연습 문제 {self.key}: 정확히 판정하는 답은 정수여야 한다. 받은 값: {self.value}")
-        object.__setattr__(self, "mistakes", kept(self.mistakes, self.value))
+        mistakes = kept(self.mistakes, self.value)
+        if self.exact:   # a whole number typed in full that reads as the answer cut off (1,200 for 1,234) is "digits"
+            mistakes = tuple(m for m in mistakes if not near(read(str(Fraction(m.value) / self.unit.size)), self.in_unit))
+        object.__setattr__(self, "mistakes", mistakes)
 
     @property
     def is_choice(self) -> bool:

@@ -222,12 +222,13 @@ def draw(module, problem, identifier, found=None) -> Variant:
 
 
 def page_file(module, problem) -> dict:
-    """What the page fetches when a student identifier is entered: the term, and per variant its conditions and
-    its questions as the page's script judges them (`Exercises.data()`), with each question's text."""
+    """What the page fetches when a student identifier is entered: the term, and per variant its conditions, its
+    questions as the page's script judges them (`Exercises.data()`), with each question's text, and the messages of
+    its mistakes (the questions name them by index: a variant keeps, and so numbers, its own)."""
     out = []
     for v in variants(module, problem):
         data = v.exercises.data()
         for q in v.exercises.questions:
             data["questions"][q.key]["ask"] = q.ask
-        out.append({"conditions": v.conditions, "questions": data["questions"]})
+        out.append({"conditions": v.conditions, "questions": data["questions"], "mistakes": data["mistakes"]})
     return {"term": term(problem), "variants": out}
