@@ -20,6 +20,7 @@ Every bad value raises `ParameterError` (a ValueError) whose Korean message name
 from __future__ import annotations
 
 import dataclasses
+import functools
 import os
 import re
 import tomllib
@@ -193,8 +194,10 @@ class Parsing:
         return self.got[key]
 
 
+@functools.cache
 def fields(cls, table: str | None = None, prefix: str = "", attr: tuple[str, ...] = ()) -> tuple[Field, ...]:
-    """The field table of problem class `cls` (sub-tables flattened, in declaration order)."""
+    """The field table of problem class `cls` (sub-tables flattened, in declaration order): read once per class
+    (`with_`, the parameter cell's writer and every live-form answer ask for it)."""
     table = table or cls.TABLE
     hints = typing.get_type_hints(cls)
     found = []

@@ -158,11 +158,12 @@ def _literal(value) -> str:
 def live_form(page: str, problem, **own) -> dict:
     """The live mode's form: the page's fields (name, label, first value): a parameter's value is the chapter's
     (`problem`'s), a field of the page's own takes its value from `own`."""
-    form = engine.form(page)
+    key = engine.key(page)
+    form = engine.form(key)
     known = cell_fields(form.table)
     values = {**{name: known[name].of(problem) for name in form.parameters}, **own}
-    return {"page": engine.key(page), "fields": [[name, label, _literal(values[name])] for name, label in form.fields
-                                                 if name in values]}
+    return {"page": key, "fields": [[name, label, _literal(values[name])] for name, label in form.fields
+                                    if name in values]}
 
 
 def rows_table(name: str, headers, table: dict) -> str:
