@@ -188,10 +188,12 @@
       writeHash(this.prefix, Object.fromEntries(Object.entries(this.values).map(([n, v]) => [names[n] || n, v])));
     }
 
-    /* A state the library computed in the page (live mode) replaces the precomputed ones. */
-    setLive(state, values) {
+    /* A state the library computed in the page (live mode) replaces the precomputed ones; `why`: the records of its
+       numbers, which a number's panel shows (the reader's typed values put in). */
+    setLive(state, values, why) {
       this.live = state;
       this.liveValues = values;
+      this.liveWhy = why || null;
       if (values) writeHash(this.prefix, values);
       this.render(true, true);
     }
@@ -277,9 +279,12 @@
       const hide = this.predictor ? this.predictor.before(states, !!moved) : null;
       const hidden = (kind, name) => !!hide && (hide[kind] || []).includes(name);
       for (const state of states) {
+        const why = state.why || {};
         for (const [name, value] of Object.entries(state.fields || {})) {
-          const text = hidden("fields", name) ? HIDDEN : value;
+          const out = hidden("fields", name);
+          const text = out ? HIDDEN : value;
           this.root.querySelectorAll(`[data-rl-field="${name}"]`).forEach((el) => {
+            entry(el, out ? null : (why.fields || {})[name]);
             if (el.textContent === text) return;
             el.textContent = text;
             changed.push(el);
@@ -293,8 +298,9 @@
         }
         for (const [name, table] of Object.entries(state.tables || {})) {
           const cols = hide && hide.tables && hide.tables[name];
+          const ids = (why.tables || {})[name];
           this.table(name, cols ? {...table, rows: table.rows.map((row) => row.map((c, j) => (cols.includes(j) ? HIDDEN : c)))}
-            : table, changed);
+            : table, changed, ids && cols ? ids.map((row) => row.map((id, j) => (cols.includes(j) ? 0 : id))) : ids);
         }
         for (const [name, plot] of Object.entries(state.plots || {})) {
           // a plot that gives the answer away is out (and out of the accessibility tree) until the guess
@@ -319,16 +325,17 @@
 
     /* A table body from a state's rows: cells whose text changed are updated (and light up); a different
        number of rows rebuilds the body. */
-    table(name, table, changed) {
+    table(name, table, changed, ids) {
       const side = {l: "text-left", r: "text-right", c: "text-center"};
+      const id = (i, j) => (ids && ids[i] ? ids[i][j] : 0);
       this.root.querySelectorAll(`[data-rl-table="${name}"]`).forEach((body) => {
         if (body.rows.length !== table.rows.length) {
-          body.replaceChildren(...table.rows.map((row) => {
+          body.replaceChildren(...table.rows.map((row, i) => {
             const tr = document.createElement("tr");
             row.forEach((text, j) => {
               const td = tr.insertCell();
               td.className = side[table.align[j]];
-              td.textContent = text;
+              cell(td, text, id(i, j));
             });
             return tr;
           }));
@@ -336,9 +343,22 @@
         }
         table.rows.forEach((row, i) => row.forEach((text, j) => {
           const td = body.rows[i].cells[j];
-          if (td.textContent !== text) { td.textContent = text; changed.push(td); }
+          if (cell(td, text, id(i, j))) changed.push(td);
         }));
       });
+    }
+
+    /* The records of the shown state's numbers (why.js asks for them when a number's panel opens): the live
+       mode's from its result, the precomputed states' from their file (fetched once). */
+    records() {
+      if (this.live) return Promise.resolve(this.liveWhy || {g: {}, r: {}});
+      const src = this.data.why;
+      if (!src || typeof src === "object") return Promise.resolve(src || {g: {}, r: {}});
+      this.whyLoading = this.whyLoading || fetch(new URL(src, document.baseURI)).then((response) => {
+        if (!response.ok) throw new Error(`${response.status} ${src}`);
+        return response.json();
+      }).catch((error) => { this.whyLoading = null; throw error; });
+      return this.whyLoading;
     }
 
     legend(name, items) {
@@ -439,6 +459,36 @@
       u._rlSeries = signature;
       this.charts[name] = u;
     }
+  }
+
+  /* A shown number's entry among the records (why.js opens its panel): a button with `data-why`, none while a
+     guess waits for it (its panel would give the answer) or when the state has no record for it. */
+  function entry(el, id) {
+    if (el.tagName !== "BUTTON") return;
+    if (id) el.setAttribute("data-why", id);
+    else el.removeAttribute("data-why");
+    el.disabled = !id;
+  }
+
+  /* A table cell's text and its number's button; true when the text changed. */
+  function cell(td, text, id) {
+    const button = td.firstElementChild && td.firstElementChild.matches("button.rl-why") ? td.firstElementChild : null;
+    if (!id) {
+      if (!button && td.textContent === text) return false;
+      td.textContent = text;
+      return true;
+    }
+    const same = button && button.textContent === text;
+    const b = button || document.createElement("button");
+    if (!button) {
+      b.type = "button";
+      b.className = "rl-why";
+      b.setAttribute("aria-expanded", "false");
+      td.replaceChildren(b);
+    }
+    entry(b, id);
+    if (!same) b.textContent = text;
+    return !same;
   }
 
   // each explorer starts when it comes near the screen (its charts cost the first paint nothing), or when the

@@ -202,7 +202,7 @@
         this.root.dispatchEvent(new CustomEvent("rl-live-error", {detail: {field: result.field, message: result.error}}));
         return;
       }
-      this.root.rlExplorer.setLive(result.state, values);
+      this.root.rlExplorer.setLive(result.state, values, result.why);
       if (!performance.getEntriesByName("rl-live:result").length) mark("result");
       this.root.dispatchEvent(new CustomEvent("rl-live", {detail: {values, ms: performance.now() - started}}));
     }

@@ -10,13 +10,21 @@
     }).catch(function (e) { data = null; throw e; });   // a failed fetch is tried again at the next press
     return data;
   }
+  // an explorer's number: the records of the state it shows (explorer.js: precomputed, or the live mode's result)
+  function records(button) {
+    var holder = button.closest("[data-rl-explorer]");
+    if (!holder) return load();
+    if (holder.rlExplorer) return holder.rlExplorer.records();
+    return new Promise(function (ok) { holder.addEventListener("rl-ready", ok, {once: true}); })
+      .then(function () { return holder.rlExplorer.records(); });
+  }
   function el(tag, cls, text) {
     var e = document.createElement(tag);
     if (cls) e.className = cls;
     if (text != null) e.textContent = text;
     return e;
   }
-  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", measured: "이 기계에서 잰 값: ", simulated: "모형의 LRU 캐시 시뮬레이션: ", cite: "참고문헌 ", code: "이 쪽의 숨긴 코드 셀(노트북 판에서 보인다)이 정한 값: "};
+  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", measured: "이 기계에서 잰 값: ", simulated: "모형의 LRU 캐시 시뮬레이션: ", cite: "참고문헌 ", code: "이 쪽의 숨긴 코드 셀(노트북 판에서 보인다)이 정한 값: "};
   function unit(u) { return u ? " " + u : ""; }
   function origin(o, d, show) {
     var i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1), a;
@@ -56,8 +64,9 @@
       panel.appendChild(el("span", "rl-why-line", named + (r.formula !== r.symbol ? " = " + r.formula : "")));
       if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
     }
+    var bare = /^[−-]?[\d,./]+/.exec(g.shown);   // the shown number without the words around it ("1배", "4,096×4,096")
     var result = top ? g.shown + unit(g.unit) + " — " + g.rounding +
-      (r.exact.replace(/,/g, "") === g.shown.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
+      (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
       : r.exact + unit(r.unit) + " (정확한 값)";
     panel.appendChild(el("span", "rl-why-line rl-why-result", "= " + result));
     function show(next) { render(panel, d, g, next, path.concat([id])); place(open.button, panel); panel.focus({preventScroll: true}); }
@@ -111,9 +120,10 @@
     button.setAttribute("aria-expanded", "true");
     open = {button: button, panel: panel};
     place(button, panel);
-    load().then(function (d) {
+    records(button).then(function (d) {
       if (!open || open.panel !== panel) return;
-      render(panel, d, d.g[+button.getAttribute("data-why")], d.g[+button.getAttribute("data-why")].of, []);
+      var g = d.g[button.getAttribute("data-why")];
+      render(panel, d, g, g.of, []);
       place(button, panel);
       panel.focus({preventScroll: true});   // the reader goes on inside the panel; Tab past its ends goes back to the number
     }, function () { panel.textContent = "유도를 불러오지 못했다."; });
@@ -123,7 +133,12 @@
     if (b) toggle(b);
   });
   // a reader who points at or tabs to a number is about to press it: fetch the records then (still on demand)
-  function soon(ev) { if (ev.target.closest && ev.target.closest("button.rl-why")) load().catch(function () {}); }
+  function soon(ev) {
+    var b = ev.target.closest && ev.target.closest("button.rl-why");
+    if (b) records(b).catch(function () {});
+  }
+  // the explorer shows another state: a panel open on one of its numbers is out of date
+  document.addEventListener("rl-update", function (ev) { if (open && ev.target.contains(open.button)) close(false); }, true);   // (not a bubbling event: caught on its way down)
   document.addEventListener("pointerover", soon, {passive: true});
   document.addEventListener("focusin", soon);
   document.addEventListener("keydown", function (ev) {

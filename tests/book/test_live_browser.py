@@ -34,7 +34,7 @@ LOAD_MS = 600_000      # Pyodide's cold start on a busy 2-core machine: a genero
 READ = r"""(root) => {
   const norm = (s) => s.replace(/\u00a0/g, " ").replace(/\s+/g, " ").trim();
   const fields = {};
-  root.querySelectorAll("[data-rl-field]").forEach((el) => { if (el.tagName === "SPAN") fields[el.dataset.rlField] = norm(el.textContent); });
+  root.querySelectorAll("[data-rl-field]").forEach((el) => { if (el.tagName === "SPAN" || el.tagName === "BUTTON") fields[el.dataset.rlField] = norm(el.textContent); });
   const tables = {};
   root.querySelectorAll("[data-rl-table]").forEach((el) => {
     tables[el.dataset.rlTable] = [...el.rows].map((tr) => [...tr.cells].map((td) => norm(td.textContent)));
@@ -267,6 +267,18 @@ def test_matmul_live(site):
     values = {"hardware": "course", "dtype": "FP32", "N": "3000", "tiles": "[40, 75]", "T": "75"}
     reader.type(values)
     check_state(reader.read(), expected("matmul", values))
+    # a number's panel: the live result's record, with the typed values put in and named as typed
+    reader.root.locator('button.rl-why[data-rl-field="r1-7"]').first.click()
+    reader.page.wait_for_selector("#rl-why-panel .rl-why-result")
+    text = reader.page.inner_text("#rl-why-panel")
+    assert expected("matmul", values)["fields"]["r1-7"] in text and "t_ideal" in text, text
+    reader.page.locator("#rl-why-panel a", has_text="유도 보기: t_memory").click()
+    reader.page.wait_for_function("() => document.getElementById('rl-why-panel').innerText.includes('Q_T')")
+    reader.page.locator("#rl-why-panel a", has_text="유도 보기: Q_T").click()
+    reader.page.wait_for_function("() => document.getElementById('rl-why-panel').innerText.includes('3,000')")
+    text = reader.page.inner_text("#rl-why-panel")
+    assert "N = 3,000 ← 직접 계산하기에 적은 값 N" in text and "T = 75 ← 직접 계산하기에 적은 값 T" in text, text
+    reader.page.keyboard.press("Escape")
     shown = reader.read()
     reader.type({"T": "64"}, error=True)
     after = reader.read()

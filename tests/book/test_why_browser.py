@@ -1,14 +1,17 @@
 """Why this number? in headless Chromium, on the built pages: on every page with marked numbers, three panels opened by
 keyboard (Enter) and three by click, each showing its record as the library wrote it (the page's records file); one
 input walked to its own panel; Esc closes and gives focus back; a second press closes; axe-core finds nothing with a
-panel open; no layout shift when a panel opens; no sideways scroll at 390 px; no request leaves 127.0.0.1."""
+panel open; no layout shift when a panel opens; no sideways scroll at 390 px; no request leaves 127.0.0.1. On every explorer:
+a number of the state shown opens that state's record, another state closes the panel and its number opens the new
+state's record, a value waiting for a guess opens none."""
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 
-from browser_helpers import _axe_script, html_dir, offline, page_file
+from browser_helpers import _axe_script, html_dir, offline, page_file, start_explorer
 from site_pages import toc_pages
 
 pytestmark = pytest.mark.heavy(20)
@@ -54,7 +57,10 @@ def wait_panel(page, record: dict, index: int) -> str:
     return text
 
 
-VISIBLE = "[...document.querySelectorAll('button.rl-why')].filter(b => b.checkVisibility({visibilityProperty: true})).map(b => +b.dataset.why)"
+# the page's own marked numbers (an explorer's are its states', below)
+OWN = "button.rl-why:not([data-rl-explorer] *)"
+VISIBLE = (f"[...document.querySelectorAll('{OWN}')].filter(b => b.checkVisibility({{visibilityProperty: true}}))"
+           ".map(b => +b.dataset.why)")
 
 
 def expanded(page, index: int) -> str:
@@ -65,7 +71,7 @@ def expanded(page, index: int) -> str:
 def test_panels_by_keyboard_and_click(docname, tab):
     data = records(docname)
     page, errors, blocked = tab(docname)
-    n = page.locator("button.rl-why").count()
+    n = page.locator(OWN).count()
     assert n == len(data["g"]) and n >= 3
     shown = page.evaluate(VISIBLE)   # (a number inside a closed answer is pressed once the answer is open)
     picks = sorted({shown[0], shown[len(shown) // 2], shown[-1]})
@@ -142,4 +148,94 @@ def test_phone_width(docname, tab):
         box = page.locator("#rl-why-panel").bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
         assert page.evaluate("document.documentElement.scrollWidth <= document.documentElement.clientWidth")
+    assert not errors and not blocked, (errors, blocked)
+
+
+def explorer_pages() -> list[tuple[str, str]]:
+    root = html_dir()
+    found = []
+    for d in toc_pages():
+        html = (root / page_file(d)).read_text(encoding="utf-8")
+        found += [(d, uid) for uid in re.findall(r'<div class="rl-explorer" id="([^"]+)"', html)
+                  if "data-rl-control" in html.split(f'id="{uid}"', 1)[1].split("</form>", 1)[0]]
+    return found
+
+
+def pool_of(docname: str, uid: str) -> dict:
+    from coursebook.assets import explorer_data
+
+    path = html_dir() / page_file(docname)
+    for data, found in zip(explorer_data(path.read_text(encoding="utf-8"), path.parent),
+                           re.findall(r'<div class="rl-explorer" id="([^"]+)"', path.read_text(encoding="utf-8"))):
+        if found == uid:
+            return data["why"]
+    raise AssertionError(uid)
+
+
+def pressed_panel(page, button, pool: dict) -> str:
+    """Press `button` (a number of an explorer's state): its panel shows that state's record."""
+    key = button.get_attribute("data-why")
+    entry = pool["g"][key]
+    button.click()
+    page.wait_for_selector("#rl-why-panel .rl-why-result")
+    text = page.inner_text("#rl-why-panel")
+    assert entry["shown"] in text and pool["r"][entry["of"]]["numbers"] in text, (key, text)
+    return key
+
+
+WAITING = "[data-rl-field], td"   # where a value waits for the guess ("?")
+MOVE = """(root) => { const el = root.querySelector("[data-rl-control]"); return [el.type || el.tagName, el.value]; }"""
+
+
+def move(page, root) -> None:
+    """The explorer's first control moved as a reader moves it: a range to its other end, another radio, another
+    option."""
+    kind, value = root.evaluate(MOVE)
+    control = root.locator("[data-rl-control]").first
+    if kind == "range":
+        control.focus()
+        page.keyboard.press("Home" if value != "0" else "End")
+    elif kind == "radio":
+        root.locator("[data-rl-control]:not(:checked)").first.check()
+    else:
+        options = control.evaluate("el => [...el.options].map(o => o.value)")
+        control.select_option(next(o for o in options if o != value))
+
+
+@pytest.mark.parametrize("docname,uid", explorer_pages())
+def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
+    pool = pool_of(docname, uid)
+    page, errors, blocked = tab(docname)
+    root = start_explorer(page.locator(f"#{uid}"))
+    numbers = root.locator("button.rl-why[data-why]")
+    assert numbers.count() >= 3
+    button = next(b for b in numbers.all() if b.is_visible())
+    first = pressed_panel(page, button, pool)
+    # axe-core with an explorer's panel open
+    page.evaluate(_axe_script())
+    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
+    assert [(v["id"], [n["target"] for n in v["nodes"]][:4]) for v in result["violations"]] == []
+    page.keyboard.press("Escape")
+    assert page.evaluate("document.activeElement.dataset.why") == first
+    # another state (the first control moved as a reader moves it): the panel of the old state closes, and the
+    # numbers of the new one name their own records
+    button.click()
+    page.wait_for_selector("#rl-why-panel .rl-why-result")
+    move(page, root)
+    page.wait_for_function("() => !document.getElementById('rl-why-panel')")
+    moved = [b.get_attribute("data-why") for b in numbers.all()]
+    assert moved and all(moved) and set(moved) <= set(pool["g"])
+    again = next(b for b in numbers.all() if b.is_visible())
+    pressed_panel(page, again, pool)
+    page.keyboard.press("Escape")
+    # predict first: a value waiting for the guess opens no panel (it would give the answer)
+    page.locator(f"#{uid} .rl-predict-toggle").click()
+    page.wait_for_function("(r) => r.rlExplorer.predictor", arg=root.element_handle())
+    move(page, root)   # (predict mode hides the answers of the next state)
+    page.wait_for_function(f"() => [...document.querySelectorAll('{WAITING}')].some(e => e.textContent === '?')")
+    waiting = root.evaluate(f"(r) => [...r.querySelectorAll('{WAITING}')].filter(e => e.textContent === '?')"
+                            ".map(e => e.closest('button') || e.querySelector('button'))"
+                            ".map(b => b ? [b.disabled, b.hasAttribute('data-why')] : [true, false])")
+    assert waiting and all(d and not w for d, w in waiting), waiting
+    page.locator(f"#{uid} .rl-predict-toggle").click()   # (the mode is remembered: off again for the next test)
     assert not errors and not blocked, (errors, blocked)

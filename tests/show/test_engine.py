@@ -17,7 +17,7 @@ import zipfile
 import pytest
 
 from coursebook.assets import explorer_data
-from roofline.show import engine
+from roofline.show import engine, why
 
 from conftest import ROOT
 
@@ -88,7 +88,8 @@ def test_the_precomputed_states_are_the_engines(course):
 
     w4, w3 = course.week4, course.week3
     states = data(w4_2_roofline.roofline_explorer(w4))["parts"][0]["states"]
-    assert states["H100_SXM|BF16"] == json.loads(json.dumps(w4_2_roofline.roofline_state(w4.with_(hardware="H100_SXM", dtype="BF16"))))
+    state = w4_2_roofline.roofline_state(w4.with_(hardware="H100_SXM", dtype="BF16"))
+    assert states["H100_SXM|BF16"] == json.loads(json.dumps(why.pooled(state, {})))   # its numbers name their records
     for key, state in states.items():
         hardware, dtype = key.split("|")
         assert state == live("roofline", hardware=hardware, dtype=dtype, N=w4.N, tiles=list(w4.tiles))["state"]
@@ -102,8 +103,11 @@ def test_the_precomputed_states_are_the_engines(course):
     assert len(occ) == w4_4_tile_size.tile_options(w4).count
     for key, state in occ.items():
         t, copies, gpu = key.split("|")
-        both = {k: {**sizes[f"{t}|{copies}"].get(k, {}), **state.get(k, {}), **cases[gpu].get(k, {})}
+        three = (sizes[f"{t}|{copies}"], state, cases[gpu])
+        both = {k: {name: value for part in three for name, value in part.get(k, {}).items()}
                 for k in ("fields", "widths", "flags", "tables", "predict")}
+        both["why"] = {k: {name: value for part in three for name, value in part.get("why", {}).get(k, {}).items()}
+                       for k in ("fields", "tables")}
         out = live("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,
                    extra_registers=w4.extra_registers, T=t, copies=copies)["state"]
         assert out == both, key

@@ -145,32 +145,65 @@ def _rounded(x: Fraction, digits: int) -> Fraction:
     return Fraction(magnitude if x >= 0 else -magnitude, scale)
 
 
+def check_records(recs: dict, where) -> int:
+    """Every record of `recs` (id → record): its formula with the values put in evaluates to its exact value, and
+    an input that links a record has that record's value. Returns how many were evaluated."""
+    checked = 0
+    for key, r in recs.items():
+        if r.get("root") or r.get("list"):   # √x: not evaluable (its input x is); a list: checked against the file
+            continue
+        exact = Fraction(r["exact"].replace(",", ""))
+        assert evaluate(r["numbers"]) == exact, f"{where} {key}: {r['numbers']} ≠ {r['exact']}"
+        for x in r["inputs"]:
+            if x["origin"].startswith("derived:"):
+                assert recs[x["origin"].removeprefix("derived:")]["exact"] == x["value"], (where, key, x)
+        checked += 1
+    return checked
+
+
+def check_shown(entry: dict, recs: dict, where) -> None:
+    """The shown text of a number is its record's exact value, scaled and rounded as the entry says."""
+    top = recs[entry["of"]]
+    if top.get("list"):
+        return
+    if top.get("root"):   # a root rounded to `digits`: the shown value squared brackets x
+        x, half = _shown_number(entry["shown"]), Fraction(1, 2 * 10 ** entry["digits"])
+        inner = Fraction(top["inputs"][0]["value"].replace(",", ""))
+        assert (x - half) ** 2 <= inner < (x + half) ** 2, f"{where}: √{inner} shown {entry['shown']!r}"
+        return
+    scaled = Fraction(top["exact"].replace(",", "")) * Fraction(entry["scale"].replace(",", ""))
+    want = scaled if entry["digits"] is None else _rounded(scaled, entry["digits"])
+    assert _shown_number(entry["shown"]) == want, f"{where}: shown {entry['shown']!r}, exact {top['exact']}"
+
+
+def check_toml_inputs(recs: dict, file: dict, where) -> None:
+    """Every input whose origin is a course.toml key equals that key's value in `file`."""
+    for r in recs.values():
+        items = [(x["origin"], x["value"], x["symbol"]) for x in r["inputs"]]
+        items += [(r["origin"], r["exact"], r["symbol"])] if "origin" in r else []
+        for origin, value, symbol in items:
+            if not origin.startswith("toml:"):
+                continue
+            raw = site_why.toml_value(file, origin.removeprefix("toml:"))
+            if r.get("list"):
+                assert [Fraction(v.replace(",", "")) for v in value.split(", ")] == [Fraction(str(v)) for v in raw]
+                continue
+            value = Fraction(value.replace(",", ""))
+            if symbol == "len(tiles)":
+                assert len(raw) == value, (where, origin, value, raw)
+            elif isinstance(raw, list):   # a list (or a list of pairs: the blocks [B_r, B_c])
+                flat = [x for v in raw for x in (v if isinstance(v, list) else [v])]
+                assert value in [Fraction(str(v)) for v in flat], (where, origin, value, raw)
+            else:
+                assert Fraction(str(raw)) == value, (where, origin, value, raw)
+
+
 @pytest.mark.parametrize("stem", pages.names())
 def test_every_derivation_evaluates_to_the_shown_value(stem, course):
     checked = 0
     for name, record in glued_records(stem, course):
-        recs = record["records"]
-        if recs[record["of"]].get("list"):   # a list of inputs (the tiles): its values are checked against the file
-            continue
-        for key, r in recs.items():
-            if r.get("root"):   # √x: not evaluable; its input x is (checked as its own record)
-                continue
-            exact = Fraction(r["exact"].replace(",", ""))
-            assert evaluate(r["numbers"]) == exact, f"{stem} {name} {key}: {r['numbers']} ≠ {r['exact']}"
-            # every input's value is what the record it links gives, or what the formula put in
-            for x in r["inputs"]:
-                if x["origin"].startswith("derived:"):
-                    assert recs[x["origin"].removeprefix("derived:")]["exact"] == x["value"], (stem, name, x)
-            checked += 1
-        if recs[record["of"]].get("root"):   # a root rounded to `digits`: the shown value squared brackets x
-            x, half = _shown_number(record["shown"]), Fraction(1, 2 * 10 ** record["digits"])
-            inner = Fraction(recs[record["of"]]["inputs"][0]["value"].replace(",", ""))
-            assert (x - half) ** 2 <= inner < (x + half) ** 2, f"{stem} {name}: √{inner} shown {record['shown']!r}"
-            continue
-        top = Fraction(recs[record["of"]]["exact"].replace(",", ""))
-        scaled = top * Fraction(record["scale"].replace(",", ""))
-        want = scaled if record["digits"] is None else _rounded(scaled, record["digits"])
-        assert _shown_number(record["shown"]) == want, f"{stem} {name}: shown {record['shown']!r}, exact {top}"
+        checked += check_records(record["records"], f"{stem} {name}")
+        check_shown(record, record["records"], f"{stem} {name}")
     print(f"{stem}: {checked} derivations re-evaluated")
 
 
@@ -178,24 +211,83 @@ def test_every_derivation_evaluates_to_the_shown_value(stem, course):
 def test_course_toml_inputs_equal_the_file(stem, course):
     file = _file(course)
     for name, record in glued_records(stem, course):
-        for r in record["records"].values():
-            items = [(x["origin"], x["value"], x["symbol"]) for x in r["inputs"]]
-            items += [(r["origin"], r["exact"], r["symbol"])] if "origin" in r else []
-            for origin, value, symbol in items:
-                if not origin.startswith("toml:"):
-                    continue
-                raw = site_why.toml_value(file, origin.removeprefix("toml:"))
-                if r.get("list"):
-                    assert [Fraction(v.replace(",", "")) for v in value.split(", ")] == [Fraction(str(v)) for v in raw]
-                    continue
-                value = Fraction(value.replace(",", ""))
-                if symbol == "len(tiles)":
-                    assert len(raw) == value, (stem, name, origin, value, raw)
-                elif isinstance(raw, list):   # a list (or a list of pairs: the blocks [B_r, B_c])
-                    flat = [x for v in raw for x in (v if isinstance(v, list) else [v])]
-                    assert value in [Fraction(str(v)) for v in flat], (stem, name, origin, value, raw)
-                else:
-                    assert Fraction(str(raw)) == value, (stem, name, origin, value, raw)
+        check_toml_inputs(record["records"], file, f"{stem} {name}")
+
+
+# ---------------------------------------------------------------- explorers' states and the live mode's results
+
+def explorers(stem: str, course) -> list[dict]:
+    """The data of every explorer chapter `stem` glues (run in-process), its states' records in `why`."""
+    from conftest import term_glued
+    from coursebook.assets import explorer_data
+
+    html = "".join(b.get("text/html", "") for b in term_glued(stem, _path_of(course)).values())
+    return explorer_data(html)
+
+
+EXPLORER_PAGES = ["w4_2_roofline", "w4_4_tile_size", "w4_5_matmul", "week3_vector_add"]
+
+
+@pytest.mark.parametrize("stem", EXPLORER_PAGES)
+def test_every_number_of_an_explorers_states_has_its_derivation(stem, course):
+    """Every state an explorer's controls reach: each field and table cell a reader reads as a number names an
+    entry of the explorer's records (the gate's rule, `derivations.explorer_numbers`); the entries' shown texts are
+    their records' values as rounded; every record re-evaluates; a course.toml input equals the file (so a value a
+    control changed is never called the file's); the records only name origins the page can show."""
+    from coursebook.assets import _script_json
+
+    found = explorers(stem, course)
+    assert found, f"{stem} glues no explorer"
+    file = _file(course)
+    body = "".join(f'<div class="rl-explorer" id="x"><script type="application/json" class="rl-data">{_script_json(d)}'
+                   "</script></div>" for d in found)
+    counts, missing, _ = site_why.explorer_numbers(body)
+    assert not missing, missing[:10]
+    checked = 0
+    for data in found:
+        pool = data.get("why", {"g": {}, "r": {}})
+        checked += check_records(pool["r"], stem)
+        for key, entry in pool["g"].items():
+            check_shown(entry, pool["r"], f"{stem} {key}")
+        check_toml_inputs(pool["r"], file, stem)
+        kinds = {o.partition(":")[0] for r in pool["r"].values()
+                 for o in [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])}
+        assert kinds <= {"toml", "derived", "control", "cite"}, kinds
+    print(f"{stem}: {counts['with']} of {counts['numbers']} explorer numbers with a derivation, {checked} records re-evaluated")
+    assert counts["numbers"] > 0
+
+
+@pytest.mark.parametrize("stem", EXPLORER_PAGES)
+def test_the_live_modes_panel_shows_the_typed_values(stem, course):
+    """The live mode's result (engine.live, what the page's Python returns) carries the records of its numbers:
+    they re-evaluate, and a value the reader typed is named as typed, with the typed value put in."""
+    import json
+
+    from roofline.show import engine
+
+    for data in explorers(stem, course):
+        if "live" not in data:
+            continue
+        form = data["live"]
+        values = {name: value for name, _, value in form["fields"]}
+        for name in ("N", "L"):   # the reader types another size: twice the chapter's
+            if name in values:
+                values[name] = str(2 * int(values[name].replace("_", "")))
+                break
+        result = json.loads(engine.live(form["page"], json.dumps(values), course))
+        assert "state" in result, result
+        pool = result["why"]
+        assert pool["g"] and check_records(pool["r"], form["page"])
+        for entry in pool["g"].values():
+            check_shown(entry, pool["r"], form["page"])
+        ids = set(result["state"]["why"].get("fields", {}).values())
+        ids |= {i for table in result["state"]["why"].get("tables", {}).values() for row in table for i in row if i}
+        assert ids <= set(pool["g"])
+        for name in ("N", "L"):   # every input of that symbol is the typed value, named as typed
+            uses = {(x["origin"], x["value"]) for r in pool["r"].values() for x in r["inputs"] if x["symbol"] == name}
+            if name in values and uses:
+                assert uses == {(f"typed:{name}", f"{int(values[name]):,}")}, (form["page"], uses)
+        assert not any(x["origin"].startswith("cell:") for r in pool["r"].values() for x in r["inputs"])
 
 
 @pytest.mark.parametrize("stem", pages.names())

@@ -182,8 +182,8 @@ def _script_json(data) -> str:
 def explorer_states(outdir: Path) -> dict[str, int]:
     """Every explorer's states (the `states` of each of its data's `parts`) in _static/states/<page>-<id>.<digest>.json,
     a list with one object per part; its data in the page names the file (`"states": url relative to the page`)
-    instead. The states' predict parts go to <page>-<id>.predict.<digest>.json (`"predict": url`), whatever their
-    size. Returns {file: bytes}."""
+    instead. The states' predict parts go to <page>-<id>.predict.<digest>.json (`"predict": url`), the records of
+    their numbers to <page>-<id>.why.<digest>.json (`"why": url`), whatever their size. Returns {file: bytes}."""
     folder = outdir / STATES_DIR
     written = {}
     for page in sorted(outdir.rglob("*.html")):
@@ -208,12 +208,18 @@ def explorer_states(outdir: Path) -> dict[str, int]:
             if any(predict):
                 data["predict"] = write(json.dumps(predict, ensure_ascii=False, separators=(",", ":")).encode(),
                                         ".predict", match)
+            # the records of the states' numbers (issue 38: what a number's panel shows), fetched when a panel first
+            # opens: never in the page
+            if "why" in data:
+                data["why"] = write(json.dumps(data["why"], ensure_ascii=False, separators=(",", ":"),
+                                               sort_keys=True).encode(), ".why", match)
             states = [part.pop("states") for part in data["parts"]]
             body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
             if len(body) <= INLINE_STATES:
                 for part, part_states in zip(data["parts"], states):
                     part["states"] = part_states
-                return match.group(0) if not any(predict) else match.group(1) + _script_json(data) + match.group(4)
+                moved = any(predict) or "why" in data
+                return match.group(0) if not moved else match.group(1) + _script_json(data) + match.group(4)
             data["states"] = write(body, "", match)
             return match.group(1) + _script_json(data) + match.group(4)
 
@@ -238,6 +244,8 @@ def explorer_data(html: str, folder: Path | None = None) -> list[dict]:
             states = json.loads((folder / data.pop("states")).read_text(encoding="utf-8"))
             for part, part_states in zip(data["parts"], states):
                 part["states"] = part_states
+        if isinstance(data.get("why"), str):
+            data["why"] = json.loads((folder / data["why"]).read_text(encoding="utf-8"))
         if "predict" in data:
             predict = json.loads((folder / data.pop("predict")).read_text(encoding="utf-8"))
             for part, part_predict in zip(data["parts"], predict):

@@ -92,7 +92,7 @@ def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: st
             elif kind == "code":
                 if what not in source:
                     bad.append(origin)
-            elif kind not in ("measured", "cite", "simulated"):
+            elif kind not in ("measured", "cite", "simulated", "control"):
                 bad.append(origin)
     return bad
 
@@ -159,6 +159,43 @@ def mark(body: str, source: str, glue: dict) -> tuple[str, list[dict], list[tupl
     return "".join(out), entries, missing, {**counts, "records": records}
 
 
+_EXPLORER = re.compile(r'<div class="rl-explorer" id="([^"]+)"[^>]*>.*?<script type="application/json" class="rl-data">'
+                       r'(.*?)</script>', re.S)
+
+
+def explorer_numbers(body: str) -> tuple[dict, list[tuple[str, str]], dict]:
+    """Every explorer of a page: the numbers of its states (fields and table cells a reader reads as numbers) that
+    name no entry of its records (`roofline.show.why.pooled`), as (explorer, "state key: field"); the counts; and
+    the records, for their origins."""
+    counts, missing, records = {"numbers": 0, "with": 0}, [], {}
+    for m in _EXPLORER.finditer(body):
+        data = json.loads(m.group(2).replace("<\\/", "</"))
+        pool = data.get("why") or {}
+        records.update(pool.get("r", {}))
+        entries = pool.get("g", {})
+        for part in data["parts"]:
+            for key, state in part["states"].items():
+                ids = state.get("why", {})
+                for name, text in state.get("fields", {}).items():
+                    if is_number(str(text)):
+                        counts["numbers"] += 1
+                        if ids.get("fields", {}).get(name) in entries:
+                            counts["with"] += 1
+                        else:
+                            missing.append((m.group(1), f"{key}: {name} = {text!r}"))
+                for name, table in state.get("tables", {}).items():
+                    table_ids = ids.get("tables", {}).get(name)
+                    for i, row in enumerate(table["rows"]):
+                        for j, text in enumerate(row):
+                            if is_number(str(text)):
+                                counts["numbers"] += 1
+                                if table_ids and table_ids[i][j] in entries:
+                                    counts["with"] += 1
+                                else:
+                                    missing.append((m.group(1), f"{key}: {name}[{i}][{j}] = {text!r}"))
+    return counts, missing, records
+
+
 def page_context(app, pagename, templatename, context, doctree) -> None:
     """html-page-context: mark the page's glued numbers, write its records, and warn about every glued number
     without a derivation and every input that does not resolve."""
@@ -177,13 +214,19 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     source = source_path.read_text(encoding="utf-8")
     body, entries, missing, counts = mark(body, source, glue)
     records = counts.pop("records")
+    in_explorers, explorer_missing, explorer_records = explorer_numbers(body)
     file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
     cells = cell_names(source)
-    bad = sorted({o for o in unresolved({}, records, file, cells, source)})
+    bad = sorted({o for o in unresolved({}, {**records, **explorer_records}, file, cells, source)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
-    coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad}
+    coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad,
+                          "explorers": {**in_explorers, "missing": [f"{k}: {why}" for k, why in explorer_missing]}}
     for key, why in missing:
         logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)")
+    for uid, why in explorer_missing[:20]:
+        logger.warning(f"{pagename}: 조건 탐색기 {uid}의 상태 {why}에 유도가 없다 (roofline.show.why)")
+    if len(explorer_missing) > 20:
+        logger.warning(f"{pagename}: 조건 탐색기의 유도 없는 값이 {len(explorer_missing) - 20}개 더 있다 (roofline.show.why)")
     for origin in bad:
         logger.warning(f"{pagename}: 입력의 출처 {origin!r}를 찾을 수 없다 (roofline.show.why)")
     if not entries:

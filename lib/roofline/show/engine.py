@@ -170,14 +170,25 @@ def error_field(message: str, page: str) -> str | None:
 _COURSE = []
 
 
-def live(page: str, values_json: str) -> str:
-    """What the page's script calls: the state as JSON, or the Korean ParameterError and the field it names."""
-    if not _COURSE:
-        from roofline.params import load
-        _COURSE.append(load())
+def live(page: str, values_json: str, course=None) -> str:
+    """What the page's script calls: the state as JSON with the records of its numbers (`why.pooled`: the panel of a
+    number shows the typed values), or the Korean ParameterError and the field it names. `course`: the parameters
+    the typed values start from (the page's: the course.toml it was built with)."""
+    if course is None:
+        if not _COURSE:
+            from roofline.params import load
+            _COURSE.append(load())
+        course = _COURSE[0]
     values = json.loads(values_json)
     try:
-        state = live_state(page, _COURSE[0], values)
+        state = live_state(page, course, values)
     except ParameterError as error:
         return json.dumps({"error": str(error), "field": error_field(str(error), page)}, ensure_ascii=False)
-    return json.dumps({"state": state}, ensure_ascii=False)
+    from roofline.show import why
+
+    pool: dict = {}
+    state = why.pooled(state, pool, TYPED)
+    return json.dumps({"state": state, "why": pool}, ensure_ascii=False)
+
+
+TYPED = {"cell": "typed"}   # the live mode's inputs: what the reader typed (a changed value), or the file's

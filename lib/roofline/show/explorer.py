@@ -33,7 +33,7 @@ import json
 from dataclasses import dataclass
 
 from roofline.params import cell_fields
-from roofline.show import engine
+from roofline.show import engine, why
 
 
 @dataclass(frozen=True)
@@ -67,8 +67,17 @@ def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
+def why_button(text: str, attrs: str = "") -> str:
+    """A shown number that carries its record (`roofline.show.why.Shown`) as the button that opens its derivation
+    (_static/why.js; the explorer's states name their entries, `why.pooled`); plain text otherwise."""
+    if not isinstance(text, why.Shown):
+        return f"<span{attrs}>{html.escape(text)}</span>" if attrs else html.escape(text)
+    return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{why.entry_id(text)}"{attrs}>'
+            f"{html.escape(text)}</button>")
+
+
 def field(name: str, text: str) -> str:
-    return f'<span data-rl-field="{name}">{html.escape(text)}</span>'
+    return why_button(text, f' data-rl-field="{name}"')
 
 
 def select(uid: str, name: str, label: str, options, initial, allowed=None) -> str:
@@ -104,7 +113,7 @@ def table(headers, rows, align: str, fields) -> str:
     body = []
     for row, names in zip(rows, fields):
         cells = "".join(
-            f'<td class="{side[a]}">{field(n, c) if n else html.escape(c)}</td>' for c, n, a in zip(row, names, align))
+            f'<td class="{side[a]}">{field(n, c) if n else why_button(c)}</td>' for c, n, a in zip(row, names, align))
         body.append(f"<tr>{cells}</tr>")
     table = f'<table class="table rl-table"><thead><tr>{head}</tr></thead><tbody>{"".join(body)}</tbody></table>'
     return f'<div class="pst-scrollable-table-container">{table}</div>'   # scrolls in its own box, as the site's tables
@@ -123,7 +132,22 @@ def plot(uid: str, name: str, aria: str) -> str:
     return f'<div class="rl-plot" data-rl-plot="{name}" id="{uid}-plot-{name}" role="img" aria-label="{_attr(aria)}" hidden></div>'
 
 
+def with_records(data: dict) -> dict:
+    """The explorer's data with every state's numbers as plain texts naming their entries, and the entries and
+    records of all its states in `data["why"]` (`why.pooled`; the site's build moves them to a file of their own,
+    fetched when a panel first opens). An input that a control changed from the chapter's problem is the control's
+    ("cell:N" → "control:N")."""
+    pool: dict = {}
+    parts = [{**part, "states": {k: why.pooled(s, pool, CONTROL) for k, s in part["states"].items()}}
+             for part in data["parts"]]
+    return {**data, "parts": parts, **({"why": pool} if pool else {})}
+
+
+CONTROL = {"cell": "control"}
+
+
 def wrap(uid: str, intro: str, controls: str, body: str, data: dict) -> str:
+    data = with_records(data)
     return (
         f'<div class="rl-explorer" id="{uid}" data-rl-explorer>'
         f'<p class="rl-intro">{intro}</p>'
@@ -171,7 +195,7 @@ def rows_table(name: str, headers, table: dict) -> str:
     side = {"l": "text-left", "r": "text-right", "c": "text-center"}
     align = table["align"]
     head = "".join(f'<th class="head {side[a]}">{html.escape(h)}</th>' for h, a in zip(headers, align))
-    body = "".join("<tr>" + "".join(f'<td class="{side[a]}">{html.escape(c)}</td>' for c, a in zip(row, align)) + "</tr>"
+    body = "".join("<tr>" + "".join(f'<td class="{side[a]}">{why_button(c)}</td>' for c, a in zip(row, align)) + "</tr>"
                    for row in table["rows"])
     return (f'<div class="pst-scrollable-table-container"><table class="table rl-table"><thead><tr>{head}</tr></thead>'
             f'<tbody data-rl-table="{name}">{body}</tbody></table></div>')

@@ -14,6 +14,8 @@ Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measu
 from __future__ import annotations
 
 import hashlib
+import json
+import re
 from fractions import Fraction
 
 from roofline.derive import Quantity, exact_text
@@ -93,6 +95,7 @@ NAMES = {
     "배열 하나의 Byte": ("측정 배열 하나의 Byte", "Byte"), "Q_wa": ("쓰기 할당까지 센 이동량", "Byte"),
     "배열 하나의 Byte / Q_wa": ("쓰기 할당에서 배열 하나의 몫", ""), "t_best": ("가장 빠른 한 번의 시간", "s"),
     "t_L": ("잰 대역폭으로 본 L 덧셈의 시간", "s"), "F / t_best": ("달성 연산 속도", "FLOPs/s"), "출력 타일 하나의 입력": ("출력 타일 하나가 읽는 A·B", "Byte"), "Q_write": ("C 쓰기", "Byte"), "R_roof'": ("바꾼 하드웨어의 Roofline 상한", "FLOPs/s"),
+    "t_ms": ("잰 시간", "ms"), "R_meas": ("측정 처리율", "FLOPs/s"), "R_meas/R_roof": ("성능 상한 대비 측정 처리율", ""),
 }
 
 REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
@@ -203,6 +206,72 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
                         "digits": digits, "records": recs})
 
 
+# ---------------------------------------------------------------- an explorer's states, the live mode's result
+
+ENTRY = ("of", "shown", "unit", "rounding", "scale", "digits")   # what a number's panel needs beside the records
+
+
+def entry_id(value: Shown) -> str:
+    """The id of a shown number's entry (its record's id and how it is shown): the same number shown the same way in
+    two states is one entry."""
+    text = json.dumps([value.why[k] for k in ENTRY], ensure_ascii=False)
+    return "e-" + hashlib.sha256(text.encode()).hexdigest()[:10]
+
+
+def pooled(state: dict, pool: dict, origins: dict | None = None) -> dict:
+    """An explorer's state (`roofline.show.engine`) whose texts may carry their records, as plain data: the same state
+    with plain texts and `"why": {"fields": {name: entry id}, "tables": {name: [[entry id or 0, …], …]}}`, its entries
+    and records put into `pool` (`{"g": {id: entry}, "r": {id: record}}`, shared by every state of an explorer, a file
+    the page fetches when a panel first opens). `origins`: an origin's new name ("cell:N" → "typed:N" in the live
+    mode, whose inputs are what the reader typed)."""
+    entries, records = pool.setdefault("g", {}), pool.setdefault("r", {})
+
+    def plain(value):
+        if not isinstance(value, Shown):
+            return value, 0
+        key = entry_id(value)
+        entries.setdefault(key, {k: value.why[k] for k in ENTRY})
+        for rid, record in value.why["records"].items():
+            records.setdefault(rid, _renamed(record, origins) if origins else record)
+        return str(value), key
+
+    out = dict(state)
+    why = {}
+    if "fields" in state:
+        fields, ids = {}, {}
+        for name, value in state["fields"].items():
+            fields[name], key = plain(value)
+            if key:
+                ids[name] = key
+        out["fields"] = fields
+        if ids:
+            why["fields"] = ids
+    if "tables" in state:
+        tables, ids = {}, {}
+        for name, table in state["tables"].items():
+            rows = [[plain(c) for c in row] for row in table["rows"]]
+            tables[name] = {**table, "rows": [[text for text, _ in row] for row in rows]}
+            if any(key for row in rows for _, key in row):
+                ids[name] = [[key for _, key in row] for row in rows]
+        out["tables"] = tables
+        if ids:
+            why["tables"] = ids
+    if why:
+        out["why"] = why
+    return out
+
+
+def _renamed(record: dict, origins: dict) -> dict:
+    def one(origin: str) -> str:
+        kind, _, what = origin.partition(":")
+        return f"{origins[kind]}:{what}" if kind in origins else origin
+
+    new = {**record, "inputs": [{**x, "origin": one(x["origin"])} for x in record["inputs"]]}
+    if "origin" in record:
+        new["origin"] = one(record["origin"])
+    return new
+
+
 # the fmt functions, each with the record of the number it writes
 def decimal(q: Quantity, digits: int, src: dict) -> Shown:
     return shown(q, fmt.decimal(q.value, digits), src, digits=digits)
@@ -212,9 +281,11 @@ def integer(q: Quantity, src: dict) -> Shown:
     return shown(q, fmt.integer(q.value), src, digits=None)
 
 
-def number(q: Quantity, digits: int, src: dict) -> Shown:
-    whole = Fraction(q.value).denominator == 1
-    return shown(q, fmt.number(q.value, digits), src, digits=None if whole else digits,
+def number(q: Quantity, digits: int, src: dict, scale=1, unit: str | None = None) -> Shown:
+    """`fmt.number` of the value times `scale` (P in TFLOPs/s: scale 10⁻¹², unit "TFLOPs/s")."""
+    value = Fraction(q.value) * Fraction(scale)
+    whole = value.denominator == 1
+    return shown(q, fmt.number(value, digits), src, digits=None if whole else digits, scale=scale, unit=unit,
                  rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
 
 
@@ -239,7 +310,8 @@ def giga(q: Quantity, digits: int, src: dict) -> Shown:
 # ---------------------------------------------------------------- in a notebook
 
 ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
-           "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 노트북의 코드 셀이 정한 값:"}
+           "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 노트북의 코드 셀이 정한 값:",
+           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값"}
 
 
 def origin_text(origin: str, recs: dict) -> str:
@@ -273,7 +345,9 @@ def text(record: dict) -> str:
                 one(x["origin"].removeprefix("derived:"), f"{sub['exact']} {sub['unit']}".rstrip(), depth + 1)
 
     top = recs[record["of"]]
-    exact = "" if top["exact"].replace(",", "") == record["shown"].replace(",", "") else f" (정확한 값 {top['exact']})"
+    bare = re.match(r"[−-]?[\d,./]+", record["shown"])   # the shown number without the words around it ("1배")
+    same = bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", "")
+    exact = "" if same else f" (정확한 값 {top['exact']})"
     one(record["of"], f"{record['shown']} {record['unit']}".rstrip() + f" — {record['rounding']}{exact}")
     return "\n".join(lines)
 
@@ -403,11 +477,6 @@ NOTE_NAMES = ({
     "F_밖/F_토큰": ("층 밖 연산의 비율", ""), "softmax 원소/F_층": ("층 연산 대비 softmax 원소", ""), "F_attn,h": ("어텐션 행렬곱의 FLOPs", "FLOPs"),
 })
 NOTE_NAMES = {("name", symbol): name for symbol, name in NOTE_NAMES.items()}
-
-
-def percent(q: Quantity, digits: int, src: dict) -> Shown:
-    """`fmt.percent`: the share × 100 to `digits` decimals, "%"."""
-    return shown(q, fmt.percent(q.value, digits), src, digits=digits, scale=100, unit="%")
 
 
 def ratio(q: Quantity, digits: int, src: dict) -> Shown:

@@ -281,8 +281,11 @@ def roofline_figure(w4):
 
 # ---------------------------------------------------------------- the explorers: the roofline and "내 커널"
 
-def machine_words(hw) -> dict[str, str]:
-    return {"P": fmt.number(hw.P / TERA, 3), "BW": fmt.number(hw.BW / TERA, 3), "ridge": fmt.number(hw.ridge, 3)}
+def machine_words(hw, src: dict) -> dict[str, str]:
+    """P and BW in 10¹², and I*, each with its record."""
+    tera = Fraction(1, TERA)
+    return {"P": why.number(hw.derivation("P"), 3, src, tera, "TFLOPs/s"),
+            "BW": why.number(hw.derivation("BW"), 3, src, tera, "TB/s"), "ridge": why.number(hw.derivation("I*"), 3, src)}
 
 
 
@@ -291,10 +294,11 @@ ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roo
 ROOFLINE_ALIGN = "lrrrl"
 
 
-def roofline_row(case) -> list[str]:
-    """One row of ②'s explorer table: I, R_roof, t_ideal, the limiting resource."""
+def roofline_row(case, src: dict) -> list[str]:
+    """One row of ②'s explorer table: I, R_roof, t_ideal (each with its record), the limiting resource."""
     t = case.timing
-    return [keep(ko.case(case)), fmt.decimal(t.cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6), keep(ko.bound(t))]
+    return [keep(ko.case(case)), why.decimal(t.derivation("I"), 6, src), why.tera(t.derivation("R_roof"), 6, src),
+            why.ms(t.derivation("t_ideal"), 6, src), keep(ko.bound(t))]
 
 
 def roofline_state(w4) -> dict:
@@ -304,7 +308,9 @@ def roofline_state(w4) -> dict:
     cases = problems.week4_cases(w4)
     engine.check_colours(cases)
     name = w4.preset.name
-    fields = {**machine_words(hw), "machine": f"{name}, {w4.dtype}", "shape": f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}",
+    src = why.sources(w4)
+    fields = {**machine_words(hw, src), "machine": f"{name}, {w4.dtype}",
+              "shape": why.around(why.var("N", w4.N, src), f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}"),
               "regimes": regimes(cases) + "."}
     I_all = [c.cost.I for c in cases] + [hw.ridge]
     lo, hi = min(I_all) / 4, max(I_all) * 8
@@ -325,7 +331,7 @@ def roofline_state(w4) -> dict:
         "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], ["var(--rl-muted)", True, "분기점 I*"]]
                   + [[case_color(i), False, ko.case(c)] for i, c in enumerate(cases)],
     }
-    return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c) for c in cases]}},
+    return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c, src) for c in cases]}},
             "plots": {"roofline": plot}, "predict": roofline_predict(w4)}
 
 
@@ -382,16 +388,38 @@ def kernel_cost(kind: str, sizes: dict, s: int):
     return kernels.matmul_tiles(n["b"], n["N"], n["K"], n["b"], n["N"], n["K"], s, s)
 
 
-def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_ms=None) -> dict:
+def kernel_sources(kind: str, sizes: dict, hardware: str, dtype: str, origins: dict) -> dict:
+    """Where each input of the reader's kernel comes from: P, BW and s from the file's preset and dtype, a size from
+    `origins` (key → origin; a size it does not name is the reader's: "cell:L", the live mode's typed value), and the
+    shape a kernel fixes (a GEMV's one column) from the kernel chosen."""
+    src = {"P": f"toml:presets.{hardware}.peak.{dtype}", "BW": f"toml:presets.{hardware}.BW",
+           **{symbol: f"toml:dtypes.{dtype}" for symbol in ("s", "s_in", "s_out")}}
+    kind = choice(kind, "kernel", KERNELS, "커널")
+    for key in KERNELS[kind][1]:
+        src[key] = origins.get(key, f"cell:{key}")
+    n = {key: sizes.get(key) for key in KERNELS[kind][1]}
+    if kind == "gemv":   # M×K times a vector: matmul_tiles(M, 1, K, M, 1, K)
+        src.update({("N", 1): f"control:{KERNELS[kind][0]}", ("T_N", 1): f"control:{KERNELS[kind][0]}",
+                    ("T_M", n["M"]): var("M", n["M"]), ("T_K", n["K"]): var("K", n["K"])})
+    elif kind == "batched_gemm":   # (b×K)·(K×N): matmul_tiles(b, N, K, b, N, K)
+        src.update({("M", n["b"]): src["b"], ("T_M", n["b"]): var("M", n["b"]), ("T_N", n["N"]): var("N", n["N"]),
+                    ("T_K", n["K"]): var("K", n["K"])})
+    return src
+
+
+def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_ms=None, origins=None) -> dict:
     """"내 커널": the reader's kernel on the chosen machine's roofline: I, R_roof, the limiting resource and, with a
-    measured time (ms), the achieved FLOPs/s and its share of the roof (a warning above the roof)."""
+    measured time (ms), the achieved FLOPs/s and its share of the roof (a warning above the roof). Each number
+    carries its record (`origins`: where a size comes from, `kernel_sources`)."""
     hw = catalog.roofline(hardware, dtype)
     cost = kernel_cost(kind, sizes, catalog.dtypes[dtype])
     t = Timing(cost, hw)
+    src = kernel_sources(kind, sizes, hardware, dtype, origins or {})
     name = catalog.presets[hardware].name
-    fields = {"k-machine": f"{name}, {dtype}", "k-F": fmt.integer(cost.F), "k-Q": fmt.integer(cost.Q),
-              "k-I": fmt.decimal(cost.I, 6), "k-R": fmt.tera(t.R_roof, 6), "k-bound": ko.bound(t),
-              "k-t": fmt.ms(t.t_ideal, 6), "k-ridge": fmt.number(hw.ridge, 3),
+    fields = {"k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
+              "k-Q": why.integer(t.derivation("Q"), src), "k-I": why.decimal(t.derivation("I"), 6, src),
+              "k-R": why.tera(t.derivation("R_roof"), 6, src), "k-bound": ko.bound(t),
+              "k-t": why.ms(t.derivation("t_ideal"), 6, src), "k-ridge": why.number(hw.derivation("I*"), 3, src),
               "k-achieved": "–", "k-share": "–", "k-verdict": ""}
     lo = min(cost.I, hw.ridge) / 8
     hi = max(cost.I, hw.ridge) * 8
@@ -403,7 +431,10 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
         seconds = positive_number(t_ms, "t_ms") / 1000
         achieved = cost.F / seconds
         share = achieved / t.R_roof
-        fields.update({"k-achieved": fmt.tera(achieved, 6), "k-share": fmt.percent(share, 1)})
+        measured = named("R_meas", t.derivation("F") / (var("t_ms", seconds * 1000) / 1000))
+        src["t_ms"] = (origins or {}).get("t_ms", "cell:t_ms")
+        fields.update({"k-achieved": why.tera(measured, 6, src),
+                       "k-share": why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)})
         fields["k-verdict"] = (
             f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} TFLOPs/s보다 크다. 모델로는 불가능한 값이니 "
             "F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 확인하자." if achieved > t.R_roof else
@@ -494,7 +525,8 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     the reader type F and Q, or a kernel and its sizes, and a measured time. The form starts from the course's
     examples: the week-3 vector length L, the note's GEMM (N, K and a batch b)."""
     sizes = sizes or {"N": w4.N, "T": w4.tiles[len(w4.tiles) // 2]}
-    state = kernel_state(w4.catalog, w4.hardware, w4.dtype, kind, sizes, t_ms)
+    state = kernel_state(w4.catalog, w4.hardware, w4.dtype, kind, sizes, t_ms,
+                         origins={"N": w4.origin("N"), "T": w4.origin("tiles")})
     f = state["fields"]
     plot = state["plots"]["kernel"]
     uid = "rl-kernel"

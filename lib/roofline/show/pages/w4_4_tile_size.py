@@ -23,7 +23,7 @@ from roofline.show import engine, explorer
 from roofline.show import exercises as ex
 from roofline.show import variants
 from roofline.show import fmt, ko, tables, tex, why
-from roofline.derive import named, var
+from roofline.derive import named, tceil, var
 from roofline.show.engine import keep
 from roofline.show import predict as pr
 from roofline.show.mistakes import Mistake
@@ -194,11 +194,13 @@ def sm_origins(preset) -> dict:
             "compute capability": f"toml:presets.{preset.key}.sm.compute_capability"}
 
 
-def case_derivation(case, preset, w4) -> tuple[dict, dict]:
+def case_derivation(case, preset, w4, T_origin: str | None = None) -> tuple[dict, dict]:
     """A tile case's demand and occupancy as derived quantities (buffers, occupancy), and the origins of their inputs:
-    T from the tiles, s from the dtype, the threads and the extra registers from week4, the limits from the preset."""
+    T from the tiles (or `T_origin`: the explorer's own T), s from the dtype, the threads and the extra registers
+    from week4, the limits from the preset."""
     T_ = var("T", case.T)
     src = {**why.sources(w4), **sm_origins(preset), "T_M": T_, "T_N": T_, "T_K": T_,
+           **({"T": T_origin} if T_origin else {}),
            "스레드": w4.origin("threads"), "여유분": w4.origin("extra_registers")}
     threads, extra = var("스레드", case.threads), var("여유분", case.extra_registers)
     smem = buffers.derivation(case.T, case.T, case.T, case.s, case.s, case.copies)["inputs"]
@@ -211,11 +213,11 @@ def case_derivation(case, preset, w4) -> tuple[dict, dict]:
     return how, src
 
 
-def occupancy_words(case, preset, w4=None) -> dict[str, str]:
+def occupancy_words(case, preset, w4=None, T_origin: str | None = None) -> dict[str, str]:
     """The shown values of one tile case: demand, each limit, the result (— when no block can take it). With the
-    problem `w4`, each number carries its derivation."""
+    problem `w4`, each number carries its derivation (`T_origin`: see `case_derivation`)."""
     if w4 is not None:
-        return _derived_words(occupancy_words(case, preset), *case_derivation(case, preset, w4))
+        return _derived_words(occupancy_words(case, preset), *case_derivation(case, preset, w4, T_origin))
     r = case.result
     words = {"smem": fmt.kib(case.smem), "regs": f"{case.partial_sums} + {case.extra_registers} = {case.registers}"}
     if r is None:
@@ -681,10 +683,15 @@ def tile_choice(w4, T, copies) -> tuple[int, int]:
     return T, copies
 
 
+EXPLORER_T = "cell:T"   # the explorer's own T: "control:T" on the page, "typed:T" in the live mode (why.pooled)
+
+
 def tile_buffers_state(w4, T, copies) -> dict:
-    """④'s buffer sizes of one T×T×T tile with `copies` sets of A·B in the problem's dtype (roofline.buffers)."""
+    """④'s buffer sizes of one T×T×T tile with `copies` sets of A·B in the problem's dtype (roofline.buffers), each
+    with its record."""
     T, copies = tile_choice(w4, T, copies)
-    b = buffers.tile_buffers(T, T, T, w4.s, w4.s, copies)
+    b = derived_buffers(w4, T, T, T, copies)
+    b.src["T"] = EXPLORER_T
     return {"fields": {**{f"b{j}": text for j, text in enumerate(buffer_row(b))}, "tile": f"T = {T}, {BUFFERING[copies]}"}}
 
 
@@ -696,7 +703,7 @@ def tile_occupancy_state(w4, T, copies) -> dict:
     preset = w4.catalog.presets[w4.gpu]
     case = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers)
     r = case.result
-    return {"fields": occupancy_words(case, preset),
+    return {"fields": occupancy_words(case, preset, w4, EXPLORER_T),
             "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
             "flags": {"misfit": r is None or not r.blocks}, "predict": tile_predict(w4, T, copies)}
 
@@ -779,12 +786,16 @@ def tile_cases_state(w4) -> dict:
     preset = w4.catalog.presets[w4.gpu]
     rows = []
     for T in w4.tiles:
-        one, two = (resident(occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers))
+        one, two = (resident(occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers), w4)
                     for copies in (1, 2))
-        rows.append([keep(f"T = {fmt.integer(T)}"), keep(one[0]), keep(one[1]), keep(two[0]), keep(two[1])])
-    fields = {"dtype": w4.dtype, "s": str(w4.s), "gpu-name": gpu_name(preset),
-              "threads": fmt.integer(w4.threads), "warps-per-block": fmt.integer(occupancy.warps_per_block(w4.threads, preset.sm.warp_size)),
-              "extra": fmt.integer(w4.extra_registers)}
+        rows.append([keep(f"T = {fmt.integer(T)}"), _nbsp(one[0]), keep(one[1]), _nbsp(two[0]), keep(two[1])])
+    src = {**why.sources(w4), **sm_origins(preset), "스레드": w4.origin("threads"), "여유분": w4.origin("extra_registers")}
+    threads = var("스레드", w4.threads)
+    W = named("W", tceil(threads / var("sm.warp_size", preset.sm.warp_size)))
+    assert W.value == occupancy.warps_per_block(w4.threads, preset.sm.warp_size)
+    fields = {"dtype": w4.dtype, "s": why.var("s", w4.s, src), "gpu-name": gpu_name(preset),
+              "threads": why.integer(threads, src), "warps-per-block": why.integer(W, src),
+              "extra": why.var("여유분", w4.extra_registers, src)}
     return {"fields": fields, "tables": {"tiles": {"align": TILES_ALIGN, "rows": rows}}}
 
 

@@ -619,12 +619,15 @@ MATMUL_HEADERS = ["방식", "F (FLOPs)", "총 Q (Byte)", "I (FLOPs/Byte)", "Roof
 MATMUL_ALIGN = "lrrrrrrrlr"
 
 
-def matmul_row(case, base) -> list[str]:
-    """One row with ⑤'s comparison columns: F, Q, I, R_roof, t_compute, t_memory, t_ideal, limiting resource, t₀/t."""
+def matmul_row(case, base, src: dict) -> list[str]:
+    """One row with ⑤'s comparison columns: F, Q, I, R_roof, t_compute, t_memory, t_ideal, limiting resource, t₀/t,
+    each number with its record."""
     t = case.timing
-    return [keep(ko.case(case)), fmt.integer(t.cost.F), fmt.integer(t.cost.Q), fmt.decimal(t.cost.I, 6),
-            fmt.tera(t.R_roof, 6), fmt.ms(t.t_compute, 6), fmt.ms(t.t_memory, 6), fmt.ms(t.t_ideal, 6),
-            keep(ko.bound(t)), fmt.ratio(base.timing.t_ideal / t.t_ideal)]
+    ratio = named("t₀/t", named("t₀", base.timing.derivation("t_ideal").term) / t.derivation("t_ideal"))
+    return [keep(ko.case(case)), why.integer(t.derivation("F"), src), why.integer(t.derivation("Q"), src),
+            why.decimal(t.derivation("I"), 6, src), why.tera(t.derivation("R_roof"), 6, src),
+            why.ms(t.derivation("t_compute"), 6, src), why.ms(t.derivation("t_memory"), 6, src),
+            why.ms(t.derivation("t_ideal"), 6, src), keep(ko.bound(t)), why.shown(ratio, fmt.ratio(ratio.value), src, digits=2)]
 
 
 def matmul_sweep(w4) -> list[int]:
@@ -647,9 +650,11 @@ def matmul_state(w4, T: int) -> dict:
     t_c = base.timing.t_compute
     t_lo = min(t_c, min(c.timing.t_memory for c in sweep.values())) * 1000 / 2
     t_hi = max(c.timing.t_ideal for c in sweep.values()) * 1000 * 2
-    rows = [matmul_row(base, base), matmul_row(chosen, base)]
+    src = {**why.sources(w4), "T": "cell:T"}   # the chosen T: the slider's ("control:T"), the live form's ("typed:T")
+    rows = [matmul_row(base, base, src), matmul_row(chosen, base, src)]
     fields = {f"r{i}-{j}": text for i, row in enumerate(rows) for j, text in enumerate(row) if j}
-    fields.update({"T": rows[1][0], "shape": f"{w4.N}×{w4.N}", "N": fmt.integer(w4.N), "dtype": w4.dtype,
+    fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),
+                   "N": why.var("N", w4.N, src), "dtype": w4.dtype,
                    "machine": w4.preset.name, "regimes": regimes([base, chosen]) + "."})
     x = [float(t) for t in Ts]
     xrange = [coord(Fraction(Ts[0]) / Fraction(3, 2)), coord(Ts[-1] * Fraction(3, 2))]

@@ -52,7 +52,8 @@ def w3_sources(w3) -> dict:
     gpu = w3.catalog.preset(w3.gpu)
     src = {**why.sources(w3, also=("BF16",)), "capacity": w3.origin("capacity"),
            "BW_GPU": f"toml:presets.{gpu.key}.BW", "SMs": f"toml:presets.{gpu.key}.SMs",
-           "smem_per_SM": f"toml:presets.{gpu.key}.smem_per_SM"}
+           "smem_per_SM": f"toml:presets.{gpu.key}.smem_per_SM",
+           ("name", "t₀/t"): ("바꾸기 전 대비 속도 (이상적 시간의 비)", "")}   # (④, ⑤: against no reuse)
     for d in ("FP32", "BF16"):
         src[f"P_{d}"] = f"toml:presets.{gpu.key}.peak.{d}"
     src["warp_size"] = (f"toml:presets.{gpu.key}.sm.warp_size" if gpu.sm and gpu.sm.warp_size == WARP
@@ -453,10 +454,38 @@ VECTOR_HEADERS = ["연산 시간", "메모리 시간", "이상적 실행 시간"
 VECTOR_ALIGN = "rrrrlr"
 
 
-def vector_row(t: Timing, base: Timing) -> list[str]:
-    """The week-3 note's columns: the three times (ms), the speedup over the base machine, the limiting resource."""
-    return [f"{ms(t.t_compute)} ms", f"{ms(t.t_memory)} ms", f"{ms(t.t_ideal)} ms",
-            fmt.number(base.t_ideal / t.t_ideal) + "배", keep(ko.bound(t))]
+def vector_row(t: Timing, base: Timing, how: dict | None = None, src: dict | None = None) -> list[str]:
+    """The week-3 note's columns: the three times (ms), the speedup over the base machine, the limiting resource;
+    with `how` (`scaled_times`) and `src`, each number carries its record."""
+    texts = [f"{ms(t.t_compute)} ms", f"{ms(t.t_memory)} ms", f"{ms(t.t_ideal)} ms",
+             fmt.number(base.t_ideal / t.t_ideal) + "배", keep(ko.bound(t))]
+    if how is None:
+        return texts
+    return [*(shown_number(how[k], text, src, 1000, "ms") for k, text in zip(("t_compute", "t_memory", "t_ideal"), texts)),
+            shown_number(how["t₀/t"], texts[3], src), texts[4]]
+
+
+def scaled_times(add, hw, kP, kBW) -> dict:
+    """The week-3 times with P×k_P and BW×k_BW as named quantities (`roofline.derive`): P', BW', the three times
+    and t₀/t, the speedup over the chapter's machine (k = 1 leaves P or BW as it is)."""
+    from roofline.derive import tmax
+
+    F, Q = add.derivation("F"), add.derivation("Q")
+    P, BW = var("P", hw.P), var("BW", hw.BW)
+    P1 = P if kP == 1 else named("P'", var("k_P", kP) * P)
+    BW1 = BW if kBW == 1 else named("BW'", var("k_BW", kBW) * BW)
+    t_c, t_m = named("t_compute", F / P1), named("t_memory", Q / BW1)
+    t = named("t_ideal", tmax(t_c, t_m))
+    t0 = named("t₀", tmax(named("t_compute", F / P), named("t_memory", Q / BW)))
+    return {"P": P1, "BW": BW1, "t_compute": t_c, "t_memory": t_m, "t_ideal": t, "t₀/t": named("t₀/t", t0 / t)}
+
+
+SCALED = {("name", "P'"): ("배율을 곱한 최대 연산 성능", "FLOPs/s"), ("name", "BW'"): ("배율을 곱한 메모리 대역폭", "Byte/s"),
+          ("name", "capacity'"): ("배율을 곱한 메모리 용량", "Byte"), ("name", "k_P"): ("연산 성능 P의 배율", ""),
+          ("name", "k_BW"): ("메모리 대역폭 BW의 배율", ""), ("name", "k_cap"): ("메모리 용량의 배율", ""),
+          ("name", "t₀"): ("배율을 곱하기 전의 이상적 시간", "s"),
+          # a factor is the explorer's ("control:kP") or the live form's ("typed:kP"): why.pooled renames "cell:"
+          "k_P": "cell:kP", "k_BW": "cell:kBW", "k_cap": "cell:kcap"}
 
 
 def fits_text(footprint: int, capacity) -> str:
@@ -474,8 +503,11 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     base = Timing(add, hw)
     machine = hw.with_(P=kP * hw.P, BW=kBW * hw.BW)
     t = Timing(add, machine)
-    fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base))}
-    fields.update({"P": fmt.number(machine.P / TERA), "BW": fmt.number(machine.BW / TERA),
+    how, src = scaled_times(add, hw, kP, kBW), {**w3_sources(w3), **SCALED}
+    assert (how["t_ideal"].value, how["P"].value, how["BW"].value) == (t.t_ideal, machine.P, machine.BW)
+    fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base, how, src))}
+    fields.update({"P": shown_number(how["P"], fmt.number(machine.P / TERA), src, Fraction(1, TERA), "TFLOPs/s"),
+                   "BW": shown_number(how["BW"], fmt.number(machine.BW / TERA), src, Fraction(1, TERA), "TB/s"),
                    "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
     longer = max(t.t_compute, t.t_memory)
     widths = {"compute": fmt.percent(t.t_compute / longer, 1).replace(" ", ""),
@@ -505,9 +537,13 @@ def vector_predict(w3, kP=1, kBW=1) -> dict:
 
 def vector_fits(w3, kcap=1) -> dict:
     """Week 3 with the memory capacity ×kcap: whether the three vectors fit."""
-    capacity = positive_number(kcap, "kcap") * w3.capacity
+    kcap = positive_number(kcap, "kcap")
+    capacity = kcap * w3.capacity
     footprint = 3 * w3.s * w3.L
-    return {"fields": {"capacity": gb(capacity), "fits": fits_text(footprint, capacity)},
+    cap = var("capacity", w3.capacity)
+    cap = cap if kcap == 1 else named("capacity'", var("k_cap", kcap) * cap)
+    shown = shown_number(cap, gb(capacity), {**w3_sources(w3), **SCALED}, Fraction(1, 10**9), "GB")
+    return {"fields": {"capacity": shown, "fits": fits_text(footprint, capacity)},
             "flags": {"misfit": footprint > capacity}}
 
 
