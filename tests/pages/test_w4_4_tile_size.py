@@ -9,6 +9,7 @@ import re
 import pytest
 
 from roofline import buffers, kernels, occupancy
+from roofline.show import why
 from roofline.show import engine, fmt
 from roofline.show.pages import w4_4_tile_size as tile_size
 
@@ -51,11 +52,11 @@ def test_occupancy_tables_and_sentences(seed):
     w4 = seed.week4
     gpus = [w4.catalog.preset(k) for k in ("H100_SXM", "T4")]
     cases = {(g.key, T, c): occupancy.tile_case(g, T, 4, c, 256, 32) for g in gpus for T in (32, 64, 128) for c in (1, 2)}
-    assert tile_size.occupancy_misfits(gpus, cases) == (
+    assert tile_size.occupancy_misfits(gpus, cases, why.sources(w4)) == (
         "NVIDIA H100 SXM에서 T = 128을 이중 버퍼링하면, 그리고 NVIDIA T4에서 T = 128이면 단일 버퍼든 이중 버퍼링이든 "
         "블록이 하나도 올라가지 않는다.")
     small = {k: v for k, v in cases.items() if k[1] == 32}
-    assert tile_size.occupancy_misfits(gpus, small) == "이 표의 경우는 모두 SM 하나에 블록이 하나 이상 올라간다."
+    assert tile_size.occupancy_misfits(gpus, small, why.sources(w4)) == "이 표의 경우는 모두 SM 하나에 블록이 하나 이상 올라간다."
     table = tile_size.gpus_table(gpus, cases).data.replace("\u00a0", " ")
     assert "| NVIDIA T4 | T = 32 | 4개, 100.0% | 워프 수 | 4개, 100.0% | 워프 수·Shared Memory |" in table
     assert "| NVIDIA H100 SXM | T = 128 | 1개, 12.5% | Shared Memory | 올라가지 않음 | — |" in table
@@ -69,9 +70,11 @@ def test_occupancy_tables_and_sentences(seed):
                  "⌈96 × 32 ÷ 256⌉ × 256 = 3,072개", "⌊20 ÷ 8⌋ = 2", "⌈(131,072 + 예약 1,024) ÷ 128⌉ × 128 = 132,096 Byte",
                  "⌊233,472 ÷ 132,096⌋ = 1", "min(8, 2, 1, 32) = 1", "8 ÷ 64 = 12.5%"):
         assert part in steps, part
-    assert tile_size.worked_verdict(h100, worked).startswith("가장 작은 한도는 Shared Memory다.")
-    assert tile_size.occupancy_headline(h100, worked).startswith(
+    assert tile_size.worked_verdict(h100, worked, w4).startswith("가장 작은 한도는 Shared Memory다.")
+    headline = tile_size.occupancy_headline(h100, worked, w4)
+    assert headline.startswith(
         "NVIDIA H100 SXM의 SM 하나에는 입력을 단일 버퍼로 둔 T = 128 타일의 블록이 1개 상주하고, 점유율은 12.5%다.")
+    assert [p["shown"] for p in headline.why["parts"]] == ["128", "1", "12.5%"]   # each number with its record
     words = tile_size.occupancy_words(own[-1], h100)
     assert words["blocks"] == "—" and words["verdict"].startswith("블록당 Shared Memory 256 KiB가 블록 하나의 최대 227 KiB를 넘어")
     over = occupancy.tile_case(h100, 256, 4, 1, 64, 32)
@@ -100,8 +103,8 @@ def test_k_width_table_reads_the_same_for_every_width():
 def test_per_thread_and_verdict(seed_cases):
     assert tile_size.per_thread(1024, 256) == "4" and tile_size.per_thread(16384, 256) == "64"
     assert tile_size.per_thread(1000, 256) == "3.91"
-    assert tile_size.big_verdict(seed_cases[-1].timing, 128).startswith("I가 분기점을 넘었으므로 T = 128 타일은 연산 한계다.")
-    assert tile_size.big_verdict(seed_cases[-2].timing, 64).startswith("I가 아직 분기점에 못 미치므로 T = 64 타일도 메모리 한계다.")
+    assert tile_size.big_verdict(seed_cases[-1].timing, 128, {"T": "toml:week4.tiles"}).startswith("I가 분기점을 넘었으므로 T = 128 타일은 연산 한계다.")
+    assert tile_size.big_verdict(seed_cases[-2].timing, 64, {"T": "toml:week4.tiles"}).startswith("I가 아직 분기점에 못 미치므로 T = 64 타일도 메모리 한계다.")
 
 
 def test_storage_and_buffer_tables():

@@ -15,6 +15,7 @@ import pytest
 import roofline as rl
 from roofline import kernels, problems
 from roofline.cost import Timing
+from roofline.show import why
 from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
 from roofline.show.pages import w4_5_matmul as matmul
@@ -145,52 +146,60 @@ def text(bundle: dict) -> str:
     return next(bundle[m] for m in ("text/markdown", "text/latex", "text/plain") if m in bundle).replace("\u00a0", " ")
 
 
-def test_headline_keeps_the_compute_caveat(seed_cases):
+def test_headline_keeps_the_compute_caveat(seed, seed_cases):
     """The seed's one-line answer ends "…6.872 ms로 줄지만, 128 타일에서는 연산 성능이 한계다"."""
-    assert matmul.headline(seed_cases) == (
+    assert matmul.headline(seed_cases, why.sources(seed.week4)) == (
         "계산량은 어느 방식이나 약 137.439 GFLOPs로 같다. HBM 이동량은 재사용 없음의 약 549.823 GB에서 T = 128의 "
         "4.362 GB로 줄고, 이상적 시간도 549.823 ms에서 6.872 ms로 줄지만, T = 128에서는 연산 성능이 한계다.")
 
 
 def test_headline_follows_the_machine(seed):
     w4 = seed.week4
+    src = why.sources(w4)
     fast = problems.week4_cases(w4, rl.Roofline(10**18, 10**12))        # ridge 10⁶: every case on the slope
-    assert matmul.headline(fast).endswith("줄며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다.")
+    assert matmul.headline(fast, src).endswith("줄며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다.")
     slow = problems.week4_cases(w4, rl.Roofline(10**12, 10**12))        # ridge 1: every tile on the roof
-    assert matmul.headline(slow).endswith("줄지만, T = 32·T = 64·T = 128에서는 연산 성능이 한계다.")
-    assert matmul.regimes(slow) == "메모리 한계인 경우는 재사용 없음이고, 연산 한계인 경우는 T = 32·T = 64·T = 128이다"
-    assert matmul.regimes(fast) == "메모리 한계인 경우는 재사용 없음·T = 32·T = 64·T = 128이다"
+    assert matmul.headline(slow, src).endswith("줄지만, T = 32·T = 64·T = 128에서는 연산 성능이 한계다.")
+    assert matmul.regimes(slow, src) == "메모리 한계인 경우는 재사용 없음이고, 연산 한계인 경우는 T = 32·T = 64·T = 128이다"
+    assert matmul.regimes(fast, src) == "메모리 한계인 경우는 재사용 없음·T = 32·T = 64·T = 128이다"
+    # each tile side of the sentence is a part with its record: T from the tiles
+    parts = matmul.regimes(fast, src).why["parts"]
+    assert [p["shown"] for p in parts] == ["32", "64", "128"]
+    assert all(p["records"][p["of"]]["origin"] == "toml:week4.tiles" for p in why.parts(matmul.regimes(fast, src).why))
 
 
 def test_regimes_on_the_live_problem(course):
     cases = problems.week4_cases(course.week4)
-    words = matmul.regimes(cases)
+    words = matmul.regimes(cases, why.sources(course.week4))
     for c in cases:
         group = "연산 한계인 경우는" if c.timing.t_compute >= c.timing.t_memory else "메모리 한계인 경우는"
         assert ko.case(c) in words.split(group, 1)[1].split("이고,")[0], (c, words)
 
 
 def test_gain_story(seed, seed_cases):
-    assert matmul.gain_story(seed_cases[2], seed_cases[3]) == (
+    src = why.sources(seed.week4)
+    assert matmul.gain_story(seed_cases[2], seed_cases[3], src) == (
         "T를 64에서 128로 키우면 이상적 시간은 8.657 ms에서 6.872 ms로 약 1.785 ms(20.6%) 줄어든다.")
     slow = problems.week4_cases(seed.week4, rl.Roofline(10**12, 10**12))
-    assert matmul.gain_story(slow[2], slow[3]) == (
+    assert matmul.gain_story(slow[2], slow[3], src) == (
         "T = 64와 T = 128의 이상적 시간은 137.439 ms로 같다. 두 경우 모두 이미 연산 한계이기 때문이다.")
     assert slow[2].timing.t_ideal == slow[3].timing.t_ideal == Fraction(2 * 4096**3, 10**12)
 
 
 def test_last_story_and_verdicts(seed, seed_cases):
-    assert matmul.last_story(seed_cases[-1]).startswith("T = 128에서 메모리는 약 4.362 ms 안에")
+    src = why.sources(seed.week4)
+    assert matmul.last_story(seed_cases[-1], src).startswith("T = 128에서 메모리는 약 4.362 ms 안에")
     assert matmul.no_reuse_verdict(seed_cases[0].timing).endswith("이 경우는 메모리 한계다")
     fast = problems.week4_cases(seed.week4, rl.Roofline(10**18, 10**12))
-    assert matmul.last_story(fast[-1]).startswith("T = 128에서도 메모리 시간 약 4.362 ms가")
+    assert matmul.last_story(fast[-1], src).startswith("T = 128에서도 메모리 시간 약 4.362 ms가")
     slow = problems.week4_cases(seed.week4, rl.Roofline(10**9, 10**12))   # ridge 1/1000: even no reuse on the roof
     assert matmul.no_reuse_verdict(slow[0].timing).endswith("이 경우는 연산 한계다")
 
 
 def test_bw_check_and_about_ms():
-    assert matmul.bw_check(rl.Roofline(20 * 10**12, 10**12)).startswith("BW = 1 TB/s이므로 Q를 GB로 적은 숫자가 곧")
-    assert matmul.bw_check(rl.Roofline(20 * 10**12, 2 * 10**12)) == (
+    src = {"BW": "toml:presets.course.BW"}
+    assert matmul.bw_check(rl.Roofline(20 * 10**12, 10**12), src).startswith("BW = 1 TB/s이므로 Q를 GB로 적은 숫자가 곧")
+    assert matmul.bw_check(rl.Roofline(20 * 10**12, 2 * 10**12), src) == (
         "BW = 2 TB/s이므로 메모리 시간(ms)은 Q(GB)를 2로 나눈 값이다.")
     assert matmul.about_ms(Fraction("0.549822922752")) == "549.822922752"
     assert matmul.about_ms(Fraction(1, 3)) == "약 333.333333"

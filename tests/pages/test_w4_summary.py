@@ -10,6 +10,7 @@ import pytest
 import roofline as rl
 from roofline.errors import ParameterError
 from roofline import problems
+from roofline.show import why
 from roofline.show.pages import w4_summary as summary
 
 from conftest import CHAPTERS, seed_page
@@ -66,9 +67,9 @@ def test_precision_step_words():
 def test_summary_limit_and_shift(seed, seed_cases):
     assert summary.limit_cell(seed_cases[-1], 20) == "연산 성능 (I* = 20 초과)"
     assert summary.limit_cell(seed_cases[0], 20) == "HBM 대역폭"
-    assert summary.shift(seed_cases) == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
+    assert summary.shift(seed_cases, why.sources(seed.week4)) == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
     fast = problems.week4_cases(seed.week4, rl.Roofline(10**18, 10**12))
-    assert summary.shift(fast).startswith("비교한 경우는 모두 아직 메모리 한계")
+    assert summary.shift(fast, why.sources(seed.week4)).startswith("비교한 경우는 모두 아직 메모리 한계")
     assert "제한적으로 쓴다" in summary.remedies_table(seed.preset("H100_SXM")).data
 
 

@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 import roofline as rl
-from roofline.show import fmt, ko
+from roofline.show import fmt, ko, why
 from roofline.show.figures import FIGURES
 from roofline.show.pages import week4_guide
 
@@ -65,7 +65,7 @@ def test_reach_and_points_for_other_machines(course, seed):
     cases = rl.problems.week4_cases(w4)
     assert f"({w4.preset.source})" in guide.problem_table(w4)["problem-table"].data
     top = [c for c in cases if c.T is not None and not c.timing.memory_bound]
-    reach = guide.reach(cases)["reach"]
+    reach = guide.reach(cases, why.sources(w4))["reach"]
     tiled = [c for c in cases if c.T is not None]
     if not top:
         assert reach == "어느 타일도 연산 상한에 닿지 못한다"
@@ -74,9 +74,10 @@ def test_reach_and_points_for_other_machines(course, seed):
     else:
         assert all(ko.case(c) in reach for c in top) and not any(ko.case(c) in reach for c in tiled if c not in top)
     seed_cases = rl.problems.week4_cases(seed.week4)
-    assert guide.reach(seed_cases[:3])["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
-    assert guide.reach(seed_cases[2:])["reach"] == "T = 128만 연산 상한에 닿는다"
-    sentence = bounds.points(cases, w4.roofline)["points"]
+    seed_src = why.sources(seed.week4)
+    assert guide.reach(seed_cases[:3], seed_src)["reach"] == "어느 타일도 연산 상한에 닿지 못한다"   # only T = 32, 64
+    assert guide.reach(seed_cases[2:], seed_src)["reach"] == "T = 128만 연산 상한에 닿는다"
+    sentence = bounds.points(cases, w4.roofline, {**why.sources(w4), "len(tiles)": w4.origin("tiles")})["points"]
     for c in cases:
         assert ko.case(c) in sentence
 

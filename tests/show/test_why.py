@@ -13,6 +13,7 @@ from conftest import CHAPTERS, LIVE_TOML, term_path
 from coursebook import derivations as site_why
 from roofline.show import pages
 from roofline.show.why import WHY_MIME
+from roofline.show.why import parts as why_parts
 
 BOTH_TERMS = True
 
@@ -110,7 +111,7 @@ def glued_records(stem: str, course) -> list[tuple[str, dict]]:
         record = bundle.get(WHY_MIME)
         if record is None:
             continue
-        found += [(name, c) for c in record["cells"]] if "cells" in record else [(name, record)]
+        found += [(name, c) for c in (record["cells"] if "cells" in record else why_parts(record))]
     return found
 
 
@@ -306,11 +307,23 @@ def test_every_glued_number_of_a_page_has_its_derivation(stem, course):
             continue
         bundle = glued[key]
         if kind == "text":
-            if site_why.is_number(bundle["text/plain"]):
+            text = bundle["text/plain"]
+            if site_why.is_number(text):
                 numbers += 1
                 with_record += WHY_MIME in bundle
                 if WHY_MIME not in bundle:
                     missing.append(key)
+                continue
+            # a number inside a sentence: inside a part of its record (or the text's one record)
+            record = bundle.get(WHY_MIME)
+            spans = ([(p["at"], p["at"] + p["length"]) for p in record["parts"]] if record and "parts" in record
+                     else [(0, len(text))] if record else [])
+            for a, b in site_why.sentence_numbers(text, site_why.preset_names(_file(course))):
+                numbers += 1
+                if any(x <= a and b <= y for x, y in spans):
+                    with_record += 1
+                else:
+                    missing.append(f"{key}: {text[a:b]!r} in {text[:60]!r}")
         else:
             cells = {c["cell"] for c in bundle.get(WHY_MIME, {}).get("cells", [])}
             for cell in site_why.table_cells(bundle.get("text/markdown", "")):

@@ -6,7 +6,8 @@ At `html-page-context` (before `assets.page_assets`, which keeps why.js on a pag
 `data-rl-why` is): the page's glue records (myst-nb's NAME.glue.json beside the executed notebook) are matched to the
 page's `{glue:text}` uses and `{glue:md}` tables in the order the chapter's source names them (myst-nb writes a
 pasted text as `<span class="pasted-text">`, without its key). The gate: a glued number (a text that begins with a
-digit, a table cell of a glued table that begins with a digit) without a derivation on any page, or an input
+digit, a table cell of a glued table that begins with a digit, a number inside a glued sentence: each part of a
+`why.sentence` is a button of its own) without a derivation on any page, or an input
 that does not resolve (a course.toml key not in the file, a parameter-cell variable not in the page's cell, a derived
 record missing), is a build warning naming the page and the key, and the site's build treats warnings as errors.
 Counts per page go to _build/why-coverage.json.
@@ -35,6 +36,28 @@ def is_number(text: str) -> bool:
     """A glued text that a reader reads as a number ("15.876", "4,096으로", "1/12", "63.51배"), not a name or a
     formula ("FP32", "2N³", "8N³/T + 4N²", "N/6은", "4·T_M·T_K Byte", "1/s", "2/(3s)"), a version ("2.4.6") or a pattern's name ("2:4")."""
     return bool(_NUMBER.match(text.strip()))
+
+
+# a number inside a glued sentence ("T = 128에서 메모리는 약 4.362 ms"), not a formula's ("2N³", "N/(4N+2)"), an
+# index ("C[0,0]"), a pattern's name ("2:4") or a power's base ("10⁻¹⁰")
+_IN_SENTENCE = re.compile(r"(?<![A-Za-z_\d.,/:⁰¹²³⁴⁵⁶⁷⁸⁹\[+])(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?"
+                          r"(?![A-Za-z_⁰¹²³⁴⁵⁶⁷⁸⁹⁻\d/\]]|[.:,]\d)")
+_TIMES_SYMBOL = re.compile(r"\s?[·×]\s?[A-Za-z]")   # "2·s", "3 × N": a coefficient (but "T = 32·T = 64" lists values)
+
+
+def sentence_numbers(text: str, names=()) -> list[tuple[int, int]]:
+    """(start, end) of each number a reader reads inside a glued text that is not itself a number; a number inside
+    one of `names` (the presets' names: "RTX 4090") is a name's."""
+    for name in names:
+        text = text.replace(name, "x" * len(name))
+    return [m.span() for m in _IN_SENTENCE.finditer(text)
+            if not _TIMES_SYMBOL.match(text, m.end()) or text[:m.start()].endswith("= ")]
+
+
+def preset_names(file: dict) -> list[str]:
+    """The presets' names in a parsed course.toml (and each without its parenthesised detail, as pages write them)."""
+    names = {p["name"] for p in file.get("presets", {}).values() if isinstance(p, dict) and "name" in p}
+    return sorted(names | {n.split(" (")[0] for n in names}, key=len, reverse=True)
 
 
 def uses(source: str) -> list[tuple[str, str]]:
@@ -92,16 +115,16 @@ def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: st
             elif kind == "code":
                 if what not in source:
                     bad.append(origin)
-            elif kind not in ("measured", "cite", "simulated", "control"):
+            elif kind not in ("measured", "cite", "simulated", "control", "search"):
                 bad.append(origin)
     return bad
 
 
-def mark(body: str, source: str, glue: dict) -> tuple[str, list[dict], list[tuple[str, str]], dict]:
+def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict], list[tuple[str, str]], dict]:
     """`body` with each glued number that has a record as a disclosure button; the buttons' records in order;
     (key, problem) of each glued number without a derivation; counts."""
     entries, missing = [], []
-    counts = {"numbers": 0, "with": 0}
+    counts = {"numbers": 0, "with": 0, "in_sentences": 0, "in_sentences_with": 0}
     out, cursor = [], 0
 
     def button(text_html: str, record: dict) -> str:
@@ -126,15 +149,36 @@ def mark(body: str, source: str, glue: dict) -> tuple[str, list[dict], list[tupl
                 out.append(m.group(0))
                 continue
             number = is_number(text)
+            inside = [] if number else sentence_numbers(text, names)
             counts["numbers"] += number
+            counts["in_sentences"] += len(inside)
             record = data.get(WHY_MIME)
             if record is None:
                 if number:
                     missing.append((key, f"{text!r}에 유도가 없다"))
+                missing += [(key, f"문장 {text!r}의 숫자 {text[a:b]!r}에 유도가 없다") for a, b in inside]
                 out.append(m.group(0))
                 continue
             counts["with"] += number
-            out.append(f'<span class="pasted-text">{button(m.group(1), record)}</span>')
+            if "parts" not in record:   # one record for the whole text (a number, or a label such as "T = 128")
+                counts["in_sentences_with"] += len(inside)
+                out.append(f'<span class="pasted-text">{button(m.group(1), record)}</span>')
+                continue
+            spans = [(p["at"], p["at"] + p["length"]) for p in record["parts"]]
+            for a, b in inside:
+                if any(x <= a and b <= y for x, y in spans):
+                    counts["in_sentences_with"] += 1
+                else:
+                    missing.append((key, f"문장 {text!r}의 숫자 {text[a:b]!r}에 유도가 없다"))
+            pieces, at = [], 0
+            for part in sorted(record["parts"], key=lambda p: p["at"]):
+                start, end = part["at"], part["at"] + part["length"]
+                pieces.append(html.escape(text[at:start], quote=False))
+                pieces.append(button(html.escape(text[start:end], quote=False),
+                                     {**part, "records": record["records"]}))
+                at = end
+            pieces.append(html.escape(text[at:], quote=False))
+            out.append(f'<span class="pasted-text">{"".join(pieces)}</span>')
         else:
             cells = table_cells(data.get("text/markdown", ""))
             with_record = {c["cell"]: c for c in data.get(WHY_MIME, {}).get("cells", [])}
@@ -212,10 +256,10 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
         return
     glue = {name: output.get("data", {}) for name, output in json.loads(glue_path.read_text(encoding="utf-8")).items()}
     source = source_path.read_text(encoding="utf-8")
-    body, entries, missing, counts = mark(body, source, glue)
+    file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
+    body, entries, missing, counts = mark(body, source, glue, preset_names(file))
     records = counts.pop("records")
     in_explorers, explorer_missing, explorer_records = explorer_numbers(body)
-    file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
     cells = cell_names(source)
     bad = sorted({o for o in unresolved({}, {**records, **explorer_records}, file, cells, source)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})

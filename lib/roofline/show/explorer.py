@@ -70,7 +70,7 @@ def _json(data) -> str:
 def why_button(text: str, attrs: str = "") -> str:
     """A shown number that carries its record (`roofline.show.why.Shown`) as the button that opens its derivation
     (_static/why.js; the explorer's states name their entries, `why.pooled`); plain text otherwise."""
-    if not isinstance(text, why.Shown):
+    if not isinstance(text, why.Shown) or "of" not in text.why:
         return f"<span{attrs}>{html.escape(text)}</span>" if attrs else html.escape(text)
     return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{why.entry_id(text)}"{attrs}>'
             f"{html.escape(text)}</button>")

@@ -9,7 +9,9 @@ disagree with the number. A page module glues `why.decimal(cost.derivation("I"),
 `why("I0")`.
 
 Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measured:<name, conditions>",
-"cite:<bibkey>", "simulated:<the model's simulation and its inputs>" (a count the LRU cache simulation gives).
+"cite:<bibkey>", "simulated:<the model's simulation and its inputs>" (a count the LRU cache simulation gives),
+"search:<what the model searched for>" (the widest T_K that fits: found by trying, no formula); an explorer's and the
+live mode's "control:<its control>" and "typed:<the field>" (`pooled`).
 """
 from __future__ import annotations
 
@@ -227,8 +229,8 @@ def pooled(state: dict, pool: dict, origins: dict | None = None) -> dict:
     entries, records = pool.setdefault("g", {}), pool.setdefault("r", {})
 
     def plain(value):
-        if not isinstance(value, Shown):
-            return value, 0
+        if not isinstance(value, Shown) or "of" not in value.why:   # (a sentence in a state: its words)
+            return str(value) if isinstance(value, str) else value, 0
         key = entry_id(value)
         entries.setdefault(key, {k: value.why[k] for k in ENTRY})
         for rid, record in value.why["records"].items():
@@ -311,7 +313,7 @@ def giga(q: Quantity, digits: int, src: dict) -> Shown:
 
 ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
            "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 노트북의 코드 셀이 정한 값:",
-           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값"}
+           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값", "search": "모형이 찾은 값:"}
 
 
 def origin_text(origin: str, recs: dict) -> str:
@@ -360,14 +362,55 @@ def why(name) -> None:
         known = ", ".join(sorted(REGISTRY)) or "(아직 없음: 셀을 먼저 실행하자)"
         print(f"why: {name!r}의 유도가 없다. 유도가 있는 이름: {known}")
         return
-    print(text(record))
+    print("\n\n".join(text(one) for one in parts(record)))   # a sentence: each of its numbers
+
+
+def sentence(*pieces) -> Shown:
+    """A glued text of words and shown numbers, joined: each number (a piece that carries its record) keeps it, as a
+    part of the text (`{"parts": [{"at", "length", entry…}], "records"}`; a sentence among the pieces brings its
+    parts). The page marks each part as its own button; a notebook's `why(name)` prints each."""
+    text, parts, records = "", [], {}
+    for piece in pieces:
+        record = getattr(piece, "why", None)
+        if record is not None and "parts" in record:
+            parts += [{**part, "at": part["at"] + len(text)} for part in record["parts"]]
+            records.update(record["records"])
+        elif record is not None:
+            parts.append({"at": len(text), "length": len(piece), **{k: record[k] for k in ENTRY}})
+            records.update(record["records"])
+        text += str(piece)
+    return Shown(text, {"parts": parts, "records": records})
+
+
+def case(c, src: dict) -> str:
+    """`ko.case` with the tile side's record: "T = 128" (128 a part), "재사용 없음" (no number)."""
+    from roofline.show import ko
+
+    return ko.case(c) if c.T is None else sentence("T = ", var("T", c.T, src))
+
+
+def cases(cs, src: dict) -> str:
+    """`ko.cases`, "재사용 없음·T = 32·T = 64", each tile side with its record."""
+    pieces = []
+    for i, c in enumerate(cs):
+        pieces += ["·"] * bool(i) + [case(c, src)]
+    return sentence(*pieces)
+
+
+def parts(record: dict) -> list[dict]:
+    """The numbers a record shows, each as a record of its own: a sentence's parts, or the record itself."""
+    if "parts" not in record:
+        return [record]
+    return [{**{k: part[k] for k in ENTRY}, "records": record["records"]} for part in record["parts"]]
 
 
 def particle(value: Shown, pair: str) -> Shown:
-    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로"."""
+    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로" (a sentence keeps its parts where they
+    are: the particle follows them)."""
     from roofline.show import ko
 
-    return Shown(ko.particle(value, pair), value.why)
+    record = getattr(value, "why", None)   # (a plain text: the particle alone)
+    return ko.particle(value, pair) if record is None else Shown(ko.particle(value, pair), record)
 
 
 def around(value: Shown, text: str) -> Shown:
@@ -397,6 +440,13 @@ def listed(symbol: str, values, origin: str, text: str) -> Shown:
     name, unit = _name(symbol)
     key = "l-" + hashlib.sha256(f"{symbol}|{shown_}".encode()).hexdigest()[:10]
     return _given(key, symbol, name, unit, shown_, origin, text, list=True)
+
+
+def cited(text: str, name: str, value: int, bibkey: str) -> Shown:
+    """`text`, a number that names something in a cited source ("Algorithm 1"), not a quantity: its record is the
+    bibliography entry."""
+    key = "k-" + hashlib.sha256(f"{text}|{value}|{bibkey}".encode()).hexdigest()[:10]
+    return _given(key, text, name, "", str(value), f"cite:{bibkey}", text)
 
 
 def chosen(symbol: str, name: str, value: int, call: str) -> Shown:

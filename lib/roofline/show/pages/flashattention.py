@@ -364,11 +364,13 @@ def _stride_reading(result, note) -> str:
     if result.slowdown <= 1:
         return ("이 컴퓨터에서는 열 순서가 느리지 않았다. 하드웨어 프리페처와 큰 캐시가 미스를 거의 다 숨긴 경우다. "
                 "행렬을 키우거나 다른 컴퓨터에서 다시 재어 보자.")
+    shown = walk_counts(note)["misses-ratio"]   # the ratio the walk above counted, with its record
+    assert shown == fmt.ratio(ratio, 0)
     if result.slowdown < ratio:
-        return (f"열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도가 위에서 센 L1 미스의 비"
-                f"({fmt.ratio(ratio, 0)})보다 작은 것은 L1 미스의 상당 부분을 L2와 하드웨어 프리페처가 받아 주기 때문이다.")
-    return (f"열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도는 위에서 센 L1 미스의 비"
-            f"({fmt.ratio(ratio, 0)})보다도 크다. L1 밖의 캐시와 TLB에서도 미스가 나기 때문이다.")
+        return why.sentence("열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도가 위에서 센 L1 미스의 비(",
+                            shown, ")보다 작은 것은 L1 미스의 상당 부분을 L2와 하드웨어 프리페처가 받아 주기 때문이다.")
+    return why.sentence("열 순서가 느린 것은 같은 Byte를 옮기면서 줄을 더 자주 올리기 때문이다. 느려진 정도는 위에서 센 L1 미스의 비(",
+                        shown, ")보다도 크다. L1 밖의 캐시와 TLB에서도 미스가 나기 때문이다.")
 
 
 # ---------------------------------------------------------------- BLAS
@@ -612,8 +614,16 @@ def claimed_gap(sweep, src: dict | None = None) -> dict:
     src = src or {}
     quoted = lambda b: why.shown(var("R_표", QUOTED_BATCH_TFLOPS[b] * 10**12), fmt.number(QUOTED_BATCH_TFLOPS[b]), src,  # noqa: E731
                                  digits=None, scale=Fraction(1, 10**12), unit="TFLOPs/s")
-    out = {"gap-small": (f"약 {fmt.decimal(min(small), 0)}–{fmt.decimal(max(small), 0)}배" if small else "–"),
-           "gap-big": (f"b = {fmt.integer(big[0][0].b)}에서는 약 {fmt.decimal(big[0][1], 0)}배" if big else ""),
+    def gap(r):   # the bound over the quoted rate at batch b, with its record
+        q = named("R_roof/R_표", r.timing.derivation("R_roof") / var("R_표", QUOTED_BATCH_TFLOPS[r.b] * 10**12))
+        return why.shown(q, fmt.decimal(q.value, 0), {**src, ("name", "R_roof/R_표"): ("상한이 인용 표의 몇 배인가", "")},
+                         digits=0, unit="배")
+
+    below = [r for r, _ in pairs if r.timing.memory_bound]
+    lo = min(below, key=lambda r: r.timing.R_roof / QUOTED_BATCH_TFLOPS[r.b]) if below else None
+    hi = max(below, key=lambda r: r.timing.R_roof / QUOTED_BATCH_TFLOPS[r.b]) if below else None
+    out = {"gap-small": why.sentence("약 ", gap(lo), "–", gap(hi), "배") if small else "–",
+           "gap-big": why.sentence("b = ", why.var("b", big[0][0].b, src), "에서는 약 ", gap(big[0][0]), "배") if big else "",
            "quoted-b": why.var("b_표", 256, src) if src else fmt.integer(256), "quoted-256": quoted(256) if src else fmt.number(QUOTED_BATCH_TFLOPS[256]),
            "quoted-max": why.shown(var("R_표", QUOTED_BATCH_TFLOPS[4096] * 10**12), fmt.integer(QUOTED_BATCH_TFLOPS[4096]), src,
                                    digits=None, scale=Fraction(1, 10**12), unit="TFLOPs/s") if src else fmt.integer(QUOTED_BATCH_TFLOPS[4096])}
@@ -659,6 +669,7 @@ def flash(note) -> dict:
     preset, s, seq, d_head = note.preset, note.s, note.seq, note.attention.d_head
     check = note.flash_check
     src = sources(note)
+    blocks_src = {**src, "B_r": "toml:note.flash_check.blocks", "B_c": "toml:note.flash_check.blocks"}
     N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
     M_ = attention.sram_term(var("smem", preset.smem_per_SM), s_)
     B_r_, B_c_ = attention.flash_blocks_terms(M_, d)
@@ -670,7 +681,8 @@ def flash(note) -> dict:
         "flash-source": source(attention.flash_forward),
         "check-d": why.var("d", check.d, {**src, "d": "toml:note.flash_check.d"}),
         "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N)),
-        "check-blocks": ", ".join(f"({fmt.integer(r)}, {fmt.integer(c)})" for r, c in check.blocks),
+        "check-blocks": why.sentence(*[x for i, (r, c) in enumerate(check.blocks) for x in (
+            [", "] * bool(i) + ["(", why.var("B_r", r, blocks_src), ", ", why.var("B_c", c, blocks_src), ")"])]),
         "sram": why.binary(var("smem", preset.smem_per_SM), "KiB", src), "M": why.integer(M_, src),
         "B-r": why.integer(B_r_, src), "B-c": why.integer(B_c_, src),
         "T-c": why.integer(attention.block_count_term(N, B_c_), src), "std-seq": why.binary(std_, "MiB", src),
@@ -690,20 +702,28 @@ FA_THREADS = 128   # the residency sentence's block: 4 warps
 def sram_block(preset) -> str:
     """M is the model's SRAM, the SM's whole shared memory; what one block may take and how many such blocks the
     SM holds come from the per-SM limits (roofline.occupancy). Empty for a preset without them."""
+    from roofline.show.pages.w4_4_tile_size import sm_origins
+
     sm = preset.sm
     if sm is None:
         return ""
     r = occupancy.occupancy(preset, FA_THREADS, sm.registers_per_thread, sm.smem_per_block)
     # the Shared Memory limit alone: what the fewest registers a thread can hold would give too
     fewest = occupancy.occupancy(preset, FA_THREADS, 1, sm.smem_per_block)
-    why = ("레지스터를 얼마나 쓰든 Shared Memory 때문에 " if r.blocks and fewest.blocks == r.blocks
-           and fewest.limits["smem"] == r.blocks else "")
-    held = (f"{why}SM 하나에 {fmt.integer(r.blocks)}개만 상주하고, 점유율은 {ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}"
-            if r.blocks else "SM에 올라가지 않는다")
-    return (f"M은 모델의 값이다. {preset.name.split(' (')[0]}에서 블록 하나가 받을 수 있는 Shared Memory의 최대는 "
-            f"{ko.particle(fmt.kib(sm.smem_per_block), '이다/다')}. "
-            + (f"드라이버는 이와 별도로 블록마다 {fmt.integer(sm.smem_reserved)} Byte를 잡는다. " if sm.smem_reserved else "")
-            + f"그 최대치를 쓰는 블록(스레드 {FA_THREADS}개, 워프 {FA_THREADS // sm.warp_size}개)은 {held}.")
+    # the block's threads: 4 warps, as FlashAttention-2's forward kernel (Dao 2023, §3.3)
+    src = {**sm_origins(preset), "스레드": "cite:dao2023flashattention2"}
+    limit = lambda key: var(f"sm.{key}", getattr(sm, key))   # noqa: E731
+    how = occupancy.derivation(preset, var("스레드", FA_THREADS), limit("registers_per_thread"), limit("smem_per_block"))
+    lead = ("레지스터를 얼마나 쓰든 Shared Memory 때문에 " if r.blocks and fewest.blocks == r.blocks
+            and fewest.limits["smem"] == r.blocks else "")
+    held = (why.sentence(f"{lead}SM 하나에 ", why.integer(how["blocks"], src), "개만 상주하고, 점유율은 ",
+                         why.particle(why.percent(how["occupancy"], 1, src), "이다/다")) if r.blocks else "SM에 올라가지 않는다")
+    return why.sentence(
+        f"M은 모델의 값이다. {preset.name.split(' (')[0]}에서 블록 하나가 받을 수 있는 Shared Memory의 최대는 ",
+        why.particle(why.kib(limit("smem_per_block"), src), "이다/다"), ". ",
+        *(["드라이버는 이와 별도로 블록마다 ", why.integer(limit("smem_reserved"), src), " Byte를 잡는다. "] if sm.smem_reserved else []),
+        "그 최대치를 쓰는 블록(스레드 ", why.integer(var("스레드", FA_THREADS), src), "개, 워프 ", why.integer(how["W"], src),
+        "개)은 ", held, ".")
 
 
 def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
@@ -714,9 +734,18 @@ def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
     if fit_c == B_c:
         return ""
     moved = attention.flash_traffic(seq, d, fit_c) * s
-    return (f"이 수치는 논문 Algorithm 1의 규칙 B_c = ⌈M/(4d)⌉를 그대로 따른다. 앞의 타일 그림처럼 실제로 들어가는 "
-            f"B_c = {ko.particle(fmt.integer(fit_c), '으로/로')} 세면 T_c = {fmt.integer(attention.block_count(seq, fit_c))}, "
-            f"이동은 {ko.particle(fmt.mib(moved), '으로/로')} 표준보다 {fmt.ratio(Fraction(std_seq, moved))} 적다.")
+    src = {**sources(note), "align": "toml:note.tensor_core.align"}
+    N, d_, s_ = var("N", seq), var("d", d), var("s", s)
+    align = note.tensor_core.align   # the diagram's B_c, as flash_blocks_text derives it
+    B_c_ = named("B_c,맞춤", var("align", align) * (fit_c // align))
+    flash_, std_ = attention.flash_traffic_term(N, d_, B_c_, s_), attention.standard_traffic_term(N, d_, s_)
+    assert (flash_.value, std_.value) == (moved, std_seq)
+    return why.sentence(
+        "이 수치는 논문 ", why.cited("Algorithm 1", "논문의 알고리즘 번호", 1, "dao2022flashattention"),
+        "의 규칙 B_c = ⌈M/(4d)⌉를 그대로 따른다. 앞의 타일 그림처럼 실제로 들어가는 B_c = ",
+        why.particle(why.integer(B_c_, src), "으로/로"), " 세면 T_c = ", why.integer(attention.block_count_term(N, B_c_), src),
+        ", 이동은 ", why.particle(why.binary(flash_, "MiB", src), "으로/로"), " 표준보다 ",
+        why.ratio(named("Q_표준/Q_Flash", std_ / flash_), 2, src), " 적다.")
 
 
 def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:

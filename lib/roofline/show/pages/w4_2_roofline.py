@@ -32,20 +32,27 @@ def ridge_equation(hw):
                        + r"\ \text{FLOPs/Byte}")
 
 
-def points(cases, hw, src: dict | None = None) -> dict:
+def points(cases, hw, src: dict) -> dict:
     """② 's sentence on the figure's points: which cases are memory-bound (their ceilings) and which compute-bound."""
     memory = [c for c in cases if c.timing.memory_bound]
     compute = [c for c in cases if not c.timing.memory_bound]
     parts = []
+
+    def dotted(values):
+        return [x for i, v in enumerate(values) for x in (["·"] * bool(i) + [v])]
+
     if memory:
-        parts.append(f"분기점보다 I가 작은 {ko.particle(ko.cases(memory), '은/는')} 메모리 한계로, 기울어진 선 위에 있고, "
-                     f"상한은 약 {'·'.join(fmt.tera(c.timing.R_roof, 3) for c in memory)} TFLOPs/s다.")
+        parts.append(why.sentence(
+            "분기점보다 I가 작은 ", why.particle(why.cases(memory, src), "은/는"), " 메모리 한계로, 기울어진 선 위에 있고, 상한은 약 ",
+            *dotted([why.tera(c.timing.derivation("R_roof"), 3, src) for c in memory]), " TFLOPs/s다."))
     if compute:
-        parts.append(f"분기점을 넘은 {ko.particle(ko.cases(compute), '은/는')} 연산 한계다. "
-                     f"I가 약 {'·'.join(fmt.decimal(c.cost.I, 3) for c in compute)} FLOPs/Byte여도 "
-                     f"상한이 P = {fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s에서 멈춘다.")
+        parts.append(why.sentence(
+            "분기점을 넘은 ", why.particle(why.cases(compute, src), "은/는"), " 연산 한계다. I가 약 ",
+            *dotted([why.decimal(c.timing.derivation("I"), 3, src) for c in compute]), " FLOPs/Byte여도 상한이 P = ",
+            why.number(hw.derivation("P"), 3, src, Fraction(1, fmt.TERA), "TFLOPs/s"), " TFLOPs/s에서 멈춘다."))
     count = named("경우의 수", 1 + var("len(tiles)", len(cases) - 1))   # no reuse, then one case per tile
-    return {"points": " ".join(parts), "n-cases": why.integer(count, src) if src else fmt.integer(len(cases))}
+    return {"points": why.sentence(*[x for i, part in enumerate(parts) for x in ([" "] * bool(i) + [part])]),
+            "n-cases": why.integer(count, src)}
 
 
 def time_table(cases, w4) -> dict:
@@ -67,14 +74,14 @@ def change(before, after) -> str:
     return "두 배가 된다" if ratio == 2 else f"{fmt.ratio(ratio)}가 된다"
 
 
-def limit_sentence(machine, I, new: bool = False) -> str:
-    """The limiting resource at intensity I on `machine`, said by comparing I with its ridge point I* = P/BW."""
+def limit_sentence(ridge_q, I, src: dict, new: bool = False) -> str:
+    """The limiting resource at intensity I on a machine, said by comparing I with its ridge point I* = P/BW
+    (`ridge_q`, the derived I*)."""
     ridge = "새 분기점" if new else "분기점"
-    if I == machine.ridge:
-        star = ko.particle(f"{ridge} I* = {fmt.number(I, 3)} FLOPs/Byte", "과/와")
-        return (f"{'이제 ' if new else ''}I가 {star} 같아 두 상한이 만난다. "
-                "HBM 대역폭과 연산 성능이 동시에 제한 자원이다.")
-    if I < machine.ridge:
+    if I == ridge_q.value:
+        return why.sentence(f"{'이제 ' if new else ''}I가 {ridge} I* = ", why.number(ridge_q, 3, src),
+                            " FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다.")
+    if I < ridge_q.value:
         return f"I가 {ridge}보다 작으므로 제한 자원은 HBM 대역폭이다."
     return f"I가 {ridge}보다 크므로 제한 자원은 연산 성능이다."
 
@@ -97,7 +104,6 @@ def doubling(hw, w4) -> dict:
     def num(q):
         return why.number(q, 3, src)
 
-    more_P, more_BW = hw.with_(P=2 * hw.P), hw.with_(BW=2 * hw.BW)
     table = tables.markdown(
         ["경우", "분기점 I*", "상한"],
         [(f"{name}: P = {fmt.number(p.value / fmt.TERA, 3)}, BW = {fmt.number(b.value / fmt.TERA, 3)}", num(star), tera(r))
@@ -105,11 +111,11 @@ def doubling(hw, w4) -> dict:
         "lrr",
     )
     R0, R_P, R_BW = (r.value for r in R)
-    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(hw, I.value),
+    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(machines[0][3], I.value, src),
             "q-R-P": tera(R[1]), "q-R-P-change": change(R0, R_P), "q-R-BW": tera(R[2]),
             "q-R-BW-change": change(R0, R_BW), "q-ridge-P": num(machines[1][3]),
-            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(more_P, I.value, new=True),
-            "q-limit-BW": limit_sentence(more_BW, I.value, new=True), "q-table": table}
+            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(machines[1][3], I.value, src, new=True),
+            "q-limit-BW": limit_sentence(machines[2][3], I.value, src, new=True), "q-table": table}
 
 
 # ---------------------------------------------------------------- the page's values, one dict per section
@@ -311,7 +317,7 @@ def roofline_state(w4) -> dict:
     src = why.sources(w4)
     fields = {**machine_words(hw, src), "machine": f"{name}, {w4.dtype}",
               "shape": why.around(why.var("N", w4.N, src), f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}"),
-              "regimes": regimes(cases) + "."}
+              "regimes": why.sentence(regimes(cases, src), ".")}
     I_all = [c.cost.I for c in cases] + [hw.ridge]
     lo, hi = min(I_all) / 4, max(I_all) * 8
     xs = sorted({lo, hw.ridge, hi, *(c.cost.I for c in cases)})

@@ -5,7 +5,7 @@ buffering, GPU: buffers, occupancy and its binding limit) with its live form.
     buffer_table(single), double_table(single, double)
     sm_table(gpu), occupancy_table(gpu, cases), worked_steps(gpu, case), gpus_table(gpus, cases)   (roofline.occupancy)
     k_widths(N, T) → the K widths to compare for a T×T output tile; k_width_table(N, T, s)
-    big_verdict(timing, T)
+    big_verdict(timing, T, src)
 
 The `*_section(w4, …)` functions return name → value for one section of the page (`glue_page(page.storage_section(w4))`);
 `exercises(w4)` its questions.
@@ -142,13 +142,14 @@ def per_thread(outputs: int, threads: int) -> str:
     return fmt.integer(x) if x.denominator == 1 else fmt.decimal(x, 2, grouping=True)
 
 
-def big_verdict(timing, T: int) -> str:
+def big_verdict(timing, T: int, src: dict) -> str:
     """Where the largest tile stands on the roofline, and what that means for larger tiles (two sentences)."""
+    T_ = why.var("T", T, src)
     if timing.memory_bound:
-        return (f"I가 아직 분기점에 못 미치므로 T = {T} 타일도 메모리 한계다. 메모리 시간이 연산 시간보다 길다. "
-                "이상적 시간은 둘 가운데 긴 쪽이다. 아직은 메모리 시간이 길므로, 타일을 더 키우면 이상적 시간도 줄어든다.")
-    return (f"I가 분기점을 넘었으므로 T = {T} 타일은 연산 한계다. 연산 시간이 메모리 시간보다 길다. "
-            "이상적 시간은 둘 가운데 긴 쪽이다. 그러니 타일을 더 키워 메모리 시간을 깎아도 F/P보다 짧아지지는 않는다.")
+        return why.sentence("I가 아직 분기점에 못 미치므로 T = ", T_, " 타일도 메모리 한계다. 메모리 시간이 연산 시간보다 길다. "
+                            "이상적 시간은 둘 가운데 긴 쪽이다. 아직은 메모리 시간이 길므로, 타일을 더 키우면 이상적 시간도 줄어든다.")
+    return why.sentence("I가 분기점을 넘었으므로 T = ", T_, " 타일은 연산 한계다. 연산 시간이 메모리 시간보다 길다. "
+                        "이상적 시간은 둘 가운데 긴 쪽이다. 그러니 타일을 더 키워 메모리 시간을 깎아도 F/P보다 짧아지지는 않는다.")
 
 
 # ---------------------------------------------------------------- occupancy (roofline.occupancy)
@@ -171,16 +172,26 @@ def binding(result) -> str:
     return "·".join(LIMIT_NAMES[name] for name in result.binding)
 
 
-def over_text(case, preset) -> str:
-    """Why no block of `case` can launch, one sentence."""
+def over_text(case, preset, w4=None) -> str:
+    """Why no block of `case` can launch, one sentence (with the problem `w4`, each number with its record)."""
     sm = preset.sm
+    if w4 is None:
+        kib, integer, limit = fmt.kib, fmt.integer, lambda key: fmt.integer(getattr(sm, key))
+        smem, registers, threads = case.smem, case.registers, case.threads
+        kib_limit = fmt.kib(sm.smem_per_block)
+    else:
+        how, src = case_derivation(case, preset, w4)
+        kib, integer = (lambda q: why.kib(q, src)), (lambda q: why.integer(q, src))
+        smem, registers, threads = how["smem"], how["registers"], var("스레드", case.threads)
+        limit = lambda key: why.var(f"sm.{key}", getattr(sm, key), src)   # noqa: E731
+        kib_limit = why.kib(var("sm.smem_per_block", sm.smem_per_block), src)
     if case.over == "smem":
-        return (f"블록당 Shared Memory {ko.particle(fmt.kib(case.smem), '이/가')} 블록 하나의 최대 "
-                f"{ko.particle(fmt.kib(sm.smem_per_block), '을/를')} 넘어 블록이 하나도 올라가지 않는다.")
+        return why.sentence("블록당 Shared Memory ", why.particle(kib(smem), "이/가"), " 블록 하나의 최대 ",
+                            why.particle(kib_limit, "을/를"), " 넘어 블록이 하나도 올라가지 않는다.")
     if case.over == "registers":
-        return (f"스레드당 레지스터 {case.registers}개가 한도 {sm.registers_per_thread}개를 넘는다. 컴파일러는 "
-                "넘치는 값을 메모리로 내보내고(spill), 그러면 이 계산의 가정이 무너진다.")
-    return f"블록 하나의 스레드 {fmt.integer(case.threads)}개가 최대 {fmt.integer(sm.threads_per_block)}개를 넘는다."
+        return why.sentence("스레드당 레지스터 ", integer(registers), "개가 한도 ", limit("registers_per_thread"),
+                            "개를 넘는다. 컴파일러는 넘치는 값을 메모리로 내보내고(spill), 그러면 이 계산의 가정이 무너진다.")
+    return why.sentence("블록 하나의 스레드 ", integer(threads), "개가 최대 ", limit("threads_per_block"), "개를 넘는다.")
 
 
 def sm_origins(preset) -> dict:
@@ -331,7 +342,7 @@ def gpus_table(gpus, cases, w4=None):
                             "정한 한도"], rows, "llrlrl")
 
 
-def occupancy_misfits(gpus, cases) -> str:
+def occupancy_misfits(gpus, cases, src: dict) -> str:
     """Which (GPU, T, buffering) no block can take, as one sentence."""
     clauses = []
     Ts = sorted({T for _, T, _ in cases})
@@ -339,18 +350,23 @@ def occupancy_misfits(gpus, cases) -> str:
         parts = []
         for T in Ts:
             single, double = (cases[g.key, T, c].result is None or not cases[g.key, T, c].result.blocks for c in (1, 2))
-            label = f"T = {T}"
+            label = why.sentence("T = ", why.var("T", T, src))
             if single and double:
-                parts.append(f"{ko.particle(label, '이면/면')} 단일 버퍼든 이중 버퍼링이든")
+                parts.append(why.sentence(why.particle(label, "이면/면"), " 단일 버퍼든 이중 버퍼링이든"))
             elif double:
-                parts.append(f"{ko.particle(label, '을/를')} 이중 버퍼링하면")
+                parts.append(why.sentence(why.particle(label, "을/를"), " 이중 버퍼링하면"))
             elif single:
-                parts.append(f"{ko.particle(label, '을/를')} 단일 버퍼로 두면")
+                parts.append(why.sentence(why.particle(label, "을/를"), " 단일 버퍼로 두면"))
         if parts:
-            clauses.append(f"{gpu_name(g)}에서 " + ", ".join(parts))
+            clauses.append(why.sentence(f"{gpu_name(g)}에서 ", *joined(parts, ", ")))
     if not clauses:
         return "이 표의 경우는 모두 SM 하나에 블록이 하나 이상 올라간다."
-    return ", 그리고 ".join(clauses) + " 블록이 하나도 올라가지 않는다."
+    return why.sentence(*joined(clauses, ", 그리고 "), " 블록이 하나도 올라가지 않는다.")
+
+
+def joined(pieces, between: str) -> list:
+    """`between.join(pieces)` as the pieces of a `why.sentence` (each keeps its records)."""
+    return [x for i, piece in enumerate(pieces) for x in ([between] * bool(i) + [piece])]
 
 
 def worked_case(cases):
@@ -359,8 +375,10 @@ def worked_case(cases):
     return fits[-1] if fits else cases[0]
 
 
-def case_label(case) -> str:
-    return f"T = {case.T}, {'단일 버퍼' if case.copies == 1 else '이중 버퍼링'}"
+def case_label(case, src: dict | None = None) -> str:
+    """"T = 128, 단일 버퍼" (with `src`, T with its record)."""
+    T = why.var("T", case.T, src) if src is not None else str(case.T)
+    return why.sentence("T = ", T, f", {'단일 버퍼' if case.copies == 1 else '이중 버퍼링'}")
 
 
 def sm_sources(preset):
@@ -372,17 +390,21 @@ def sm_sources(preset):
                     f"[아키텍처 튜닝 가이드]({sm.architecture})에서 옮겼다(compute capability {sm.compute_capability}).")
 
 
-def occupancy_headline(preset, case) -> str:
-    """The section's one-line answer, from the worked case."""
+def occupancy_headline(preset, case, w4) -> str:
+    """The section's one-line answer, from the worked case (each number with its record)."""
     r = case.result
+    how, src = case_derivation(case, preset, w4)
+    label = case_label(case, src)
     if r is None and case.over == "registers":   # ptxas caps a thread's registers and spills the rest: it launches
-        return f"{gpu_name(preset)}에서 {case_label(case)}의 블록은 이 계산의 가정대로 돌지 않는다. {over_text(case, preset)}"
+        return why.sentence(f"{gpu_name(preset)}에서 ", label, "의 블록은 이 계산의 가정대로 돌지 않는다. ",
+                            over_text(case, preset, w4))
     if r is None:
-        return f"{gpu_name(preset)}에서 {case_label(case)}의 블록은 SM에 올라가지 않는다. {over_text(case, preset)}"
+        return why.sentence(f"{gpu_name(preset)}에서 ", label, "의 블록은 SM에 올라가지 않는다. ", over_text(case, preset, w4))
     held = "입력을 단일 버퍼로 둔" if case.copies == 1 else "입력을 이중 버퍼링한"
-    return (f"{gpu_name(preset)}의 SM 하나에는 {held} T = {case.T} 타일의 블록이 {fmt.integer(r.blocks)}개 상주하고, 점유율은 "
-            f"{ko.particle(fmt.percent(r.occupancy, 1), '이다/다')}. 워프, 레지스터, Shared Memory, 블록 수의 네 한도 가운데 "
-            f"가장 작은 {ko.particle(binding(r), '이/가')} 그 수를 정한다.")
+    return why.sentence(
+        f"{gpu_name(preset)}의 SM 하나에는 {held} T = ", why.var("T", case.T, src), " 타일의 블록이 ",
+        why.integer(how["blocks"], src), "개 상주하고, 점유율은 ", why.particle(why.percent(how["occupancy"], 1, src), "이다/다"),
+        f". 워프, 레지스터, Shared Memory, 블록 수의 네 한도 가운데 가장 작은 {ko.particle(binding(r), '이/가')} 그 수를 정한다.")
 
 
 def worked_steps(preset, case):
@@ -417,11 +439,11 @@ def worked_steps(preset, case):
     return Markdown("\n".join(lines))
 
 
-def worked_verdict(preset, case) -> str:
+def worked_verdict(preset, case, w4) -> str:
     """The sentence under the worked example: which limit binds, and what would lift it."""
     r = case.result
     if r is None:
-        return over_text(case, preset)
+        return over_text(case, preset, w4)
     name = binding(r)
     if r.binding == ("warps",):
         why = "스레드 수가 정하는 한도라 자원을 줄여도 블록이 더 올라가지 않는다."
@@ -469,12 +491,12 @@ def occupancy_section(w4) -> dict:
     cases = [occupancy.tile_case(example, T, w4.s, copies, w4.threads, w4.extra_registers)
              for T in w4.tiles for copies in (1, 2)]
     worked = worked_case(cases)
-    return {"occ-gpu": ko.particle(gpu_name(example), "을/를"), "occ-headline": occupancy_headline(example, worked),
+    return {"occ-gpu": ko.particle(gpu_name(example), "을/를"), "occ-headline": occupancy_headline(example, worked, w4),
             "occ-extra": why.integer(var("여유분", w4.extra_registers), {"여유분": w4.origin("extra_registers")}),
             "occ-threads": why.integer(var("스레드", w4.threads), {"스레드": w4.origin("threads")}),
             "occ-sources": sm_sources(example), "table-sm": sm_table(example),
-            "occ-worked-label": ko.particle(case_label(worked), "을/를"), "occ-steps": worked_steps(example, worked),
-            "occ-verdict": worked_verdict(example, worked), "table-occupancy": occupancy_table(example, cases, w4),
+            "occ-worked-label": why.particle(case_label(worked, case_derivation(worked, example, w4)[1]), "을/를"), "occ-steps": worked_steps(example, worked),
+            "occ-verdict": worked_verdict(example, worked, w4), "table-occupancy": occupancy_table(example, cases, w4),
             "occ-missing-hw": ko.particle(w4.roofline.name or "주어진 하드웨어", "은/는")}
 
 
@@ -483,7 +505,7 @@ def residency_section(w4) -> dict:
     gpu_presets = [w4.catalog.preset(key) for key in w4.gpus]
     by_gpu = {(g.key, T, copies): occupancy.tile_case(g, T, w4.s, copies, w4.threads, w4.extra_registers)
               for g in gpu_presets for T in w4.tiles for copies in (1, 2)}
-    return {"table-resident": gpus_table(gpu_presets, by_gpu, w4), "misfits": occupancy_misfits(gpu_presets, by_gpu)}
+    return {"table-resident": gpus_table(gpu_presets, by_gpu, w4), "misfits": occupancy_misfits(gpu_presets, by_gpu, why.sources(w4))}
 
 
 def per_thread_section(w4) -> dict:
@@ -517,7 +539,7 @@ def big_tile_section(w4) -> dict:
     return {"ridge": why.number(hw.derivation("I*"), 3, src), "hw-name": hw.name or "주어진 하드웨어",
             "I-big": why.decimal(big.cost.derivation("I"), 3, src), "t-compute": why.ms(big.derivation("t_compute"), 3, src),
             "t-memory": why.ms(big.derivation("t_memory"), 3, src), "t-ideal": why.ms(big.derivation("t_ideal"), 3, src),
-            "big-verdict": big_verdict(big, T_big)}
+            "big-verdict": big_verdict(big, T_big, src)}
 
 
 def k_width_question_section(w4) -> dict:
@@ -530,14 +552,23 @@ def k_width_question_section(w4) -> dict:
     fit_T_K = [T_K for T_K in range(1, T_big + 1)          # the divisors of N whose two buffers fit
                if N % T_K == 0 and buffers.tile_buffers(T_big, T_big, T_K, s, s, copies=2).inputs <= limit]
     full_two = buffers.tile_buffers(T_big, T_big, T_big, s, s, copies=2)
+    src = {**why.sources(w4), **sm_origins(gpu)}
     if fit_T_K:
         best = max(fit_T_K)
-        fit = (f"N의 약수 가운데 들어가는 가장 큰 T_K는 {ko.particle(str(best), '이다/다')}. 그때 두 벌의 입력 버퍼는 "
-               f"{ko.particle(fmt.kib(buffers.tile_buffers(T_big, T_big, best, s, s, copies=2).inputs), '이다/다')}. "
-               f"K 단계는 {fmt.integer(N // T_big)}번에서 {fmt.integer(N // best)}번으로 는다.")
+        # the widest T_K is found by trying N's divisors (the model's search, no formula): its buffers and K steps are
+        # derived from it
+        found = {"T_K": "search:N의 약수 가운데 두 벌의 입력 버퍼가 블록 하나의 한도 안에 드는 가장 큰 T_K"}
+        fitted = derived_buffers(w4, T_big, T_big, best, 2)
+        fitted.src.update({**found, ("T_K", best): found["T_K"]})
+        N_ = var("N", N)
+        fit = why.sentence(
+            "N의 약수 가운데 들어가는 가장 큰 T_K는 ", why.particle(why.var("T_K", best, {**src, **found}), "이다/다"),
+            ". 그때 두 벌의 입력 버퍼는 ", why.particle(why.kib(fitted.inputs, fitted.src), "이다/다"), ". K 단계는 ",
+            why.integer(named("K 단계 수", N_ / var("T", T_big)), src), "번에서 ",
+            why.integer(named("K 단계 수", N_ / var("T_K", best)), {**src, **found}), "번으로 는다.")
+        assert fitted.inputs.value == buffers.tile_buffers(T_big, T_big, best, s, s, copies=2).inputs
     else:
         fit = f"이 출력 타일에서는 T_K를 가장 작게 잡아도 두 벌의 입력 버퍼가 {gpu.name}의 블록 하나에 들어가지 않는다."
-    src = {**why.sources(w4), **sm_origins(gpu)}
     limit_q = var("sm.smem_per_block" if gpu.sm else "smem_per_SM", limit)
     two = derived_buffers(w4, T_big, T_big, T_big, 2)
     assert (two.inputs.value, two.acc.value) == (full_two.inputs, full_two.acc)

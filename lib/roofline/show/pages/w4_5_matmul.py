@@ -42,27 +42,30 @@ def compute_bound(cases) -> list:
 
 
 # ---------------------------------------------------------------- sentences
-def headline(cases) -> str:
-    """The chapter's one-line answer: F is common, Q and the ideal time fall, and which tiles compute limits."""
+def headline(cases, src: dict) -> str:
+    """The chapter's one-line answer: F is common, Q and the ideal time fall, and which tiles compute limits (each
+    number with its record)."""
     base, last = cases[0], cases[-1]
-    text = (f"계산량은 어느 방식이나 약 {fmt.giga(base.cost.F, 3)} GFLOPs로 같다. HBM 이동량은 재사용 없음의 약 "
-            f"{fmt.giga(base.cost.Q, 3)} GB에서 {ko.case(last)}의 {fmt.giga(last.cost.Q, 3)} GB로 줄고, 이상적 시간도 "
-            f"{fmt.ms(base.timing.t_ideal, 3)} ms에서 {fmt.ms(last.timing.t_ideal, 3)} ms로 줄")
+    b, l = base.timing.derivation, last.timing.derivation
+    text = why.sentence(
+        "계산량은 어느 방식이나 약 ", why.giga(b("F"), 3, src), " GFLOPs로 같다. HBM 이동량은 재사용 없음의 약 ",
+        why.giga(b("Q"), 3, src), " GB에서 ", why.case(last, src), "의 ", why.giga(l("Q"), 3, src), " GB로 줄고, 이상적 시간도 ",
+        why.ms(b("t_ideal"), 3, src), " ms에서 ", why.ms(l("t_ideal"), 3, src), " ms로 줄")
     flat = compute_bound(cases)
     if flat:
-        return text + f"지만, {ko.cases(flat)}에서는 연산 성능이 한계다."
-    return text + "며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다."
+        return why.sentence(text, "지만, ", why.cases(flat, src), "에서는 연산 성능이 한계다.")
+    return why.sentence(text, "며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다.")
 
 
-def regimes(cases) -> str:
-    """Which cases are memory-bound and which compute-bound (no final period)."""
+def regimes(cases, src: dict) -> str:
+    """Which cases are memory-bound and which compute-bound (no final period), each tile side with its record."""
     parts = []
     slanted = [c for c in cases if c.timing.memory_bound]
     if slanted:
-        parts.append(f"메모리 한계인 경우는 {ko.cases(slanted)}")
+        parts.append(why.sentence("메모리 한계인 경우는 ", why.cases(slanted, src)))
     if compute_bound(cases):
-        parts.append(f"연산 한계인 경우는 {ko.cases(compute_bound(cases))}")
-    return "이고, ".join(parts) + "이다"
+        parts.append(why.sentence("연산 한계인 경우는 ", why.cases(compute_bound(cases), src)))
+    return why.sentence(*[x for i, part in enumerate(parts) for x in (["이고, "] * bool(i) + [part])], "이다")
 
 
 def about_ms(seconds, digits: int = 6) -> str:
@@ -88,33 +91,39 @@ def no_reuse_verdict(timing) -> str:
     return "연산 시간보다 짧다. 그래서 이상적 시간은 연산 시간으로 정해지고, 이 경우는 연산 한계다"
 
 
-def last_story(last) -> str:
+def last_story(last, src: dict) -> str:
     """Why the largest tile's ideal time is what it is."""
     t = last.timing
+    memory, compute = why.ms(t.derivation("t_memory"), 3, src), why.ms(t.derivation("t_compute"), 3, src)
     if t.memory_bound:
-        return (f"{ko.case(last)}에서도 메모리 시간 약 {fmt.ms(t.t_memory, 3)} ms가 연산 시간 약 {fmt.ms(t.t_compute, 3)} ms보다 "
-                "길다. 아직 HBM 대역폭이 한계이므로 타일을 더 키우면 이상적 시간이 더 줄 수 있다.")
-    return (f"{ko.case(last)}에서 메모리는 약 {fmt.ms(t.t_memory, 3)} ms 안에 데이터를 공급할 수 있지만, 계산에는 최소 약 "
-            f"{fmt.ms(t.t_compute, 3)} ms가 걸린다. 이때 실행 시간의 하한은 더 긴 쪽인 연산 시간이다.")
+        return why.sentence(why.case(last, src), "에서도 메모리 시간 약 ", memory, " ms가 연산 시간 약 ", compute, " ms보다 "
+                            "길다. 아직 HBM 대역폭이 한계이므로 타일을 더 키우면 이상적 시간이 더 줄 수 있다.")
+    return why.sentence(why.case(last, src), "에서 메모리는 약 ", memory, " ms 안에 데이터를 공급할 수 있지만, 계산에는 최소 약 ",
+                        compute, " ms가 걸린다. 이때 실행 시간의 하한은 더 긴 쪽인 연산 시간이다.")
 
 
-def gain_story(prev, last) -> str:
+def gain_story(prev, last, src: dict) -> str:
     """How much the ideal time falls from the second-largest tile to the largest."""
     a, b = prev.timing.t_ideal, last.timing.t_ideal
+    ta, tb = (named(f"t_ideal,T={c.T}", c.timing.derivation("t_ideal").term) for c in (prev, last))
+    src = {**src, ("name", ta.symbol): (f"T = {prev.T}의 이상적 시간", "s"), ("name", tb.symbol): (f"T = {last.T}의 이상적 시간", "s"),
+           ("name", "Δt"): ("줄어든 이상적 시간", "s"), ("name", "Δt/t"): ("이상적 시간이 줄어든 비율", "")}
     if a > b:
-        return (f"{ko.case(prev).replace('T = ', 'T를 ')}에서 {ko.particle(ko.case(last).replace('T = ', ''), '으로/로')} "
-                f"키우면 이상적 시간은 {fmt.ms(a, 3)} ms에서 {fmt.ms(b, 3)} ms로 약 {fmt.ms(a - b, 3)} ms"
-                f"({fmt.percent((a - b) / a, 1)}) 줄어든다.")
-    return (f"{ko.particle(ko.case(prev), '과/와')} {ko.case(last)}의 이상적 시간은 {fmt.ms(b, 3)} ms로 같다. "
-            "두 경우 모두 이미 연산 한계이기 때문이다.")
+        gain = named("Δt", ta - tb)
+        return why.sentence(
+            "T를 ", why.var("T", prev.T, src), "에서 ", why.particle(why.var("T", last.T, src), "으로/로"),
+            " 키우면 이상적 시간은 ", why.ms(ta, 3, src), " ms에서 ", why.ms(tb, 3, src), " ms로 약 ", why.ms(gain, 3, src),
+            " ms(", why.percent(named("Δt/t", gain / ta), 1, src), ") 줄어든다.")
+    return why.sentence(why.particle(why.case(prev, src), "과/와"), " ", why.case(last, src), "의 이상적 시간은 ",
+                        why.ms(tb, 3, src), " ms로 같다. 두 경우 모두 이미 연산 한계이기 때문이다.")
 
 
-def bw_check(hw) -> str:
+def bw_check(hw, src: dict) -> str:
     """How to read a memory time off Q in GB at this BW."""
-    tb = fmt.number(hw.BW / 10**12, 3)
+    tb = why.number(hw.derivation("BW"), 3, src, Fraction(1, 10**12), "TB/s")
     if hw.BW == 10**12:
-        return f"BW = {tb} TB/s이므로 Q를 GB로 적은 숫자가 곧 메모리 시간의 ms 숫자다."
-    return f"BW = {tb} TB/s이므로 메모리 시간(ms)은 Q(GB)를 {tb}로 나눈 값이다."
+        return why.sentence("BW = ", tb, " TB/s이므로 Q를 GB로 적은 숫자가 곧 메모리 시간의 ms 숫자다.")
+    return why.sentence("BW = ", tb, " TB/s이므로 메모리 시간(ms)은 Q(GB)를 ", tb, "로 나눈 값이다.")
 
 
 # ---------------------------------------------------------------- tables
@@ -290,9 +299,14 @@ def threshold(w4) -> tuple:
         return tex.aligned(steps), (f"분모가 0 이하이므로 어떤 T도 I* = {fmt.number(ridge, 3)}에 닿지 못한다. "
                                     "비교한 타일은 모두 메모리 한계다.")
     crossing = [T for T in tiles_ if T >= T_star]
-    text = ("" if T_star <= N else "이 값은 N보다 커서 어떤 타일도 분기점에 닿지 못한다. ")
-    text += f"비교한 타일 {', '.join(map(str, tiles_))} 가운데 이를 넘는 것은 "
-    text += (", ".join(map(str, crossing)) + "뿐이다.") if crossing else "없다."
+    src = why.sources(w4)
+
+    def listed(Ts):
+        return [x for i, T in enumerate(Ts) for x in ([", "] * bool(i) + [why.var("T", T, src)])]
+
+    text = why.sentence("" if T_star <= N else "이 값은 N보다 커서 어떤 타일도 분기점에 닿지 못한다. ",
+                        "비교한 타일 ", *listed(tiles_), " 가운데 이를 넘는 것은 ",
+                        *((*listed(crossing), "뿐이다.") if crossing else ("없다.",)))
     return tex.aligned(steps + rf" \\ &\approx {fmt.decimal(T_star, 3)}"), text
 
 
@@ -309,11 +323,11 @@ def headline_section(w4) -> dict:
     cases = week4_cases(w4)
     base, last = cases[0], cases[-1]
     src = why.sources(w4)
-    return {"headline": headline(cases),
+    return {"headline": headline(cases, src),
             "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # a matrix shape: no thousands separators
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
             "hw-name": w4.roofline.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
-            "last-label": ko.case(last),
+            "last-label": why.case(last, src),
             "tile-list": why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))}
 
 
@@ -343,7 +357,7 @@ def tile_walk_section(w4) -> dict:
     walked = (named("출력 타일 수", (N_ / T_) ** 2), named("K 단계 수", N_ / T_), named("단계당 읽기", 2 * T_**2 * s_))
     assert tuple(q.value for q in walked) == (n_tiles, steps, per_step)
     return {"tiled-formula": tiled_formula(s), "T-mid": why.integer(T_, src),
-            "T-mid-example": ko.particle(f"T = {T_mid}", "이면/면"), "step-coef": why.integer(named("2·s", 2 * s_), src),
+            "T-mid-example": why.particle(why.sentence("T = ", why.integer(T_, src)), "이면/면"), "step-coef": why.integer(named("2·s", 2 * s_), src),
             "mid-tiles": why.integer(walked[0], src), "mid-steps": why.integer(walked[1], src),
             "mid-per-step": why.integer(walked[2], src),
             "mid-Q": tile_walk_math(N, T_mid, s)}
@@ -359,8 +373,9 @@ def cost_section(w4) -> dict:
 def time_section(w4, digits: int = 6) -> dict:
     cases, hw = week4_cases(w4), w4.roofline
     return {"table-time": time_table(cases, digits, why.sources(w4)), "digits": why.chosen("d", "표의 소수 자릿수", digits, f"page.time_section(w4, digits={digits})"), "time-defs": time_defs(hw),
-            "regimes": regimes(cases), "ridge": why.number(hw.derivation("I*"), 3, why.sources(w4)), "last-story": last_story(cases[-1]),
-            "gain-story": gain_story(cases[-2], cases[-1]), "fig-times": times_figure(w4)}
+            "regimes": regimes(cases, why.sources(w4)), "ridge": why.number(hw.derivation("I*"), 3, why.sources(w4)),
+            "last-story": last_story(cases[-1], why.sources(w4)), "gain-story": gain_story(cases[-2], cases[-1], why.sources(w4)),
+            "fig-times": times_figure(w4)}
 
 
 def buffer_section(w4) -> dict:
@@ -372,7 +387,7 @@ def bandwidth_section(w4) -> dict:
     N, s, hw = w4.N, w4.s, w4.roofline
     src, N_, s_ = why.sources(w4), var("N", N), var("s", s)
     store = named("A·B·C의 Byte", 3 * s_ * N_**2)
-    return {"Q-C": why.integer(week4_cases(w4)[0].cost.derivation("Q_write"), src), "bw-check": bw_check(hw),
+    return {"Q-C": why.integer(week4_cases(w4)[0].cost.derivation("Q_write"), src), "bw-check": bw_check(hw, src),
             "store-coef": why.integer(named("3·s", 3 * s_), src), "store-bytes": why.integer(store, src),
             "store-mib": why.shown(store, fmt.mib(store.value), src, digits=3, scale=Fraction(1, 2**20), unit="MiB",
                                    rounding="소수 3자리로 반올림, 끝의 0은 생략 (1 MiB = 2²⁰ Byte)"),
@@ -655,7 +670,7 @@ def matmul_state(w4, T: int) -> dict:
     fields = {f"r{i}-{j}": text for i, row in enumerate(rows) for j, text in enumerate(row) if j}
     fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),
                    "N": why.var("N", w4.N, src), "dtype": w4.dtype,
-                   "machine": w4.preset.name, "regimes": regimes([base, chosen]) + "."})
+                   "machine": w4.preset.name, "regimes": why.sentence(regimes([base, chosen], src), ".")})
     x = [float(t) for t in Ts]
     xrange = [coord(Fraction(Ts[0]) / Fraction(3, 2)), coord(Ts[-1] * Fraction(3, 2))]
     I_T, t_T = fmt.decimal(chosen.cost.I, 3), fmt.ms(chosen.timing.t_ideal, 3)

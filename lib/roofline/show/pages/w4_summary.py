@@ -5,7 +5,7 @@
     precision_gpu(w4)             → the first GPU of `gpus` with every precision step (FP32, TF32, FP16, FP8)
     precision_steps(machine)      → the values and sentences of the correction box ("정밀도를 한 단계 낮추면 약 두 배")
     remedies_table(machine)
-    occupancy_example(gpu, tiles, s, threads, extra_registers)   → ④'s occupancy, one sentence (roofline.occupancy)
+    occupancy_example(w4)   → ④'s occupancy, one sentence (roofline.occupancy)
 """
 from __future__ import annotations
 
@@ -37,11 +37,11 @@ def summary_table(cases, ridge, src: dict | None = None):
     return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
 
 
-def shift(cases) -> str:
+def shift(cases, src: dict) -> str:
     """Which compared cases have already moved to the flat roof (one sentence)."""
-    flat = [ko.case(c) for c in cases if not c.timing.memory_bound]
+    flat = [c for c in cases if not c.timing.memory_bound]
     if flat:
-        return f"{'·'.join(flat)}에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
+        return why.sentence(why.cases(flat, src), "에서는 제한 자원이 이미 연산 성능으로 바뀌었다.")
     return "비교한 경우는 모두 아직 메모리 한계여서 타일을 더 키울 여지가 있다."
 
 
@@ -85,9 +85,11 @@ def precision_steps(machine) -> dict[str, str]:
                            rounding="소수 1자리로 반올림, 끝의 0은 생략"),
         "tensor-steps": why.around(ratio("FP16", "TF32"), steps) if steps.endswith("씩") else steps,
         "tf32-step": why.around(up_, f"{why.particle(up_, '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}"),
-        "fp8-note": (f"FP8의 dense 최대 성능 {ko.particle(fp8, '은/는')} FP16의 2:4 구조적 희소 최대 성능과 숫자만 같다. 앞의 것은 "
-                     "보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, 뒤의 것은 2:4 구조를 지킨 FP16 행렬에서만 나온다."
-                     if sparse16 == P8 else ""),
+        "fp8-note": (why.sentence(
+            "FP8의 dense 최대 성능 ", why.particle(why.shown(P["FP8"], fp8, src, digits=1, scale=Fraction(1, 10**12),
+                                                      unit="TFLOPs/s", rounding="소수 1자리로 반올림, 끝의 0은 생략"), "은/는"),
+            " FP16의 2:4 구조적 희소 최대 성능과 숫자만 같다. 앞의 것은 보통의 dense GEMM이 FP8로 닿을 수 있는 상한이고, "
+            "뒤의 것은 2:4 구조를 지킨 FP16 행렬에서만 나온다.") if sparse16 == P8 else ""),
     }
 
 
@@ -123,23 +125,33 @@ def remedies_table(machine):
     return tables.markdown(["방향", "방법", "비고"], rows, "lll")
 
 
-def occupancy_example(gpu, tiles, s: int, threads: int, extra_registers: int) -> str:
-    """The occupancy of ④'s blocks on `gpu` for each tile (single buffer), from roofline.occupancy, in sentences."""
+def occupancy_example(w4) -> str:
+    """The occupancy of ④'s blocks on the problem's `gpu` for each tile (single buffer), from roofline.occupancy, in
+    sentences (each number with its record: ④'s derivation of the case)."""
+    from roofline.show.pages.w4_4_tile_size import case_derivation, joined
+
+    gpu = w4.catalog.preset(w4.gpu)
     fits, misfits = [], []
-    for T in tiles:
-        r = occupancy.tile_case(gpu, T, s, 1, threads, extra_registers).result
+    src = {**why.sources(w4), "스레드": w4.origin("threads"), "여유분": w4.origin("extra_registers")}
+    for T in w4.tiles:
+        case = occupancy.tile_case(gpu, T, w4.s, 1, w4.threads, w4.extra_registers)
+        r = case.result
         if r and r.blocks:
-            fits.append(f"T = {T}에서 {fmt.percent(r.occupancy, 1)}(블록 {fmt.integer(r.blocks)}개)")
+            how, case_src = case_derivation(case, gpu, w4)
+            fits.append(why.sentence("T = ", why.var("T", T, case_src), "에서 ", why.percent(how["occupancy"], 1, case_src),
+                                     "(블록 ", why.integer(how["blocks"], case_src), "개)"))
         else:
-            misfits.append(str(T))
+            misfits.append(why.var("T", T, src))
     name = gpu.name.split(" (")[0]
     said = []
     if fits:
-        said.append(f"예를 들어 {name}에서 스레드 {fmt.integer(threads)}개짜리 블록의 점유율은 " + ", ".join(fits) + "다.")
+        said.append(why.sentence(f"예를 들어 {name}에서 스레드 ", why.var("스레드", w4.threads, src), "개짜리 블록의 점유율은 ",
+                                 *joined(fits, ", "), "다."))
     if misfits:
-        said.append(f"{'' if fits else name + '에서 '}T = {', '.join(misfits)}의 블록은 SM에 올라가지 않는다.")
-    said.append(f"입력 버퍼를 한 벌만 두고, 스레드마다 중간 합에 더해 레지스터 {extra_registers}개를 쓴다고 본 값이다.")
-    return " ".join(said)
+        said.append(why.sentence(f"{'' if fits else name + '에서 '}T = ", *joined(misfits, ", "), "의 블록은 SM에 올라가지 않는다."))
+    said.append(why.sentence("입력 버퍼를 한 벌만 두고, 스레드마다 중간 합에 더해 레지스터 ", why.var("여유분", w4.extra_registers, src),
+                             "개를 쓴다고 본 값이다."))
+    return why.sentence(*joined(said, " "))
 
 
 # ---------------------------------------------------------------- the page's values, one dict per section
@@ -150,9 +162,7 @@ def summary_section(w4) -> dict:
     src = why.sources(w4)
     return {"table-summary": summary_table(cases, w4.roofline.ridge, src),
             "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # no separators
-            "dtype": w4.dtype, "summary-shift": shift(cases),
-            "summary-occupancy": occupancy_example(w4.catalog.preset(w4.gpu), w4.tiles, w4.s, w4.threads,
-                                                   w4.extra_registers)}
+            "dtype": w4.dtype, "summary-shift": shift(cases, src), "summary-occupancy": occupancy_example(w4)}
 
 
 PRECISIONS = ("FP32", "TF32", "FP16", "FP8")   # the correction box's steps: CUDA Core FP32, then the Tensor Core formats

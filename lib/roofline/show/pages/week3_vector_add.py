@@ -237,8 +237,17 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
         speed = named("t₀/t", base.derivation("t_ideal") / named("t_ideal'", x.derivation("t_ideal").term))
         rows.append((shown.get(label, label), t_("t_compute"), t_("t_memory"), t_("t_ideal"),
                      shown_number(speed, fmt.number(base.t_ideal / x.t_ideal) + "배", x_src, unit="배")))
-    faster = [f"“{label}”" for label, x in timings.items() if x.t_ideal < base.t_ideal]
-    winner = (faster[0] + " 하나뿐이다") if len(faster) == 1 else (", ".join(faster) + "이다") if faster else "없다"
+    def quoted(label: str):
+        """“label” with the chapter's factor in it as the code cell's choice (`factor = 2`)."""
+        at = label.rfind(f"{factor}배")
+        if at < 0:
+            return f"“{label}”"
+        k = why.chosen("factor", "늘린 배율", factor, f"factor = {factor}")
+        return why.sentence(f"“{label[:at]}", k, f"{label[at + len(str(factor)):]}”")
+
+    faster = [quoted(label) for label, x in timings.items() if x.t_ideal < base.t_ideal]
+    winner = (why.sentence(faster[0], " 하나뿐이다") if len(faster) == 1 else
+              why.sentence(*[x for i, f in enumerate(faster) for x in ([", "] * bool(i) + [f])], "이다") if faster else "없다")
     explain = []
     if x_P.t_ideal == base.t_ideal:
         explain.append("연산 성능을 높이면 연산 시간만 줄고, 더 긴 메모리 시간은 그대로라 실행 시간이 변하지 않는다.")

@@ -45,7 +45,7 @@ def problem_table(w4) -> dict:
             "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}")}
 
 
-def reach(cases) -> dict:
+def reach(cases, src: dict) -> dict:
     """The guide's caption: which tile sides reach the compute ceiling ("T = 128만 연산 상한에 닿는다")."""
     tiled = [c for c in cases if c.T is not None]
     top = [c for c in tiled if not c.timing.memory_bound]
@@ -54,9 +54,9 @@ def reach(cases) -> dict:
     elif len(top) == len(tiled):
         text = "모든 타일이 연산 상한에 닿는다"
     elif len(top) == 1:
-        text = f"{ko.cases(top)}만 연산 상한에 닿는다"
+        text = why.sentence(why.cases(top, src), "만 연산 상한에 닿는다")
     else:
-        text = f"{ko.particle(ko.cases(top), '이/가')} 연산 상한에 닿는다"
+        text = why.sentence(why.particle(why.cases(top, src), "이/가"), " 연산 상한에 닿는다")
     return {"reach": text}
 
 
@@ -64,7 +64,7 @@ def roofline_section(w4) -> dict:
     """The folded picture after the worksheet: ②'s roofline figure of the problem and which tiles reach the ceiling."""
     from roofline.show.pages import w4_2_roofline
 
-    return {**reach(week4_cases(w4)), "roofline-figure": w4_2_roofline.roofline_figure(w4)}
+    return {**reach(week4_cases(w4), why.sources(w4)), "roofline-figure": w4_2_roofline.roofline_figure(w4)}
 
 
 def step(cases, w4) -> dict:
@@ -80,7 +80,7 @@ def step(cases, w4) -> dict:
         q = named(f"{name} 비", at(after, name) / at(before, name))
         return why.shown(q, fmt.ratio(q.value), src, digits=2, unit="배")
 
-    return {"step-before": ko.case(before), "step-after": ko.particle(ko.case(after), "으로/로"),
+    return {"step-before": why.case(before, src), "step-after": why.particle(why.case(after, src), "으로/로"),
             "step-Q": ratio("Q"), "step-t": ratio("t_ideal")}
 
 
