@@ -37,4 +37,5 @@ def page_text(path: Path) -> str:
     raw = path.read_text(encoding="utf-8")
     main = re.search(r'<main[^>]*id="main-content".*?</main>', raw, re.S)
     body = re.sub(r"<(script|style)[^>]*>.*?</\1>", " ", main.group(0) if main else raw, flags=re.S)
+    body = re.sub(r"</?button\b[^>]*>", "", body)   # a number's derivation button: inline, inside its words ("T = 64면")
     return " ".join(html.unescape(re.sub(r"<[^>]+>", " ", body)).split())
