@@ -52,11 +52,12 @@ def test_shown_code_fits_80_columns():
 
 def test_tile_diagram_is_seed_003s_block_picture():
     from roofline.show.pages import flashattention as flash_note
-    text = flash_note.tile_diagram(8, 4)
+    src = {"K": "toml:note.cache.K", "T": "toml:note.cache.tile"}
+    text = flash_note.tile_diagram(8, 4, src)
     for line in ("C00 = A00·B00 + A01·B10", "C01 = A00·B01 + A01·B11", "C10 = A10·B00 + A11·B10",
                  "C11 = A10·B01 + A11·B11"):
         assert line in text
-    assert "C02" not in text and "C21 = A20·B01 + A21·B11 + A22·B21" in flash_note.tile_diagram(12, 4)
+    assert "C02" not in text and "C21 = A20·B01 + A21·B11 + A22·B21" in flash_note.tile_diagram(12, 4, src)
 
 
 def test_memory_box_and_flash_diagram_follow_the_note(note):

@@ -111,7 +111,8 @@ def glued_records(stem: str, course) -> list[tuple[str, dict]]:
         record = bundle.get(WHY_MIME)
         if record is None:
             continue
-        found += [(name, c) for c in (record["cells"] if "cells" in record else why_parts(record))]
+        found += [(name, c) for c in (record["cells"] if "cells" in record else
+                                      why_parts(record["block"]) if "block" in record else why_parts(record))]
     return found
 
 

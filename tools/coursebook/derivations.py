@@ -29,6 +29,7 @@ FOLDER = "_static/why"
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
 _SPAN = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
+_PRE = re.compile(r"(<pre[^>]*>(?:<span></span>)?)(.*?)</pre>", re.S)   # a glued code block, as Pygments writes it
 _NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d/]|[.:]\d|\s?[·×]\s?[A-Za-z])")
 
 
@@ -124,7 +125,7 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
     """`body` with each glued number that has a record as a disclosure button; the buttons' records in order;
     (key, problem) of each glued number without a derivation; counts."""
     entries, missing = [], []
-    counts = {"numbers": 0, "with": 0, "in_sentences": 0, "in_sentences_with": 0}
+    counts = {"numbers": 0, "with": 0, "in_sentences": 0, "in_sentences_with": 0, "in_diagrams": 0}
     out, cursor = [], 0
 
     def button(text_html: str, record: dict) -> str:
@@ -179,6 +180,23 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
                 at = end
             pieces.append(html.escape(text[at:], quote=False))
             out.append(f'<span class="pasted-text">{"".join(pieces)}</span>')
+        elif "block" in data.get(WHY_MIME, {}):   # a text diagram (a code block): each number its button
+            block = data[WHY_MIME]["block"]
+            code = data.get("text/markdown", "").split("\n", 1)[-1].rsplit("\n```", 1)[0]
+            m = _PRE.search(body, cursor)
+            if m is None or html.unescape(m.group(2)).rstrip("\n") != code:
+                missing.append((key, "그림 글자를 쪽에서 찾지 못했다"))
+                continue
+            pieces, at = [], 0
+            for part in sorted(block["parts"], key=lambda p: p["at"]):
+                start, end = part["at"], part["at"] + part["length"]
+                pieces.append(html.escape(code[at:start], quote=False))
+                pieces.append(button(html.escape(code[start:end], quote=False), {**part, "records": block["records"]}))
+                at = end
+            pieces.append(html.escape(code[at:], quote=False))
+            counts["in_diagrams"] += len(block["parts"])
+            out.append(body[cursor:m.start(2)] + "".join(pieces) + "\n")
+            cursor = m.end(2)
         else:
             cells = table_cells(data.get("text/markdown", ""))
             with_record = {c["cell"]: c for c in data.get(WHY_MIME, {}).get("cells", [])}

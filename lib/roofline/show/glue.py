@@ -124,6 +124,11 @@ def bundle(value) -> dict:
         from roofline.show.why import WHY_MIME
 
         data = {**data, WHY_MIME: {"cells": cells}}
+    block = getattr(value, "why_block", None)
+    if block:   # a text diagram whose numbers carry theirs (a why.sentence in a code block)
+        from roofline.show.why import WHY_MIME
+
+        data = {**data, WHY_MIME: {"block": block}}
     return data
 
 

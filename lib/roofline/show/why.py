@@ -382,6 +382,12 @@ def sentence(*pieces) -> Shown:
     return Shown(text, {"parts": parts, "records": records})
 
 
+def rstripped(value: str) -> str:
+    """`value` without trailing white space, a sentence keeping its parts (they are numbers, never white space)."""
+    record = getattr(value, "why", None)
+    return str(value).rstrip() if record is None else Shown(str(value).rstrip(), record)
+
+
 def case(c, src: dict) -> str:
     """`ko.case` with the tile side's record: "T = 128" (128 a part), "재사용 없음" (no number)."""
     from roofline.show import ko

@@ -27,8 +27,18 @@ def source(function) -> Markdown:
 
 
 def text_block(text: str) -> Markdown:
-    """A text diagram as a code block (monospace, no highlighting)."""
-    return Markdown("```text\n" + text.rstrip("\n") + "\n```")
+    """A text diagram as a code block (monospace, no highlighting). A diagram written with `why.sentence` keeps its
+    numbers' records (`why_block`: glue stores them, the page makes each number its button)."""
+    block = Markdown("```text\n" + text.rstrip("\n") + "\n```")
+    record = getattr(text, "why", None)
+    if record is not None and record.get("parts"):
+        block.why_block = record
+    return block
+
+
+def lines(*rows) -> str:
+    """Lines joined by newlines, each keeping its numbers' records (`why.sentence`)."""
+    return why.sentence(*[x for i, row in enumerate(rows) for x in (["\n"] * bool(i) + [row])])
 
 
 def _width(text: str) -> int:
@@ -39,16 +49,20 @@ def _width(text: str) -> int:
 
 
 def _pad(text: str, width: int) -> str:
-    return text + " " * (width - _width(text))
+    return why.sentence(text, " " * (width - _width(text)))
 
 
 def _box(rows: list[tuple[str, ...]]) -> list[str]:
     """Rows of cells behind a left border, columns padded to their widest cell. Only the last column may hold
     Hangul (browsers do not draw it exactly two columns wide, so nothing may follow it)."""
-    widths = [max(_width(r[i]) for r in rows) for i in range(len(rows[0]) - 1)]
-    lines = ["│ " + "   ".join([*(_pad(x, widths[i]) for i, x in enumerate(r[:-1])), r[-1]]).rstrip() for r in rows]
+    widths = [max(_width(str(r[i])) for r in rows) for i in range(len(rows[0]) - 1)]
+
+    def line(r):
+        cells = [*(_pad(x, widths[i]) for i, x in enumerate(r[:-1])), r[-1]]
+        return why.rstripped(why.sentence("│ ", *[x for i, c in enumerate(cells) for x in (["   "] * bool(i) + [c])]))
+
     inner = sum(widths) + 3 * len(widths) + 1            # the border runs under the columns before the last
-    return ["┌" + "─" * inner, *lines, "└" + "─" * inner]
+    return ["┌" + "─" * inner, *[line(r) for r in rows], "└" + "─" * inner]
 
 
 # ---------------------------------------------------------------- why matmul
@@ -251,33 +265,39 @@ def cache(note) -> dict:
                                 fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
                                 + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1)),
         "h100-smem": why.binary(var("smem_H100", note.catalog.preset("H100_SXM").smem_per_SM), "KiB", src),
-        "walk-diagram": text_block(walk_diagram(big, s32, line)),
-        "tile-diagram": text_block(tile_diagram(K8, T4)),
+        "walk-diagram": text_block(walk_diagram(big, s32, line, src)),
+        "tile-diagram": text_block(tile_diagram(K8, T4, src)),
         "hierarchy-diagram": text_block(hierarchy_diagram(note)),
         **walk_counts(note),
     }
 
 
-def walk_diagram(n: int, s: int, line: int, shown: int = 3) -> str:
-    """Seed 003's row-versus-column walk, counted: which accesses of A[0, k] and B[k, 0] hit a cold cache."""
-    lines = []
+def walk_diagram(n: int, s: int, line: int, src: dict, shown: int = 3) -> str:
+    """Seed 003's row-versus-column walk, counted: which accesses of A[0, k] and B[k, 0] hit a cold cache (the counts
+    with their records: the accesses are N, the misses the cold-cache walk's)."""
+    out = []
+    N = var("N", n)
     for name, along, fmt_index in (("A", cachelines.ROW, "A[0, {k}]"), ("B", cachelines.COLUMN, "B[{k}, 0]")):
         walk = cachelines.walk(n, s, line, along)
         per_line = line // s if along == cachelines.ROW else 1
         picks = sorted({*range(shown), per_line - 1, per_line} & set(range(n)))
-        lines.append(f"{name}: {'행을 따라' if along == cachelines.ROW else '열을 따라'} 읽는다 (k = 0, 1, 2, …)")
+        out.append(f"{name}: {'행을 따라' if along == cachelines.ROW else '열을 따라'} 읽는다 (k = 0, 1, 2, …)")
         last = -1
         for k in picks:
             if k > last + 1:
-                lines.append("  …")
+                out.append("  …")
             a = walk[k]
-            lines.append(f"  {fmt_index.format(k=k):<12} 줄 {fmt.integer(a.line):>9}   "
-                         + ("적중 (이미 올라온 줄)" if a.hit else "미스 (줄을 새로 올린다)"))
+            out.append(f"  {fmt_index.format(k=k):<12} 줄 {fmt.integer(a.line):>9}   "
+                       + ("적중 (이미 올라온 줄)" if a.hit else "미스 (줄을 새로 올린다)"))
             last = k
         misses = sum(not a.hit for a in walk)
-        lines.append(f"  내적 하나(k = 0 … {fmt.integer(n - 1)}): 접근 {fmt.integer(n)}번 중 미스 {fmt.integer(misses)}번")
-        lines.append("")
-    return "\n".join(lines)
+        walked = f"simulated:빈 캐시에서 {'행' if along == cachelines.ROW else '열'}을 따라 N번 읽기 (cachelines.walk)"
+        counted = var(f"미스_내적,{name}", misses)
+        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), src), "): 접근 ", why.var("N", n, src),
+                                "번 중 미스 ", why.integer(counted, {**src, counted.symbol: walked,
+                                                                  ("name", counted.symbol): ("내적 하나의 미스", "")}), "번"))
+        out.append("")
+    return lines(*out)
 
 
 def walk_counts(note) -> dict:
@@ -298,8 +318,9 @@ def walk_counts(note) -> dict:
             "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var("L1_CPU", x) for x in note.cache.CPU_L1))), "KiB", src)}
 
 
-def tile_diagram(K: int, T: int) -> str:
-    """Seed 003's block picture: K×K matrices in T×T tiles and each output tile as a sum of tile products."""
+def tile_diagram(K: int, T: int, src: dict) -> str:
+    """Seed 003's block picture: K×K matrices in T×T tiles and each output tile as a sum of tile products (the sizes
+    with their records)."""
     b = K // T
     width = len(f"A{b - 1}{b - 1}")
     rule = lambda left, mid, right: left + mid.join("─" * (width + 2) for _ in range(b)) + right   # noqa: E731
@@ -311,29 +332,34 @@ def tile_diagram(K: int, T: int) -> str:
         return out
     a, bb, c = grid("A"), grid("B"), grid("C")
     pad = " " * len(a[0])
-    head = f"{K}×{K} 행렬을 {T}×{T} 타일 {b}×{b}개로 나눈다. X_ij = X[{T}i:{T}i+{T}, {T}j:{T}j+{T}]"
+    K_, T_ = why.var("K", K, src), why.var("T", T, src)
+    b_ = why.integer(named("K/T", var("K", K) / var("T", T)), {**src, ("name", "K/T"): ("한 변의 타일 수", "")})
+    head = why.sentence(K_, "×", K_, " 행렬을 ", T_, "×", T_, " 타일 ", b_, "×", b_,
+                        f"개로 나눈다. X_ij = X[{T}i:{T}i+{T}, {T}j:{T}j+{T}]")
     rows = [head, "", f"{'A':<{len(pad)}}   {'B':<{len(pad)}}   C"]
     rows += [f"{x}   {y}   {z}" for x, y, z in zip(a, bb, c)]
     rows.append("")
     for i in range(b):
         for j in range(b):
             rows.append(f"C{i}{j} = " + " + ".join(f"A{i}{k}·B{k}{j}" for k in range(b)))
-    return "\n".join(rows)
+    return lines(*rows)
 
 
 def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
     p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
-    l1 = "–".join(fmt.integer(x) for x in lat.L1)
-    l1_line = f"{l1} (Shared {fmt.integer(lat.shared)})"
+    src = {**cache_sources(note), "BW_H100": "toml:presets.H100_SXM.BW", ("name", "BW_H100"): ("H100의 메모리 대역폭", "Byte/s")}
+    l1 = why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1))
+    l1_line = why.sentence(l1, " (Shared ", why.var("shared", lat.shared, src), ")")
     rows = [
         ("Registers", "—", "스레드마다"),
-        ("L1 · Shared Memory", l1_line, f"SM마다 {fmt.kib(c.GPU_L1)} (Shared 최대 {fmt.kib(p.smem_per_SM)})"),
-        ("L2", fmt.integer(lat.L2), "모든 SM이 공유"),
-        (f"HBM ({p.memory})", fmt.integer(lat.HBM), f"GPU 전체, {fmt.number(Fraction(p.BW, 10**12))} TB/s"),
+        ("L1 · Shared Memory", l1_line, why.sentence("SM마다 ", why.binary(var("L1_GPU", c.GPU_L1), "KiB", src), " (Shared 최대 ",
+                                                     why.binary(var("smem_H100", p.smem_per_SM), "KiB", src), ")")),
+        ("L2", why.var("L2", lat.L2, src), "모든 SM이 공유"),
+        (f"HBM ({p.memory})", why.var("HBM", lat.HBM, src),
+         why.sentence("GPU 전체, ", why.number(var("BW_H100", p.BW), 6, src, Fraction(1, 10**12), "TB/s"), " TB/s")),
     ]
-    out = [f"{p.name} 메모리 계층 (위가 연산 장치에 가깝다)", "각 줄: 층, 지연(사이클), 크기와 범위", *_box(rows)]
-    return "\n".join(out)
+    return lines(f"{p.name} 메모리 계층 (위가 연산 장치에 가깝다)", "각 줄: 층, 지연(사이클), 크기와 범위", *_box(rows))
 
 
 def stride_result(result, note) -> dict:
@@ -822,31 +848,53 @@ def head_dim_discussion(note, B_c: int) -> dict:
 
 
 def flash_diagram(note) -> str:
-    """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown)."""
+    """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown), each
+    number with its record."""
     preset, s, seq, d = note.preset, note.s, note.seq, note.attention.d_head
     M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = fitting_blocks(M, d, note.tensor_core.align)
-    n, dd, r, c = fmt.integer(seq), fmt.integer(d), fmt.integer(B_r), fmt.integer(B_c)
     elems = sram_elements(B_r, B_c, d)
     total = sum(elems.values())
-    box = _box([("Q_i", f"{r}×{dd}", fmt.integer(elems["Q_i"]), ""), ("K_j", f"{c}×{dd}", fmt.integer(elems["K_j"]), ""),
-                ("V_j", f"{c}×{dd}", fmt.integer(elems["V_j"]), ""),
-                ("S_ij = Q_i K_jᵀ / √d", f"{r}×{c}", fmt.integer(elems["S_ij"]), "HBM에 쓰지 않는다"),
-                ("O_i", f"{r}×{dd}", fmt.integer(elems["O_i"]), ""),
-                ("m_i", r, fmt.integer(elems["m_i"]), "행마다 최댓값"), ("ℓ_i", r, fmt.integer(elems["ℓ_i"]), "행마다 지수 합"),
-                ("Σ", "", fmt.integer(total), f"원소 ≤ M = {fmt.integer(M)}")])
-    return "\n".join([
-        f"HBM: Q, K, V ({n}×{dd}), O ({n}×{dd}), m, ℓ ({n})",
-        f"   │  블록 단위로 올린다 (K, V는 B_c = {c}행, Q는 B_r = {r}행)",
+    src = {**sources(note), "align": "toml:note.tensor_core.align",
+           **{("name", k): (f"{k} 블록의 원소", "원소") for k in elems}}
+    N_, d_, s_ = var("N", seq), var("d", d), var("s", s)
+    M_ = attention.sram_term(var("smem", preset.smem_per_SM), s_)
+    B_r_, _ = attention.flash_blocks_terms(M_, d_)
+    align = note.tensor_core.align
+    B_c_ = named("B_c,맞춤", var("align", align) * (B_c // align))   # as flash_blocks_text derives it
+    terms = {"Q_i": B_r_ * d_, "K_j": B_c_ * d_, "V_j": B_c_ * d_, "S_ij": B_r_ * B_c_, "O_i": B_r_ * d_, "m_i": B_r_,
+             "ℓ_i": B_r_}
+    parts = {k: named(k, term) for k, term in terms.items()}
+    total_ = sram_step_term(B_r_, B_c_, d_)
+    bytes_ = named("SRAM Byte", total_ * s_)
+    assert (B_r_.value, M_.value, total_.value) == (B_r, M, total) and all(parts[k].value == v for k, v in elems.items())
+
+    def n(q):
+        return why.integer(q, src)
+
+    def shape(a, b):
+        return why.sentence(n(a), "×", n(b))
+
+    box = _box([("Q_i", shape(B_r_, d_), n(parts["Q_i"]), ""), ("K_j", shape(B_c_, d_), n(parts["K_j"]), ""),
+                ("V_j", shape(B_c_, d_), n(parts["V_j"]), ""),
+                ("S_ij = Q_i K_jᵀ / √d", shape(B_r_, B_c_), n(parts["S_ij"]), "HBM에 쓰지 않는다"),
+                ("O_i", shape(B_r_, d_), n(parts["O_i"]), ""),
+                ("m_i", n(B_r_), n(parts["m_i"]), "행마다 최댓값"), ("ℓ_i", n(B_r_), n(parts["ℓ_i"]), "행마다 지수 합"),
+                ("Σ", "", n(total_), why.sentence("원소 ≤ M = ", n(M_)))])
+    return lines(
+        why.sentence("HBM: Q, K, V (", shape(N_, d_), "), O (", shape(N_, d_), "), m, ℓ (", n(N_), ")"),
+        why.sentence("   │  블록 단위로 올린다 (K, V는 B_c = ", n(B_c_), "행, Q는 B_r = ", n(B_r_), "행)"),
         "   ▼",
-        f"SRAM (SM 하나의 Shared Memory {fmt.kib(preset.smem_per_SM)}, {note.dtype} 원소 M = {fmt.integer(M)}개)",
+        why.sentence("SRAM (SM 하나의 Shared Memory ", why.binary(var("smem", preset.smem_per_SM), "KiB", src),
+                     f", {note.dtype} 원소 M = ", n(M_), "개)"),
         "각 줄: 블록, 모양, 원소 수",
         *box,
-        f"   합계 {fmt.integer(total)}원소 × {s} Byte = {fmt.integer(total * s)} Byte ≤ {fmt.integer(preset.smem_per_SM)} Byte",
+        why.sentence("   합계 ", n(total_), "원소 × ", n(s_), " Byte = ", n(bytes_), " Byte ≤ ",
+                     n(var("smem", preset.smem_per_SM)), " Byte"),
         "   │  S_ij와 P̃_ij는 SRAM에서 쓰고 버린다: HBM에 쓰지 않는다",
         "   ▼",
         "HBM: O_i, m_i, ℓ_i만 고쳐 쓴다",
-    ])
+    )
 
 
 def check_table(results, d: int) -> dict:
