@@ -284,10 +284,7 @@
           const out = hidden("fields", name);
           const text = out ? HIDDEN : value;
           this.root.querySelectorAll(`[data-rl-field="${name}"]`).forEach((el) => {
-            entry(el, out ? null : (why.fields || {})[name]);
-            if (el.textContent === text) return;
-            el.textContent = text;
-            changed.push(el);
+            if (place(el, text, out ? null : (why.fields || {})[name])) changed.push(el);
           });
         }
         for (const [name, width] of Object.entries(state.widths || {})) {
@@ -470,8 +467,40 @@
     el.disabled = !id;
   }
 
+  /* A field's text: a number's button (its entry `id`), or a sentence whose numbers are buttons (`id`: [[at, length,
+     entry], …]), or plain text; true when what it shows changed. */
+  function place(el, text, id) {
+    if (Array.isArray(id)) {
+      const sig = JSON.stringify(id);
+      if (el.textContent === text && el.dataset.whyParts === sig) return false;
+      el.dataset.whyParts = sig;
+      const nodes = [];
+      let at = 0;
+      for (const [start, length, key] of id) {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.className = "rl-why";
+        b.setAttribute("aria-expanded", "false");
+        b.setAttribute("data-why", key);
+        b.textContent = text.slice(start, start + length);
+        nodes.push(text.slice(at, start), b);
+        at = start + length;
+      }
+      nodes.push(text.slice(at));
+      el.replaceChildren(...nodes);
+      return true;
+    }
+    const had = "whyParts" in el.dataset;
+    if (had) delete el.dataset.whyParts;
+    entry(el, id);
+    if (!had && el.textContent === text) return false;
+    el.textContent = text;
+    return true;
+  }
+
   /* A table cell's text and its number's button; true when the text changed. */
   function cell(td, text, id) {
+    if (Array.isArray(id)) return place(td, text, id);
     const button = td.firstElementChild && td.firstElementChild.matches("button.rl-why") ? td.firstElementChild : null;
     if (!id) {
       if (!button && td.textContent === text) return false;

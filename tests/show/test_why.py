@@ -243,7 +243,7 @@ def test_every_number_of_an_explorers_states_has_its_derivation(stem, course):
     file = _file(course)
     body = "".join(f'<div class="rl-explorer" id="x"><script type="application/json" class="rl-data">{_script_json(d)}'
                    "</script></div>" for d in found)
-    counts, missing, _ = site_why.explorer_numbers(body)
+    counts, missing, _ = site_why.explorer_numbers(body, site_why.preset_names(file))
     assert not missing, missing[:10]
     checked = 0
     for data in found:
@@ -282,8 +282,12 @@ def test_the_live_modes_panel_shows_the_typed_values(stem, course):
         assert pool["g"] and check_records(pool["r"], form["page"])
         for entry in pool["g"].values():
             check_shown(entry, pool["r"], form["page"])
-        ids = set(result["state"]["why"].get("fields", {}).values())
-        ids |= {i for table in result["state"]["why"].get("tables", {}).values() for row in table for i in row if i}
+        def entries(found):   # an entry's id, or a sentence's [[at, length, id], …]
+            return [x[2] for x in found] if isinstance(found, list) else [found] if found else []
+
+        ids = {i for found in result["state"]["why"].get("fields", {}).values() for i in entries(found)}
+        ids |= {i for table in result["state"]["why"].get("tables", {}).values() for row in table for c in row
+                for i in entries(c)}
         assert ids <= set(pool["g"])
         for name in ("N", "L"):   # every input of that symbol is the typed value, named as typed
             uses = {(x["origin"], x["value"]) for r in pool["r"].values() for x in r["inputs"] if x["symbol"] == name}

@@ -516,13 +516,29 @@ def live_cold_warm(browser, base, served, label_page, page_file, offline) -> Non
 # From the press on a number to the first frame after its panel shows its result ("이 값은 어떻게 나왔나"): the first
 # press fetches the page's records, the later ones only place text. CPU slowed 4× as Lighthouse's mobile profile does.
 WHY_PROBE = """(i) => new Promise(done => {
-  const b = [...document.querySelectorAll('button.rl-why')].filter(b => b.checkVisibility())[i];
+  const b = [...document.querySelectorAll('button.rl-why')].filter(b => b.checkVisibility() && !b.closest('[data-rl-explorer]'))[i];
   const t0 = performance.now();
   b.click();
   const wait = () => document.querySelector('#rl-why-panel .rl-why-result')
     ? requestAnimationFrame(() => { const ms = performance.now() - t0; b.click(); done(ms); })
     : requestAnimationFrame(wait);
   wait();
+})"""
+
+
+# The same on an explorer's number (its state's record): the first press fetches the explorer's records file.
+EXPLORER_WHY_PROBE = """(uid) => new Promise(done => {
+  const root = document.getElementById(uid);
+  const go = () => {
+    const b = [...root.querySelectorAll('button.rl-why[data-why]')].filter(b => b.checkVisibility())[0];
+    const t0 = performance.now();
+    b.click();
+    const wait = () => document.querySelector('#rl-why-panel .rl-why-result')
+      ? requestAnimationFrame(() => { const ms = performance.now() - t0; b.click(); done(ms); })
+      : requestAnimationFrame(wait);
+    wait();
+  };
+  if (root.rlExplorer) go(); else { root.addEventListener('rl-ready', go, {once: true}); root.scrollIntoView(); }
 })"""
 
 
@@ -542,6 +558,13 @@ def why_panel_response(browser, base, runs, page_file, offline) -> None:
         times = [page.evaluate(WHY_PROBE, i % 3) for i in range(1 + 5 * max(runs, 1))]
         report(f"why panel, {docname.split('/')[-1]}", f"first open {times[0]:.1f} ms (fetches the records), then "
                + spread(times[1:]).replace("changes", "opens"), {"first_ms": times[0], "later_ms": times[1:]})
+        for uid in page.evaluate("() => [...document.querySelectorAll('[data-rl-explorer]')].map(e => e.id)"):
+            page.evaluate("(uid) => document.getElementById(uid).scrollIntoView()", uid)
+            page.wait_for_function("(uid) => document.getElementById(uid).rlExplorer", arg=uid)
+            times = [page.evaluate(EXPLORER_WHY_PROBE, uid) for _ in range(1 + 5 * max(runs, 1))]
+            report(f"why panel, {docname.split('/')[-1]} {uid}", f"first open {times[0]:.1f} ms (fetches the explorer's "
+                   "records), then " + spread(times[1:]).replace("changes", "opens"),
+                   {"first_ms": times[0], "later_ms": times[1:]})
         context.close()
 
 

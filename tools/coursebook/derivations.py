@@ -225,10 +225,10 @@ _EXPLORER = re.compile(r'<div class="rl-explorer" id="([^"]+)"[^>]*>.*?<script t
                        r'(.*?)</script>', re.S)
 
 
-def explorer_numbers(body: str) -> tuple[dict, list[tuple[str, str]], dict]:
-    """Every explorer of a page: the numbers of its states (fields and table cells a reader reads as numbers) that
-    name no entry of its records (`roofline.show.why.pooled`), as (explorer, "state key: field"); the counts; and
-    the records, for their origins."""
+def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], dict]:
+    """Every explorer of a page: the numbers of its states (fields and table cells a reader reads as numbers, and
+    the numbers inside a field's sentence) that name no entry of its records (`roofline.show.why.pooled`), as
+    (explorer, "state key: field"); the counts; and the records, for their origins."""
     counts, missing, records = {"numbers": 0, "with": 0}, [], {}
     for m in _EXPLORER.finditer(body):
         data = json.loads(m.group(2).replace("<\\/", "</"))
@@ -239,12 +239,21 @@ def explorer_numbers(body: str) -> tuple[dict, list[tuple[str, str]], dict]:
             for key, state in part["states"].items():
                 ids = state.get("why", {})
                 for name, text in state.get("fields", {}).items():
+                    found = ids.get("fields", {}).get(name)
                     if is_number(str(text)):
                         counts["numbers"] += 1
-                        if ids.get("fields", {}).get(name) in entries:
+                        if not isinstance(found, list) and found in entries:
                             counts["with"] += 1
                         else:
                             missing.append((m.group(1), f"{key}: {name} = {text!r}"))
+                        continue
+                    spans = [(at, at + n) for at, n, e in found if e in entries] if isinstance(found, list) else []
+                    for a, b in sentence_numbers(str(text), names):
+                        counts["numbers"] += 1
+                        if any(x <= a and b <= y for x, y in spans):
+                            counts["with"] += 1
+                        else:
+                            missing.append((m.group(1), f"{key}: {name}의 {str(text)[a:b]!r} ({str(text)[:50]!r})"))
                 for name, table in state.get("tables", {}).items():
                     table_ids = ids.get("tables", {}).get(name)
                     for i, row in enumerate(table["rows"]):
@@ -277,7 +286,7 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
     body, entries, missing, counts = mark(body, source, glue, preset_names(file))
     records = counts.pop("records")
-    in_explorers, explorer_missing, explorer_records = explorer_numbers(body)
+    in_explorers, explorer_missing, explorer_records = explorer_numbers(body, preset_names(file))
     cells = cell_names(source)
     bad = sorted({o for o in unresolved({}, {**records, **explorer_records}, file, cells, source)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})

@@ -70,7 +70,16 @@ def _json(data) -> str:
 def why_button(text: str, attrs: str = "") -> str:
     """A shown number that carries its record (`roofline.show.why.Shown`) as the button that opens its derivation
     (_static/why.js; the explorer's states name their entries, `why.pooled`); plain text otherwise."""
-    if not isinstance(text, why.Shown) or "of" not in text.why:
+    if isinstance(text, why.Shown) and "parts" in text.why:   # a sentence: each of its numbers a button
+        inner, at = [], 0
+        for part in sorted(text.why["parts"], key=lambda p: p["at"]):
+            start, end = part["at"], part["at"] + part["length"]
+            number = why.Shown(text[start:end], {**part, "records": text.why["records"]})
+            inner += [html.escape(text[at:start]), why_button(number)]
+            at = end
+        inner.append(html.escape(text[at:]))
+        return f"<span{attrs}>{''.join(inner)}</span>" if attrs else "".join(inner)
+    if not isinstance(text, why.Shown):
         return f"<span{attrs}>{html.escape(text)}</span>" if attrs else html.escape(text)
     return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{why.entry_id(text)}"{attrs}>'
             f"{html.escape(text)}</button>")

@@ -222,20 +222,28 @@ def entry_id(value: Shown) -> str:
 
 def pooled(state: dict, pool: dict, origins: dict | None = None) -> dict:
     """An explorer's state (`roofline.show.engine`) whose texts may carry their records, as plain data: the same state
-    with plain texts and `"why": {"fields": {name: entry id}, "tables": {name: [[entry id or 0, …], …]}}`, its entries
+    with plain texts and `"why": {"fields": {name: entry id}, "tables": {name: [[entry id or 0, …], …]}}` (a sentence's
+    id: `[[at, length, entry id], …]`, one for each of its numbers), its entries
     and records put into `pool` (`{"g": {id: entry}, "r": {id: record}}`, shared by every state of an explorer, a file
     the page fetches when a panel first opens). `origins`: an origin's new name ("cell:N" → "typed:N" in the live
     mode, whose inputs are what the reader typed)."""
     entries, records = pool.setdefault("g", {}), pool.setdefault("r", {})
 
+    def keep(record: dict) -> str:
+        key = entry_id(Shown("", record))
+        entries.setdefault(key, {k: record[k] for k in ENTRY})
+        for rid, r in record["records"].items():
+            records.setdefault(rid, _renamed(r, origins) if origins else r)
+        return key
+
     def plain(value):
-        if not isinstance(value, Shown) or "of" not in value.why:   # (a sentence in a state: its words)
-            return str(value) if isinstance(value, str) else value, 0
-        key = entry_id(value)
-        entries.setdefault(key, {k: value.why[k] for k in ENTRY})
-        for rid, record in value.why["records"].items():
-            records.setdefault(rid, _renamed(record, origins) if origins else record)
-        return str(value), key
+        """(text, its entry's id | [[at, length, id], …] for a sentence's numbers | 0)."""
+        if not isinstance(value, Shown):
+            return value, 0
+        if "parts" in value.why:
+            found = [[p["at"], p["length"], keep({**p, "records": value.why["records"]})] for p in value.why["parts"]]
+            return str(value), found or 0
+        return str(value), keep(value.why)
 
     out = dict(state)
     why = {}
@@ -388,11 +396,19 @@ def rstripped(value: str) -> str:
     return str(value).rstrip() if record is None else Shown(str(value).rstrip(), record)
 
 
+def side(symbol: str, x: int, src: dict) -> Shown:
+    """An input written as the course writes a tile side or a matrix shape, digits only ("T = 1024", "8×8"), with
+    its record (`var` writes "1,024")."""
+    from roofline.derive import var as input_
+
+    return shown(input_(symbol, x), str(x), src, digits=None)
+
+
 def case(c, src: dict) -> str:
     """`ko.case` with the tile side's record: "T = 128" (128 a part), "재사용 없음" (no number)."""
     from roofline.show import ko
 
-    return ko.case(c) if c.T is None else sentence("T = ", var("T", c.T, src))
+    return ko.case(c) if c.T is None else sentence("T = ", side("T", c.T, src))
 
 
 def cases(cs, src: dict) -> str:

@@ -332,8 +332,9 @@ def tile_diagram(K: int, T: int, src: dict) -> str:
         return out
     a, bb, c = grid("A"), grid("B"), grid("C")
     pad = " " * len(a[0])
-    K_, T_ = why.var("K", K, src), why.var("T", T, src)
-    b_ = why.integer(named("K/T", var("K", K) / var("T", T)), {**src, ("name", "K/T"): ("한 변의 타일 수", "")})
+    K_, T_ = why.side("K", K, src), why.side("T", T, src)
+    b_q = named("K/T", var("K", K) / var("T", T))
+    b_ = why.shown(b_q, str(b), {**src, ("name", "K/T"): ("한 변의 타일 수", "")}, digits=None)
     head = why.sentence(K_, "×", K_, " 행렬을 ", T_, "×", T_, " 타일 ", b_, "×", b_,
                         f"개로 나눈다. X_ij = X[{T}i:{T}i+{T}, {T}j:{T}j+{T}]")
     rows = [head, "", f"{'A':<{len(pad)}}   {'B':<{len(pad)}}   C"]

@@ -144,7 +144,7 @@ def per_thread(outputs: int, threads: int) -> str:
 
 def big_verdict(timing, T: int, src: dict) -> str:
     """Where the largest tile stands on the roofline, and what that means for larger tiles (two sentences)."""
-    T_ = why.var("T", T, src)
+    T_ = why.side("T", T, src)
     if timing.memory_bound:
         return why.sentence("I가 아직 분기점에 못 미치므로 T = ", T_, " 타일도 메모리 한계다. 메모리 시간이 연산 시간보다 길다. "
                             "이상적 시간은 둘 가운데 긴 쪽이다. 아직은 메모리 시간이 길므로, 타일을 더 키우면 이상적 시간도 줄어든다.")
@@ -172,15 +172,16 @@ def binding(result) -> str:
     return "·".join(LIMIT_NAMES[name] for name in result.binding)
 
 
-def over_text(case, preset, w4=None) -> str:
-    """Why no block of `case` can launch, one sentence (with the problem `w4`, each number with its record)."""
+def over_text(case, preset, w4=None, T_origin: str | None = None) -> str:
+    """Why no block of `case` can launch, one sentence (with the problem `w4`, each number with its record;
+    `T_origin`: see `case_derivation`)."""
     sm = preset.sm
     if w4 is None:
         kib, integer, limit = fmt.kib, fmt.integer, lambda key: fmt.integer(getattr(sm, key))
         smem, registers, threads = case.smem, case.registers, case.threads
         kib_limit = fmt.kib(sm.smem_per_block)
     else:
-        how, src = case_derivation(case, preset, w4)
+        how, src = case_derivation(case, preset, w4, T_origin)
         kib, integer = (lambda q: why.kib(q, src)), (lambda q: why.integer(q, src))
         smem, registers, threads = how["smem"], how["registers"], var("스레드", case.threads)
         limit = lambda key: why.var(f"sm.{key}", getattr(sm, key), src)   # noqa: E731
@@ -228,7 +229,17 @@ def occupancy_words(case, preset, w4=None, T_origin: str | None = None) -> dict[
     """The shown values of one tile case: demand, each limit, the result (— when no block can take it). With the
     problem `w4`, each number carries its derivation (`T_origin`: see `case_derivation`)."""
     if w4 is not None:
-        return _derived_words(occupancy_words(case, preset), *case_derivation(case, preset, w4, T_origin))
+        how, src = case_derivation(case, preset, w4, T_origin)
+        words = _derived_words(occupancy_words(case, preset), how, src)
+        r = case.result
+        if r is None:
+            words["verdict"] = over_text(case, preset, w4, T_origin)
+        elif r.blocks:
+            words["verdict"] = why.sentence(
+                f"{gpu_name(preset)}의 SM 하나에 블록 ", why.integer(how["blocks"], src), "개가 상주한다. 활성 워프는 ",
+                why.integer(how["warps"], src), "개, 점유율은 ", why.particle(why.percent(how["occupancy"], 1, src), "이다/다"),
+                f". {ko.particle(binding(r), '이/가')} 그 수를 정한다.")
+        return words
     r = case.result
     words = {"smem": fmt.kib(case.smem), "regs": f"{case.partial_sums} + {case.extra_registers} = {case.registers}"}
     if r is None:
@@ -350,7 +361,7 @@ def occupancy_misfits(gpus, cases, src: dict) -> str:
         parts = []
         for T in Ts:
             single, double = (cases[g.key, T, c].result is None or not cases[g.key, T, c].result.blocks for c in (1, 2))
-            label = why.sentence("T = ", why.var("T", T, src))
+            label = why.sentence("T = ", why.side("T", T, src))
             if single and double:
                 parts.append(why.sentence(why.particle(label, "이면/면"), " 단일 버퍼든 이중 버퍼링이든"))
             elif double:
@@ -377,7 +388,7 @@ def worked_case(cases):
 
 def case_label(case, src: dict | None = None) -> str:
     """"T = 128, 단일 버퍼" (with `src`, T with its record)."""
-    T = why.var("T", case.T, src) if src is not None else str(case.T)
+    T = why.side("T", case.T, src) if src is not None else str(case.T)
     return why.sentence("T = ", T, f", {'단일 버퍼' if case.copies == 1 else '이중 버퍼링'}")
 
 
@@ -402,7 +413,7 @@ def occupancy_headline(preset, case, w4) -> str:
         return why.sentence(f"{gpu_name(preset)}에서 ", label, "의 블록은 SM에 올라가지 않는다. ", over_text(case, preset, w4))
     held = "입력을 단일 버퍼로 둔" if case.copies == 1 else "입력을 이중 버퍼링한"
     return why.sentence(
-        f"{gpu_name(preset)}의 SM 하나에는 {held} T = ", why.var("T", case.T, src), " 타일의 블록이 ",
+        f"{gpu_name(preset)}의 SM 하나에는 {held} T = ", why.side("T", case.T, src), " 타일의 블록이 ",
         why.integer(how["blocks"], src), "개 상주하고, 점유율은 ", why.particle(why.percent(how["occupancy"], 1, src), "이다/다"),
         f". 워프, 레지스터, Shared Memory, 블록 수의 네 한도 가운데 가장 작은 {ko.particle(binding(r), '이/가')} 그 수를 정한다.")
 
@@ -562,7 +573,7 @@ def k_width_question_section(w4) -> dict:
         fitted.src.update({**found, ("T_K", best): found["T_K"]})
         N_ = var("N", N)
         fit = why.sentence(
-            "N의 약수 가운데 들어가는 가장 큰 T_K는 ", why.particle(why.var("T_K", best, {**src, **found}), "이다/다"),
+            "N의 약수 가운데 들어가는 가장 큰 T_K는 ", why.particle(why.side("T_K", best, {**src, **found}), "이다/다"),
             ". 그때 두 벌의 입력 버퍼는 ", why.particle(why.kib(fitted.inputs, fitted.src), "이다/다"), ". K 단계는 ",
             why.integer(named("K 단계 수", N_ / var("T", T_big)), src), "번에서 ",
             why.integer(named("K 단계 수", N_ / var("T_K", best)), {**src, **found}), "번으로 는다.")
@@ -723,7 +734,8 @@ def tile_buffers_state(w4, T, copies) -> dict:
     T, copies = tile_choice(w4, T, copies)
     b = derived_buffers(w4, T, T, T, copies)
     b.src["T"] = EXPLORER_T
-    return {"fields": {**{f"b{j}": text for j, text in enumerate(buffer_row(b))}, "tile": f"T = {T}, {BUFFERING[copies]}"}}
+    return {"fields": {**{f"b{j}": text for j, text in enumerate(buffer_row(b))},
+                       "tile": why.sentence("T = ", why.side("T", T, b.src), f", {BUFFERING[copies]}")}}
 
 
 def tile_occupancy_state(w4, T, copies) -> dict:

@@ -111,7 +111,7 @@ def gain_story(prev, last, src: dict) -> str:
     if a > b:
         gain = named("Δt", ta - tb)
         return why.sentence(
-            "T를 ", why.var("T", prev.T, src), "에서 ", why.particle(why.var("T", last.T, src), "으로/로"),
+            "T를 ", why.side("T", prev.T, src), "에서 ", why.particle(why.side("T", last.T, src), "으로/로"),
             " 키우면 이상적 시간은 ", why.ms(ta, 3, src), " ms에서 ", why.ms(tb, 3, src), " ms로 약 ", why.ms(gain, 3, src),
             " ms(", why.percent(named("Δt/t", gain / ta), 1, src), ") 줄어든다.")
     return why.sentence(why.particle(why.case(prev, src), "과/와"), " ", why.case(last, src), "의 이상적 시간은 ",
@@ -302,7 +302,7 @@ def threshold(w4) -> tuple:
     src = why.sources(w4)
 
     def listed(Ts):
-        return [x for i, T in enumerate(Ts) for x in ([", "] * bool(i) + [why.var("T", T, src)])]
+        return [x for i, T in enumerate(Ts) for x in ([", "] * bool(i) + [why.side("T", T, src)])]
 
     text = why.sentence("" if T_star <= N else "이 값은 N보다 커서 어떤 타일도 분기점에 닿지 못한다. ",
                         "비교한 타일 ", *listed(tiles_), " 가운데 이를 넘는 것은 ",
@@ -357,7 +357,7 @@ def tile_walk_section(w4) -> dict:
     walked = (named("출력 타일 수", (N_ / T_) ** 2), named("K 단계 수", N_ / T_), named("단계당 읽기", 2 * T_**2 * s_))
     assert tuple(q.value for q in walked) == (n_tiles, steps, per_step)
     return {"tiled-formula": tiled_formula(s), "T-mid": why.integer(T_, src),
-            "T-mid-example": why.particle(why.sentence("T = ", why.integer(T_, src)), "이면/면"), "step-coef": why.integer(named("2·s", 2 * s_), src),
+            "T-mid-example": why.particle(why.sentence("T = ", why.side("T", T_mid, src)), "이면/면"), "step-coef": why.integer(named("2·s", 2 * s_), src),
             "mid-tiles": why.integer(walked[0], src), "mid-steps": why.integer(walked[1], src),
             "mid-per-step": why.integer(walked[2], src),
             "mid-Q": tile_walk_math(N, T_mid, s)}
@@ -668,6 +668,7 @@ def matmul_state(w4, T: int) -> dict:
     src = {**why.sources(w4), "T": "cell:T"}   # the chosen T: the slider's ("control:T"), the live form's ("typed:T")
     rows = [matmul_row(base, base, src), matmul_row(chosen, base, src)]
     fields = {f"r{i}-{j}": text for i, row in enumerate(rows) for j, text in enumerate(row) if j}
+    rows[1][0] = why.sentence("T\u00a0=\u00a0", why.side("T", T, src))   # (the row's label: the chosen T with its record)
     fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),
                    "N": why.var("N", w4.N, src), "dtype": w4.dtype,
                    "machine": w4.preset.name, "regimes": why.sentence(regimes([base, chosen], src), ".")})

@@ -138,10 +138,10 @@ def occupancy_example(w4) -> str:
         r = case.result
         if r and r.blocks:
             how, case_src = case_derivation(case, gpu, w4)
-            fits.append(why.sentence("T = ", why.var("T", T, case_src), "에서 ", why.percent(how["occupancy"], 1, case_src),
+            fits.append(why.sentence("T = ", why.side("T", T, case_src), "에서 ", why.percent(how["occupancy"], 1, case_src),
                                      "(블록 ", why.integer(how["blocks"], case_src), "개)"))
         else:
-            misfits.append(why.var("T", T, src))
+            misfits.append(why.side("T", T, src))
     name = gpu.name.split(" (")[0]
     said = []
     if fits:

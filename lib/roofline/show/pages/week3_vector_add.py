@@ -497,10 +497,13 @@ SCALED = {("name", "P'"): ("배율을 곱한 최대 연산 성능", "FLOPs/s"), 
           "k_P": "cell:kP", "k_BW": "cell:kBW", "k_cap": "cell:kcap"}
 
 
-def fits_text(footprint: int, capacity) -> str:
-    return (f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 모두 들어간다." if footprint <= capacity else
-            f"세 벡터({gb(footprint)})가 용량 {gb(capacity)}에 한꺼번에 들어가지 않는다. 이때는 한 번에 실행할 수 없어 "
-            "위의 시간 모델 밖이다.")
+def fits_text(footprint, capacity) -> str:
+    """Whether the three vectors fit the memory: `footprint` and `capacity` their texts (with their records: GB)."""
+    if Fraction(footprint.why["records"][footprint.why["of"]]["exact"].replace(",", "")) <= \
+            Fraction(capacity.why["records"][capacity.why["of"]]["exact"].replace(",", "")):
+        return why.sentence("세 벡터(", footprint, ")가 용량 ", capacity, "에 모두 들어간다.")
+    return why.sentence("세 벡터(", footprint, ")가 용량 ", capacity, "에 한꺼번에 들어가지 않는다. 이때는 한 번에 실행할 수 없어 "
+                        "위의 시간 모델 밖이다.")
 
 
 def vector_times(w3, kP=1, kBW=1) -> dict:
@@ -551,8 +554,12 @@ def vector_fits(w3, kcap=1) -> dict:
     footprint = 3 * w3.s * w3.L
     cap = var("capacity", w3.capacity)
     cap = cap if kcap == 1 else named("capacity'", var("k_cap", kcap) * cap)
-    shown = shown_number(cap, gb(capacity), {**w3_sources(w3), **SCALED}, Fraction(1, 10**9), "GB")
-    return {"fields": {"capacity": shown, "fits": fits_text(footprint, capacity)},
+    src = {**w3_sources(w3), **SCALED}
+    shown = shown_number(cap, gb(capacity), src, Fraction(1, 10**9), "GB")
+    vectors = named("세 벡터의 Byte", 3 * var("s", w3.s) * var("L", w3.L))
+    assert vectors.value == footprint
+    return {"fields": {"capacity": shown,
+                       "fits": fits_text(shown_number(vectors, gb(footprint), src, Fraction(1, 10**9), "GB"), shown)},
             "flags": {"misfit": footprint > capacity}}
 
 
