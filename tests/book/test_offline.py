@@ -135,6 +135,23 @@ def chapter_works(page, explorer: bool) -> None:
     assert page.evaluate(STYLED), "the page's styles are not applied"
     if explorer:
         start_explorer(page.locator("[data-rl-explorer]").first)
+    panels_open(page, explorer)
+
+
+def panels_open(page, explorer: bool) -> None:
+    """A number's derivation opens, on the page and in its first explorer."""
+    panel_opens(page.locator("button.rl-why:not([data-rl-explorer] *)").first)
+    if explorer:
+        root = start_explorer(page.locator("[data-rl-explorer]").first)
+        panel_opens(root.locator("button.rl-why[data-why]").first)
+
+
+def panel_opens(button) -> None:
+    """The number's panel shows its derivation (its records kept with the page), and closes."""
+    button.scroll_into_view_if_needed()
+    button.click()
+    button.page.wait_for_selector("#rl-why-panel .rl-why-result", timeout=WAIT_MS)
+    button.page.keyboard.press("Escape")
 
 
 def search_answers(page) -> list[str]:
@@ -152,6 +169,8 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     for docname in chapters:
         page = reader.open(docname)
         reader.kept(docname)
+        # a number's panel opened once (its records are fetched then, and kept): it opens offline too
+        panels_open(page, explorers[docname])
     assert page.evaluate("async () => (await navigator.serviceWorker.getRegistration()).scope") == reader.base
     # installable, by Chromium's own checks (the manifest parsed without errors; icons, worker, scope)
     cdp = reader.context.new_cdp_session(page)

@@ -51,9 +51,10 @@ LANDING_MARK = '<div class="rl-offline"'
 HASH_CHARS = 4                  # of the short sha-256 in the worker's list: 24 bits, enough to see a changed file
 UI = "_static/offline-ui.js"    # the update notice and the landing control, loaded by offline.js when needed
 _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
-# an explorer's states (not its predict parts, nor the page's derivation records: fetched, and then kept, only when
-# the reader turns predict mode on or opens a number's panel)
+# an explorer's states (not its predict parts, nor the derivation records: fetched, and then kept, only when the
+# reader turns predict mode on or opens a number's panel; the records are in the worker's list for the whole site)
 _STATES = re.compile(r'"states":"([^"]+)"')
+RECORDS = re.compile(r"^_static/(?:why/.+|states/.+\.why)\.[0-9a-f]{12}\.json$")
 # what explorer.js loads when an explorer starts (the predict mode's and the variants' scripts are kept when asked for)
 EXPLORER_LATER = ("_static/vendor/uplot/uPlot.iife.min.js",)
 
@@ -227,6 +228,9 @@ def kept_files(outdir: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list
     needs = page_needs(outdir, files)
     wanted = set(needs) | {name for need in needs.values() for name in need}
     wanted |= {MANIFEST, *ICONS, *(f"_static/{name}" for name in (*LOADED_BY_SCRIPT, ON_DEMAND))}
+    # the records of the numbers' derivations (the pages' and the explorers'): in the list, so that "오프라인으로 모두 받아
+    # 두기" takes them and every panel opens offline; a visit does not fetch them ahead (not a page's need)
+    wanted |= {name for name in files if RECORDS.match(name)}
     return {name: entry for name, entry in files.items() if name in wanted or name.startswith(LIVE)}, needs
 
 
