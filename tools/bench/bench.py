@@ -515,31 +515,23 @@ def live_cold_warm(browser, base, served, label_page, page_file, offline) -> Non
 
 # From the press on a number to the first frame after its panel shows its result ("이 값은 어떻게 나왔나"): the first
 # press fetches the page's records, the later ones only place text. CPU slowed 4× as Lighthouse's mobile profile does.
-WHY_PROBE = """(i) => new Promise(done => {
-  const b = [...document.querySelectorAll('button.rl-why')].filter(b => b.checkVisibility() && !b.closest('[data-rl-explorer]'))[i];
+PRESSED = """(b, done) => {
   const t0 = performance.now();
   b.click();
   const wait = () => document.querySelector('#rl-why-panel .rl-why-result')
     ? requestAnimationFrame(() => { const ms = performance.now() - t0; b.click(); done(ms); })
     : requestAnimationFrame(wait);
   wait();
-})"""
-
-
+}"""
+WHY_PROBE = f"""(i) => new Promise(done => ({PRESSED})(
+  [...document.querySelectorAll('button.rl-why')].filter(b => b.checkVisibility() && !b.closest('[data-rl-explorer]'))[i],
+  done))"""
 # The same on an explorer's number (its state's record): the first press fetches the explorer's records file.
-EXPLORER_WHY_PROBE = """(uid) => new Promise(done => {
+EXPLORER_WHY_PROBE = f"""(uid) => new Promise(done => {{
   const root = document.getElementById(uid);
-  const go = () => {
-    const b = [...root.querySelectorAll('button.rl-why[data-why]')].filter(b => b.checkVisibility())[0];
-    const t0 = performance.now();
-    b.click();
-    const wait = () => document.querySelector('#rl-why-panel .rl-why-result')
-      ? requestAnimationFrame(() => { const ms = performance.now() - t0; b.click(); done(ms); })
-      : requestAnimationFrame(wait);
-    wait();
-  };
-  if (root.rlExplorer) go(); else { root.addEventListener('rl-ready', go, {once: true}); root.scrollIntoView(); }
-})"""
+  const go = () => ({PRESSED})([...root.querySelectorAll('button.rl-why[data-why]')].filter(b => b.checkVisibility())[0], done);
+  if (root.rlExplorer) go(); else {{ root.addEventListener('rl-ready', go, {{once: true}}); root.scrollIntoView(); }}
+}})"""
 
 
 def why_panel_response(browser, base, runs, page_file, offline) -> None:
