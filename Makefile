@@ -111,6 +111,7 @@ answer-key: $(STAMP)
 	$(BIN)/python -m coursebook answer-key "$(ROSTER)" --out answer-key.csv
 
 # 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
+# 장을 다시 실행하지 않는다: 사이트의 실행(_build의 캐시)을 그대로 쓰니, 로컬 사이트와 같은 값이 찍힌다.
 pdf: $(STAMP) system-deps
 	$(BIN)/python -m coursebook.pdf
 

@@ -673,6 +673,18 @@ def _axe_script() -> str:
     return AXE_SCRIPT
 
 
+def axe_violations(page) -> list:
+    """axe-core's violations on the page as it is now, every rule, the colour rule judging one text of each case
+    (CASES; the code's and the formulas' colours are test_site_browser.py's, and a state of the page shows no new
+    ones): [(rule id, impact, [targets] (4 at most), the first node's failure summary)]."""
+    page.evaluate(_axe_script())
+    page.evaluate(AXE_SETUP)
+    page.evaluate(CASES, CODE_AND_FORMULAS)
+    found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")["violations"]
+    return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4], v["nodes"][0].get("failureSummary", "")[:300])
+            for v in found]
+
+
 @pytest.fixture(scope="session")
 def visits(site_url, browser):
     """{(docname, mode): Visit} for every page of _toc.yml and every mode of MODES, made on first use."""

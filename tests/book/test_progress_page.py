@@ -18,7 +18,7 @@ import pytest
 from coursebook import handout
 from roofline.show import variants as V
 
-from browser_helpers import AXE_SETUP, _axe_script, offline
+from browser_helpers import axe_violations, offline
 
 pytestmark = pytest.mark.heavy(20)
 
@@ -138,10 +138,7 @@ def test_no_axe_violation_with_a_record(ctx, site_url, scheme):
         s.predict({page: "w4_2_roofline", explorer: "roofline", state: "T=32", quantity: "I_T", guess: "1",
                    model: "2", error: "0.5배", mistake: ""}); }""")
     page.wait_for_selector(".rl-progress-table")
-    page.evaluate(_axe_script())
-    page.evaluate(AXE_SETUP)
-    found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")["violations"]
-    assert found == [], [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3]) for v in found]
+    assert axe_violations(page) == []
 
 
 def test_the_page_opens_offline_once_visited(ctx, site_url):

@@ -11,7 +11,7 @@ import re
 
 import pytest
 
-from browser_helpers import _axe_script, html_dir, offline, page_file, start_explorer
+from browser_helpers import axe_violations, html_dir, offline, page_file, start_explorer
 from site_pages import toc_pages
 
 pytestmark = pytest.mark.heavy(20)
@@ -30,7 +30,11 @@ def records(docname: str) -> dict:
 
 @pytest.fixture(scope="module")
 def tab(site_url, browser):
+    """A page as a reader opens it (its own browser context, nothing leaving 127.0.0.1), loaded once per page and
+    width for the module: each test leaves it with no panel open, its errors and blocked requests still counted."""
     def open_(docname: str, width: int = 1280):
+        if (docname, width) in opened:
+            return opened[docname, width][1:]
         ctx = browser.new_context(viewport={"width": width, "height": 900})
         blocked: list[str] = []
         offline(ctx, site_url, blocked)
@@ -39,12 +43,12 @@ def tab(site_url, browser):
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
         page.goto(site_url + page_file(docname), wait_until="load")
-        opened.append(ctx)
+        opened[docname, width] = ctx, page, errors, blocked
         return page, errors, blocked
 
-    opened: list = []
+    opened: dict = {}
     yield open_
-    for ctx in opened:
+    for ctx, *_ in opened.values():
         ctx.close()
 
 
@@ -127,10 +131,7 @@ def test_walk_an_input_to_its_own_panel_then_escape(docname, tab):
     page.wait_for_function("(f) => document.querySelector('#rl-why-panel').innerText.includes(f)", arg=own["formula"])
     text = page.inner_text("#rl-why-panel")
     assert own["symbol"] in text and own["numbers"] in text and "처음 값" in text
-    # axe-core with the panel open
-    page.evaluate(_axe_script())
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    assert [(v["id"], [n["target"] for n in v["nodes"]][:4], v["nodes"][0].get("failureSummary", "")[:300]) for v in result["violations"]] == []
+    assert axe_violations(page) == []   # axe-core with the panel open
     page.keyboard.press("Escape")
     assert page.locator("#rl-why-panel").count() == 0
     assert page.evaluate("document.activeElement.dataset.why") == str(index)
@@ -211,10 +212,7 @@ def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
     assert numbers.count() >= 3
     button = next(b for b in numbers.all() if b.is_visible())
     first = pressed_panel(page, button, pool)
-    # axe-core with an explorer's panel open
-    page.evaluate(_axe_script())
-    result = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")
-    assert [(v["id"], [n["target"] for n in v["nodes"]][:4]) for v in result["violations"]] == []
+    assert axe_violations(page) == []   # axe-core with an explorer's panel open
     page.keyboard.press("Escape")
     assert page.evaluate("document.activeElement.dataset.why") == first
     # another state (the first control moved as a reader moves it): the panel of the old state closes, and the

@@ -4,6 +4,7 @@ expands; what each does is tested where its work is — `make refresh` in tests/
 `make check` before the suite, `make book` by the suite's build)."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -11,6 +12,9 @@ import zlib
 from pathlib import Path
 
 import pytest
+
+from browser_helpers import html_dir
+from coursebook import bookrun
 
 ROOT = Path(__file__).resolve().parents[2]
 DRY_RUN = ("serve", "clean", "screenshots", "bench", "figures", "parameters", "editions", "notebooks", "refresh",
@@ -20,9 +24,18 @@ pytestmark = pytest.mark.heavy(15)   # rough seconds, for the order of the run (
 
 
 def test_the_pdf_of_one_chapter(tmp_path):
+    """Printed from the site's run of the chapter (the build's execution cache): no kernel starts, nothing is added
+    to the cache."""
+    build = html_dir().parent
+    cache = bookrun.cache_of(build)
+    before = len(cache.list_cache_records())
+    kernels = tmp_path / "kernels.log"
     run = subprocess.run([sys.executable, "-m", "coursebook.pdf", "--chapter", "w4_1_intensity", "--work",
-                          str(tmp_path)], cwd=ROOT, capture_output=True, text=True, timeout=900)
+                          str(tmp_path / "work"), "--out", str(tmp_path / "roofline-tiling.pdf"), "--build-dir",
+                          str(build)], cwd=ROOT, env={**os.environ, bookrun.KERNEL_LOG: str(kernels)},
+                         capture_output=True, text=True, timeout=900)
     assert run.returncode == 0, run.stdout[-2000:] + run.stderr[-3000:]   # images loaded, no raw markup
+    assert not kernels.exists() and len(cache.list_cache_records()) == before, "the PDF ran the chapter again"
     formulas = int(re.search(r"([\d,]+) formulas", run.stdout)[1].replace(",", ""))
     assert formulas > 0, run.stdout
     pdf = (tmp_path / "roofline-tiling.pdf").read_bytes()

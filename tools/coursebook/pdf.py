@@ -4,7 +4,9 @@
                              [--chapter w4_1_intensity]
 
 1. `jupyter-book build . --builder singlehtml --path-output WORK` puts every page of _toc.yml, in course
-   order, into one HTML page (WORK/_build/singlehtml/index.html); chapters are executed as for the site.
+   order, into one HTML page (WORK/_build/singlehtml/index.html). The chapters are not executed again: the build
+   reads the site's run (BUILD/.jupyter_cache, linked from WORK/_build), so the PDF shows the numbers the local site
+   shows; a chapter not run yet is run first into that cache, as `make book` runs it, under the checkout's lock.
 2. That page is served on 127.0.0.1 and printed by headless Chromium (Debian's /usr/bin/chromium through
    Playwright, no network): every formula is MathML written at build time (tools/coursebook/mathml.py), the
    folded answers are opened, Hangul comes from the system's CJK fonts.
@@ -79,13 +81,24 @@ def one_chapter(work: Path, stem: str) -> list[str]:
     return ["--toc", str(work / "_toc.yml"), "--config", str(work / "_config.yml")]
 
 
-def build(work: Path, quiet: bool = True, chapter: str | None = None) -> Path:
-    """Single-page build of the book (or of CHAPTER) into WORK; returns the folder holding index.html."""
+def build(work: Path, quiet: bool = True, chapter: str | None = None, build_dir: Path = ROOT / "_build") -> Path:
+    """Single-page build of the book (or of CHAPTER) into WORK from the site's run of each chapter (BUILD_DIR's
+    execution cache); returns the folder holding index.html."""
+    from coursebook import bookrun, lock
+    from coursebook.__main__ import chapter_sources
+
     jb = Path(sys.executable).with_name("jupyter-book")
-    shutil.rmtree(work / "_build", ignore_errors=True)   # a page left by an earlier build is never printed
-    cmd = [str(jb), "build", str(ROOT), "--builder", "singlehtml", "--path-output", str(work),
-           "--keep-going"] + (["--quiet"] if quiet else []) + (one_chapter(work, chapter) if chapter else [])
-    subprocess.run(cmd, check=True, cwd=ROOT)
+    options = one_chapter(work, chapter) if chapter else []
+    sources = [md for md in chapter_sources() if chapter in (None, md.stem)]
+    with lock.held(build_dir, "make pdf"):
+        bookrun.ensure(sources, build_dir)   # (nothing runs when the site is built)
+        shutil.rmtree(work / "_build", ignore_errors=True)   # a page left by an earlier build is never printed
+        (work / "_build").mkdir(parents=True)
+        # sphinx_ext keys the execution cache under the output's parent: there, the site's
+        (work / "_build" / ".jupyter_cache").symlink_to(build_dir.resolve() / ".jupyter_cache", target_is_directory=True)
+        cmd = [str(jb), "build", str(ROOT), "--builder", "singlehtml", "--path-output", str(work),
+               "--keep-going"] + (["--quiet"] if quiet else []) + options
+        subprocess.run(cmd, check=True, cwd=ROOT)
     out = work / "_build" / "singlehtml"
     if not (out / "index.html").is_file():
         raise SystemExit(f"singlehtml build produced no {out / 'index.html'}")
@@ -142,6 +155,8 @@ def print_pdf(site: Path, out: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from coursebook import bookrun, lock
+
     parser = argparse.ArgumentParser(prog="python -m coursebook.pdf", description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, default=ROOT / "_build" / "pdf",
                         help="folder for the single-page build (default _build/pdf)")
@@ -149,11 +164,21 @@ def main(argv: list[str] | None = None) -> int:
                         help="PDF file (default WORK/roofline-tiling.pdf)")
     parser.add_argument("--no-build", action="store_true", help="print an existing singlehtml build")
     parser.add_argument("--chapter", metavar="STEM", help="print the landing page and this chapter only")
+    parser.add_argument("--build-dir", type=Path, default=ROOT / "_build",
+                        help="the site's build folder, whose run of each chapter is printed (default: _build)")
     args = parser.parse_args(argv)
     work = args.work.resolve()
     out = (args.out or work / "roofline-tiling.pdf").resolve()
     start = time.time()
-    site = work / "_build" / "singlehtml" if args.no_build else build(work, chapter=args.chapter)
+    try:
+        site = work / "_build" / "singlehtml" if args.no_build else build(work, chapter=args.chapter,
+                                                                         build_dir=args.build_dir.resolve())
+    except lock.Busy as err:
+        print(err, file=sys.stderr)
+        return 75
+    except bookrun.ChapterFailed as err:
+        print(err, file=sys.stderr)
+        return 3
     report = print_pdf(site, out)
     problems = []
     if report["bad"]:
