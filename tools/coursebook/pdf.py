@@ -1,6 +1,6 @@
 """The whole course as one printable PDF.
 
-    python -m coursebook.pdf [--out _build/pdf/roofline-tiling.pdf] [--work _build/pdf] [--no-build]
+    python -m coursebook.pdf [--out _build/pdf/roofline-tiling.pdf] [--work _build/pdf] [--build-dir _build] [--no-build]
                              [--chapter w4_1_intensity]
 
 1. `jupyter-book build . --builder singlehtml --path-output WORK` puts every page of _toc.yml, in course
