@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from coursebook import bookrun
+from coursebook import bookrun, lock
 
 ROOT = Path(__file__).resolve().parents[2]
 DRY_RUN = ("serve", "clean", "screenshots", "bench", "figures", "parameters", "editions", "notebooks", "refresh",
@@ -42,6 +42,17 @@ def test_the_pdf_of_one_chapter(tmp_path):
     assert pdf.startswith(b"%PDF")
     assert hangul_glyphs(pdf) > 100, "the PDF's fonts map too few glyphs to Hangul (no Korean text in it)"
     assert pdf.count(b"/Subtype /Image") + pdf.count(b"/Subtype/Image") > 0, "no figure in the PDF"
+
+
+def test_the_pdf_waits_for_no_build(tmp_path):
+    """While `make book` holds the checkout's lock, `make pdf` stops at once naming it, and writes nothing."""
+    build, work = tmp_path / "_build", tmp_path / "work"
+    with lock.held(build, "make book"):
+        run = subprocess.run([sys.executable, "-m", "coursebook.pdf", "--chapter", "w4_1_intensity", "--work",
+                              str(work), "--build-dir", str(build)], cwd=ROOT, capture_output=True, text=True,
+                             timeout=120)
+    assert run.returncode == 75 and f"이미 실행 중: make book (pid {os.getpid()}" in run.stderr, run.stderr[-2000:]
+    assert not work.exists()
 
 
 def hangul_glyphs(pdf: bytes) -> int:

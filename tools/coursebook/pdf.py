@@ -88,9 +88,9 @@ def build(work: Path, quiet: bool = True, chapter: str | None = None, build_dir:
     from coursebook.__main__ import chapter_sources
 
     jb = Path(sys.executable).with_name("jupyter-book")
-    options = one_chapter(work, chapter) if chapter else []
     sources = [md for md in chapter_sources() if chapter in (None, md.stem)]
     with lock.held(build_dir, "make pdf"):
+        options = one_chapter(work, chapter) if chapter else []
         bookrun.ensure(sources, build_dir)   # (nothing runs when the site is built)
         shutil.rmtree(work / "_build", ignore_errors=True)   # a page left by an earlier build is never printed
         (work / "_build").mkdir(parents=True)
