@@ -55,6 +55,24 @@ def test_the_pdf_waits_for_no_build(tmp_path):
     assert not work.exists()
 
 
+def test_no_site_and_no_pdf_from_last_terms_cells(tmp_path):
+    """A new course.toml not yet taken along by `make refresh`: `make book` and `make pdf` stop naming the parameter
+    cells that disagree and the command that fixes it, and write nothing (no pages, no PDF, no cache: only the lock's file)."""
+    from course_copies import copy_checkout, env_for, next_term
+
+    repo = copy_checkout(tmp_path / "repo")
+    toml = repo / "lib" / "roofline" / "course.toml"
+    toml.write_text(next_term(toml.read_text(encoding="utf-8")), encoding="utf-8")
+    for made, command in (("사이트를", ["coursebook", "book", "--build", "true"]),
+                          ("PDF를", ["coursebook.pdf", "--chapter", "w4_1_intensity"])):
+        run = subprocess.run([sys.executable, "-m", *command], cwd=repo, env=env_for(repo), capture_output=True,
+                             text=True, timeout=300)
+        assert run.returncode == 4, (command, run.stdout[-2000:], run.stderr[-2000:])
+        assert "chapters/w4_1_intensity.md: parameter cell: N = " in run.stderr, run.stderr
+        assert f"지난 학기 값으로 {made} 만들지 않는다. `make refresh`" in run.stderr, run.stderr
+    assert [p.name for p in (repo / "_build").iterdir()] == ["run.lock"]   # (`make book` took the lock first)
+
+
 def hangul_glyphs(pdf: bytes) -> int:
     """How many glyphs the PDF's fonts map to Hangul syllables (their ToUnicode maps: `<gid> <AC00>` …)."""
     found = set()

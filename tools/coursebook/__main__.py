@@ -156,6 +156,18 @@ def term_changes(course) -> list[str]:
             for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
 
 
+def said_stale_term(course, what: str) -> bool:
+    """Whether course.toml disagrees with the chapters' parameter cells (a new term not yet refreshed); if so, the
+    lines that disagree and why `what` (the site, the PDF) is not made from last term's cells, on stderr."""
+    changed = term_changes(course)
+    for line in changed[:8] + ([f"… and {len(changed) - 8} more"] if len(changed) > 8 else []):
+        print(line, file=sys.stderr)
+    if changed:
+        print(f"course.toml이 장의 매개변수 셀과 다르다 (새 학기 값?): 지난 학기 값으로 {what} 만들지 않는다. "
+              "`make refresh`가 매개변수 셀, 그림, 노트북 판, 사이트를 함께 새로 만든다", file=sys.stderr)
+    return bool(changed)
+
+
 TERM_FIX = "run `make refresh`"
 TERM = ("course.toml disagrees with the chapters' parameter cells (a new term?): one `make refresh` writes them, the "
         "figures, the editions and the site")
@@ -251,12 +263,7 @@ def book(course, build_dir: Path, command: str | None) -> int:
     from coursebook import bookrun
     from coursebook import built as site
 
-    changed = term_changes(course)
-    if changed:
-        for line in changed[:8] + ([f"… and {len(changed) - 8} more"] if len(changed) > 8 else []):
-            print(line, file=sys.stderr)
-        print("course.toml이 장의 매개변수 셀과 다르다 (새 학기 값?): 지난 학기 값으로 사이트를 만들지 않는다. "
-              "`make refresh`가 매개변수 셀, 그림, 노트북 판, 사이트를 함께 새로 만든다", file=sys.stderr)
+    if said_stale_term(course, "사이트를"):
         return 4
     try:
         bookrun.ensure(chapter_sources(), build_dir)

@@ -6,7 +6,8 @@
 1. `jupyter-book build . --builder singlehtml --path-output WORK` puts every page of _toc.yml, in course
    order, into one HTML page (WORK/_build/singlehtml/index.html). The chapters are not executed again: the build
    reads the site's run (BUILD/.jupyter_cache, linked from WORK/_build), so the PDF shows the numbers the local site
-   shows; a chapter not run yet is run first into that cache, as `make book` runs it, under the checkout's lock.
+   shows; a chapter not run yet is run first into that cache, as `make book` runs it, under the checkout's lock. As
+   `make book`, it refuses a course.toml that the parameter cells do not follow yet (a new term: `make refresh`).
 2. That page is served on 127.0.0.1 and printed by headless Chromium (Debian's /usr/bin/chromium through
    Playwright, no network): every formula is MathML written at build time (tools/coursebook/mathml.py), the
    folded answers are opened, Hangul comes from the system's CJK fonts.
@@ -156,6 +157,8 @@ def print_pdf(site: Path, out: Path) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     from coursebook import bookrun, lock
+    from coursebook.__main__ import said_stale_term
+    from roofline import params
 
     parser = argparse.ArgumentParser(prog="python -m coursebook.pdf", description=__doc__.split("\n\n")[0])
     parser.add_argument("--work", type=Path, default=ROOT / "_build" / "pdf",
@@ -171,8 +174,13 @@ def main(argv: list[str] | None = None) -> int:
     out = (args.out or work / "roofline-tiling.pdf").resolve()
     start = time.time()
     try:
+        if not args.no_build and said_stale_term(params.load(), "PDF를"):
+            return 4
         site = work / "_build" / "singlehtml" if args.no_build else build(work, chapter=args.chapter,
                                                                          build_dir=args.build_dir.resolve())
+    except params.ParameterError as err:   # (course.toml or a parameter cell, named)
+        print(err, file=sys.stderr)
+        return 2
     except lock.Busy as err:
         print(err, file=sys.stderr)
         return 75
