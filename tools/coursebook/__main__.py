@@ -310,6 +310,31 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
     return problems
 
 
+STOPPED = (params.ParameterError, lock.Busy, UnicodeDecodeError, OSError, KeyboardInterrupt)
+
+
+def stopped(err: BaseException) -> int:
+    """What stopped a command (one of STOPPED), said in one Korean line on stderr; returns the command's exit code."""
+    if isinstance(err, params.ParameterError):   # (course.toml, a parameter cell, a term a chapter cannot run with)
+        said = str(err)
+        print(said if said.startswith(("course.toml", "chapters/", "/")) or ".toml" in said.split(":")[0]
+              else f"course.toml: {said}", file=sys.stderr)
+        return 2
+    if isinstance(err, lock.Busy):
+        print(err, file=sys.stderr)
+        return 75
+    if isinstance(err, UnicodeDecodeError):
+        print(f"{getattr(err, 'filename', None) or '파일'}: UTF-8이 아니다 ({err.reason}). UTF-8로 저장하자", file=sys.stderr)
+        return 2
+    if isinstance(err, OSError):
+        where = err.filename or "파일"
+        print(f"{where}: {'없다' if isinstance(err, FileNotFoundError) else '읽거나 쓸 수 없다'} ({err.strerror}). "
+              "`git status`로 지워지거나 바뀐 파일을 확인하자", file=sys.stderr)
+        return 2
+    print("중단했다 (Ctrl-C 또는 kill). 다음 실행이 남은 것을 고친다", file=sys.stderr)   # KeyboardInterrupt
+    return 130
+
+
 def main(argv=None) -> int:
     parser = argparse.ArgumentParser(prog="python -m coursebook", description=__doc__.splitlines()[0])
     sub = parser.add_subparsers(dest="command", required=True)
@@ -353,25 +378,8 @@ def main(argv=None) -> int:
         return 0
     try:
         return run(args)
-    except params.ParameterError as err:   # (course.toml, a parameter cell, a term a chapter cannot run with)
-        said = str(err)
-        print(said if said.startswith(("course.toml", "chapters/", "/")) or ".toml" in said.split(":")[0]
-              else f"course.toml: {said}", file=sys.stderr)
-        return 2
-    except lock.Busy as err:
-        print(err, file=sys.stderr)
-        return 75
-    except UnicodeDecodeError as err:
-        print(f"{getattr(err, 'filename', None) or '파일'}: UTF-8이 아니다 ({err.reason}). UTF-8로 저장하자", file=sys.stderr)
-        return 2
-    except OSError as err:
-        where = err.filename or "파일"
-        print(f"{where}: {'없다' if isinstance(err, FileNotFoundError) else '읽거나 쓸 수 없다'} ({err.strerror}). "
-              "`git status`로 지워지거나 바뀐 파일을 확인하자", file=sys.stderr)
-        return 2
-    except KeyboardInterrupt:
-        print("중단했다 (Ctrl-C 또는 kill). 다음 실행이 남은 것을 고친다", file=sys.stderr)
-        return 130
+    except STOPPED as err:
+        return stopped(err)
 
 
 WRITERS = {"parameters": "make parameters", "figures": "make figures", "notebooks": "make notebooks",

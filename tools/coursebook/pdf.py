@@ -156,8 +156,8 @@ def print_pdf(site: Path, out: Path) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    from coursebook import bookrun, lock
-    from coursebook.__main__ import said_stale_term
+    from coursebook import bookrun
+    from coursebook.__main__ import STOPPED, said_stale_term, stopped
     from roofline import params
 
     parser = argparse.ArgumentParser(prog="python -m coursebook.pdf", description=__doc__.split("\n\n")[0])
@@ -178,12 +178,8 @@ def main(argv: list[str] | None = None) -> int:
             return 4
         site = work / "_build" / "singlehtml" if args.no_build else build(work, chapter=args.chapter,
                                                                          build_dir=args.build_dir.resolve())
-    except params.ParameterError as err:   # (course.toml or a parameter cell, named)
-        print(err, file=sys.stderr)
-        return 2
-    except lock.Busy as err:
-        print(err, file=sys.stderr)
-        return 75
+    except STOPPED as err:   # (course.toml, a parameter cell, another run holding the checkout, Ctrl-C)
+        return stopped(err)
     except bookrun.ChapterFailed as err:
         print(err, file=sys.stderr)
         return 3
