@@ -2,8 +2,8 @@
  *
  * 번호 = FNV-1a 32(UTF-8, NFC(학기 + "\n" + 학번)) mod 변형 수 — roofline.show.variants.index와 같다(학번의 해시는 모델의
  * 값이 아니다). 학기의 지문, 변형마다의 조건과 문제(문구, 분수, 판정 문구, 풀이)는 라이브러리가 빌드할 때 쓴 파일
- * (_static/variants/<장>.<지문>.json, 페이지의 data-rl-variants)에 있고, 이 스크립트는 학번으로 그중 하나를 골라 문구를
- * 옮기고 판정에 넘길 뿐이다. 학번은 독자의 기록(progress.js)에 남는다.
+ * (_static/variants/<장>.<지문>.json, 페이지의 data-rl-variants)에 있고, 이 스크립트는 학번으로 그중 하나를 골라 문구와
+ * 고르는 문항의 보기 글을 옮기고 판정에 넘길 뿐이다. 학번은 독자의 기록(progress.js)에 남는다.
  */
 (function () {
   "use strict";
@@ -20,9 +20,13 @@
     box.hidden = false;
     const field = box.querySelector("[data-rl-student]"), now = box.querySelector(".rl-student-now");
     const texts = new Map();   // question key → its text on the page (the base)
+    const picks = new Map();   // a choice question's key → [its choice's value, the label's text, the base's label]
     for (const q of root.querySelectorAll("[data-rl-q]")) {
       const p = q.previousElementSibling;
       if (p && p.tagName === "P") texts.set(q.dataset.rlQ, [p, p.lastChild.textContent]);
+      const labels = [...q.querySelectorAll("label.rl-pick")].map((l) => [l.querySelector("input").value, l.lastChild,
+                                                                          l.lastChild.textContent]);
+      if (labels.length) picks.set(q.dataset.rlQ, labels);
     }
     let file = null, shown = "";
     const load = () => (file = file || fetch(new URL(url, location.href)).then((r) => {
@@ -46,6 +50,10 @@
       quiz.mistakes = variant ? variant.mistakes : data.mistakes;   // a variant's questions index its own messages
       for (const [key, [p, base]] of texts) {
         p.lastChild.textContent = " " + (variant ? variant.questions[key].ask : base.replace(/^ /, ""));
+      }
+      for (const [key, labels] of picks) {
+        const own = variant && new Map(variant.questions[key].choices);
+        for (const [value, text, base] of labels) text.textContent = own ? " " + own.get(value) : base;
       }
       clearAnswers();
       shown = id;

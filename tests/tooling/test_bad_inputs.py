@@ -15,6 +15,7 @@ parameter-cell values (issue 37's cases and more).
 from __future__ import annotations
 
 import hashlib
+import itertools
 import re
 import subprocess
 import sys
@@ -191,6 +192,14 @@ def test_a_broken_edition_is_named_with_the_command_that_writes_it(repo, how):
 # ---------------------------------------------------------------- bad values typed into a parameter cell
 
 W4 = [1, 2, 4, 8, 16, 32, 64, 128]
+TERM = params.load().week4   # the term in force (a value that is bad in one term can be another term's own)
+
+
+def not_dividing(n: int) -> int:
+    """The smallest whole number above 1 that does not divide n: a tile side no term with this n can take."""
+    return next(t for t in itertools.count(2) if n % t)
+
+
 # (chapter, variable, what the student types): each must stop with a ParameterError naming the variable
 BAD_CELLS = [
     ("w4_3_tiling", "N", "2**40"),
@@ -202,8 +211,8 @@ BAD_CELLS = [
     ("w4_1_intensity", "N", "4096.0"),
     ("w4_2_roofline", "N", '"4096"'),
     ("w4_4_tile_size", "tiles", "[]"),
-    ("w4_5_matmul", "tiles", "[3]"),
-    ("week4_guide", "small_T", "3"),
+    ("w4_5_matmul", "tiles", f"[{not_dividing(TERM.N)}]"),
+    ("week4_guide", "small_T", str(not_dividing(TERM.small_N))),
     ("w4_summary", "dtype", '"FP64"'),
     ("w4_4_tile_size", "threads", "0"),
     ("w4_4_tile_size", "gpu", repr(first_gpu_without_limits())),

@@ -224,11 +224,14 @@ def draw(module, problem, identifier, found=None) -> Variant:
 def page_file(module, problem) -> dict:
     """What the page fetches when a student identifier is entered: the term, and per variant its conditions, its
     questions as the page's script judges them (`Exercises.data()`), with each question's text, and the messages of
-    its mistakes (the questions name them by index: a variant keeps, and so numbers, its own)."""
+    its mistakes (the questions name them by index: a variant keeps, and so numbers, its own); a choice question also
+    has its choices' labels, which can name the variant's numbers ("정확히 1/3이 된다")."""
     out = []
     for v in variants(module, problem):
         data = v.exercises.data()
         for q in v.exercises.questions:
             data["questions"][q.key]["ask"] = q.ask
+            if q.is_choice:
+                data["questions"][q.key]["choices"] = [list(c) for c in q.choices]
         out.append({"conditions": v.conditions, "questions": data["questions"], "mistakes": data["mistakes"]})
     return {"term": term(problem), "variants": out}
