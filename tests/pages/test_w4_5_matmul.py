@@ -133,6 +133,28 @@ def test_matmul_times_figure_shows_the_live_cases(course, cases):
     assert [t.get_text() for t in ax.texts][:len(cases)] == [f"{fmt.ms(c.timing.t_ideal, 3)} ms" for c in cases]
 
 
+def test_matmul_times_figure_holds_its_bars_on_every_machine(course):
+    """Of every preset in each of its dtypes, the two whose times are the shortest and the longest: each bar and the
+    compute line fall inside the time axis (a fast GPU's times are far under 1 ms), laid out without a warning."""
+    import warnings
+
+    def times(w4) -> list[float]:
+        cases = problems.week4_cases(w4)
+        return [float(c.timing.t_memory) for c in cases] + [float(cases[0].timing.t_compute)]
+
+    runs = [course.week4.with_(hardware=key, dtype=dtype) for key, preset in course.presets.items()
+            for dtype in preset.peak]
+    for w4 in (min(runs, key=lambda w: min(times(w))), max(runs, key=lambda w: max(times(w)))):
+        with warnings.catch_warnings():
+            warnings.simplefilter("error")
+            fig = FIGURES["week4-matmul-times"](w4)
+            fig.draw_without_rendering()
+        ax = fig.axes[0]
+        low, high = ax.get_xlim()
+        drawn = [bar.get_width() for bar in ax.patches] + crossing_lines(ax)
+        assert all(low < x < high for x in drawn), (w4.hardware, w4.dtype, (low, high), drawn)
+
+
 def test_matmul_headline_keeps_the_compute_limit():
     """Seed ⑤: "…6.872 ms로 줄지만, 128 타일에서는 연산 성능이 한계다" — the top answer says where time stops following Q."""
     g = seed_page("w4_5_matmul")

@@ -12,7 +12,7 @@ return name → value for one section of the page (`glue_page(page.cost_section(
 from __future__ import annotations
 
 from fractions import Fraction
-from math import gcd
+from math import floor, gcd, log10
 
 from roofline import buffers, kernels, problems
 from roofline.cost import Timing
@@ -532,7 +532,9 @@ def times_figure(w4):
     ax.text(t_c * 1.12, ys[0] + 0.5, f"연산 시간 F/P = {fmt.ms(cases[0].timing.t_compute, 3)} ms", ha="left",
             va="bottom", fontsize=11.5)
     ax.set_xscale("log")
-    ax.set_xlim(1, float(cases[0].timing.t_memory) * MS * 20)
+    # from the decade below half the shortest time drawn (a fast GPU's small N is far under 1 ms) to 20× the longest
+    shortest = min(t_c, *(float(case.timing.t_memory) * MS for case in cases))
+    ax.set_xlim(10.0 ** floor(log10(shortest / 2)), float(cases[0].timing.t_memory) * MS * 20)
     ax.set_ylim(-0.6, len(cases) - 0.1 + 0.8)
     ax.set_yticks(ys, [ko.case(c) for c in cases], fontsize=12)
     ax.set_xlabel("메모리 시간 Q/BW (ms)", fontsize=12)
