@@ -23,14 +23,18 @@ SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 def exact_text(value) -> str:
     """An exact value as a formula writes it: 4096 → "4,096", Fraction(1, 12) → "1/12" (thousands separators)."""
-    value = Fraction(value)
-    if value.denominator == 1:
-        return f"{value.numerator:,}"
-    return f"{value.numerator:,}/{value.denominator:,}"
+    if type(value) is not int:   # (an int as it is: most values are, and a Fraction made of one costs a gcd)
+        value = Fraction(value)
+        if value.denominator != 1:
+            return f"{value.numerator:,}/{value.denominator:,}"
+        value = value.numerator
+    return f"{value:,}"
 
 
 def _exact(value):
-    value = Fraction(value)
+    if type(value) is int:
+        return value
+    value = value if type(value) is Fraction else Fraction(value)
     return value.numerator if value.denominator == 1 else value
 
 

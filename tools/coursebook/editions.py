@@ -455,7 +455,9 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     from coursebook import paramcell
     from roofline import params
 
-    shell = InteractiveShell.instance()
+    # No output cache (Out, _): the chapters do not read it, and with it every reset below ends in a full garbage
+    # collection (IPython's DisplayHook.flush), a tenth of a second in a test process that holds many objects.
+    shell = InteractiveShell.instance(cache_size=0)
     shell.reset(new_session=False)
     nb = read_source(md)
     saved_path, saved_pictures = os.environ.get(params.ENVIRONMENT), os.environ.get(PICTURES)

@@ -55,14 +55,22 @@ class Unit:
     base: str        # that base unit: "Byte"
 
 
-def _power(size: Fraction) -> str:
-    """10⁹, 2³⁰, 10⁻³: a unit's size as the power it is."""
+def _powers() -> dict[Fraction, str]:
+    """Each power of ten, then of two, that a unit's size can be, as written (10⁰ for 1, not 2⁰)."""
     sup = str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻")
+    found: dict[Fraction, str] = {}
     for base in (10, 2):
         for n in range(-30, 61):
-            if Fraction(base) ** n == size:
-                return f"{base}{str(n).translate(sup)}"
-    return fmt.number(size)
+            found.setdefault(Fraction(base) ** n, f"{base}{str(n).translate(sup)}")
+    return found
+
+
+_POWERS = _powers()
+
+
+def _power(size: Fraction) -> str:
+    """10⁹, 2³⁰, 10⁻³: a unit's size as the power it is."""
+    return _POWERS.get(Fraction(size)) or fmt.number(size)
 
 
 def _kind(base: str, *units: tuple[str, Fraction]) -> dict[str, Unit]:
