@@ -10,6 +10,7 @@
   let reload = !!sw.controller;    // a new edition swapped in under this page: show it
   sw.oncontrollerchange = () => reload && (reload = false, location.reload());
   sw.register(url, {scope: new URL("./", url).href}).then((reg) => {
+    if (!reg) return;   // a browser set to refuse workers can answer with no registration: the page reads on as it is
     const check = () => reg.waiting && sw.controller && ui((m) => m.offerUpdate(reg.waiting));
     reg.onupdatefound = () => reg.installing && (reg.installing.onstatechange = check);
     check();

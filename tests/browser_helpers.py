@@ -174,17 +174,25 @@ def pytest_sessionfinish(session, exitstatus):
 
 
 def offline(context, base: str, blocked: list[str]) -> None:
-    """Let the context reach only the local server; record (and abort) every other request."""
+    """Let the context reach only the local server; record (and abort) every other request. Only those come to
+    this process: the pattern is a regular expression, which Playwright matches in its driver, so the site's own
+    requests are not stopped on their way (a handler for every request costs a round trip through Python each)."""
 
     def route(r):
-        url = r.request.url
-        if url.startswith(base) or url.startswith("data:") or url.startswith("blob:"):
-            r.continue_()
-        else:
-            blocked.append(url)
-            r.abort()
+        blocked.append(r.request.url)
+        r.abort()
 
-    context.route("**/*", route)
+    context.route(re.compile(f"^(?!{re.escape(base)}|data:|blob:)"), route)
+
+
+def local_context(browser, base: str, blocked: list[str], service_workers: str = "block", **options):
+    """A new browser context that reaches only the local server (`offline`). The site's service worker is blocked
+    (Playwright's `service_workers="block"`: its script then finds `register` answering nothing) unless the test is
+    about it (`service_workers="allow"`, tests/book/test_offline.py): every page is then loaded from the server, and
+    a load does not also install the worker and have it fetch the page's files again."""
+    context = browser.new_context(service_workers=service_workers, **options)
+    offline(context, base, blocked)
+    return context
 
 
 def start_explorer(root):
@@ -264,8 +272,9 @@ CODE_AND_FORMULAS = ".highlight, .highlight *, math, math *"
 # same colour, size, weight and shadow, over the same chain of backgrounds, opacities, filters and blend modes up to
 # the first opaque background (and below it only opacities), in normal flow, have the same contrast: CASES marks one
 # text of each such case (`data-rl-contrast`), and axe's colour rule judges those. A text over a background image,
-# or positioned out of the flow, is a case of its own. It returns [texts, cases].
-CASES = r"""(codeAndFormulas) => {
+# or positioned out of the flow, is a case of its own. Its argument is [CODE_AND_FORMULAS, roots]: the texts under
+# those selectors' elements (null: the whole page). It returns [texts, cases].
+CASES = r"""([codeAndFormulas, roots]) => {
   const behind = new Map();
   const opacity = (el) => { let o = 1; for (let p = el; p; p = p.parentElement) o *= parseFloat(getComputedStyle(p).opacity); return o; };
   const chain = (el) => {
@@ -281,8 +290,11 @@ CASES = r"""(codeAndFormulas) => {
   };
   const cases = new Set();
   let texts = 0;
-  for (const el of document.body.querySelectorAll("*")) {
-    el.removeAttribute("data-rl-contrast");
+  document.querySelectorAll("[data-rl-contrast]").forEach((el) => el.removeAttribute("data-rl-contrast"));
+  const candidates = roots ? new Set(roots.flatMap((r) => [...document.querySelectorAll(r)])
+                                       .flatMap((root) => [root, ...root.querySelectorAll("*")]))
+                          : document.body.querySelectorAll("*");
+  for (const el of candidates) {
     if (el.matches(codeAndFormulas)) continue;
     if (![...el.childNodes].some((n) => n.nodeType === 3 && n.textContent.trim()) || !el.getClientRects().length) continue;
     const s = getComputedStyle(el);
@@ -599,8 +611,7 @@ class Visits:
     def _tab(self, mode: str) -> _Tab:
         if mode not in self._contexts:
             m, blocked = MODES[mode], []
-            context = self.browser.new_context(viewport=m.viewport, color_scheme=m.theme)
-            offline(context, self.base, blocked)
+            context = local_context(self.browser, self.base, blocked, viewport=m.viewport, color_scheme=m.theme)
             context.add_init_script(f"({THEME})({m.theme!r})")
             self._contexts[mode] = context, blocked
         if mode not in self._tabs:
@@ -643,7 +654,7 @@ class Visits:
             page.evaluate(_axe_script())
             page.evaluate(AXE_SETUP)
             if m.checks_colour:
-                visit.contrast_cases = page.evaluate(CASES, CODE_AND_FORMULAS)
+                visit.contrast_cases = page.evaluate(CASES, [CODE_AND_FORMULAS, None])
             response = page.evaluate("(options) => axe.run(document, options)", options)
             if m.checks_colour:
                 visit.colours = page.evaluate(COLOURS, CODE_AND_FORMULAS)
@@ -673,14 +684,17 @@ def _axe_script() -> str:
     return AXE_SCRIPT
 
 
-def axe_violations(page) -> list:
+def axe_violations(page, within: list[str] | None = None) -> list:
     """axe-core's violations on the page as it is now, every rule, the colour rule judging one text of each case
     (CASES; the code's and the formulas' colours are test_site_browser.py's, and a state of the page shows no new
-    ones): [(rule id, impact, [targets] (4 at most), the first node's failure summary)]."""
+    ones): [(rule id, impact, [targets] (4 at most), the first node's failure summary)]. `within`: only the elements
+    these selectors name, and what they hold (what a change of the page added: the rest of the page is the site
+    visits' to judge, test_site_browser.py), else the whole page."""
     page.evaluate(_axe_script())
     page.evaluate(AXE_SETUP)
-    page.evaluate(CASES, CODE_AND_FORMULAS)
-    found = page.evaluate("() => axe.run(document, {resultTypes: ['violations']})")["violations"]
+    page.evaluate(CASES, [CODE_AND_FORMULAS, within])
+    context = {"include": [[selector] for selector in within]} if within else None
+    found = page.evaluate("(context) => axe.run(context || document, {resultTypes: ['violations']})", context)["violations"]
     return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4], v["nodes"][0].get("failureSummary", "")[:300])
             for v in found]
 

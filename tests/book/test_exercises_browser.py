@@ -16,7 +16,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser_helpers import label_page, offline, page_file
+from browser_helpers import label_page, local_context, page_file
 from roofline.show import exercises
 from exercise_answers import CONFUSED, PAGES, mistake_vectors, sig
 
@@ -35,10 +35,8 @@ class Tabs:
     def open(self, label: str, **context):
         key = repr(sorted(context.items()))
         if key not in self.tabs:
-            ctx = self.browser.new_context(**{"viewport": {"width": 1280, "height": 900}, **context})
             blocked: list[str] = []
-            offline(ctx, self.base, blocked)
-            ctx.route("**/_static/mathjax/**", lambda route: route.fulfill(body="", content_type="text/javascript"))
+            ctx = local_context(self.browser, self.base, blocked, **{"viewport": {"width": 1280, "height": 900}, **context})
             page = ctx.new_page()
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))

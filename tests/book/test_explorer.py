@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, ROOT, address_naming, html_dir, keep_shot, label_page, offline, page_file,
+from browser_helpers import (HANGUL, ROOT, address_naming, html_dir, keep_shot, label_page, local_context, page_file,
                              screenshot_contrast, start_explorer)
 from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
@@ -305,11 +305,7 @@ class Reader:
     def __init__(self, browser, base, name, course, **context):
         self.name, self.course = name, course
         self.blocked, self.errors = [], []
-        self.context = browser.new_context(**{"viewport": DESKTOP, **context})
-        offline(self.context, base, self.blocked)
-        # these tests read no formula: MathJax (a local file) is answered with an empty script, which saves
-        # typesetting the chapter on a busy machine; the site tests check the math
-        self.context.route("**/_static/mathjax/**", lambda route: route.fulfill(body="", content_type="text/javascript"))
+        self.context = local_context(browser, base, self.blocked, **{"viewport": DESKTOP, **context})
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))

@@ -18,7 +18,7 @@ from urllib.parse import parse_qsl, urlencode, urlsplit
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, SCREENSHOTS, address_naming, chromium, html_dir, label_page, offline, page_file,
+from browser_helpers import (HANGUL, SCREENSHOTS, address_naming, chromium, html_dir, label_page, local_context, page_file,
                              screenshot_dir, serve)
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
@@ -75,8 +75,7 @@ class Reader:
     def __init__(self, site, label: str, uid: str, hash_: str = ""):
         base, browser = site
         self.blocked: list[str] = []
-        self.context = browser.new_context(viewport=DESKTOP)
-        offline(self.context, base, self.blocked)
+        self.context = local_context(browser, base, self.blocked, viewport=DESKTOP)
         self.page = self.context.new_page()
         self.errors: list[str] = []
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)

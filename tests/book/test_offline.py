@@ -30,7 +30,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import HANGUL, chromium, html_dir, label_page, offline, page_file, screenshot_dir, start_explorer
+from browser_helpers import HANGUL, chromium, html_dir, label_page, local_context, page_file, screenshot_dir, start_explorer
 
 from coursebook import offline as site_offline
 from roofline.show import engine
@@ -106,8 +106,7 @@ class Reader:
         self.root, self.server, self.base, browser = site
         self.blocked: list[str] = []
         self.errors: list[str] = []
-        self.context = browser.new_context(viewport=DESKTOP)
-        offline(self.context, self.base, self.blocked)
+        self.context = local_context(browser, self.base, self.blocked, service_workers="allow", viewport=DESKTOP)
         self.page = self.context.new_page()
         self.page.on("pageerror", lambda e: self.errors.append(str(e)))
 

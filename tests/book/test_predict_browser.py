@@ -15,7 +15,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser_helpers import _axe_script, label_page, offline, page_file, start_explorer
+from browser_helpers import _axe_script, label_page, local_context, page_file, start_explorer
 from roofline.show import exercises as ex
 from roofline.show import predict as pr
 from roofline.show.pages import w4_2_roofline, w4_4_tile_size, w4_5_matmul, week3_vector_add
@@ -62,10 +62,7 @@ class Page:
     def __init__(self, browser, base, name, course, viewport=DESKTOP, context=None):
         self.name, self.course = name, course
         self.blocked, self.errors = [], []
-        self.context = context or browser.new_context(viewport=viewport)
-        if context is None:
-            offline(self.context, base, self.blocked)
-            self.context.route("**/_static/mathjax/**", lambda r: r.fulfill(body="", content_type="text/javascript"))
+        self.context = context or local_context(browser, base, self.blocked, viewport=viewport)
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))

@@ -18,16 +18,16 @@ import pytest
 from coursebook import handout
 from roofline.show import variants as V
 
-from browser_helpers import axe_violations, offline
+from browser_helpers import axe_violations, local_context
 
 pytestmark = pytest.mark.heavy(20)
 
 
 @pytest.fixture()
-def ctx(site_url, browser):
-    context = browser.new_context()
+def ctx(request, site_url, browser):
+    """A reader's browser context, reaching only the site; its service worker runs where a test asks ("allow")."""
     blocked: list[str] = []
-    offline(context, site_url, blocked)
+    context = local_context(browser, site_url, blocked, service_workers=getattr(request, "param", "block"))
     context.blocked = blocked
     yield context
     context.close()
@@ -141,6 +141,7 @@ def test_no_axe_violation_with_a_record(ctx, site_url, scheme):
     assert axe_violations(page) == []
 
 
+@pytest.mark.parametrize("ctx", ["allow"], indirect=True)
 def test_the_page_opens_offline_once_visited(ctx, site_url):
     page = ctx.new_page()
     progress(page, site_url)

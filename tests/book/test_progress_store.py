@@ -15,7 +15,7 @@ import io
 
 import pytest
 
-from browser_helpers import label_page, offline
+from browser_helpers import label_page, local_context
 
 pytestmark = pytest.mark.heavy(10)
 
@@ -25,9 +25,8 @@ def quiz_page() -> str:
 
 
 def test_store_keeps_what_the_reader_did(site_url, browser):
-    ctx = browser.new_context()
     blocked: list[str] = []
-    offline(ctx, site_url, blocked)
+    ctx = local_context(browser, site_url, blocked)
     page = ctx.new_page()
     page.goto(f"{site_url}/{quiz_page()}")
     page.wait_for_function("() => window.rlProgress")

@@ -22,7 +22,7 @@ from urllib.parse import quote, urlparse
 
 import pytest
 
-from browser_helpers import ROOT, html_dir, label_page, offline, toc_pages
+from browser_helpers import ROOT, html_dir, label_page, local_context, toc_pages
 from coursebook import search_ko
 
 # query → labels of the pages that must be among the first three results
@@ -184,9 +184,8 @@ def test_index_built_with_korean_splitter(index):
 @pytest.fixture(scope="module")
 def search_page(site_url, browser):
     """search.html of the built site, offline, loaded once with its index (the session's server and Chromium)."""
-    context = browser.new_context()
     blocked: list[str] = []
-    offline(context, site_url, blocked)
+    context = local_context(browser, site_url, blocked)
     page = context.new_page()
     page.errors = []
     page.on("pageerror", lambda e: page.errors.append(str(e)))

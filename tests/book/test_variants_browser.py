@@ -24,7 +24,7 @@ from coursebook import handout
 from roofline.show import exercises
 from roofline.show import variants as V
 
-from browser_helpers import offline
+from browser_helpers import local_context
 from exercise_answers import mistake_vectors
 
 pytestmark = pytest.mark.heavy(40)
@@ -43,9 +43,8 @@ def pages_(live_course):
 
 @pytest.fixture()
 def tab(site_url, browser):
-    ctx = browser.new_context()
     blocked: list[str] = []
-    offline(ctx, site_url, blocked)
+    ctx = local_context(browser, site_url, blocked)
     page = ctx.new_page()
     page.blocked = blocked
     yield page

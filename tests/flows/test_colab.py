@@ -6,8 +6,9 @@ standing in for the published one, so pip fetches the wheel the build wrote and 
 
 No error, no stderr, no "Glyph … missing" warning; the Hangul font is the project's NanumGothic and the
 minus sign the ASCII one; every table, equation and value equals the committed edition; the first cell
-installs nothing outside Colab. The venv with Colab's packages is made once per set of versions, under
-_build/colab-venv/ (keyed by them), and copied for each run, so that the install never changes the cache.
+installs nothing outside Colab. The venv with Colab's packages is made once per machine and set of versions, in
+the user's cache (coursebook.live.cache_home()/colab-venv/, keyed by them, as Pyodide is), and copied for each run,
+so that the install never changes the cache.
 """
 from __future__ import annotations
 
@@ -22,6 +23,7 @@ import nbformat
 import pytest
 
 from coursebook import editions
+from coursebook.live import cache_home
 from coursebook.__main__ import chapter_sources
 from browser_helpers import html_dir, serve
 
@@ -64,13 +66,14 @@ def versions(python: Path) -> dict[str, str]:
 
 
 def colab_stack() -> Path:
-    """A venv with Colab's Python and exactly Colab's versions of the packages the chapters use, made once
-    (keyed by those versions) under _build/colab-venv/. The installer is the uv that `make test` names in
+    """A venv with Colab's Python and exactly Colab's versions of the packages the chapters use, made once per
+    machine (keyed by those versions) in the user's cache, beside Pyodide: not per checkout, so that a fresh clone's
+    `make test` does not make it again. The installer is the uv that `make test` names in
     $ROOFLINE_UV (the same versions as pip picks, in 11 s where pip took 38-85 s on a fresh machine), else the venv's
     pip. Both compile the packages to bytecode, as Colab's are (clean_env leaves out PYTHONDONTWRITEBYTECODE, which
     would keep pip from it: then each kernel would compile NumPy, matplotlib and IPython again)."""
     key = hashlib.sha256(json.dumps([str(COLAB_PYTHON), COLAB, "bytecode"], sort_keys=True).encode()).hexdigest()[:12]
-    venv = ROOT / "_build" / "colab-venv" / key
+    venv = cache_home() / "colab-venv" / key
     if (venv / "complete").exists():
         return venv
     if not COLAB_PYTHON.exists():

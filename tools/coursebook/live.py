@@ -43,9 +43,14 @@ EPOCH = (1980, 1, 1, 0, 0, 0)
 COLAB = "_static/colab"    # the site's folder of the wheel the Colab editions install (colab_wheel)
 
 
+def cache_home() -> Path:
+    """This user's cache of what the tooling fetches or makes once per machine, not per checkout ($XDG_CACHE_HOME or
+    ~/.cache, then coursebook/): Pyodide here, the simulated Colab's packages in tests/flows/test_colab.py."""
+    return Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "coursebook"
+
+
 def cache_dir() -> Path:
-    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(base) / "coursebook" / f"pyodide-{PYODIDE_VERSION}"
+    return cache_home() / f"pyodide-{PYODIDE_VERSION}"
 
 
 def _sha256(path: Path) -> str:
