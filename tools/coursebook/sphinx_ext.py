@@ -18,6 +18,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import hashlib
 import subprocess
 import sys
@@ -34,20 +35,23 @@ def library_hash(lib: Path = LIB) -> str:
     for path in sorted(lib.rglob("*")):
         if path.is_file() and path.suffix in {".py", ".toml"}:
             digest.update(path.relative_to(lib).as_posix().encode())
-            digest.update(code_of(path) if path.suffix == ".py" else path.read_bytes())
+            source = path.read_bytes()
+            digest.update(code_of(source, str(path)) if path.suffix == ".py" else source)
     return digest.hexdigest()[:16]
 
 
-def code_of(path: Path) -> bytes:
-    """What a module runs: its syntax tree without docstrings, comments, layout or line numbers (ast.dump). The
-    library never reads a docstring (`__doc__`) into what a chapter shows."""
-    tree = ast.parse(path.read_bytes(), filename=str(path))
+@functools.lru_cache(maxsize=None)
+def code_of(source: bytes, filename: str) -> bytes:
+    """What a module runs, as a sha-256: its syntax tree without docstrings, comments, layout or line numbers
+    (ast.dump). The library never reads a docstring (`__doc__`) into what a chapter shows. Remembered by the bytes
+    for the process (parsing the library takes a third of a second; a command asks for its hash more than once)."""
+    tree = ast.parse(source, filename=filename)
     for node in ast.walk(tree):
         if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
             first = node.body[0]
             if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
                 node.body = node.body[1:] or [ast.Pass()]
-    return ast.dump(tree).encode()
+    return hashlib.sha256(ast.dump(tree).encode()).digest()
 
 
 def commit_time(folder: Path) -> str | None:
