@@ -19,11 +19,12 @@
       loaded: performance.getEntriesByType("resource").map((e) => e.name)}));
   }, () => {});
   // the landing page's control: shown here, its script loaded when it is used (or, once the worker serves this
-  // page, to say what is kept)
+  // page, to say what is kept). A press counts even before the script has come.
   const box = document.querySelector(".rl-offline");
   if (box) {
     box.hidden = false;
     const start = (event) => ui((m) => m.landing(box, event && event.target.closest("button")));
-    sw.controller ? start() : box.addEventListener("click", start, {once: true});
+    box.addEventListener("click", start);
+    if (sw.controller) start();
   }
 })();

@@ -116,7 +116,9 @@ def _chromium(executable: str | None = None):
     else CHROMIUM (the headless shell)."""
     executable = executable or CHROMIUM
     if not _BROWSER:
-        from playwright.sync_api import sync_playwright
+        from playwright.sync_api import expect, sync_playwright
+
+        expect.set_options(timeout=30_000)   # a page's own default: on a busy machine 5 s is a race, not a check
 
         if not Path(executable).is_file():
             pytest.fail(f"Chromium not found at {executable} (apt-get install chromium-headless-shell fonts-noto-cjk, "

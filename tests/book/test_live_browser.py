@@ -16,6 +16,7 @@ import time
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
+from playwright.sync_api import expect
 
 import roofline as rl
 from browser_helpers import (HANGUL, SCREENSHOTS, address_naming, chromium, html_dir, label_page, local_context, page_file,
@@ -272,9 +273,9 @@ def test_matmul_live(site):
     text = reader.page.inner_text("#rl-why-panel")
     assert expected("matmul", values)["fields"]["r1-7"] in text and "t_ideal" in text, text
     reader.page.locator("#rl-why-panel a", has_text="유도 보기: t_memory").click()
-    reader.page.wait_for_function("() => document.getElementById('rl-why-panel').innerText.includes('Q_T')")
+    expect(reader.page.locator("#rl-why-panel")).to_contain_text("Q_T")
     reader.page.locator("#rl-why-panel a", has_text="유도 보기: Q_T").click()
-    reader.page.wait_for_function("() => document.getElementById('rl-why-panel').innerText.includes('3,000')")
+    expect(reader.page.locator("#rl-why-panel")).to_contain_text("3,000")
     text = reader.page.inner_text("#rl-why-panel")
     assert "N = 3,000 ← 직접 계산하기에 적은 값 N" in text and "T = 75 ← 직접 계산하기에 적은 값 T" in text, text
     reader.page.keyboard.press("Escape")

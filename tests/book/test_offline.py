@@ -29,6 +29,7 @@ import time
 from pathlib import Path
 
 import pytest
+from playwright.sync_api import expect
 
 from browser_helpers import HANGUL, chromium, html_dir, label_page, local_context, page_file, screenshot_dir, start_explorer
 
@@ -234,8 +235,8 @@ def test_visited_pages_open_offline_and_a_new_build_swaps_whole(site):
     assert "MiB" in control.inner_text()
     control.get_by_role("button", name="오프라인으로 모두 받아 두기").focus()
     page.keyboard.press("Enter")
-    page.wait_for_function("() => /받아 두었다/.test(document.querySelector('.rl-offline [role=status]').textContent)",
-                           timeout=WAIT_MS)
+    # the line is made by the control's script, which may still be on its way when the key is pressed
+    expect(control.locator("[role=status]")).to_contain_text("받아 두었다", timeout=WAIT_MS)
     reader.context.set_offline(True)
     page = reader.open(never)
     chapter_works(page, False)

@@ -10,6 +10,7 @@ import json
 import re
 
 import pytest
+from playwright.sync_api import expect
 
 from browser_helpers import axe_violations, html_dir, local_context, page_file, start_explorer
 from site_pages import toc_pages
@@ -132,7 +133,7 @@ def test_walk_an_input_to_its_own_panel_then_escape(docname, tab):
     link.focus()
     page.keyboard.press("Enter")
     own = data["r"][first["origin"].removeprefix("derived:")]
-    page.wait_for_function("(f) => document.querySelector('#rl-why-panel').innerText.includes(f)", arg=own["formula"])
+    expect(page.locator("#rl-why-panel")).to_contain_text(own["formula"])
     text = page.inner_text("#rl-why-panel")
     assert own["symbol"] in text and own["numbers"] in text and "처음 값" in text
     assert axe_violations(page, OPENED) == []   # axe-core on what opening the panel added

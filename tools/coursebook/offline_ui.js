@@ -79,26 +79,33 @@ export function offerUpdate(waiting) {
   document.body.append(box);
 }
 
-/* The landing page's "오프라인으로 모두 받아 두기" and "실시간 계산까지 받아 두기" (offline.js shows the box);
- * `pressed`: the button whose click loaded this module. */
+/* The landing page's "오프라인으로 모두 받아 두기" and "실시간 계산까지 받아 두기" (offline.js shows the box and
+ * calls this on each click in it, and once on load when the worker serves the page); `pressed`: the button clicked. */
 export async function landing(box, pressed) {
-  if (!box.querySelector("progress")) {   // made here, not in the page: the landing page's first visit is smaller
-    const line = el("span");
-    line.setAttribute("role", "status");
-    box.append(el("p", {}, el("progress", {max: 1, hidden: true}), " ", line));
-  }
-  const progress = box.querySelector("progress");
-  const status = box.querySelector("[role=status]");
+  box.rlKeep = box.rlKeep || control(box);
+  if (pressed) box.rlKeep.press(pressed.hasAttribute("data-live"));
+  else box.rlKeep.told = box.rlKeep.told || edition().then(({info}) => box.rlKeep.tell(info, false));
+}
+
+/* The control's progress line, made here, not in the page (the landing page's first visit is smaller): `press` keeps
+ * the files, `tell` says what is kept (`over`: even over what the line says now). */
+function control(box) {
+  const line = el("span");
+  line.setAttribute("role", "status");
+  const progress = el("progress", {max: 1, hidden: true});
+  box.append(el("p", {}, progress, " ", line));
   const buttons = [...box.querySelectorAll("button")];
-  const show = (info) => {
-    if (info.all) status.textContent = info.live ? "사이트 전체와 실시간 계산을 이 기기에 받아 두었다."
-                                                 : "사이트 전체를 이 기기에 받아 두었다.";
+  const tell = (info, over) => {
+    if (info.all && (over || !line.textContent)) {
+      line.textContent = info.live ? "사이트 전체와 실시간 계산을 이 기기에 받아 두었다." : "사이트 전체를 이 기기에 받아 두었다.";
+    }
   };
-  const keepAll = async (live) => {
+  const press = async (live) => {
+    if (buttons.some((b) => b.disabled)) return;   // already at it
     buttons.forEach((b) => { b.disabled = true; });
     progress.hidden = false;
     progress.value = 0;
-    status.textContent = "받는 중";
+    line.textContent = "받는 중";
     let failed = null;
     try {
       const {scope, names, mark} = await edition();
@@ -112,12 +119,8 @@ export async function landing(box, pressed) {
     }
     progress.hidden = true;
     buttons.forEach((b) => { b.disabled = false; });
-    if (failed) status.textContent = `다 받지 못했다. 인터넷 연결을 확인하고 다시 누르자. (${failed.message})`;
-    else show({all: true, live});
+    if (failed) line.textContent = `다 받지 못했다. 인터넷 연결을 확인하고 다시 누르자. (${failed.message})`;
+    else tell({all: true, live}, true);
   };
-  for (const button of buttons) {
-    button.addEventListener("click", () => keepAll(button.hasAttribute("data-live")));
-  }
-  if (pressed) keepAll(pressed.hasAttribute("data-live"));
-  else show((await edition()).info);
+  return {press, tell};
 }
