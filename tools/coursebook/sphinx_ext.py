@@ -1,8 +1,7 @@
 """The site's Sphinx extension (_config.yml: sphinx.local_extensions).
 
-- keys jupyter-cache on a hash of the library's code and its parameters, so an edit to lib/roofline's code (model,
-  presentation) or to course.toml re-executes every chapter, and an edit to this tooling, or to the library's words
-  only (a docstring, a comment), does not (jupyter-cache alone notices only the notebook's own code);
+- keys jupyter-cache on a hash of the library and its parameters, so an edit to lib/roofline (model,
+  presentation, course.toml) re-executes every chapter, and an edit to this tooling does not (jupyter-cache alone notices only the notebook's own code);
 - finds every chapter already run (bookrun.ensure puts each into myst-nb's jupyter-cache before Sphinx starts,
   with the project's one runner, bookrun.execute: kernels on Unix sockets, a failure naming the chapter and the
   cell), and stops the build when a chapter it has to run itself fails (nb_execution_raise_on_error); a failed build
@@ -17,8 +16,6 @@
 """
 from __future__ import annotations
 
-import ast
-import functools
 import hashlib
 import subprocess
 import sys
@@ -28,30 +25,16 @@ LIB = Path(__file__).resolve().parents[2] / "lib" / "roofline"   # model, presen
 
 
 def library_hash(lib: Path = LIB) -> str:
-    """sha256 over what the chapters execute: the library's .py files (model, presentation) as code and its .toml
-    files (parameters) as bytes, with their names; not this tooling. The jupyter-cache folder's name (and the figures'
-    cache key): a maintainer's edit of the library's words only runs no chapter again and draws no figure again."""
+    """sha256 over what the chapters execute: the library's .py and .toml files (model, presentation, parameters;
+    names and bytes), not this tooling. The jupyter-cache folder's name (and the figures' cache key). Bytes, not
+    code: a page shows the library's own text too (the matmul / FlashAttention note's listings of `gemm` and
+    `attention`, docstrings and comments with them), so an edit of a docstring or a comment runs the chapters again."""
     digest = hashlib.sha256()
     for path in sorted(lib.rglob("*")):
         if path.is_file() and path.suffix in {".py", ".toml"}:
             digest.update(path.relative_to(lib).as_posix().encode())
-            source = path.read_bytes()
-            digest.update(code_of(source, str(path)) if path.suffix == ".py" else source)
+            digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-@functools.lru_cache(maxsize=None)
-def code_of(source: bytes, filename: str) -> bytes:
-    """What a module runs, as a sha-256: its syntax tree without docstrings, comments, layout or line numbers
-    (ast.dump). The library never reads a docstring (`__doc__`) into what a chapter shows. Remembered by the bytes
-    for the process (parsing the library takes a third of a second; a command asks for its hash more than once)."""
-    tree = ast.parse(source, filename=filename)
-    for node in ast.walk(tree):
-        if isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and node.body:
-            first = node.body[0]
-            if isinstance(first, ast.Expr) and isinstance(first.value, ast.Constant) and isinstance(first.value.value, str):
-                node.body = node.body[1:] or [ast.Pass()]
-    return hashlib.sha256(ast.dump(tree).encode()).digest()
 
 
 def commit_time(folder: Path) -> str | None:
