@@ -68,7 +68,8 @@ def test_store_keeps_what_the_reader_did(site_url, browser):
 
 
 def test_store_works_when_storage_is_refused(site_url, browser):
-    ctx = browser.new_context()
+    blocked: list[str] = []
+    ctx = local_context(browser, site_url, blocked)
     ctx.add_init_script("""Object.defineProperty(window, 'localStorage', {get() { throw new DOMException('no', 'SecurityError'); }});""")
     page = ctx.new_page()
     errors: list[str] = []
@@ -78,6 +79,6 @@ def test_store_works_when_storage_is_refused(site_url, browser):
     page.wait_for_function("() => window.rlProgress")
     got = page.evaluate("""() => { const s = window.rlProgress; s.setStudent("a"); s.answer({page: "p", exercise: "e",
         typed: "1", right: true, reason: "right"}); return [s.student(), s.answers().length]; }""")
-    assert got == ["a", 1] and errors == []
+    assert got == ["a", 1] and errors == [] and blocked == []
     ctx.close()
 

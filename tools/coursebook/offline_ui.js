@@ -84,7 +84,7 @@ export function offerUpdate(waiting) {
 export async function landing(box, pressed) {
   box.rlKeep = box.rlKeep || control(box);
   if (pressed) box.rlKeep.press(pressed.hasAttribute("data-live"));
-  else box.rlKeep.told = box.rlKeep.told || edition().then(({info}) => box.rlKeep.tell(info, false));
+  else box.rlKeep.tell((await edition()).info, false);
 }
 
 /* The control's progress line, made here, not in the page (the landing page's first visit is smaller): `press` keeps
