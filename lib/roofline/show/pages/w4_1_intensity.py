@@ -64,9 +64,10 @@ def four_ways(w4, T: int) -> dict:
 
 
 def intensity_sides(w4) -> list[int]:
-    """The N of the N-sweep: T, 2T, 4T, … up to the problem's N (at least 16T), T the first compared tile."""
+    """The N of the N-sweep: T, 2T, 4T, … up to the problem's N (at least 16T), and N itself (where the figure marks
+    it, whether or not N/T is a power of two), T the first compared tile."""
     T = w4.tiles[0]
-    return [T * 2**k for k in range((max(w4.N, 16 * T) // T).bit_length())]
+    return sorted({T * 2**k for k in range((max(w4.N, 16 * T) // T).bit_length())} | {w4.N})
 
 
 def intensity_curves(w4, T: int, sides) -> dict[str, list]:
@@ -89,13 +90,10 @@ def n_sweep(w4) -> dict:
     flat = [kernels.matmul_no_reuse(N, s, s).derivation("I") for N in sides]
     ideal = [kernels.matmul_ideal(N, s, s).derivation("I") for N in sides]
     T_ = var("T", T)
-    for side in sides:   # the sweep's N: T, 2T, 4T, … (the problem's own N is the file's or the cell's)
+    for side in sides:   # the sweep's N: T, 2T, 4T, …, and the problem's own N (the file's or the cell's)
         if side != w4.N:
             src[("N", side)] = named("N_k", T_ * (side // T)) if side != T else named("N_k", T_)
-    if sides[-1] == max(w4.N, 16 * T):   # N/T a power of two: the sweep ends at max(N, 16T)
-        N_max = named("N_max", why.tmax_of(var("N", w4.N), 16 * T_))
-    else:                                # else at the last T·2ᵏ below it
-        N_max = named("N_max", T_ * (sides[-1] // T))
+    N_max = named("N_max", why.tmax_of(var("N", w4.N), 16 * T_))   # the sweep ends at max(N, 16T)
     growth = named("I_max/I_min", named("I_max", ideal[-1].term) / named("I_min", ideal[0].term))
     return {"fig-intensity": intensity_figure(w4),
             "fig-N-min": why.integer(T_, src), "fig-N-max": why.particle(why.integer(N_max, src), "으로/로"),
