@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import math
 import re
 import subprocess
 import sys
@@ -202,7 +203,7 @@ def not_dividing(n: int) -> int:
 
 # (chapter, variable, what the student types): each must stop with a ParameterError naming the variable
 BAD_CELLS = [
-    ("w4_3_tiling", "N", "2**40"),
+    ("w4_3_tiling", "N", f"2**40 * {math.lcm(*TERM.tiles)}"),   # far beyond the cache simulation, and every tile divides it
     ("w4_3_tiling", "tiles", repr(W4)),   # (T = 1: N/T beyond the cache simulation, which names N and T)
     ("w4_5_matmul", "tiles", repr(W4)),
     ("week4_guide", "tiles", repr(W4)),
