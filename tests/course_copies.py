@@ -164,7 +164,7 @@ def next_term(text: str) -> str:
     return text
 
 
-TERM_SEED = 1    # the random term's default seed (ROOFLINE_TERM_SEED draws another; 36, 3 and 5 still find ④-1 on its page)
+TERM_SEED = 1    # the random term's default seed (ROOFLINE_TERM_SEED=… draws another)
 
 
 def random_term(text: str, seed: int) -> str:

@@ -359,16 +359,17 @@ def visible_text(html_text: str, folder) -> str:
     return re.sub(r"\s+", " ", text) + " " + " ".join(states)
 
 
-# a unit the exercises know, written right after a number (the longest name first: "ms" before "s")
-OTHER_UNIT = re.compile(r"\s?(" + "|".join(sorted(map(re.escape, exercises.UNITS), key=len, reverse=True))
-                        + r")(?![A-Za-z])")
+# what, written right after a number, says which quantity it is: a unit the exercises know (the longest name first,
+# "ms" before "s"; in an equation as "\ \text{ms}"), or a power of ten it is the mantissa of (1.44 × 10⁹)
+QUALIFIED = re.compile(r"(?:\\ |\s)?(?:\\text\{)?(" + "|".join(sorted(map(re.escape, exercises.UNITS), key=len, reverse=True))
+                       + r")(?![A-Za-z])|\s?(?:×|\\times)\s?10")
 
 
 def copyable(q, text: str) -> list[str]:
     """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
     counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); a
     percentage (an occupancy of 12.5%) is no exercise's answer, whose units are none, and neither is a number the
-    page writes with another unit (1.44 GB is not the answer 1.44 ms); an answer that is one of the question's own
+    page writes with another unit or a power of ten (1.44 GB and 1.44 × 10⁹ Byte are not the answer 1.44 ms); an answer that is one of the question's own
     data (R_roof = P when compute-bound; R_roof ≈ BW·1 FLOPs/Byte for an INT8 matmul without reuse, to the digits
     written) is the question's, not the page's."""
     if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
@@ -381,7 +382,7 @@ def copyable(q, text: str) -> list[str]:
             continue
         unit = rf"\s?(?:{re.escape(q.unit.name)}{'|B' if q.unit.name == 'Byte' else ''})(?![A-Za-z])" if whole else ""
         for m in re.finditer(rf"(?<![\d.,]){re.escape(form)}(?![\d%]|[.,]\d|\s%){unit}", text):
-            after = OTHER_UNIT.match(text, m.end())
+            after = QUALIFIED.match(text, m.end())
             if whole or after is None or after[1] == q.unit.name:   # (a whole number's unit is in the pattern)
                 found.append(form)
                 break
@@ -414,6 +415,8 @@ def test_the_copy_check_catches_an_answer_on_the_page(course):
     assert copyable(q, f"| {shown} |") == [shown]                      # a table's cell: its unit is in the header
     assert copyable(q, f"두 행렬({shown} GB), 시간 {shown} ms") == [shown]
     assert copyable(q, f"두 행렬({shown} GB)") == []                    # another quantity
+    assert copyable(q, rf"$Q = {shown} \times 10^{{9}}\ \text{{Byte}}$, {shown} × 10⁹ Byte") == []
+    assert copyable(q, rf"$t = {shown}\ \text{{{q.unit.name}}}$") == [shown]
     sheet = week4_guide.exercises(course.week4)
     acc = sheet.question(f"acc-{sheet.cases[1][0]}")
     number = fmt.integer(acc.value)
