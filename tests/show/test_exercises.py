@@ -369,9 +369,9 @@ def copyable(q, text: str) -> list[str]:
     """The forms of q's answer that the judge accepts and that the page's text shows as a number. A whole number
     counts where the page writes it with the answer's unit (4,096 Byte, not the matrix side N = 4,096); a
     percentage (an occupancy of 12.5%) is no exercise's answer, whose units are none, and neither is a number the
-    page writes with another unit or a power of ten (1.44 GB and 1.44 × 10⁹ Byte are not the answer 1.44 ms); an answer that is one of the question's own
-    data (R_roof = P when compute-bound; R_roof ≈ BW·1 FLOPs/Byte for an INT8 matmul without reuse, to the digits
-    written) is the question's, not the page's."""
+    page writes with another unit or a power of ten (1.44 GB and 1.44 × 10⁹ Byte are not the answer 1.44 ms); an
+    answer that is one of the question's own data (R_roof = P when compute-bound; R_roof ≈ BW·1 FLOPs/Byte for an
+    INT8 matmul without reuse, to the digits written) is the question's, not the page's."""
     if q.is_choice or any(Fraction(q.params[k]) == Fraction(q.value) for k in ("P", "BW") if k in q.params):
         return []
     whole = q.in_unit.denominator == 1
@@ -411,12 +411,15 @@ def test_the_copy_check_catches_an_answer_on_the_page(course):
     assert copyable(q, f"표의 이상적 시간은 {shown} ms다.") == [shown]
     assert copyable(q, f"표의 이상적 시간은 {sig(q.in_unit, 4)} ms다.") == [sig(q.in_unit, 4)]
     assert copyable(q, "다른 값 1.5 ms.") == []
-    assert q.in_unit.denominator != 1 and q.unit.name != "GB"
+    # an answer that is not whole (its unit is not looked for): bare it counts, with another unit or as a mantissa not
+    q = next(q for make in PAGES.values() for q in make(course).questions
+             if not q.is_choice and q.in_unit.denominator != 1 and q.unit.name not in {"GB", "Byte"})
+    shown = fmt.number(q.in_unit, 6)
     assert copyable(q, f"| {shown} |") == [shown]                      # a table's cell: its unit is in the header
-    assert copyable(q, f"두 행렬({shown} GB), 시간 {shown} ms") == [shown]
+    assert copyable(q, f"두 행렬({shown} GB), 값 {shown} {q.unit.name}") == [shown]
     assert copyable(q, f"두 행렬({shown} GB)") == []                    # another quantity
     assert copyable(q, rf"$Q = {shown} \times 10^{{9}}\ \text{{Byte}}$, {shown} × 10⁹ Byte") == []
-    assert copyable(q, rf"$t = {shown}\ \text{{{q.unit.name}}}$") == [shown]
+    assert copyable(q, rf"$x = {shown}\ \text{{{q.unit.name}}}$") == [shown]
     sheet = week4_guide.exercises(course.week4)
     acc = sheet.question(f"acc-{sheet.cases[1][0]}")
     number = fmt.integer(acc.value)
