@@ -76,9 +76,28 @@
   /* a typed guess in unit [name, p, q] → [gp, gq] in the base unit, or null */
   function guessValue(text, unit) {
     const x = window.rlNumbers && window.rlNumbers.read(text, unit[0]);
-    if (!x) return null;
+    if (!x || x.far) return null;
     const up = BigInt(unit[1]), uq = BigInt(unit[2]);
     return x.e >= 0 ? [x.m * pow10(x.e) * up, uq] : [x.m * up, pow10(-x.e) * uq];
+  }
+
+  /* a guess of question q (a choice's key, or text typed in the unit named `unitName`) judged as the library's
+   * predict.guess judges it (part: the state's predict part, its tolerance and near): {right, mistake (the mistake's
+   * entry or null), error, off}, or {unreadable: true} */
+  function judgeGuess(q, part, text, unitName) {
+    if (q.kind === "choice") {
+      const right = text === q.answer || (q.also || []).includes(text);
+      const mistake = right ? null : q.mistakes.find((m) => m.value === text) || null;
+      return {right, mistake, error: right ? "맞음" : "틀림"};
+    }
+    const value = guessValue(text, q.units.find((x) => x[0] === unitName) || q.units[0]);
+    if (!value) return {unreadable: true};
+    const [gp, gq] = value;
+    const [ap, aq] = q.answer.map(BigInt);
+    const [error, off] = errorText(gp, gq, ap, aq);
+    const right = within(gp, gq, q.answer, part.tolerance);
+    const mistake = right ? null : q.mistakes.find((m) => within(gp, gq, m.value, part.near)) || null;
+    return {right, mistake, error, off};
   }
 
   // ---------------------------------------------------------------- the predict box of one explorer
@@ -171,7 +190,7 @@
             const text = input.value.trim();
             if (!text) return null;
             const u = q.units.find((x) => x[0] === (unit.value || q.unit)) || q.units[0];
-            return {text: `${text} ${u[0]}`, value: guessValue(text, u)};
+            return {text: `${text} ${u[0]}`, typed: text, unit: u[0]};
           };
           this.fields.push({q, part, read, focus: () => input.focus(), input});
         }
@@ -190,7 +209,8 @@
       for (const f of this.fields) {
         const g = f.read();
         if (!g) continue;
-        if (f.q.kind === "number" && !g.value) {
+        g.verdict = judgeGuess(f.q, f.part, f.q.kind === "choice" ? g.key : g.typed, g.unit);
+        if (g.verdict.unreadable) {
           this.status.textContent = `“${f.q.ask}” ${f.part.words.unreadable}`;
           f.input.setAttribute("aria-invalid", "true");
           f.focus();
@@ -205,19 +225,8 @@
       }
       const judged = new Map();
       for (const {q, part, g} of guesses) {
-        let entry;
-        if (q.kind === "choice") {
-          const right = g.key === q.answer || (q.also || []).includes(g.key);
-          const mistake = right ? null : q.mistakes.find((m) => m.value === g.key) || null;
-          entry = {guess: g.text, right, mistake, error: right ? "맞음" : "틀림"};
-        } else {
-          const [gp, gq] = g.value;
-          const [ap, aq] = q.answer.map(BigInt);
-          const [error, off] = errorText(gp, gq, ap, aq);
-          const right = within(gp, gq, q.answer, part.tolerance);
-          const mistake = right ? null : q.mistakes.find((m) => within(gp, gq, m.value, part.near)) || null;
-          entry = {guess: g.text, right, mistake, error, off, words: part.words};
-        }
+        const {right, mistake, error, off} = g.verdict;
+        const entry = {guess: g.text, right, mistake, error, ...(q.kind === "number" ? {off, words: part.words} : {})};
         judged.set(q, entry);
         withProgress((store) => store.predict({
           page: this.page, explorer: this.ex.prefix, state: pending.key, quantity: q.id, guess: entry.guess,
@@ -249,7 +258,7 @@
             ...(q.kind === "number" ? [" ", el("span", {className: "rl-predict-error"}, `오차 ${j.error}.`)] : [": "]),
             verdict ? " " + verdict : "");
           if (j.mistake) {
-            const m = el("span", {className: "rl-predict-mistake"}, `실수: ${j.mistake.name}. ${j.mistake.hint}`);
+            const m = el("span", {className: "rl-predict-mistake"}, j.mistake.text);
             m.dataset.kind = j.mistake.kind;
             item.append(" ", m);
           }
@@ -297,5 +306,5 @@
     return data.predicting;
   }
 
-  window.rlPredict = {attach: (explorer, page) => new Predictor(explorer, page), ready, errorText};
+  window.rlPredict = {attach: (explorer, page) => new Predictor(explorer, page), ready, errorText, judgeGuess};
 })();

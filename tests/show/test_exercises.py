@@ -499,10 +499,16 @@ def test_every_mistake_is_named_by_its_kind_in_python_and_in_the_page_data(cours
             item = data["questions"][q.key]
             assert len(item.get("mistakes", [])) == len(q.mistakes), (label, q.key)
             for m, (typed, kind), coded in zip(q.mistakes, mistake_vectors(q), item.get("mistakes", [])):
-                assert m.kind in KINDS and m.hint and m.hint.endswith("."), (label, q.key, m)
+                assert all(k in KINDS for k in m.kinds) and m.hint and m.hint.endswith("."), (label, q.key, m)
                 verdict = exercises.judge(q, typed)
                 assert (verdict.reason, verdict.mistake) == ("mistake", kind), (label, q.key, typed, verdict)
-                assert verdict.message == exercises.mistake_message(m) == f"다시: {KINDS[kind]}. {m.hint}"
+                assert verdict.message == exercises.mistake_message(m, q)
+                if q.is_choice:        # what the answer rests on, then every mistake that leads there
+                    assert verdict.message.startswith(f"다시. 답을 정하는 기준: {q.hint}.")
+                    assert all(KINDS[k] in verdict.message for k in m.kinds)
+                else:
+                    assert verdict.message == f"다시: {m.name}. {m.hint}"
+                    assert all(KINDS[k] in verdict.message for k in m.kinds)
                 assert "\n" not in verdict.message
                 assert data["mistakes"][coded[0]] == [kind, verdict.message], (label, q.key)
                 if q.is_choice:
@@ -516,15 +522,25 @@ def test_the_right_answer_is_never_named_as_a_mistake(course):
         for q in make(course).questions:
             assert all(m.value != q.value for m in q.mistakes), (label, q.key)
             values = [m.value for m in q.mistakes]
-            assert len(set(values)) == len(values), (label, q.key, "two mistakes give the same value")
+            assert len(set(values)) == len(values), (label, q.key, "two mistakes give the same value, not joined")
             if q.is_choice:
                 assert exercises.judge(q, q.value).right
                 continue
+            exactly = {Fraction(m.value) / q.unit.size for m in q.mistakes}
+            elsewhere = {Fraction(q.value) / other.size for other in exercises.others(q.unit)}
             for digits in (exercises.DIGITS,) + exercises.FEWER:
                 for k in {12, exercises.DIGITS, digits, digits - 1}:
                     typed = str(q.in_unit) if q.exact and k == 12 else sig(q.in_unit, k)
                     verdict = exercises.judge(q, typed, digits)
-                    assert verdict.reason in ("right", "digits"), (label, q.key, typed, digits, verdict)
+                    shown = max(n for n, _ in exercises.read(typed).readings)   # its digits as written (1.00: 3)
+                    if exercises.read(typed).value == q.in_unit or (shown >= digits and not q.exact):
+                        assert verdict.right, (label, q.key, typed, digits, verdict)
+                    elif exercises.read(typed).value in exactly:   # a round number a mistake gives is that mistake
+                        assert verdict.reason == "mistake", (label, q.key, typed, digits, verdict)
+                    elif exercises.read(typed).value in elsewhere:   # … or the answer in another unit (1 GiB)
+                        assert verdict.reason == "unit", (label, q.key, typed, digits, verdict)
+                    else:
+                        assert verdict.reason == "digits", (label, q.key, typed, digits, verdict)
 
 
 def test_an_integer_mistake_that_reads_as_the_answer_cut_off_is_left_out():
@@ -538,15 +554,17 @@ def test_an_integer_mistake_that_reads_as_the_answer_cut_off_is_left_out():
     assert exercises.judge(q, "1200").reason == "digits" and exercises.judge(q, "617").mistake == "fma-one"
 
 
-def test_a_mistake_that_gives_the_right_answer_is_left_out():
+def test_a_mistake_that_gives_the_right_answer_is_left_out_and_equal_ones_are_named_together():
     from roofline.show.mistakes import Mistake
 
     right = Fraction(3, 2)
     q = exercises.Question("예-1", "시험", right, exercises.UNITS["ms"], "식",
                            mistakes=(Mistake("c-write", right, "같은 값."), Mistake("fma-one", right / 2, "절반."),
                                      Mistake("c-read", right / 2, "같은 절반.")))
-    assert [m.kind for m in q.mistakes] == ["fma-one"]          # the right one left out, of two equal the first
-    assert exercises.judge(q, sig(right / 2 * 1000, 4)).mistake == "fma-one"
+    assert [m.kind for m in q.mistakes] == ["fma-one+c-read"]   # the right one left out, two equal ones joined
+    named = exercises.judge(q, sig(right / 2 * 1000, 4))
+    assert named.mistake == "fma-one+c-read" and "두 실수" in named.message
+    assert "(1) FMA(곱셈·덧셈)를 FLOP 하나로 셌다. 절반. (2) C를 읽기까지 셌다. 같은 절반." in named.message
     assert exercises.judge(q, sig(right * 1000, 4)).right
 
 

@@ -4,25 +4,30 @@ questions (①–⑤ and the week-3 note). This module is the generic part: the 
 questions are in its page module (`roofline.show.pages.<page>.exercises(problem)`). Every answer is the model's exact value for the chapter's problem (the
 values of its parameter cell), so the answers follow a changed parameter; nothing here is typed.
 
-One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter) and in the page's script
-(_static/exercises.js, which only compares with the fractions this module puts in the page):
+One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter, and the answer key) and in the
+page's script (_static/exercises.js, which only compares with the fractions this module puts in the page; the two
+share tests/show/judge_cases.json, run under Node by tests/show/test_judge_twins.py). Typed with k significant
+digits, its last digit at 10^e, it is, trying in this order:
 
-    typed with k significant digits, its last digit at 10^e:
-        right       when it equals the answer exactly (0.25 for 1/4), or |typed − answer| < 10^e (rounded or
-                    cut off at its last digit) and k ≥ digits (DIGITS unless the reader asks for fewer);
-                    an integer answer (a count the question says is whole, `Question.exact`) only when it is equal;
-        "digits"    when it is right to its last digit but has fewer than `digits` significant digits (an
-                    integer answer: right to its last digit but not equal, the message asks for the whole number);
-        "mistake"   when it is, by the same rule as "right", what one of the question's common mistakes gives
-                    (`Question.mistakes`, roofline.show.mistakes: C's write left out, FMA as one FLOP, …): the
-                    message names the mistake and says in one line what it left out or added;
-        "unit"      when it is exactly, or with at least min(FEWER) significant digits to its last digit, right in
-                    another unit of the same kind (GiB for GB, s for ms): a one-digit guess is no unit mistake;
-        "wrong"     otherwise; the message then gives the formula as a hint.
+    right       equal to the answer (0.25 for 1/4), or the answer rounded or cut off at 10^e with k ≥ digits
+                (DIGITS unless the reader asks for fewer); an integer answer (`Question.exact`) only when equal;
+    "mistake"   exactly what one of the question's common mistakes gives (`Question.mistakes`; mistakes giving the
+                same value are named together), or "unit": exactly the answer in another unit of its kind — a
+                round number a mistake gives (100 KiB for 52) is that mistake, not the answer cut short;
+    "digits"    the answer rounded or cut off at 10^e, with fewer digits: "적은 자리까지는 맞다" is said only then
+                (30 or 1e3 for 23.19 is not 23.19 at any digit);
+    "mistake"   a mistake's value by the rule of right; "unit" the answer in another unit by that rule with at
+                least min(FEWER) digits; "wrong" otherwise (the message gives the formula as a hint).
+    A choice: right, or a message that says what the answer rests on (the question's hint) and which mistakes
+    lead to the option picked (a choice cannot tell which was made).
 
-    Significant digits: leading zeros do not count; trailing zeros of a whole number without a point do not
-    count ("137400000000" has 4), after a point they do ("17.20" has 4). Accepted: 1,374 · 1.374e11 ·
-    1.374×10^11 · 1.374×10¹¹, and the asked unit after the number.
+    "Rounded or cut off at 10^e" is |typed − answer| ≤ 10^e/2, or typed between 0 and the answer less than 10^e
+    from it, where 10^e is at most the answer's first digit (a rounding that carries excepted: 10 for 9.99).
+    Significant digits: leading zeros do not count; trailing zeros of a whole number without a point are read as
+    the reader most plausibly meant (each reading is tried: "60" is 6·10¹ or 60 to the unit, so it is 60.235 at
+    two digits; "1820" is 1,820.01 at four), after a point they count ("17.20" has 4). Accepted: 1,374 ·
+    1.374e11 · 1.374×10^11 · 1.374×10¹¹, and the asked unit after the number; a separator only between groups of
+    three digits before the point. A number beyond 10^±LIMIT is not read (its exponent is never made).
 """
 from __future__ import annotations
 
@@ -106,36 +111,62 @@ def unit_message(asked: Unit, used: Unit) -> str:
 @dataclass(frozen=True)
 class Typed:
     value: Fraction
-    digits: int      # significant digits
-    last: int        # the exponent of its last significant digit
+    digits: int      # significant digits, a whole number's trailing zeros not counted ("1820" has 3)
+    last: int        # the exponent of its last significant digit, so counted ("1820": 1)
+    zeros: int = 0   # a whole number's trailing zeros, each of which the reader may have meant ("1820": 1)
+
+    @property
+    def readings(self) -> list[tuple[int, int]]:
+        """(significant digits, exponent of the last digit) for each way its trailing zeros may be meant: "1820" is
+        (3, 1) or (4, 0); "60" is (1, 1) or (2, 0); "17.20" only (4, −2)."""
+        return [(self.digits + z, self.last - z) for z in range(self.zeros + 1)]
 
 
 _SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺", "0123456789-+")
-_NUMBER = re.compile(r"([+-]?)(\d*)(?:\.(\d*))?(?:e([+-]?\d+))?")
-UNREADABLE = "다시: 숫자로 적자. 쉼표, 1.374e11 같은 지수 표기, 칸 옆의 단위는 써도 된다."
+# white space as JavaScript's trim() knows it (a BOM too, a control character not), the same in the page's script
+_WS = "[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]"
+# a separator only between groups of three digits before the point, the same one throughout (4,096 · 1,820.01)
+_NUMBER = re.compile(r"([+-]?)([0-9]{1,3}(?:([,_ \u00a0\u2009\u202f])[0-9]{3})(?:\3[0-9]{3})*|[0-9]*)"
+                     r"(?:\.([0-9]*))?(?:e([+-]?[0-9]+))?")
+LIMIT = 30                 # a typed number must lie within 10^±LIMIT (far beyond any answer): else it is not read
+UNREADABLE = "다시: 숫자로 적자. 쉼표(4,096), 1.374e11 같은 지수 표기, 칸 옆의 단위는 써도 된다."
+TOO_FAR = (f"다시: {_power(Fraction(10) ** -LIMIT)}보다 작거나 {_power(Fraction(10) ** LIMIT)}보다 큰 수는 읽지 않는다. "
+           "지수를 확인하자.")
+
+
+class TooFar(ValueError):
+    """A number whose exponent lies far beyond any answer (1e-100000000): not read, at once."""
 
 
 def read(text: str, unit: Unit | None = None) -> Typed:
-    """A typed answer as its exact value, significant digits and last digit; ValueError if it is no number."""
-    t = str(text).strip()
-    if unit is not None and t.endswith(unit.name):
-        t = t[: -len(unit.name)]
-    t = re.sub(r"[\s,_\u00a0\u2009\u202f]", "", t).replace("−", "-")
-    t = re.sub(r"(?:[×xX*]10(?:\^|\*\*))([+-]?\d+)$", r"e\1", t)
+    """A typed answer as its exact value, significant digits and last digit; ValueError if it is no number,
+    TooFar if it lies beyond 10^±LIMIT (its exponent is compared before any power of ten is made)."""
+    t = re.sub(f"^{_WS}+|{_WS}+$", "", str(text))
+    if unit is not None and unit.name and t.endswith(unit.name):
+        t = re.sub(f"{_WS}+$", "", t[: -len(unit.name)])
+    t = re.sub(f"{_WS}*([×xX*^]){_WS}*", r"\1", t.replace("−", "-"))
+    t = re.sub(r"(?:[×xX*]10(?:\^|\*\*))([+-]?[0-9]+)$", r"e\1", t)
     t = re.sub(r"[×xX*]10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+)$", lambda m: "e" + m[1].translate(_SUPERSCRIPT), t)
     m = _NUMBER.fullmatch(t.replace("E", "e"))
-    if not m or not (m[2] or m[3]):
+    if not m or not (m[2] or m[4]):
         raise ValueError(text)
-    sign, whole, part, exp = m[1], m[2] or "", m[3], int(m[4] or 0)
+    if m[5] and len(m[5].lstrip("+-0")) > 6:   # an exponent of seven digits or more: far beyond, and not made
+        raise TooFar(text)
+    sign, whole, part, exp = m[1], re.sub("[^0-9]", "", m[2] or ""), m[4], int(m[5] or 0)
     digits = (whole + (part or "")).lstrip("0")
     last = exp - len(part or "")
-    if part is None:                       # a whole number: its trailing zeros are not significant
+    zeros = 0
+    if part is None:                       # a whole number: its trailing zeros may or may not be meant
         stripped = digits.rstrip("0")
-        last += len(digits) - len(stripped)
+        zeros = len(digits) - len(stripped)
+        last += zeros
         digits = stripped
+    lead = last + len(digits) - 1          # the exponent of its first digit
+    if abs(last) > 2 * LIMIT or (digits and abs(lead) > LIMIT):
+        raise TooFar(text)
     mantissa = int(digits or "0")
     value = Fraction(-mantissa if sign == "-" else mantissa) * Fraction(10) ** last
-    return Typed(value, max(1, len(digits)), last)
+    return Typed(value, max(1, len(digits)), last, zeros)
 
 
 def typed_text(value) -> str:
@@ -148,9 +179,21 @@ def typed_text(value) -> str:
     return str(value)
 
 
+def in_place(value: Fraction, last: int, target: Fraction) -> bool:
+    """`value` (a multiple of 10^last) is `target` rounded or cut off at 10^last: |value − target| ≤ 10^last/2, or
+    value between 0 and target with |target − value| < 10^last; and 10^last no larger than target's first digit
+    (100 is not 52 to one digit), unless rounding carried into it (10 is 9.99 to one digit)."""
+    if value == target:
+        return True
+    unit, off = Fraction(10) ** last, abs(value - target)
+    if unit <= abs(target):
+        return 2 * off <= unit or (value * target > 0 and abs(value) <= abs(target) and off < unit)
+    return abs(value) == unit and 10 * abs(target) >= unit and 20 * off <= unit
+
+
 def near(typed: Typed, target: Fraction) -> bool:
-    """|typed − target| < 10^e: right to the typed value's last digit (rounded or cut off)."""
-    return abs(typed.value - target) < Fraction(10) ** typed.last
+    """Right to its last digit, in some reading of its trailing zeros (rounded or cut off there)."""
+    return any(in_place(typed.value, last, target) for _, last in typed.readings)
 
 
 # ---------------------------------------------------------------- questions, worked solutions and verdicts
@@ -191,7 +234,7 @@ class Question:
     given: tuple[tuple[str, object], ...] = ()  # the question's numbers (N, T, s, P, BW, …)
     exact: bool = False   # an integer answer (a count): judged exactly, neither rounded nor cut off
     # the common mistakes, each's value computed by the page module from this question's own numbers with the model;
-    # kept here only those that do not give the right answer (for this term's numbers), the first of equal ones, and
+    # kept here only those that do not give the right answer (for this term's numbers), equal ones joined into one, and
     # for an integer answer none whose whole number reads as the answer cut off (the judge says "digits" to it)
     mistakes: tuple[Mistake, ...] = ()
 
@@ -266,14 +309,26 @@ def wrong_message(q: Question) -> str:
     return f"다시. 힌트: {q.hint}"
 
 
-def mistake_message(m: Mistake) -> str:
-    """One line: the mistake's name, then what it left out or added ("다시: C 쓰기를 빼먹었다. C를 쓰는 …")."""
+def mistake_message(m: Mistake, q: Question | None = None) -> str:
+    """One line: the mistake's name, then what it left out or added ("다시: C 쓰기를 빼먹었다. C를 쓰는 …"); of
+    mistakes giving the same value, each in turn (`roofline.show.mistakes.joined`). A choice cannot tell which mistake
+    was made: its message says what the answer rests on (the question's hint), then the mistakes that lead to the
+    option picked, without taking one for the cause."""
+    if q is not None and q.is_choice:
+        return f"{choice_message(q)} 이 보기로 이끄는 흔한 실수: {', '.join(m.names)}."
     return f"다시: {m.name}. {m.hint}"
 
 
+def choice_message(q: Question) -> str:
+    """A wrong choice: what the right one rests on."""
+    return f"다시. 답을 정하는 기준: {q.hint}."
+
+
 def matches(t: Typed, value: Fraction, digits: int, exact: bool) -> bool:
-    """The rule that makes a typed value right, for any value: equal, or right to its last digit with enough digits."""
-    return t.value == value or (near(t, value) and t.digits >= digits and not exact)
+    """The rule that makes a typed value right, for any value: equal, or (not an integer answer) right to its last
+    digit with at least `digits` significant digits, in some reading of a whole number's trailing zeros."""
+    return t.value == value or (not exact and any(k >= digits and in_place(t.value, last, value)
+                                                  for k, last in t.readings))
 
 
 def choice_unreadable(q: Question) -> str:
@@ -282,7 +337,9 @@ def choice_unreadable(q: Question) -> str:
 
 def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
     """The rule of this module's docstring, for one typed answer (a str, int or float); a choice is right when it
-    names the answer's key or label, and nothing else."""
+    names the answer's key or label, and nothing else. In order: right; exactly a mistake's value, or the answer in
+    another unit (a round number a mistake gives is that mistake, not the answer cut short); the answer cut short
+    ("digits"); a mistake's value by the rule of right; the answer in another unit to its last digit; wrong."""
     text = typed_text(typed)        # a list or None is the caller's mistake: ParameterError
     if q.is_choice:
         picked = next((key for key, label in q.choices if text.strip() in (key, label)), None)
@@ -292,23 +349,32 @@ def judge(q: Question, typed, digits: int = DIGITS) -> Verdict:
             return Verdict(q.key, True, "right", RIGHT)
         for m in q.mistakes:
             if m.value == picked:
-                return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
-        return Verdict(q.key, False, "wrong", wrong_message(q))
+                return Verdict(q.key, False, "mistake", mistake_message(m, q), m.kind)
+        return Verdict(q.key, False, "wrong", choice_message(q))
     try:
         t = read(text, q.unit)
+    except TooFar:
+        return Verdict(q.key, False, "unreadable", TOO_FAR)
     except ValueError:
         return Verdict(q.key, False, "unreadable", UNREADABLE)
     target = q.in_unit
+    mistakes = [(m, Fraction(m.value) / q.unit.size) for m in q.mistakes]
+    units = [(other, Fraction(q.value) / other.size) for other in others(q.unit)]
     if matches(t, target, digits, q.exact):
         return Verdict(q.key, True, "right", RIGHT)
+    for m, value in mistakes:
+        if t.value == value:
+            return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
+    for other, value in units:
+        if t.value == value:
+            return Verdict(q.key, False, "unit", unit_message(q.unit, other))
     if near(t, target):
         return Verdict(q.key, False, "digits", EXACT_MESSAGE if q.exact else digits_message(digits))
-    for m in q.mistakes:
-        if matches(t, Fraction(m.value) / q.unit.size, digits, q.exact):
+    for m, value in mistakes:
+        if matches(t, value, digits, q.exact):
             return Verdict(q.key, False, "mistake", mistake_message(m), m.kind)
-    for other in others(q.unit):
-        value = Fraction(q.value) / other.size
-        if t.value == value or (near(t, value) and t.digits >= min(FEWER)):
+    for other, value in units:
+        if matches(t, value, min(FEWER), False):
             return Verdict(q.key, False, "unit", unit_message(q.unit, other))
     return Verdict(q.key, False, "wrong", wrong_message(q))
 
@@ -379,15 +445,15 @@ class Exercises:
         order the judge tries them, their messages once each in `mistakes` ([kind, message])."""
         out, messages = {}, {}
 
-        def message(m: Mistake) -> int:
-            return messages.setdefault((m.kind, mistake_message(m)), len(messages))
+        def message(m: Mistake, q: Question) -> int:
+            return messages.setdefault((m.kind, mistake_message(m, q)), len(messages))
 
         for q in self.questions:
-            item = {"right": RIGHT, "wrong": wrong_message(q), "steps": [s.text for s in q.steps],
+            item = {"right": RIGHT, "wrong": choice_message(q) if q.is_choice else wrong_message(q), "steps": [s.text for s in q.steps],
                     "answer": f"답: {q.answer}"}
             if q.mistakes:
-                item["mistakes"] = [[message(m), m.value] if q.is_choice
-                                    else [message(m), *_pair(Fraction(m.value) / q.unit.size)] for m in q.mistakes]
+                item["mistakes"] = [[message(m, q), m.value] if q.is_choice
+                                    else [message(m, q), *_pair(Fraction(m.value) / q.unit.size)] for m in q.mistakes]
             if q.is_choice:
                 item.update({"choice": q.value, "unreadable": choice_unreadable(q)})
             else:
@@ -401,7 +467,8 @@ class Exercises:
                     "units": {u.name: unit_message(q.unit, u) for u in units[1:]},
                 })
             out[q.key] = item
-        found = {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "questions": out}
+        found = {"digits": DIGITS, "unitDigits": min(FEWER), "unreadable": UNREADABLE, "tooFar": TOO_FAR, "limit": LIMIT,
+                 "questions": out}
         if messages:
             found["mistakes"] = [list(key) for key in messages]
         return found
@@ -422,23 +489,29 @@ class Exercises:
 
 
 def rule_text(site: bool = True) -> str:
-    """The judging rule as the page states it, with an example the rule itself decides; how to ask for fewer
-    digits on the site (a menu) or in a notebook (digits=3); how to see the worked solution."""
+    """The judging rule (this module's docstring) as the page states it in one paragraph, with examples the rule
+    itself decides; how to ask for fewer digits on the site (a menu) or in a notebook (digits=3); how to see the
+    worked solution."""
     q = Question("예", "", EXAMPLE, UNITS["개"], "")
     up = fmt.decimal(EXAMPLE, DIGITS - 1)                        # rounded to DIGITS digits (one before the point)
     cut = fmt.decimal(Fraction(int(EXAMPLE * 10 ** (DIGITS - 1)), 10 ** (DIGITS - 1)), DIGITS - 1)
     short = fmt.decimal(EXAMPLE, DIGITS - 2)
     assert judge(q, up).right and judge(q, cut).right and judge(q, short).reason == "digits"
-    fewer = ("더 적은 자리로 맞춰 보려면 판정할 자릿수를 고른다." if site
-             else f"더 적은 자리로 맞춰 보려면 `digits={DIGITS - 1}`을 덧붙인다.")
-    solution = ("풀이 단추를 누르면 식, 문제의 숫자를 넣은 식, 중간값, 답이 차례로 나온다." if site
-                else "`show=True`는 식, 문제의 숫자를 넣은 식, 중간값, 답을 차례로 보인다.")
-    return (f"적은 값이 그 마지막 자리까지 맞으면 정답이다. 반올림해도, 버려도 된다. 답이 {fmt.decimal(EXAMPLE, 6)}…이면 "
+    whole = Question("예", "", 19 * EXAMPLE, UNITS["개"], "")   # 59.69…: "60" is it at two digits, its zero meant
+    tens = str(int(fmt.rounded(whole.value / 10, 0)) * 10)
+    assert judge(whole, tens, min(FEWER)).right and judge(whole, tens).reason == "digits"
+    fewer = "판정할 자릿수를 고르면" if site else f"`digits={min(FEWER)}`처럼 적으면"
+    solution = ("풀이 단추는 식, 숫자를 넣은 식, 중간값, 답을 차례로 보인다." if site
+                else "`show=True`는 식, 숫자를 넣은 식, 중간값, 답을 차례로 보인다.")
+    return (f"적은 값이 답을 그 마지막 자리에서 반올림하거나 버린 값이면 정답이다: 답이 {fmt.decimal(EXAMPLE, 6)}…이면 "
             f"{ko.particle(up, '과/와')} {ko.particle(cut, '은/는')} 맞고, {ko.particle(short, '은/는')} 자릿수가 모자라다. "
-            f"유효숫자는 {DIGITS}자리 이상 적는다. 답이 정확히 맞으면 자릿수가 적어도 된다. 답이 정수인 문제는 "
-            f"모든 자리가 정확히 맞아야 한다. {fewer} "
-            f"쉼표와 지수 표기(1.374e11)도 된다. 단위는 문제에 적힌 것을 쓴다. 고르는 문제는 고른 답이 맞아야 정답이다. "
-            f"흔한 실수가 주는 값이면 그 실수를 짚어 주고, 그 밖에 틀리면 쓸 식을 알려 준다. {solution}")
+            f"유효숫자는 {DIGITS}자리 이상이고, {fewer} 더 적어도 된다. 소수점 없는 정수 끝의 0은 뜻했을 법한 대로 읽는다"
+            f"(답이 {fmt.decimal(whole.value, 2)}…이고 {min(FEWER)}자리로 판정하면 {ko.particle(tens, '은/는')} 맞다). "
+            f"답과 정확히 같으면 자릿수와 상관없이 맞고, 답이 정수인 문제는 모든 자리가 같아야 한다. 흔한 실수가 주는 값이면 "
+            f"그 실수를(같은 값을 주는 실수가 여럿이면 모두) 짚고, 다른 단위의 값이면 단위를 짚는다. 이런 값은 자리가 모자란 "
+            f"답으로 보지 않는다. 고르는 문제는 답을 정하는 기준을 알려 준다. 쉼표는 세 자리마다(4,096), 지수 표기(1.374e11)와 "
+            f"문제의 단위는 써도 되고, {_power(Fraction(10) ** -LIMIT)}–{_power(Fraction(10) ** LIMIT)} 밖의 수는 읽지 "
+            f"않는다. {solution}")
 
 
 # ---------------------------------------------------------------- HTML (the site) and Markdown (notebooks)
@@ -616,7 +689,7 @@ def bound_by_times(t: Timing) -> Step:
 def shorter_time(t: Timing) -> Mistake:
     """The mistake of a judgement by the two times: the resource of the shorter time taken for the limit."""
     return Mistake("ideal-min", "compute" if t.t_memory > t.t_compute else "memory",
-                   "긴 시간이 한계 자원이다: 느린 쪽이 시간을 정한다.")
+                   "긴 쪽의 자원이 한계 자원이다: 느린 쪽이 시간을 정한다.")
 
 
 def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:

@@ -4,7 +4,8 @@ An exercise (`roofline.show.exercises`) and an explorer's predict mode (`rooflin
 answer by its mistake when the answer equals what that mistake gives. The value a mistake gives is computed by the
 page module from its own problem with the model (the same call, one input or one term changed: C's write left out,
 KB for KiB, …): never typed. This module holds only the kinds (a key, the Korean name shown) and the rule that keeps
-a mistake out when it gives the right answer.
+a mistake out when it gives the right answer, and the one that joins mistakes giving the same value: a reader who
+typed that value made one of them, and the page cannot tell which, so it names them all (`kept`).
 
     Mistake("c-write", Fraction(…), "C를 쓰는 s·N² Byte를 빼먹은 값이다.")
 """
@@ -48,29 +49,56 @@ KINDS = {
 }
 
 
+COUNTS = {2: "두", 3: "세", 4: "네", 5: "다섯", 6: "여섯"}
+
+
 @dataclass(frozen=True)
 class Mistake:
-    kind: str          # a key of KINDS
+    kind: str          # a key of KINDS, or several joined by "+" (mistakes that give the same value: `joined`)
     value: Fraction    # what the mistake gives, in the base unit of the answer (Byte, FLOPs, s, …) or a choice's key
     hint: str          # one line in the problem's own terms: "C를 쓰는 s·N² Byte를 빼먹은 값이다."
 
     def __post_init__(self):
-        if self.kind not in KINDS:
-            raise ValueError(f"unknown mistake kind {self.kind!r}: add it to roofline.show.mistakes.KINDS")
+        unknown = [k for k in self.kind.split("+") if k not in KINDS]
+        if unknown:
+            raise ValueError(f"unknown mistake kind {unknown[0]!r}: add it to roofline.show.mistakes.KINDS")
+
+    @property
+    def kinds(self) -> list[str]:
+        return self.kind.split("+")
 
     @property
     def name(self) -> str:
+        """The mistake's name; of joined mistakes, that the value has several causes (the hint names each)."""
+        if "+" in self.kind:
+            return f"이 값은 {COUNTS.get(len(self.kinds), str(len(self.kinds)))} 실수가 똑같이 준다"
         return KINDS[self.kind]
+
+    @property
+    def names(self) -> list[str]:
+        return [KINDS[k] for k in self.kinds]
+
+
+def joined(mistakes) -> Mistake:
+    """Mistakes that give the same value as one: its kinds joined by "+", its hint naming each in turn
+    ("(1) FMA(곱셈·덧셈)를 FLOP 하나로 셌다. 곱셈·덧셈 한 쌍은 … (2) 문제의 자료형이 아닌 원소 크기를 썼다. …")."""
+    mistakes = list(mistakes)
+    if len(mistakes) == 1:
+        return mistakes[0]
+    hint = " ".join(f"({i}) {m.name}. {m.hint}" for i, m in enumerate(mistakes, 1))
+    return Mistake("+".join(m.kind for m in mistakes), mistakes[0].value, hint)
 
 
 def kept(mistakes, right) -> tuple[Mistake, ...]:
     """The mistakes to name for an answer whose right value is `right`: none that gives the right answer (for this
-    term's numbers a mistake may happen to be harmless), and of two giving the same value only the first."""
-    seen, out = set(), []
+    term's numbers a mistake may happen to be harmless), and those giving the same value joined into one (`joined`),
+    in the order of the first of each value; a kind given twice for one value is named once."""
+    found: dict = {}
     for m in mistakes:
         value = m.value if isinstance(m.value, str) else Fraction(m.value)
-        if value == right or value in seen:
+        if value == right:
             continue
-        seen.add(value)
-        out.append(m)
-    return tuple(out)
+        same = found.setdefault(value, [])
+        if all(m.kind != other.kind for other in same):
+            same.append(m)
+    return tuple(joined(same) for same in found.values())

@@ -28,7 +28,7 @@ from fractions import Fraction
 from roofline.cost import Cost, Timing
 from roofline.show import fmt, ko
 from roofline.show import mistakes as mk
-from roofline.show.exercises import UNITS, UNREADABLE, others
+from roofline.show.exercises import UNITS, UNREADABLE, others, read
 from roofline.show.mistakes import Mistake
 
 TOLERANCE = Fraction(1, 100)   # a guess within 1 % of the model's value counts as right ("맞았다")
@@ -56,14 +56,21 @@ def unit_choices(unit: str) -> list[list]:
 
 
 def mistake_list(items, right) -> list[dict]:
-    """Mistakes (`roofline.show.mistakes.Mistake`) as the page names them: none that gives the right answer, and
-    for a number none within the tolerance of it (such a guess counts as right)."""
+    """Mistakes (`roofline.show.mistakes.Mistake`) as the page names them, with the line it shows (`text`): none
+    that gives the right answer, and for a number none within the tolerance of it (such a guess counts as right);
+    those giving the same value joined (`mistakes.kept`). A choice cannot tell which mistake was made: its line
+    names the mistakes that lead to the option picked (the why sentence says what the answer rests on)."""
     out = []
     for m in mk.kept(items, right):
-        if not isinstance(right, str) and abs(Fraction(m.value) - right) <= TOLERANCE * abs(right):
+        if isinstance(right, str):
+            name = ", ".join(m.names)
+            out.append({"kind": m.kind, "name": name, "value": m.value, "hint": m.hint,
+                        "text": f"이 보기로 이끄는 흔한 실수: {name}."})
             continue
-        value = m.value if isinstance(m.value, str) else pq(m.value)
-        out.append({"kind": m.kind, "name": m.name, "value": value, "hint": m.hint})
+        if abs(Fraction(m.value) - right) <= TOLERANCE * abs(right):
+            continue
+        out.append({"kind": m.kind, "name": m.name, "value": pq(m.value), "hint": m.hint,
+                    "text": f"실수: {m.name}. {m.hint}"})
     return out
 
 
@@ -141,9 +148,11 @@ def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | 
     choice_hints = {"c-write": "C를 쓰는 Byte를 빼면 Q가 작아져 I가 커지고, 그러면 제한 자원이 바뀐다.",
                     "fma-one": "FMA를 FLOP 하나로 세면 F와 I가 반이 되고, 그러면 제한 자원이 바뀐다.",
                     "tile-reuse-ignored": "재사용 없이 세면 I가 훨씬 작아지고, 그러면 제한 자원이 바뀐다."}
+    shorter = COMPUTE if t.memory_bound else MEMORY     # the resource of the shorter time
     bound = choice("bound", f"{subject}: 무엇이 제한할까?", BOUND_CHOICES, bound_key(t),
                    bound_why(label, cost.I, hw) + bound_extra,
-                   [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
+                   [Mistake("ideal-min", shorter, "긴 쪽의 자원이 한계 자원이다: 느린 쪽이 시간을 정한다.")]
+                   + [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
     out = [bound]
     if intensity_why is not None:
         out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
@@ -152,6 +161,8 @@ def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | 
     out.append(number("t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", shown,
                       time_why(t) + time_extra,
                       [Mistake(k, Timing(c, hw).t_ideal, hints[k]) for k, c in other.items()]
+                      + [Mistake("ideal-min", min(t.t_compute, t.t_memory), "느린 쪽이 시간을 정한다: t = max(F/P, Q/BW)다."),
+                         Mistake("ideal-sum", t.t_compute + t.t_memory, "두 일은 겹친다: t = max(F/P, Q/BW)다.")]
                       + [Mistake("ms-s", t.t_ideal * 1000, "ms로 잰 값을 s 칸에 적었다."),
                          Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms 칸에 적었다.")]))
     return out
@@ -203,3 +214,23 @@ def named(guess, question: dict) -> dict | None:
         if abs(guess - value) <= NEAR * abs(value):
             return m
     return None
+
+
+def guess(question: dict, text: str, unit: str = "") -> dict:
+    """A typed guess (or a choice's key) judged as predict.js judges it (`judgeGuess`; the shared table
+    tests/show/judge_cases.json holds them together): {"right", "mistake" (its kind or ""), "error"} and for a
+    number "off" (|%|, one decimal); {"unreadable": True} when the exercises' reader cannot read it."""
+    if question["kind"] == "choice":
+        ok = text == question["answer"] or text in question["also"]
+        m = None if ok else next((m for m in question["mistakes"] if m["value"] == text), None)
+        return {"right": ok, "mistake": m["kind"] if m else "", "error": "맞음" if ok else "틀림"}
+    name, p, q = next((u for u in question["units"] if u[0] == unit), question["units"][0])
+    try:
+        typed = read(text, UNITS[name])
+    except ValueError:
+        return {"unreadable": True}
+    value, model = typed.value * exact([p, q]), exact(question["answer"])
+    ok = right(value, model)
+    m = None if ok else named(value, question)
+    pct = fmt.rounded((value / model - 1) * 100, 1)
+    return {"right": ok, "mistake": m["kind"] if m else "", "error": error_text(value, model), "off": float(abs(pct))}
