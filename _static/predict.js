@@ -100,6 +100,56 @@
     return {right, mistake, error, off};
   }
 
+  // ---------------------------------------------------------------- the rest of the page, while a guess waits
+
+  /* The texts a pending part's number questions must not be read from elsewhere on the page: each value and the
+   * values it is computed from in one step (q.inputs), as the library writes them ("8.657043 ms"), and the bare
+   * number where it has four digits or more ("8.657043": a table writes the unit in its header). */
+  function leaks(parts) {
+    const found = new Set();
+    for (const part of parts) {
+      for (const q of part.questions) {
+        if (q.kind !== "number") continue;
+        for (const text of [q.shown, ...(q.inputs || [])]) {
+          found.add(text);
+          const bare = text.split(/[ \u00a0]/)[0];
+          if (bare.replace(/[^0-9]/g, "").length >= 4) found.add(bare);
+        }
+      }
+    }
+    return [...found].sort((a, b) => b.length - a.length);
+  }
+
+  const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[ \u00a0\u202f]");
+
+  /* "?" for each of `texts` (a whole number: no digit, and no point or comma before a digit, on either side) in the
+   * page's text and labels outside `keep`; returns the undo, which puts back only what nobody changed since */
+  function mask(texts, keep) {
+    if (!texts.length) return () => {};
+    const pattern = new RegExp(`(?<![0-9]|[0-9][.,])(?:${texts.map(escape).join("|")})(?![0-9]|[.,][0-9])`, "g");
+    const undo = [];
+    const walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      if (keep.contains(node) || !pattern.test(node.nodeValue)) continue;
+      pattern.lastIndex = 0;
+      const was = node.nodeValue;
+      node.nodeValue = was.replace(pattern, "?");
+      undo.push(() => { if (node.nodeValue === was.replace(pattern, "?")) node.nodeValue = was; });
+    }
+    for (const element of document.body.querySelectorAll("[aria-label], [title]")) {
+      if (keep.contains(element)) continue;
+      for (const name of ["aria-label", "title"]) {
+        const was = element.getAttribute(name);
+        if (!was || !pattern.test(was)) continue;
+        pattern.lastIndex = 0;
+        const now = was.replace(pattern, "?");
+        element.setAttribute(name, now);
+        undo.push(() => { if (element.getAttribute(name) === now) element.setAttribute(name, was); });
+      }
+    }
+    return () => undo.forEach((f) => f());
+  }
+
   // ---------------------------------------------------------------- the predict box of one explorer
 
   let count = 0;
@@ -124,6 +174,7 @@
     }
 
     remove() {
+      this.unmask();
       window.removeEventListener("rl-progress", this.heard);
       this.box.remove();
       this.pending = null;
@@ -147,8 +198,14 @@
       return hide;
     }
 
+    unmask() {
+      if (this.masked) this.masked();
+      this.masked = null;
+    }
+
     after() {
-      if (this.pending) { if (this.drawn !== this.pending) this.form(); }
+      if (!this.pending) this.unmask();
+      if (this.pending) { if (this.drawn !== this.pending) { this.unmask(); this.form(); this.masked = mask(leaks(this.pending.parts), this.box); } }
       else if (this.result) { if (this.drawn !== this.result) this.results(); }
       else if (this.drawn !== "idle") {
         this.body.replaceChildren(el("p", {className: "rl-predict-hint"},

@@ -106,6 +106,8 @@ def test_the_precomputed_states_are_the_engines(course):
         three = (sizes[f"{t}|{copies}"], state, cases[gpu])
         both = {k: {name: value for part in three for name, value in part.get(k, {}).items()}
                 for k in ("fields", "widths", "flags", "tables", "predict")}
+        if not both["predict"]:        # a state whose values are all in the page's tables asks nothing (issue 55)
+            del both["predict"]
         both["why"] = {k: {name: value for part in three for name, value in part.get("why", {}).get(k, {}).items()}
                        for k in ("fields", "tables")}
         out = live("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,

@@ -74,11 +74,13 @@ def mistake_list(items, right) -> list[dict]:
     return out
 
 
-def number(qid: str, ask: str, value, unit: str, shown: str, why: str, mistakes=()) -> dict:
-    """A number to guess: `value` in the base unit of `unit`'s kind, `shown` as the page writes the model's value."""
+def number(qid: str, ask: str, value, unit: str, shown: str, why: str, mistakes=(), inputs=()) -> dict:
+    """A number to guess: `value` in the base unit of `unit`'s kind, `shown` as the page writes the model's value;
+    `inputs` as the page writes the values it is computed from in one step (F and Q of I = F/Q): while the guess
+    waits, predict.js masks those and the value wherever else the page shows them (issue 55)."""
     value = Fraction(value)
     return {"id": qid, "ask": ask, "kind": "number", "unit": unit, "units": unit_choices(unit), "answer": pq(value),
-            "shown": shown, "why": why, "mistakes": mistake_list(mistakes, value)}
+            "shown": shown, "why": why, "mistakes": mistake_list(mistakes, value), "inputs": list(inputs)}
 
 
 def choice(qid: str, ask: str, choices, answer: str, why: str, mistakes=(), also=()) -> dict:
@@ -91,9 +93,11 @@ def choice(qid: str, ask: str, choices, answer: str, why: str, mistakes=(), also
             "mistakes": [m for m in mistake_list(mistakes, answer) if m["value"] not in right and m["value"]]}
 
 
-def part(questions, fields=(), tables=None, plots=(), widths=(), flags=()) -> dict:
+def part(questions, fields=(), tables=None, plots=(), widths=(), flags=()) -> dict | None:
     """A state's predict part: its questions and what stays hidden until the guess (fields, table columns, plots
-    and bars left out, flags off)."""
+    and bars left out, flags off); None when there is nothing to ask (every value of the state is on the page)."""
+    if not questions:
+        return None
     return {"questions": list(questions),
             "hide": {"fields": list(fields), "tables": {k: list(v) for k, v in (tables or {}).items()},
                      "plots": list(plots), "widths": list(widths), "flags": list(flags)},
@@ -129,12 +133,15 @@ def time_why(timing) -> str:
 
 
 def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | None = None, no_reuse=None,
-                       fma: bool = True, bound_extra: str = "", time_extra: str = "", ms_text=None) -> list[dict]:
+                       fma: bool = True, bound_extra: str = "", time_extra: str = "", ms_text=None,
+                       time: str = "t") -> list[dict]:
     """Which resource limits `cost` on `hw`, its I (when `intensity_why` says why) and its ideal time, for the
     subject `subject` ("4,096×4,096 행렬곱, T = 64") named `label` ("T = 64"). The mistakes are the model's own
     calls with one thing changed: C's write left out (when the kernel writes), an FMA counted as one FLOP (`fma`:
     a kernel of multiply-adds), no reuse (`no_reuse`: its cost), ms and s swapped. `ms_text`: how the page writes
-    the time (seconds → "8.657043 ms"), fmt.ms with 6 decimals unless given."""
+    the time (seconds → "8.657043 ms"), fmt.ms with 6 decimals unless given. `time`: the time asked — "t" the ideal
+    time, or "t_compute" / "t_memory" when the page already shows the other one unchanged (then t would be read off
+    the page: the week-3 note with only P or only BW moved)."""
     t = Timing(cost, hw)
     other = {}
     if cost.Q_write and cost.Q_read:
@@ -156,15 +163,25 @@ def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | 
     out = [bound]
     if intensity_why is not None:
         out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
-                          intensity_why, [Mistake(k, c.I, hints[k]) for k, c in other.items()]))
-    shown = ms_text(t.t_ideal) if ms_text else f"{fmt.ms(t.t_ideal, 6)} ms"
-    out.append(number("t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", shown,
+                          intensity_why, [Mistake(k, c.I, hints[k]) for k, c in other.items()],
+                          inputs=[f"{fmt.integer(cost.F)} FLOPs", f"{fmt.integer(cost.Q)} Byte"]))
+    text = ms_text or (lambda x: f"{fmt.ms(x, 6)} ms")
+    if time != "t":
+        value, formula = (t.t_compute, "F/P") if time == "t_compute" else (t.t_memory, "Q/BW")
+        name = "연산 시간" if time == "t_compute" else "메모리 시간"
+        out.append(number(time, f"{label}의 {name} {formula}는?", value, "ms", text(value),
+                          f"{name} {formula} = {fmt.ms(value, 6)} ms다." + time_extra,
+                          [Mistake("ms-s", value * 1000, "ms로 잰 값을 s 칸에 적었다."),
+                           Mistake("ms-s", value / 1000, "s로 잰 값을 ms 칸에 적었다.")]))
+        return out
+    out.append(number("t", f"{label}의 Roofline 예상 시간은?", t.t_ideal, "ms", text(t.t_ideal),
                       time_why(t) + time_extra,
                       [Mistake(k, Timing(c, hw).t_ideal, hints[k]) for k, c in other.items()]
                       + [Mistake("ideal-min", min(t.t_compute, t.t_memory), "느린 쪽이 시간을 정한다: t = max(F/P, Q/BW)다."),
                          Mistake("ideal-sum", t.t_compute + t.t_memory, "두 일은 겹친다: t = max(F/P, Q/BW)다.")]
                       + [Mistake("ms-s", t.t_ideal * 1000, "ms로 잰 값을 s 칸에 적었다."),
-                         Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms 칸에 적었다.")]))
+                         Mistake("ms-s", t.t_ideal / 1000, "s로 잰 값을 ms 칸에 적었다.")],
+                      inputs=[text(t.t_compute), text(t.t_memory)]))
     return out
 
 

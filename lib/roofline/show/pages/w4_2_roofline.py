@@ -346,23 +346,18 @@ def predict_tile(w4) -> int:
     return w4.tiles[len(w4.tiles) // 2]
 
 
-def intensity_why(label: str, cost, s: int) -> str:
-    """Why I_T is what it is here: F/Q, and Q grows with the Byte per element s (the machine does not enter)."""
-    return (f"{label}의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다. Q는 원소당 Byte 수 "
-            f"s = {s}에 비례하므로, 하드웨어를 바꿔도 I는 그대로이고 s가 반이 되는 자료형에서는 두 배가 된다.")
-
-
 def roofline_predict(w4) -> dict:
-    """② predict first: for the problem's middle tile T on this machine and dtype, which resource limits, I_T and the
+    """② predict first: for the problem's middle tile T on this machine and dtype, which resource limits and the
     ideal time (`predict.roofline_questions`: the mistakes are the same model calls with C's write left out, an FMA
-    counted as one FLOP, no reuse, or milliseconds and seconds swapped). Hidden until the guess: the table's values,
-    the regimes sentence and the plot."""
+    counted as one FLOP, no reuse, the shorter or the sum of the two times, or milliseconds and seconds swapped).
+    I_T is not asked: it does not depend on the machine, so the page's own table already shows it. Hidden until the
+    guess: the table's values, the regimes sentence and the plot."""
     hw, s, N = w4.roofline, w4.s, w4.N
     T = predict_tile(w4)
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
     questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
-                                      intensity_why(label, cost, s), no_reuse=kernels.matmul_no_reuse(N, s, s))
+                                      no_reuse=kernels.matmul_no_reuse(N, s, s))
     return pr.part(questions, fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
 
 
@@ -462,12 +457,13 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
 
 
 def kernel_predict(kind: str, cost, hw) -> dict:
-    """"내 커널" predict first (the live mode): which resource limits, I and the ideal time of the reader's kernel
+    """"내 커널" predict first (the live mode): which resource limits and the ideal time of the reader's kernel
     (`predict.roofline_questions`; FMA counted as one FLOP only for the matmul kernels, C's write only where the
-    kernel writes). Hidden until the guess: I, the ceiling, the limiting resource, the time, the share and the plot."""
+    kernel writes). I = F/Q is not asked: F and Q stay on the page (the reader's own numbers, or one step from
+    them). Hidden until the guess: I, the ceiling, the limiting resource, the time, the share and the plot; the
+    time, wherever else the page shows it (the table of the page's tiles), is masked by predict.js."""
     name = KERNELS[choice(kind, "kernel", KERNELS, "커널")][0]
-    why = f"내 커널의 I = F/Q = {fmt.integer(cost.F)} FLOPs / {fmt.integer(cost.Q)} Byte다."
-    questions = pr.roofline_questions(f"내 커널({name})", "내 커널", cost, hw, why,
+    questions = pr.roofline_questions(f"내 커널({name})", "내 커널", cost, hw,
                                       fma=kind in ("matmul", "gemv", "batched_gemm"))
     return pr.part(questions, fields=["k-I", "k-R", "k-bound", "k-t", "k-share", "k-verdict"], plots=["kernel"])
 

@@ -746,9 +746,10 @@ def tile_occupancy_state(w4, T, copies) -> dict:
     preset = w4.catalog.presets[w4.gpu]
     case = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers)
     r = case.result
+    predict = tile_predict(w4, T, copies)
     return {"fields": occupancy_words(case, preset, w4, EXPLORER_T),
             "widths": {"occupancy": fmt.percent(r.occupancy if r else 0, 1).replace(" ", "")},
-            "flags": {"misfit": r is None or not r.blocks}, "predict": tile_predict(w4, T, copies)}
+            "flags": {"misfit": r is None or not r.blocks}, **({"predict": predict} if predict else {})}
 
 
 LIMIT_CHOICES = [[name, LIMIT_NAMES[name]] for name in occupancy.LIMITS]
@@ -784,8 +785,11 @@ def smem_why(w4, T, copies, smem) -> str:
 def tile_predict(w4, T, copies) -> dict:
     """④ predict first: the tile's input buffers (KiB), the resident blocks per SM and the binding limit. The
     mistakes are the model's calls with one thing changed: KB for KiB, the other buffering, the 1 KiB a block
-    reserves left out, the per-block Shared Memory maximum taken for the SM's. Hidden until the guess: the buffers,
-    the demand and limits, the result and the problem's tiles on this GPU (the occupancy bar too)."""
+    reserves left out, the per-block Shared Memory maximum taken for the SM's. A value the page's own tables show is
+    not asked: the buffers of the problem's tiles (its buffer tables), the resident blocks and the binding limit of
+    the problem's tiles on the GPUs of its tables (`gpus`) — None when nothing is left to ask. Hidden until the
+    guess: the buffers, the demand and limits, the result and the problem's tiles on this GPU (the occupancy bar
+    too)."""
     preset = w4.catalog.presets[w4.gpu]
     sm = preset.sm
     case = occupancy.tile_case(preset, T, w4.s, copies, w4.threads, w4.extra_registers)
@@ -799,8 +803,9 @@ def tile_predict(w4, T, copies) -> dict:
         [Mistake("kb-kib", Fraction(smem * 1024, 1000), "Byte를 1,000으로 나누어 KB로 센 값을 KiB로 적었다."),
          Mistake("double-buffer", buffers.tile_buffers(T, T, T, w4.s, w4.s, other).inputs,
                  f"{BUFFERING[other]}의 입력 버퍼다.")])
-    questions = [kib]
-    if case.result is not None:
+    tabled = T in w4.tiles                                  # this T's buffers and occupancy are in the page's tables
+    questions = [] if tabled else [kib]
+    if case.result is not None and not (tabled and w4.gpu in w4.gpus):
         r = case.result
         questions.append(pr.number(
             "blocks", f"{gpu_name(preset)}의 SM 하나에 이 블록이 몇 개 상주할까?", r.blocks, "개", f"{fmt.integer(r.blocks)}개",

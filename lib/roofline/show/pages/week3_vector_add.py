@@ -536,14 +536,17 @@ def factor_effect(name: str, k, what: str) -> str:
 
 def vector_predict(w3, kP=1, kBW=1) -> dict:
     """Week 3 predict first with P×kP and BW×kBW: which resource limits and the ideal time
-    (`predict.roofline_questions`; the mistakes: C's write left out, ms and s swapped), why from the factors.
+    (`predict.roofline_questions`; the mistakes: C's write left out, the shorter or the sum of the times, ms and s
+    swapped), why from the factors. With one factor moved, the other time is the page's own (its text shows it), so
+    when the ideal time is that one, or is computed from it in one step, the time that moved is asked instead.
     Hidden until the guess: the three times, the speedup, the limiting resource and the time bars."""
     kP, kBW = Fraction(kP), Fraction(kBW)
     machine = w3.roofline.with_(P=kP * w3.roofline.P, BW=kBW * w3.roofline.BW)
     add = kernels.vector_add(w3.L, w3.s)
     effect = f" {factor_effect('P', kP, '연산 시간')} {factor_effect('BW', kBW, '메모리 시간')}"
+    time = "t" if kP != 1 and kBW != 1 else "t_compute" if kP != 1 else "t_memory" if kBW != 1 else "t"
     questions = pr.roofline_questions(f"L = {fmt.integer(w3.L)} Vector Add", "Vector Add", add, machine, fma=False,
-                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms")
+                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms", time=time)
     return pr.part(questions, fields=[f"t{j}" for j in range(5)] + ["t2", "kind"], widths=["compute", "memory"])
 
 
