@@ -220,6 +220,6 @@ def test_a_mistake_typed_is_named_and_its_kind_goes_with_the_verdict(site, cours
         m = judged.mistakes[0]
         box = page.locator(f'.rl-quiz [data-rl-q="{judged.key}"]')
         box.get_by_label(dict(judged.choices)[m.value]).check()
-        assert box.locator("output").text_content() == exercises.mistake_message(m)
+        assert box.locator("output").text_content() == exercises.mistake_message(m, judged)
         assert errors == []
         break

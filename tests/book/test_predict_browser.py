@@ -8,9 +8,14 @@ page then shows the model's value as the library writes it for that state, the e
 it, the library's why sentence and the mistake by name; the reader's record keeps every guess and the mode survives a
 reload. Then keyboard only at 390 px, and axe-core with the guess pending and after it. The expectations are computed
 here from the page modules for the state the controls show, never typed (any term).
+
+While a guess waits, no other place on the page shows a waiting value or a value it is computed from in one step
+(issue 55): neither the whole page's text nor its accessibility tree has them, in the forms the library writes them
+(`predict.number`'s shown and inputs), and after the guess the page is as it was.
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 
 import pytest
@@ -211,6 +216,52 @@ def test_predict_first(site_url, browser, course, name):
     p.toggle().click()                                              # off again: every value as today
     assert p.root.locator(".rl-predict").count() == 0
     assert "?" not in p.root.locator("[data-rl-field]").all_inner_texts()
+    assert p.errors == [] and p.blocked == []
+    p.context.close()
+
+
+def leak_forms(part: dict) -> set[str]:
+    """What must not be on the page while `part` waits: each number question's value and its one-step inputs as the
+    library writes them ("8.657043 ms"), and the bare number where it has four digits or more ("8.657043")."""
+    found = set()
+    for q in numbers(part):
+        for text in [q["shown"], *q.get("inputs", [])]:
+            found.add(text.replace("\u00a0", " "))
+            bare = re.split(r"[ \u00a0]", text)[0]
+            if len(re.sub(r"[^0-9]", "", bare)) >= 4:
+                found.add(bare)
+    return found
+
+
+def leaked(forms: set[str], text: str) -> list[str]:
+    """The forms that `text` has as a whole number (no digit, or point or comma and a digit, on either side)."""
+    text = re.sub(r"[\u00a0\u202f]", " ", text)
+    return sorted(f for f in forms if re.search(rf"(?<![0-9])(?<![0-9][.,]){re.escape(f)}(?![0-9]|[.,][0-9])", text))
+
+
+@pytest.mark.parametrize("name", list(PAGES))
+def test_nothing_waiting_can_be_read_elsewhere_on_the_page(site_url, browser, course, name):
+    """Content review 5, item 21: ② asked I, which its table shows; ④'s H100 states were in the tables above; week 3
+    with only P moved hid a time the text shows. For each explorer, after each of three moves in predict mode."""
+    p = Page(browser, site_url, name, course)
+    p.page.evaluate("() => window.rlProgress.reset()")
+    before = p.page.locator("body").inner_text()
+    p.toggle().click()
+    p.page.wait_for_selector(f"#rl-{name} .rl-predict")
+    for step in range(3):
+        p.move(step)
+        part, fields = expected(course, name, p.values())
+        forms = leak_forms(part)
+        assert forms, (name, "a number to guess")
+        text = p.page.locator("body").inner_text()
+        tree = p.page.locator("body").aria_snapshot()
+        assert leaked(forms, text) == [] and leaked(forms, tree) == [], (name, p.values(), leaked(forms, text + tree))
+        q = numbers(part)[0]
+        p.guess(q, typed(pr.exact(q["answer"]) / ex.UNITS[q["unit"]].size))
+        p.commit()
+        check_revealed(p, part, fields, {})
+    p.toggle().click()                                              # off: the page as it was, every masked number back
+    assert p.page.locator("body").inner_text().count("?") <= before.count("?")
     assert p.errors == [] and p.blocked == []
     p.context.close()
 

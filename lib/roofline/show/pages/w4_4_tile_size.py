@@ -657,7 +657,7 @@ def exercises(w4) -> ex.Exercises:
     # the common mistakes, each the same buffers or reads with one term or input changed
     bits_one = buffers.tile_buffers(TM, TN, TK, 8 * s2, s_acc)
     wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A,
-              "bits-bytes": bits_one.inputs}
+              "bits-bytes": bits_one.inputs, "dtype-other": buffers.tile_buffers(TM, TN, TK, w4.s, s_acc).inputs}
     wrong2 = {"double-buffer": one.total, "acc-input-dtype": buffers.tile_buffers(TM, TN, TK, s2, s2, copies=2).total,
               "acc-doubled": two.inputs + 2 * two.acc,
               "bits-bytes": buffers.tile_buffers(TM, TN, TK, 8 * s2, 8 * s_acc, copies=2).total}
@@ -673,7 +673,8 @@ def exercises(w4) -> ex.Exercises:
         ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
                  one.inputs, ex.UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2),
-                 mistakes=ex.named(wrong1, ("double-buffer-extra", "acc-counted", "one-input", "bits-bytes"), lambda v: v,
+                 mistakes=ex.named(wrong1, ("double-buffer-extra", "acc-counted", "one-input", "bits-bytes", "dtype-other"),
+                                   lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
                  "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
@@ -701,6 +702,7 @@ BUFFER_HINTS = {   # what a mistake about a tile's on-chip storage left out or a
     "acc-input-dtype": "중간 합은 FP32로 누산한다: s_acc·T_M·T_N.",
     "acc-doubled": "두 벌이 되는 것은 입력 버퍼뿐이다. 중간 합은 한 벌이다.",
     "one-input": "A 조각과 B 조각을 모두 붙잡는다.",
+    "dtype-other": ex.MATMUL_HINTS["dtype-other"],
     "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
     "per-sm-block": "SM 전체가 아니라 블록 하나가 받을 수 있는 한도와 견준다.",
     "reserved-added": "예약분은 SM 쪽에서 더한다. 블록 한도와 견줄 것은 입력 버퍼뿐이다.",

@@ -590,14 +590,15 @@ def exercises(w4) -> ex.Exercises:
         # ridge doubled), with the ridge inverted; none where no tile reaches that ridge
         wrong3 = {"c-write": 2 * s2 * N5 * hw.ridge / (2 * N5),
                   "fma-one": kernels.tile_threshold(N5, 2 * hw.ridge, s2, s2),
-                  "ridge-inverted": kernels.tile_threshold(N5, 1 / hw.ridge, s2, s2)}
+                  "ridge-inverted": kernels.tile_threshold(N5, 1 / hw.ridge, s2, s2),
+                  "dtype-other": kernels.tile_threshold(N5, hw.ridge, s, s)}
         wrong3 = {kind: v for kind, v in wrong3.items() if v is not None}
         steps3 = (ridge, ex.equation("T*", "2·s·N·I* / (2N − s·I*)",
                              f"2·{s2}·{ex.number(N5)}·{ex.number(hw.ridge)} / (2·{ex.number(N5)} − {s2}·{ex.number(hw.ridge)})", threshold, "원소"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
                                   threshold, ex.UNITS["원소"], "I_T = 2N³ / (2·s·N³/T + s·N²) = I*를 T에 대해 푼다",
                                   steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW),
-                                  mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted"), lambda v: v,
+                                  mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted", "dtype-other"), lambda v: v,
                                                     THRESHOLD_HINTS)))
     else:   # no tile reaches the ridge on this machine: the compute time instead
         t3 = Timing(plain, hw)
@@ -625,6 +626,7 @@ THRESHOLD_HINTS = {   # what a mistake in T* = 2·s·N·I* / (2N − s·I*) left
     "c-write": "C를 쓰는 s·N²이 분모의 − s·I*를 만든다: 빼면 T* = s·I*가 된다.",
     "fma-one": ex.MATMUL_HINTS["fma-one"],
     "ridge-inverted": ex.MATMUL_HINTS["ridge-inverted"],
+    "dtype-other": ex.MATMUL_HINTS["dtype-other"],
 }
 
 
