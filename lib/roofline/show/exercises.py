@@ -716,7 +716,7 @@ MATMUL_HINTS = {
     "bits-bytes": "s는 원소 하나의 Byte 수다: 비트로 세면 8배가 된다.",
     "tile-reuse-ignored": "타일 안에서 A·B 원소를 T번 쓰므로 읽기는 2·s·N³/T다.",
     "tile-reuse-twice": "재사용으로 읽기는 1/T이 된다: 2·s·N³/T이지 2·s·N³/T²이 아니다.",
-    "output-per-k": "부분합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
+    "output-per-k": "중간 합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
     "no-ceiling": "R_roof = min(P, BW × I): 성능은 P를 넘지 못한다.",
     "ideal-sum": "두 일은 겹친다: 이상적 시간은 max(F/P, Q/BW)다.",
     "ideal-min": "느린 쪽이 시간을 정한다: 이상적 시간은 max(F/P, Q/BW)다.",
