@@ -5,8 +5,10 @@
  * 강의 라이브러리가 상태마다 써 두었다(roofline.show.predict). 이 스크립트는 모델을 계산하지 않는다: 적은 예측을
  * 연습 문제의 읽기(window.rlNumbers)로 읽어 그 분수와 BigInt로 비교하고, 오차를 라이브러리의 error_text와 같은 규칙
  * (배수는 유효숫자 세 자리, %는 소수 한 자리, 0.5는 0에서 먼 쪽으로)으로 적을 뿐이다. 예측은 독자의 기록
- * (rlProgress.predict)에만 남는다. 예측을 확인해 값을 옮긴 뒤에는 탐색기에 "rl-predict" 이벤트(detail.ms)를 보낸다
- * (make bench가 응답 시간을 잰다).
+ * (rlProgress.predict)에만 남는다. 예측을 기다리는 동안에는 기다리는 값과 그 값을 한 단계로 만드는 값(q.inputs)을
+ * 페이지의 다른 곳(표, 본문, 다른 탐색기, 레이블)에서도 "?"로 가리고, 확인하면 되돌린다. 판정(judgeGuess)은 라이브러리의
+ * predict.guess와 같고, tests/show/test_judge_twins.py가 Node에서 이 파일로 둘을 견준다. 예측을 확인해 값을
+ * 옮긴 뒤에는 탐색기에 "rl-predict" 이벤트(detail.ms)를 보낸다(make bench가 응답 시간을 잰다).
  */
 (function () {
   "use strict";
