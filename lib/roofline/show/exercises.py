@@ -340,6 +340,20 @@ class Exercises:
     questions: tuple[Question, ...]
     sheet: tuple[tuple[str, str], ...] = ()     # a worksheet: (row key, row label); columns are cases
     cases: tuple[tuple[str, str], ...] = ()     # (case key, case label)
+    # a worksheet's problem as its page states it (a sentence, then the table's (item, value) rows, as plain text):
+    # the page shows a student's variant of it in place of its own (roofline.show.variants, _static/variants.js)
+    statement: tuple = ()
+
+    @property
+    def statement_text(self) -> str:
+        if not self.statement:
+            return ""
+        sentence, rows = self.statement
+        return " ".join([sentence, *(f"{item}: {value}" for item, value in rows)])
+
+    def statement_data(self) -> dict:
+        sentence, rows = self.statement
+        return {"text": sentence, "rows": [list(row) for row in rows]}
 
     @functools.cached_property
     def _by_key(self) -> dict[str, Question]:
@@ -704,6 +718,11 @@ def divisor_near(N: int, target, avoid=()) -> int:
 
 def shape(N: int) -> str:
     return f"{fmt.integer(N)}×{fmt.integer(N)}"
+
+
+def memory_name(preset) -> str:
+    """The machine's memory as a statement calls it: "HBM" for every HBM generation, else its own name (GDDR6)."""
+    return "HBM" if preset.memory.startswith("HBM") else preset.memory
 
 
 def dtype_text(dtype: str, s: int) -> str:

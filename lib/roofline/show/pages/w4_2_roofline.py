@@ -169,10 +169,10 @@ def exercises(w4) -> ex.Exercises:
             scale=10**12)
     time = ex.equation("t", "F / R_roof", f"{ex.number(cost.F)} / ({fmt.tera(t.R_roof, 6)} × 10¹²)", cost.F / t.R_roof, "ms")
     key, judged = ex.bound_by_ridge(cost.I, hw)
-    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, HBM 대역폭은 BW = {BW_T} TB/s다. "
+    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, {ex.memory_name(gpu)} 대역폭은 BW = {BW_T} TB/s다. "
                f"이 GPU에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 계산한다"
                "(재사용은 타일 안에서만, C는 한 번 쓴다).")
-    given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW)
+    given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW, dtype=dtype, hardware=gpu.key)
     # the common mistakes: the cost a mistake gives on this machine, the machine with TB/s read as TiB/s, the roof
     # without its ceiling (the time at that rate is then Q/BW), the ridge inverted
     wrong = {kind: Timing(c, hw) for kind, c in ex.matmul_variants(N1, T1, s).items()}
