@@ -145,7 +145,7 @@ def check_matmul(course, shown, plots=True):
     N, T = number_of(shown["controls"]["N"]), number_of(shown["controls"]["T"])
     want = expect_matmul(course, N, T)
     assert shown["tables"][0] == want["rows"], (N, T)
-    assert f"{N}×{N}" in shown["summary"] and f"T = {T}" in shown["summary"]
+    assert f"{N:,}×{N:,}" in shown["summary"] and f"T = {T}" in shown["summary"]
     if not plots:
         return
     Ts = list(want["sweep"])

@@ -49,7 +49,7 @@ def check_roofline_questions(part, cost, hw):
     t = Timing(cost, hw)
     q = by_id(part)
     assert q["bound"]["answer"] == ("memory" if t.memory_bound else "compute")
-    assert ("메모리(HBM 대역폭)가 제한한다" in q["bound"]["why"]) == (cost.I < hw.ridge)
+    assert ("메모리 대역폭이 제한한다" in q["bound"]["why"]) == (cost.I < hw.ridge)
     assert f"I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte" in q["bound"]["why"]
     assert pr.exact(q["t"]["answer"]) == t.t_ideal
     assert f"F/P = {fmt.ms(t.t_compute, 6)} ms" in q["t"]["why"] and f"Q/BW = {fmt.ms(t.t_memory, 6)} ms" in q["t"]["why"]

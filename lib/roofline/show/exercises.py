@@ -167,9 +167,9 @@ class Step:
 
 
 def unit_text(value, unit: str) -> str:
-    """A result as a solution writes it: "285,212,672 Byte", "0.858993 ms", "2,666,666,666 원소"."""
+    """A result as a solution writes it: "285,212,672 Byte", "0.858993 ms", "20,874.673521 ms"."""
     u = UNITS[unit]
-    return f"{fmt.number(Fraction(value) / u.size, 6)} {unit}"
+    return f"{number(Fraction(value) / u.size)} {unit}"
 
 
 def equation(name: str, formula: str, numbers: str, value, unit: str, also: str | None = None, scale=1) -> Step:
@@ -220,7 +220,7 @@ class Question:
         if self.is_choice:
             return dict(self.choices)[self.value]
         space = "" if self.unit.name == "개" else " "     # 28개, 80.788955 원소
-        return f"{fmt.number(self.in_unit, 6)}{space}{self.unit.name}"
+        return f"{number(self.in_unit)}{space}{self.unit.name}"
 
     @property
     def ask(self) -> str:
@@ -568,18 +568,19 @@ def notebook_markdown(ex: Exercises) -> str:
 # ---------------------------------------------------------------- worked solutions from the model
 
 def number(x) -> str:
-    """A number put into a formula: an integer with separators, else 6 decimals without trailing zeros."""
-    return fmt.number(x, 6)
+    """A number put into a formula or a solution: with thousands separators, 6 decimals without trailing zeros."""
+    x = Fraction(x)
+    return fmt.integer(x) if x.denominator == 1 else fmt.decimal(x, 6, grouping=True).rstrip("0").rstrip(".")
 
 
 def ms(seconds) -> str:
     """A time put into a formula or a comparison, in ms."""
-    return f"{fmt.number(Fraction(seconds) * 1000, 6)} ms"
+    return f"{number(Fraction(seconds) * 1000)} ms"
 
 
 def tera(x) -> str:
     """A rate in units of 10¹² (TFLOPs/s, TB/s) put into a formula: 989.4, 3.35."""
-    return fmt.number(Fraction(x) / 10**12, 6)
+    return number(Fraction(x) / 10**12)
 
 
 def rate(x) -> str:
@@ -630,7 +631,7 @@ def bound_by_times(t: Timing) -> Step:
 def shorter_time(t: Timing) -> Mistake:
     """The mistake of a judgement by the two times: the resource of the shorter time taken for the limit."""
     return Mistake("ideal-min", "compute" if t.t_memory > t.t_compute else "memory",
-                   "긴 시간이 한계 자원이다: 느린 쪽이 시간을 정한다.")
+                   "긴 쪽의 자원이 한계 자원이다: 느린 쪽이 시간을 정한다.")
 
 
 def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
@@ -657,7 +658,7 @@ MATMUL_HINTS = {
     "bits-bytes": "s는 원소 하나의 Byte 수다: 비트로 세면 8배가 된다.",
     "tile-reuse-ignored": "타일 안에서 A·B 원소를 T번 쓰므로 읽기는 2·s·N³/T다.",
     "tile-reuse-twice": "재사용으로 읽기는 1/T이 된다: 2·s·N³/T이지 2·s·N³/T²이 아니다.",
-    "output-per-k": "부분합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
+    "output-per-k": "중간 합은 칩 안에 남고 C는 끝에 한 번 쓴다: s·N²이다.",
     "no-ceiling": "R_roof = min(P, BW × I): 성능은 P를 넘지 못한다.",
     "ideal-sum": "두 일은 겹친다: 이상적 시간은 max(F/P, Q/BW)다.",
     "ideal-min": "느린 쪽이 시간을 정한다: 이상적 시간은 max(F/P, Q/BW)다.",

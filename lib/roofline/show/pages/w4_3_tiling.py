@@ -437,7 +437,7 @@ def draw_4x4(N: int, T: int, s: int):
             f"HBM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
             f"중간 합은 끝까지 칩 안에 둔다", ha="left", va="center", fontsize=12)
     total = sum(st.loads for st in steps) * s
-    ax.text((x_lo + width) / 2, y_top - 0.3, f"{N}×{N} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
+    ax.text((x_lo + width) / 2, y_top - 0.3, f"{ex.shape(N)} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
             f"(읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", ha="center", va="top", fontsize=13)
     return fig
 
@@ -535,7 +535,7 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int):
     handles = [Line2D([], [], color="black", ls="-", lw=2.4), Line2D([], [], color="black", ls="--", lw=2)]
     labels = [line.get_label() for line in axes[0].get_lines()[:2]]
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=10, frameon=False)
-    fig.suptitle(f"{N}×{N} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
+    fig.suptitle(f"{ex.shape(N)} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
                  fontsize=12)
     return fig
 

@@ -324,7 +324,7 @@ def headline_section(w4) -> dict:
     base, last = cases[0], cases[-1]
     src = why.sources(w4)
     return {"headline": headline(cases, src),
-            "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # a matrix shape: no thousands separators
+            "shape": why.around(why.var("N", w4.N, src), ex.shape(w4.N)),
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
             "hw-name": w4.roofline.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
             "last-label": why.case(last, src),
@@ -506,7 +506,7 @@ def tile_sweep_figure(w4):
         style.plain_log_ticks(ax)
     top.legend(fontsize=10, loc="upper left", framealpha=0.95, handlelength=1.4)
     bottom.legend(fontsize=10, loc="upper right", framealpha=0.95, handlelength=1.6)
-    fig.suptitle(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱, T만 바꿀 때", fontsize=13)
+    fig.suptitle(f"{ex.shape(w4.N)} {w4.dtype} 행렬곱, T만 바꿀 때", fontsize=13)
     return fig
 
 
@@ -671,7 +671,7 @@ def matmul_state(w4, T: int) -> dict:
     rows = [matmul_row(base, base, src), matmul_row(chosen, base, src)]
     fields = {f"r{i}-{j}": text for i, row in enumerate(rows) for j, text in enumerate(row) if j}
     rows[1][0] = why.sentence("T\u00a0=\u00a0", why.side("T", T, src))   # (the row's label: the chosen T with its record)
-    fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),
+    fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), ex.shape(w4.N)),
                    "N": why.var("N", w4.N, src), "dtype": w4.dtype,
                    "machine": w4.preset.name, "regimes": why.sentence(regimes([base, chosen], src), ".")})
     x = [float(t) for t in Ts]
@@ -684,7 +684,7 @@ def matmul_state(w4, T: int) -> dict:
             "xticks": tile_ticks(Ts), "yticks": log_ticks(I_lo, I_hi), "xrange": xrange,
             "yrange": [coord(I_lo), coord(I_hi)],
             "marks": [{"x": coord(T), "y": coord(chosen.cost.I), "text": f"I = {I_T}"}],
-            "aria": (f"{w4.N}×{w4.N} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} FLOPs/Byte, "
+            "aria": (f"{ex.shape(w4.N)} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} FLOPs/Byte, "
                      f"분기점 I* = {fmt.number(hw.ridge, 3)} FLOPs/Byte."),
         },
         "times": {
@@ -694,7 +694,7 @@ def matmul_state(w4, T: int) -> dict:
             "xticks": tile_ticks(Ts), "yticks": log_ticks(t_lo, t_hi), "xrange": xrange,
             "yrange": [coord(t_lo), coord(t_hi)],
             "marks": [{"x": coord(T), "y": coord(chosen.timing.t_ideal * 1000), "text": f"{t_T} ms"}],
-            "aria": (f"{w4.N}×{w4.N} 행렬곱의 이상적 시간 곡선. T = {T}에서 이상적 시간 {t_T} ms, "
+            "aria": (f"{ex.shape(w4.N)} 행렬곱의 이상적 시간 곡선. T = {T}에서 이상적 시간 {t_T} ms, "
                      f"연산 시간 {fmt.ms(t_c, 3)} ms, 제한 자원은 {ko.bound(chosen.timing)}."),
         },
     }}

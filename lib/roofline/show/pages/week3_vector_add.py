@@ -83,6 +83,9 @@ def setup(w3) -> dict:
         "h100-fp32": why.tera(P32, 1, src), "h100-bf16": why.tera(P16, 1, src),
         "h100-tensor-ratio": why.shown(ratio, fmt.ratio(ratio.value, 1), src, digits=1, unit="배"), "h100-name": gpu.name,
         "h100-source-link": Markdown(f"[제품 페이지]({gpu.source})"),
+        # the Shared Memory per SM is not on the product page: the CUDA guide's table per compute capability
+        "h100-smem-source-link": Markdown(f"[CUDA C++ Programming Guide의 compute capability별 표]"
+                                          f"({gpu.sm.source if gpu.sm else gpu.source})"),
     }
 
 
