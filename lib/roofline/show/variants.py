@@ -142,7 +142,7 @@ class Variant:
 
 
 def _shown(catalog, name, value) -> str:
-    """One condition as the page writes it: "N = 2,048", "자료형 FP16(원소 2 Byte)", "P = 989.4 TFLOPs/s"."""
+    """One condition as the page writes it: "N = 2,048", "자료형 FP16(원소 2 Byte)", "P = 989.4 × 10¹² FLOPs/s"."""
     label = LABELS[name]
     if name == "hardware":
         return f"{label} {catalog.presets[value].name}"
