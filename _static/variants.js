@@ -3,7 +3,8 @@
  * 번호 = FNV-1a 32(UTF-8, NFC(학기 + "\n" + 학번)) mod 변형 수 — roofline.show.variants.index와 같다(학번의 해시는 모델의
  * 값이 아니다). 학기의 지문, 변형마다의 조건과 문제(문구, 분수, 판정 문구, 풀이)는 라이브러리가 빌드할 때 쓴 파일
  * (_static/variants/<장>.<지문>.json, 페이지의 data-rl-variants)에 있고, 이 스크립트는 학번으로 그중 하나를 골라 문구와
- * 고르는 문항의 보기 글을 옮기고 판정에 넘길 뿐이다. 학번은 독자의 기록(progress.js)에 남는다.
+ * 고르는 문항의 보기 글을 옮기고 판정에 넘길 뿐이다. 계산표처럼 문제를 본문(data-rl-problem)에 적는 쪽이면 변형의 문제
+ * (문장과 표의 행, 라이브러리가 쓴 글)를 그 자리에 보이고 본문의 것은 숨긴다. 학번은 독자의 기록(progress.js)에 남는다.
  */
 (function () {
   "use strict";
@@ -12,6 +13,34 @@
     let h = 0x811c9dc5;
     for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
     return h >>> 0;
+  }
+
+  /* The student's problem in place of the page's (`base`, a [data-rl-problem] block): its sentence and its table's
+   * rows as the library wrote them; none (`problem` null) shows the page's own again. */
+  function placeProblem(base, id, problem) {
+    const next = base.nextElementSibling;
+    let own = next && next.classList.contains("rl-problem-own") ? next : null;
+    base.hidden = Boolean(problem);
+    if (!problem) { if (own) own.remove(); return; }
+    if (!own) {
+      own = document.createElement("div");
+      own.className = "rl-problem rl-problem-own";
+      base.after(own);
+    }
+    const p = document.createElement("p"), table = document.createElement("table");
+    p.textContent = `학번 ${id}의 문제다. ${problem.text}`;
+    table.className = "table";
+    const cell = (row, tag, text) => { const c = document.createElement(tag); c.textContent = text; row.append(c); };
+    const head = table.createTHead().insertRow();
+    cell(head, "th", "항목");
+    cell(head, "th", "값");
+    const body = table.createTBody();
+    for (const [item, value] of problem.rows) {
+      const row = body.insertRow();
+      cell(row, "td", item);
+      cell(row, "td", value);
+    }
+    own.replaceChildren(p, table);
   }
 
   function start(root, data, quiz, withProgress) {
@@ -55,6 +84,8 @@
         const own = variant && new Map(variant.questions[key].choices);
         for (const [value, text, base] of labels) text.textContent = own ? " " + own.get(value) : base;
       }
+      const base = document.querySelector("[data-rl-problem]");
+      if (base) placeProblem(base, id, variant && variant.problem);
       clearAnswers();
       shown = id;
       root.dataset.student = id;

@@ -1,6 +1,7 @@
 """Hardware: the two numbers of a roofline (P, BW) and the named presets.
 
-A preset holds dense peaks per dtype (FLOPs/s), optional 2:4-sparse peaks,
+A preset holds dense peaks per dtype (FLOPs/s), optional 2:4-sparse peaks, the peaks of its general cores
+(CUDA cores: what an element-wise kernel such as a vector add runs on, which cannot use a Tensor Core),
 memory bandwidth BW (Byte/s) and, for real GPUs, SMs, shared memory per SM and, for NVIDIA GPUs, the
 per-SM limits (`SMLimits`) that decide how many blocks are resident on an SM (`roofline.occupancy`).
 `Preset.roofline(dtype)` gives the `Roofline(P, BW)` that the cost model uses.
@@ -84,6 +85,7 @@ class Preset:
     SMs: int | None = None
     smem_per_SM: int | None = None
     sm: SMLimits | None = None          # NVIDIA GPUs: the per-SM limits of occupancy
+    cuda: dict[str, Fraction] = field(default_factory=dict)   # peaks of the CUDA cores (no Tensor Core): element-wise work
 
     def P(self, dtype: str) -> Fraction:
         """Dense peak for `dtype`; a clear error if this machine has none."""

@@ -121,9 +121,9 @@ def parse_sm(key: str, table, smem_per_SM: int | None) -> SMLimits:
 
 def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     where = f"presets.{key}"
-    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "SMs", "smem_per_SM", "sm"})
+    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "cuda", "SMs", "smem_per_SM", "sm"})
     peaks = {}
-    for kind in ("peak", "sparse"):
+    for kind in ("peak", "sparse", "cuda"):
         entries = table.get(kind, {})
         if not isinstance(entries, dict):
             raise ParameterError(f"{where}.{kind}: 자료형 = FLOPs/s 꼴의 표여야 한다. 받은 값: {shown(entries)}")
@@ -137,6 +137,7 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     if "sm" in table:
         counts["sm"] = parse_sm(key, table["sm"], counts.get("smem_per_SM"))
     return Preset(key=key, name=text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
+                  cuda=peaks["cuda"],
                   BW=positive_number(table["BW"], f"{where}.BW"), memory=text(table["memory"], f"{where}.memory"),
                   source=source, **counts)
 

@@ -97,7 +97,8 @@ def expect_roofline(course, key: str, dtype: str) -> dict:
     rows, points = [], []
     for label, cost in costs:
         t = rl.Timing(cost, hw)
-        rows.append([label, fmt.decimal(cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6), ko.bound(t)])
+        memory = "HBM" if preset.memory.startswith("HBM") else preset.memory   # the memory by its name
+        rows.append([label, fmt.decimal(cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6), ko.bound(t, memory)])
         points.append((float(cost.I), float(t.R_roof) / TERA))
     summary = [f"{preset.name}, {dtype}", f"P = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
                f"BW = {fmt.number(hw.BW / TERA, 3)} TB/s", f"I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"]
@@ -145,7 +146,7 @@ def check_matmul(course, shown, plots=True):
     N, T = number_of(shown["controls"]["N"]), number_of(shown["controls"]["T"])
     want = expect_matmul(course, N, T)
     assert shown["tables"][0] == want["rows"], (N, T)
-    assert f"{N}×{N}" in shown["summary"] and f"T = {T}" in shown["summary"]
+    assert f"{N:,}×{N:,}" in shown["summary"] and f"T = {T}" in shown["summary"]
     if not plots:
         return
     Ts = list(want["sweep"])

@@ -181,12 +181,14 @@ def live(page, **values):
 def expected_roofline_rows(course, hardware, dtype, N, tiles):
     hw = course.catalog.roofline(hardware, dtype)
     s = course.dtypes[dtype]
+    # the memory by its name (course.toml): "HBM" for every HBM generation, GDDR6 on a T4
+    memory = "HBM" if course.presets[hardware].memory.startswith("HBM") else course.presets[hardware].memory
     costs = [("재사용 없음", kernels.matmul_no_reuse(N, s, s))] + [(f"T = {T}", kernels.matmul_tiled(N, T, s, s)) for T in tiles]
     rows = []
     for label, cost in costs:
         t = Timing(cost, hw)
         rows.append([label.replace(" ", "\u00a0"), fmt.decimal(cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6),
-                     ("HBM 대역폭" if t.t_memory > t.t_compute else "연산 성능").replace(" ", "\u00a0")])
+                     (f"{memory} 대역폭" if t.t_memory > t.t_compute else "연산 성능").replace(" ", "\u00a0")])
     return hw, rows
 
 

@@ -39,7 +39,7 @@ def test_sweep_figure_marks_the_seeds_crossing(seed, recwarn):
     assert any("80.789" in text for text in labels)
     fig.savefig(__import__("io").BytesIO(), format="png")
     assert not [w for w in recwarn if "Glyph" in str(w.message)]
-    assert "4096×4096" in fig._suptitle.get_text()
+    assert "4,096×4,096" in fig._suptitle.get_text()
 
 
 def test_sweep_figure_marks_the_live_crossing(course):
@@ -50,7 +50,7 @@ def test_sweep_figure_marks_the_live_crossing(course):
     expected = [float(T_star)] if T_star is not None and T_star <= w4.N else []
     for ax in fig.axes[:2]:
         assert crossing_lines(ax) == expected
-    assert f"{w4.N}×{w4.N}" in fig._suptitle.get_text()
+    assert f"{w4.N:,}×{w4.N:,}" in fig._suptitle.get_text()
 
 
 def test_matmul_page_values():
@@ -81,7 +81,7 @@ def test_matmul_page_follows_the_live_parameters(course, cases):
         row = (ko.case(c), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
                fmt.integer(c.cost.Q), fmt.giga(c.cost.Q), fmt.decimal(c.cost.I, 6))
         assert "| " + " | ".join(row) + " |" in g["table-cost"], row
-    assert g["shape"] == f"{course.week4.N}×{course.week4.N}"
+    assert g["shape"] == f"{course.week4.N:,}×{course.week4.N:,}"
     assert g["tile-list"] == "·".join(str(T) for T in course.week4.tiles)
 
 
@@ -96,7 +96,7 @@ def test_matmul_wording():
         assert r"\begin{aligned}" in g[key] and g[key].count(r"\\") >= 2, key
     for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율"):     # the course's terms, marked
         assert "{term}`" + term + "`" in md, term
-    assert g["shape"] == "4096×4096"
+    assert g["shape"] == "4,096×4,096"
 
 
 def test_matmul_times_figure(seed):

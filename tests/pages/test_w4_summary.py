@@ -45,7 +45,7 @@ def test_summary_wording():
     assert g["tensor-steps"] == "2.0배씩" and "FLOP/s" not in md.replace("FLOPs/s", "")
     assert g["summary-shift"] == "T = 128에서는 제한 자원이 이미 연산 성능으로 바뀌었다."
     assert [term for term in ("산술 강도", "Roofline", "메모리 한계", "연산 한계", "점유율") if "{term}`" + term + "`" not in md] == []
-    assert g["shape"] == "4096×4096"
+    assert g["shape"] == "4,096×4,096"
 
 
 def test_precision_steps_on_the_H100(seed):

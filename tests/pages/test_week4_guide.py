@@ -39,7 +39,7 @@ def test_guide_values_for_the_seed():
     assert "| 분기점 I* = P/BW | 20 FLOPs/Byte |" in glued["problem-table"]
     assert "출처" not in glued["problem-table"]          # the hypothetical machine is the course's own
     assert glued["tiles"] == "32·64·128"
-    assert glued["shape"] == "4096×4096"
+    assert glued["shape"] == "4,096×4,096"
     assert (glued["small-shape"], glued["small-tile"]) == ("4×4", "2×2")
     assert (glued["T-max"], glued["T-max-outputs"]) == ("128×128", "16,384")
 
@@ -50,7 +50,7 @@ def test_guide_follows_the_live_parameters(course):
 
     w4 = course.week4
     glued = shown(live_glued("week4_guide"))
-    assert glued["shape"] == f"{w4.N}×{w4.N}"
+    assert glued["shape"] == f"{w4.N:,}×{w4.N:,}"
     assert glued["tiles"] == "·".join(str(T) for T in w4.tiles)
     assert glued["T-max"] == f"{max(w4.tiles)}×{max(w4.tiles)}"
     assert glued["ridge"] == fmt.number(w4.roofline.ridge, 3)

@@ -191,7 +191,7 @@ def test_every_exercise_has_a_worked_solution_ending_in_its_judged_answer(course
         assert q.steps[-1].value == q.value, (label, q.key, "the solution ends elsewhere than the answer")
         assert q.solution[-1] == f"답: {q.answer}"
         if not q.is_choice:
-            assert fmt.number(q.in_unit, 6) in q.steps[-1].text, (label, q.key)
+            assert exercises.number(q.in_unit) in q.steps[-1].text, (label, q.key)
 
 
 def test_the_solutions_intermediate_values_are_the_models_and_their_arithmetic_holds(course):
@@ -280,7 +280,7 @@ def test_significant_digits_are_read_as_written():
 def test_check_in_a_notebook_names_the_question_and_refuses_a_bad_key(course):
     ex = w4_5_matmul.exercises(course.week4)
     assert ex.check("⑤-1").message.endswith(f"(단위: ms, 유효숫자 {exercises.DIGITS}자리 이상)")
-    assert ex.check("5-1", show=True).message.endswith(f"답: {fmt.number(ex.questions[0].value * 1000, 6)} ms")
+    assert ex.check("5-1", show=True).message.endswith(f"답: {exercises.number(ex.questions[0].value * 1000)} ms")
     judged = next(q for q in ex.questions if q.is_choice)
     assert all(f'"{key}"' in ex.check(judged.key).message for key, _ in judged.choices)
     assert ex.check(judged.key, judged.value).right and ex.check(judged.key, judged.answer).right

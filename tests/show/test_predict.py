@@ -51,7 +51,7 @@ def check_roofline_questions(part, cost, hw):
     t = Timing(cost, hw)
     q = by_id(part)
     assert q["bound"]["answer"] == ("memory" if t.memory_bound else "compute")
-    assert ("메모리(HBM 대역폭)가 제한한다" in q["bound"]["why"]) == (cost.I < hw.ridge)
+    assert ("메모리 대역폭이 제한한다" in q["bound"]["why"]) == (cost.I < hw.ridge)
     assert f"I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte" in q["bound"]["why"]
     if "t" not in q:          # the time that moved, asked where the other is the page's own (the week-3 note)
         (qid, value), = [(k, getattr(t, k)) for k in ("t_compute", "t_memory") if k in q]

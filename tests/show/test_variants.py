@@ -14,6 +14,7 @@
 from __future__ import annotations
 
 import importlib
+import re
 from fractions import Fraction
 
 import pytest
@@ -142,3 +143,133 @@ def test_another_term_draws_other_variants(course, drawn):
     label = next(iter(drawn))
     module, problem, found = drawn[label]
     assert V.term(problem) != V.term(problem.with_(**dict(found[0].changes)))
+
+
+# ---------------------------------------------------------------- issue 55: the student's problem, stated; the rules
+
+THREE = ["2026123456", "20261001", "\ufeff 2026123456 "]   # the audit's two, and one pasted with a BOM and spaces
+
+
+def _shown_forms(catalog, name, value) -> set[str]:
+    """How a page may write a question's condition: a count with or without separators, a rate in units of 10¹²
+    or as a × 10ⁿ, a dtype or a machine by its name."""
+    from roofline.show import exercises as ex, fmt
+
+    if name == "hardware":
+        return {catalog.presets[value].name}
+    if name.startswith("dtype"):
+        return {value}
+    if name in ("P", "BW"):
+        return {ex.tera(value), ex.rate(value), fmt.power10(value)}
+    return {fmt.integer(value), str(value)}
+
+
+def _page_text(v) -> str:
+    """What the page shows a student of variant `v`: every question as asked, a choice's labels, and a worksheet's
+    problem (its sentence and table) — not the "바뀐 조건" line, which is made from the same conditions."""
+    sheet = v.exercises
+    parts = [q.ask for q in sheet.questions] + [label for q in sheet.questions for _, label in q.choices]
+    return " ".join(parts + [sheet.statement_text])
+
+
+def test_every_condition_a_question_is_judged_on_is_stated_on_the_page(course, drawn):
+    """For every page and three identifiers (one with a leading BOM and spaces): each condition a question's answer
+    is computed from (`Question.given`: N, T, L, the capacity, a dtype, the machine, P and BW) is written on the
+    page the student sees, and "바뀐 조건" names only conditions the page's questions state."""
+    for label, (module, problem, found) in drawn.items():
+        for student in THREE:
+            v = V.draw(module, problem, student, found)
+            text = _page_text(v)
+            for q in v.exercises.questions:
+                for name, value in q.given:
+                    if name in V.LABELS and value is not None:
+                        forms = _shown_forms(problem.catalog, name, value)
+                        assert any(f in text for f in forms), (label, student, q.key, name, value)
+            # "바뀐 조건": each item is a condition some question states (and so, above, the page writes)
+            stated = {V._shown(problem.catalog, name, value) for q in v.exercises.questions for name, value in q.given
+                      if name in V.LABELS and value is not None}
+            for item in v.conditions.split(" · "):
+                assert re.sub(r" \([^()]*-[^()]*\)$", "", item) in stated, (label, student, item)
+
+
+def test_the_worksheets_statement_is_the_pages_table_for_the_base_and_follows_the_variant(course, drawn):
+    from roofline.show.pages import week4_guide
+
+    for label, (module, problem, found) in drawn.items():
+        if module is not week4_guide:
+            continue
+        table = week4_guide.problem_table(problem)["problem-table"]
+        shown = str(table._repr_markdown_() if hasattr(table, "_repr_markdown_") else table)
+        for item, value in module.exercises(problem).statement[1]:
+            if item != "하드웨어":
+                assert item in shown and value.replace(" ", " ") in shown.replace(" ", " "), (item, value)
+        for student in THREE:
+            v = V.draw(module, problem, student, found)
+            sentence, rows = v.exercises.statement
+            q = v.exercises.questions[0].params
+            rows = dict(rows)
+            from roofline.show import fmt, exercises as ex
+
+            assert f"N = {fmt.integer(q['N'])}" in rows["행렬 크기"].replace("\u00a0", " ")
+            assert rows["자료형"].startswith(q["dtype"]) and f"{ex.shape(q['N'])} {q['dtype']}" in sentence
+            assert fmt.power10(q["P"]) in rows["최대 연산 성능 P"] and fmt.power10(q["BW"]) in rows[week4_guide.bw_row(
+                problem.with_(hardware=q["hardware"], dtype=q["dtype"]))]
+            if q["hardware"] != "course":
+                assert rows["하드웨어"] == problem.catalog.presets[q["hardware"]].name
+            assert V.page_file(module, problem)["variants"][found.index(v)]["problem"] == v.exercises.statement_data()
+
+
+def test_every_variant_of_every_page_keeps_the_pages_rules(course, drawn):
+    """The rules the pages teach, over every variant of every page (this term and the next), checked on the
+    questions' own conditions: a stored dtype is a storage type (no TF32) and mixed precision widens (FP16 in, FP32
+    out); no integer dtype (the questions count FLOPs, an integer kernel OPs); an element-wise kernel's P is the CUDA
+    cores' peak of its machine (never a Tensor Core's); a tile held on chip fits one block's Shared Memory on the
+    machine named; "HBM" is written only for a machine whose memory is HBM."""
+    for label, (module, problem, found) in drawn.items():
+        cat = problem.catalog
+        for v in found:
+            assert V.broken(problem, v.exercises) == [], (label, v.conditions)
+            for q in v.exercises.questions:
+                p = q.params
+                dtypes = [d for k, d in q.given if k.startswith("dtype")]
+                assert not {"TF32"} & set(dtypes) and not [d for d in dtypes if d.startswith("INT")], (label, q.key)
+                if "dtype_in" in p:
+                    assert cat.bytes_per(p["dtype_in"]) <= cat.bytes_per(p["dtype_out"]), (label, q.key)
+                if p.get("units") == "CUDA Core":
+                    preset = cat.presets[p.get("hardware", p.get("machine"))]
+                    assert p["P"] == preset.cuda[p["dtype"]] and p["P"] not in set(preset.peak.values()) - {preset.cuda[p["dtype"]]}
+                if "on_chip" in p:
+                    preset = cat.presets[p.get("hardware", p.get("machine"))]
+                    assert preset.sm is None or p["on_chip"] <= preset.sm.smem_per_block, (label, q.key, p["on_chip"])
+                if "hardware" in p and not cat.presets[p["hardware"]].memory.startswith("HBM"):
+                    assert "HBM" not in q.text, (label, q.key, q.text)
+            if v.exercises.statement:
+                hw = v.exercises.questions[0].params["hardware"]
+                assert cat.presets[hw].memory.startswith("HBM") or "HBM" not in v.exercises.statement_text
+                assert not any("HBM" in lbl for _, lbl in v.exercises.sheet) or cat.presets[hw].memory.startswith("HBM")
+
+
+def test_the_rules_refuse_what_the_audit_found(course):
+    """Each rule does refuse the premise the audit found in a variant (content-5 items 2–4, 31)."""
+    from roofline.show.pages import w4_1_intensity, w4_4_tile_size, week3_vector_add, week4_guide
+
+    w3, w4 = course.week3, course.week4
+    tensor = next((k, d) for k, p in course.catalog.presets.items() for d in p.peak
+                  if d != "FP32" and p.peak[d] not in p.cuda.values() and not d.startswith("INT") and d != "TF32")
+    vector = week3_vector_add.exercises(w3.with_(hardware=tensor[0], dtype=tensor[1]))
+    assert any("CUDA Core" in why for why in V.broken(w3, vector))                 # a Tensor Core P for a vector add
+    if "FP8" in course.catalog.dtypes:
+        narrow = w4_1_intensity.exercises(w4.with_(dtype="FP8", hardware="H100_SXM"))
+        assert any("①-3" in why for why in V.broken(w4, narrow))                  # FP32 in, FP8 out
+    tf32 = w4_1_intensity.exercises(w4.with_(dtype="TF32", hardware="H100_SXM"))
+    assert any("TF32" in why for why in V.broken(w4, tf32))
+    gddr = next(k for k, p in course.catalog.presets.items() if not p.memory.startswith("HBM") and "FP16" in p.peak)
+    assert V.broken(w4, week4_guide.exercises(w4.with_(hardware=gddr, dtype="FP16")))   # "HBM" on a GDDR GPU
+    big = [t for t in V.tile_sets(w4) if max(t["tiles"]) == 4 * max(w4.tiles)]
+    if big:
+        try:
+            wide = w4_4_tile_size.exercises(w4.with_(**big[0]))
+        except Exception:   # a tile that does not divide N: the draw leaves it out anyway
+            wide = None
+        if wide is not None:
+            assert any("④-1" in why for why in V.broken(w4, wide))

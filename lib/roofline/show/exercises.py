@@ -210,9 +210,9 @@ class Step:
 
 
 def unit_text(value, unit: str) -> str:
-    """A result as a solution writes it: "285,212,672 Byte", "0.858993 ms", "2,666,666,666 원소"."""
+    """A result as a solution writes it: "285,212,672 Byte", "0.858993 ms", "20,874.673521 ms"."""
     u = UNITS[unit]
-    return f"{fmt.number(Fraction(value) / u.size, 6)} {unit}"
+    return f"{number(Fraction(value) / u.size)} {unit}"
 
 
 def equation(name: str, formula: str, numbers: str, value, unit: str, also: str | None = None, scale=1) -> Step:
@@ -263,7 +263,7 @@ class Question:
         if self.is_choice:
             return dict(self.choices)[self.value]
         space = "" if self.unit.name == "개" else " "     # 28개, 80.788955 원소
-        return f"{fmt.number(self.in_unit, 6)}{space}{self.unit.name}"
+        return f"{number(self.in_unit)}{space}{self.unit.name}"
 
     @property
     def ask(self) -> str:
@@ -406,6 +406,20 @@ class Exercises:
     questions: tuple[Question, ...]
     sheet: tuple[tuple[str, str], ...] = ()     # a worksheet: (row key, row label); columns are cases
     cases: tuple[tuple[str, str], ...] = ()     # (case key, case label)
+    # a worksheet's problem as its page states it (a sentence, then the table's (item, value) rows, as plain text):
+    # the page shows a student's variant of it in place of its own (roofline.show.variants, _static/variants.js)
+    statement: tuple = ()
+
+    @property
+    def statement_text(self) -> str:
+        if not self.statement:
+            return ""
+        sentence, rows = self.statement
+        return " ".join([sentence, *(f"{item}: {value}" for item, value in rows)])
+
+    def statement_data(self) -> dict:
+        sentence, rows = self.statement
+        return {"text": sentence, "rows": [list(row) for row in rows]}
 
     @functools.cached_property
     def _by_key(self) -> dict[str, Question]:
@@ -627,18 +641,19 @@ def notebook_markdown(ex: Exercises) -> str:
 # ---------------------------------------------------------------- worked solutions from the model
 
 def number(x) -> str:
-    """A number put into a formula: an integer with separators, else 6 decimals without trailing zeros."""
-    return fmt.number(x, 6)
+    """A number put into a formula or a solution: with thousands separators, 6 decimals without trailing zeros."""
+    x = Fraction(x)
+    return fmt.integer(x) if x.denominator == 1 else fmt.decimal(x, 6, grouping=True).rstrip("0").rstrip(".")
 
 
 def ms(seconds) -> str:
     """A time put into a formula or a comparison, in ms."""
-    return f"{fmt.number(Fraction(seconds) * 1000, 6)} ms"
+    return f"{number(Fraction(seconds) * 1000)} ms"
 
 
 def tera(x) -> str:
     """A rate in units of 10¹² (TFLOPs/s, TB/s) put into a formula: 989.4, 3.35."""
-    return fmt.number(Fraction(x) / 10**12, 6)
+    return number(Fraction(x) / 10**12)
 
 
 def rate(x) -> str:
@@ -777,6 +792,11 @@ def divisor_near(N: int, target, avoid=()) -> int:
 
 def shape(N: int) -> str:
     return f"{fmt.integer(N)}×{fmt.integer(N)}"
+
+
+def memory_name(preset) -> str:
+    """The machine's memory as a statement calls it: "HBM" for every HBM generation, else its own name (GDDR6)."""
+    return "HBM" if preset.memory.startswith("HBM") else preset.memory
 
 
 def dtype_text(dtype: str, s: int) -> str:

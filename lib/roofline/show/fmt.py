@@ -2,6 +2,9 @@
 
     integer(137438953472) → "137,438,953,472"      decimal(Fraction(1, 4), 6) → "0.250000"
     ratio(x) → "80.01배"   ms(t) → "549.822923"    kib(12288) → "12 KiB"    gb(Q) → "549.822923"
+
+A number a reader reads (an integer, a time, a rate, an amount, a solution's value) has thousands separators:
+"20,874.673521 ms", "4,096×4,096"; `decimal` alone writes none unless asked (a formula's digits, a ratio).
 """
 from __future__ import annotations
 
@@ -76,18 +79,18 @@ def percent(x, digits: int = 1) -> str:
 
 
 def ms(seconds, digits: int = 6) -> str:
-    """Seconds shown in milliseconds (1 ms = 10⁻³ s): 0.0068719476736 → "6.871948"."""
-    return decimal(_exact(seconds) * 1000, digits)
+    """Seconds shown in milliseconds (1 ms = 10⁻³ s): 0.0068719476736 → "6.871948", 20.874673521 → "20,874.673521"."""
+    return decimal(_exact(seconds) * 1000, digits, grouping=True)
 
 
 def tera(rate, digits: int = 6) -> str:
-    """FLOPs/s shown in TFLOPs/s (10¹²): 7.968872e12 → "7.968872"."""
-    return decimal(_exact(rate) / 10**12, digits)
+    """FLOPs/s shown in TFLOPs/s (10¹²): 7.968872e12 → "7.968872" (with separators: "1,979.000000")."""
+    return decimal(_exact(rate) / 10**12, digits, grouping=True)
 
 
 def giga(count, digits: int = 6) -> str:
-    """Byte or FLOPs shown in units of 10⁹ (GB, GFLOPs): 549822922752 → "549.822923"."""
-    return decimal(_exact(count) / 10**9, digits)
+    """Byte or FLOPs shown in units of 10⁹ (GB, GFLOPs): 549822922752 → "549.822923" (with separators above 1,000)."""
+    return decimal(_exact(count) / 10**9, digits, grouping=True)
 
 
 def kib(nbytes) -> str:

@@ -62,9 +62,10 @@ BOUND = {"memory": "HBM 대역폭", "compute": "연산 성능"}   # Timing.bound
 PART = {"qkv": "QKV 투영", "out": "출력 투영", "ffn": "FFN", "attention": "어텐션 점수·AV"}   # transformer.PARTS
 
 
-def bound(timing) -> str:
-    """The resource that limits `timing` ("HBM 대역폭" or "연산 성능")."""
-    return BOUND[timing.bound]
+def bound(timing, memory: str = "HBM") -> str:
+    """The resource that limits `timing` ("HBM 대역폭" or "연산 성능"); `memory` names the machine's memory when it
+    is not HBM ("GDDR6 대역폭": roofline.show.exercises.memory_name)."""
+    return f"{memory} 대역폭" if timing.bound == "memory" else BOUND[timing.bound]
 
 
 def case(c) -> str:

@@ -34,7 +34,7 @@ from roofline.show.mistakes import Mistake
 TOLERANCE = Fraction(1, 100)   # a guess within 1 % of the model's value counts as right ("맞았다")
 NEAR = Fraction(2, 100)        # a guess within 2 % of what a mistake gives is named as that mistake
 MEMORY, COMPUTE = "memory", "compute"
-BOUND_CHOICES = [[MEMORY, "메모리 (HBM 대역폭)"], [COMPUTE, "연산 성능"]]
+BOUND_CHOICES = [[MEMORY, "메모리 대역폭"], [COMPUTE, "연산 성능"]]   # HBM or GDDR: the machine's memory
 
 
 def pq(x) -> list[str]:
@@ -118,7 +118,7 @@ def bound_why(label: str, I, hw) -> str:
     if I == hw.ridge:
         return f"{ko.particle(head, '이/가')} {ko.particle(star, '과/와')} 같아 두 상한이 만난다: 메모리와 연산이 함께 제한한다."
     if I < hw.ridge:
-        return (f"{ko.particle(head, '이/가')} {star}보다 작으므로 메모리(HBM 대역폭)가 제한한다: "
+        return (f"{ko.particle(head, '이/가')} {star}보다 작으므로 메모리 대역폭이 제한한다: "
                 "Byte 하나에 하는 일이 적어 데이터를 나르는 시간이 더 길다.")
     return (f"{ko.particle(head, '이/가')} {star}보다 크므로 연산 성능이 제한한다: "
             "데이터를 나르는 시간보다 계산하는 시간이 더 길다.")

@@ -6,8 +6,10 @@ exercises take and the axes a variant may change, each a function of the term's 
 (`{"N": 2048}`, `{"hardware": "H100_SXM", "dtype": "FP16"}`: parameter-cell names, checked by `problem.with_`).
 A variant is one combination of the axes: the same `exercises(problem)` of the changed problem, so it is judged,
 hinted and mistake-named exactly like the base. Combinations that break a question (`ParameterError`), that change
-nothing, or that give the same questions as another are left out; the first `LIMIT` of the rest are kept, in an
-order the term fixes.
+nothing, that give the same questions as another, or whose questions break a rule the pages teach (`RULES`: a
+stored type, the unit of the dtype, the peak of the units that run the kernel, a tile that fits the machine named,
+the memory by its name) are left out; the first `LIMIT` of the rest are kept, in an order the term fixes. What a
+variant shows as "바뀐 조건" are the conditions its questions state (`Question.given`) that differ from the base's.
 
 The identifier → variant mapping, the same here and in the page's script (_static/exercises.js):
 
@@ -33,8 +35,11 @@ from roofline.show import fmt
 
 LIMIT = 48          # variants kept per page (a larger class shares a variant with one in LIMIT of the others)
 
-LABELS = {"N": "N", "dtype": "자료형", "hardware": "하드웨어", "gpus": "비교할 GPU", "L": "벡터 길이 L",
-          "capacity": "메모리 용량", "tiles": "타일 T", "small_N": "작은 예의 N"}
+# a question's conditions (`Question.given`) as "바뀐 조건" names them, in this order; the rest (s: the dtype says it,
+# the kernel) are not conditions a student sets
+LABELS = {"hardware": "하드웨어", "P": "P", "BW": "BW", "N": "N", "n": "n", "L": "L", "T": "T", "T_a": "처음 T",
+          "T_b": "키운 T", "T_M": "T_M", "T_N": "T_N", "T_K": "T_K", "dtype": "자료형", "dtype_in": "입력 자료형",
+          "dtype_out": "출력 자료형", "capacity": "메모리 용량", "f": "원소당 FLOPs"}
 
 
 @dataclass(frozen=True)
@@ -101,9 +106,10 @@ def lengths(problem) -> tuple[dict, ...]:
 
 
 def capacities(problem) -> tuple[dict, ...]:
-    """The week-3 memory capacity kept, one and a half, two, two and a half, three and four times."""
+    """The week-3 memory capacity kept, one and a half, two, two and a half, three, four, five and six times (its
+    question's only other condition, the element size, stays: a vector add's dtype is the one its CUDA cores run)."""
     c = problem.capacity
-    return tuple({"capacity": k} for k in dict.fromkeys((c, c * 3 // 2, 2 * c, c * 5 // 2, 3 * c, 4 * c)))
+    return tuple({"capacity": k} for k in dict.fromkeys((c, c * 3 // 2, 2 * c, c * 5 // 2, 3 * c, 4 * c, 5 * c, 6 * c)))
 
 
 # ---------------------------------------------------------------- the term, the draw
@@ -135,25 +141,128 @@ class Variant:
     exercises: ex.Exercises
 
 
-def _shown(problem, name, value) -> str:
-    cat = problem.catalog
+def _shown(catalog, name, value) -> str:
+    """One condition as the page writes it: "N = 2,048", "자료형 FP16(원소 2 Byte)", "P = 989.4 × 10¹² FLOPs/s"."""
+    label = LABELS[name]
     if name == "hardware":
-        return cat.presets[value].name
-    if name == "gpus":
-        return cat.presets[value[0]].name
-    if name == "dtype":
-        return ex.dtype_text(value, cat.bytes_per(value))
+        return f"{label} {catalog.presets[value].name}"
+    if name.startswith("dtype"):
+        return f"{label} {ex.dtype_text(value, catalog.bytes_per(value))}"
+    if name == "P":
+        return f"P = {ex.rate(value)} FLOPs/s"
+    if name == "BW":
+        return f"BW = {ex.rate(value)} Byte/s"
     if name == "capacity":
-        return f"{fmt.integer(value)} Byte"
-    if isinstance(value, (tuple, list)):
-        return ", ".join(fmt.integer(v) for v in value)
-    return fmt.integer(value) if isinstance(value, int) else str(value)
+        return f"{label} {fmt.integer(value)} Byte"
+    return f"{label} = {fmt.integer(value)}"
 
 
-def conditions_text(problem, changes: dict) -> str:
-    """"N = 2,048 · 자료형 FP16(원소 2 Byte) · 하드웨어 NVIDIA H100 SXM": the variant's conditions."""
-    return " · ".join(f"{LABELS.get(name, name)} {'= ' if name in ('N', 'L') else ''}{_shown(problem, name, value)}"
-                      for name, value in changes.items())
+def conditions(problem, sheet: ex.Exercises, base: ex.Exercises) -> str:
+    """"하드웨어 NVIDIA H100 SXM · N = 2,048 · 자료형 FP16(원소 2 Byte)": the conditions the variant's questions state
+    (`Question.given`) that are not the base question's, each once, in LABELS' order; a condition with another value
+    in another question names its questions ("L = 300,000,000 (3주-1)")."""
+    used: dict[str, dict] = {}
+    for q in sheet.questions:
+        was = base.question(q.key).params
+        for name, value in q.given:
+            if name in LABELS and was.get(name) != value:
+                used.setdefault(name, {}).setdefault(value, []).append(q.key)
+    out = []
+    for name in LABELS:
+        values = used.get(name, {})
+        for value, keys in values.items():
+            out.append(_shown(problem.catalog, name, value)
+                       + (f" ({'·'.join(keys)})" if len(values) > 1 else ""))
+    return " · ".join(out)
+
+
+# ---------------------------------------------------------------- the rules a variant keeps (the pages' own physics)
+
+def _machine(given: dict):
+    """The preset a question runs on: `hardware` when its text names the machine (a condition "바뀐 조건" lists),
+    `machine` when it states only its numbers (P, BW) or the page names it in another question."""
+    return given.get("hardware", given.get("machine"))
+
+
+STORED_AS = {"TF32": "FP32"}   # a Tensor Core's input format, stored in memory as this type (NVIDIA A100 whitepaper)
+
+
+def _dtypes(q):
+    return [(k, v) for k, v in q.given if k.startswith("dtype")]
+
+
+def stored_types(problem, q) -> str | None:
+    """A dtype a question stores is a storage type (C is FP32, not TF32), and mixed precision takes narrow inputs
+    to a wider (or as wide) output: FP16 in, FP32 out, never FP32 in, FP8 out."""
+    for _, d in _dtypes(q):
+        if d in STORED_AS:
+            return f"{d}는 저장 형식이 아니다 ({STORED_AS[d]}로 저장한다)"
+    p = q.params
+    if "dtype_in" in p and "dtype_out" in p:
+        cat = problem.catalog
+        if cat.bytes_per(p["dtype_in"]) > cat.bytes_per(p["dtype_out"]):
+            return f"입력 {p['dtype_in']}보다 좁은 출력 {p['dtype_out']}"
+    return None
+
+
+def float_units(problem, q) -> str | None:
+    """The pages count FLOPs (FLOPs, FLOPs/s, FLOPs/Byte): a question on an integer dtype would count OPs (TOPS,
+    OPs/Byte), which no question asks; integer dtypes are not drawn."""
+    for _, d in _dtypes(q):
+        if d.startswith("INT"):
+            return f"{d}는 정수형이라 FLOPs가 아니라 OPs로 센다"
+    return None
+
+
+def element_wise_peak(problem, q) -> str | None:
+    """An element-wise kernel (a question with `units="CUDA Core"`: the vector add) runs on the CUDA cores, never on a
+    Tensor Core: its P is the preset's `cuda` peak of its dtype (course.toml)."""
+    p = q.params
+    if p.get("units") != "CUDA Core" or "P" not in p:
+        return None
+    peak = problem.catalog.presets[_machine(p)].cuda.get(p["dtype"])
+    return None if peak == p["P"] else f"원소별 연산의 P는 CUDA Core의 값이어야 한다 ({p['dtype']})"
+
+
+def on_chip_fits(problem, q) -> str | None:
+    """A tile the question holds on chip (`on_chip`: its input buffers in Byte) fits the Shared Memory one block may
+    take on the machine it names (a machine without SM limits holds any); a question about fitting states none."""
+    p = q.params
+    if "on_chip" not in p:
+        return None
+    preset = problem.catalog.presets[_machine(p)]
+    limit = preset.sm.smem_per_block if preset.sm else preset.smem_per_SM
+    return None if limit is None or p["on_chip"] <= limit else f"{preset.name}의 블록 하나에 들어가지 않는 타일"
+
+
+def memory_named(problem, q) -> str | None:
+    """The memory is called by its name (course.toml's `memory`): "HBM" only on a machine whose memory is HBM."""
+    p = q.params
+    if _machine(p) is None:
+        return None
+    memory = problem.catalog.presets[_machine(p)].memory
+    return None if memory.startswith("HBM") or "HBM" not in q.text else f"{memory} 메모리를 HBM이라 불렀다"
+
+
+RULES = (stored_types, float_units, element_wise_peak, on_chip_fits, memory_named)
+
+
+def broken(problem, sheet: ex.Exercises) -> list[str]:
+    """What the variant's questions say that the pages call invalid (empty when it keeps every rule)."""
+    found = [f"{q.key}: {why}" for q in sheet.questions for rule in RULES if (why := rule(problem, q))]
+    return found + [f"계산표: {why}" for why in _sheet_rules(problem, sheet)]
+
+
+def _sheet_rules(problem, sheet: ex.Exercises) -> list[str]:
+    """A worksheet's row labels and its problem's statement name the memory too (the first question's machine)."""
+    if not sheet.questions:
+        return []
+    first = sheet.questions[0].params
+    if "hardware" not in first:
+        return []
+    memory = problem.catalog.presets[first["hardware"]].memory
+    texts = [label for _, label in sheet.sheet] + [sheet.statement_text]
+    return [] if memory.startswith("HBM") or not any("HBM" in x for x in texts) else [f"{memory}를 HBM이라 불렀다"]
 
 
 def _fingerprint(sheet: ex.Exercises) -> tuple:
@@ -203,17 +312,11 @@ def _variants(module, problem) -> tuple[Variant, ...]:
         except (ParameterError, ValueError, ZeroDivisionError, StopIteration, KeyError):
             continue
         mark = _fingerprint(sheet)
-        if mark in seen or not _all_new(sheet, base_sheet):
+        if mark in seen or not _all_new(sheet, base_sheet) or broken(problem, sheet):
             continue
         seen.add(mark)
-        shown = {k: v for k, v in changes.items() if getattr_cell(problem, k) != v}
-        found.append(Variant(tuple(changes.items()), conditions_text(problem, shown), sheet))
+        found.append(Variant(tuple(changes.items()), conditions(problem, sheet, base_sheet), sheet))
     return tuple(found)
-
-
-def getattr_cell(problem, name):
-    from roofline.params import cell_fields
-    return cell_fields(problem.TABLE)[name].of(problem)
 
 
 def draw(module, problem, identifier, found=None) -> Variant:
@@ -233,5 +336,8 @@ def page_file(module, problem) -> dict:
             data["questions"][q.key]["ask"] = q.ask
             if q.is_choice:
                 data["questions"][q.key]["choices"] = [list(c) for c in q.choices]
-        out.append({"conditions": v.conditions, "questions": data["questions"], "mistakes": data["mistakes"]})
+        entry = {"conditions": v.conditions, "questions": data["questions"], "mistakes": data["mistakes"]}
+        if v.exercises.statement:   # the worksheet's problem as the student's conditions state it (the page shows it)
+            entry["problem"] = v.exercises.statement_data()
+        out.append(entry)
     return {"term": term(problem), "variants": out}

@@ -193,6 +193,10 @@ def measured(runs, note, machine) -> dict:
                               digits=0, scale=10**9, unit="ns"),
         "naive-hours": grouped(hours, 1, src, unit="시간"),
         "naive-vs-blas": why.around(grouped(vs, 0, src, unit="배"), fmt.decimal(Fraction(vs.value), 0, grouping=True) + "배"),
+        # the two times the ratio is computed from, to 6 decimals (the table rounds them to 3: the ratio of its
+        # rounded values is not this one)
+        "naive-small-ms": grouped(t_naive, 6, src, scale=1000, unit="ms"),
+        "blas-small-ms": grouped(t_blas_small, 6, src, scale=1000, unit="ms"),
         "blas-big-ms": grouped(t_big, 1, src, scale=1000, unit="ms"),
         "blas-big-rate": grouped(rate, 1, src, scale=Fraction(1, 10**9), unit="GFLOPs/s"),
         "blas-big-extra": grouped(named("t·(N_큰/N)³", t_big * (N_big / N_b) ** 3), 1, src, unit="s"),

@@ -202,22 +202,22 @@ def exercises(w4) -> ex.Exercises:
     return ex.Exercises("①", (
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
-                 "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s),
+                 "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s, dtype=dtype),
                  mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k"), lambda c: c.I)),
         ex.Question("①-2", f"행렬·벡터 곱(GEMV) y ← A·x에서 A는 {ex.shape(N1)}, x와 y는 길이 {n}인 {ex.dtype_text(d2, s2)} "
-                 "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 다시 쓰인다) y를 한 번 쓴다면 산술 강도 I는?",
+                 "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 재사용된다) y를 한 번 쓴다면 산술 강도 I는?",
                  gemv.I, ex.UNITS["FLOPs/Byte"], "I = F / Q, F = 2n², Q = s·(n² + 2n)", tuple(steps2),
-                 given=ex.given(kernel="GEMV", n=N1, s=s2),
+                 given=ex.given(kernel="GEMV", n=N1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
                                    lambda c: c.I, GEMV_HINTS)),
         ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
                  "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS["FLOPs/Byte"],
-                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s),
+                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s, dtype_in=d2, dtype_out=dtype),
                  mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS)),
         ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "
                  "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,
-                 given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW),
+                 given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW, dtype=dtype),
                  mistakes=(ex.shorter_time(t4),) + ex.named(
                      wrong4, ("fma-one", "c-write", "tile-reuse-ignored", "tile-reuse-twice"), lambda c: Timing(c, hw).bound)),
     ))

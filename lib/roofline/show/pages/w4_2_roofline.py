@@ -139,7 +139,7 @@ def points_section(w4) -> dict:
     src = {**why.sources(w4), "len(tiles)": w4.origin("tiles")}
     N = why.var("N", w4.N, src)
     return {**points(week4_cases(w4), w4.roofline, src),
-            "shape": why.around(N, f"{w4.N}×{w4.N}")}   # a shape: no thousands separators
+            "shape": why.around(N, ex.shape(w4.N))}
 
 
 # ---------------------------------------------------------------- exercises
@@ -167,12 +167,12 @@ def exercises(w4) -> ex.Exercises:
     P_T, BW_T = ex.tera(hw.P), ex.tera(hw.BW)
     R = ex.equation("R_roof", "min(P, BW × I_T)", f"min({P_T}, {BW_T} × {fmt.number(cost.I, 6)})", t.R_roof, "TFLOPs/s",
             scale=10**12)
-    time = ex.equation("t", "F / R_roof", f"{ex.number(cost.F)} / ({fmt.tera(t.R_roof, 6)} × 10¹²)", cost.F / t.R_roof, "ms")
+    time = ex.equation("t", "F / R_roof", f"{ex.number(cost.F)} / ({ex.tera(t.R_roof)} × 10¹²)", cost.F / t.R_roof, "ms")
     key, judged = ex.bound_by_ridge(cost.I, hw)
-    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, HBM 대역폭은 BW = {BW_T} TB/s다. "
+    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, {ex.memory_name(gpu)} 대역폭은 BW = {BW_T} TB/s다. "
                f"이 GPU에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 계산한다"
                "(재사용은 타일 안에서만, C는 한 번 쓴다).")
-    given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW)
+    given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW, dtype=dtype, hardware=gpu.key)
     # the common mistakes: the cost a mistake gives on this machine, the machine with TB/s read as TiB/s, the roof
     # without its ceiling (the time at that rate is then Q/BW), the ridge inverted
     wrong = {kind: Timing(c, hw) for kind, c in ex.matmul_variants(N1, T1, s).items()}
@@ -281,7 +281,7 @@ def roofline_figure(w4):
         ax.plot(I, R, "o", ms=8, color=color, zorder=3,
                 label=f"{ko.case(case)}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95, title="I (FLOPs/Byte), R (TFLOPs/s)", title_fontsize=9)
-    ax.set_title(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
+    ax.set_title(f"{ex.shape(w4.N)} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
     return fig
 
 
@@ -300,11 +300,12 @@ ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roo
 ROOFLINE_ALIGN = "lrrrl"
 
 
-def roofline_row(case, src: dict) -> list[str]:
-    """One row of ②'s explorer table: I, R_roof, t_ideal (each with its record), the limiting resource."""
+def roofline_row(case, src: dict, memory: str = "HBM") -> list[str]:
+    """One row of ②'s explorer table: I, R_roof, t_ideal (each with its record), the limiting resource (the memory
+    by its name)."""
     t = case.timing
     return [keep(ko.case(case)), why.decimal(t.derivation("I"), 6, src), why.tera(t.derivation("R_roof"), 6, src),
-            why.ms(t.derivation("t_ideal"), 6, src), keep(ko.bound(t))]
+            why.ms(t.derivation("t_ideal"), 6, src), keep(ko.bound(t, memory))]
 
 
 def roofline_state(w4) -> dict:
@@ -337,7 +338,7 @@ def roofline_state(w4) -> dict:
         "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], ["var(--rl-muted)", True, "분기점 I*"]]
                   + [[case_color(i), False, ko.case(c)] for i, c in enumerate(cases)],
     }
-    return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c, src) for c in cases]}},
+    return {"fields": fields, "tables": {"cases": {"align": ROOFLINE_ALIGN, "rows": [roofline_row(c, src, ex.memory_name(w4.preset)) for c in cases]}},
             "plots": {"roofline": plot}, "predict": roofline_predict(w4)}
 
 
@@ -419,7 +420,7 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
     name = catalog.presets[hardware].name
     fields = {"k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
               "k-Q": why.integer(t.derivation("Q"), src), "k-I": why.decimal(t.derivation("I"), 6, src),
-              "k-R": why.tera(t.derivation("R_roof"), 6, src), "k-bound": ko.bound(t),
+              "k-R": why.tera(t.derivation("R_roof"), 6, src), "k-bound": ko.bound(t, ex.memory_name(catalog.presets[hardware])),
               "k-t": why.ms(t.derivation("t_ideal"), 6, src), "k-ridge": why.number(hw.derivation("I*"), 3, src),
               "k-achieved": "–", "k-share": "–", "k-verdict": ""}
     lo = min(cost.I, hw.ridge) / 8
@@ -559,7 +560,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
              + "</tbody></table></div>")
     body = (f'<p class="rl-summary rl-verdict" aria-live="polite">{explorer.field("k-verdict", f["k-verdict"])}</p>'
             + explorer.plot(uid, "kernel", plot["aria"]) + explorer.legend(plot["legend"], "kernel") + table)
-    example = f"{w4.N}×{w4.N} 행렬곱(T = {sizes.get('T')})" if kind == "matmul" else KERNELS[kind][0]
+    example = f"{ex.shape(w4.N)} 행렬곱(T = {sizes.get('T')})" if kind == "matmul" else KERNELS[kind][0]
     intro = (f"내 커널은 Roofline의 어디에 놓일까? 아래는 예로 든 {html.escape(example)}을 이 장의 하드웨어에 놓은 값이다. "
              "이 페이지에서 직접 계산하기를 켜면 F와 Q를 직접 적거나 커널과 크기를 고르고, 잰 시간을 적어 달성한 처리율까지 볼 수 있다.")
     note = ("강의 사이트의 이 자리에서는 내 커널의 F와 Q(또는 커널과 크기)와 잰 시간을 적어 Roofline 위의 위치를 볼 수 있다. "

@@ -437,7 +437,7 @@ def draw_4x4(N: int, T: int, s: int):
             f"HBM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
             f"중간 합은 끝까지 칩 안에 둔다", ha="left", va="center", fontsize=12)
     total = sum(st.loads for st in steps) * s
-    ax.text((x_lo + width) / 2, y_top - 0.3, f"{N}×{N} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
+    ax.text((x_lo + width) / 2, y_top - 0.3, f"{ex.shape(N)} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
             f"(읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", ha="center", va="top", fontsize=13)
     return fig
 
@@ -535,7 +535,7 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int):
     handles = [Line2D([], [], color="black", ls="-", lw=2.4), Line2D([], [], color="black", ls="--", lw=2)]
     labels = [line.get_label() for line in axes[0].get_lines()[:2]]
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=10, frameon=False)
-    fig.suptitle(f"{N}×{N} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
+    fig.suptitle(f"{ex.shape(N)} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
                  fontsize=12)
     return fig
 
@@ -604,14 +604,14 @@ def exercises(w4) -> ex.Exercises:
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
-                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2), exact=True,
+                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
                  mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes"),
                                    lambda c: c.Q)),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
-                 big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2),
+                 big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-counted", "tile-reuse-ignored", "tile-reuse-twice", "bits-bytes"),
                                    lambda v: v)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
                  key, ex.CHOICE, "Q_T = 2·s·N³/T + s·N²에서 T와 상관없는 항을 본다", steps3, choices,
-                 given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b), mistakes=ex.named(wrong3, ("c-write", "c-read"), lambda v: v)),
+                 given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b, dtype=d2), mistakes=ex.named(wrong3, ("c-write", "c-read"), lambda v: v)),
     ))

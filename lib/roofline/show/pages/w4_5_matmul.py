@@ -324,7 +324,7 @@ def headline_section(w4) -> dict:
     base, last = cases[0], cases[-1]
     src = why.sources(w4)
     return {"headline": headline(cases, src),
-            "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # a matrix shape: no thousands separators
+            "shape": why.around(why.var("N", w4.N, src), ex.shape(w4.N)),
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
             "hw-name": w4.roofline.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
             "last-label": why.case(last, src),
@@ -506,7 +506,7 @@ def tile_sweep_figure(w4):
         style.plain_log_ticks(ax)
     top.legend(fontsize=10, loc="upper left", framealpha=0.95, handlelength=1.4)
     bottom.legend(fontsize=10, loc="upper right", framealpha=0.95, handlelength=1.6)
-    fig.suptitle(f"{w4.N}×{w4.N} {w4.dtype} 행렬곱, T만 바꿀 때", fontsize=13)
+    fig.suptitle(f"{ex.shape(w4.N)} {w4.dtype} 행렬곱, T만 바꿀 때", fontsize=13)
     return fig
 
 
@@ -575,12 +575,12 @@ def exercises(w4) -> ex.Exercises:
         ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
                  "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
                  "t_ideal = max(F/P, Q_T/BW), Q_T = 2·s·N³/T + s·N²", (F1, Q1, *times1),
-                 given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW),
+                 given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
                  mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored"),
                                    lambda v: v)),
         ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
                  "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"], "Q = 2·s·N³ + s·N², 메모리 시간 = Q / BW",
-                 steps2, given=ex.given(N=N5, s=s2, BW=hw.BW),
+                 steps2, given=ex.given(N=N5, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v)),
     ]
     threshold = kernels.tile_threshold(N5, hw.ridge, s2, s2)
@@ -597,7 +597,7 @@ def exercises(w4) -> ex.Exercises:
                              f"2·{s2}·{ex.number(N5)}·{ex.number(hw.ridge)} / (2·{ex.number(N5)} − {s2}·{ex.number(hw.ridge)})", threshold, "원소"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
                                   threshold, ex.UNITS["원소"], "I_T = 2N³ / (2·s·N³/T + s·N²) = I*를 T에 대해 푼다",
-                                  steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW),
+                                  steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                                   mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted", "dtype-other"), lambda v: v,
                                                     THRESHOLD_HINTS)))
     else:   # no tile reaches the ridge on this machine: the compute time instead
@@ -605,7 +605,7 @@ def exercises(w4) -> ex.Exercises:
         steps3 = (ex.equation("F", "2N³", f"2·{ex.number(N5)}³", plain.F, "FLOPs"),
                   ex.equation("t_compute", "F / P", f"{ex.number(plain.F)} / ({ex.rate(hw.P)})", t3.t_compute, "ms"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
-                                  "연산 시간 = F / P, F = 2N³", steps3, given=ex.given(N=N5, s=s2, P=hw.P),
+                                  "연산 시간 = F / P, F = 2N³", steps3, given=ex.given(N=N5, s=s2, P=hw.P, dtype=d2),
                                   mistakes=ex.named(ex.matmul_variants(N5, None, s2), ("fma-one",),
                                                     lambda c: Timing(c, hw).t_compute)))
     T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))
@@ -616,7 +616,7 @@ def exercises(w4) -> ex.Exercises:
     questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
                               "메모리 한계인가, 연산 한계인가?", key, ex.CHOICE, "I_T와 분기점 I* = P / BW를 견준다",
                               tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
-                              given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW),
+                              given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                               mistakes=ex.named(wrong4, ("c-write", "tile-reuse-ignored", "tile-reuse-twice", "fma-one",
                                                          "ridge-inverted"), lambda v: v)))
     return ex.Exercises("⑤", tuple(questions))
@@ -673,7 +673,7 @@ def matmul_state(w4, T: int) -> dict:
     rows = [matmul_row(base, base, src), matmul_row(chosen, base, src)]
     fields = {f"r{i}-{j}": text for i, row in enumerate(rows) for j, text in enumerate(row) if j}
     rows[1][0] = why.sentence("T\u00a0=\u00a0", why.side("T", T, src))   # (the row's label: the chosen T with its record)
-    fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),
+    fields.update({"T": rows[1][0], "shape": why.around(why.var("N", w4.N, src), ex.shape(w4.N)),
                    "N": why.var("N", w4.N, src), "dtype": w4.dtype,
                    "machine": w4.preset.name, "regimes": why.sentence(regimes([base, chosen], src), ".")})
     x = [float(t) for t in Ts]
@@ -686,7 +686,7 @@ def matmul_state(w4, T: int) -> dict:
             "xticks": tile_ticks(Ts), "yticks": log_ticks(I_lo, I_hi), "xrange": xrange,
             "yrange": [coord(I_lo), coord(I_hi)],
             "marks": [{"x": coord(T), "y": coord(chosen.cost.I), "text": f"I = {I_T}"}],
-            "aria": (f"{w4.N}×{w4.N} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} FLOPs/Byte, "
+            "aria": (f"{ex.shape(w4.N)} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} FLOPs/Byte, "
                      f"분기점 I* = {fmt.number(hw.ridge, 3)} FLOPs/Byte."),
         },
         "times": {
@@ -696,7 +696,7 @@ def matmul_state(w4, T: int) -> dict:
             "xticks": tile_ticks(Ts), "yticks": log_ticks(t_lo, t_hi), "xrange": xrange,
             "yrange": [coord(t_lo), coord(t_hi)],
             "marks": [{"x": coord(T), "y": coord(chosen.timing.t_ideal * 1000), "text": f"{t_T} ms"}],
-            "aria": (f"{w4.N}×{w4.N} 행렬곱의 이상적 시간 곡선. T = {T}에서 이상적 시간 {t_T} ms, "
+            "aria": (f"{ex.shape(w4.N)} 행렬곱의 이상적 시간 곡선. T = {T}에서 이상적 시간 {t_T} ms, "
                      f"연산 시간 {fmt.ms(t_c, 3)} ms, 제한 자원은 {ko.bound(chosen.timing)}."),
         },
     }}

@@ -161,7 +161,7 @@ def summary_section(w4) -> dict:
     cases = week4_cases(w4)
     src = why.sources(w4)
     return {"table-summary": summary_table(cases, w4.roofline.ridge, src),
-            "shape": why.around(why.var("N", w4.N, src), f"{w4.N}×{w4.N}"),   # no separators
+            "shape": why.around(why.var("N", w4.N, src), f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}"),
             "dtype": w4.dtype, "summary-shift": shift(cases, src), "summary-occupancy": occupancy_example(w4)}
 
 

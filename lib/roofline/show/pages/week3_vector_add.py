@@ -83,6 +83,9 @@ def setup(w3) -> dict:
         "h100-fp32": why.tera(P32, 1, src), "h100-bf16": why.tera(P16, 1, src),
         "h100-tensor-ratio": why.shown(ratio, fmt.ratio(ratio.value, 1), src, digits=1, unit="배"), "h100-name": gpu.name,
         "h100-source-link": Markdown(f"[제품 페이지]({gpu.source})"),
+        # the Shared Memory per SM is not on the product page: the CUDA guide's table per compute capability
+        "h100-smem-source-link": Markdown(f"[CUDA C++ Programming Guide의 compute capability별 표]"
+                                          f"({gpu.sm.source if gpu.sm else gpu.source})"),
     }
 
 
@@ -426,21 +429,23 @@ def exercises(w3) -> ex.Exercises:
     return ex.Exercises("3주", (
         ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
                  "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
-                 given=ex.given(L=L1, s=s2, BW=hw.BW),
+                 given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
                                    VECTOR_HINTS)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
-                 given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW),
+                 given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
+                                machine=w3.hardware, units="CUDA Core"),
                  mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
-                 "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2),
+                 "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
                  exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS)),
         ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
-                 "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW),
+                 "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW, dtype=w3.dtype,
+                                                           machine=w3.hardware, units="CUDA Core"),
                  mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS)),
     ))
 

@@ -25,12 +25,12 @@ def problem_table(w4) -> dict:
     P, BW = hw.derivation("P"), hw.derivation("BW")
     ridge = why.number(hw.derivation("I*"), 3, src)
     tiles_ = why.listed("tiles", w4.tiles, w4.origin("tiles"), ", ".join(str(T) for T in w4.tiles))
+    text = dict(problem_rows(w4))
     rows = [
-        ("행렬 크기", f"A, B, C 모두 {N}×{N} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
-        ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
-        ("최대 연산 성능 P", why.around(why.power10(P, src),
-                                      f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})")),
-        ("HBM 대역폭 BW", why.around(why.power10(BW, src), f"{fmt.power10(hw.BW)} Byte/s")),
+        ("행렬 크기", text["행렬 크기"]),
+        ("자료형", text["자료형"]),
+        ("최대 연산 성능 P", why.around(why.power10(P, src), text["최대 연산 성능 P"])),
+        (bw_row(w4), why.around(why.power10(BW, src), text[bw_row(w4)])),
         ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
         ("타일 한 변 T", tiles_),
     ]
@@ -39,10 +39,36 @@ def problem_table(w4) -> dict:
     tiles = why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))
     n, t = why.var("N", w4.small_N, src), why.var("T", w4.small_T, src)
     return {"problem-table": tables.markdown(["항목", "값"], rows, "ll"),
-            "shape": why.around(why.var("N", N, src), f"{N}×{N}"), "dtype": w4.dtype,
+            "shape": why.around(why.var("N", N, src), ex.shape(N)), "dtype": w4.dtype,
             "tiles": tiles, "tiles-compared": why.particle(tiles, "으로/로"), "ridge": ridge,
             "small-shape": why.around(n, f"{w4.small_N}×{w4.small_N}"),
             "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}")}
+
+
+def bw_row(w4) -> str:
+    """The table's BW row names the machine's memory ("HBM 대역폭 BW", "GDDR6 대역폭 BW")."""
+    return f"{ex.memory_name(w4.preset)} 대역폭 BW"
+
+
+def problem_rows(w4) -> list[tuple[str, str]]:
+    """The problem's table as text, row by row (the page's table carries the records of its numbers; a student's
+    variant of the worksheet shows these rows for its own problem, with the machine named when it is a real GPU)."""
+    hw, N = w4.roofline, w4.N
+    rows = [("행렬 크기", f"A, B, C 모두 {ex.shape(N)} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
+            ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
+            ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
+            (bw_row(w4), f"{fmt.power10(hw.BW)} Byte/s"),
+            ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} FLOPs/Byte"),
+            ("타일 한 변 T", ", ".join(fmt.integer(T) for T in w4.tiles))]
+    return rows + ([("하드웨어", w4.preset.name)] if w4.hardware != "course" else [])
+
+
+def statement(w4) -> tuple[str, tuple]:
+    """The worksheet's problem as the page states it above the sheet: its sentence and its table's rows."""
+    small, t = w4.small_N, w4.small_T
+    sentence = (f"먼저 {small}×{small} 행렬곱을 {t}×{t} 출력 타일로 나누는 그림을 그린다. 이어서 A, B, C가 모두 "
+                f"{ex.shape(w4.N)} {w4.dtype}인 C = A @ B를 계산한다. 수치 조건은 다음과 같다.")
+    return sentence, tuple(problem_rows(w4))
 
 
 def reach(cases, src: dict) -> dict:
@@ -170,10 +196,12 @@ def exercises(w4) -> ex.Exercises:
             "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else "출력 타일 = s·T²", [acc]),
         }
         mistakes = sheet_mistakes(N, c.T, s, hw, b)
+        on_chip = {"on_chip": b.inputs} if c.T else {}   # a tile's input buffers are held on chip (the variant rule)
         for row, name in rows:
             value, unit, hint, steps = values[row]
             assert steps[-1].value == value
             questions.append(ex.Question(f"{row}-{case}", f"{label}: {name}", Fraction(value), ex.UNITS[unit], hint,
-                                      tuple(steps), given=ex.given(N=N, T=c.T, s=s, P=hw.P, BW=hw.BW),
+                                      tuple(steps), given=ex.given(N=N, T=c.T, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype,
+                                                                   hardware=w4.hardware, **on_chip),
                                       mistakes=mistakes[row]))
-    return ex.Exercises("guide", tuple(questions), tuple(rows), tuple(cols))
+    return ex.Exercises("guide", tuple(questions), tuple(rows), tuple(cols), statement=statement(w4))
