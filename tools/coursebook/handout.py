@@ -6,7 +6,8 @@ progress page's list of exercises, and the instructor's answer key.
   problem) in _static/variants/<page>.<digest>.json; the page's exercises section names the file
   (`data-rl-variants`, relative to the page). Nothing else of the page changes: its first-visit bytes stay.
 - `progress_catalog(outdir)`: the progress page ("내 진도", chapters/progress.md, `data-rl-progress`) gets, in its
-  element, the chapters with exercises in reading order: their title, address and exercise keys with labels.
+  element, the chapters with exercises in reading order: their title, address, term digest and exercise keys with
+  labels, and the mistakes' Korean names (the CSV a student hands in says them, not the codes).
 - `answer_key(roster, out)`: `make answer-key ROSTER=roster.csv` → answer-key.csv, one row per student and
   exercise: the variant the student's page shows (the same draw), its conditions, the answer, unit and precision.
   A bad roster is one Korean line naming the line, and no file is written (a temp file renamed at the end).
@@ -31,6 +32,7 @@ from roofline.errors import ParameterError
 from roofline.show import exercises as ex
 from roofline.show import fmt, pages
 from roofline.show import variants as V
+from roofline.show.mistakes import KINDS
 
 VARIANTS_DIR = "_static/variants"
 _QUIZ = re.compile(r'<section class="rl-quiz" data-rl-quiz="[^"]*"')
@@ -121,8 +123,9 @@ def progress_catalog(outdir: Path, course=None) -> bool:
     for name in modules:
         sheet = modules[name].exercises(getattr(course, modules[name].VARIANTS.problem))
         chapters.append({"page": name, "title": _title(outdir / "chapters" / f"{name}.html"), "href": f"{name}.html",
+                         "term": V.term(getattr(course, modules[name].VARIANTS.problem)),
                          "exercises": [[key, label] for key, label in _labels(sheet).items()]})
-    data = _json({"chapters": chapters}).replace("</", "<\\/")
+    data = _json({"chapters": chapters, "mistakes": KINDS}).replace("</", "<\\/")
     new, count = _PROGRESS.subn(lambda m: m.group(1) + f'<script type="application/json" class="rl-progress-data">{data}</script>',
                                 text, count=1)
     if count:
