@@ -187,14 +187,18 @@
       const rows = [CSV_HEADER];
       for (const a of data.answers) {
         const c = chapters.get(a.page);
+        const said = verdict(a.reason, names);
         rows.push(["답", local(a.t), c ? c.title : a.page, (c && c.labels.get(a.exercise)) || a.exercise, a.student,
-          a.typed, a.right ? "예" : "아니오", verdict(a.reason, names), "", "", "", a.page, a.exercise, c ? c.term : ""]);
+          a.typed, a.right ? "예" : "아니오", said, "", "", said.startsWith("실수: ") ? said.slice(4) : "", a.page,
+          a.exercise, c ? c.term : ""]);
       }
       for (const p of data.predictions) {
         const c = chapters.get(p.page);
+        const named = p.mistake ? verdict(`mistake:${p.mistake}`, names) : "";
+        const said = named || (p.right === undefined ? "" : p.right ? "정답" : "오답");
         rows.push(["예측", local(p.t), c ? c.title : p.page, [p.explorer, p.state, p.quantity].map(text).join(" ").trim(),
-          p.student, p.guess, p.right === undefined ? "" : p.right ? "예" : "아니오", "", p.model, p.error,
-          p.mistake ? verdict(`mistake:${p.mistake}`, names) : "", p.page, "", c ? c.term : ""]);
+          p.student, p.guess, p.right === undefined ? "" : p.right ? "예" : "아니오", said, p.model, p.error,
+          named.slice(4), p.page, "", c ? c.term : ""]);
       }
       return "\ufeff" + rows.map((row) => row.map(field).join(",")).join("\r\n") + "\r\n";
     },

@@ -98,6 +98,7 @@ def test_the_csv_a_student_hands_in_reads_as_korean():
     assert first[1] == "2026-09-01 11:58:46 UTC+09:00"     # the reader's time and zone, not UTC
     assert first[2] == "① 산술 강도" and first[3] == "①-1" and first[7] == "오답" and first[5] == "'=1+1"
     assert right[7] == "정답" and right[13] == "abc" and right[11:13] == ["w4_1_intensity", "q1"]
-    assert mistake[7] == "실수: C 쓰기를 빼먹었다" and mistake[2] == "w4_5_matmul"   # a page not in the catalog: its file
-    assert guess[0] == "예측" and guess[6] == "아니오"
+    assert mistake[7] == "실수: C 쓰기를 빼먹었다" and mistake[10] == "C 쓰기를 빼먹었다"
+    assert mistake[2] == "w4_5_matmul"                       # a page not in the catalog: its file
+    assert guess[0] == "예측" and guess[6] == "아니오" and guess[7] == "오답" and guess[10] == ""
     assert not any(code in got["csv"] for code in ("mistake:", ",right,", ",wrong,"))
