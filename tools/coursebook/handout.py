@@ -123,13 +123,13 @@ def page_digests(course) -> dict[str, str]:
     return {name: digest_of(page_body(module, course)) for name, module in varied_pages().items()}
 
 
-def thawed(course, path: Path | None = None) -> list[str]:
+def thawed(course, path: Path | None = None, now: dict[str, str] | None = None) -> list[str]:
     """The pages whose variants file would differ from the one the term published, for the term in the lock
     (course.toml as it was when the term started); [] for another course file (a new term: its build locks it)."""
     lock = read_lock(path)
     if lock is None or lock["course"] != course_digest(course):
         return []
-    now = page_digests(course)
+    now = page_digests(course) if now is None else now
     return sorted(name for name in {*now, *lock["pages"]} if now.get(name) != lock["pages"].get(name))
 
 
@@ -402,13 +402,13 @@ def published_term(course=None, site: Path | None = None) -> tuple[str, dict[str
     if changed:
         raise ParameterError(f"course.toml이 장의 매개변수 셀과 다르다 ({changed[0]}; 새 학기 값?): 사이트가 보이지 않는 "
                              "학기로 만들지 않는다. `make refresh`로 사이트를 새 학기로 만들거나 course.toml을 되돌리자")
-    moved = thawed(course)
+    digests = page_digests(course)
+    moved = thawed(course, now=digests)
     if moved:
         raise ParameterError(thawed_line(moved))
     out, missing = {}, []
     for name, module in varied_pages().items():
-        body = page_body(module, course)
-        file = site / VARIANTS_DIR / f"{name}.{digest_of(body)}.json"
+        file = site / VARIANTS_DIR / f"{name}.{digests[name]}.json"
         if not file.is_file():
             missing.append(name)
             continue
