@@ -31,7 +31,7 @@ from roofline.show.mistakes import KINDS
 
 ROOT = Path(__file__).resolve().parents[2]
 CLASS = 200
-pytestmark = [pytest.mark.heavy(20), pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")]
+pytestmark = [pytest.mark.heavy(30), pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")]
 
 
 def typed_value(q, value) -> str:

@@ -20,6 +20,7 @@ from roofline.show import exercises as ex
 from roofline.show import variants as V
 
 BOTH_TERMS = True
+pytestmark = pytest.mark.heavy(40)   # rough seconds, for the order of the run (tests/conftest.py)
 IDS = [f"2026{n:04d}" for n in range(38)] + ["김철수", "\ufeffS-7"]
 
 
@@ -84,7 +85,7 @@ def test_the_committed_lock_is_the_live_terms_and_holds(live_course):
     assert handout.frozen_problems(live_course) == [], handout.frozen_problems(live_course)
 
 
-def test_the_build_locks_a_new_course_file_only_in_its_own_checkout(course, tmp_path):
+def test_a_lock_holds_its_course_file_and_every_page_and_says_nothing_of_another(course, tmp_path):
     other = tmp_path / "lock.json"
     if handout.Path(course.path).resolve() != handout.COURSE_FILE:
         assert handout.thawed(course) == []                # another term's file: the live lock says nothing of it
