@@ -255,6 +255,11 @@ def test_a_bad_roster_or_no_submissions_is_one_line(tmp_path, capsys):
     assert grade.main([str(tmp_path), str(roster), "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and "학번 칸이 없다" in err[0]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    roster.write_text("학번\n1\n", encoding="utf-8")
+    assert grade.main([str(empty), str(roster), "--out", str(tmp_path / "out")]) == 0
+    assert "진도 CSV(.csv)가 하나도 없다" in capsys.readouterr().err
     (tmp_path / "x.zip").write_bytes(b"not a zip")
     roster.write_text("학번\n1\n", encoding="utf-8")
     assert grade.main([str(tmp_path / "x.zip"), str(roster), "--out", str(tmp_path / "out")]) == 2

@@ -118,7 +118,10 @@ def grade(source: Path, roster: Path, out: Path, course=None, site: Path | None 
     said: list[str] = []
     owner: dict[str, Submission] = {}
     twice: dict[str, list[str]] = defaultdict(list)
-    for name, data in read_submissions(source):
+    files = read_submissions(source)
+    if not files:
+        said.append(f"{source}: 진도 CSV(.csv)가 하나도 없다. 학생들이 \"내 진도\"에서 내보낸 파일을 모은 폴더나 zip을 주자")
+    for name, data in files:
         sub = parse(name, data, said)
         if sub is None:
             continue
@@ -239,6 +242,9 @@ def main(argv=None) -> int:
         said = grade(args.submissions, args.roster, args.out, site=args.site)
     except ParameterError as err:
         print(err, file=sys.stderr)
+        return 2
+    except OSError as err:
+        print(f"{err.filename or args.out}: 읽거나 쓸 수 없다 ({err.strerror}). 경로와 권한을 확인하자", file=sys.stderr)
         return 2
     for line in said:
         print(line, file=sys.stderr)
