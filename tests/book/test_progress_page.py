@@ -70,6 +70,26 @@ def test_a_malformed_record_leaves_the_pages_working_and_says_so(ctx, site_url, 
     assert errors == []
 
 
+@pytest.mark.parametrize("stored", ['{"v":1,"answers":null}', '{"v":1,"student":{"a":1}}', '{"v":9,"answers":7}'])
+def test_an_exercise_page_with_a_malformed_record_records_the_answer(ctx, site_url, live_course, stored):
+    errors: list[str] = []
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}/chapters/w4_5_matmul.html")
+    page.wait_for_function("() => window.rlProgress")
+    page.evaluate("(v) => localStorage.setItem(window.rlProgress.key, v)", stored)
+    page.reload()
+    page.wait_for_selector(".rl-quiz .rl-student:not([hidden])")
+    module = handout.varied_pages()["w4_5_matmul"]
+    q = next(q for q in module.exercises(getattr(live_course, module.VARIANTS.problem)).questions if not q.is_choice)
+    answer(page, q.key, handout.typed_answer(q))
+    page.wait_for_function("(k) => window.rlProgress.answers().some((a) => a.exercise === k && a.right)", arg=q.key)
+    kept = page.evaluate("(k) => JSON.parse(localStorage.getItem(window.rlProgress.key))", q.key)
+    assert kept["v"] == 2 and any(a["exercise"] == q.key for a in kept["answers"])
+    assert any(a["value"] in stored for a in kept["aside"])       # the record, or the part unread, as written
+    assert errors == []
+
+
 def test_a_full_storage_keeps_the_record_and_says_so(ctx, site_url):
     page = ctx.new_page()
     progress(page, site_url)
