@@ -19,7 +19,7 @@ import sys
 
 import pytest
 
-from coursebook import handout
+from coursebook import handout, roster
 from roofline.show import variants as V
 
 from conftest import term_path
@@ -87,7 +87,7 @@ ROSTERS = {   # fuzz-2 F-7 and the forms an LMS or Excel writes: what each roste
 @pytest.mark.parametrize("case", ROSTERS)
 def test_a_roster_is_read_with_the_pages_identifier_rule(case):
     data, ids = ROSTERS[case]
-    assert handout.read_roster(data) == ids
+    assert roster.read_roster(data) == ids
     assert all(V.normal(i) == i for i in ids)
 
 

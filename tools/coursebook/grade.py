@@ -30,6 +30,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from coursebook import handout
+from coursebook import roster as R
 from roofline import params
 from roofline.errors import ParameterError
 from roofline.show import exercises as ex
@@ -74,7 +75,7 @@ def read_submissions(source: Path) -> list[tuple[str, bytes]]:
 def parse(name: str, data: bytes, said: list[str]) -> Submission | None:
     """A progress CSV's answer rows by column name; None (and a line said) when it is no progress CSV."""
     try:
-        text = handout.decode(data, name)
+        text = R.decode(data, name)
     except ParameterError as err:
         said.append(str(err))
         return None
@@ -110,7 +111,7 @@ def typed_of(cell: str) -> str:
 def grade(source: Path, roster: Path, out: Path, course=None, site: Path | None = None) -> list[str]:
     """Grade every submission of `source` for the students of `roster`; write the gradebook and the report into `out`.
     Returns the Korean lines said about the input (empty when everything was read)."""
-    students = handout.read_students(handout.roster_bytes(roster), Path(roster).name)
+    students = R.read_students(R.roster_bytes(roster), Path(roster).name)
     course = course or params.load()
     digest, term = handout.published_term(course, site)
     titles = page_titles(site)

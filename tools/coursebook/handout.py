@@ -24,11 +24,11 @@ import io
 import json
 import os
 import re
-import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
 
+from coursebook import roster as R
 from roofline import params
 from roofline.errors import ParameterError
 from roofline.show import exercises as ex
@@ -222,111 +222,7 @@ def progress_catalog(outdir: Path, course=None) -> bool:
 
 # ---------------------------------------------------------------- the answer key
 
-# a header cell's words (lower case, split at anything but letters and digits: "학번 (ID)" → 학번, id)
-ID_WORDS = {"학번", "id", "student", "students", "identifier", "studentid", "학생", "번호", "아이디", "sisid",
-            "loginid", "username"}
-NAME_WORDS = {"이름", "성명", "name", "fullname", "sortablename", "학생명"}
 KEY_HEADER = ["학번", "페이지", "문항", "변형 조건", "문항의 조건", "답", "단위", "정밀도"]
-
-
-@dataclass(frozen=True)
-class Student:
-    id: str          # as roofline.show.variants.normal reads it: what the page draws with
-    name: str
-    line: int        # in the roster
-
-
-def decode(data: bytes, name: str) -> str:
-    """A file's text: UTF-8, or CP949 (Excel's Korean CSV) when no line of it is UTF-8 with non-ASCII letters;
-    every BOM dropped wherever it stands (two exports joined). ParameterError naming the first line neither reads."""
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        lines = data.split(b"\n")
-
-        def utf8(raw: bytes) -> bool:
-            try:
-                raw.decode("utf-8")
-                return True
-            except UnicodeDecodeError:
-                return False
-        text = None
-        if not any(not raw.isascii() and utf8(raw) for raw in lines):
-            try:
-                text = data.decode("cp949")
-            except UnicodeDecodeError:
-                pass
-        if text is None:
-            number = next(n for n, raw in enumerate(lines, 1) if not utf8(raw))
-            raise ParameterError(f"{name}: {number}번째 줄이 UTF-8이 아니다(CP949도 아니다). 파일을 UTF-8로 저장하자") from None
-    return text.replace("\ufeff", "")
-
-
-def rows_of(text: str) -> tuple[list[tuple[int, list[str]]], str]:
-    """The CSV's non-blank rows with their line numbers, read with the separator its first line uses (`,`, `;` or a
-    tab: Excel writes `;` where the list separator is one)."""
-    first = next((line for line in text.splitlines() if line.strip()), "")
-    sep = max((",", ";", "\t"), key=lambda c: (first.count(c), c == ","))
-    out, number = [], 1
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=sep)
-    for row in reader:
-        if row and "".join(row).strip():
-            out.append((number, row))
-        number = reader.line_num + 1
-    return out, sep
-
-
-def words(cell: str) -> set[str]:
-    return set(re.findall(r"[0-9a-z가-힣]+", unicodedata.normalize("NFKC", cell).lower()))
-
-
-def header_columns(row: list[str]) -> tuple[int, int | None] | None:
-    """(identifier column, name column or None) when `row` is a header: a cell whose words name a person's name, or
-    an identifier (학번, ID, Student ID, 학번 (ID), …); None when no cell is such a word."""
-    kinds = ["name" if words(c) & NAME_WORDS else "id" if words(c) & ID_WORDS else "" for c in row]
-    if not any(kinds):
-        return None
-    ident = kinds.index("id") if "id" in kinds else -1
-    return ident, (kinds.index("name") if "name" in kinds else None)
-
-
-def read_students(data: bytes, name: str = "roster.csv") -> list[Student]:
-    """A roster: UTF-8 or CP949, `,` `;` or tab separated, a header recognised by its words (the identifier's column
-    anywhere in it) or none (the identifier first, a name second); every identifier read with the page's rule
-    (`roofline.show.variants.normal`). ParameterError naming the line for a header with no identifier column, a first
-    line that looks like a header and is none this reads, an empty or repeated identifier, an empty roster."""
-    rows, sep = rows_of(decode(data, name))
-    ident, named, start = 0, 1, 0
-    if rows:
-        number, first = rows[0]
-        found = header_columns(first)
-        if found is not None:
-            ident, named = found
-            start = 1
-            if ident < 0:
-                raise ParameterError(f"{name}: {number}번째 줄의 머리글({sep.join(first)})에 학번 칸이 없다. 학번이 있는 "
-                                     "칸의 머리글을 \"학번\"으로 하자")
-        elif not re.search(r"\d", first[0]) and len(rows) > 2 and all(re.search(r"\d", r[0]) for _, r in rows[1:]):
-            raise ParameterError(f"{name}: {number}번째 줄({sep.join(first)})이 머리글 같은데 알아볼 수 없다. 학번 칸의 "
-                                 "머리글을 \"학번\"으로, 이름 칸을 \"이름\"으로 하거나 그 줄을 지우자")
-    students, seen = [], {}
-    for number, row in rows[start:]:
-        first = V.normal(row[ident]) if ident < len(row) else ""
-        if not first:
-            raise ParameterError(f"{name}: {number}번째 줄의 학번({ident + 1}번째 칸)이 비어 있다")
-        if first in seen:
-            raise ParameterError(f"{name}: {number}번째 줄의 학번 {first!r}이 {seen[first]}번째 줄과 같다. 학번은 한 번씩만 적자")
-        seen[first] = number
-        who = row[named].strip() if named is not None and named < len(row) else ""
-        students.append(Student(first, who, number))
-    if not students:
-        raise ParameterError(f"{name}: 학번이 하나도 없다. 한 줄에 학번 하나씩 적자(첫 줄은 머리글 \"학번\"이어도 된다)")
-    return students
-
-
-def read_roster(data: bytes, name: str = "roster.csv") -> list[str]:
-    """The identifiers of a roster (`read_students`)."""
-    return [s.id for s in read_students(data, name)]
 
 
 def typed_answer(q: ex.Question) -> str:
@@ -438,13 +334,6 @@ def _safe(cell: str) -> str:
     return "'" + cell if re.match(r"[=+\-@]", cell) and not re.match(r"-?\d", cell) else cell
 
 
-def roster_bytes(roster: Path) -> bytes:
-    try:
-        return Path(roster).read_bytes()
-    except OSError as err:
-        raise ParameterError(f"{roster}: 명단 파일을 읽을 수 없다 ({err.strerror}). ROSTER=명단.csv 경로를 확인하자") from None
-
-
 def write_csv(out: Path, header: list[str], rows) -> None:
     """A CSV a spreadsheet opens (BOM, CRLF, no cell run as a formula), written atomically (a temp file renamed)."""
     buffer = io.StringIO()
@@ -462,7 +351,7 @@ def write_csv(out: Path, header: list[str], rows) -> None:
 def answer_key(roster: Path, out: Path, course=None, site: Path | None = None) -> int:
     """Write the answer key for `roster` to `out` (atomically), for the term the site shows (`published_term`);
     says which term on stdout. Returns the number of rows."""
-    ids = read_roster(roster_bytes(roster), Path(roster).name)
+    ids = R.read_roster(R.roster_bytes(roster), Path(roster).name)
     course = course or params.load()
     rows = list(key_rows(ids, course, site))
     print(f"학기 {course_digest(course)} ({course.path}), 사이트 {site or SITE}의 변형 파일로 만들었다")
