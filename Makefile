@@ -19,7 +19,7 @@ BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror 
 # in the same caches): about 6 of the 9 CPU-s a worker takes to collect the tests.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: answer-key book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
+.PHONY: answer-key grade new-term book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
@@ -105,10 +105,25 @@ check: $(STAMP)
 	$(BIN)/python -m coursebook check
 
 # 강사의 답안: 명단(ROSTER=명단.csv, 한 줄에 학번 하나, 첫 줄은 머리글이어도 된다)의 학번마다 모든 장의 연습 문제를
-# 그 학생의 페이지가 보이는 변형으로 풀어 answer-key.csv에 쓴다(조건, 답, 단위, 정밀도). 잘못된 명단은 줄을 밝힌 한 줄로 멈춘다.
+# 그 학생의 페이지가 보이는 변형으로 풀어 $(CLASS)/answer-key.csv에 쓴다(조건, 답, 단위, 정밀도). 사이트(SITE, 기본
+# _build/html)가 보이는 학기로만 만들고 그 학기를 밝힌다. 잘못된 명단은 줄을 밝힌 한 줄로 멈춘다.
+# 학생의 자료(명단, 답안, 성적)는 저장소 밖 CLASS 폴더에 쓴다.
+CLASS ?= $(HOME)/roofline-class
+SITE  ?= _build/html
 answer-key: $(STAMP)
 	@test -n "$(ROSTER)" || { echo "명단을 주자: make answer-key ROSTER=명단.csv" >&2; exit 2; }
-	$(BIN)/python -m coursebook answer-key "$(ROSTER)" --out answer-key.csv
+	$(BIN)/python -m coursebook answer-key "$(ROSTER)" --out "$(CLASS)/answer-key.csv" --site "$(SITE)"
+
+# 채점: 학생들이 내보낸 진도 CSV(SUBMISSIONS=폴더 또는 LMS가 묶어 준 zip)를 명단(ROSTER)의 학번마다 그 학생의 고정된
+# 변형으로 사이트의 판정 함수로 다시 판정해 $(CLASS)/성적.csv(LMS가 읽는 모양)와 문항 보고서(.csv, .html)를 쓴다.
+grade: $(STAMP)
+	@test -n "$(ROSTER)" -a -n "$(SUBMISSIONS)" || { echo "make grade SUBMISSIONS=폴더_또는.zip ROSTER=명단.csv" >&2; exit 2; }
+	$(BIN)/python -m coursebook.grade "$(SUBMISSIONS)" "$(ROSTER)" --out "$(CLASS)" --site "$(SITE)"
+
+# 새 학기를 일부러 시작한다: 라이브러리가 지금 뽑는 변형을 term-lock.json에 고정한다(모든 학생의 문제가 바뀐다).
+# course.toml이 그대로인 커밋이 학생의 문제를 바꾸면 `make check`가 페이지를 밝히고 이 명령을 말한다.
+new-term: $(STAMP)
+	$(BIN)/python -m coursebook new-term
 
 # 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
 # 장을 다시 실행하지 않는다: 사이트의 실행(_build의 캐시)을 그대로 쓰니, 로컬 사이트와 같은 값이 찍힌다.

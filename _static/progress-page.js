@@ -1,7 +1,8 @@
 /* 내 진도 (chapters/progress.md): 이 브라우저의 기록(progress.js)을 장마다 보인다. 장과 연습 문제의 목록(이름,
  * 주소, 문항)은 빌드할 때 라이브러리가 페이지에 넣었고(tools/coursebook/handout.py), 이 스크립트는 기록을 세어
- * 옮기기만 한다: 모델의 값을 계산하지 않는다. CSV로 내보내기(rlProgress.csv(), 파일 이름에 학번)와
- * 기록 지우기(확인한 뒤)가 있다. 기록은 이 브라우저 밖으로 나가지 않는다. */
+ * 옮기기만 한다: 모델의 값을 계산하지 않는다. CSV로 내보내기(rlProgress.csv(목록): 장의 제목, 문항 이름, 실수의
+ * 이름, 학기를 이 목록에서; 파일 이름에 학번)와 기록 지우기(확인한 뒤)가 있다. 저장된 기록에서 읽지 못해 따로 둔
+ * 것이나 가득 찬 저장 공간은 한국어 한 줄로 알린다. 기록은 이 브라우저 밖으로 나가지 않는다. */
 (function () {
   "use strict";
 
@@ -82,7 +83,8 @@
     const exportButton = el("button", {type: "button", "data-rl-export": "", text: "CSV로 내보내기"});
     const resetButton = el("button", {type: "button", "data-rl-reset": "", text: "기록 지우기"});
     const said = el("p", {class: "rl-progress-said", "aria-live": "polite"});
-    tools.append(status, el("p", {}, exportButton, " ", resetButton), said);
+    const problem = el("p", {class: "rl-progress-problem", role: "status"});
+    tools.append(status, problem, el("p", {}, exportButton, " ", resetButton), said);
     const list = el("div", {class: "rl-progress-list"});
     root.append(tools, list);
 
@@ -90,10 +92,12 @@
       const draw = () => {
         const student = p.student();
         status.textContent = student ? `지금 학번: ${student}` : "지금 학번: 없음(기본 문제)";
+        problem.textContent = p.problem();
+        problem.hidden = !problem.textContent;
         list.replaceChildren(...data.chapters.map((c) => chapter(c, p)), predictions(p));
       };
       exportButton.addEventListener("click", () => {
-        const blob = new Blob([p.csv()], {type: "text/csv;charset=utf-8"});
+        const blob = new Blob([p.csv(data)], {type: "text/csv;charset=utf-8"});
         const link = el("a", {href: URL.createObjectURL(blob), download: fileName(p.student())});
         document.body.append(link);
         link.click();

@@ -1,7 +1,8 @@
 /* 학번의 변형 (이슈 40): exercises.js가 학번 칸을 처음 쓸 때 받는다.
  *
- * 번호 = FNV-1a 32(UTF-8, NFC(학기 + "\n" + 학번)) mod 변형 수 — roofline.show.variants.index와 같다(학번의 해시는 모델의
- * 값이 아니다). 학기의 지문, 변형마다의 조건과 문제(문구, 분수, 판정 문구, 풀이)는 라이브러리가 빌드할 때 쓴 파일
+ * 번호 = FNV-1a 32(UTF-8, 학기 + "\n" + normal(학번)) mod 변형 수 — roofline.show.variants.index와 같다(학번의 해시는
+ * 모델의 값이 아니다). normal은 학번 규칙 하나다: 어디에 있든 BOM·공백·보이지 않는 구분 문자를 빼고, 전각 영숫자를 반각으로,
+ * 그리고 NFC(roofline.show.variants.normal과 같은 표, tests/show/identifiers.json으로 Node에서 둘을 맞춰 본다). 학기의 지문, 변형마다의 조건과 문제(문구, 분수, 판정 문구, 풀이)는 라이브러리가 빌드할 때 쓴 파일
  * (_static/variants/<장>.<지문>.json, 페이지의 data-rl-variants)에 있고, 이 스크립트는 학번으로 그중 하나를 골라 문구와
  * 고르는 문항의 보기 글을 옮기고 판정에 넘길 뿐이다. 계산표처럼 문제를 본문(data-rl-problem)에 적는 쪽이면 변형의 문제
  * (문장과 표의 행, 라이브러리가 쓴 글)를 그 자리에 보이고 본문의 것은 숨긴다. 학번은 독자의 기록(progress.js)에 남는다.
@@ -14,6 +15,18 @@
     for (const b of new TextEncoder().encode(text)) h = Math.imul(h ^ b, 0x01000193) >>> 0;
     return h >>> 0;
   }
+
+  // roofline.show.variants.DROPPED, spelled out the same way (not \s: its class is not Python's)
+  const DROPPED = /[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u180e\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]/g;
+
+  function normal(id) {
+    const text = id === undefined || id === null ? "" : String(id);
+    return text.replace(DROPPED, "")
+      .replace(/[\uff01-\uff5e]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xfee0)).normalize("NFC");
+  }
+
+  /* the variant of an identifier among count (term: the file's hexadecimal digest) */
+  const index = (term, id, count) => fnv1a(term + "\n" + normal(id)) % count;
 
   /* The student's problem in place of the page's (`base`, a [data-rl-problem] block): its sentence and its table's
    * rows as the library wrote them; none (`problem` null) shows the page's own again. */
@@ -93,18 +106,18 @@
       now.textContent = variant ? `학번 ${id}의 문제다. 바뀐 조건: ${variant.conditions}` : "";
     };
     const apply = (id) => {
-      id = (id || "").trim();
+      id = normal(id);
       if (id === shown) return Promise.resolve();
       if (!id) { use("", null); return Promise.resolve(); }
       return load().then((f) => {
         const n = f.variants.length;
-        const i = fnv1a((f.term + "\n" + id.normalize("NFC")).normalize("NFC")) % n;
+        const i = index(f.term, id, n);
         use(id, f.variants[i]);
         root.dataset.variant = String(i);
       }).catch(() => { now.textContent = "변형 문제를 받지 못했다. 연결을 확인하고 다시 적용하자."; });
     };
     const set = () => {
-      const id = field.value.trim();
+      const id = normal(field.value);
       apply(id).then(() => withProgress((p) => { if (p.student() !== shown) p.setStudent(shown); }));
     };
     field.addEventListener("keydown", (e) => { if (e.key === "Enter") { e.preventDefault(); set(); } });
@@ -123,5 +136,5 @@
     return {set};
   }
 
-  window.rlVariants = {start};
+  window.rlVariants = {start, normal, index};
 })();

@@ -3,8 +3,11 @@
 - It lists, in reading order, every chapter with exercises and each exercise's key (from the library at build time).
 - What a reader answered on two pages (the base questions, and a student's variant) is shown per chapter: answered
   right with the identifier, tries; the explorers' predictions are counted and listed; all survive a reload.
-- With the keyboard only: "CSV로 내보내기" downloads the record (file name with the identifier, the store's CSV);
+- With the keyboard only: "CSV로 내보내기" downloads the record (file name with the identifier, the store's CSV in
+  Korean: chapter titles, verdict words, local time with its zone);
   "기록 지우기" asks first, keeps everything when the reader says no, and empties the record when yes.
+- A malformed stored record (fuzz-2 F-9) leaves the page working, is said in Korean, and answers are recorded; a
+  full storage keeps the stored record and is said.
 - axe-core finds no violation (any impact) with a record on the page, light and dark; nothing leaves the site;
   once visited, the page opens offline (the site's service worker).
 """
@@ -12,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 
@@ -37,6 +41,66 @@ def ctx(request, site_url, browser):
 def progress(page, site_url):
     page.goto(f"{site_url}/chapters/progress.html")
     page.wait_for_selector(".rl-progress-list section")
+
+
+def data_of(page):
+    return page.evaluate("() => JSON.parse(document.querySelector('script.rl-progress-data').textContent)")
+
+
+@pytest.mark.parametrize("stored", ['{"v":1,"answers":null}', '{"v":1,"student":12345}', "not json"])
+def test_a_malformed_record_leaves_the_pages_working_and_says_so(ctx, site_url, stored):
+    """fuzz-2 F-9: the stored record is read what can be, the rest set aside and said on 내 진도; answers recorded."""
+    errors: list[str] = []
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    progress(page, site_url)
+    page.evaluate("(v) => localStorage.setItem(window.rlProgress.key, v)", stored)
+    page.reload()
+    page.wait_for_selector(".rl-progress-list section")
+    assert page.locator(".rl-progress-chapter").count() == len(handout.varied_pages()) + 1
+    if stored != '{"v":1,"student":12345}':
+        assert "따로 두었다" in page.locator(".rl-progress-problem").inner_text()
+    else:
+        assert page.locator(".rl-progress-who").inner_text() == "지금 학번: 12345"
+    page.evaluate("""() => window.rlProgress.answer({page: "w4_1_intensity", exercise: "①-1", typed: "4", right: true,
+        reason: "right"})""")
+    page.reload()
+    page.wait_for_selector(".rl-progress-list section")
+    assert page.evaluate("() => window.rlProgress.answers().map((a) => a.typed)")[-1:] == ["4"]
+    assert errors == []
+
+
+@pytest.mark.parametrize("stored", ['{"v":1,"answers":null}', '{"v":1,"student":{"a":1}}', '{"v":9,"answers":7}'])
+def test_an_exercise_page_with_a_malformed_record_records_the_answer(ctx, site_url, live_course, stored):
+    errors: list[str] = []
+    page = ctx.new_page()
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.goto(f"{site_url}/chapters/w4_5_matmul.html")
+    page.wait_for_function("() => window.rlProgress")
+    page.evaluate("(v) => localStorage.setItem(window.rlProgress.key, v)", stored)
+    page.reload()
+    page.wait_for_selector(".rl-quiz .rl-student:not([hidden])")
+    module = handout.varied_pages()["w4_5_matmul"]
+    q = next(q for q in module.exercises(getattr(live_course, module.VARIANTS.problem)).questions if not q.is_choice)
+    answer(page, q.key, handout.typed_answer(q))
+    page.wait_for_function("(k) => window.rlProgress.answers().some((a) => a.exercise === k && a.right)", arg=q.key)
+    kept = page.evaluate("(k) => JSON.parse(localStorage.getItem(window.rlProgress.key))", q.key)
+    assert kept["v"] == 2 and any(a["exercise"] == q.key for a in kept["answers"])
+    assert any(a["value"] in stored for a in kept["aside"])       # the record, or the part unread, as written
+    assert errors == []
+
+
+def test_a_full_storage_keeps_the_record_and_says_so(ctx, site_url):
+    page = ctx.new_page()
+    progress(page, site_url)
+    page.evaluate("""() => { const s = window.rlProgress; s.reset(); s.setStudent("2026-7");
+        const real = Storage.prototype.setItem;
+        Storage.prototype.setItem = function () { throw new DOMException("full", "QuotaExceededError"); };
+        s.answer({page: "w4_1_intensity", exercise: "①-1", typed: "4", right: true, reason: "right"});
+        Storage.prototype.setItem = real; }""")
+    assert "저장 공간이 가득 차" in page.locator(".rl-progress-problem").inner_text()
+    stored = page.evaluate("() => JSON.parse(localStorage.getItem(window.rlProgress.key))")
+    assert stored["student"] == "2026-7" and stored["answers"] == []          # the stored record as it was
 
 
 def answer(page, key, text):
@@ -114,6 +178,10 @@ def test_answers_and_predictions_are_listed_survive_a_reload_export_and_reset(ct
     rows = list(csv.reader(io.StringIO(text.lstrip("\ufeff"))))
     assert [r[0] for r in rows[1:]] == ["답", "답", "답", "예측"]
     assert [r[4] for r in rows[1:4]] == ["", "", "2026-42"]
+    title = next(c["title"] for c in data_of(page)["chapters"] if c["page"] == name)
+    assert [r[2] for r in rows[1:4]] == [title] * 3 and [r[11] for r in rows[1:4]] == [name] * 3   # Korean, then file
+    assert [r[7] for r in rows[1:4]] == ["정답", "오답", "정답"]                          # verdict words, not codes
+    assert re.fullmatch(r"\d{4}-\d\d-\d\d \d\d:\d\d:\d\d UTC[+-]\d\d:\d\d", rows[1][1])      # local time, zone
 
     said = []
     page.once("dialog", lambda d: (said.append(d.message), d.dismiss()))

@@ -1,11 +1,14 @@
 """`make answer-key ROSTER=roster.csv` (coursebook answer-key, tools/coursebook/handout.py), for this term and the next.
+Needs the built site (`make book`): the key is made for the term the site shows, from its variants files.
 
-- A roster (UTF-8, a header row or none, Korean names in other columns, a BOM, blank lines) gives one row per student
-  and exercise of every page with variants: the variant the student's page shows (the same draw as
-  roofline.show.variants), its conditions, an answer the judge accepts, its unit and precision; a spreadsheet runs
-  no cell of it.
-- A bad roster (empty, only a header, an identifier twice, an empty identifier, a line that is not UTF-8) stops
-  with one Korean line naming the line, exit 2, and no file; an earlier key is left as it was.
+- A roster (UTF-8 or CP949, `,` `;` or tab separated, a header recognised by its words — 학번 (ID), Student ID, 이름
+  first — or none, a BOM at the start or inside, blank lines) gives one row per student and exercise of every page
+  with variants: the variant the student's page shows (the same draw as roofline.show.variants), its conditions, an
+  answer the judge accepts, its unit and precision; a spreadsheet runs no cell of it. It names the term it used.
+- A term the site does not show (course.toml changed, not refreshed: fuzz-2 F-6) is refused like `make book` does.
+- A bad roster (empty, only a header, an identifier twice, an empty identifier, a line neither UTF-8 nor CP949, a
+  header with no identifier column, a header this cannot read: fuzz-2 F-7) stops with one Korean line naming the
+  line, exit 2, and no file; an earlier key is left as it was.
 """
 from __future__ import annotations
 
@@ -16,7 +19,7 @@ import sys
 
 import pytest
 
-from coursebook import handout
+from coursebook import handout, roster
 from roofline.show import variants as V
 
 from conftest import term_path
@@ -40,8 +43,15 @@ def run_key(tmp_path, data: bytes, course_path=None):
 def test_the_key_gives_each_student_the_variant_of_the_page(course, tmp_path, request):
     ids = ["2026001", "2026002", "김철수", "S-50"]
     data = ("\ufeff학번,이름\n" + "\n".join(f"{i},학생 {n}" for n, i in enumerate(ids)) + "\n\n").encode("utf-8")
-    done, out = run_key(tmp_path, data, term_path(request.node.callspec.params["course"]))
+    term = request.node.callspec.params["course"]
+    done, out = run_key(tmp_path, data, term_path(term))
+    if term != "live":      # the site shows the live term: a key for another is refused, as `make book` refuses
+        assert done.returncode == 2 and not out.exists(), done.stderr
+        line = done.stderr.strip().splitlines()
+        assert len(line) == 1 and "course.toml이 장의 매개변수 셀과 다르다" in line[0] and "make refresh" in line[0]
+        return
     assert done.returncode == 0, done.stderr
+    assert f"학기 {handout.course_digest(course)}" in done.stdout            # the term used, named
     rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
     assert rows[0] == handout.KEY_HEADER
     modules = handout.varied_pages()
@@ -59,18 +69,37 @@ def test_the_key_gives_each_student_the_variant_of_the_page(course, tmp_path, re
         assert not answer.startswith(("=", "+", "@"))
 
 
-def test_rosters_without_a_header_or_with_other_header_words(tmp_path):
-    assert handout.read_roster(b"a1\na2\n") == ["a1", "a2"]
-    assert handout.read_roster("student,name\n1,김\n".encode()) == ["1"]
-    assert handout.read_roster("ID;x\n".encode() + b"7\n") == ["ID;x", "7"]   # no header word: an identifier
+ROSTERS = {   # fuzz-2 F-7 and the forms an LMS or Excel writes: what each roster means
+    "no header": (b"a1\na2\n", ["a1", "a2"]),
+    "English header": ("student,name\n1,김\n".encode(), ["1"]),
+    "BOM inside (two exports joined)": (b"\xef\xbb\xbf\xed\x95\x99\xeb\xb2\x88\r\n2024001\r\n\xef\xbb\xbf2024002\r\n",
+                                        ["2024001", "2024002"]),
+    "semicolons": ("학번;이름\n2024001;김철수\n2024002;이영희\n".encode(), ["2024001", "2024002"]),
+    "tabs": ("학번\t이름\n2024001\t김철수\n".encode(), ["2024001"]),
+    "학번 (ID)": ("학번 (ID),이름\n2024001,김\n".encode(), ["2024001"]),
+    "Student ID after the name": ("Name,Student ID\n김,2024001\n".encode(), ["2024001"]),
+    "CP949, header in another order": ("이름,학번\n김철수,2024001\n이영희,2024002\n".encode("cp949"), ["2024001", "2024002"]),
+    "spaces and full-width digits": ("학번\n 2024 001 \n２０２４００２\n".encode(), ["2024001", "2024002"]),
+    "Korean identifiers": ("김철수\n홍길동\n".encode(), ["김철수", "홍길동"]),
+}
+
+
+@pytest.mark.parametrize("case", ROSTERS)
+def test_a_roster_is_read_with_the_pages_identifier_rule(case):
+    data, ids = ROSTERS[case]
+    assert roster.read_roster(data) == ids
+    assert all(V.normal(i) == i for i in ids)
 
 
 BAD = {
     "empty": (b"", "학번이 하나도 없다"),
     "header only": ("학번,이름\n".encode(), "학번이 하나도 없다"),
     "twice": ("학번\n2026001\n2026002\n2026001\n".encode(), "4번째 줄의 학번 '2026001'이 2번째 줄과 같다"),
-    "empty id": ("학번,이름\n2026001,김\n,이\n".encode(), "3번째 줄의 학번(첫 칸)이 비어 있다"),
+    "empty id": ("학번,이름\n2026001,김\n,이\n".encode(), "3번째 줄의 학번(1번째 칸)이 비어 있다"),
     "not utf-8": ("학번\n2026001\n".encode() + "김철수,x\n".encode("cp949"), "3번째 줄이 UTF-8이 아니다"),
+    "no identifier column": ("이름,나이\n김,3\n".encode(), "1번째 줄의 머리글(이름,나이)에 학번 칸이 없다"),
+    "a header it cannot read": ("foo;bar\n2024001;a\n2024002;b\n".encode(), "1번째 줄(foo;bar)이 머리글 같은데 알아볼 수 없다"),
+    "twice, once with a BOM": ("학번\n2026001\n\ufeff2026001\n".encode(), "3번째 줄의 학번 '2026001'이 2번째 줄과 같다"),
 }
 
 

@@ -16,6 +16,7 @@
                whether _build/html is the whole, finished build of the sources as they are now
     answer-key ROSTER [--out answer-key.csv]: every student's variant of every exercise, its answer, unit and
                precision (coursebook/handout.py); a bad roster is one Korean line naming the line, and no file
+    new-term   lock the term's variants as the library draws them now (term-lock.json): a new term on purpose
     built      exit 0 if _build/html is the build of what the pages are built from now (`make book` then builds
                nothing), else 1; with --record, remember that it is (coursebook/built.py)
 
@@ -303,6 +304,8 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
         problems += editions.edition_problems(md, now, ROOT)
         if check_site:
             problems += editions.site_problems(md, now, site, ROOT)
+    from coursebook import handout
+    problems += handout.frozen_problems(course)   # a commit that would give students other problems mid-term
     if term:   # every other line follows from the new term: the command that fixes it is the refresh
         problems = [f"{TERM}: {TERM_FIX}", *term,
                     *(re.sub(r": (?:remove it or )?run `make (?:figures|notebooks|book)`.*$", f": {TERM_FIX}", line)
@@ -362,6 +365,9 @@ def main(argv=None) -> int:
     keys = sub.add_parser("answer-key", help="the instructor's answer key: every student's variant of every exercise")
     keys.add_argument("roster", type=Path, help="a UTF-8 CSV, one student identifier a line (a header row allowed)")
     keys.add_argument("--out", type=Path, default=Path("answer-key.csv"), help="the key (default: answer-key.csv)")
+    keys.add_argument("--site", type=Path, default=None, help="the published site whose term it is (default: _build/html)")
+    sub.add_parser("new-term", help="start a new term on purpose: lock the variants the library draws now "
+                                    "(term-lock.json; every student's problems change)")
     built = sub.add_parser("built", help="whether _build/html is the build of the current sources (exit 0) or not (1)")
     built.add_argument("--record", action="store_true", help="after a build: record that it is")
     built.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
@@ -370,11 +376,22 @@ def main(argv=None) -> int:
         from coursebook import handout
 
         try:
-            rows = handout.answer_key(args.roster, args.out)
+            rows = handout.answer_key(args.roster, args.out, site=args.site)
         except params.ParameterError as err:   # a bad roster: one line naming it, and no file
             print(err, file=sys.stderr)
             return 2
         print(f"{args.out}: {rows}줄 (학번마다 모든 장의 연습 문제)")
+        return 0
+    if args.command == "new-term":
+        from coursebook import handout
+
+        try:
+            lock = handout.write_lock(params.load())
+        except params.ParameterError as err:
+            print(err, file=sys.stderr)
+            return 2
+        print(f"{handout.LOCK.name}: 새 학기 {lock['course']}의 변형을 고정했다 ({len(lock['pages'])}개 페이지). "
+              "사이트를 다시 빌드하고(make book) 이 파일을 커밋하자")
         return 0
     try:
         return run(args)

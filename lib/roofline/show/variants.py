@@ -13,7 +13,11 @@ variant shows as "바뀐 조건" are the conditions its questions state (`Questi
 
 The identifier → variant mapping, the same here and in the page's script (_static/exercises.js):
 
-    index = FNV-1a 32 over the UTF-8 bytes of NFC(term + "\\n" + identifier.strip())  mod  len(variants)
+    index = FNV-1a 32 over the UTF-8 bytes of (term + "\\n" + normal(identifier))  mod  len(variants)
+
+with `normal` the one identifier rule (here, in the page's script, in the answer key and the grader): every BOM,
+space and invisible separator dropped wherever it stands, full-width ASCII made ASCII, then NFC
+(tests/show/identifiers.json holds the cases both languages are checked against).
 
 where the term is a digest of the problem the page was built from (every parameter of the course file it reads,
 and the catalog of dtypes and machines), so a new term draws new variants. A hash of an identifier is no model
@@ -119,8 +123,19 @@ def term(problem) -> str:
     return hashlib.sha256(f"{problem!r}\n{problem.catalog!r}".encode("utf-8")).hexdigest()[:12]
 
 
+# what an identifier loses wherever it stands: spaces of every kind, the separators a spreadsheet or a paste leaves
+# (U+001C–U+001F, NEL, line and paragraph separators), zero-width characters and the BOM (U+FEFF). Spelled out, not
+# str.isspace() or JavaScript's \s: the two languages' classes differ (U+001C–U+001F, U+FEFF, U+180E).
+DROPPED = ("\t\n\v\f\r \x1c\x1d\x1e\x1f\x85\xa0\u1680\u180e" + "".join(map(chr, range(0x2000, 0x200E)))
+           + "\u2028\u2029\u202f\u205f\u2060\u3000\ufeff")
+_RULE = {**{ord(c): None for c in DROPPED}, **{c: c - 0xFEE0 for c in range(0xFF01, 0xFF5F)}}
+
+
 def normal(identifier) -> str:
-    return unicodedata.normalize("NFC", str(identifier).strip())
+    """The identifier a student means: DROPPED removed, full-width ASCII (U+FF01–U+FF5E: "２０２６") made ASCII,
+    then NFC. The same as `normal` in _static/variants.js (tests/show/test_identifiers.py runs both)."""
+    text = "" if identifier is None else str(identifier)
+    return unicodedata.normalize("NFC", text.translate(_RULE))
 
 
 def fnv1a(text: str) -> int:
@@ -131,7 +146,8 @@ def fnv1a(text: str) -> int:
 
 
 def index(term_digest: str, identifier, count: int) -> int:
-    return fnv1a(normal(term_digest + "\n" + normal(identifier))) % count
+    """The variant of `identifier` among `count` (term_digest is hexadecimal: the text hashed is already NFC)."""
+    return fnv1a(term_digest + "\n" + normal(identifier)) % count
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,94 @@
+"""A term is frozen when it is published (issue 56): term-lock.json holds the course file's digest and, per page, the
+digest of the variants file the site serves. A commit that keeps course.toml keeps every student's problem byte for
+byte, or `make check` names the pages whose problems it would change and the command that starts a new term.
+
+- For this term and the next: a fresh lock holds; 40 identifiers' problems (conditions, statements, answers, mistake
+  tables: the page's variants file) are recorded; then library changes that keep course.toml — an axis reordered, the
+  variants kept per page lowered, a mistake's message reworded — either leave all 40 problems as they were or are named
+  by the check's Korean line, with `make new-term`. A docstring-like change (nothing drawn differs) is not named.
+- The checkout's committed lock is the live term's, and the library draws what it froze (else this fails with the
+  check's own line: run `make new-term` only to start a new term on purpose).
+"""
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from coursebook import handout
+from roofline.show import exercises as ex
+from roofline.show import variants as V
+
+BOTH_TERMS = True
+pytestmark = pytest.mark.heavy(40)   # rough seconds, for the order of the run (tests/conftest.py)
+IDS = [f"2026{n:04d}" for n in range(38)] + ["김철수", "\ufeffS-7"]
+
+
+def problems(course) -> dict[tuple[str, str], str]:
+    """(page, identifier) → the identifier's variant of the page as its file publishes it (JSON text)."""
+    out = {}
+    for name, module in handout.varied_pages().items():
+        published = json.loads(handout.page_body(module, course))
+        for student in IDS:
+            i = V.index(published["term"], student, len(published["variants"]))
+            out[name, student] = json.dumps(published["variants"][i], ensure_ascii=False, sort_keys=True)
+    return out
+
+
+@pytest.fixture()
+def locked(course, tmp_path, monkeypatch):
+    monkeypatch.setattr(V, "_FOUND", {})                  # draw again under each change, not from the process's cache
+    lock = tmp_path / "term-lock.json"
+    handout.write_lock(course, path=lock)
+    return lock
+
+
+def test_a_fresh_lock_holds_and_names_nothing(course, locked):
+    assert handout.thawed(course, locked) == [] and handout.frozen_problems(course, locked) == []
+
+
+def reorder_axes(monkeypatch, module):
+    bounds = module.VARIANTS
+    monkeypatch.setattr(module, "VARIANTS", V.Bounds(bounds.problem, *reversed(bounds.axes)))
+
+
+CHANGES = {
+    "axes reordered on every page": lambda mp: [reorder_axes(mp, m) for m in handout.varied_pages().values()],
+    "fewer variants kept": lambda mp: mp.setattr(V, "LIMIT", V.LIMIT - 7),
+    "a mistake's message reworded": lambda mp: mp.setattr(ex, "mistake_message",
+                                                           (lambda old: lambda m: old(m) + " (고침)")(ex.mistake_message)),
+    "nothing drawn differs": lambda mp: None,
+}
+
+
+@pytest.mark.parametrize("change", CHANGES)
+def test_a_commit_that_keeps_course_toml_keeps_40_problems_or_the_check_names_it(course, locked, monkeypatch, change):
+    before = problems(course)
+    CHANGES[change](monkeypatch)
+    monkeypatch.setattr(V, "_FOUND", {})
+    after = problems(course)
+    changed_pages = sorted({name for (name, student) in before if before[name, student] != after[name, student]})
+    named = handout.thawed(course, locked)
+    assert set(changed_pages) <= set(named), (change, changed_pages, named)    # no student's problem changes unsaid
+    if change == "nothing drawn differs":
+        assert named == [] and changed_pages == []
+    else:
+        assert named, change
+        line = handout.frozen_problems(course, locked)[0]
+        assert all(name in line for name in named) and handout.NEW_TERM in line and "학기" in line
+
+
+def test_the_committed_lock_is_the_live_terms_and_holds(live_course):
+    lock = handout.read_lock()
+    assert lock is not None, f"{handout.LOCK.name} is missing: `make new-term` writes it"
+    assert lock["course"] == handout.course_digest(live_course), "the lock is another course.toml's: `make new-term`"
+    assert handout.frozen_problems(live_course) == [], handout.frozen_problems(live_course)
+
+
+def test_a_lock_holds_its_course_file_and_every_page_and_says_nothing_of_another(course, tmp_path):
+    other = tmp_path / "lock.json"
+    if handout.Path(course.path).resolve() != handout.COURSE_FILE:
+        assert handout.thawed(course) == []                # another term's file: the live lock says nothing of it
+    handout.write_lock(course, path=other)
+    data = json.loads(other.read_text(encoding="utf-8"))
+    assert data["course"] == handout.course_digest(course) and set(data["pages"]) == set(handout.varied_pages())
