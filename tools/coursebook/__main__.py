@@ -136,12 +136,20 @@ def stale_figures(course, pictures: dict[str, bytes] | None = None) -> list[str]
     return problems
 
 
+def in_chapter(md: Path, read, *args):
+    """`read(text of md, *args)` (a paramcell function), its ParameterError naming the chapter (`chapters/X.md:`)."""
+    try:
+        return read(source_text(md), *args)
+    except (params.ParameterError, ValueError) as err:
+        raise params.ParameterError(f"chapters/{md.name}: {err}") from None
+
+
 def write_parameters(course) -> None:
     """Put course.toml's values into every chapter's parameter cell (every cell computed before one is written)."""
     from coursebook import paramcell
 
-    texts = {md: md.read_text(encoding="utf-8") for md in chapter_sources()}
-    new = {md: paramcell.write(text, course) for md, text in texts.items()}
+    texts = {md: source_text(md) for md in chapter_sources()}
+    new = {md: in_chapter(md, paramcell.write, course) for md in texts}
     for md, text in new.items():
         if text != texts[md]:
             md.write_text(text, encoding="utf-8")
@@ -153,7 +161,7 @@ def term_changes(course) -> list[str]:
     from coursebook import paramcell
 
     return [f"chapters/{md.name}: {line}" for md in chapter_sources()
-            for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
+            for line in in_chapter(md, paramcell.disagreements, course)]
 
 
 def said_stale_term(course, what: str) -> bool:
@@ -184,6 +192,8 @@ def validate_term(course) -> None:
             editions.recompute(md, course_path=course.path)
         except editions.ChapterError as err:
             cause = err.__cause__
+            if isinstance(cause, KeyboardInterrupt):   # Ctrl-C in a cell is an interruption, never a bad value
+                raise KeyboardInterrupt from None
             said = f"{cause}" if isinstance(cause, params.ParameterError) else f"{err}"
             raise params.ParameterError(f"{said} (chapters/{md.name}을(를) 이 값으로 실행할 수 없다)") from None
 
@@ -211,29 +221,50 @@ class Saved:
 
 def build_site(build_dir: Path, command: str | None) -> int:
     """The Makefile's BUILD `command`, with no build record while it runs (an interrupted build leaves none),
-    recorded when it succeeds."""
+    recorded when it succeeds. The previous <build>/html is kept aside while it runs and put back if the build
+    fails or is interrupted: a failed command never deletes a working site."""
     import subprocess
 
     from coursebook import built as site
 
-    site.forget(build_dir)
     if not command:
+        site.forget(build_dir)
         return 0
-    print(command, flush=True)
-    done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
-    if done.returncode:
-        return done.returncode
-    site.record(build_dir)
-    return 0
+    html, kept = build_dir / "html", build_dir / "html.previous"
+    record, kept_record = site.record_path(build_dir), build_dir / "html.built.previous"
+    shutil.rmtree(kept, ignore_errors=True)
+    if html.is_dir():
+        html.rename(kept)
+    if record.is_file():
+        record.replace(kept_record)
+    done = None
+    try:
+        print(command, flush=True)
+        done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
+        if done.returncode == 0:
+            site.record(build_dir)
+    finally:
+        if done is not None and done.returncode == 0 or not kept.is_dir():
+            shutil.rmtree(kept, ignore_errors=True)
+            kept_record.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(html, ignore_errors=True)
+            kept.rename(html)
+            if kept_record.is_file():
+                kept_record.replace(record)
+            print(f"{build_dir.name}/html: 빌드가 끝나지 않아 지난 사이트를 그대로 두었다", file=sys.stderr)
+    return done.returncode
 
 
 def refresh(course, build_dir: Path, command: str | None) -> int:
+    """A new term, all or nothing: the dry run (validate_term) first; then the writes and the site build, and if any
+    of them fails or is interrupted every written file is put back and the previous site kept (build_site)."""
     from coursebook import bookrun, editions
 
     validate_term(course)
     saved = Saved()
     pictures: dict[str, bytes] = {}
-    done = False
+    code = None
     try:
         write_parameters(course)
         # the figures' modules (matplotlib, IPython) are imported here, before the chapters' threads start:
@@ -245,18 +276,17 @@ def refresh(course, build_dir: Path, command: str | None) -> int:
         for md, nb in made.items():
             print(editions.write(md, nb=nb).relative_to(ROOT))
         write_figures(course, pictures)
-        done = True
+        code = build_site(build_dir, command)
     except bookrun.ChapterFailed as err:
-        shutil.rmtree(build_dir / "html", ignore_errors=True)
-        print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
-        return 3
+        print(f"{err}\n{build_dir.name}/html은 그대로 두었다", file=sys.stderr)
+        code = 3
     finally:
-        if not done:
+        if code != 0:
             put_back = saved.restore()
             if put_back:
                 print(f"make refresh did not finish: put back {len(put_back)} files as they were "
                       f"({', '.join(put_back[:4])}{', …' if len(put_back) > 4 else ''})", file=sys.stderr)
-    return build_site(build_dir, command)
+    return code
 
 
 def book(course, build_dir: Path, command: str | None) -> int:
@@ -267,10 +297,8 @@ def book(course, build_dir: Path, command: str | None) -> int:
         return 4
     try:
         bookrun.ensure(chapter_sources(), build_dir)
-    except bookrun.ChapterFailed as err:
-        shutil.rmtree(build_dir / "html", ignore_errors=True)
-        site.forget(build_dir)
-        print(f"{err}\nremoved {build_dir.name}/html", file=sys.stderr)
+    except bookrun.ChapterFailed as err:   # the previous site stays; `make check` says it is not of these sources
+        print(f"{err}\n{build_dir.name}/html은 그대로 두었다", file=sys.stderr)
         return 3
     if site.fresh(build_dir):
         print(f"{build_dir.name}/html is the build of the current sources: not built again")
@@ -293,11 +321,12 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
     check_site = site is not None and (site / "html").is_dir()
     term = []
     for md in chapter_sources():
-        term += [f"chapters/{md.name}: {line}: {TERM_FIX}"
-                 for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
+        term += [f"chapters/{md.name}: {line}: {TERM_FIX}" for line in in_chapter(md, paramcell.disagreements, course)]
         try:
             now = editions.recompute(md, course_path=course.path)   # with the file's values in the parameter cell
         except editions.ChapterError as err:
+            if isinstance(err.__cause__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
             problems.append(f"chapters/{md.name} fails to run with the current library and course.toml: {err}")
             now = None
         problems += editions.edition_problems(md, now, ROOT)
@@ -439,9 +468,8 @@ def write(args, course, build_dir: Path) -> int:
             runs = bookrun.ensure([md.resolve() for md in getattr(args, "sources", [])] or chapter_sources(),
                                   build_dir)
         except bookrun.ChapterFailed as err:
-            # no edition is written from an incomplete run, and no earlier site stays to pass for this one
-            shutil.rmtree(build_dir / "html", ignore_errors=True)
-            print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
+            # no edition is written from an incomplete run; the previous site stays (check says it is stale)
+            print(f"{err}\nnothing written", file=sys.stderr)
             return 3
         if args.command != "execute" or args.editions:
             made = {md: editions.from_book_run(md, run) for md, run in runs.items()}   # all made, then written
