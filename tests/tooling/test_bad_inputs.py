@@ -72,13 +72,13 @@ N = LIVE.week4.N
 BAD_FILES = {
     "tiles-8-values": (lambda: keys(week4__N=4096, week4__tiles=[1, 2, 4, 8, 16, 32, 64, 128]),
                        r"week4\.tiles: .*6개까지"),
-    "N-2**40": (lambda: keys(week4__N=2**40, week4__tiles=[32]), r"week4\.tiles: .*N/T ≤ 2,048"),
-    "N/T-beyond-the-simulation": (lambda: keys(week4__N=2**16, week4__tiles=[16]), r"week4\.tiles: .*N/T = 4,096"),
+    "N-2**40": (lambda: keys(week4__N=2**40, week4__tiles=[32, 64]), r"week4\.N: 2 이상 65,536 이하"),
+    "N/T-beyond-the-simulation": (lambda: keys(week4__N=2**16, week4__tiles=[16, 32]), r"week4\.tiles: .*N/T = 4,096"),
     "N-negative": (lambda: keys(week4__N=-N), r"week4\.N: 양의 정수"),
     "N-zero": (lambda: keys(week4__N=0), r"week4\.N: 양의 정수"),
     "N-string": (lambda: keys(week4__N=str(N)), r"week4\.N: 양의 정수"),
     "N-float": (lambda: keys(week4__N=float(N)), r"week4\.N: 양의 정수"),
-    "tiles-not-dividing": (lambda: keys(week4__tiles=[N + 1]), r"week4\.tiles: .*약수"),
+    "tiles-not-dividing": (lambda: keys(week4__tiles=[N + 1, 2 * N + 2]), r"week4\.tiles: .*약수"),
     "tiles-empty": (lambda: keys(week4__tiles=[]), r"week4\.tiles: "),
     "tiles-unsorted": (lambda: keys(week4__N=4096, week4__tiles=[128, 64]), r"week4\.tiles: .*커져야"),
     "small_T-not-dividing": (lambda: keys(week4__small_N=4, week4__small_T=3), r"week4\.small_T: .*약수"),
@@ -97,6 +97,28 @@ BAD_FILES = {
     "empty-file": (lambda: b"", r"\[course\.toml\]: 빠진 키"),
     "bom": (lambda: b"\xef\xbb\xbf" + COURSE.read_bytes(), r"course\.toml.*BOM"),
     "invalid-utf-8": (lambda: COURSE.read_bytes().replace(b"\n", b"\n# \xff\xfe\n", 3), r"course\.toml.*UTF-8이 아니다"),
+    # fuzz-2 (issue 57): values the dry run used to pass and a later step broke on, or that hung or crashed
+    "t40-BW-in-TB/s": (lambda: text_edit(r"^(BW\s*=\s*)1e12", r"\g<1>1.0"), r"presets\.course\.BW: .*Byte/s로 적는다"),
+    "t39-BW-in-GB/s": (lambda: text_edit(r"^(BW\s*=\s*)1e12", r"\g<1>2000"), r"presets\.course\.BW: .*Byte/s"),
+    "t41-peak-20": (lambda: text_edit(r"^peak = \{ FP32 = 20e12 \}", "peak = { FP32 = 20 }"),
+                    r"presets\.course\.peak\.FP32: .*FLOPs/s로 적는다"),
+    "t108-name-with-quote": (lambda: text_edit(r'^name = "가상 하드웨어"', "name = 'NVIDIA \"SXM5\"'"),
+                             r'presets\.course\.name: 글자 "'),
+    "t84-name-with-markup": (lambda: text_edit(r'^name = "가상 하드웨어"', "name = '<img src=x onerror=alert(1)>'"),
+                             r"presets\.course\.name: 글자 < >"),
+    "t72-naive_N-5000": (lambda: keys(note__measure__naive_N=5000), r"note\.measure\.naive_N: 1 이상 128 이하"),
+    "t73-blas_N-100000": (lambda: keys(note__measure__blas_N=100_000), r"note\.measure\.blas_N: 1 이상 2,048 이하"),
+    "t74-flash-N-200000": (lambda: keys(note__flash_check__N=[64, 100, 200_000]), r"note\.flash_check\.N: .*200,000"),
+    "t88-N-2**62": (lambda: keys(week4__N=2**62, week4__tiles=[2**52, 2**62]), r"week4\.N: 2 이상 65,536 이하"),
+    "t110-one-tile": (lambda: keys(week4__tiles=[64]), r"week4\.tiles: 타일 한 변을 2개 이상"),
+    "t93-N-1": (lambda: keys(week4__N=1, week4__tiles=[1]), r"week4\.N: 2 이상"),
+    "t66-small_N-100000": (lambda: keys(week4__small_N=100_000), r"week4\.small_N: 2 이상 32 이하"),
+    "t71-capacity-1-Byte": (lambda: keys(week4__cache__capacities=[1]), r"week4\.cache\.capacities: .*Byte로 적는다"),
+    "t69-extra-registers-300": (lambda: keys(week4__extra_registers=300), r"week4\.extra_registers: 1 이상 255 이하"),
+    "t70-L-10**14": (lambda: keys(week3__L=10**14), r"week3\.L: "),
+    "t96-group-10**9": (lambda: keys(week4__cache__group_size_M=10**9), r"week4\.cache\.group_size_M: "),
+    "measure-T-1": (lambda: keys(note__measure__T=1), r"note\.measure\.T: 타일 루프는"),
+    "flash-blocks-1": (lambda: keys(note__flash_check__blocks=[[1, 1]]), r"note\.flash_check\.blocks: 검산의 블록 반복"),
 }
 
 
@@ -149,7 +171,8 @@ def repo(tmp_path_factory) -> Path:
     return copy
 
 
-REFRESHED = {"tiles-8-values", "N-2**40", "bom", "invalid-utf-8", "hardware-200000-characters"}
+REFRESHED = {"tiles-8-values", "N-2**40", "bom", "invalid-utf-8", "hardware-200000-characters", "t40-BW-in-TB/s",
+             "t73-blas_N-100000", "t88-N-2**62"}
 
 
 @pytest.mark.parametrize("case", [*sorted(REFRESHED), "missing"])
@@ -221,6 +244,11 @@ BAD_CELLS = [
     ("week3_vector_add", "L", "0"),
     ("flashattention", "seq", "-4096"),
     ("flashattention", "hardware", '"no_such_machine"'),
+    # fuzz-2 (issue 57): one tile in ⑤ (a raw TypeError), small_N named as N, the student's own N hanging
+    ("w4_5_matmul", "tiles", f"[{TERM.tiles[-1]}]"),
+    ("w4_3_tiling", "small_N", "100"),
+    ("w4_3_tiling", "N", "2**62"),
+    ("w4_1_intensity", "N", "True"),
 ]
 
 

@@ -214,7 +214,7 @@ def fresh(build_dir: Path, root: Path = ROOT) -> bool:
         was = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         was = None
-    if was == _now(build_dir, root):
+    if was == _now(build_dir, root) and not cache_damage(build_dir):
         return True
     path.unlink(missing_ok=True)
     return False
