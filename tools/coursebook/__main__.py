@@ -232,7 +232,11 @@ def build_site(build_dir: Path, command: str | None) -> int:
         return 0
     html, kept = build_dir / "html", build_dir / "html.previous"
     record, kept_record = site.record_path(build_dir), build_dir / "html.built.previous"
-    shutil.rmtree(kept, ignore_errors=True)
+    if kept.is_dir():   # a run killed mid-build (SIGKILL) left its partial pages beside the previous site
+        shutil.rmtree(html, ignore_errors=True)
+        kept.rename(html)
+        if kept_record.is_file():
+            kept_record.replace(record)
     if html.is_dir():
         html.rename(kept)
     if record.is_file():
