@@ -53,11 +53,11 @@ class Range:
     unit: str = ""
     slip: str = ""
 
-    def check(self, value, where: str):
+    def check(self, value, where: str, above_only: bool = False):
         """`value` (a number or a list of them, nested) if every number lies in the range, else ParameterError
-        naming `where`, the range and the value."""
+        naming `where`, the range and the value (`above_only`: only a number above the range)."""
         for number in _numbers(value):
-            if not self.lo <= number <= self.hi:
+            if number > self.hi or not above_only and number < self.lo:
                 unit = f" {self.unit}" if self.unit else ""
                 slip = f" {self.slip}" if number < self.lo and self.slip else ""
                 raise ParameterError(f"{where}: {_plain_number(self.lo)}{unit} 이상 {_plain_number(self.hi)}{unit} "
@@ -321,8 +321,8 @@ def _parse(cls, values: dict, catalog: Catalog, name: Callable[[str], str], stri
     """`values` (key → value, every field) checked in the table's order and built into a `cls`."""
     parsing = Parsing(catalog, name, strict=strict)
     for f in fields(cls):
-        if f.range:   # first (a value far out of range never reaches a rule that computes with it), then as checked
-            f.range.check(values[f.key], name(f.key))
+        if f.range:   # a value too large never reaches a rule that computes with it; then each value as checked
+            f.range.check(values[f.key], name(f.key), above_only=True)
         parsing.got[f.key] = f.check(values[f.key], name(f.key), parsing)
         if f.range:
             f.range.check(parsing.got[f.key], name(f.key))
