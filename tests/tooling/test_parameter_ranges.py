@@ -161,7 +161,9 @@ def extreme_term(end: str) -> dict:
     if end == "hi":
         return {"week4.N": 65_536, "week4.tiles": [32, 65_536], "week4.small_N": 32, "week4.small_T": 2,
                 "week4.cache.group_size_M": 2048, "note.measure": None}
-    return {"week4.N": 2, "week4.tiles": [1, 2], "week4.small_N": 2, "week4.small_T": 1,
+    # (N = 64: a smaller N on the course's machine has no tile reaching the ridge, a sentence ⑤ has no derivation for,
+    # which the dry run refuses: test_the_dry_run_holds_the_site_build_s_derivation_gate)
+    return {"week4.N": 64, "week4.tiles": [32, 64], "week4.small_N": 2, "week4.small_T": 1,
             "week4.cache.small_capacities": [1], "week4.cache.capacities": [1024], "week4.cache.group_size_M": 1}
 
 
@@ -171,6 +173,19 @@ def test_a_term_at_the_ends_passes_the_dry_run(end, tmp_path):
     values = {k: v for k, v in extreme_term(end).items() if v is not None}
     course = load_text(tmp_path, with_values(live_text(), values))
     coursebook.validate_term(course)
+
+
+def test_the_dry_run_holds_the_site_build_s_derivation_gate(tmp_path):
+    """F-1: a term whose pages would stop the site build (a glued number without its derivation: fuzz-2's BW = 1.0
+    case, here a tiny N on the course's machine) is refused by the dry run, before anything is written, in one
+    Korean line naming the chapter and the glued value."""
+    text = set_preset(set_preset(live_text(), "presets.course.BW", 10**12), "presets.course.peak.FP32", 20 * 10**12)
+    course = load_text(tmp_path, with_values(text, {"week4.hardware": "course", "week4.dtype": "FP32",
+                                                    "week4.N": 16, "week4.tiles": [8, 16]}))
+    with pytest.raises(params.ParameterError) as refused:
+        coursebook.validate_term(course)
+    said = str(refused.value)
+    assert said.startswith("chapters/") and "유도가 없어 사이트 빌드가 멈춘다" in said and "\n" not in said, said
 
 
 MEASURED = """

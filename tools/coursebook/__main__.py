@@ -181,21 +181,58 @@ TERM = ("course.toml disagrees with the chapters' parameter cells (a new term?):
         "figures, the editions and the site")
 
 
+def derivation_gaps(md: Path, glued, names) -> list[str]:
+    """The site build's derivation gate (coursebook.derivations: a glued number, a number inside a glued sentence or a
+    number in a glued table, without its derivation, stops the build) on a chapter's records alone, before any page
+    exists: each gap as "glue 'KEY'의 숫자 '…'". `names`: the presets' names (a number inside one is a name's)."""
+    import ast
+
+    from coursebook import derivations as gate
+
+    gaps = []
+    for kind, key in gate.uses(source_text(md)):
+        data = glued.get(key, {})
+        record = data.get(gate.WHY_MIME) or {}
+        if kind == "text":
+            text = str(ast.literal_eval(data["text/plain"])) if "text/plain" in data else ""
+            numbers = [(0, len(text))] if gate.is_number(text) else gate.sentence_numbers(text, names)
+            if record and "parts" not in record:
+                continue
+            spans = [(p["at"], p["at"] + p["length"]) for p in record.get("parts", [])]
+            gaps += [f"glue {key!r}의 숫자 {text[a:b]!r}" for a, b in numbers
+                     if not any(x <= a and b <= y for x, y in spans)]
+        elif "block" not in record:
+            derived = {c["cell"] for c in record.get("cells", [])}
+            gaps += [f"glue {key!r}의 표 칸 {cell!r}" for cell in gate.table_cells(data.get("text/markdown", ""))
+                     if gate.is_number(cell) and cell not in derived]
+    return gaps
+
+
 def validate_term(course) -> None:
     """Everything each chapter asks of the model for `course`, computed before anything is written: every chapter's
-    code run in-process with the file's values in its parameter cell (editions.recompute). Raises ParameterError
-    naming the first chapter that fails and why."""
-    from coursebook import editions
+    code run in-process with the file's values in its parameter cell (editions.recompute), and the site build's
+    derivation gate on its records (derivation_gaps). Raises ParameterError naming the first chapter that fails and
+    why."""
+    import tomllib
 
+    from coursebook import derivations, editions
+
+    names = derivations.preset_names(tomllib.loads(course.path.read_text(encoding="utf-8")))
     for md in chapter_sources():
         try:
-            editions.recompute(md, course_path=course.path)
+            glued = editions.recompute(md, course_path=course.path)
         except editions.ChapterError as err:
             cause = err.__cause__
             if isinstance(cause, KeyboardInterrupt):   # Ctrl-C in a cell is an interruption, never a bad value
                 raise KeyboardInterrupt from None
             said = f"{cause}" if isinstance(cause, params.ParameterError) else f"{err}"
             raise params.ParameterError(f"{said} (chapters/{md.name}을(를) 이 값으로 실행할 수 없다)") from None
+        gaps = derivation_gaps(md, glued, names)
+        if gaps:
+            more = f" 외 {len(gaps) - 1}곳" if len(gaps) > 1 else ""
+            raise params.ParameterError(f"chapters/{md.name}: 이 값으로는 {gaps[0]}{more}에 유도가 없어 사이트 빌드가 "
+                                        "멈춘다 (roofline.show.why). course.toml의 값이 단위나 자릿수를 잘못 쓴 것이 "
+                                        "아닌지 docs/parameters.md와 견주자")
 
 
 class Saved:
