@@ -282,10 +282,10 @@ def build_site(build_dir: Path, command: str | None) -> int:
     try:
         print(command, flush=True)
         done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
-        if done.returncode == 0:
+        if done.returncode == 0 and html.is_dir():
             site.record(build_dir)
     finally:
-        if done is not None and done.returncode == 0 or not kept.is_dir():
+        if done is not None and done.returncode == 0 and html.is_dir() or not kept.is_dir():
             shutil.rmtree(kept, ignore_errors=True)
             kept_record.unlink(missing_ok=True)
         else:
@@ -293,7 +293,8 @@ def build_site(build_dir: Path, command: str | None) -> int:
             kept.rename(html)
             if kept_record.is_file():
                 kept_record.replace(record)
-            print(f"{build_dir.name}/html: 빌드가 끝나지 않아 지난 사이트를 그대로 두었다", file=sys.stderr)
+            if done is None or done.returncode:
+                print(f"{build_dir.name}/html: 빌드가 끝나지 않아 지난 사이트를 그대로 두었다", file=sys.stderr)
     return done.returncode
 
 
@@ -357,8 +358,9 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
     from coursebook import built, editions, paramcell
 
     problems = stale_figures(course) if figures else []
-    if site is not None:
-        problems += built.problems(site) + built.site_files(site)
+    # the site's own lines come last: the editions are among what it is built from, so `make notebooks` (or
+    # figures) first and `make book` after them is the order in which the printed fixes converge
+    site_lines = built.problems(site) + built.site_files(site) if site is not None else []
     check_site = site is not None and (site / "html").is_dir()
     term = []
     for md in chapter_sources():
@@ -372,7 +374,8 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
             now = None
         problems += editions.edition_problems(md, now, ROOT)
         if check_site:
-            problems += editions.site_problems(md, now, site, ROOT)
+            site_lines += editions.site_problems(md, now, site, ROOT)
+    problems += site_lines
     if term:   # every other line follows from the new term: the command that fixes it is the refresh
         problems = [f"{TERM}: {TERM_FIX}", *term,
                     *(re.sub(r": (?:remove it or )?run `make (?:figures|notebooks|book)`.*$", f": {TERM_FIX}", line)
