@@ -302,3 +302,42 @@ def typed_body(body: str, name: str, value: str) -> str:
 
 def test_the_live_file_passes():   # (the table's cases fail because of what they change, not of the term)
     assert tomllib.loads(COURSE.read_text(encoding="utf-8")) and params.load(COURSE)
+
+
+# ---------------------------------------------------------------- a chapter's .md cell as a student writes it (F-5)
+
+@pytest.mark.parametrize("source, values", [
+    ("N = 2**12", {"N": 4096}),
+    ("tiles = list(range(32, 129, 32))", {"tiles": [32, 64, 96, 128]}),
+    ("small_N = 4\nN = small_N * 1024", {"small_N": 4, "N": 4096}),
+    ("N = 4096.0\nflag = True\nnothing = None", {"N": 4096.0, "flag": True, "nothing": None}),
+    ("tiles = (32, 64)", {"tiles": [32, 64]}),
+])
+def test_a_parameter_cell_is_read_as_python_computes_it(source, values):
+    assert paramcell.assignments(source) == values
+
+
+@pytest.mark.parametrize("source, named", [
+    ("N = 4096)", "매개변수 셀 1번째 줄: 파이썬 문법 오류"),
+    ("N = small_N", "N: 매개변수 셀에서 읽을 수 없는 식 'small_N'"),
+    ("N = 2**10**10", "N: 매개변수 셀에서 읽을 수 없는 식 '2**10**10'"),
+    ("tiles = list(range(10**9))", "tiles: 매개변수 셀에서 읽을 수 없는 식"),
+    ("N = open('x').read()", "N: 매개변수 셀에서 읽을 수 없는 식"),
+    ("N = 4096 / 0", "N: 매개변수 셀에서 읽을 수 없는 식"),
+])
+def test_a_parameter_cell_the_build_cannot_read_is_one_korean_line(source, named):
+    with pytest.raises(params.ParameterError) as refused:
+        paramcell.assignments(source)
+    said = str(refused.value)
+    assert said.startswith(named) and "\n" not in said and len(said) < 600, said
+
+
+def test_a_float_or_a_bool_in_a_cell_is_not_the_file_s_whole_number():
+    """N = 4096.0 (m05) or N = True is a value the chapter refuses: the staleness check names it (make book stops with
+    exit 4 and keeps the site) instead of letting the build run the chapter into the error."""
+    md = ROOT / "chapters" / "w4_1_intensity.md"
+    text = md.read_text(encoding="utf-8")
+    for typed in (f"{float(LIVE.week4.N)!r}", "True"):
+        changed = re.sub(r"^N = \d[\d_]*", f"N = {typed}", text, count=1, flags=re.M)
+        assert changed != text
+        assert any(line.startswith(f"parameter cell: N = {typed} but") for line in paramcell.disagreements(changed, LIVE))
