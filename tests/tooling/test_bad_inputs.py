@@ -211,6 +211,11 @@ def test_a_broken_edition_is_named_with_the_command_that_writes_it(repo, how):
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-3000:]
     named = [line for line in run.stderr.splitlines() if line.startswith("chapters/w4_1_intensity.ipynb")]
     assert named and "cannot be read" in named[0] and "make notebooks" in named[0], run.stderr[-3000:]
+    # (fuzz-2 FD12b, FD13) the fixes converge in the order printed: the edition (`make notebooks`) before the site
+    # (`make book`), since the site is built from the editions too
+    lines = run.stderr.splitlines()
+    site = [i for i, line in enumerate(lines) if line.startswith("_build/")]
+    assert not site or lines.index(named[0]) < min(site), run.stderr[-3000:]
 
 
 # ---------------------------------------------------------------- bad values typed into a parameter cell
