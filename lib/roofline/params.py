@@ -60,8 +60,8 @@ class Range:
             if number > self.hi or not above_only and number < self.lo:
                 unit = f" {self.unit}" if self.unit else ""
                 slip = f" {self.slip}" if number < self.lo and self.slip else ""
-                raise ParameterError(f"{where}: {_plain_number(self.lo)}{unit} 이상 {_plain_number(self.hi)}{unit} "
-                                     f"이하여야 한다 ({self.why}). 받은 값: {_plain_number(number)}{unit}.{slip}")
+                raise ParameterError(f"{where}: {plain_number(self.lo)}{unit} 이상 {plain_number(self.hi)}{unit} "
+                                     f"이하여야 한다 ({self.why}). 받은 값: {plain_number(number)}{unit}.{slip}")
         return value
 
 
@@ -73,7 +73,7 @@ def _numbers(value):
         yield value
 
 
-def _plain_number(value) -> str:
+def plain_number(value) -> str:
     """4,096 or 1e+12 (a message's number: exact for whole numbers up to 10¹², else three digits)."""
     if isinstance(value, Fraction) and value.denominator != 1:
         return f"{float(value):.3g}"
@@ -81,7 +81,7 @@ def _plain_number(value) -> str:
     return f"{value:,}" if abs(value) < 10**12 else f"{float(value):.3g}"
 
 
-KiB, MiB, GiB, TiB = 2**10, 2**20, 2**30, 2**40
+KiB, MiB, TiB = 2**10, 2**20, 2**40
 # a machine's two numbers, in the units the file uses: below 1 GFLOP/s or 1 GB/s is another unit written as a number
 PEAK_RANGE = Range(10**9, 10**19, "최대 성능 1 GFLOP/s부터 10 EFLOP/s까지: 이보다 작거나 크면 단위 실수다", "FLOPs/s",
                    "FLOPs/s로 적는다: 20 TFLOP/s는 20e12")
@@ -461,6 +461,7 @@ MAX_NAIVE_N = 128            # the pure-Python triple loop: N³ = 2,097,152 step
 MAX_MEASURED_N = 2048        # the tiled loop and BLAS in float64: two N×N inputs and the product, 96 MiB at 2,048
 MEASURED = "float64 행렬 둘과 그 곱: 2,048이면 96 MiB, BLAS 한 번에 1초 안"
 MAX_TILE_STEPS = 2**15       # the tiled loop's small products, (⌈N/T⌉)³: each a NumPy call
+MAX_STRIDE_N = 8192          # note.gemm.N is also the side of the copies the note times (FP32, two of them: 512 MiB)
 MAX_FLASH_N = 2048           # FlashAttention's check: the N×N score matrix, 32 MiB at 2,048
 MAX_FLASH_STEPS = 2**16      # its blocks, Σ ⌈N/B_r⌉·⌈N/B_c⌉ over every N and block: each a few NumPy calls
 MAX_SIMULATED_SIDE = 2048   # output tiles per side, N/T, the LRU simulation of ③ holds: (N/T)² = 4M tiles take 0.6 GB, 2 s
@@ -663,7 +664,8 @@ class GemmExample:
     """note.gemm: (b×K)·(K×N) for each batch b."""
 
     N: int = param(whole, "출력 열 수 N", cell=False,
-        range=Range(1, 2**16, "GEMM의 N: 같은 N의 두 행렬을 옮겨 적는 측정(stride)이 FP32로 2 × 16 GiB까지 잡는다"))
+        range=Range(1, MAX_STRIDE_N, "행 순서와 열 순서로 옮겨 적는 시간을 재는 셀이 FP32 N×N 행렬 둘을 잡는다: "
+                                     "8,192이면 512 MiB"))
     K: int = param(whole, "안쪽 차원 K", cell=False,
         range=Range(1, 2**24, "안쪽 차원 (닫힌 꼴로만 센다)"))
     batches: tuple[int, ...] = param(short_list(whole_list, 16), "배치 b의 목록", cell=False,

@@ -197,12 +197,14 @@ N = params.MAX_FLASH_N
 Q, K, V = np.random.default_rng(1).standard_normal((3, N, 256))
 attention.standard_forward(Q, K, V)
 attention.flash_forward(Q, K, V, 64, 64, attention.Traffic())   # (N/64)² = 1,024 steps ≤ MAX_FLASH_STEPS
+del Q, K, V
+matmul_timing.stride(params.MAX_STRIDE_N, repeats=1)
 print(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
 """
 
 
 def test_the_measured_cells_at_their_largest_sizes_stay_under_2_GB():
-    """note.measure and note.flash_check at their upper ends (the cells the dry run leaves to the kernel) run in one
-    process whose peak memory is under 2 GB."""
+    """note.measure, note.flash_check and note.gemm.N (the copies the note times) at their upper ends (the cells the
+    dry run leaves to the kernel) run in one process whose peak memory is under 2 GB."""
     done = subprocess.run([sys.executable, "-c", MEASURED], capture_output=True, text=True, check=True)
     assert int(done.stdout.split()[-1]) * 1024 < 2 * 10**9

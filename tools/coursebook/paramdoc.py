@@ -22,7 +22,7 @@ HEAD = """# 매개변수와 허용 범위
 
 
 def number(value) -> str:
-    return params._plain_number(value)
+    return params.plain_number(value)
 
 
 def row(key: str, cell: str, about: str, bounds) -> str:
