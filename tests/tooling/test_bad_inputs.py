@@ -346,3 +346,30 @@ def test_a_float_or_a_bool_in_a_cell_is_not_the_file_s_whole_number():
         changed = re.sub(r"^N = \d[\d_]*", f"N = {typed}", text, count=1, flags=re.M)
         assert changed != text
         assert any(line.startswith(f"parameter cell: N = {typed} but") for line in paramcell.disagreements(changed, LIVE))
+
+
+def test_ctrl_c_during_the_dry_run_is_an_interruption_not_a_bad_value(repo):
+    """F-3: Ctrl-C while `make refresh` tries the new term (or runs its chapters) is reported as an interruption,
+    exit 130, never as a bad course.toml value; nothing is changed."""
+    import signal
+    import time
+
+    from coursebook import lock
+
+    toml = repo / "lib" / "roofline" / "course.toml"
+    good = toml.read_bytes()
+    toml.write_bytes(keys(week4__N=2 * N if 2 * N <= 65_536 else N // 2))
+    before = tree_hash(repo, skip=("lib/roofline/course.toml",))
+    run = subprocess.Popen([sys.executable, "-m", "coursebook", "refresh", "--build", "true"], cwd=repo,
+                           env=env_for(repo), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        while (lock.holder(repo / "_build") or {}).get("pid") != run.pid and run.poll() is None:
+            time.sleep(0.05)   # (the lock is taken once the command has read course.toml: the dry run follows)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=600)
+    finally:
+        toml.write_bytes(good)
+    assert run.returncode == 130 and "Traceback" not in err, err[-3000:]
+    assert "중단했다" in err and "course.toml:" not in err, err[-3000:]
+    assert tree_hash(repo, skip=("lib/roofline/course.toml",)) == before
