@@ -26,10 +26,18 @@ $(UV):
 
 # The environment: a plain venv, then every pin of requirements.txt (and the two local packages, editable) by uv,
 # compiled to bytecode as it installs (else each of the first chapter kernels, side by side, compiles what it imports).
+# The stamp holds the checkout's path: a copied checkout (`cp -a`, .venv included) has an environment made for another
+# path (the editable installs and the scripts' #! lines name the original), so it is made again here, from uv's cache.
+ifneq ($(shell cat $(STAMP) 2>/dev/null),$(CURDIR))
+.PHONY: $(STAMP)
+endif
 $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
+	@if [ -f $(STAMP) ] && [ "$$(cat $(STAMP))" != "$(CURDIR)" ]; then \
+	  echo ".venv was made for $$(cat $(STAMP) || echo 'another checkout'): made again for $(CURDIR)"; \
+	  rm -rf $(VENV)/bin $(VENV)/lib $(VENV)/lib64 $(VENV)/include $(VENV)/pyvenv.cfg; fi
 	$(PYTHON) -m venv --without-pip $(VENV)
 	$(UV) pip install -q --compile-bytecode --python $(BIN)/python -r requirements.txt
-	touch $(STAMP)
+	echo "$(CURDIR)" > $(STAMP)
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 # 페이지가 만들어진 재료(저장소의 파일, 실행 캐시, 매개변수 파일, 환경)가 지난 빌드 뒤로 그대로이면 다시 빌드하지 않는다

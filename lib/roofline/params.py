@@ -24,6 +24,7 @@ import functools
 import os
 import re
 import tomllib
+from fractions import Fraction
 import typing
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -34,6 +35,77 @@ from roofline.errors import (ParameterError, check_divides, choice, int_list, po
 from roofline.hardware import Preset, Roofline, SMLimits
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 ENVIRONMENT = "ROOFLINE_COURSE"   # another parameter file for `load()` (the tooling runs a chapter for another term)
+
+
+# ---------------------------------------------------------------- ranges
+
+@dataclass(frozen=True)
+class Range:
+    """The values one parameter may take, lo ≤ value ≤ hi (each number of a list), and why the ends are there:
+    what the model and the build machine compute in bounded time and memory (no value makes a chapter run for
+    more than a minute or hold more than 2 GB), or what a real course's machine can be. `slip`: what a value below
+    `lo` almost surely is (a unit slip: 1.0 for 1 TB/s written where Byte/s is meant), said with the unit.
+    docs/parameters.md lists every one (generated from this table: tools/coursebook/paramdoc.py)."""
+
+    lo: int | Fraction
+    hi: int | Fraction
+    why: str
+    unit: str = ""
+    slip: str = ""
+
+    def check(self, value, where: str, above_only: bool = False):
+        """`value` (a number or a list of them, nested) if every number lies in the range, else ParameterError
+        naming `where`, the range and the value (`above_only`: only a number above the range)."""
+        for number in _numbers(value):
+            if number > self.hi or not above_only and number < self.lo:
+                unit = f" {self.unit}" if self.unit else ""
+                slip = f" {self.slip}" if number < self.lo and self.slip else ""
+                raise ParameterError(f"{where}: {plain_number(self.lo)}{unit} 이상 {plain_number(self.hi)}{unit} "
+                                     f"이하여야 한다 ({self.why}). 받은 값: {plain_number(number)}{unit}.{slip}")
+        return value
+
+
+def _numbers(value):
+    if isinstance(value, (list, tuple)):
+        for item in value:
+            yield from _numbers(item)
+    elif isinstance(value, (int, Fraction)) and not isinstance(value, bool):
+        yield value
+
+
+def plain_number(value) -> str:
+    """4,096 or 1e+12 (a message's number: exact for whole numbers up to 10¹², else three digits)."""
+    if isinstance(value, Fraction) and value.denominator != 1:
+        return f"{float(value):.3g}"
+    value = int(value)
+    return f"{value:,}" if abs(value) < 10**12 else f"{float(value):.3g}"
+
+
+KiB, MiB, TiB = 2**10, 2**20, 2**40
+# a machine's two numbers, in the units the file uses: below 1 GFLOP/s or 1 GB/s is another unit written as a number
+PEAK_RANGE = Range(10**9, 10**19, "최대 성능 1 GFLOP/s부터 10 EFLOP/s까지: 이보다 작거나 크면 단위 실수다", "FLOPs/s",
+                   "FLOPs/s로 적는다: 20 TFLOP/s는 20e12")
+BW_RANGE = Range(10**9, 10**16, "대역폭 1 GB/s부터 10 PB/s까지: 이보다 작거나 크면 단위 실수다", "Byte/s",
+                 "Byte/s로 적는다: 1 TB/s는 1e12, 320 GB/s는 320e9")
+DTYPE_RANGE = Range(1, 16, "원소 하나의 Byte: FP8의 1부터 FP128의 16까지", "Byte")
+SM_RANGES = {
+    "SMs": Range(1, 1024, "GPU 하나의 SM 수"),
+    "smem_per_SM": Range(KiB, 16 * MiB, "SM 하나의 Shared Memory (Byte): 1 KiB부터 16 MiB까지", "Byte",
+                         "Byte로 적는다: 228 KiB는 233_472"),
+    "warp_size": Range(1, 128, "워프 하나의 스레드"),
+    "threads_per_block": Range(1, 8192, "블록 하나의 스레드"),
+    "threads": Range(1, 16384, "SM에 상주하는 스레드"),
+    "warps": Range(1, 1024, "SM에 상주하는 워프"),
+    "blocks": Range(1, 1024, "SM에 상주하는 블록"),
+    "registers": Range(1, 2**20, "SM의 32비트 레지스터"),
+    "registers_per_block": Range(1, 2**20, "블록 하나의 레지스터"),
+    "registers_per_thread": Range(1, 1024, "스레드 하나의 레지스터"),
+    "register_unit": Range(1, 4096, "워프 하나의 레지스터 할당 단위"),
+    "register_partitions": Range(1, 64, "SM 분할 수"),
+    "smem_per_block": Range(1, 16 * MiB, "블록 하나의 Shared Memory (Byte)", "Byte"),
+    "smem_reserved": Range(0, 64 * KiB, "블록마다 예약하는 Shared Memory (Byte)", "Byte"),
+    "smem_unit": Range(1, 64 * KiB, "Shared Memory 할당 단위 (Byte)", "Byte"),
+}
 
 
 # ---------------------------------------------------------------- data types and presets
@@ -96,12 +168,13 @@ def parse_sm(key: str, table, smem_per_SM: int | None) -> SMLimits:
     if smem_per_SM is None:
         raise ParameterError(f"{where}: SM 한도를 쓰려면 presets.{key}.smem_per_SM도 있어야 한다")
     cc = text(table["compute_capability"], f"{where}.compute_capability")
-    if not re.fullmatch(r"\d+\.\d+", cc):
+    if not re.fullmatch(r"[1-9]\d?\.\d", cc):
         raise ParameterError(f"{where}.compute_capability: \"9.0\"처럼 주.부 번호여야 한다. 받은 값: {shown(cc)}")
-    counts = {k: positive_int(table[k], f"{where}.{k}") for k in SM_COUNTS}
+    counts = {k: SM_RANGES[k].check(positive_int(table[k], f"{where}.{k}"), f"{where}.{k}") for k in SM_COUNTS}
     reserved = table["smem_reserved"]
     if isinstance(reserved, bool) or not isinstance(reserved, int) or reserved < 0:
         raise ParameterError(f"{where}.smem_reserved: 0 이상의 정수여야 한다. 받은 값: {shown(reserved)}")
+    SM_RANGES["smem_reserved"].check(reserved, f"{where}.smem_reserved")
     if counts["warps"] * counts["warp_size"] != counts["threads"]:
         raise ParameterError(f"{where}.warps: warps × warp_size = threads여야 한다. 받은 값: {counts['warps']} × "
                              f"{counts['warp_size']} ≠ {counts['threads']}")
@@ -119,6 +192,23 @@ def parse_sm(key: str, table, smem_per_SM: int | None) -> SMLimits:
                     architecture=_https(table["architecture"], f"{where}.architecture"), **counts)
 
 
+# what the site's typesetting would change in a name it shows (Sphinx's smart quotes turn " ' -- ... into “ ’ – …, and
+# Markdown reads ` * _ [ ] < > \\ as markup): the page would then differ from the record the build checks it against
+UNSAFE_TEXT = ('"', "'", "`", "--", "...", "*", "_", "[", "]", "<", ">", "\\", "$", "{", "}", "|")
+
+
+def plain_text(value, where: str) -> str:
+    """A name the pages show word for word: a non-empty one-line string of at most 60 characters without any of
+    UNSAFE_TEXT."""
+    value = text(value, where)
+    bad = [t for t in UNSAFE_TEXT if t in value]
+    if bad or "\n" in value or len(value) > 60:
+        why = (f"글자 {' '.join(bad)}는 쓸 수 없다 (사이트가 따옴표·기호를 바꾸거나 마크업으로 읽는다)" if bad else
+               "한 줄, 60자 이하여야 한다")
+        raise ParameterError(f"{where}: {why}. 받은 값: {shown(value)}")
+    return value
+
+
 def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     where = f"presets.{key}"
     check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "cuda", "SMs", "smem_per_SM", "sm"})
@@ -129,16 +219,19 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
             raise ParameterError(f"{where}.{kind}: 자료형 = FLOPs/s 꼴의 표여야 한다. 받은 값: {shown(entries)}")
         for dtype in entries:
             choice(dtype, f"{where}.{kind}.{dtype}", dtypes, "자료형")
-        peaks[kind] = {d: positive_number(v, f"{where}.{kind}.{d}") for d, v in entries.items()}
+        peaks[kind] = {d: PEAK_RANGE.check(positive_number(v, f"{where}.{kind}.{d}"), f"{where}.{kind}.{d}")
+                       for d, v in entries.items()}
     if not peaks["peak"]:
         raise ParameterError(f"{where}.peak: 자료형을 하나 이상 적어야 한다")
     source = _https(table["source"], f"{where}.source")
-    counts = {k: positive_int(table[k], f"{where}.{k}") for k in ("SMs", "smem_per_SM") if k in table}
+    counts = {k: SM_RANGES[k].check(positive_int(table[k], f"{where}.{k}"), f"{where}.{k}")
+              for k in ("SMs", "smem_per_SM") if k in table}
     if "sm" in table:
         counts["sm"] = parse_sm(key, table["sm"], counts.get("smem_per_SM"))
-    return Preset(key=key, name=text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
+    return Preset(key=key, name=plain_text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
                   cuda=peaks["cuda"],
-                  BW=positive_number(table["BW"], f"{where}.BW"), memory=text(table["memory"], f"{where}.memory"),
+                  BW=BW_RANGE.check(positive_number(table["BW"], f"{where}.BW"), f"{where}.BW"),
+                  memory=plain_text(table["memory"], f"{where}.memory"),
                   source=source, **counts)
 
 
@@ -156,6 +249,7 @@ class Field:
     check: Callable
     about: str
     cell: str | None
+    range: Range | None = None
 
     @property
     def path(self) -> str:
@@ -170,10 +264,11 @@ class Field:
         return value
 
 
-def param(check: Callable, about: str, *, cell: bool = True):
+def param(check: Callable, about: str, *, cell: bool = True, range: Range | None = None):
     """A parameter field, named in the file as in the model: `check(value, where, parsing)` returns the model's
-    value or raises ParameterError naming `where`; `cell`: a parameter cell may set it."""
-    return field(metadata={"param": (check, about, cell)})
+    value or raises ParameterError naming `where`; `cell`: a parameter cell may set it; `range`: the numbers it may
+    hold (checked after `check`, in the file and in a parameter cell alike)."""
+    return field(metadata={"param": (check, about, cell, range)})
 
 
 def part(about: str):
@@ -206,8 +301,8 @@ def fields(cls, table: str | None = None, prefix: str = "", attr: tuple[str, ...
         if "part" in f.metadata:
             found += fields(hints[f.name], table, f"{prefix}{f.name}.", (*attr, f.name))
         elif "param" in f.metadata:
-            check, about, cell = f.metadata["param"]
-            found.append(Field(table, prefix + f.name, (*attr, f.name), check, about, f.name if cell else None))
+            check, about, cell, bounds = f.metadata["param"]
+            found.append(Field(table, prefix + f.name, (*attr, f.name), check, about, f.name if cell else None, bounds))
     return tuple(found)
 
 
@@ -228,7 +323,11 @@ def _parse(cls, values: dict, catalog: Catalog, name: Callable[[str], str], stri
     """`values` (key → value, every field) checked in the table's order and built into a `cls`."""
     parsing = Parsing(catalog, name, strict=strict)
     for f in fields(cls):
+        if f.range:   # a value too large never reaches a rule that computes with it; then each value as checked
+            f.range.check(values[f.key], name(f.key), above_only=True)
         parsing.got[f.key] = f.check(values[f.key], name(f.key), parsing)
+        if f.range:
+            f.range.check(parsing.got[f.key], name(f.key))
     return _build(cls, parsing.got, catalog)
 
 
@@ -356,7 +455,17 @@ def divides(of: str):
     return check
 
 
+MIN_TILES = 2   # a chapter compares tiles (⑤: the gain from the second largest to the largest)
 MAX_TILES = 6   # tile sides a chapter compares at most (each case has its colour: show.palette.CASE_COLORS)
+# the measured cells and the note's check, bounded so that each runs in seconds and holds well under 2 GB:
+MAX_SMALL_N = 32             # ③'s small example, walked element by element (roofline.walk) and made into exercises
+MAX_NAIVE_N = 128            # the pure-Python triple loop: N³ = 2,097,152 steps
+MAX_MEASURED_N = 2048        # the tiled loop and BLAS in float64: two N×N inputs and the product, 96 MiB at 2,048
+MEASURED = "float64 행렬 둘과 그 곱: 2,048이면 96 MiB, BLAS 한 번에 1초 안"
+MAX_TILE_STEPS = 2**15       # the tiled loop's small products, (⌈N/T⌉)³: each a NumPy call
+MAX_STRIDE_N = 8192          # note.gemm.N is also the side of the copies the note times (FP32, two of them: 512 MiB)
+MAX_FLASH_N = 2048           # FlashAttention's check: the N×N score matrix, 32 MiB at 2,048
+MAX_FLASH_STEPS = 2**16      # its blocks, Σ ⌈N/B_r⌉·⌈N/B_c⌉ over every N and block: each a few NumPy calls
 MAX_SIMULATED_SIDE = 2048   # output tiles per side, N/T, the LRU simulation of ③ holds: (N/T)² = 4M tiles take 0.6 GB, 2 s
 
 
@@ -368,6 +477,9 @@ def tiles_dividing(of: str):
         tiles = int_list(value, where)
         for T in tiles:
             check_divides(where, T, of, parsing[of])
+        if len(tiles) < MIN_TILES:
+            raise ParameterError(f"{where}: 타일 한 변을 {MIN_TILES}개 이상 적어 비교한다 (예: [32, 64]). "
+                                 f"받은 값: {shown(list(tiles))}")
         if parsing.strict:
             if len(tiles) > MAX_TILES:
                 raise ParameterError(f"{where}: 타일 한 변은 {MAX_TILES}개까지 비교한다 (그림마다 한 색씩). "
@@ -433,9 +545,12 @@ class OnMachine(Problem):
 class TileCache:
     """[week4.cache] ③'s discussion: reuse between output tiles, simulated with an LRU cache (roofline.cachesim)."""
 
-    small_capacities: tuple[int, ...] = param(increasing, "작은 예의 캐시 용량 (입력 타일 개수)")
-    capacities: tuple[int, ...] = param(increasing, "N×N 행렬의 캐시 용량 (Byte)")
-    group_size_M: int = param(whole, "묶음 순서의 GROUP_SIZE_M")
+    small_capacities: tuple[int, ...] = param(increasing, "작은 예의 캐시 용량 (입력 타일 개수)", range=Range(
+        1, 2 * MAX_SMALL_N**2, "입력 타일 개수: 작은 예의 두 입력 행렬 전체의 타일 수까지"))
+    capacities: tuple[int, ...] = param(increasing, "N×N 행렬의 캐시 용량 (Byte)", range=Range(
+        KiB, TiB, "캐시 용량 1 KiB부터 1 TiB까지", "Byte", "Byte로 적는다: 4 MiB는 4_194_304"))
+    group_size_M: int = param(whole, "묶음 순서의 GROUP_SIZE_M", range=Range(
+        1, MAX_SIMULATED_SIDE, "묶음의 행 수: 시뮬레이션이 다루는 한 변의 타일 수(N/T)까지"))
 
 
 @dataclass(frozen=True)
@@ -447,15 +562,23 @@ class Week4(OnMachine):
 
     hardware: str = param(preset_key, MACHINE)
     dtype: str = param(dtype_of_hardware_if_strict, "자료형: 입력·중간 합·출력 모두")
-    N: int = param(whole, "정사각 행렬 한 변 (M = N = K)")
-    tiles: tuple[int, ...] = param(tiles_dividing("N"), "비교할 정사각 타일 한 변 T (N의 약수)")
-    small_N: int = param(whole, "③의 작은 예: small_N×small_N 행렬")
-    small_T: int = param(divides("small_N"), "③의 작은 예: small_T×small_T 출력 타일 (small_N의 약수)")
-    threads: int = param(whole, "④의 예: 블록 하나의 스레드 수")
+    N: int = param(whole, "정사각 행렬 한 변 (M = N = K)", range=Range(
+        2, 65_536, "한 변 65,536이면 FP32 행렬 하나가 16 GiB로 GPU 하나의 메모리다. N의 약수 찾기(√N번)와 ④의 T_K 찾기"
+                   "(T번)가 1초 안에 끝난다"))
+    tiles: tuple[int, ...] = param(tiles_dividing("N"), "비교할 정사각 타일 한 변 T (N의 약수)", range=Range(
+        1, 65_536, f"N의 약수, {MIN_TILES}–{MAX_TILES}개, 각각 N/T ≤ {MAX_SIMULATED_SIDE:,} (③의 캐시 시뮬레이션)"))
+    small_N: int = param(whole, "③의 작은 예: small_N×small_N 행렬", range=Range(
+        2, MAX_SMALL_N, f"③은 원소 하나하나를 따라가며 small_N³번 세고 그 예로 문제를 만든다: {MAX_SMALL_N}이면 모든 장의 "
+                        "실행이 15초 안, 64면 1분이 넘는다"))
+    small_T: int = param(divides("small_N"), "③의 작은 예: small_T×small_T 출력 타일 (small_N의 약수)",
+                         range=Range(1, MAX_SMALL_N, "small_N의 약수"))
+    threads: int = param(whole, "④의 예: 블록 하나의 스레드 수", range=Range(
+        1, 8192, "블록 하나의 스레드: 프리셋의 한도(1,024)를 넘는 값은 ④가 '들어가지 않는다'고 보인다"))
     gpus: tuple[str, ...] = param(gpus_with_limits, "④·정리: 가상 하드웨어 곁에 비교할 실제 GPU 프리셋")
     gpu: str = param(gpu_with_limits, "④의 점유율 예: SM 한도가 있는 NVIDIA GPU 프리셋")
     extra_registers: int = param(whole, "④의 점유율 예: 중간 합 말고 스레드 하나가 더 쓰는 레지스터 "
-                                        "(주소, 루프 변수, 곱할 입력 값)")
+                                        "(주소, 루프 변수, 곱할 입력 값)",
+                                 range=Range(1, 255, "CUDA에서 스레드 하나가 쓸 수 있는 레지스터는 255개까지다"))
     cache: TileCache = part("③ 토론: LRU 캐시 시뮬레이션")
     catalog: Catalog = field(repr=False, compare=False)
 
@@ -469,40 +592,86 @@ class Week3(OnMachine):
 
     hardware: str = param(preset_key, MACHINE)
     dtype: str = param(dtype_of_hardware, "자료형 (그 하드웨어에 최대 성능이 있는 것)")
-    L: int = param(whole, "벡터 길이")
-    capacity: int = param(whole, "메모리 용량 (Byte)")
+    L: int = param(whole, "벡터 길이", range=Range(1_000, 10**13, "원소 1,000개부터 10조 개까지 (닫힌 꼴로만 센다)"))
+    capacity: int = param(whole, "메모리 용량 (Byte)", range=Range(
+        MiB, 2**50, "메모리 용량 1 MiB부터 1 PiB까지", "Byte", "Byte로 적는다: 16 GB는 16_000_000_000"))
     gpu: str = param(real_gpu, "GPU 구조와 메모리 계층을 설명할 때 예로 드는 실제 GPU 프리셋")
     catalog: Catalog = field(repr=False, compare=False)
+
+
+def measured_tile(value, where: str, parsing: Parsing) -> int:
+    """note.measure.T: the tiled loop makes (⌈N/T⌉)³ small products at naive_N and tiled_N (checked before it)."""
+    T = positive_int(value, where)
+    for key in ("measure.naive_N", "measure.tiled_N"):
+        steps = -(-parsing[key] // T) ** 3
+        if steps > MAX_TILE_STEPS:
+            raise ParameterError(f"{where}: 타일 루프는 ({parsing.name(key)}/T)³번 작은 곱을 한다: {MAX_TILE_STEPS:,}번 "
+                                 f"이하여야 한다. 받은 값: T = {T}, {parsing[key]}이면 {steps:,}번")
+    return T
+
+
+def flash_blocks(value, where: str, parsing: Parsing) -> tuple[tuple[int, int], ...]:
+    """note.flash_check.blocks: Σ ⌈N/B_r⌉·⌈N/B_c⌉ over every N of the check and every block is the number of the
+    FlashAttention loop's steps (each a few NumPy calls)."""
+    blocks = pairs(value, where, parsing)
+    steps = sum(-(-N // B_r) * -(-N // B_c) for N in parsing["flash_check.N"] for B_r, B_c in blocks)
+    if steps > MAX_FLASH_STEPS:
+        raise ParameterError(f"{where}: 검산의 블록 반복(N/B_r × N/B_c의 합)은 {MAX_FLASH_STEPS:,}번 이하여야 한다. "
+                             f"받은 값: {steps:,}번 (N = {list(parsing['flash_check.N'])})")
+    return blocks
+
+
+def short_list(check, most: int = 8):
+    """`check` of a list, and at most `most` items (each runs, or is a row of a table)."""
+    def checked(value, where: str, parsing: Parsing):
+        items = check(value, where, parsing)
+        if len(items) > most:
+            raise ParameterError(f"{where}: {most}개까지 적을 수 있다. 받은 값: {len(items)}개")
+        return items
+    return checked
 
 
 @dataclass(frozen=True)
 class GPT3:
     """note.gpt3: GPT-3 175B's configuration (FLOPs per token)."""
 
-    d_model: int = param(whole, "모델 폭 d_model", cell=False)
-    n_layers: int = param(whole, "층 수", cell=False)
-    n_heads: int = param(whole, "헤드 수", cell=False)
-    n_ctx: int = param(whole, "문맥 길이", cell=False)
-    n_vocab: int = param(whole, "어휘 수", cell=False)
+    d_model: int = param(whole, "모델 폭 d_model", cell=False,
+        range=Range(1, 10**6, "모델 폭"))
+    n_layers: int = param(whole, "층 수", cell=False,
+        range=Range(1, 10**4, "층 수"))
+    n_heads: int = param(whole, "헤드 수", cell=False,
+        range=Range(1, 10**4, "헤드 수"))
+    n_ctx: int = param(whole, "문맥 길이", cell=False,
+        range=Range(1, 10**8, "문맥 길이"))
+    n_vocab: int = param(whole, "어휘 수", cell=False,
+        range=Range(1, 10**8, "어휘 수"))
 
 
 @dataclass(frozen=True)
 class Attention:
     """note.attention: the attention example."""
 
-    seq: int = param(whole, "어텐션 예의 시퀀스 길이 N")
-    heads: int = param(whole, "헤드 수", cell=False)
-    d_head: int = param(whole, "헤드 하나의 폭 d", cell=False)
-    layers: int = param(whole, "층 수", cell=False)
+    seq: int = param(whole, "어텐션 예의 시퀀스 길이 N", range=Range(
+        1, 2**20, "시퀀스 길이: 이동량과 시간은 닫힌 꼴로 센다 (N×N 점수 행렬을 만들지 않는다)"))
+    heads: int = param(whole, "헤드 수", cell=False,
+        range=Range(1, 10**4, "헤드 수"))
+    d_head: int = param(whole, "헤드 하나의 폭 d", cell=False,
+        range=Range(1, 2**16, "헤드 하나의 폭"))
+    layers: int = param(whole, "층 수", cell=False,
+        range=Range(1, 10**4, "층 수"))
 
 
 @dataclass(frozen=True)
 class GemmExample:
     """note.gemm: (b×K)·(K×N) for each batch b."""
 
-    N: int = param(whole, "출력 열 수 N", cell=False)
-    K: int = param(whole, "안쪽 차원 K", cell=False)
-    batches: tuple[int, ...] = param(whole_list, "배치 b의 목록", cell=False)
+    N: int = param(whole, "출력 열 수 N", cell=False,
+        range=Range(1, MAX_STRIDE_N, "행 순서와 열 순서로 옮겨 적는 시간을 재는 셀이 FP32 N×N 행렬 둘을 잡는다: "
+                                     "8,192이면 512 MiB"))
+    K: int = param(whole, "안쪽 차원 K", cell=False,
+        range=Range(1, 2**24, "안쪽 차원 (닫힌 꼴로만 센다)"))
+    batches: tuple[int, ...] = param(short_list(whole_list, 16), "배치 b의 목록", cell=False,
+        range=Range(1, 2**24, "배치 크기"))
 
 
 @dataclass(frozen=True)
@@ -510,7 +679,8 @@ class Blas:
     """note.blas: the BLAS-levels table."""
 
     dtype: str = param(dtype_name, "BLAS 수준 표의 자료형", cell=False)
-    n: int = param(whole, "벡터·행렬 크기 n", cell=False)
+    n: int = param(whole, "벡터·행렬 크기 n", cell=False,
+        range=Range(1, 2**24, "벡터·행렬 크기 (닫힌 꼴로만 센다)"))
 
 
 def multiple_of_tile(value, where: str, parsing: Parsing) -> int:
@@ -523,54 +693,78 @@ def multiple_of_tile(value, where: str, parsing: Parsing) -> int:
 class CacheExample:
     """note.cache: cache lines and L1 sizes (Byte), the tile example."""
 
-    line: int = param(whole, "캐시 라인 (Byte)", cell=False)
-    tile: int = param(whole, "타일 예의 한 변", cell=False)
-    K: int = param(multiple_of_tile, "타일 예의 K (tile의 배수)", cell=False)
-    CPU_L1: tuple[int, ...] = param(whole_list, "CPU L1 용량 (Byte)", cell=False)
-    GPU_L1: int = param(whole, "GPU L1 용량 (Byte)", cell=False)
+    line: int = param(whole, "캐시 라인 (Byte)", cell=False,
+        range=Range(1, 4096, "캐시 라인", "Byte"))
+    tile: int = param(whole, "타일 예의 한 변", cell=False,
+        range=Range(1, 1024, "타일 한 변"))
+    K: int = param(multiple_of_tile, "타일 예의 K (tile의 배수)", cell=False,
+        range=Range(1, 2**16, "타일 예의 K"))
+    CPU_L1: tuple[int, ...] = param(whole_list, "CPU L1 용량 (Byte)", cell=False,
+        range=Range(KiB, 16 * MiB, "L1 용량", "Byte", "Byte로 적는다: 32 KiB는 32768"))
+    GPU_L1: int = param(whole, "GPU L1 용량 (Byte)", cell=False,
+        range=Range(KiB, 16 * MiB, "L1 용량", "Byte", "Byte로 적는다: 256 KiB는 262144"))
 
 
 @dataclass(frozen=True)
 class Measure:
     """note.measure: sizes measured on the build machine."""
 
-    naive_N: int = param(whole, "단순 루프의 N", cell=False)
-    tiled_N: int = param(whole, "타일 루프의 N", cell=False)
-    T: int = param(whole, "타일 한 변", cell=False)
-    blas_N: int = param(whole, "BLAS의 N", cell=False)
+    naive_N: int = param(whole, "단순 루프의 N", cell=False,
+        range=Range(1, MAX_NAIVE_N, f"파이썬 삼중 루프는 N³번 돈다: {MAX_NAIVE_N}³ ≈ 2백만 번이면 몇 초"))
+    tiled_N: int = param(whole, "타일 루프의 N", cell=False,
+        range=Range(1, MAX_MEASURED_N, MEASURED))
+    T: int = param(measured_tile, "타일 한 변", cell=False,
+        range=Range(1, MAX_MEASURED_N, "타일 한 변"))
+    blas_N: int = param(whole, "BLAS의 N", cell=False,
+        range=Range(1, MAX_MEASURED_N, MEASURED))
 
 
 @dataclass(frozen=True)
 class FlashCheck:
     """note.flash_check: FlashAttention checked against plain attention."""
 
-    d: int = param(whole, "헤드 폭 d", cell=False)
-    N: tuple[int, ...] = param(whole_list, "시퀀스 길이 목록", cell=False)
-    blocks: tuple[tuple[int, int], ...] = param(pairs, "[B_r, B_c] 블록 목록", cell=False)
+    d: int = param(whole, "헤드 폭 d", cell=False,
+        range=Range(1, 256, "헤드 폭 d"))
+    N: tuple[int, ...] = param(short_list(whole_list), "시퀀스 길이 목록", cell=False,
+        range=Range(1, MAX_FLASH_N, f"N×N 점수 행렬 (FP64 {MAX_FLASH_N:,}²이면 128 MiB)"))
+    blocks: tuple[tuple[int, int], ...] = param(short_list(flash_blocks), "[B_r, B_c] 블록 목록", cell=False,
+        range=Range(1, MAX_FLASH_N, "블록 한 변 B_r, B_c"))
 
 
 @dataclass(frozen=True)
 class TensorCore:
     """note.tensor_core: an MMA shape, the dimension multiple, FLOPs per clock of one SM."""
 
-    m: int = param(whole, "MMA 예의 m", cell=False)
-    n: int = param(whole, "MMA 예의 n", cell=False)
-    k: int = param(whole, "MMA 예의 k", cell=False)
-    align: int = param(whole, "차원 배수", cell=False)
-    tc_per_SM: int = param(whole, "SM 하나의 Tensor Core 수", cell=False)
-    tc_flops: int = param(whole, "Tensor Core 하나의 클럭당 FLOPs", cell=False)
-    cuda_per_SM: int = param(whole, "SM 하나의 CUDA Core 수", cell=False)
-    cuda_flops: int = param(whole, "CUDA Core 하나의 클럭당 FLOPs", cell=False)
+    m: int = param(whole, "MMA 예의 m", cell=False,
+        range=Range(1, 1024, "MMA 모양"))
+    n: int = param(whole, "MMA 예의 n", cell=False,
+        range=Range(1, 1024, "MMA 모양"))
+    k: int = param(whole, "MMA 예의 k", cell=False,
+        range=Range(1, 1024, "MMA 모양"))
+    align: int = param(whole, "차원 배수", cell=False,
+        range=Range(1, 1024, "차원 배수"))
+    tc_per_SM: int = param(whole, "SM 하나의 Tensor Core 수", cell=False,
+        range=Range(1, 1024, "Tensor Core 수"))
+    tc_flops: int = param(whole, "Tensor Core 하나의 클럭당 FLOPs", cell=False,
+        range=Range(1, 2**20, "클럭당 FLOPs"))
+    cuda_per_SM: int = param(whole, "SM 하나의 CUDA Core 수", cell=False,
+        range=Range(1, 4096, "CUDA Core 수"))
+    cuda_flops: int = param(whole, "CUDA Core 하나의 클럭당 FLOPs", cell=False,
+        range=Range(1, 1024, "클럭당 FLOPs"))
 
 
 @dataclass(frozen=True)
 class Latency:
     """note.latency: load latencies (cycles)."""
 
-    L1: tuple[int, ...] = param(whole_list, "L1 지연 (사이클)", cell=False)
-    shared: int = param(whole, "Shared Memory 지연", cell=False)
-    L2: int = param(whole, "L2 지연", cell=False)
-    HBM: int = param(whole, "HBM 지연", cell=False)
+    L1: tuple[int, ...] = param(whole_list, "L1 지연 (사이클)", cell=False,
+        range=Range(1, 10**5, "지연 (사이클)"))
+    shared: int = param(whole, "Shared Memory 지연", cell=False,
+        range=Range(1, 10**5, "지연 (사이클)"))
+    L2: int = param(whole, "L2 지연", cell=False,
+        range=Range(1, 10**5, "지연 (사이클)"))
+    HBM: int = param(whole, "HBM 지연", cell=False,
+        range=Range(1, 10**5, "지연 (사이클)"))
 
 
 @dataclass(frozen=True)
@@ -688,4 +882,4 @@ def _toml(path: Path) -> dict:
 def _dtypes(table) -> dict[str, int]:
     if not isinstance(table, dict) or not table:
         raise ParameterError("[dtypes]: 자료형 = 원소당 Byte 꼴로 하나 이상 적어야 한다")
-    return {d: positive_int(v, f"dtypes.{d}") for d, v in table.items()}
+    return {d: DTYPE_RANGE.check(positive_int(v, f"dtypes.{d}"), f"dtypes.{d}") for d, v in table.items()}

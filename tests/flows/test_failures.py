@@ -1,5 +1,6 @@
 """A chapter that fails, outlives the timeout or loses its kernel fails the build, naming the chapter and the
-cell, and leaves no page in _build/html (a page whose chapter failed would show no values).
+cell, and writes no page of it: `make book` keeps the previous site as it was (a failed command never deletes a
+working site, and `make check` says it is not the build of these sources); Sphinx alone leaves no page.
 
 A copy of the repository gets chapters sabotaged (the other chapters come from a copy of the execution cache,
 so only the sabotaged ones run) and is built both ways a chapter can be executed:
@@ -93,9 +94,11 @@ CELL_NAMED = {"raises": "부러 낸 오류", "times-out": "sleep", "kernel-kille
 
 
 def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: str, chapter: str = CHAPTER,
-                          others: tuple[str, ...] = ()) -> None:
+                          others: tuple[str, ...] = (), kept: Path | None = None) -> None:
     """The build failed, saying (from where it names `chapter` up to where it names one of `others`) what
-    happened in which cell, and left no page."""
+    happened in which cell, and left no new page: with `kept` (`make book`), the previous site is there byte for
+    byte and no build record vouches for it (a failed command never deletes a working site); without (Sphinx
+    alone, whose BUILD removes the pages first), no page at all."""
     said = run.stdout + run.stderr
     print(f"\n{case}: exit {run.returncode}")
     assert run.returncode != 0, f"{case}: the build exited 0:\n{said[-3000:]}"
@@ -104,8 +107,19 @@ def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: st
     told = told[:min([told.find(o) for o in others if o in told] or [len(told)])]
     assert re.search(SABOTAGE[case][1], told), f"{case}: the failure does not say what happened:\n{said[-3000:]}"
     assert CELL_NAMED[case] in told, f"{case}: the cell is not named:\n{said[-3000:]}"
+    if kept is not None:
+        assert tree(repo / "_build" / "html") == tree(kept), f"{case}: the failed build changed the previous site"
+        assert not (repo / "_build" / "html.built").exists() and not (repo / "_build" / "html.previous").exists()
+        return
     pages = sorted((repo / "_build" / "html").rglob("*.html")) if (repo / "_build" / "html").exists() else []
     assert not pages, f"{case}: a failed build left pages in _build/html: {[p.name for p in pages][:5]}"
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    import hashlib
+
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).digest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
 @pytest.fixture(scope="module")
@@ -116,11 +130,12 @@ def make_book_sabotaged(good_copy, tmp_path_factory):
 
 
 @pytest.mark.parametrize("case", SABOTAGE)
-def test_make_book_fails_naming_the_chapter_and_leaves_no_page(make_book_sabotaged, case):
+def test_make_book_fails_naming_the_chapter_and_keeps_the_previous_site(make_book_sabotaged, good_copy, case):
     repo, run = make_book_sabotaged
     chapter = IN_ONE_BUILD[case]
     assert_failed_cleanly(run, repo, case, f"chapters/{chapter}.md",
-                          tuple(f"chapters/{c}.md" for c in IN_ONE_BUILD.values() if c != chapter))
+                          tuple(f"chapters/{c}.md" for c in IN_ONE_BUILD.values() if c != chapter),
+                          kept=good_copy / "_build" / "html")
 
 
 @pytest.mark.parametrize("case", ["raises", "kernel-killed"])
@@ -221,3 +236,65 @@ def test_the_next_make_book_repairs_an_interrupted_build(interrupted_copy):
     assert not site_lines(check), f"`make book` after an interrupted build left the site stale:\n{check.stderr[-3000:]}"
     again = make(repo, "book")   # and no loop: the check's fix, done, is not asked for again
     assert again.returncode == 0 and "not built again" in again.stdout, again.stdout[-2000:]
+
+
+# ---------------------------------------------------------------- fuzz-2: nothing half-written, the site kept
+
+def checkout_tree(repo: Path) -> dict[str, bytes]:
+    """Every file `make refresh` may write (chapters, figures) and the built site, by content."""
+    return {**{f"chapters/{k}": v for k, v in tree(repo / "chapters").items()},
+            **{f"figures/{k}": v for k, v in tree(repo / "figures").items()},
+            **{f"_build/html/{k}": v for k, v in tree(repo / "_build" / "html").items()}}
+
+
+@pytest.fixture
+def refresh_copy(good_copy, tmp_path) -> Path:
+    repo = tmp_path / "repo"
+    shutil.copytree(good_copy, repo, symlinks=True)
+    if (good_copy.parent / "shared").exists():
+        (tmp_path / "shared").symlink_to((good_copy.parent / "shared").resolve())
+    return repo
+
+
+def test_a_refresh_whose_site_build_fails_puts_back_every_file_and_keeps_the_site(refresh_copy):
+    """F-1: a later step fails after the new term's files were written (here the site build itself): every
+    written file is put back and the previous _build/html stays, byte for byte."""
+    from course_copies import set_key
+
+    repo = refresh_copy
+    toml = repo / "lib" / "roofline" / "course.toml"
+    toml.write_text(set_key(toml.read_text(encoding="utf-8"), "week4.N", 2 * max(4096, params_N(repo))),
+                    encoding="utf-8")
+    before = checkout_tree(repo)
+    run = subprocess.run([str(VENV / "bin" / "python"), "-m", "coursebook", "refresh", "--build", "exit 7"], cwd=repo,
+                         env=env_for(repo), capture_output=True, text=True, timeout=1200)
+    said = run.stdout + run.stderr
+    assert run.returncode == 7 and "Traceback" not in said, said[-3000:]
+    assert "put back" in run.stderr and "지난 사이트를 그대로 두었다" in run.stderr, run.stderr[-3000:]
+    assert checkout_tree(repo) == before, "the failed refresh left files rewritten or the site changed"
+    assert not (repo / "_build" / "html.previous").exists()
+
+
+def params_N(repo: Path) -> int:
+    import tomllib
+
+    return tomllib.loads((repo / "lib" / "roofline" / "course.toml").read_text(encoding="utf-8"))["week4"]["N"]
+
+
+@pytest.mark.parametrize("typed, code", [("4096.0", 4), ("True", 4), ("small_N", 2), ("4096)", 2)])
+def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(refresh_copy, typed, code):
+    """F-5: what a student types into a chapter's .md parameter cell is read (a value unlike course.toml's, 4096.0 or
+    True, is a new term: exit 4) or refused in one Korean line naming the chapter (exit 2); no traceback, the site
+    and the tree unchanged."""
+    repo = refresh_copy
+    md = repo / "chapters" / "w4_1_intensity.md"
+    md.write_text(re.sub(r"^N = \d+", f"N = {typed}", md.read_text(encoding="utf-8"), count=1, flags=re.M),
+                  encoding="utf-8")
+    before = checkout_tree(repo)
+    run = make(repo, "book")
+    said = run.stdout + run.stderr
+    assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
+    assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]
+    assert checkout_tree(repo) == before
+    check = coursebook_check(repo)
+    assert check.returncode in (1, 2) and "Traceback" not in check.stderr, check.stderr[-3000:]

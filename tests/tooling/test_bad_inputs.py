@@ -72,13 +72,13 @@ N = LIVE.week4.N
 BAD_FILES = {
     "tiles-8-values": (lambda: keys(week4__N=4096, week4__tiles=[1, 2, 4, 8, 16, 32, 64, 128]),
                        r"week4\.tiles: .*6개까지"),
-    "N-2**40": (lambda: keys(week4__N=2**40, week4__tiles=[32]), r"week4\.tiles: .*N/T ≤ 2,048"),
-    "N/T-beyond-the-simulation": (lambda: keys(week4__N=2**16, week4__tiles=[16]), r"week4\.tiles: .*N/T = 4,096"),
+    "N-2**40": (lambda: keys(week4__N=2**40, week4__tiles=[32, 64]), r"week4\.N: 2 이상 65,536 이하"),
+    "N/T-beyond-the-simulation": (lambda: keys(week4__N=2**16, week4__tiles=[16, 32]), r"week4\.tiles: .*N/T = 4,096"),
     "N-negative": (lambda: keys(week4__N=-N), r"week4\.N: 양의 정수"),
     "N-zero": (lambda: keys(week4__N=0), r"week4\.N: 양의 정수"),
     "N-string": (lambda: keys(week4__N=str(N)), r"week4\.N: 양의 정수"),
     "N-float": (lambda: keys(week4__N=float(N)), r"week4\.N: 양의 정수"),
-    "tiles-not-dividing": (lambda: keys(week4__tiles=[N + 1]), r"week4\.tiles: .*약수"),
+    "tiles-not-dividing": (lambda: keys(week4__tiles=[N + 1, 2 * N + 2]), r"week4\.tiles: .*약수"),
     "tiles-empty": (lambda: keys(week4__tiles=[]), r"week4\.tiles: "),
     "tiles-unsorted": (lambda: keys(week4__N=4096, week4__tiles=[128, 64]), r"week4\.tiles: .*커져야"),
     "small_T-not-dividing": (lambda: keys(week4__small_N=4, week4__small_T=3), r"week4\.small_T: .*약수"),
@@ -97,6 +97,28 @@ BAD_FILES = {
     "empty-file": (lambda: b"", r"\[course\.toml\]: 빠진 키"),
     "bom": (lambda: b"\xef\xbb\xbf" + COURSE.read_bytes(), r"course\.toml.*BOM"),
     "invalid-utf-8": (lambda: COURSE.read_bytes().replace(b"\n", b"\n# \xff\xfe\n", 3), r"course\.toml.*UTF-8이 아니다"),
+    # fuzz-2 (issue 57): values the dry run used to pass and a later step broke on, or that hung or crashed
+    "t40-BW-in-TB/s": (lambda: text_edit(r"^(BW\s*=\s*)1e12", r"\g<1>1.0"), r"presets\.course\.BW: .*Byte/s로 적는다"),
+    "t39-BW-in-GB/s": (lambda: text_edit(r"^(BW\s*=\s*)1e12", r"\g<1>2000"), r"presets\.course\.BW: .*Byte/s"),
+    "t41-peak-20": (lambda: text_edit(r"^peak = \{ FP32 = 20e12 \}", "peak = { FP32 = 20 }"),
+                    r"presets\.course\.peak\.FP32: .*FLOPs/s로 적는다"),
+    "t108-name-with-quote": (lambda: text_edit(r'^name = "가상 하드웨어"', "name = 'NVIDIA \"SXM5\"'"),
+                             r'presets\.course\.name: 글자 "'),
+    "t84-name-with-markup": (lambda: text_edit(r'^name = "가상 하드웨어"', "name = '<img src=x onerror=alert(1)>'"),
+                             r"presets\.course\.name: 글자 < >"),
+    "t72-naive_N-5000": (lambda: keys(note__measure__naive_N=5000), r"note\.measure\.naive_N: 1 이상 128 이하"),
+    "t73-blas_N-100000": (lambda: keys(note__measure__blas_N=100_000), r"note\.measure\.blas_N: 1 이상 2,048 이하"),
+    "t74-flash-N-200000": (lambda: keys(note__flash_check__N=[64, 100, 200_000]), r"note\.flash_check\.N: .*200,000"),
+    "t88-N-2**62": (lambda: keys(week4__N=2**62, week4__tiles=[2**52, 2**62]), r"week4\.N: 2 이상 65,536 이하"),
+    "t110-one-tile": (lambda: keys(week4__tiles=[64]), r"week4\.tiles: 타일 한 변을 2개 이상"),
+    "t93-N-1": (lambda: keys(week4__N=1, week4__tiles=[1]), r"week4\.N: 2 이상"),
+    "t66-small_N-100000": (lambda: keys(week4__small_N=100_000), r"week4\.small_N: 2 이상 32 이하"),
+    "t71-capacity-1-Byte": (lambda: keys(week4__cache__capacities=[1]), r"week4\.cache\.capacities: .*Byte로 적는다"),
+    "t69-extra-registers-300": (lambda: keys(week4__extra_registers=300), r"week4\.extra_registers: 1 이상 255 이하"),
+    "t70-L-10**14": (lambda: keys(week3__L=10**14), r"week3\.L: "),
+    "t96-group-10**9": (lambda: keys(week4__cache__group_size_M=10**9), r"week4\.cache\.group_size_M: "),
+    "measure-T-1": (lambda: keys(note__measure__T=1), r"note\.measure\.T: 타일 루프는"),
+    "flash-blocks-1": (lambda: keys(note__flash_check__blocks=[[1, 1]]), r"note\.flash_check\.blocks: 검산의 블록 반복"),
 }
 
 
@@ -149,7 +171,8 @@ def repo(tmp_path_factory) -> Path:
     return copy
 
 
-REFRESHED = {"tiles-8-values", "N-2**40", "bom", "invalid-utf-8", "hardware-200000-characters"}
+REFRESHED = {"tiles-8-values", "N-2**40", "bom", "invalid-utf-8", "hardware-200000-characters", "t40-BW-in-TB/s",
+             "t73-blas_N-100000", "t88-N-2**62"}
 
 
 @pytest.mark.parametrize("case", [*sorted(REFRESHED), "missing"])
@@ -188,6 +211,11 @@ def test_a_broken_edition_is_named_with_the_command_that_writes_it(repo, how):
     assert run.returncode == 1 and "Traceback" not in run.stderr, run.stderr[-3000:]
     named = [line for line in run.stderr.splitlines() if line.startswith("chapters/w4_1_intensity.ipynb")]
     assert named and "cannot be read" in named[0] and "make notebooks" in named[0], run.stderr[-3000:]
+    # (fuzz-2 FD12b, FD13) the fixes converge in the order printed: the edition (`make notebooks`) before the site
+    # (`make book`), since the site is built from the editions too
+    lines = run.stderr.splitlines()
+    site = [i for i, line in enumerate(lines) if line.startswith("_build/")]
+    assert not site or lines.index(named[0]) < min(site), run.stderr[-3000:]
 
 
 # ---------------------------------------------------------------- bad values typed into a parameter cell
@@ -221,6 +249,11 @@ BAD_CELLS = [
     ("week3_vector_add", "L", "0"),
     ("flashattention", "seq", "-4096"),
     ("flashattention", "hardware", '"no_such_machine"'),
+    # fuzz-2 (issue 57): one tile in ⑤ (a raw TypeError), small_N named as N, the student's own N hanging
+    ("w4_5_matmul", "tiles", f"[{TERM.tiles[-1]}]"),
+    ("w4_3_tiling", "small_N", "100"),
+    ("w4_3_tiling", "N", "2**62"),
+    ("w4_1_intensity", "N", "True"),
 ]
 
 
@@ -274,3 +307,69 @@ def typed_body(body: str, name: str, value: str) -> str:
 
 def test_the_live_file_passes():   # (the table's cases fail because of what they change, not of the term)
     assert tomllib.loads(COURSE.read_text(encoding="utf-8")) and params.load(COURSE)
+
+
+# ---------------------------------------------------------------- a chapter's .md cell as a student writes it (F-5)
+
+@pytest.mark.parametrize("source, values", [
+    ("N = 2**12", {"N": 4096}),
+    ("tiles = list(range(32, 129, 32))", {"tiles": [32, 64, 96, 128]}),
+    ("small_N = 4\nN = small_N * 1024", {"small_N": 4, "N": 4096}),
+    ("N = 4096.0\nflag = True\nnothing = None", {"N": 4096.0, "flag": True, "nothing": None}),
+    ("tiles = (32, 64)", {"tiles": [32, 64]}),
+])
+def test_a_parameter_cell_is_read_as_python_computes_it(source, values):
+    assert paramcell.assignments(source) == values
+
+
+@pytest.mark.parametrize("source, named", [
+    ("N = 4096)", "매개변수 셀 1번째 줄: 파이썬 문법 오류"),
+    ("N = small_N", "N: 매개변수 셀에서 읽을 수 없는 식 'small_N'"),
+    ("N = 2**10**10", "N: 매개변수 셀에서 읽을 수 없는 식 '2**10**10'"),
+    ("tiles = list(range(10**9))", "tiles: 매개변수 셀에서 읽을 수 없는 식"),
+    ("N = open('x').read()", "N: 매개변수 셀에서 읽을 수 없는 식"),
+    ("N = 4096 / 0", "N: 매개변수 셀에서 읽을 수 없는 식"),
+])
+def test_a_parameter_cell_the_build_cannot_read_is_one_korean_line(source, named):
+    with pytest.raises(params.ParameterError) as refused:
+        paramcell.assignments(source)
+    said = str(refused.value)
+    assert said.startswith(named) and "\n" not in said and len(said) < 600, said
+
+
+def test_a_float_or_a_bool_in_a_cell_is_not_the_file_s_whole_number():
+    """N = 4096.0 (m05) or N = True is a value the chapter refuses: the staleness check names it (make book stops with
+    exit 4 and keeps the site) instead of letting the build run the chapter into the error."""
+    md = ROOT / "chapters" / "w4_1_intensity.md"
+    text = md.read_text(encoding="utf-8")
+    for typed in (f"{float(LIVE.week4.N)!r}", "True"):
+        changed = re.sub(r"^N = \d[\d_]*", f"N = {typed}", text, count=1, flags=re.M)
+        assert changed != text
+        assert any(line.startswith(f"parameter cell: N = {typed} but") for line in paramcell.disagreements(changed, LIVE))
+
+
+def test_ctrl_c_during_the_dry_run_is_an_interruption_not_a_bad_value(repo):
+    """F-3: Ctrl-C while `make refresh` tries the new term (or runs its chapters) is reported as an interruption,
+    exit 130, never as a bad course.toml value; nothing is changed."""
+    import signal
+    import time
+
+    from coursebook import lock
+
+    toml = repo / "lib" / "roofline" / "course.toml"
+    good = toml.read_bytes()
+    toml.write_bytes(keys(week4__N=2 * N if 2 * N <= 65_536 else N // 2))
+    before = tree_hash(repo, skip=("lib/roofline/course.toml",))
+    run = subprocess.Popen([sys.executable, "-m", "coursebook", "refresh", "--build", "true"], cwd=repo,
+                           env=env_for(repo), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                           preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+    try:
+        while (lock.holder(repo / "_build") or {}).get("pid") != run.pid and run.poll() is None:
+            time.sleep(0.05)   # (the lock is taken once the command has read course.toml: the dry run follows)
+        run.send_signal(signal.SIGINT)
+        out, err = run.communicate(timeout=600)
+    finally:
+        toml.write_bytes(good)
+    assert run.returncode == 130 and "Traceback" not in err, err[-3000:]
+    assert "중단했다" in err and "course.toml:" not in err, err[-3000:]
+    assert tree_hash(repo, skip=("lib/roofline/course.toml",)) == before

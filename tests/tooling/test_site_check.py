@@ -4,6 +4,7 @@ pages and the executed notebooks on disk; each stale thing named with `make book
 On a small checkout of its own (a git repository, as a clone is), never the real _build."""
 from __future__ import annotations
 
+import os
 import subprocess
 from pathlib import Path
 
@@ -49,6 +50,9 @@ def said(build: Path, root: Path) -> list[str]:
     ("glue record removed", "jupyter_execute changed"),
     ("all pages removed", "_build/html is missing"),
     ("no build record (interrupted)", "not a finished build"),
+    ("page rewritten, same size and time", "changed after its build"),
+    ("state file, one byte, same size and time", "changed after its build"),
+    ("execution cache damaged", "the execution cache is damaged"),
 ])
 def test_a_broken_site_is_named_with_make_book(book, fault, named):
     root, build = book
@@ -67,12 +71,28 @@ def test_a_broken_site_is_named_with_make_book(book, fault, named):
         import shutil
 
         shutil.rmtree(html)
+    elif fault.startswith(("page rewritten", "state file")):
+        path = html / ("chapters/b.html" if fault.startswith("page") else "_static/states/x.json")
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text('{"N": 4096}', encoding="utf-8")
+            built.record(build, root)
+        stat, data = path.stat(), path.read_bytes()
+        path.write_bytes(data[:10] + b" " * (len(data) - 10) if fault.startswith("page") else data.replace(b"4", b"5"))
+        os.utime(path, ns=(stat.st_atime_ns, stat.st_mtime_ns))
+    elif fault == "execution cache damaged":
+        db = build / ".jupyter_cache" / "k" / "global.db"
+        db.parent.mkdir(parents=True)
+        db.write_bytes(bytes(range(256)) * 16)
     else:
         built.forget(build)
     lines = said(build, root)
     assert lines and any(named in line for line in lines), lines
     assert all(line.endswith("run `make book`") for line in lines), lines
     assert not built.fresh(build, root)   # and `make book` builds again: the check's fix is not "not built again"
+    if fault == "execution cache damaged":   # `make book` removes it first (bookrun.ensure), and check sees no damage
+        built.repair_cache(build)
+        assert not built.cache_damage(build) and not (build / ".jupyter_cache" / "k").exists()
 
 
 def test_a_second_run_is_refused_naming_the_first(tmp_path):

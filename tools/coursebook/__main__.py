@@ -137,12 +137,20 @@ def stale_figures(course, pictures: dict[str, bytes] | None = None) -> list[str]
     return problems
 
 
+def in_chapter(md: Path, read, *args):
+    """`read(text of md, *args)` (a paramcell function), its ParameterError naming the chapter (`chapters/X.md:`)."""
+    try:
+        return read(source_text(md), *args)
+    except (params.ParameterError, ValueError) as err:
+        raise params.ParameterError(f"chapters/{md.name}: {err}") from None
+
+
 def write_parameters(course) -> None:
     """Put course.toml's values into every chapter's parameter cell (every cell computed before one is written)."""
     from coursebook import paramcell
 
-    texts = {md: md.read_text(encoding="utf-8") for md in chapter_sources()}
-    new = {md: paramcell.write(text, course) for md, text in texts.items()}
+    texts = {md: source_text(md) for md in chapter_sources()}
+    new = {md: in_chapter(md, paramcell.write, course) for md in texts}
     for md, text in new.items():
         if text != texts[md]:
             md.write_text(text, encoding="utf-8")
@@ -154,7 +162,7 @@ def term_changes(course) -> list[str]:
     from coursebook import paramcell
 
     return [f"chapters/{md.name}: {line}" for md in chapter_sources()
-            for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
+            for line in in_chapter(md, paramcell.disagreements, course)]
 
 
 def said_stale_term(course, what: str) -> bool:
@@ -174,19 +182,58 @@ TERM = ("course.toml disagrees with the chapters' parameter cells (a new term?):
         "figures, the editions and the site")
 
 
+def derivation_gaps(md: Path, glued, names) -> list[str]:
+    """The site build's derivation gate (coursebook.derivations: a glued number, a number inside a glued sentence or a
+    number in a glued table, without its derivation, stops the build) on a chapter's records alone, before any page
+    exists: each gap as "glue 'KEY'의 숫자 '…'". `names`: the presets' names (a number inside one is a name's)."""
+    import ast
+
+    from coursebook import derivations as gate
+
+    gaps = []
+    for kind, key in gate.uses(source_text(md)):
+        data = glued.get(key, {})
+        record = data.get(gate.WHY_MIME) or {}
+        if kind == "text":
+            text = str(ast.literal_eval(data["text/plain"])) if "text/plain" in data else ""
+            numbers = [(0, len(text))] if gate.is_number(text) else gate.sentence_numbers(text, names)
+            if record and "parts" not in record:
+                continue
+            spans = [(p["at"], p["at"] + p["length"]) for p in record.get("parts", [])]
+            gaps += [f"glue {key!r}의 숫자 {text[a:b]!r}" for a, b in numbers
+                     if not any(x <= a and b <= y for x, y in spans)]
+        elif "block" not in record:
+            derived = {c["cell"] for c in record.get("cells", [])}
+            gaps += [f"glue {key!r}의 표 칸 {cell!r}" for cell in gate.table_cells(data.get("text/markdown", ""))
+                     if gate.is_number(cell) and cell not in derived]
+    return gaps
+
+
 def validate_term(course) -> None:
     """Everything each chapter asks of the model for `course`, computed before anything is written: every chapter's
-    code run in-process with the file's values in its parameter cell (editions.recompute). Raises ParameterError
-    naming the first chapter that fails and why."""
-    from coursebook import editions
+    code run in-process with the file's values in its parameter cell (editions.recompute), and the site build's
+    derivation gate on its records (derivation_gaps). Raises ParameterError naming the first chapter that fails and
+    why."""
+    import tomllib
 
+    from coursebook import derivations, editions
+
+    names = derivations.preset_names(tomllib.loads(course.path.read_text(encoding="utf-8")))
     for md in chapter_sources():
         try:
-            editions.recompute(md, course_path=course.path)
+            glued = editions.recompute(md, course_path=course.path)
         except editions.ChapterError as err:
             cause = err.__cause__
+            if isinstance(cause, KeyboardInterrupt):   # Ctrl-C in a cell is an interruption, never a bad value
+                raise KeyboardInterrupt from None
             said = f"{cause}" if isinstance(cause, params.ParameterError) else f"{err}"
             raise params.ParameterError(f"{said} (chapters/{md.name}을(를) 이 값으로 실행할 수 없다)") from None
+        gaps = derivation_gaps(md, glued, names)
+        if gaps:
+            more = f" 외 {len(gaps) - 1}곳" if len(gaps) > 1 else ""
+            raise params.ParameterError(f"chapters/{md.name}: 이 값으로는 {gaps[0]}{more}에 유도가 없어 사이트 빌드가 "
+                                        "멈춘다 (roofline.show.why). course.toml의 값이 단위나 자릿수를 잘못 쓴 것이 "
+                                        "아닌지 docs/parameters.md와 견주자")
 
 
 class Saved:
@@ -212,29 +259,55 @@ class Saved:
 
 def build_site(build_dir: Path, command: str | None) -> int:
     """The Makefile's BUILD `command`, with no build record while it runs (an interrupted build leaves none),
-    recorded when it succeeds."""
+    recorded when it succeeds. The previous <build>/html is kept aside while it runs and put back if the build
+    fails or is interrupted: a failed command never deletes a working site."""
     import subprocess
 
     from coursebook import built as site
 
-    site.forget(build_dir)
     if not command:
+        site.forget(build_dir)
         return 0
-    print(command, flush=True)
-    done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
-    if done.returncode:
-        return done.returncode
-    site.record(build_dir)
-    return 0
+    html, kept = build_dir / "html", build_dir / "html.previous"
+    record, kept_record = site.record_path(build_dir), build_dir / "html.built.previous"
+    if kept.is_dir():   # a run killed mid-build (SIGKILL) left its partial pages beside the previous site
+        shutil.rmtree(html, ignore_errors=True)
+        kept.rename(html)
+        if kept_record.is_file():
+            kept_record.replace(record)
+    if html.is_dir():
+        html.rename(kept)
+    if record.is_file():
+        record.replace(kept_record)
+    done = None
+    try:
+        print(command, flush=True)
+        done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
+        if done.returncode == 0 and html.is_dir():
+            site.record(build_dir)
+    finally:
+        if done is not None and done.returncode == 0 and html.is_dir() or not kept.is_dir():
+            shutil.rmtree(kept, ignore_errors=True)
+            kept_record.unlink(missing_ok=True)
+        else:
+            shutil.rmtree(html, ignore_errors=True)
+            kept.rename(html)
+            if kept_record.is_file():
+                kept_record.replace(record)
+            if done is None or done.returncode:
+                print(f"{build_dir.name}/html: 빌드가 끝나지 않아 지난 사이트를 그대로 두었다", file=sys.stderr)
+    return done.returncode
 
 
 def refresh(course, build_dir: Path, command: str | None) -> int:
+    """A new term, all or nothing: the dry run (validate_term) first; then the writes and the site build, and if any
+    of them fails or is interrupted every written file is put back and the previous site kept (build_site)."""
     from coursebook import bookrun, editions
 
     validate_term(course)
     saved = Saved()
     pictures: dict[str, bytes] = {}
-    done = False
+    code = None
     try:
         write_parameters(course)
         # the figures' modules (matplotlib, IPython) are imported here, before the chapters' threads start:
@@ -246,18 +319,17 @@ def refresh(course, build_dir: Path, command: str | None) -> int:
         for md, nb in made.items():
             print(editions.write(md, nb=nb).relative_to(ROOT))
         write_figures(course, pictures)
-        done = True
+        code = build_site(build_dir, command)
     except bookrun.ChapterFailed as err:
-        shutil.rmtree(build_dir / "html", ignore_errors=True)
-        print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
-        return 3
+        print(f"{err}\n{build_dir.name}/html은 그대로 두었다", file=sys.stderr)
+        code = 3
     finally:
-        if not done:
+        if code != 0:
             put_back = saved.restore()
             if put_back:
                 print(f"make refresh did not finish: put back {len(put_back)} files as they were "
                       f"({', '.join(put_back[:4])}{', …' if len(put_back) > 4 else ''})", file=sys.stderr)
-    return build_site(build_dir, command)
+    return code
 
 
 def book(course, build_dir: Path, command: str | None) -> int:
@@ -268,10 +340,8 @@ def book(course, build_dir: Path, command: str | None) -> int:
         return 4
     try:
         bookrun.ensure(chapter_sources(), build_dir)
-    except bookrun.ChapterFailed as err:
-        shutil.rmtree(build_dir / "html", ignore_errors=True)
-        site.forget(build_dir)
-        print(f"{err}\nremoved {build_dir.name}/html", file=sys.stderr)
+    except bookrun.ChapterFailed as err:   # the previous site stays; `make check` says it is not of these sources
+        print(f"{err}\n{build_dir.name}/html은 그대로 두었다", file=sys.stderr)
         return 3
     if site.fresh(build_dir):
         print(f"{build_dir.name}/html is the build of the current sources: not built again")
@@ -289,23 +359,26 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
     from coursebook import built, editions, paramcell
 
     problems = stale_figures(course) if figures else []
-    if site is not None:
-        problems += built.problems(site) + built.site_files(site)
+    # the site's own lines come last: the editions are among what it is built from, so `make notebooks` (or
+    # figures) first and `make book` after them is the order in which the printed fixes converge
+    site_lines = built.problems(site) + built.site_files(site) if site is not None else []
     check_site = site is not None and (site / "html").is_dir()
     term = []
     for md in chapter_sources():
-        term += [f"chapters/{md.name}: {line}: {TERM_FIX}"
-                 for line in paramcell.disagreements(md.read_text(encoding="utf-8"), course)]
+        term += [f"chapters/{md.name}: {line}: {TERM_FIX}" for line in in_chapter(md, paramcell.disagreements, course)]
         try:
             now = editions.recompute(md, course_path=course.path)   # with the file's values in the parameter cell
         except editions.ChapterError as err:
+            if isinstance(err.__cause__, KeyboardInterrupt):
+                raise KeyboardInterrupt from None
             problems.append(f"chapters/{md.name} fails to run with the current library and course.toml: {err}")
             now = None
         problems += editions.edition_problems(md, now, ROOT)
         if check_site:
-            problems += editions.site_problems(md, now, site, ROOT)
+            site_lines += editions.site_problems(md, now, site, ROOT)
     from coursebook import handout
     problems += handout.frozen_problems(course)   # a commit that would give students other problems mid-term
+    problems += site_lines
     if term:   # every other line follows from the new term: the command that fixes it is the refresh
         problems = [f"{TERM}: {TERM_FIX}", *term,
                     *(re.sub(r": (?:remove it or )?run `make (?:figures|notebooks|book)`.*$", f": {TERM_FIX}", line)
@@ -456,9 +529,8 @@ def write(args, course, build_dir: Path) -> int:
             runs = bookrun.ensure([md.resolve() for md in getattr(args, "sources", [])] or chapter_sources(),
                                   build_dir)
         except bookrun.ChapterFailed as err:
-            # no edition is written from an incomplete run, and no earlier site stays to pass for this one
-            shutil.rmtree(build_dir / "html", ignore_errors=True)
-            print(f"{err}\nnothing written; removed {build_dir.name}/html", file=sys.stderr)
+            # no edition is written from an incomplete run; the previous site stays (check says it is stale)
+            print(f"{err}\nnothing written", file=sys.stderr)
             return 3
         if args.command != "execute" or args.editions:
             made = {md: editions.from_book_run(md, run) for md, run in runs.items()}   # all made, then written

@@ -198,9 +198,13 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     published site, does), a chapter that times the machine runs when no other chapter does, as in the book's own
     one-by-one run, so that its timings are not shared with another kernel; without it (`make refresh`, about a
     fifth faster), it runs side by side with the others too. `meanwhile()`, if given, is called while the first
-    ones run. Each run is stored in the cache as the book would store it."""
+    ones run. Each run is stored in the cache as the book would store it. A damaged cache database is removed
+    first (built.repair_cache: it is only a cache)."""
     from jupyter_cache.base import CacheBundleIn
 
+    from coursebook.built import repair_cache
+
+    repair_cache(build_dir)
     config = book_config(root)
     timeout = int(config.get("execute", {}).get("timeout", 30))
     cache = cache_of(build_dir)

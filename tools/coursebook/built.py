@@ -5,13 +5,13 @@ What the pages are built from (`inputs`):
 - every file of the checkout outside tests/ (`git ls-files --cached --others --exclude-standard`: the sources, the
   library, the tooling, the static files, the pins), by content;
 - the book's execution cache: each chapter's run (its files but jupyter-cache's database, which a lookup writes to),
-  by size and modification time;
+  by content; the database itself is opened and checked (`cache_damage`), and `make book` removes a damaged one;
 - the parameter file the library reads (ROOFLINE_COURSE, else lib/roofline/course.toml), by content, and the
   ROOFLINE_* environment (but the tests' own variables, NOT_INPUTS, which no page depends on);
 - the Python that builds, and the install stamp of its environment.
 What was built (`pages`, `executed`): each file of <build>/html and of <build>/jupyter_execute (the executed
-notebooks and their glue records, which `check` reads) by size and modification time, so that a page changed or
-removed after the build is seen too.
+notebooks and their glue records, which `check` reads) by content, so that a page changed or removed after the
+build is seen too, even one rewritten with the same size and time.
 
 `coursebook book` and `coursebook refresh` remove the record (`forget`) before they build, so that a build
 interrupted at any point leaves none, and write it (`record`) after a successful build, to <build>/html.built
@@ -23,6 +23,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -47,12 +48,49 @@ def checkout_files(root: Path = ROOT) -> list[str]:
 
 
 def _stat_digest(folder: Path, skip: str = "") -> str:
+    """A hash of every file under `folder` (but `skip`), by name and content: a page rewritten with the same size
+    and time, or one byte of a state file changed, is a change."""
     digest = hashlib.sha256()
     for path in sorted(folder.rglob("*")) if folder.is_dir() else []:
         if path.is_file() and not (skip and path.match(skip)):
-            stat = path.stat()
-            digest.update(f"{path.relative_to(folder).as_posix()}\0{stat.st_size}\0{stat.st_mtime_ns}\n".encode())
+            digest.update(f"{path.relative_to(folder).as_posix()}\0".encode() + _file_hash(path) + b"\n")
     return digest.hexdigest()
+
+
+def _file_hash(path: Path) -> bytes:
+    digest = hashlib.sha256()
+    with path.open("rb") as file:
+        for block in iter(lambda: file.read(1 << 20), b""):
+            digest.update(block)
+    return digest.digest()
+
+
+def cache_damage(build_dir: Path) -> list[str]:
+    """Each execution cache database under <build>/.jupyter_cache that SQLite cannot read or finds damaged
+    (`PRAGMA quick_check`), opened read-only: jupyter-cache would fail on it with a traceback."""
+    import sqlite3
+
+    found = []
+    for db in sorted((build_dir / ".jupyter_cache").glob("*/global.db")):
+        try:
+            with sqlite3.connect(f"{db.as_uri()}?mode=ro", uri=True) as con:
+                verdict = con.execute("PRAGMA quick_check").fetchone()[0]
+            con.close()
+        except sqlite3.Error as err:
+            verdict = str(err)
+        if verdict != "ok":
+            found.append(f"{db.parent.relative_to(build_dir.parent).as_posix()}: {verdict}")
+    return found
+
+
+def repair_cache(build_dir: Path) -> None:
+    """Before a run: a damaged execution cache (cache_damage) is removed, whole (it is only a cache: the chapters run
+    again into a new one), and said so."""
+    for line in cache_damage(build_dir):
+        folder = build_dir.parent / line.split(":")[0]
+        shutil.rmtree(folder, ignore_errors=True)
+        print(f"{folder.relative_to(build_dir.parent).as_posix()}: 실행 캐시가 망가져 지웠다 ({line.split(': ', 1)[1]}). "
+              "장을 다시 실행한다", file=sys.stderr)
 
 
 def inputs(build_dir: Path, root: Path = ROOT) -> str:
@@ -95,6 +133,10 @@ def problems(build_dir: Path, root: Path = ROOT) -> list[str]:
     anything: each line names what and the one command that fixes it."""
     html, name = build_dir / "html", build_dir.name
     fix = "run `make book`"
+    damaged = [f"{line} (the execution cache is damaged; `make book` removes it and runs the chapters again): {fix}"
+               for line in cache_damage(build_dir)]
+    if damaged:
+        return damaged
     if not html.is_dir():
         return [f"{name}/html is missing: {fix}"]
     try:
@@ -172,7 +214,7 @@ def fresh(build_dir: Path, root: Path = ROOT) -> bool:
         was = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError):
         was = None
-    if was == _now(build_dir, root):
+    if was == _now(build_dir, root) and not cache_damage(build_dir):
         return True
     path.unlink(missing_ok=True)
     return False

@@ -9,8 +9,10 @@ whose value differs from the file (the staleness check).
 from __future__ import annotations
 
 import ast
+import operator
 import re
 
+from roofline.errors import ParameterError, shown
 from roofline.params import PROBLEMS, cell_fields
 
 CELL = re.compile(r"^```\{code-cell\}[^\n]*\n(?P<options>(?::[^\n]*\n)+)\n?(?P<body>.*?)^```[ \t]*$", re.S | re.M)
@@ -18,16 +20,17 @@ LINE = re.compile(r"^(?P<name>[A-Za-z_]\w*)(?P<eq>\s*=\s*)(?P<value>.+?)(?P<comm
 
 
 def literal(value) -> str:
-    """The Python literal a student reads: 4096, 100_000_000, "FP32", [32, 64, 128]."""
-    if isinstance(value, bool):
-        raise TypeError(f"no parameter is a bool: {value!r}")
+    """The Python literal a student reads: 4096, 100_000_000, "FP32", [32, 64, 128] (anything else, as a student's
+    cell may hold, as Python writes it)."""
+    if isinstance(value, bool) or value is None or isinstance(value, float):
+        return repr(value)
     if isinstance(value, int):
         return f"{value:_}" if value >= 100_000 else str(value)
     if isinstance(value, str):
         return '"' + value.replace("\\", "\\\\").replace('"', '\\"') + '"'
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(literal(v) for v in value) + "]"
-    raise TypeError(f"a parameter cell holds ints, strings and lists of them, not {type(value).__name__}")
+    return shown(value)
 
 
 def find(md_text: str):
@@ -43,13 +46,72 @@ def find(md_text: str):
     return found[0], problem[1]
 
 
+READABLE = "정수, 실수, 문자열, True/False, None, 그 목록·튜플, 산술식(2**12), list(range(…)), 위에서 정한 이름"
+OPERATORS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.FloorDiv: operator.floordiv,
+             ast.Mod: operator.mod, ast.Pow: operator.pow, ast.Div: operator.truediv, ast.USub: operator.neg,
+             ast.UAdd: operator.pos}
+MAX_DIGITS = 40   # an arithmetic result larger than 10⁴⁰ is refused before it is computed (2**10**10 would hang)
+MAX_ITEMS = 10_000   # list(range(…)) of at most this many items
+
+
 def assignments(source: str) -> dict[str, object]:
-    """NAME → literal value of each plain assignment in a parameter cell's code."""
-    values = {}
-    for node in ast.parse(source).body:
+    """NAME → value of each plain assignment in a parameter cell's code, as Python would compute it, for the
+    expressions a student writes (READABLE: `N = 2**12`, `tiles = list(range(32, 129, 32))`, `N = small_N`), read
+    without running the cell (in bounded time); anything else is ParameterError naming the variable."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError as err:
+        raise ParameterError(f"매개변수 셀 {err.lineno}번째 줄: 파이썬 문법 오류 ({err.msg})") from None
+    values: dict[str, object] = {}
+    for node in tree.body:
         if isinstance(node, ast.Assign) and len(node.targets) == 1 and isinstance(node.targets[0], ast.Name):
-            values[node.targets[0].id] = ast.literal_eval(node.value)
+            name = node.targets[0].id
+            try:
+                values[name] = _value(node.value, values)
+            except (ValueError, TypeError, ArithmeticError, OverflowError) as err:
+                raise ParameterError(f"{name}: 매개변수 셀에서 읽을 수 없는 식 {shown(ast.get_source_segment(source, node.value))}"
+                                     f" ({err}). 쓸 수 있는 것: {READABLE}") from None
     return values
+
+
+def _value(node, names: dict):
+    """The value of expression `node` (READABLE only; `names`: the cell's variables assigned above)."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, (int, float, str, type(None))):
+        return node.value
+    if isinstance(node, (ast.List, ast.Tuple)):
+        return [_value(item, names) for item in node.elts]
+    if isinstance(node, ast.Name) and node.id in names:
+        return names[node.id]
+    if isinstance(node, ast.UnaryOp) and type(node.op) in OPERATORS:
+        return OPERATORS[type(node.op)](_number(_value(node.operand, names)))
+    if isinstance(node, ast.BinOp) and type(node.op) in OPERATORS:
+        left, right = _number(_value(node.left, names)), _number(_value(node.right, names))
+        if isinstance(node.op, ast.Pow) and abs(left) > 1 and abs(right) * len(str(int(abs(left)))) > MAX_DIGITS + 2:
+            raise ValueError(f"10^{MAX_DIGITS}보다 큰 수")
+        result = OPERATORS[type(node.op)](left, right)
+        if isinstance(result, int) and result.bit_length() > MAX_DIGITS * 4:
+            raise ValueError(f"10^{MAX_DIGITS}보다 큰 수")
+        return result
+    if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and not node.keywords:
+        args = [_value(a, names) for a in node.args]
+        if node.func.id == "range" or node.func.id in ("list", "tuple") and len(args) == 1:
+            items = range(*map(_whole, args)) if node.func.id == "range" else args[0]
+            if not isinstance(items, (range, list)) or len(items) > MAX_ITEMS:
+                raise ValueError("목록이 아니거나 너무 길다")
+            return list(items)
+    raise ValueError("이 꼴의 식은 읽지 않는다")
+
+
+def _number(value):
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise TypeError(f"수가 아닌 값 {shown(value)}")
+    return value
+
+
+def _whole(value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise TypeError(f"range에는 정수만: {shown(value)}")
+    return value
 
 
 def expected(course, problem: str, names) -> dict[str, object]:
@@ -121,4 +183,5 @@ def disagreements(md_text: str, course) -> list[str]:
 
 
 def _plain(value):
-    return list(map(_plain, value)) if isinstance(value, (list, tuple)) else value
+    """A value compared with its type (4096.0 and True are not the file's 4096 and 1: the chapter would refuse them)."""
+    return list(map(_plain, value)) if isinstance(value, (list, tuple)) else (type(value).__name__, value)

@@ -183,7 +183,13 @@ def main(argv: list[str] | None = None) -> int:
     except bookrun.ChapterFailed as err:
         print(err, file=sys.stderr)
         return 3
-    report = print_pdf(site, out)
+    if not Path(CHROMIUM).is_file():   # (a machine without it: one line, not Playwright's traceback)
+        print(f"{CHROMIUM}이 없다: PDF는 Chromium으로 인쇄한다. `make system-deps`로 설치하자", file=sys.stderr)
+        return 2
+    try:
+        report = print_pdf(site, out)
+    except KeyboardInterrupt as err:
+        return stopped(err)
     problems = []
     if report["bad"]:
         problems.append(f"images not loaded: {report['bad']}")
