@@ -121,6 +121,15 @@ def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: st
     return bad
 
 
+def merge(into: dict, recs: dict) -> dict:
+    """Records of `recs` put into `into` (id → record): an id is a digest of its record's content
+    (roofline.show.why.record_id), so an id that already names another content is an error, never a silent pick."""
+    for key, record in recs.items():
+        if into.setdefault(key, record) != record:
+            raise ValueError(f"유도 기록 {key}가 두 내용을 가리킨다 (roofline.show.why.record_id)")
+    return into
+
+
 def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict], list[tuple[str, str]], dict]:
     """`body` with each glued number that has a record as a disclosure button; the buttons' records in order;
     (key, problem) of each glued number without a derivation; counts."""
@@ -130,7 +139,7 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
 
     def button(text_html: str, record: dict) -> str:
         entries.append({k: record[k] for k in ("of", "shown", "unit", "rounding", "scale", "digits")})
-        records.update(record["records"])
+        merge(records, record["records"])
         return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{len(entries) - 1}">'
                 f"{text_html}</button>")
 
@@ -233,7 +242,7 @@ def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], 
     for m in _EXPLORER.finditer(body):
         data = json.loads(m.group(2).replace("<\\/", "</"))
         pool = data.get("why") or {}
-        records.update(pool.get("r", {}))
+        merge(records, pool.get("r", {}))
         entries = pool.get("g", {})
         for part in data["parts"]:
             for key, state in part["states"].items():

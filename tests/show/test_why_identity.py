@@ -1,0 +1,128 @@
+"""A derivation record is its content (roofline.show.why.record_id): in every pool, page and sentence no record id
+names two contents, and every explorer state's chain cites only that state's own preset and dtype. For this term,
+the next one and a term drawn at random (its seed in the test's id and in each failure's message:
+ROOFLINE_TERM_SEED=… redraws it)."""
+from __future__ import annotations
+
+import pytest
+
+from conftest import RANDOM, TERMS, term_glued, term_path, term_seed
+from roofline.show import pages
+from roofline.show.why import WHY_MIME, record_id
+
+TRIED = (*TERMS, RANDOM)
+EXPLORER_PAGES = ["w4_2_roofline", "w4_4_tile_size", "w4_5_matmul", "week3_vector_add"]
+PRESET_CONTROLS = ("hw", "gpu")   # the explorers' controls that choose a preset (②, ④); "dtype" chooses the dtype
+
+
+def where(term: str) -> str:
+    return f"term {term}" + (f" (ROOFLINE_TERM_SEED={term_seed()})" if term == RANDOM else "")
+
+
+def glued_recs(stem: str, term: str) -> list[tuple[str, dict]]:
+    """(glue name, id → record) of every glued text, sentence and table of chapter `stem` in `term`."""
+    found = []
+    for name, bundle in term_glued(stem, term_path(term)).items():
+        record = bundle.get(WHY_MIME)
+        if record is None:
+            continue
+        for one in record["cells"] if "cells" in record else [record["block"]] if "block" in record else [record]:
+            found.append((name, one["records"]))
+    return found
+
+
+def explorers(stem: str, term: str) -> list[dict]:
+    from coursebook.assets import explorer_data
+
+    return explorer_data("".join(b.get("text/html", "") for b in term_glued(stem, term_path(term)).values()))
+
+
+def assert_ids_are_contents(recs: dict, place: str) -> int:
+    """Every id of `recs` is the digest of its record, and every derived input names a record of `recs`: an id can
+    name one content only."""
+    for key, r in recs.items():
+        assert key == record_id(r), f"{place}: id {key} is not its content's ({r['symbol']} = {r['numbers']})"
+        for x in r["inputs"]:
+            if x["origin"].startswith("derived:"):
+                assert x["origin"].removeprefix("derived:") in recs, f"{place}: {key} links a missing record"
+    return len(recs)
+
+
+@pytest.mark.parametrize("term", TRIED)
+@pytest.mark.parametrize("stem", pages.names())
+def test_no_record_id_names_two_contents_on_a_page(stem, term):
+    """Each glued number's and sentence's records, and the page's records together (what the page's file holds)."""
+    page: dict = {}
+    for name, recs in glued_recs(stem, term):
+        assert_ids_are_contents(recs, f"{stem} {name}, {where(term)}")
+        for key, r in recs.items():
+            assert page.setdefault(key, r) == r, f"{stem}: id {key} names two contents, {where(term)}"
+    for data in explorers(stem, term):
+        assert_ids_are_contents(data.get("why", {}).get("r", {}), f"{stem} explorer, {where(term)}")
+
+
+def chain(key: str, recs: dict, found: set) -> set:
+    """Every origin of record `key` and of the records it rests on (not the links themselves)."""
+    r = recs[key]
+    for origin in [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else []):
+        if origin.startswith("derived:"):
+            chain(origin.removeprefix("derived:"), recs, found)
+        else:
+            found.add(origin)
+    return found
+
+
+def foreign(origins: set, preset: str, dtype: str) -> list[str]:
+    """The origins that name a preset other than `preset` or a dtype other than `dtype` (a peak's dtype too)."""
+    bad = []
+    for origin in sorted(origins):
+        if origin.startswith("toml:presets."):
+            named = origin.split(".")
+            if named[1] != preset or (len(named) == 4 and named[2] == "peak" and named[3] != dtype):
+                bad.append(origin)
+        elif origin.startswith("toml:dtypes.") and origin.split(".")[1] != dtype:
+            bad.append(origin)
+    return bad
+
+
+def state_ids(state: dict) -> list[str]:
+    """The entry ids a state's fields, sentences and table cells name."""
+    out = []
+
+    def add(found):
+        out.extend(x[2] for x in found) if isinstance(found, list) else out.append(found) if found else None
+
+    why = state.get("why", {})
+    for found in why.get("fields", {}).values():
+        add(found)
+    for table in why.get("tables", {}).values():
+        for row in table:
+            for found in row:
+                add(found)
+    return out
+
+
+@pytest.mark.parametrize("term", TRIED)
+@pytest.mark.parametrize("stem", EXPLORER_PAGES)
+def test_every_explorer_state_cites_its_own_preset_and_dtype(stem, term):
+    """A state's preset is its control's ("hw" in ②, "gpu" in ④), else the chapter's; its dtype the "dtype"
+    control's, else the chapter's. No number of the state has another preset's or dtype's key in its chain."""
+    import roofline
+
+    course = roofline.load(term_path(term))
+    own = course.week3 if stem.startswith("week3") else course.week4   # the chapter's problem
+    numbers, bad = 0, []
+    for data in explorers(stem, term):
+        pool = data.get("why", {"g": {}, "r": {}})
+        for part in data["parts"]:
+            for key, state in part["states"].items():
+                chosen = dict(zip(part["on"], key.split("|"))) if part["on"] else {}
+                preset = next((chosen[c] for c in PRESET_CONTROLS if c in chosen), own.hardware)
+                dtype = chosen.get("dtype", own.dtype)
+                for entry in state_ids(state):
+                    numbers += 1
+                    wrong = foreign(chain(pool["g"][entry]["of"], pool["r"], set()), preset, dtype)
+                    if wrong:
+                        bad.append(f"{key}: {pool['g'][entry]['shown']} ← {wrong[:2]}")
+    print(f"{stem}, {where(term)}: {len(bad)} of {numbers} explorer numbers cite another preset or dtype")
+    assert numbers and not bad, f"{where(term)}: {len(bad)} of {numbers}, e.g. {bad[:5]}"
