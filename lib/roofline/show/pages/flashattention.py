@@ -81,7 +81,11 @@ def sources(note) -> dict:
     src[("s", note.s)] = f"toml:dtypes.{dtype}"
     src[("name", "M")] = ("SRAM에 담기는 원소 수", "원소")   # the note's M (not week 4's rows of C)
     src[("name", "d")] = ("헤드 차원", "")
+    src[("name", "N")] = ("시퀀스 길이", "토큰")   # the note's N (the GEMM sections' N: GEMM_NAMES)
     return src
+
+
+GEMM_NAMES = {("name", "N"): why.NAMES["N"], ("name", "M"): why.NAMES["M"]}   # a matrix's side, C's rows
 
 
 def gpt3(note) -> dict:
@@ -115,7 +119,8 @@ def gpt3(note) -> dict:
 
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
-    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware}.peak.FP32"}
+    src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N",
+           "P_FP32": f"toml:presets.{note.hardware}.peak.FP32"}
     N = var("N", big)
     P32 = var("P_FP32", note.preset.P("FP32"))
     F = named("F", 2 * N**3)
@@ -168,6 +173,7 @@ def measured(runs, note, machine) -> dict:
             error = "기준"
         else:
             src[f"오차_{r.label}"] = f"measured:max |C − C_BLAS| ({LABELS[r.label].format(T=T)}, N = {r.N})"
+            src[("name", f"오차_{r.label}")] = (f"{LABELS[r.label].format(T=T)}와 BLAS의 최대 차이", "")
             err = var(f"오차_{r.label}", Fraction(r.error))
             error = why.decimal(named("오차/ε", err / eps), 1, src)
         return (LABELS[r.label].format(T=T), why.var("N", r.N, src), why.var("repeats", r.repeats, src),
@@ -258,7 +264,7 @@ def cache(note) -> dict:
         "T-gpu-l1": why.root(gemm.tile_area_term(c.GPU_L1, s32), 1, src, "T_캐시"),
         "T-cpu-l1": why.around(why.root(gemm.tile_area_term(c.CPU_L1[0], s32), 1, src, "T_캐시"),
                                "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1)),
-        "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1)),
+        "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1), src),
         "lat-shared": why.var("shared", lat.shared, src),
         "lat-L2": why.var("L2", lat.L2, src), "lat-HBM": why.var("HBM", lat.HBM, src),
         "lat-ratio": why.around(why.decimal(named("HBM/L1", HBM / tmax(*L1)), 1, src),
@@ -293,7 +299,7 @@ def walk_diagram(n: int, s: int, line: int, src: dict, shown: int = 3) -> str:
         misses = sum(not a.hit for a in walk)
         walked = f"simulated:빈 캐시에서 {'행' if along == cachelines.ROW else '열'}을 따라 N번 읽기 (cachelines.walk)"
         counted = var(f"미스_내적,{name}", misses)
-        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), src), "): 접근 ", why.var("N", n, src),
+        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), {**src, ("name", "N − 1"): ("마지막 k", "")}), "): 접근 ", why.var("N", n, src),
                                 "번 중 미스 ", why.integer(counted, {**src, counted.symbol: walked,
                                                                   ("name", counted.symbol): ("내적 하나의 미스", "")}), "번"))
         out.append("")
@@ -350,7 +356,7 @@ def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
     p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
     src = {**cache_sources(note), "BW_H100": "toml:presets.H100_SXM.BW", ("name", "BW_H100"): ("H100의 메모리 대역폭", "Byte/s")}
-    l1 = why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1))
+    l1 = why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1), src)
     l1_line = why.sentence(l1, " (Shared ", why.var("shared", lat.shared, src), ")")
     rows = [
         ("Registers", "—", "스레드마다"),
@@ -477,7 +483,8 @@ def tensor_core(note) -> dict:
 
 def gemm_sources(note) -> dict:
     """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
-    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "K": "toml:note.gemm.K", "b": "toml:note.gemm.batches",
+    src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N", "K": "toml:note.gemm.K",
+           "b": "toml:note.gemm.batches",
            "align": "toml:note.tensor_core.align",
            "η_lo": "cite:shah2024flashattention3", "η_hi": "cite:shah2024flashattention3",
            "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
@@ -910,6 +917,8 @@ def check_table(results, d: int) -> dict:
         src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 HBM 원소 ({key})"
         src[("name", "센 이동")] = ("flash_forward가 센 HBM 이동", "원소")
         src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
+        src[("name", "N")], src[("name", "d")] = ("시퀀스 길이", "토큰"), ("헤드 차원", "")
+        src[("name", "Q_Flash")] = ("FlashAttention의 HBM 이동 (원소 수)", "원소")   # the table counts elements
         return (why.var("N", N, src), why.var("B_r", B_r, src), why.var("B_c", B_c, src),
                 "예" if N % B_r or N % B_c else "아니오",
                 why.decimal(named("오차/ε", var("오차", Fraction(error)) / eps), 1, src), why.var("센 이동", counted, src),
