@@ -24,7 +24,7 @@
     if (text != null) e.textContent = text;
     return e;
   }
-  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모형이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모형의 LRU 캐시 시뮬레이션: ", cite: "참고문헌 ", code: "이 쪽의 숨긴 코드 셀(노트북 판에서 보인다)이 정한 값: "};
+  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모델이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모델의 시뮬레이션: ", cite: "참고문헌 ", quoted: "출처 없이 흔히 인용되는 값: ", code: "이 쪽의 숨긴 코드 셀(노트북 판에서 보인다)이 정한 값: "};
   function unit(u) { return u ? " " + u : ""; }
   function origin(o, d, show) {
     var i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1), a;

@@ -1,12 +1,16 @@
 """A derivation record is its content (roofline.show.why.record_id): in every pool, page and sentence no record id
-names two contents, and every explorer state's chain cites only that state's own preset and dtype. For this term,
+names two contents, and every explorer state's chain cites only that state's own preset and dtype; every origin
+resolves by its kind (derivations.origin_resolves) and every symbol has its Korean name. For this term,
 the next one and a term drawn at random (its seed in the test's id and in each failure's message:
 ROOFLINE_TERM_SEED=… redraws it)."""
 from __future__ import annotations
 
 import pytest
 
-from conftest import RANDOM, TERMS, term_glued, term_path, term_seed
+import tomllib
+
+from conftest import CHAPTERS, LIVE_TOML, RANDOM, ROOT, TERMS, term_glued, term_path, term_seed
+from coursebook import derivations as site_why
 from roofline.show import pages
 from roofline.show.why import WHY_MIME, record_id
 
@@ -126,3 +130,38 @@ def test_every_explorer_state_cites_its_own_preset_and_dtype(stem, term):
                         bad.append(f"{key}: {pool['g'][entry]['shown']} ← {wrong[:2]}")
     print(f"{stem}, {where(term)}: {len(bad)} of {numbers} explorer numbers cite another preset or dtype")
     assert numbers and not bad, f"{where(term)}: {len(bad)} of {numbers}, e.g. {bad[:5]}"
+
+
+@pytest.mark.parametrize("term", TRIED)
+@pytest.mark.parametrize("stem", pages.names())
+def test_every_origin_resolves_by_its_kind_and_every_symbol_is_named(stem, term):
+    """A course.toml key is in the term's file, a parameter-cell variable in the chapter's cell, a code origin a call
+    the chapter writes or a name a code cell sets, a measurement, simulation or search says its conditions, a
+    citation names a key of references.bib and a place in it; each record and input has a name."""
+    source = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
+    file = tomllib.loads((term_path(term) or LIVE_TOML).read_text(encoding="utf-8"))
+    cells, bib = site_why.cell_names(source), site_why.bib_keys(ROOT)
+    every = [(name, recs) for name, recs in glued_recs(stem, term)]
+    every += [("explorer", data.get("why", {}).get("r", {})) for data in explorers(stem, term)]
+    kinds = set()
+    for name, recs in every:
+        bad = site_why.unresolved(recs, file, cells, source, bib)
+        assert not bad, f"{stem} {name}, {where(term)}: {bad[:5]}"
+        for r in recs.values():
+            assert r["name"].strip() and all(x["name"].strip() for x in r["inputs"]), (stem, name, r["symbol"])
+            kinds |= {o.partition(":")[0] for o in [x["origin"] for x in r["inputs"]] + [r.get("origin", "toml:")]}
+    print(f"{stem}, {where(term)}: origin kinds {sorted(kinds)}")
+
+
+def test_the_origin_kinds_refuse_what_they_cannot_resolve():
+    """The rules themselves: a citation without a key of the bibliography or without a locator, free text as a
+    citation, a measurement without its conditions, a code origin naming nothing the chapter writes."""
+    source = "```{code-cell} ipython3\nn = 2**24\nglue_page(page.f(x))\n```\n"
+    bib = {"dao2022flashattention"}
+    ok = ["cite:dao2022flashattention, §2.1", "code:n = 16,777,216", "code:page.f(x)", "measured:달성 대역폭 (np.add)",
+          "simulated:cachesim.simulate (N = 4)", "search:가장 큰 T_K (N = 4,096)", "quoted:흔히 인용되는 주장",
+          "control:T", "derived:q-1"]
+    bad = ["cite:cuda-guide, §1", "cite:dao2022flashattention", "cite:흔히 인용되는 주장 (H100)", "measured:잰 횟수",
+           "code:m = 3", "code:page.g(x)", "search:가장 큰 T_K", "derived:q-2", "toml:week4.N", "cell:N", "guess:3"]
+    assert all(site_why.origin_resolves(o, {"q-1": {}}, {}, set(), source, bib) for o in ok)
+    assert not any(site_why.origin_resolves(o, {"q-1": {}}, {}, set(), source, bib) for o in bad)

@@ -94,31 +94,55 @@ def cell_names(source: str) -> set[str]:
     return set(re.findall(r"^([A-Za-z_]\w*)\s*=", m.group(1), re.M)) if m else set()
 
 
-def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: str) -> list[str]:
-    """The inputs of `record` (and of the records it links) whose origin does not resolve (a `code:` origin names a
-    call that the chapter's `source` writes)."""
-    bad = []
-    for r in recs.values():
-        origins = [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])
-        for origin in origins:
-            kind, _, what = origin.partition(":")
-            if kind == "toml":
-                try:
-                    toml_value(file, what)
-                except (KeyError, TypeError):
-                    bad.append(origin)
-            elif kind == "cell":
-                if what.split("(")[0] not in cells:
-                    bad.append(origin)
-            elif kind == "derived":
-                if what not in recs:
-                    bad.append(origin)
-            elif kind == "code":
-                if what not in source:
-                    bad.append(origin)
-            elif kind not in ("measured", "cite", "simulated", "control", "search"):
-                bad.append(origin)
-    return bad
+def bib_keys(root: Path) -> set[str]:
+    """The keys of the bibliography (references.bib): what a `cite:` origin may name."""
+    path = Path(root, "references.bib")
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return set(re.findall(r"^@\w+\{([^,\s]+),", text, re.M))
+
+
+_CONDITIONS = re.compile(r"\S.*\(.+\)", re.S)   # "what (its conditions or inputs) …"
+
+
+def origin_resolves(origin: str, recs: dict, file: dict, cells: set[str], source: str, bib: set[str]) -> bool:
+    """Whether an origin resolves by its kind:
+    toml:<key>            the key is in course.toml (its value is the shown one: the tests check that);
+    cell:<variable>       a variable of the chapter's parameter cell; control:, typed: an explorer's control or the
+                          live form's field (named);
+    derived:<id>          a record of the page;
+    code:<call>           a call the chapter's source writes, or code:<name> = <value>, a code cell assigns <name>;
+    measured:<what (conditions)>, simulated:<what (inputs)>, search:<what (inputs)>: the conditions in parentheses;
+    cite:<key>, <locator> a key of references.bib and where in it;
+    quoted:<what>         a value quoted without a source (the note checks it), said so."""
+    kind, _, what = origin.partition(":")
+    if kind == "toml":
+        try:
+            toml_value(file, what)
+        except (KeyError, TypeError):
+            return False
+        return True
+    if kind == "cell":
+        return what.split("(")[0] in cells
+    if kind in ("control", "typed", "quoted"):
+        return bool(what.strip())
+    if kind == "derived":
+        return what in recs
+    if kind == "code":
+        name, equals, _ = what.partition(" = ")
+        return what in source or bool(equals and re.search(rf"^{re.escape(name)}\s*=", source, re.M))
+    if kind in ("measured", "simulated", "search"):
+        return _CONDITIONS.search(what) is not None
+    if kind == "cite":
+        key, comma, locator = what.partition(", ")
+        return key in bib and bool(comma and locator.strip())
+    return False
+
+
+def unresolved(recs: dict, file: dict, cells: set[str], source: str, bib: set[str]) -> list[str]:
+    """The origins of the records `recs` that do not resolve by their kind (`origin_resolves`)."""
+    return [origin for r in recs.values()
+            for origin in [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])
+            if not origin_resolves(origin, recs, file, cells, source, bib)]
 
 
 def merge(into: dict, recs: dict) -> dict:
@@ -297,7 +321,7 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     records = counts.pop("records")
     in_explorers, explorer_missing, explorer_records = explorer_numbers(body, preset_names(file))
     cells = cell_names(source)
-    bad = sorted({o for o in unresolved({}, {**records, **explorer_records}, file, cells, source)})
+    bad = sorted(set(unresolved({**records, **explorer_records}, file, cells, source, bib_keys(Path(app.srcdir)))))
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
     coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad,
                           "explorers": {**in_explorers, "missing": [f"{k}: {why}" for k, why in explorer_missing]}}

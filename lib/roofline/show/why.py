@@ -382,9 +382,9 @@ def giga(q: Quantity, digits: int, src: dict) -> Shown:
 
 # ---------------------------------------------------------------- in a notebook
 
-ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
+ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모델의 시뮬레이션:",
            "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 노트북의 코드 셀이 정한 값:",
-           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값", "search": "모형이 찾은 값:"}
+           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값", "search": "모델이 찾은 값:", "quoted": "출처 없이 흔히 인용되는 값:"}
 
 
 def origin_text(origin: str, recs: dict) -> str:
@@ -531,7 +531,7 @@ def listed(symbol: str, values, origin: str, text: str, src: dict | None = None)
 def cited(text: str, name: str, value: int, bibkey: str) -> Shown:
     """`text`, a number that names something in a cited source ("Algorithm 1"), not a quantity: its record is the
     bibliography entry."""
-    return _given(text, name, "", str(value), f"cite:{bibkey}", text)
+    return _given(text, name, "", str(value), f"cite:{bibkey}, {text}", text)
 
 
 def chosen(symbol: str, name: str, value: int, call: str) -> Shown:

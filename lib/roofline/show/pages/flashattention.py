@@ -162,7 +162,7 @@ def measured(runs, note, machine) -> dict:
         return var(symbol, Fraction(r.seconds))
 
     def of_run(r):
-        src[("repeats", r.repeats)] = "measured:잰 횟수 (단순 루프는 한 번, 나머지는 가장 짧은 시간을 고르는 횟수)"
+        src[("repeats", r.repeats)] = "code:matmul_timing.implementations(naive_N, tiled_N, blas_N, T_meas)"   # its default
         return var("N", r.N), seconds(r)
 
     def row(r):
@@ -373,7 +373,7 @@ def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
     nbytes = result.n * result.n * result.itemsize
     how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
-    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "measured:잰 횟수 (가장 짧은 시간을 고르는 횟수)",
+    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "code:matmul_timing.stride(note.gemm.N)",
            "t_행": f"measured:행 순서 복사 A.copy() ({how})", "t_열": f"measured:열 순서 복사 ({how})"}
     src[("name", "t_행")], src[("name", "t_열")] = ("행 순서로 읽은 시간", "s"), ("열 순서로 읽은 시간", "s")
     N, s_ = var("N", result.n), var("s", result.itemsize)
@@ -481,15 +481,24 @@ def tensor_core(note) -> dict:
 
 # ---------------------------------------------------------------- GEMM Roofline
 
+SCALING_BOOK_GPUS = "cite:scalingbook, How to Think About GPUs 장"   # the H100's ridge and large-matmul efficiency
+MANTISSA_FIGURE = "cite:nvidia-a100, TF32 형식 그림 (FP32 가수 23비트, TF32 가수 10비트)"
+
+
+def claim_locator(c) -> str:
+    """Where a paper states its headline result: the abstract, FlashAttention's attention speed-up its Figure 1."""
+    return "그림 1" if c.paper == "FlashAttention" and c.kind == "ratio" and c.prefix and c.low > 5 else "초록"
+
+
 def gemm_sources(note) -> dict:
     """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
     src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N", "K": "toml:note.gemm.K",
            "b": "toml:note.gemm.batches",
            "align": "toml:note.tensor_core.align",
-           "η_lo": "cite:shah2024flashattention3", "η_hi": "cite:shah2024flashattention3",
-           "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
-           "t_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
-           "R_표": "cite:흔히 인용되는 배치별 성능 표", "b_표": "cite:흔히 인용되는 배치별 성능 표"}
+           "η_lo": "cite:shah2024flashattention3, §1", "η_hi": "cite:shah2024flashattention3, §1",
+           "η_SB,lo": SCALING_BOOK_GPUS, "η_SB,hi": SCALING_BOOK_GPUS, "I*_SB": SCALING_BOOK_GPUS,
+           "t_주장": "quoted:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "quoted:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
+           "R_표": "quoted:흔히 인용되는 배치별 성능 표", "b_표": "quoted:흔히 인용되는 배치별 성능 표"}
     hw = note.hardware
     for name, value in [*note.preset.peak.items(), (note.dtype, note.preset.P(note.dtype))]:   # the dtype's last
         src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
@@ -745,7 +754,7 @@ def sram_block(preset) -> str:
     # the Shared Memory limit alone: what the fewest registers a thread can hold would give too
     fewest = occupancy.occupancy(preset, FA_THREADS, 1, sm.smem_per_block)
     # the block's threads: 4 warps, as FlashAttention-2's forward kernel (Dao 2023, §3.3)
-    src = {**sm_origins(preset), "스레드": "cite:dao2023flashattention2"}
+    src = {**sm_origins(preset), "스레드": "cite:dao2023flashattention2, §3.3"}
     limit = lambda key: var(f"sm.{key}", getattr(sm, key))   # noqa: E731
     how = occupancy.derivation(preset, var("스레드", FA_THREADS), limit("registers_per_thread"), limit("smem_per_block"))
     lead = ("레지스터를 얼마나 쓰든 Shared Memory 때문에 " if r.blocks and fewest.blocks == r.blocks
@@ -939,7 +948,7 @@ def papers(note) -> dict:
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
     bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
            "FlashAttention-3": "shah2024flashattention3"}
-    src = {**why.NOTE_NAMES, **sources(note), "논문 값": "cite:", "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
+    src = {**why.NOTE_NAMES, **sources(note), "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
     src[("name", "논문 값")] = ("논문이 보고한 값", "")
 
     def claim(c):
@@ -949,7 +958,7 @@ def papers(note) -> dict:
         scale = 100 if c.kind == "percent" else 1
         shown_ = fmt.number(c.low * 100, 1) if scale == 100 else fmt.decimal(c.low, 1)
         digits = (None if (c.low * 100).denominator == 1 else 1) if scale == 100 else 1
-        first = why.shown(var("논문 값", c.low), shown_, {**src, "논문 값": f"cite:{bib[c.paper]}"},
+        first = why.shown(var("논문 값", c.low), shown_, {**src, "논문 값": f"cite:{bib[c.paper]}, {claim_locator(c)}"},
                           digits=digits, scale=scale, unit="%" if scale == 100 else "배")
         return why.around(first, text)
 
@@ -962,20 +971,20 @@ def papers(note) -> dict:
     return {
         "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
         "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(dtype))), 1,
-                                 {**src, "R_FA3": "cite:shah2024flashattention3"}),
-        "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3"}),
+                                 {**src, "R_FA3": "cite:shah2024flashattention3, 초록"}),
+        "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3, 초록"}),
         "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
-                                 {**src, "R_FA2": "cite:dao2023flashattention2"}),
-        "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2"}),
-        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2"},
+                                 {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
+        "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
+        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2, 초록"},
                                           digits=None if (lo * 100).denominator == 1 else 6, scale=100, unit="%"),
                                 f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}"),
-        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention"},
+        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention, §2.1"},
                                  digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
-        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention"},
+        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, §2.1"},
                                    digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
-        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": "cite:IEEE 754 binary32 (가수 23비트)"}),
-        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": "cite:NVIDIA TF32 (가수 10비트)"}),
+        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": MANTISSA_FIGURE}),
+        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": MANTISSA_FIGURE}),
         "q-ulp-ratio": why.around(why.integer(named("2^(bits_FP32 − bits_TF32)", Term.of(2) ** (bits["FP32"] - bits["TF32"])), why.NOTE_NAMES),
                                   fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배"),
     }
