@@ -111,7 +111,7 @@ def glued_records(stem: str, course) -> list[tuple[str, dict]]:
         record = bundle.get(WHY_MIME)
         if record is None:
             continue
-        found += [(name, c) for c in (record["cells"] if "cells" in record else
+        found += [(name, c) for c in ([p for cell in record["cells"] for p in why_parts(cell)] if "cells" in record else
                                       why_parts(record["block"]) if "block" in record else why_parts(record))]
     return found
 

@@ -165,3 +165,19 @@ def test_the_origin_kinds_refuse_what_they_cannot_resolve():
            "code:m = 3", "code:page.g(x)", "search:가장 큰 T_K", "derived:q-2", "toml:week4.N", "cell:N", "guess:3"]
     assert all(site_why.origin_resolves(o, {"q-1": {}}, {}, set(), source, bib) for o in ok)
     assert not any(site_why.origin_resolves(o, {"q-1": {}}, {}, set(), source, bib) for o in bad)
+
+
+@pytest.mark.parametrize("term", TRIED)
+@pytest.mark.parametrize("stem", pages.names())
+def test_a_formula_never_uses_one_symbol_for_two_values(stem, term):
+    """A formula that reads x/x or max(x, x) (content-5 item 16): two inputs under one symbol with two values or two
+    origins. Two cases of a quantity get two symbols (Q_Flash(2d)/Q_Flash(d))."""
+    every = [(name, recs) for name, recs in glued_recs(stem, term)]
+    every += [("explorer", data.get("why", {}).get("r", {})) for data in explorers(stem, term)]
+    for name, recs in every:
+        for r in recs.values():
+            seen: dict = {}
+            for x in r["inputs"]:
+                seen.setdefault(x["symbol"], set()).add((x["value"], x["origin"]))
+            twice = {k: v for k, v in seen.items() if len(v) > 1}
+            assert not twice, f"{stem} {name}, {where(term)}: {r['symbol']} = {r['formula']} uses {twice}"

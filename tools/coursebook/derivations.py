@@ -167,6 +167,16 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
         return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{len(entries) - 1}">'
                 f"{text_html}</button>")
 
+    def sentence_buttons(text: str, record: dict) -> str:
+        """A cell that is a sentence ("1.5–2.0배"): each of its numbers a button of its own."""
+        pieces, at = [], 0
+        for part in sorted(record["parts"], key=lambda p: p["at"]):
+            start, end = part["at"], part["at"] + part["length"]
+            pieces += [html.escape(text[at:start], quote=False),
+                       button(html.escape(text[start:end], quote=False), {**part, "records": record["records"]})]
+            at = end
+        return "".join(pieces) + html.escape(text[at:], quote=False)
+
     records: dict = {}
     for kind, key in uses(source):
         data = glue.get(key, {})
@@ -248,7 +258,8 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
                     continue
                 counts["with"] += 1
                 out.append(body[cursor:m.start()])
-                out.append(m.group(1) + button(escaped, record) + m.group(2))
+                inner = sentence_buttons(cell, record) if "parts" in record else button(escaped, record)
+                out.append(m.group(1) + inner + m.group(2))
                 cursor = m.end()
     out.append(body[cursor:])
     return "".join(out), entries, missing, {**counts, "records": records}

@@ -153,13 +153,14 @@ def _name(symbol: str) -> tuple[str, str]:
     return _named(symbol, {})
 
 
-_CASE = re.compile(r"(.+?)\s?\((T = .+|재사용 없음)\)")   # Q(T = 64): Q in one case
+_CASE = re.compile(r"(.+?)\s?\(([^()]+)\)")   # Q(T = 64), Q_Flash(2d): a quantity in one case
 
 
 def _named(symbol: str, src: dict) -> tuple[str, str]:
     """The Korean name and unit of `symbol`: the page's own (`("name", symbol)` in `src`), else the course's
     (`NAMES`), else made from the names of its parts: a ratio "A / B" ("A 대 B의 비"), a case "Q(T = 64)", "Q 비",
-    a dtype's peak "P_FP16", a qualified symbol "BW_GPU" ("메모리 대역폭 (GPU)"). A symbol with no name is an error:
+    a dtype's peak "P_FP16", a qualified symbol "BW_GPU" ("메모리 대역폭 (GPU)"). Two cases of one quantity in one
+    formula have two symbols (Q_Flash(2d)/Q_Flash(d), never Q_Flash / Q_Flash). A symbol with no name is an error:
     every symbol that reaches a panel is named (a page gives its own in `src`)."""
     if ("name", symbol) in src:
         return src[("name", symbol)]
@@ -173,7 +174,7 @@ def _named(symbol: str, src: dict) -> tuple[str, str]:
             return f"{top} 대 {bottom}의 비", ""
     if (case := _CASE.fullmatch(symbol)) is not None:
         name, unit = _named(case.group(1), src)
-        return f"{name} ({case.group(2)})", unit
+        return f"{case.group(2)}일 때의 {name}", unit
     if symbol.endswith(" 비"):
         return f"{_named(symbol.removesuffix(' 비'), src)[0]}의 비", ""
     base, _, qualifier = symbol.partition("_")
@@ -194,6 +195,31 @@ def _origin(x: Quantity, src: dict):
     return origin
 
 
+def readable(value, unit: str) -> str:
+    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use), a fraction to 6
+    decimals; "약" when that is rounded. "" when the exact form is plain already (a whole number that is not a time)."""
+    x = Fraction(value)
+    if unit == "s":
+        x, unit = x * 1000, "ms"
+    elif x.denominator == 1:
+        return ""
+    if x != 0 and abs(x) < Fraction(1, 1000):   # too small for 6 decimals: a × 10ⁿ
+        return f"약 {fmt.power10(x)} {unit}".rstrip() if x > 0 else ""
+    close = "" if (x * 10**6).denominator == 1 else "약 "
+    return f"{close}{fmt.number(x, 6)} {unit}".rstrip()
+
+
+def _readable(item: dict, value) -> dict:
+    """`item` (a record, an input) with `approx`, its readable value, when it has one."""
+    approx = readable(value, item["unit"])
+    return {**item, "approx": approx} if approx else item
+
+
+def rounded_to(digits: int) -> str:
+    """How `digits` decimals are said: "정수로 반올림", "소수 2자리로 반올림"."""
+    return "정수로 반올림" if digits == 0 else f"소수 {digits}자리로 반올림"
+
+
 def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: dict | None = None) -> tuple[str, dict]:
     """The record of named quantity `q` and of every derived quantity it rests on: (its id, id → record). Each
     record's id is the digest of its content (`record_id`), its derived inputs' ids in it."""
@@ -208,8 +234,8 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: d
             key, _ = records(origin, src, into, made)
             made[id(q)] = key
             return key, into
-        record = {"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
-                  "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}
+        record = _readable({"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
+                            "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}, q.value)
     else:
         inputs = []
         for x in q.term.inputs:
@@ -220,11 +246,11 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: d
                 if isinstance(origin, Quantity):
                     origin = "derived:" + records(origin, src, into, made)[0]
             name, unit = _named(x.symbol, src)
-            inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit,
-                           "origin": origin})
+            inputs.append(_readable({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit,
+                                     "origin": origin}, x.value))
         name, unit = _named(q.symbol, src)
-        record = {"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
-                  "exact": exact_text(q.value), "unit": unit, "inputs": inputs}
+        record = _readable({"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
+                            "exact": exact_text(q.value), "unit": unit, "inputs": inputs}, q.value)
     key = record_id(record)
     keep(into, key, record)
     made[id(q)] = key
@@ -248,11 +274,14 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
     record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …)."""
     of, recs = records(q, src)
     base_unit = recs[of]["unit"]
-    if unit and str(text).endswith(unit):   # "63.51배": the unit is in the text already
+    said = str(text)
+    if unit and said.endswith(unit):   # "63.51배": the unit is in the text already
         unit = ""
+    elif unit in TIGHT:   # "80%", "20.3배": the panel writes them without a space
+        said, unit = said + unit, ""
     if rounding is None:
-        rounding = "정확한 값" if digits is None else f"소수 {digits}자리로 반올림"
-    return Shown(text, {"of": of, "shown": str(text), "unit": unit if unit is not None else base_unit,
+        rounding = "" if digits is None else rounded_to(digits)   # (an exact value says nothing)
+    return Shown(text, {"of": of, "shown": said, "unit": unit if unit is not None else base_unit,
                         "rounding": rounding, "scale": exact_text(Fraction(scale)),
                         "digits": digits, "records": recs})
 
@@ -260,6 +289,7 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
 # ---------------------------------------------------------------- an explorer's states, the live mode's result
 
 ENTRY = ("of", "shown", "unit", "rounding", "scale", "digits")   # what a number's panel needs beside the records
+TIGHT = ("%", "배")   # units written without a space
 
 
 def entry_id(value: Shown) -> str:
@@ -359,7 +389,7 @@ def number(q: Quantity, digits: int, src: dict, scale=1, unit: str | None = None
     value = Fraction(q.value) * Fraction(scale)
     whole = value.denominator == 1
     return shown(q, fmt.number(value, digits), src, digits=None if whole else digits, scale=scale, unit=unit,
-                 rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+                 rounding=None if whole else f"{rounded_to(digits)}, 끝의 0은 생략")
 
 
 def fraction(q: Quantity, src: dict) -> Shown:
@@ -410,19 +440,32 @@ def text(record: dict) -> str:
         if "origin" in r:
             lines.append(f"{pad}  ← {origin_text(r['origin'], recs)}")
         for x in r["inputs"]:
-            unit = f" {x['unit']}" if x["unit"] else ""
-            lines.append(f"{pad}  · {x['symbol']} = {x['value']}{unit} ← {origin_text(x['origin'], recs)}")
+            lines.append(f"{pad}  · {x['symbol']} = {value_text(x, x['value'])} ← {origin_text(x['origin'], recs)}")
         for x in r["inputs"]:
             if x["origin"].startswith("derived:"):
                 sub = recs[x["origin"].removeprefix("derived:")]
-                one(x["origin"].removeprefix("derived:"), f"{sub['exact']} {sub['unit']}".rstrip(), depth + 1)
+                one(x["origin"].removeprefix("derived:"), value_text(sub, sub["exact"]), depth + 1)
 
-    top = recs[record["of"]]
-    bare = re.match(r"[−-]?[\d,./]+", record["shown"])   # the shown number without the words around it ("1배")
-    same = bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", "")
-    exact = "" if same else f" (정확한 값 {top['exact']})"
-    one(record["of"], f"{record['shown']} {record['unit']}".rstrip() + f" — {record['rounding']}{exact}")
+    one(record["of"], result_text(record, recs[record["of"]]))
     return "\n".join(lines)
+
+
+def value_text(item: dict, exact: str) -> str:
+    """An input's or a linked record's value: "6.871948 ms (정확한 값 8,388,608/1,220,703,125 s)", "4,096"
+    (why.js writes the same)."""
+    unit = f" {item['unit']}" if item["unit"] else ""
+    return f"{item['approx']} (정확한 값 {exact}{unit})" if item.get("approx") else f"{exact}{unit}"
+
+
+def result_text(entry: dict, top: dict) -> str:
+    """The shown number, how it was rounded, and the exact value when the shown text is not it: "12.5% — 백분율로,
+    소수 1자리로 반올림 (정확한 값 1/8)", "16 GB (= 16,000,000,000 Byte)", "4,096" (why.js writes the same)."""
+    bare = re.match(r"[−-]?[\d,./]+", entry["shown"])   # the shown number without the words around it ("1배")
+    same = entry["shown"] == top["exact"] or (
+        bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", ""))
+    exact = top["exact"] + (f" {top['unit']}" if top["unit"] else "")
+    said = f"{entry['shown']} {entry['unit']}".rstrip() + (f" — {entry['rounding']}" if entry["rounding"] else "")
+    return said if same else said + (f" (정확한 값 {exact})" if entry["rounding"] else f" (= {exact})")
 
 
 def why(name) -> None:
@@ -516,7 +559,7 @@ def _given(symbol: str, name: str, unit: str, exact: str, origin: str, text: str
     record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": exact, "exact": exact, "unit": unit,
               "inputs": [], "origin": origin, **extra}
     key = record_id(record)
-    return Shown(text, {"of": key, "shown": exact, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
+    return Shown(text, {"of": key, "shown": exact, "unit": unit, "rounding": "", "scale": "1", "digits": None,
                         "records": {key: record}})
 
 
@@ -548,8 +591,9 @@ def kib(q: Quantity, src: dict) -> Shown:
 
 def percent(q: Quantity, digits: int, src: dict) -> Shown:
     """`fmt.percent`: a share in %, "75.0%"."""
+    exact = (Fraction(q.value) * 100 * 10**digits).denominator == 1   # 90%: nothing rounded
     return shown(q, fmt.percent(q.value, digits), src, digits=digits, scale=100, unit="%",
-                 rounding=f"백분율로, 소수 {digits}자리로 반올림")
+                 rounding="" if exact else f"백분율로, {rounded_to(digits)}")
 
 
 def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
@@ -639,5 +683,5 @@ def root(q: Quantity, digits: int, src: dict, symbol: str) -> Shown:
                           "unit": recs[of]["unit"], "origin": "derived:" + of}]}
     key = record_id(record)
     recs = {**recs, key: record}
-    return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": f"소수 {digits}자리로 반올림",
+    return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": rounded_to(digits),
                         "scale": "1", "digits": digits, "records": recs})

@@ -7,6 +7,7 @@ Every number is formatted by `fmt`; the text diagrams are drawn from the note's 
 from __future__ import annotations
 
 import inspect
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -137,7 +138,7 @@ def tera_number(q, digits: int, src: dict):
     x = Fraction(q.value) / 10**12
     return why.shown(q, fmt.number(x, digits), src, digits=None if x.denominator == 1 else digits,
                      scale=Fraction(1, 10**12), unit="TFLOPs/s",
-                     rounding=None if x.denominator == 1 else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+                     rounding=None if x.denominator == 1 else f"{why.rounded_to(digits)}, 끝의 0은 생략")
 
 
 LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
@@ -225,14 +226,16 @@ def cache_sources(note) -> dict:
     src = {**why.NOTE_NAMES, "line": "toml:note.cache.line", "T": "toml:note.cache.tile", "K": "toml:note.cache.K",
            "L1_CPU": "toml:note.cache.CPU_L1", "L1_GPU": "toml:note.cache.GPU_L1", "N": "toml:note.gemm.N",
            "s": "toml:dtypes.FP32", "smem_H100": "toml:presets.H100_SXM.smem_per_SM",
-           "L1": "toml:note.latency.L1", "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
+           "L1": "toml:note.latency.L1", "L1_긴": "toml:note.latency.L1", "L1_짧은": "toml:note.latency.L1",
+           "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
            "HBM": "toml:note.latency.HBM", ("캐시", c.GPU_L1): "toml:note.cache.GPU_L1",
            **{("캐시", x): "toml:note.cache.CPU_L1" for x in c.CPU_L1}}
     for key, name in (("line", ("캐시 줄의 크기", "Byte")), ("T", ("타일 한 변", "")), ("K", ("행렬 한 변", "")),
                       ("L1_CPU", ("CPU L1 데이터 캐시", "Byte")), ("L1_GPU", ("GPU SM 하나의 L1", "Byte")),
                       ("smem_H100", ("H100 SM 하나의 Shared Memory", "Byte")), ("L1", ("L1 지연", "사이클")),
                       ("shared", ("Shared Memory 지연", "사이클")), ("L2", ("L2 지연", "사이클")),
-                      ("HBM", ("HBM 지연", "사이클")), ("N", ("행렬 한 변", ""))):
+                      ("HBM", ("HBM 지연", "사이클")), ("N", ("행렬 한 변", "")),
+                      ("L1_긴", ("가장 긴 L1 지연", "사이클")), ("L1_짧은", ("가장 짧은 L1 지연", "사이클"))):
         src[("name", key)] = name
     return src
 
@@ -250,7 +253,10 @@ def cache(note) -> dict:
     L1 = [var("L1", x) for x in lat.L1]
     HBM = var("HBM", lat.HBM)
     cpu = [var("L1_CPU", x) for x in c.CPU_L1]
-    kib_range = lambda qs: why.around(why.binary(qs[0], "KiB", src), "–".join(fmt.kib(q.value) for q in qs))  # noqa: E731
+    def span(*shown):   # "a–b": each end a number with its own derivation
+        return why.sentence(*[piece for i, x in enumerate(shown) for piece in (["–"] * bool(i) + [x])])
+
+    kib_range = lambda qs: span(*(why.binary(q, "KiB", src) for q in qs))  # noqa: E731
     return {
         "line": why.var("line", line, src), "line-elems": why.integer(named("줄의 원소 수", floor_div(line_, s_)), src),
         "col-lines": why.var("N", big, src),
@@ -262,14 +268,12 @@ def cache(note) -> dict:
         "ex-naive-per-byte": why.number(named("1/(2·s)", 1 / (2 * s_)), 3, src),
         "gpu-l1": why.binary(var("L1_GPU", c.GPU_L1), "KiB", src),
         "T-gpu-l1": why.root(gemm.tile_area_term(c.GPU_L1, s32), 1, src, "T_캐시"),
-        "T-cpu-l1": why.around(why.root(gemm.tile_area_term(c.CPU_L1[0], s32), 1, src, "T_캐시"),
-                               "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1)),
-        "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1), src),
+        "T-cpu-l1": span(*(why.root(gemm.tile_area_term(x, s32), 1, src, "T_캐시") for x in c.CPU_L1)),
+        "lat-L1": span(*(why.var("L1", x, src) for x in lat.L1)),
         "lat-shared": why.var("shared", lat.shared, src),
         "lat-L2": why.var("L2", lat.L2, src), "lat-HBM": why.var("HBM", lat.HBM, src),
-        "lat-ratio": why.around(why.decimal(named("HBM/L1", HBM / tmax(*L1)), 1, src),
-                                fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
-                                + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1)),
+        "lat-ratio": span(why.decimal(named("HBM/L1_긴", HBM / var("L1_긴", max(lat.L1))), 1, src),   # the two ends
+                          why.ratio(named("HBM/L1_짧은", HBM / var("L1_짧은", min(lat.L1))), 1, src)),
         "h100-smem": why.binary(var("smem_H100", note.catalog.preset("H100_SXM").smem_per_SM), "KiB", src),
         "walk-diagram": text_block(walk_diagram(big, s32, line, src)),
         "tile-diagram": text_block(tile_diagram(K8, T4, src)),
@@ -321,7 +325,10 @@ def walk_counts(note) -> dict:
     assert (row_.value, col_.value) == (row, col)
     return {"misses-row": why.integer(row_, src), "misses-col": why.integer(col_, src),
             "misses-ratio": why.ratio(named("미스_열/미스_행", col_ / row_), 0, src),
-            "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var("L1_CPU", x) for x in note.cache.CPU_L1))), "KiB", src)}
+            "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var(f"L1_CPU,{i + 1}", x) for i, x in enumerate(note.cache.CPU_L1)))),
+                                 "KiB", {**src, **{key: value for i in range(len(note.cache.CPU_L1)) for key, value in (
+                                     (f"L1_CPU,{i + 1}", "toml:note.cache.CPU_L1"),
+                                     (("name", f"L1_CPU,{i + 1}"), (f"CPU L1 데이터 캐시 ({i + 1}번째 값)", "Byte")))}})}
 
 
 def tile_diagram(K: int, T: int, src: dict) -> str:
@@ -356,7 +363,7 @@ def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
     p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
     src = {**cache_sources(note), "BW_H100": "toml:presets.H100_SXM.BW", ("name", "BW_H100"): ("H100의 메모리 대역폭", "Byte/s")}
-    l1 = why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1), src)
+    l1 = why.sentence(*[piece for i, x in enumerate(lat.L1) for piece in (["–"] * bool(i) + [why.var("L1", x, src)])])
     l1_line = why.sentence(l1, " (Shared ", why.var("shared", lat.shared, src), ")")
     rows = [
         ("Registers", "—", "스레드마다"),
@@ -485,11 +492,6 @@ SCALING_BOOK_GPUS = "cite:scalingbook, How to Think About GPUs 장"   # the H100
 MANTISSA_FIGURE = "cite:nvidia-a100, TF32 형식 그림 (FP32 가수 23비트, TF32 가수 10비트)"
 
 
-def claim_locator(c) -> str:
-    """Where a paper states its headline result: the abstract, FlashAttention's attention speed-up its Figure 1."""
-    return "그림 1" if c.paper == "FlashAttention" and c.kind == "ratio" and c.prefix and c.low > 5 else "초록"
-
-
 def gemm_sources(note) -> dict:
     """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
     src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N", "K": "toml:note.gemm.K",
@@ -524,14 +526,14 @@ def grouped(q, digits: int, src: dict, scale=1, unit: str | None = None):
 
 
 def share_range(lo, hi, src: dict):
-    """"80–90%" (two quoted shares) with the record of the first."""
-    text = f"{fmt.number(lo.value * 100)}–{fmt.percent(hi.value, 0)}"
-    return why.around(why.shown(lo, fmt.number(lo.value * 100), src, digits=None, scale=100, unit="%"), text)
+    """"80–90%" (two quoted shares), each end with its record."""
+    return why.sentence(why.shown(lo, fmt.number(lo.value * 100), src, digits=None, scale=100, unit="%"), "–",
+                        why.percent(hi, 0, src))
 
 
 def ms_range(fast, slow, src: dict):
-    """"a–b" ms, two times to 3 decimals, with the record of the first."""
-    return why.around(why.ms(fast, 3, src), f"{fmt.ms(fast.value, 3)}–{fmt.ms(slow.value, 3)}")
+    """"a–b" ms, two times to 3 decimals, each with its record."""
+    return why.sentence(why.ms(fast, 3, src), "–", why.ms(slow, 3, src))
 
 
 def gemm_roofline(note) -> dict:
@@ -858,9 +860,11 @@ def head_dim_discussion(note, B_c: int) -> dict:
         "q-Tc": why.integer(attention.block_count_term(N, B_c1), src),
         "q-Tc2": why.particle(why.integer(attention.block_count_term(N, B_c2), src), "으로/로"),
         "q-flash-d": why.binary(flash1, "MiB", src), "q-flash-2d": why.binary(flash2, "MiB", src),
-        "q-flash-d-ratio": why.ratio(named("Q_Flash(2d)/Q_Flash(d)", flash2 / flash1), 2, src),
+        "q-flash-d-ratio": why.ratio(named("Q_Flash(2d)/Q_Flash(d)", named("Q_Flash(2d)", flash2.term)   # each case its
+                                           / named("Q_Flash(d)", flash1.term)), 2, src),                    # own symbol
         "q-std-d": why.binary(std1, "MiB", src), "q-std-2d": why.binary(std2, "MiB", src),
-        "q-std-d-ratio": why.ratio(named("Q_표준(2d)/Q_표준(d)", std2 / std1), 2, src),
+        "q-std-d-ratio": why.ratio(named("Q_표준(2d)/Q_표준(d)", named("Q_표준(2d)", std2.term)
+                                         / named("Q_표준(d)", std1.term)), 2, src),
     }
 
 
@@ -955,12 +959,16 @@ def papers(note) -> dict:
         text = claims.claim_text(c)
         if c.kind not in ("ratio", "percent") or c.prefix:
             return text
-        scale = 100 if c.kind == "percent" else 1
-        shown_ = fmt.number(c.low * 100, 1) if scale == 100 else fmt.decimal(c.low, 1)
-        digits = (None if (c.low * 100).denominator == 1 else 1) if scale == 100 else 1
-        first = why.shown(var("논문 값", c.low), shown_, {**src, "논문 값": f"cite:{bib[c.paper]}, {claim_locator(c)}"},
-                          digits=digits, scale=scale, unit="%" if scale == 100 else "배")
-        return why.around(first, text)
+        scale, unit = (100, "%") if c.kind == "percent" else (1, "배")
+        paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록"}   # (each paper states these results in its abstract)
+
+        def end(x, last: bool):   # one end of the claim ("50" of "50–73%"), with its record
+            shown_ = claims.claim_text(replace(c, low=x, high=None))
+            digits = (None if (x * 100).denominator == 1 else 1) if scale == 100 else 1
+            return why.shown(var("논문 값", x), shown_ if last else shown_.removesuffix(unit), paper, digits=digits,
+                             scale=scale, unit=unit)
+
+        return end(c.low, True) if c.high is None else why.sentence(end(c.low, False), "–", end(c.high, True))
 
     rows = [(f"[{short[c.paper]}]({c.url})", claim(c), c.what) for c in claims.CLAIMS]
     fa3 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-3" and c.kind == "tera")
@@ -968,6 +976,8 @@ def papers(note) -> dict:
     lo, hi = attention.FA1_SHARE_OF_PEAK
     sram_bw, sram_size = attention.FA1_A100_SRAM
     bits = gemm.MANTISSA_BITS
+    fa1 = {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2, 초록", "η_FA1,상한": "cite:dao2023flashattention2, 초록",
+           ("name", "η_FA1,상한"): ("FA1이 A100 최대 성능에서 낸 비율의 상한", "")}
     return {
         "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
         "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(dtype))), 1,
@@ -976,9 +986,9 @@ def papers(note) -> dict:
         "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
                                  {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
         "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
-        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2, 초록"},
-                                          digits=None if (lo * 100).denominator == 1 else 6, scale=100, unit="%"),
-                                f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}"),
+        "fa1-share": why.sentence(
+            why.shown(var("η_FA1", lo), fmt.number(lo * 100), fa1, digits=None if (lo * 100).denominator == 1 else 6,
+                      scale=100, unit="%"), "–", why.percent(var("η_FA1,상한", hi), 0, fa1)),
         "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention, §2.1"},
                                  digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
         "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, §2.1"},

@@ -43,7 +43,7 @@ def shown_number(q, text: str, src: dict, scale=1, unit: str | None = None, digi
     dropped) with words around it — carrying q's record."""
     whole = (Fraction(q.value) * Fraction(scale)).denominator == 1
     return why.shown(q, text, src, digits=None if whole else digits, scale=scale, unit=unit,
-                     rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+                     rounding=None if whole else f"{why.rounded_to(digits)}, 끝의 0은 생략")
 
 
 def w3_sources(w3) -> dict:
