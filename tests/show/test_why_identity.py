@@ -181,3 +181,27 @@ def test_a_formula_never_uses_one_symbol_for_two_values(stem, term):
                 seen.setdefault(x["symbol"], set()).add((x["value"], x["origin"]))
             twice = {k: v for k, v in seen.items() if len(v) > 1}
             assert not twice, f"{stem} {name}, {where(term)}: {r['symbol']} = {r['formula']} uses {twice}"
+
+
+def test_the_precision_steps_mark_each_number_when_the_steps_differ():
+    """A term whose GPU has unequal Tensor Core steps ("각각 0.3배, 15.5배", a preset added in FP16 stopped
+    `make refresh` on it): each number of the sentence is a number with its record, as when the steps are equal."""
+    from dataclasses import replace
+    from fractions import Fraction
+
+    import roofline
+    from roofline.show.pages import w4_summary
+
+    h100 = roofline.load().preset("H100_SXM")
+    for fp8 in (h100.P("FP16") * 2, h100.P("FP16") * 31 // 2):   # steps 2.0배씩, then 2.0배 and 15.5배
+        machine = replace(h100, peak={**h100.peak, "FP8": Fraction(fp8)})
+        for key, text in w4_summary.precision_steps(machine).items():
+            record = getattr(text, "why", None)
+            spans = ([(p["at"], p["at"] + p["length"]) for p in record["parts"]] if record and "parts" in record
+                     else [(0, len(text))] if record else [])
+            if site_why.is_number(str(text)):   # the gate's rule: a glued number carries a record
+                assert record, f"{key}: {str(text)!r} has no derivation"
+                continue
+            bare = [str(text)[a:b] for a, b in site_why.sentence_numbers(str(text))
+                    if not any(x <= a and b <= y for x, y in spans)]
+            assert not bare, f"{key}: {bare} in {str(text)!r} have no derivation"
