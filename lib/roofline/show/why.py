@@ -533,12 +533,15 @@ def parts(record: dict) -> list[dict]:
 
 
 def particle(value: Shown, pair: str) -> Shown:
-    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로" (a sentence keeps its parts where they
-    are: the particle follows them)."""
+    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로", the particle outside the number's button
+    (a sentence of the number and its particle; a sentence keeps its parts where they are: the particle follows them)."""
     from roofline.show import ko
 
     record = getattr(value, "why", None)   # (a plain text: the particle alone)
-    return ko.particle(value, pair) if record is None else Shown(ko.particle(value, pair), record)
+    if record is None:
+        return ko.particle(value, pair)
+    said = ko.particle(value, pair)
+    return Shown(said, record) if "parts" in record else sentence(value, said[len(value):])   # (not in the button)
 
 
 def around(value: Shown, text: str) -> Shown:
