@@ -8,10 +8,15 @@ disagree with the number. A page module glues `why.decimal(cost.derivation("I"),
 (mime type `WHY_MIME`); the site shows it in a panel when the number is pressed, and a notebook prints it with
 `why("I0")`.
 
-Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measured:<name, conditions>",
-"cite:<bibkey>", "simulated:<the model's simulation and its inputs>" (a count the LRU cache simulation gives),
-"search:<what the model searched for>" (the widest T_K that fits: found by trying, no formula); an explorer's and the
-live mode's "control:<its control>" and "typed:<the field>" (`pooled`).
+Origins, as records write them (each kind checked by its rule, `coursebook.derivations.origin_resolves`):
+"toml:week4.N", "cell:N", "derived:<id>", "code:<call>" or "code:<name> = <value>" (a code cell sets it),
+"measured:<what (conditions)>", "simulated:<the model's simulation (its inputs)>" (a count the LRU cache simulation
+gives), "search:<what the model searched for (its inputs)>" (the widest T_K that fits: found by trying, no formula),
+"cite:<bibkey>, <where in it>" (a key of references.bib), "quoted:<what>" (a value repeated without a source, which
+the note checks); an explorer's and the live mode's "control:<its control>" and "typed:<the field>" (`pooled`).
+
+A record's id is the digest of its whole content (`record_id`): its inputs' origins and its derived inputs' own ids
+are part of it, so two cases never share a record, and `keep` refuses an id that would name two contents.
 """
 from __future__ import annotations
 
