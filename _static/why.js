@@ -27,7 +27,9 @@
   var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모델이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모델의 시뮬레이션: ", cite: "참고문헌 ", quoted: "출처 없이 흔히 인용되는 값: ", code: "이 쪽의 코드 셀(숨긴 셀은 노트북 판에서 보인다)이 정한 값: "};
   function unit(u) { return u ? " " + u : ""; }
   // a value as the library wrote it: readable ("약 6.871948 ms") beside the exact one (why.value_text)
-  function value(x, exact) { return x.approx ? x.approx + " (정확한 값 " + exact + unit(x.unit) + ")" : exact + unit(x.unit); }
+  function value(x, exact) {
+    return x.approx ? x.approx + " (정확한 값 " + exact + unit(x.unit) + ")" : exact + unit(x.unit);
+  }
   function origin(o, d, show) {
     var i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1), a;
     if (kind === "derived") {

@@ -52,9 +52,10 @@ def resolved(state: dict, pool: dict, alike: dict | None = None) -> dict:
     if "why" not in state:
         return state
     why_ = state["why"]
-    return {**state, "why": {**({"fields": {k: entry(v) for k, v in why_["fields"].items()}} if "fields" in why_ else {}),
-                             **({"tables": {k: [[entry(c) for c in row] for row in t] for k, t in why_["tables"].items()}}
-                                if "tables" in why_ else {})}}
+    fields = {k: entry(v) for k, v in why_.get("fields", {}).items()}
+    tables = {k: [[entry(c) for c in row] for row in t] for k, t in why_.get("tables", {}).items()}
+    return {**state, "why": {**({"fields": fields} if "fields" in why_ else {}),
+                             **({"tables": tables} if "tables" in why_ else {})}}
 
 
 def live_resolved(page, alike=None, **values):

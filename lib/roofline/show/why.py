@@ -538,8 +538,9 @@ def parts(record: dict) -> list[dict]:
 
 
 def particle(value: Shown, pair: str) -> Shown:
-    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로", the particle outside the number's button
-    (a sentence of the number and its particle; a sentence keeps its parts where they are: the particle follows them)."""
+    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로", the particle outside the number's
+    button (a sentence of the number and its particle; a sentence keeps its parts where they are: the particle
+    follows them)."""
     from roofline.show import ko
 
     record = getattr(value, "why", None)   # (a plain text: the particle alone)

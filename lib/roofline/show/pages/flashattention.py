@@ -163,7 +163,7 @@ def measured(runs, note, machine) -> dict:
         return var(symbol, Fraction(r.seconds))
 
     def of_run(r):
-        src[("repeats", r.repeats)] = "code:matmul_timing.implementations(naive_N, tiled_N, blas_N, T_meas)"   # its default
+        src[("repeats", r.repeats)] = "code:matmul_timing.implementations(naive_N, tiled_N, blas_N, T_meas)"
         return var("N", r.N), seconds(r)
 
     def row(r):
@@ -287,6 +287,7 @@ def walk_diagram(n: int, s: int, line: int, src: dict, shown: int = 3) -> str:
     with their records: the accesses are N, the misses the cold-cache walk's)."""
     out = []
     N = var("N", n)
+    last_k = {**src, ("name", "N − 1"): ("마지막 k", "")}
     for name, along, fmt_index in (("A", cachelines.ROW, "A[0, {k}]"), ("B", cachelines.COLUMN, "B[{k}, 0]")):
         walk = cachelines.walk(n, s, line, along)
         per_line = line // s if along == cachelines.ROW else 1
@@ -303,7 +304,8 @@ def walk_diagram(n: int, s: int, line: int, src: dict, shown: int = 3) -> str:
         misses = sum(not a.hit for a in walk)
         walked = f"simulated:빈 캐시에서 {'행' if along == cachelines.ROW else '열'}을 따라 N번 읽기 (cachelines.walk)"
         counted = var(f"미스_내적,{name}", misses)
-        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), {**src, ("name", "N − 1"): ("마지막 k", "")}), "): 접근 ", why.var("N", n, src),
+        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), last_k), "): 접근 ",
+                                why.var("N", n, src),
                                 "번 중 미스 ", why.integer(counted, {**src, counted.symbol: walked,
                                                                   ("name", counted.symbol): ("내적 하나의 미스", "")}), "번"))
         out.append("")
@@ -323,12 +325,12 @@ def walk_counts(note) -> dict:
     row_ = named("미스_행", N * ceil_div(N * s_, line_))
     col_ = named("미스_열", N**2) if n * line > l1 else named("미스_열", N * ceil_div(N * s_, line_))
     assert (row_.value, col_.value) == (row, col)
+    cpus = [var(f"L1_CPU,{i + 1}", x) for i, x in enumerate(note.cache.CPU_L1)]   # each CPU's its own symbol
+    cpu_src = {**src, **{x.symbol: "toml:note.cache.CPU_L1" for x in cpus},
+               **{("name", x.symbol): (f"CPU L1 데이터 캐시 ({i + 1}번째 값)", "Byte") for i, x in enumerate(cpus)}}
     return {"misses-row": why.integer(row_, src), "misses-col": why.integer(col_, src),
             "misses-ratio": why.ratio(named("미스_열/미스_행", col_ / row_), 0, src),
-            "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var(f"L1_CPU,{i + 1}", x) for i, x in enumerate(note.cache.CPU_L1)))),
-                                 "KiB", {**src, **{key: value for i in range(len(note.cache.CPU_L1)) for key, value in (
-                                     (f"L1_CPU,{i + 1}", "toml:note.cache.CPU_L1"),
-                                     (("name", f"L1_CPU,{i + 1}"), (f"CPU L1 데이터 캐시 ({i + 1}번째 값)", "Byte")))}})}
+            "l1-max": why.binary(named("max(L1_CPU)", tmax(*cpus)), "KiB", cpu_src)}
 
 
 def tile_diagram(K: int, T: int, src: dict) -> str:
@@ -380,7 +382,8 @@ def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
     nbytes = result.n * result.n * result.itemsize
     how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
-    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "code:matmul_timing.stride(note.gemm.N)",
+    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32",
+           "repeats": "code:matmul_timing.stride(note.gemm.N)",
            "t_행": f"measured:행 순서 복사 A.copy() ({how})", "t_열": f"measured:열 순서 복사 ({how})"}
     src[("name", "t_행")], src[("name", "t_열")] = ("행 순서로 읽은 시간", "s"), ("열 순서로 읽은 시간", "s")
     N, s_ = var("N", result.n), var("s", result.itemsize)
