@@ -24,8 +24,12 @@
     if (text != null) e.textContent = text;
     return e;
   }
-  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모형이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모형의 LRU 캐시 시뮬레이션: ", cite: "참고문헌 ", code: "이 쪽의 숨긴 코드 셀(노트북 판에서 보인다)이 정한 값: "};
+  var KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모델이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모델의 시뮬레이션: ", cite: "참고문헌 ", quoted: "출처 없이 흔히 인용되는 값: ", code: "이 쪽의 코드 셀(숨긴 셀은 노트북 판에서 보인다)이 정한 값: "};
   function unit(u) { return u ? " " + u : ""; }
+  // a value as the library wrote it: readable ("약 6.871948 ms") beside the exact one (why.value_text)
+  function value(x, exact) {
+    return x.approx ? x.approx + " (정확한 값 " + exact + unit(x.unit) + ")" : exact + unit(x.unit);
+  }
   function origin(o, d, show) {
     var i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1), a;
     if (kind === "derived") {
@@ -65,9 +69,10 @@
       if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
     }
     var bare = /^[−-]?[\d,./]+/.exec(g.shown);   // the shown number without the words around it ("1배", "4,096×4,096")
-    var result = top ? g.shown + unit(g.unit) + " — " + g.rounding +
-      (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, "") ? "" : " (정확한 값 " + r.exact + unit(r.unit) + ")")
-      : r.exact + unit(r.unit) + " (정확한 값)";
+    var same = g.shown === r.exact || (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, ""));
+    var said = g.shown + unit(g.unit) + (g.rounding ? " — " + g.rounding : "");   // why.result_text
+    var result = top ? said + (same ? "" : (g.rounding ? " (정확한 값 " : " (= ") + r.exact + unit(r.unit) + ")")
+      : value(r, r.exact);
     panel.appendChild(el("span", "rl-why-line rl-why-result", "= " + result));
     function show(next) { render(panel, d, g, next, path.concat([id])); place(open.button, panel); panel.focus({preventScroll: true}); }
     if (r.origin) {
@@ -79,7 +84,7 @@
       panel.appendChild(el("span", "rl-why-sub", "넣은 값"));
       var ul = el("ul", "rl-why-inputs");
       r.inputs.forEach(function (x) {
-        var li = el("li", null, x.symbol + " = " + x.value + unit(x.unit) + " ← ");
+        var li = el("li", null, x.symbol + " = " + value(x, x.value) + " ← ");
         li.appendChild(origin(x.origin, d, show));
         ul.appendChild(li);
       });

@@ -242,3 +242,61 @@ def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
     assert waiting and all(d and not w for d, w in waiting), waiting
     page.locator(f"#{uid} .rl-predict-toggle").click()   # (the mode is remembered: off again for the next test)
     assert not errors and not blocked, (errors, blocked)
+
+
+# two states of each explorer that choose a preset or a dtype: (control, value) pairs the page's selects take
+CHOSEN_STATES = {"hw": ("H100_SXM", "A100_SXM"), "dtype": ("TF32", "BF16"), "gpu": ("A100_SXM", "H200_SXM")}
+NAMED_KEYS = re.compile(r"presets\.([A-Za-z0-9_]+)(?:\.peak\.([A-Z0-9]+))?|dtypes\.([A-Z0-9]+)")
+
+
+def walked_keys(page, button) -> set[tuple[str, str]]:
+    """Press `button` and walk its panel down the first link of each record to a leaf: every (kind, name) the
+    course.toml keys on the way name ("preset" H100_SXM, "dtype" FP16: a peak's dtype too)."""
+    button.click()
+    page.wait_for_selector("#rl-why-panel .rl-why-result")
+    found, seen = set(), set()
+    while True:
+        text = page.inner_text("#rl-why-panel")
+        for preset, peak, dtype in NAMED_KEYS.findall(text):
+            found |= {("preset", preset)} if preset else set()
+            found |= {("dtype", d) for d in (peak, dtype) if d}
+        links = page.locator("#rl-why-panel a:not(.rl-why-back)").filter(has_text="유도 보기")
+        if not links.count() or text in seen:
+            break
+        seen.add(text)
+        links.first.click()
+        page.wait_for_selector("#rl-why-panel .rl-why-result")
+    page.keyboard.press("Escape")
+    return found
+
+
+@pytest.mark.parametrize("docname,uid", explorer_pages())
+def test_an_explorer_states_panels_name_its_own_preset_and_dtype(docname, uid, tab):
+    """For two states of an explorer that differ in preset or dtype (② hardware and dtype, ④ GPU): open panels of
+    the state's numbers, walk each to a leaf input, and every course.toml key on the way names that state's preset
+    and dtype (content-5 item 9: an A100 state showed H100's smem_per_SM)."""
+    page, errors, blocked = tab(docname)
+    root = start_explorer(page.locator(f"#{uid}"))
+    controls = {c: root.locator(f'select[data-rl-control="{c}"]') for c in CHOSEN_STATES}
+    controls = {c: s for c, s in controls.items() if s.count()}
+    if not controls:
+        pytest.skip(f"{uid} chooses neither a preset nor a dtype")
+    for i in range(2):
+        chosen = {}
+        for control, select in controls.items():
+            options = select.evaluate("el => [...el.options].map(o => o.value)")
+            value = next((v for v in CHOSEN_STATES[control][i:] + CHOSEN_STATES[control] if v in options), options[-1])
+            select.select_option(value)
+            chosen[control] = value
+        numbers = [b for b in root.locator("button.rl-why[data-why]").all() if b.is_visible()][:6]
+        assert numbers, uid
+        preset = chosen.get("hw", chosen.get("gpu"))
+        named = set()
+        for button in numbers:
+            keys = walked_keys(page, button)
+            wrong = {(k, v) for k, v in keys if (k == "preset" and preset and v != preset)
+                     or (k == "dtype" and "dtype" in chosen and v != chosen["dtype"])}
+            assert not wrong, (uid, chosen, wrong)
+            named |= keys
+        assert ("preset", preset) in named, (uid, chosen, named)   # the walk reached the state's own keys
+    assert not errors and not blocked, (errors, blocked)

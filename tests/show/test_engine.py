@@ -26,6 +26,43 @@ def live(page, **values):
     return json.loads(engine.live(page, json.dumps({k: str(v) for k, v in values.items()})))
 
 
+ALIKE = {"control": "cell", "typed": "cell"}   # a precomputed state names its control, the live mode the typed field
+
+
+def resolved(state: dict, pool: dict, alike: dict | None = None) -> dict:
+    """`state` with each number's entry id replaced by what its panel shows (the entry, its records linked in), an
+    explorer's control and the live mode's typed field named alike: a record's id is its content
+    (why.record_id), so the two name the same derivation by different ids. `alike`: more origins named alike
+    (origin → name)."""
+    def record(key):
+        r = pool["r"][key]
+
+        def origin(o):
+            kind, _, what = (alike or {}).get(o, o).partition(":")
+            return record(what) if kind == "derived" else f"{ALIKE.get(kind, kind)}:{what}"
+
+        return {**r, "inputs": [{**x, "origin": origin(x["origin"])} for x in r["inputs"]],
+                **({"origin": origin(r["origin"])} if "origin" in r else {})}
+
+    def entry(found):   # an entry's id, a sentence's [[at, length, id], …], or 0
+        if isinstance(found, list):
+            return [[at, length, entry(key)] for at, length, key in found]
+        return {**pool["g"][found], "of": record(pool["g"][found]["of"])} if found else found
+
+    if "why" not in state:
+        return state
+    why_ = state["why"]
+    fields = {k: entry(v) for k, v in why_.get("fields", {}).items()}
+    tables = {k: [[entry(c) for c in row] for row in t] for k, t in why_.get("tables", {}).items()}
+    return {**state, "why": {**({"fields": fields} if "fields" in why_ else {}),
+                             **({"tables": tables} if "tables" in why_ else {})}}
+
+
+def live_resolved(page, alike=None, **values):
+    out = live(page, **values)
+    return resolved(out["state"], out["why"], alike)
+
+
 def test_engine_imports_without_numpy_matplotlib_ipython():
     code = (
         "import sys\n"
@@ -87,19 +124,23 @@ def test_the_precomputed_states_are_the_engines(course):
         return explorer_data(e.html)[0]
 
     w4, w3 = course.week4, course.week3
-    states = data(w4_2_roofline.roofline_explorer(w4))["parts"][0]["states"]
+    explorer = data(w4_2_roofline.roofline_explorer(w4))
+    states, pool = explorer["parts"][0]["states"], explorer["why"]
     state = w4_2_roofline.roofline_state(w4.with_(hardware="H100_SXM", dtype="BF16"))
-    assert states["H100_SXM|BF16"] == json.loads(json.dumps(why.pooled(state, {})))   # its numbers name their records
+    alone: dict = {}
+    state = json.loads(json.dumps(why.pooled(state, alone)))
+    assert resolved(states["H100_SXM|BF16"], pool) == resolved(state, alone)   # its numbers name their records
     for key, state in states.items():
         hardware, dtype = key.split("|")
-        assert state == live("roofline", hardware=hardware, dtype=dtype, N=w4.N, tiles=list(w4.tiles))["state"]
+        assert resolved(state, pool) == live_resolved("roofline", hardware=hardware, dtype=dtype, N=w4.N,
+                                                      tiles=list(w4.tiles))
     T = w4.tiles[1]
-    states = data(w4_5_matmul.matmul_explorer(w4, T))["parts"][0]["states"]
-    assert states[f"{w4.N}|{T}"] == live("matmul", hardware=w4.hardware, dtype=w4.dtype, N=w4.N,
-                                           tiles=list(w4.tiles), T=T)["state"]
+    explorer = data(w4_5_matmul.matmul_explorer(w4, T))
+    assert resolved(explorer["parts"][0]["states"][f"{w4.N}|{T}"], explorer["why"]) == live_resolved(
+        "matmul", hardware=w4.hardware, dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), T=T)
     T = w4.tiles[-1]
     tile = data(w4_4_tile_size.tile_explorer(w4, T))
-    sizes, occ, cases = (part["states"] for part in tile["parts"])
+    sizes, occ, cases = ({k: resolved(v, tile["why"]) for k, v in part["states"].items()} for part in tile["parts"])
     assert len(occ) == w4_4_tile_size.tile_options(w4).count
     for key, state in occ.items():
         t, copies, gpu = key.split("|")
@@ -110,8 +151,8 @@ def test_the_precomputed_states_are_the_engines(course):
             del both["predict"]
         both["why"] = {k: {name: value for part in three for name, value in part.get("why", {}).get(k, {}).items()}
                        for k in ("fields", "tables")}
-        out = live("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,
-                   extra_registers=w4.extra_registers, T=t, copies=copies)["state"]
+        out = live_resolved("tile-size", dtype=w4.dtype, N=w4.N, tiles=list(w4.tiles), threads=w4.threads, gpu=gpu,
+                            extra_registers=w4.extra_registers, T=t, copies=copies)
         assert out == both, key
     fields = dict((name, value) for name, _, value in tile["live"]["fields"])
     assert (fields["T"], fields["copies"], fields["gpu"]) == (str(T), "1", w4.gpu)
@@ -147,8 +188,11 @@ def test_my_kernel_default_example_is_the_engines(course):
     e = w4_2_roofline.kernel_explorer(w4, course.week3, course.note)
     data = explorer_data(e.html)[0]
     T = w4.tiles[len(w4.tiles) // 2]
-    engine_state = live("kernel", hardware=w4.hardware, dtype=w4.dtype, kernel="matmul", N=w4.N, T=T, t_ms="")["state"]
+    engine_state = live_resolved("kernel", hardware=w4.hardware, dtype=w4.dtype, kernel="matmul", N=w4.N, T=T, t_ms="")
     assert "predict" in engine_state            # the live mode's predict part: the page's own state is shown as it is
-    assert data["parts"][0]["states"][""] == {k: v for k, v in engine_state.items() if k != "predict"}
+    typed = {"toml:week4.N": "cell:N", "toml:week4.tiles": "cell:T"}   # the page's example: the file's N and T; the
+    # live mode's: the sizes the reader typed (the same values)
+    assert resolved(data["parts"][0]["states"][""], data["why"], typed) == {k: v for k, v in engine_state.items()
+                                                                             if k != "predict"}
     fields = dict((name, value) for name, _, value in data["live"]["fields"])
     assert fields["L"] == f"{course.week3.L:_}" and fields["N"] == str(w4.N)

@@ -94,31 +94,64 @@ def cell_names(source: str) -> set[str]:
     return set(re.findall(r"^([A-Za-z_]\w*)\s*=", m.group(1), re.M)) if m else set()
 
 
-def unresolved(record: dict, recs: dict, file: dict, cells: set[str], source: str) -> list[str]:
-    """The inputs of `record` (and of the records it links) whose origin does not resolve (a `code:` origin names a
-    call that the chapter's `source` writes)."""
-    bad = []
-    for r in recs.values():
-        origins = [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])
-        for origin in origins:
-            kind, _, what = origin.partition(":")
-            if kind == "toml":
-                try:
-                    toml_value(file, what)
-                except (KeyError, TypeError):
-                    bad.append(origin)
-            elif kind == "cell":
-                if what.split("(")[0] not in cells:
-                    bad.append(origin)
-            elif kind == "derived":
-                if what not in recs:
-                    bad.append(origin)
-            elif kind == "code":
-                if what not in source:
-                    bad.append(origin)
-            elif kind not in ("measured", "cite", "simulated", "control", "search"):
-                bad.append(origin)
-    return bad
+def bib_keys(root: Path) -> set[str]:
+    """The keys of the bibliography (references.bib): what a `cite:` origin may name."""
+    path = Path(root, "references.bib")
+    text = path.read_text(encoding="utf-8") if path.is_file() else ""
+    return set(re.findall(r"^@\w+\{([^,\s]+),", text, re.M))
+
+
+_CONDITIONS = re.compile(r"\S.*\(.+\)", re.S)   # "what (its conditions or inputs) …"
+
+
+def origin_resolves(origin: str, recs: dict, file: dict, cells: set[str], source: str, bib: set[str]) -> bool:
+    """Whether an origin resolves by its kind:
+    toml:<key>            the key is in course.toml (its value is the shown one: the tests check that);
+    cell:<variable>       a variable of the chapter's parameter cell; control:, typed: an explorer's control or the
+                          live form's field (named);
+    derived:<id>          a record of the page;
+    code:<call>           a call the chapter's source writes, or code:<name> = <value>, a code cell assigns <name>;
+    measured:<what (conditions)>, simulated:<what (inputs)>, search:<what (inputs)>: the conditions in parentheses;
+    cite:<key>, <locator> a key of references.bib and where in it;
+    quoted:<what>         a value quoted without a source (the note checks it), said so."""
+    kind, _, what = origin.partition(":")
+    if kind == "toml":
+        try:
+            toml_value(file, what)
+        except (KeyError, TypeError):
+            return False
+        return True
+    if kind == "cell":
+        return what.split("(")[0] in cells
+    if kind in ("control", "typed", "quoted"):
+        return bool(what.strip())
+    if kind == "derived":
+        return what in recs
+    if kind == "code":
+        name, equals, _ = what.partition(" = ")
+        return what in source or bool(equals and re.search(rf"^{re.escape(name)}\s*=", source, re.M))
+    if kind in ("measured", "simulated", "search"):
+        return _CONDITIONS.search(what) is not None
+    if kind == "cite":
+        key, comma, locator = what.partition(", ")
+        return key in bib and bool(comma and locator.strip())
+    return False
+
+
+def unresolved(recs: dict, file: dict, cells: set[str], source: str, bib: set[str]) -> list[str]:
+    """The origins of the records `recs` that do not resolve by their kind (`origin_resolves`)."""
+    return [origin for r in recs.values()
+            for origin in [x["origin"] for x in r["inputs"]] + ([r["origin"]] if "origin" in r else [])
+            if not origin_resolves(origin, recs, file, cells, source, bib)]
+
+
+def merge(into: dict, recs: dict) -> dict:
+    """Records of `recs` put into `into` (id → record): an id is a digest of its record's content
+    (roofline.show.why.record_id), so an id that already names another content is an error, never a silent pick."""
+    for key, record in recs.items():
+        if into.setdefault(key, record) != record:
+            raise ValueError(f"유도 기록 {key}가 두 내용을 가리킨다 (roofline.show.why.record_id)")
+    return into
 
 
 def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict], list[tuple[str, str]], dict]:
@@ -130,9 +163,19 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
 
     def button(text_html: str, record: dict) -> str:
         entries.append({k: record[k] for k in ("of", "shown", "unit", "rounding", "scale", "digits")})
-        records.update(record["records"])
+        merge(records, record["records"])
         return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{len(entries) - 1}">'
                 f"{text_html}</button>")
+
+    def sentence_buttons(text: str, record: dict) -> str:
+        """A cell that is a sentence ("1.5–2.0배"): each of its numbers a button of its own."""
+        pieces, at = [], 0
+        for part in sorted(record["parts"], key=lambda p: p["at"]):
+            start, end = part["at"], part["at"] + part["length"]
+            pieces += [html.escape(text[at:start], quote=False),
+                       button(html.escape(text[start:end], quote=False), {**part, "records": record["records"]})]
+            at = end
+        return "".join(pieces) + html.escape(text[at:], quote=False)
 
     records: dict = {}
     for kind, key in uses(source):
@@ -215,7 +258,8 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
                     continue
                 counts["with"] += 1
                 out.append(body[cursor:m.start()])
-                out.append(m.group(1) + button(escaped, record) + m.group(2))
+                inner = sentence_buttons(cell, record) if "parts" in record else button(escaped, record)
+                out.append(m.group(1) + inner + m.group(2))
                 cursor = m.end()
     out.append(body[cursor:])
     return "".join(out), entries, missing, {**counts, "records": records}
@@ -233,7 +277,7 @@ def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], 
     for m in _EXPLORER.finditer(body):
         data = json.loads(m.group(2).replace("<\\/", "</"))
         pool = data.get("why") or {}
-        records.update(pool.get("r", {}))
+        merge(records, pool.get("r", {}))
         entries = pool.get("g", {})
         for part in data["parts"]:
             for key, state in part["states"].items():
@@ -288,7 +332,7 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     records = counts.pop("records")
     in_explorers, explorer_missing, explorer_records = explorer_numbers(body, preset_names(file))
     cells = cell_names(source)
-    bad = sorted({o for o in unresolved({}, {**records, **explorer_records}, file, cells, source)})
+    bad = sorted(set(unresolved({**records, **explorer_records}, file, cells, source, bib_keys(Path(app.srcdir)))))
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
     coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad,
                           "explorers": {**in_explorers, "missing": [f"{k}: {why}" for k, why in explorer_missing]}}

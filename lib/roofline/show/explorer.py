@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import html
 import json
+import re
 from dataclasses import dataclass
 
 from roofline.params import cell_fields
@@ -141,13 +142,13 @@ def plot(uid: str, name: str, aria: str) -> str:
     return f'<div class="rl-plot" data-rl-plot="{name}" id="{uid}-plot-{name}" role="img" aria-label="{_attr(aria)}" hidden></div>'
 
 
-def with_records(data: dict) -> dict:
+def with_records(data: dict, renames: dict | None = None) -> dict:
     """The explorer's data with every state's numbers as plain texts naming their entries, and the entries and
     records of all its states in `data["why"]` (`why.pooled`; the site's build moves them to a file of their own,
     fetched when a panel first opens). An input that a control changed from the chapter's problem is the control's
-    ("cell:N" → "control:N")."""
+    ("cell:N" → "control:N": a new record, so `renames` gets each entry's id before → after)."""
     pool: dict = {}
-    parts = [{**part, "states": {k: why.pooled(s, pool, CONTROL) for k, s in part["states"].items()}}
+    parts = [{**part, "states": {k: why.pooled(s, pool, CONTROL, renames) for k, s in part["states"].items()}}
              for part in data["parts"]]
     return {**data, "parts": parts, **({"why": pool} if pool else {})}
 
@@ -155,8 +156,13 @@ def with_records(data: dict) -> dict:
 CONTROL = {"cell": "control"}
 
 
+_BUTTON_ID = re.compile(r'data-why="(e-[0-9a-f]+)"')
+
+
 def wrap(uid: str, intro: str, controls: str, body: str, data: dict) -> str:
-    data = with_records(data)
+    renames: dict = {}
+    data = with_records(data, renames)
+    body = _BUTTON_ID.sub(lambda m: f'data-why="{renames.get(m.group(1), m.group(1))}"', body)   # (`with_records`)
     return (
         f'<div class="rl-explorer" id="{uid}" data-rl-explorer>'
         f'<p class="rl-intro">{intro}</p>'

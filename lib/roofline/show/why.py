@@ -8,10 +8,15 @@ disagree with the number. A page module glues `why.decimal(cost.derivation("I"),
 (mime type `WHY_MIME`); the site shows it in a panel when the number is pressed, and a notebook prints it with
 `why("I0")`.
 
-Origins, as records write them: "toml:week4.N", "cell:N", "derived:<id>", "measured:<name, conditions>",
-"cite:<bibkey>", "simulated:<the model's simulation and its inputs>" (a count the LRU cache simulation gives),
-"search:<what the model searched for>" (the widest T_K that fits: found by trying, no formula); an explorer's and the
-live mode's "control:<its control>" and "typed:<the field>" (`pooled`).
+Origins, as records write them (each kind checked by its rule, `coursebook.derivations.origin_resolves`):
+"toml:week4.N", "cell:N", "derived:<id>", "code:<call>" or "code:<name> = <value>" (a code cell sets it),
+"measured:<what (conditions)>", "simulated:<the model's simulation (its inputs)>" (a count the LRU cache simulation
+gives), "search:<what the model searched for (its inputs)>" (the widest T_K that fits: found by trying, no formula),
+"cite:<bibkey>, <where in it>" (a key of references.bib), "quoted:<what>" (a value repeated without a source, which
+the note checks); an explorer's and the live mode's "control:<its control>" and "typed:<the field>" (`pooled`).
+
+A record's id is the digest of its whole content (`record_id`): its inputs' origins and its derived inputs' own ids
+are part of it, so two cases never share a record, and `keep` refuses an id that would name two contents.
 """
 from __future__ import annotations
 
@@ -125,20 +130,63 @@ def sources(problem, *, T_from: str = "tiles", also: tuple[str, ...] = ()) -> di
     return found
 
 
-def _id(q: Quantity) -> str:
-    how = f"{q.term.formula}|{q.term.numbers}" if q.derived else f"={q.numbers}"
-    digest = hashlib.sha256(f"{q.symbol}|{how}".encode()).hexdigest()[:10]
-    return f"q-{digest}"
+def record_id(record: dict) -> str:
+    """A record's id: a digest of everything it shows (symbol, name, formula, numbers, unit, its inputs with their
+    origins, and a derived input's own record id, so the whole chain below it). Two records share an id only when they
+    say the same: equal-looking records of two cases (another preset's input, another dtype's s) stay two."""
+    text = json.dumps(record, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    return "q-" + hashlib.sha256(text.encode()).hexdigest()[:12]
+
+
+def keep(into: dict, key: str, record: dict) -> None:
+    """Put `record` into `into` (id → record) under `key`; a key already holding another content is an error (a
+    pool, a page or a sentence keeps every distinct record, none silently replaces another)."""
+    old = into.setdefault(key, record)
+    if old is not record and old != record:
+        raise ValueError(f"why: the record id {key} names two contents: {old} and {record}")
+
+
+def merge(into: dict, recs: dict) -> dict:
+    """`keep` each record of `recs` (id → record) into `into`; returns `into`."""
+    for key, record in recs.items():
+        keep(into, key, record)
+    return into
 
 
 def _name(symbol: str) -> tuple[str, str]:
+    """The course's Korean name and unit of `symbol` (`_named` without a page's own names)."""
+    return _named(symbol, {})
+
+
+_CASE = re.compile(r"(.+?)\s?\(([^()]+)\)")   # Q(T = 64), Q_Flash(2d): a quantity in one case
+
+
+def _named(symbol: str, src: dict) -> tuple[str, str]:
+    """The Korean name and unit of `symbol`: the page's own (`("name", symbol)` in `src`), else the course's
+    (`NAMES`), else made from the names of its parts: a ratio "A / B" ("A 대 B의 비"), a case "Q(T = 64)", "Q 비",
+    a dtype's peak "P_FP16", a qualified symbol "BW_GPU" ("메모리 대역폭 (GPU)"). Two cases of one quantity in one
+    formula have two symbols (Q_Flash(2d)/Q_Flash(d), never Q_Flash / Q_Flash). A symbol with no name is an error:
+    every symbol that reaches a panel is named (a page gives its own in `src`)."""
+    if ("name", symbol) in src:
+        return src[("name", symbol)]
     if symbol in NAMES:
         return NAMES[symbol]
     if symbol.startswith("P_") and "/" not in symbol:   # P_FP16: a dtype's peak
         return f"{symbol[2:]} 최대 연산 성능", "FLOPs/s"
-    if "/" in symbol:   # a ratio
-        return "비", ""
-    return NAMES.get(symbol.split("_")[0], ("", ""))
+    for slash in (" / ", "/"):   # a ratio of two named quantities
+        if slash in symbol:
+            top, bottom = (_named(side.strip(), src)[0] for side in symbol.split(slash, 1))
+            return f"{top} 대 {bottom}의 비", ""
+    if (case := _CASE.fullmatch(symbol)) is not None:
+        name, unit = _named(case.group(1), src)
+        return f"{case.group(2)}일 때의 {name}", unit
+    if symbol.endswith(" 비"):
+        return f"{_named(symbol.removesuffix(' 비'), src)[0]}의 비", ""
+    base, _, qualifier = symbol.partition("_")
+    if qualifier and base in NAMES:
+        name, unit = NAMES[base]
+        return f"{name} ({qualifier})", unit
+    raise ValueError(f"why: 기호 {symbol!r}에 한국어 이름이 없다 (why.NAMES에 넣거나, 쪽의 src에 ('name', 기호)로 준다)")
 
 
 def _origin(x: Quantity, src: dict):
@@ -152,33 +200,65 @@ def _origin(x: Quantity, src: dict):
     return origin
 
 
-def records(q: Quantity, src: dict[str, str], into: dict | None = None) -> tuple[str, dict]:
-    """The record of named quantity `q` and of every derived quantity it rests on: (its id, id → record)."""
+def readable(value, unit: str) -> str:
+    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use), a fraction to 6
+    decimals; "약" when that is rounded. "" when the exact form is plain already (a whole number that is not a time)."""
+    x = Fraction(value)
+    if unit == "s":
+        x, unit = x * 1000, "ms"
+    elif x.denominator == 1:
+        return ""
+    if x != 0 and abs(x) < Fraction(1, 1000):   # too small for 6 decimals: a × 10ⁿ
+        return f"약 {fmt.power10(x)} {unit}".rstrip() if x > 0 else ""
+    close = "" if (x * 10**6).denominator == 1 else "약 "
+    return f"{close}{fmt.number(x, 6)} {unit}".rstrip()
+
+
+def _readable(item: dict, value) -> dict:
+    """`item` (a record, an input) with `approx`, its readable value, when it has one."""
+    approx = readable(value, item["unit"])
+    return {**item, "approx": approx} if approx else item
+
+
+def rounded_to(digits: int) -> str:
+    """How `digits` decimals are said: "정수로 반올림", "소수 2자리로 반올림"."""
+    return "정수로 반올림" if digits == 0 else f"소수 {digits}자리로 반올림"
+
+
+def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: dict | None = None) -> tuple[str, dict]:
+    """The record of named quantity `q` and of every derived quantity it rests on: (its id, id → record). Each
+    record's id is the digest of its content (`record_id`), its derived inputs' ids in it."""
     into = {} if into is None else into
-    key = _id(q)
-    if key in into:
-        return key, into
+    made = {} if _made is None else _made   # id(Quantity) → its record's id, within this call (src is one)
+    if id(q) in made:
+        return made[id(q)], into
     if not q.derived:   # an input shown itself: its origin is its derivation
-        name, unit = src.get(("name", q.symbol)) or _name(q.symbol)
+        name, unit = _named(q.symbol, src)
         origin = _origin(q, src)
         if isinstance(origin, Quantity):   # an input that is itself computed (L = N²): its record
-            return records(origin, src, into)
-        into[key] = {"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
-                     "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}
-        return key, into
-    inputs = []
-    for x in q.term.inputs:
-        if x.derived:
-            origin = "derived:" + records(x, src, into)[0]
-        else:
-            origin = _origin(x, src)
-            if isinstance(origin, Quantity):
-                origin = "derived:" + records(origin, src, into)[0]
-        name, unit = src.get(("name", x.symbol)) or _name(x.symbol)
-        inputs.append({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit, "origin": origin})
-    name, unit = src.get(("name", q.symbol)) or _name(q.symbol)
-    into[key] = {"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
-                 "exact": exact_text(q.value), "unit": unit, "inputs": inputs}
+            key, _ = records(origin, src, into, made)
+            made[id(q)] = key
+            return key, into
+        record = _readable({"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
+                            "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}, q.value)
+    else:
+        inputs = []
+        for x in q.term.inputs:
+            if x.derived:
+                origin = "derived:" + records(x, src, into, made)[0]
+            else:
+                origin = _origin(x, src)
+                if isinstance(origin, Quantity):
+                    origin = "derived:" + records(origin, src, into, made)[0]
+            name, unit = _named(x.symbol, src)
+            inputs.append(_readable({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit,
+                                     "origin": origin}, x.value))
+        name, unit = _named(q.symbol, src)
+        record = _readable({"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
+                            "exact": exact_text(q.value), "unit": unit, "inputs": inputs}, q.value)
+    key = record_id(record)
+    keep(into, key, record)
+    made[id(q)] = key
     return key, into
 
 
@@ -199,11 +279,14 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
     record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …)."""
     of, recs = records(q, src)
     base_unit = recs[of]["unit"]
-    if unit and str(text).endswith(unit):   # "63.51배": the unit is in the text already
+    said = str(text)
+    if unit and said.endswith(unit):   # "63.51배": the unit is in the text already
         unit = ""
+    elif unit in TIGHT:   # "80%", "20.3배": the panel writes them without a space
+        said, unit = said + unit, ""
     if rounding is None:
-        rounding = "정확한 값" if digits is None else f"소수 {digits}자리로 반올림"
-    return Shown(text, {"of": of, "shown": str(text), "unit": unit if unit is not None else base_unit,
+        rounding = "" if digits is None else rounded_to(digits)   # (an exact value says nothing)
+    return Shown(text, {"of": of, "shown": said, "unit": unit if unit is not None else base_unit,
                         "rounding": rounding, "scale": exact_text(Fraction(scale)),
                         "digits": digits, "records": recs})
 
@@ -211,6 +294,7 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
 # ---------------------------------------------------------------- an explorer's states, the live mode's result
 
 ENTRY = ("of", "shown", "unit", "rounding", "scale", "digits")   # what a number's panel needs beside the records
+TIGHT = ("%", "배")   # units written without a space
 
 
 def entry_id(value: Shown) -> str:
@@ -220,20 +304,24 @@ def entry_id(value: Shown) -> str:
     return "e-" + hashlib.sha256(text.encode()).hexdigest()[:10]
 
 
-def pooled(state: dict, pool: dict, origins: dict | None = None) -> dict:
+def pooled(state: dict, pool: dict, origins: dict | None = None, renames: dict | None = None) -> dict:
     """An explorer's state (`roofline.show.engine`) whose texts may carry their records, as plain data: the same state
     with plain texts and `"why": {"fields": {name: entry id}, "tables": {name: [[entry id or 0, …], …]}}` (a sentence's
     id: `[[at, length, entry id], …]`, one for each of its numbers), its entries
     and records put into `pool` (`{"g": {id: entry}, "r": {id: record}}`, shared by every state of an explorer, a file
-    the page fetches when a panel first opens). `origins`: an origin's new name ("cell:N" → "typed:N" in the live
-    mode, whose inputs are what the reader typed)."""
+    the page fetches when a panel first opens; `keep`: an id never names two contents). `origins`: an origin's new
+    name ("cell:N" → "typed:N" in the live mode, whose inputs are what the reader typed): the renamed records are new
+    records, with new ids; `renames` (if given) gets each entry's id before → after, for the buttons the page's HTML
+    wrote before the renaming (`explorer.wrap`)."""
     entries, records = pool.setdefault("g", {}), pool.setdefault("r", {})
 
-    def keep(record: dict) -> str:
-        key = entry_id(Shown("", record))
-        entries.setdefault(key, {k: record[k] for k in ENTRY})
-        for rid, r in record["records"].items():
-            records.setdefault(rid, _renamed(r, origins) if origins else r)
+    def put(record: dict) -> str:
+        of = renamed(record["of"], record["records"], origins or {}, records, {})
+        entry = {**{k: record[k] for k in ENTRY}, "of": of}
+        key = entry_id(Shown("", entry))
+        keep(entries, key, entry)
+        if renames is not None:
+            renames[entry_id(Shown("", record))] = key
         return key
 
     def plain(value):
@@ -241,9 +329,9 @@ def pooled(state: dict, pool: dict, origins: dict | None = None) -> dict:
         if not isinstance(value, Shown):
             return value, 0
         if "parts" in value.why:
-            found = [[p["at"], p["length"], keep({**p, "records": value.why["records"]})] for p in value.why["parts"]]
+            found = [[p["at"], p["length"], put({**p, "records": value.why["records"]})] for p in value.why["parts"]]
             return str(value), found or 0
-        return str(value), keep(value.why)
+        return str(value), put(value.why)
 
     out = dict(state)
     why = {}
@@ -271,15 +359,25 @@ def pooled(state: dict, pool: dict, origins: dict | None = None) -> dict:
     return out
 
 
-def _renamed(record: dict, origins: dict) -> dict:
+def renamed(key: str, recs: dict, origins: dict, into: dict, memo: dict) -> str:
+    """The chain of record `key` (in `recs`) with each origin of a kind in `origins` renamed ("cell" → "control"),
+    kept into `into` under the new records' own ids; returns the new id of `key` (the same id if nothing changed)."""
+    if key in memo:
+        return memo[key]
+    r = recs[key]
+
     def one(origin: str) -> str:
         kind, _, what = origin.partition(":")
+        if kind == "derived":
+            return "derived:" + renamed(what, recs, origins, into, memo)
         return f"{origins[kind]}:{what}" if kind in origins else origin
 
-    new = {**record, "inputs": [{**x, "origin": one(x["origin"])} for x in record["inputs"]]}
-    if "origin" in record:
-        new["origin"] = one(record["origin"])
-    return new
+    new = {**r, "inputs": [{**x, "origin": one(x["origin"])} for x in r["inputs"]]}
+    if "origin" in r:
+        new["origin"] = one(r["origin"])
+    memo[key] = new_key = key if new == r else record_id(new)
+    keep(into, new_key, new)
+    return new_key
 
 
 # the fmt functions, each with the record of the number it writes
@@ -296,7 +394,7 @@ def number(q: Quantity, digits: int, src: dict, scale=1, unit: str | None = None
     value = Fraction(q.value) * Fraction(scale)
     whole = value.denominator == 1
     return shown(q, fmt.number(value, digits), src, digits=None if whole else digits, scale=scale, unit=unit,
-                 rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+                 rounding=None if whole else f"{rounded_to(digits)}, 끝의 0은 생략")
 
 
 def fraction(q: Quantity, src: dict) -> Shown:
@@ -308,20 +406,20 @@ def ms(q: Quantity, digits: int, src: dict) -> Shown:
 
 
 def tera(q: Quantity, digits: int, src: dict) -> Shown:
-    unit = {"FLOPs/s": "TFLOPs/s", "Byte/s": "TB/s"}.get(_name(q.symbol)[1], "× 10¹²")
+    unit = {"FLOPs/s": "TFLOPs/s", "Byte/s": "TB/s"}.get(_named(q.symbol, src)[1], "× 10¹²")
     return shown(q, fmt.tera(q.value, digits), src, digits=digits, scale=Fraction(1, 10**12), unit=unit)
 
 
 def giga(q: Quantity, digits: int, src: dict) -> Shown:
-    unit = {"FLOPs": "GFLOPs", "Byte": "GB"}.get(_name(q.symbol)[1], "× 10⁹")
+    unit = {"FLOPs": "GFLOPs", "Byte": "GB"}.get(_named(q.symbol, src)[1], "× 10⁹")
     return shown(q, fmt.giga(q.value, digits), src, digits=digits, scale=Fraction(1, 10**9), unit=unit)
 
 
 # ---------------------------------------------------------------- in a notebook
 
-ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모형의 LRU 캐시 시뮬레이션",
+ORIGINS = {"toml": "course.toml의 키", "cell": "매개변수 셀의 변수", "derived": "앞의 유도", "simulated": "모델의 시뮬레이션:",
            "measured": "이 기계에서 잰 값", "cite": "참고문헌", "code": "이 노트북의 코드 셀이 정한 값:",
-           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값", "search": "모형이 찾은 값:"}
+           "control": "조건 탐색기에서 고른 값", "typed": "직접 계산하기에 적은 값", "search": "모델이 찾은 값:", "quoted": "출처 없이 흔히 인용되는 값:"}
 
 
 def origin_text(origin: str, recs: dict) -> str:
@@ -347,19 +445,32 @@ def text(record: dict) -> str:
         if "origin" in r:
             lines.append(f"{pad}  ← {origin_text(r['origin'], recs)}")
         for x in r["inputs"]:
-            unit = f" {x['unit']}" if x["unit"] else ""
-            lines.append(f"{pad}  · {x['symbol']} = {x['value']}{unit} ← {origin_text(x['origin'], recs)}")
+            lines.append(f"{pad}  · {x['symbol']} = {value_text(x, x['value'])} ← {origin_text(x['origin'], recs)}")
         for x in r["inputs"]:
             if x["origin"].startswith("derived:"):
                 sub = recs[x["origin"].removeprefix("derived:")]
-                one(x["origin"].removeprefix("derived:"), f"{sub['exact']} {sub['unit']}".rstrip(), depth + 1)
+                one(x["origin"].removeprefix("derived:"), value_text(sub, sub["exact"]), depth + 1)
 
-    top = recs[record["of"]]
-    bare = re.match(r"[−-]?[\d,./]+", record["shown"])   # the shown number without the words around it ("1배")
-    same = bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", "")
-    exact = "" if same else f" (정확한 값 {top['exact']})"
-    one(record["of"], f"{record['shown']} {record['unit']}".rstrip() + f" — {record['rounding']}{exact}")
+    one(record["of"], result_text(record, recs[record["of"]]))
     return "\n".join(lines)
+
+
+def value_text(item: dict, exact: str) -> str:
+    """An input's or a linked record's value: "6.871948 ms (정확한 값 8,388,608/1,220,703,125 s)", "4,096"
+    (why.js writes the same)."""
+    unit = f" {item['unit']}" if item["unit"] else ""
+    return f"{item['approx']} (정확한 값 {exact}{unit})" if item.get("approx") else f"{exact}{unit}"
+
+
+def result_text(entry: dict, top: dict) -> str:
+    """The shown number, how it was rounded, and the exact value when the shown text is not it: "12.5% — 백분율로,
+    소수 1자리로 반올림 (정확한 값 1/8)", "16 GB (= 16,000,000,000 Byte)", "4,096" (why.js writes the same)."""
+    bare = re.match(r"[−-]?[\d,./]+", entry["shown"])   # the shown number without the words around it ("1배")
+    same = entry["shown"] == top["exact"] or (
+        bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", ""))
+    exact = top["exact"] + (f" {top['unit']}" if top["unit"] else "")
+    said = f"{entry['shown']} {entry['unit']}".rstrip() + (f" — {entry['rounding']}" if entry["rounding"] else "")
+    return said if same else said + (f" (정확한 값 {exact})" if entry["rounding"] else f" (= {exact})")
 
 
 def why(name) -> None:
@@ -382,10 +493,10 @@ def sentence(*pieces) -> Shown:
         record = getattr(piece, "why", None)
         if record is not None and "parts" in record:
             parts += [{**part, "at": part["at"] + len(text)} for part in record["parts"]]
-            records.update(record["records"])
+            merge(records, record["records"])
         elif record is not None:
             parts.append({"at": len(text), "length": len(piece), **{k: record[k] for k in ENTRY}})
-            records.update(record["records"])
+            merge(records, record["records"])
         text += str(piece)
     return Shown(text, {"parts": parts, "records": records})
 
@@ -427,12 +538,16 @@ def parts(record: dict) -> list[dict]:
 
 
 def particle(value: Shown, pair: str) -> Shown:
-    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로" (a sentence keeps its parts where they
-    are: the particle follows them)."""
+    """`ko.particle` that keeps the number's record: "4,096" → "4,096으로", the particle outside the number's
+    button (a sentence of the number and its particle; a sentence keeps its parts where they are: the particle
+    follows them)."""
     from roofline.show import ko
 
     record = getattr(value, "why", None)   # (a plain text: the particle alone)
-    return ko.particle(value, pair) if record is None else Shown(ko.particle(value, pair), record)
+    if record is None:
+        return ko.particle(value, pair)
+    said = ko.particle(value, pair)
+    return Shown(said, record) if "parts" in record else sentence(value, said[len(value):])   # (not in the button)
 
 
 def around(value: Shown, text: str) -> Shown:
@@ -447,35 +562,34 @@ def var(symbol: str, x, src: dict) -> Shown:
     return integer(input_(symbol, x), src)
 
 
-def _given(key: str, symbol: str, name: str, unit: str, exact: str, origin: str, text: str, **extra) -> Shown:
+def _given(symbol: str, name: str, unit: str, exact: str, origin: str, text: str, **extra) -> Shown:
     """`text` carrying the record of a value that is given, not computed: its formula is its symbol, its one origin
     names where it comes from."""
     record = {"symbol": symbol, "name": name, "formula": symbol, "numbers": exact, "exact": exact, "unit": unit,
               "inputs": [], "origin": origin, **extra}
-    return Shown(text, {"of": key, "shown": exact, "unit": unit, "rounding": "정확한 값", "scale": "1", "digits": None,
+    key = record_id(record)
+    return Shown(text, {"of": key, "shown": exact, "unit": unit, "rounding": "", "scale": "1", "digits": None,
                         "records": {key: record}})
 
 
-def listed(symbol: str, values, origin: str, text: str) -> Shown:
-    """A list of inputs shown as one text (the tiles "32·64·128"): its record names the list's origin."""
+def listed(symbol: str, values, origin: str, text: str, src: dict | None = None) -> Shown:
+    """A list of inputs shown as one text (the tiles "32·64·128"): its record names the list's origin (and its
+    symbol's name: the page's own in `src`, else the course's)."""
     shown_ = ", ".join(exact_text(v) for v in values)
-    name, unit = _name(symbol)
-    key = "l-" + hashlib.sha256(f"{symbol}|{shown_}".encode()).hexdigest()[:10]
-    return _given(key, symbol, name, unit, shown_, origin, text, list=True)
+    name, unit = _named(symbol, src or {})
+    return _given(symbol, name, unit, shown_, origin, text, list=True)
 
 
 def cited(text: str, name: str, value: int, bibkey: str) -> Shown:
     """`text`, a number that names something in a cited source ("Algorithm 1"), not a quantity: its record is the
     bibliography entry."""
-    key = "k-" + hashlib.sha256(f"{text}|{value}|{bibkey}".encode()).hexdigest()[:10]
-    return _given(key, text, name, "", str(value), f"cite:{bibkey}", text)
+    return _given(text, name, "", str(value), f"cite:{bibkey}, {text}", text)
 
 
 def chosen(symbol: str, name: str, value: int, call: str) -> Shown:
     """A display choice that a code cell of the page makes (a table's decimals), shown as a number: its record names
     the call that makes it, `call` as the chapter's source writes it (the gate finds it there)."""
-    key = "c-" + hashlib.sha256(f"{symbol}|{value}|{call}".encode()).hexdigest()[:10]
-    return _given(key, symbol, name, "", str(value), f"code:{call}", str(value))
+    return _given(symbol, name, "", str(value), f"code:{call}", str(value))
 
 
 def kib(q: Quantity, src: dict) -> Shown:
@@ -486,15 +600,16 @@ def kib(q: Quantity, src: dict) -> Shown:
 
 def percent(q: Quantity, digits: int, src: dict) -> Shown:
     """`fmt.percent`: a share in %, "75.0%"."""
+    exact = (Fraction(q.value) * 100 * 10**digits).denominator == 1   # 90%: nothing rounded
     return shown(q, fmt.percent(q.value, digits), src, digits=digits, scale=100, unit="%",
-                 rounding=f"백분율로, 소수 {digits}자리로 반올림")
+                 rounding="" if exact else f"백분율로, {rounded_to(digits)}")
 
 
 def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
     """`fmt.power10`: "20 × 10¹²" (the mantissa to 3 decimals, trailing zeros dropped)."""
     _, exponent = fmt.engineering(q.value)
     return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
-                 unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _name(q.symbol)[1]}",
+                 unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _named(q.symbol, src)[1]}",
                  rounding="소수 3자리로 반올림, 끝의 0은 생략")
 
 
@@ -570,11 +685,12 @@ def root(q: Quantity, digits: int, src: dict, symbol: str) -> Shown:
     q's record linked (√ is not one of the evaluable operations: the check squares the shown value instead)."""
     of, recs = records(q, src)
     text = fmt.root(q.value, digits)
-    name, unit = src.get(("name", symbol)) or _name(symbol)
-    key = "r-" + hashlib.sha256(f"{symbol}|√{q.numbers}".encode()).hexdigest()[:10]
-    recs = {**recs, key: {"symbol": symbol, "name": name, "formula": f"√{q.symbol}", "numbers": f"√({q.numbers})",
-                          "exact": f"√({q.numbers})", "unit": unit, "root": True,
-                          "inputs": [{"symbol": q.symbol, "name": recs[of]["name"], "value": exact_text(q.value),
-                                      "unit": recs[of]["unit"], "origin": "derived:" + of}]}}
-    return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": f"소수 {digits}자리로 반올림",
+    name, unit = _named(symbol, src)
+    record = {"symbol": symbol, "name": name, "formula": f"√{q.symbol}", "numbers": f"√({q.numbers})",
+              "exact": f"√({q.numbers})", "unit": unit, "root": True,
+              "inputs": [{"symbol": q.symbol, "name": recs[of]["name"], "value": exact_text(q.value),
+                          "unit": recs[of]["unit"], "origin": "derived:" + of}]}
+    key = record_id(record)
+    recs = {**recs, key: record}
+    return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": rounded_to(digits),
                         "scale": "1", "digits": digits, "records": recs})

@@ -7,6 +7,7 @@ Every number is formatted by `fmt`; the text diagrams are drawn from the note's 
 from __future__ import annotations
 
 import inspect
+from dataclasses import replace
 from fractions import Fraction
 
 import numpy as np
@@ -81,7 +82,11 @@ def sources(note) -> dict:
     src[("s", note.s)] = f"toml:dtypes.{dtype}"
     src[("name", "M")] = ("SRAM에 담기는 원소 수", "원소")   # the note's M (not week 4's rows of C)
     src[("name", "d")] = ("헤드 차원", "")
+    src[("name", "N")] = ("시퀀스 길이", "토큰")   # the note's N (the GEMM sections' N: GEMM_NAMES)
     return src
+
+
+GEMM_NAMES = {("name", "N"): why.NAMES["N"], ("name", "M"): why.NAMES["M"]}   # a matrix's side, C's rows
 
 
 def gpt3(note) -> dict:
@@ -115,7 +120,8 @@ def gpt3(note) -> dict:
 
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
-    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "P_FP32": f"toml:presets.{note.hardware}.peak.FP32"}
+    src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N",
+           "P_FP32": f"toml:presets.{note.hardware}.peak.FP32"}
     N = var("N", big)
     P32 = var("P_FP32", note.preset.P("FP32"))
     F = named("F", 2 * N**3)
@@ -132,7 +138,7 @@ def tera_number(q, digits: int, src: dict):
     x = Fraction(q.value) / 10**12
     return why.shown(q, fmt.number(x, digits), src, digits=None if x.denominator == 1 else digits,
                      scale=Fraction(1, 10**12), unit="TFLOPs/s",
-                     rounding=None if x.denominator == 1 else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+                     rounding=None if x.denominator == 1 else f"{why.rounded_to(digits)}, 끝의 0은 생략")
 
 
 LABELS = {"naive": "단순 루프", "tiled": "타일 T = {T}", "blas": "BLAS"}
@@ -157,7 +163,7 @@ def measured(runs, note, machine) -> dict:
         return var(symbol, Fraction(r.seconds))
 
     def of_run(r):
-        src[("repeats", r.repeats)] = "measured:잰 횟수 (단순 루프는 한 번, 나머지는 가장 짧은 시간을 고르는 횟수)"
+        src[("repeats", r.repeats)] = "code:matmul_timing.implementations(naive_N, tiled_N, blas_N, T_meas)"
         return var("N", r.N), seconds(r)
 
     def row(r):
@@ -168,6 +174,7 @@ def measured(runs, note, machine) -> dict:
             error = "기준"
         else:
             src[f"오차_{r.label}"] = f"measured:max |C − C_BLAS| ({LABELS[r.label].format(T=T)}, N = {r.N})"
+            src[("name", f"오차_{r.label}")] = (f"{LABELS[r.label].format(T=T)}와 BLAS의 최대 차이", "")
             err = var(f"오차_{r.label}", Fraction(r.error))
             error = why.decimal(named("오차/ε", err / eps), 1, src)
         return (LABELS[r.label].format(T=T), why.var("N", r.N, src), why.var("repeats", r.repeats, src),
@@ -223,14 +230,16 @@ def cache_sources(note) -> dict:
     src = {**why.NOTE_NAMES, "line": "toml:note.cache.line", "T": "toml:note.cache.tile", "K": "toml:note.cache.K",
            "L1_CPU": "toml:note.cache.CPU_L1", "L1_GPU": "toml:note.cache.GPU_L1", "N": "toml:note.gemm.N",
            "s": "toml:dtypes.FP32", "smem_H100": "toml:presets.H100_SXM.smem_per_SM",
-           "L1": "toml:note.latency.L1", "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
+           "L1": "toml:note.latency.L1", "L1_긴": "toml:note.latency.L1", "L1_짧은": "toml:note.latency.L1",
+           "shared": "toml:note.latency.shared", "L2": "toml:note.latency.L2",
            "HBM": "toml:note.latency.HBM", ("캐시", c.GPU_L1): "toml:note.cache.GPU_L1",
            **{("캐시", x): "toml:note.cache.CPU_L1" for x in c.CPU_L1}}
     for key, name in (("line", ("캐시 줄의 크기", "Byte")), ("T", ("타일 한 변", "")), ("K", ("행렬 한 변", "")),
                       ("L1_CPU", ("CPU L1 데이터 캐시", "Byte")), ("L1_GPU", ("GPU SM 하나의 L1", "Byte")),
                       ("smem_H100", ("H100 SM 하나의 Shared Memory", "Byte")), ("L1", ("L1 지연", "사이클")),
                       ("shared", ("Shared Memory 지연", "사이클")), ("L2", ("L2 지연", "사이클")),
-                      ("HBM", ("HBM 지연", "사이클")), ("N", ("행렬 한 변", ""))):
+                      ("HBM", ("HBM 지연", "사이클")), ("N", ("행렬 한 변", "")),
+                      ("L1_긴", ("가장 긴 L1 지연", "사이클")), ("L1_짧은", ("가장 짧은 L1 지연", "사이클"))):
         src[("name", key)] = name
     return src
 
@@ -248,7 +257,10 @@ def cache(note) -> dict:
     L1 = [var("L1", x) for x in lat.L1]
     HBM = var("HBM", lat.HBM)
     cpu = [var("L1_CPU", x) for x in c.CPU_L1]
-    kib_range = lambda qs: why.around(why.binary(qs[0], "KiB", src), "–".join(fmt.kib(q.value) for q in qs))  # noqa: E731
+    def span(*shown):   # "a–b": each end a number with its own derivation
+        return why.sentence(*[piece for i, x in enumerate(shown) for piece in (["–"] * bool(i) + [x])])
+
+    kib_range = lambda qs: span(*(why.binary(q, "KiB", src) for q in qs))  # noqa: E731
     return {
         "line": why.var("line", line, src), "line-elems": why.integer(named("줄의 원소 수", floor_div(line_, s_)), src),
         "col-lines": why.var("N", big, src),
@@ -260,14 +272,12 @@ def cache(note) -> dict:
         "ex-naive-per-byte": why.number(named("1/(2·s)", 1 / (2 * s_)), 3, src),
         "gpu-l1": why.binary(var("L1_GPU", c.GPU_L1), "KiB", src),
         "T-gpu-l1": why.root(gemm.tile_area_term(c.GPU_L1, s32), 1, src, "T_캐시"),
-        "T-cpu-l1": why.around(why.root(gemm.tile_area_term(c.CPU_L1[0], s32), 1, src, "T_캐시"),
-                               "–".join(fmt.root(gemm.tile_area_for(x, s32), 1) for x in c.CPU_L1)),
-        "lat-L1": why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1)),
+        "T-cpu-l1": span(*(why.root(gemm.tile_area_term(x, s32), 1, src, "T_캐시") for x in c.CPU_L1)),
+        "lat-L1": span(*(why.var("L1", x, src) for x in lat.L1)),
         "lat-shared": why.var("shared", lat.shared, src),
         "lat-L2": why.var("L2", lat.L2, src), "lat-HBM": why.var("HBM", lat.HBM, src),
-        "lat-ratio": why.around(why.decimal(named("HBM/L1", HBM / tmax(*L1)), 1, src),
-                                fmt.decimal(Fraction(lat.HBM, max(lat.L1)), 1) + "–"
-                                + fmt.ratio(Fraction(lat.HBM, min(lat.L1)), 1)),
+        "lat-ratio": span(why.decimal(named("HBM/L1_긴", HBM / var("L1_긴", max(lat.L1))), 1, src),   # the two ends
+                          why.ratio(named("HBM/L1_짧은", HBM / var("L1_짧은", min(lat.L1))), 1, src)),
         "h100-smem": why.binary(var("smem_H100", note.catalog.preset("H100_SXM").smem_per_SM), "KiB", src),
         "walk-diagram": text_block(walk_diagram(big, s32, line, src)),
         "tile-diagram": text_block(tile_diagram(K8, T4, src)),
@@ -281,6 +291,7 @@ def walk_diagram(n: int, s: int, line: int, src: dict, shown: int = 3) -> str:
     with their records: the accesses are N, the misses the cold-cache walk's)."""
     out = []
     N = var("N", n)
+    last_k = {**src, ("name", "N − 1"): ("마지막 k", "")}
     for name, along, fmt_index in (("A", cachelines.ROW, "A[0, {k}]"), ("B", cachelines.COLUMN, "B[{k}, 0]")):
         walk = cachelines.walk(n, s, line, along)
         per_line = line // s if along == cachelines.ROW else 1
@@ -297,7 +308,8 @@ def walk_diagram(n: int, s: int, line: int, src: dict, shown: int = 3) -> str:
         misses = sum(not a.hit for a in walk)
         walked = f"simulated:빈 캐시에서 {'행' if along == cachelines.ROW else '열'}을 따라 N번 읽기 (cachelines.walk)"
         counted = var(f"미스_내적,{name}", misses)
-        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), src), "): 접근 ", why.var("N", n, src),
+        out.append(why.sentence("  내적 하나(k = 0 … ", why.integer(named("N − 1", N - 1), last_k), "): 접근 ",
+                                why.var("N", n, src),
                                 "번 중 미스 ", why.integer(counted, {**src, counted.symbol: walked,
                                                                   ("name", counted.symbol): ("내적 하나의 미스", "")}), "번"))
         out.append("")
@@ -317,9 +329,12 @@ def walk_counts(note) -> dict:
     row_ = named("미스_행", N * ceil_div(N * s_, line_))
     col_ = named("미스_열", N**2) if n * line > l1 else named("미스_열", N * ceil_div(N * s_, line_))
     assert (row_.value, col_.value) == (row, col)
+    cpus = [var(f"L1_CPU,{i + 1}", x) for i, x in enumerate(note.cache.CPU_L1)]   # each CPU's its own symbol
+    cpu_src = {**src, **{x.symbol: "toml:note.cache.CPU_L1" for x in cpus},
+               **{("name", x.symbol): (f"CPU L1 데이터 캐시 ({i + 1}번째 값)", "Byte") for i, x in enumerate(cpus)}}
     return {"misses-row": why.integer(row_, src), "misses-col": why.integer(col_, src),
             "misses-ratio": why.ratio(named("미스_열/미스_행", col_ / row_), 0, src),
-            "l1-max": why.binary(named("max(L1_CPU)", tmax(*(var("L1_CPU", x) for x in note.cache.CPU_L1))), "KiB", src)}
+            "l1-max": why.binary(named("max(L1_CPU)", tmax(*cpus)), "KiB", cpu_src)}
 
 
 def tile_diagram(K: int, T: int, src: dict) -> str:
@@ -354,7 +369,7 @@ def hierarchy_diagram(note) -> str:
     """Seed 003's memory-hierarchy box with the GPU's sizes from its preset and latencies from Luo et al."""
     p, c, lat = note.catalog.preset("H100_SXM"), note.cache, note.latency   # the GPU the L1 size and latencies are of
     src = {**cache_sources(note), "BW_H100": "toml:presets.H100_SXM.BW", ("name", "BW_H100"): ("H100의 메모리 대역폭", "Byte/s")}
-    l1 = why.listed("L1", lat.L1, "toml:note.latency.L1", "–".join(fmt.integer(x) for x in lat.L1))
+    l1 = why.sentence(*[piece for i, x in enumerate(lat.L1) for piece in (["–"] * bool(i) + [why.var("L1", x, src)])])
     l1_line = why.sentence(l1, " (Shared ", why.var("shared", lat.shared, src), ")")
     rows = [
         ("Registers", "—", "스레드마다"),
@@ -371,7 +386,8 @@ def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
     nbytes = result.n * result.n * result.itemsize
     how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
-    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32", "repeats": "measured:잰 횟수 (가장 짧은 시간을 고르는 횟수)",
+    src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32",
+           "repeats": "code:matmul_timing.stride(note.gemm.N)",
            "t_행": f"measured:행 순서 복사 A.copy() ({how})", "t_열": f"measured:열 순서 복사 ({how})"}
     src[("name", "t_행")], src[("name", "t_열")] = ("행 순서로 읽은 시간", "s"), ("열 순서로 읽은 시간", "s")
     N, s_ = var("N", result.n), var("s", result.itemsize)
@@ -479,14 +495,19 @@ def tensor_core(note) -> dict:
 
 # ---------------------------------------------------------------- GEMM Roofline
 
+SCALING_BOOK_GPUS = "cite:scalingbook, How to Think About GPUs 장"   # the H100's ridge and large-matmul efficiency
+MANTISSA_FIGURE = "cite:nvidia-a100, TF32 형식 그림 (FP32 가수 23비트, TF32 가수 10비트)"
+
+
 def gemm_sources(note) -> dict:
     """The GEMM sections' inputs: the note's (b×K)·(K×N) example, the preset's P for the dtype, and the quoted values."""
-    src = {**why.NOTE_NAMES, **sources(note), "N": "toml:note.gemm.N", "K": "toml:note.gemm.K", "b": "toml:note.gemm.batches",
+    src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N", "K": "toml:note.gemm.K",
+           "b": "toml:note.gemm.batches",
            "align": "toml:note.tensor_core.align",
-           "η_lo": "cite:shah2024flashattention3", "η_hi": "cite:shah2024flashattention3",
-           "η_SB,lo": "cite:scalingbook", "η_SB,hi": "cite:scalingbook", "I*_SB": "cite:scalingbook",
-           "t_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "cite:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
-           "R_표": "cite:흔히 인용되는 배치별 성능 표", "b_표": "cite:흔히 인용되는 배치별 성능 표"}
+           "η_lo": "cite:shah2024flashattention3, §1", "η_hi": "cite:shah2024flashattention3, §1",
+           "η_SB,lo": SCALING_BOOK_GPUS, "η_SB,hi": SCALING_BOOK_GPUS, "I*_SB": SCALING_BOOK_GPUS,
+           "t_주장": "quoted:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "quoted:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
+           "R_표": "quoted:흔히 인용되는 배치별 성능 표", "b_표": "quoted:흔히 인용되는 배치별 성능 표"}
     hw = note.hardware
     for name, value in [*note.preset.peak.items(), (note.dtype, note.preset.P(note.dtype))]:   # the dtype's last
         src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
@@ -512,14 +533,14 @@ def grouped(q, digits: int, src: dict, scale=1, unit: str | None = None):
 
 
 def share_range(lo, hi, src: dict):
-    """"80–90%" (two quoted shares) with the record of the first."""
-    text = f"{fmt.number(lo.value * 100)}–{fmt.percent(hi.value, 0)}"
-    return why.around(why.shown(lo, fmt.number(lo.value * 100), src, digits=None, scale=100, unit="%"), text)
+    """"80–90%" (two quoted shares), each end with its record."""
+    return why.sentence(why.shown(lo, fmt.number(lo.value * 100), src, digits=None, scale=100, unit="%"), "–",
+                        why.percent(hi, 0, src))
 
 
 def ms_range(fast, slow, src: dict):
-    """"a–b" ms, two times to 3 decimals, with the record of the first."""
-    return why.around(why.ms(fast, 3, src), f"{fmt.ms(fast.value, 3)}–{fmt.ms(slow.value, 3)}")
+    """"a–b" ms, two times to 3 decimals, each with its record."""
+    return why.sentence(why.ms(fast, 3, src), "–", why.ms(slow, 3, src))
 
 
 def gemm_roofline(note) -> dict:
@@ -742,7 +763,7 @@ def sram_block(preset) -> str:
     # the Shared Memory limit alone: what the fewest registers a thread can hold would give too
     fewest = occupancy.occupancy(preset, FA_THREADS, 1, sm.smem_per_block)
     # the block's threads: 4 warps, as FlashAttention-2's forward kernel (Dao 2023, §3.3)
-    src = {**sm_origins(preset), "스레드": "cite:dao2023flashattention2"}
+    src = {**sm_origins(preset), "스레드": "cite:dao2023flashattention2, §3.3"}
     limit = lambda key: var(f"sm.{key}", getattr(sm, key))   # noqa: E731
     how = occupancy.derivation(preset, var("스레드", FA_THREADS), limit("registers_per_thread"), limit("smem_per_block"))
     lead = ("레지스터를 얼마나 쓰든 Shared Memory 때문에 " if r.blocks and fewest.blocks == r.blocks
@@ -846,9 +867,11 @@ def head_dim_discussion(note, B_c: int) -> dict:
         "q-Tc": why.integer(attention.block_count_term(N, B_c1), src),
         "q-Tc2": why.particle(why.integer(attention.block_count_term(N, B_c2), src), "으로/로"),
         "q-flash-d": why.binary(flash1, "MiB", src), "q-flash-2d": why.binary(flash2, "MiB", src),
-        "q-flash-d-ratio": why.ratio(named("Q_Flash(2d)/Q_Flash(d)", flash2 / flash1), 2, src),
+        "q-flash-d-ratio": why.ratio(named("Q_Flash(2d)/Q_Flash(d)", named("Q_Flash(2d)", flash2.term)   # each case its
+                                           / named("Q_Flash(d)", flash1.term)), 2, src),                    # own symbol
         "q-std-d": why.binary(std1, "MiB", src), "q-std-2d": why.binary(std2, "MiB", src),
-        "q-std-d-ratio": why.ratio(named("Q_표준(2d)/Q_표준(d)", std2 / std1), 2, src),
+        "q-std-d-ratio": why.ratio(named("Q_표준(2d)/Q_표준(d)", named("Q_표준(2d)", std2.term)
+                                         / named("Q_표준(d)", std1.term)), 2, src),
     }
 
 
@@ -914,6 +937,8 @@ def check_table(results, d: int) -> dict:
         src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 HBM 원소 ({key})"
         src[("name", "센 이동")] = ("flash_forward가 센 HBM 이동", "원소")
         src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
+        src[("name", "N")], src[("name", "d")] = ("시퀀스 길이", "토큰"), ("헤드 차원", "")
+        src[("name", "Q_Flash")] = ("FlashAttention의 HBM 이동 (원소 수)", "원소")   # the table counts elements
         return (why.var("N", N, src), why.var("B_r", B_r, src), why.var("B_c", B_c, src),
                 "예" if N % B_r or N % B_c else "아니오",
                 why.decimal(named("오차/ε", var("오차", Fraction(error)) / eps), 1, src), why.var("센 이동", counted, src),
@@ -934,19 +959,23 @@ def papers(note) -> dict:
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
     bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
            "FlashAttention-3": "shah2024flashattention3"}
-    src = {**why.NOTE_NAMES, **sources(note), "논문 값": "cite:", "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
+    src = {**why.NOTE_NAMES, **sources(note), "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
     src[("name", "논문 값")] = ("논문이 보고한 값", "")
 
     def claim(c):
         text = claims.claim_text(c)
         if c.kind not in ("ratio", "percent") or c.prefix:
             return text
-        scale = 100 if c.kind == "percent" else 1
-        shown_ = fmt.number(c.low * 100, 1) if scale == 100 else fmt.decimal(c.low, 1)
-        digits = (None if (c.low * 100).denominator == 1 else 1) if scale == 100 else 1
-        first = why.shown(var("논문 값", c.low), shown_, {**src, "논문 값": f"cite:{bib[c.paper]}"},
-                          digits=digits, scale=scale, unit="%" if scale == 100 else "배")
-        return why.around(first, text)
+        scale, unit = (100, "%") if c.kind == "percent" else (1, "배")
+        paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록"}   # (each paper states these results in its abstract)
+
+        def end(x, last: bool):   # one end of the claim ("50" of "50–73%"), with its record
+            shown_ = claims.claim_text(replace(c, low=x, high=None))
+            digits = (None if (x * 100).denominator == 1 else 1) if scale == 100 else 1
+            return why.shown(var("논문 값", x), shown_ if last else shown_.removesuffix(unit), paper, digits=digits,
+                             scale=scale, unit=unit)
+
+        return end(c.low, True) if c.high is None else why.sentence(end(c.low, False), "–", end(c.high, True))
 
     rows = [(f"[{short[c.paper]}]({c.url})", claim(c), c.what) for c in claims.CLAIMS]
     fa3 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-3" and c.kind == "tera")
@@ -954,23 +983,25 @@ def papers(note) -> dict:
     lo, hi = attention.FA1_SHARE_OF_PEAK
     sram_bw, sram_size = attention.FA1_A100_SRAM
     bits = gemm.MANTISSA_BITS
+    fa1 = {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2, 초록", "η_FA1,상한": "cite:dao2023flashattention2, 초록",
+           ("name", "η_FA1,상한"): ("FA1이 A100 최대 성능에서 낸 비율의 상한", "")}
     return {
         "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
         "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(dtype))), 1,
-                                 {**src, "R_FA3": "cite:shah2024flashattention3"}),
-        "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3"}),
+                                 {**src, "R_FA3": "cite:shah2024flashattention3, 초록"}),
+        "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3, 초록"}),
         "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
-                                 {**src, "R_FA2": "cite:dao2023flashattention2"}),
-        "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2"}),
-        "fa1-share": why.around(why.shown(lo_ := var("η_FA1", lo), fmt.number(lo * 100), {**why.NOTE_NAMES, "η_FA1": "cite:dao2023flashattention2"},
-                                          digits=None if (lo * 100).denominator == 1 else 6, scale=100, unit="%"),
-                                f"{fmt.number(lo * 100)}–{fmt.percent(hi, 0)}"),
-        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention"},
+                                 {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
+        "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
+        "fa1-share": why.sentence(
+            why.shown(var("η_FA1", lo), fmt.number(lo * 100), fa1, digits=None if (lo * 100).denominator == 1 else 6,
+                      scale=100, unit="%"), "–", why.percent(var("η_FA1,상한", hi), 0, fa1)),
+        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention, §2.1"},
                                  digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
-        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention"},
+        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, §2.1"},
                                    digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
-        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": "cite:IEEE 754 binary32 (가수 23비트)"}),
-        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": "cite:NVIDIA TF32 (가수 10비트)"}),
+        "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": MANTISSA_FIGURE}),
+        "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": MANTISSA_FIGURE}),
         "q-ulp-ratio": why.around(why.integer(named("2^(bits_FP32 − bits_TF32)", Term.of(2) ** (bits["FP32"] - bits["TF32"])), why.NOTE_NAMES),
                                   fmt.integer(2 ** (bits["FP32"] - bits["TF32"])) + "배"),
     }

@@ -568,7 +568,9 @@ def k_width_question_section(w4) -> dict:
         best = max(fit_T_K)
         # the widest T_K is found by trying N's divisors (the model's search, no formula): its buffers and K steps are
         # derived from it
-        found = {"T_K": "search:N의 약수 가운데 두 벌의 입력 버퍼가 블록 하나의 한도 안에 드는 가장 큰 T_K"}
+        found = {"T_K": ("search:N의 약수 가운데 두 벌의 입력 버퍼가 블록 하나의 한도 안에 드는 가장 큰 T_K "
+                         f"(N = {fmt.integer(N)}, T = {T_big}, s = {s} Byte, "
+                         f"한도 {fmt.integer(limit)} Byte: {gpu.name})")}
         fitted = derived_buffers(w4, T_big, T_big, best, 2)
         fitted.src.update({**found, ("T_K", best): found["T_K"]})
         N_ = var("N", N)

@@ -80,7 +80,7 @@ def t0_memory(timing, src: dict):
     q = timing.derivation("t_memory")
     exact = not text.startswith("약 ")
     number = why.shown(q, text.removeprefix("약 "), src, digits=None if exact else 6, scale=1000, unit="ms",
-                       rounding="정확한 값" if exact else "소수 6자리로 반올림")
+                       rounding="" if exact else why.rounded_to(6))
     return why.around(number, text)
 
 

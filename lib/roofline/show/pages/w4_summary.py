@@ -75,7 +75,11 @@ def precision_steps(machine) -> dict[str, str]:
         return why.shown(q, fmt.ratio(q.value, 1), src, digits=1, unit="배")
 
     steps = _step([P16 / P_tf32, P8 / P16])
+    r16, r8 = ratio("FP16", "TF32"), ratio("FP8", "FP16")   # each step a number with its record, in every term
+    tensor = why.sentence(r16, "씩") if steps.endswith("씩") else why.sentence("각각 ", r16, ", ", r8)
+    assert tensor == steps
     up_ = ratio("TF32", "FP32")
+    by = str(why.particle(up_, "으로/로"))[len(up_):]   # the particle, outside the number's button
     return {
         "gpu-name": machine.name,
         "p-fp32": why.tera(P["FP32"], 1, src),
@@ -83,8 +87,8 @@ def precision_steps(machine) -> dict[str, str]:
         "p-fp16": why.tera(P["FP16"], 1, src),
         "p-fp8": why.shown(P["FP8"], fp8, src, digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s",
                            rounding="소수 1자리로 반올림, 끝의 0은 생략"),
-        "tensor-steps": why.around(ratio("FP16", "TF32"), steps) if steps.endswith("씩") else steps,
-        "tf32-step": why.around(up_, f"{why.particle(up_, '으로/로')} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}"),
+        "tensor-steps": tensor,
+        "tf32-step": why.sentence(up_, f"{by} 연산 유닛 자체가 바뀌는 만큼 {_beyond(up)}"),
         "fp8-note": (why.sentence(
             "FP8의 dense 최대 성능 ", why.particle(why.shown(P["FP8"], fp8, src, digits=1, scale=Fraction(1, 10**12),
                                                       unit="TFLOPs/s", rounding="소수 1자리로 반올림, 끝의 0은 생략"), "은/는"),

@@ -43,7 +43,7 @@ def shown_number(q, text: str, src: dict, scale=1, unit: str | None = None, digi
     dropped) with words around it — carrying q's record."""
     whole = (Fraction(q.value) * Fraction(scale)).denominator == 1
     return why.shown(q, text, src, digits=None if whole else digits, scale=scale, unit=unit,
-                     rounding=None if whole else f"소수 {digits}자리로 반올림, 끝의 0은 생략")
+                     rounding=None if whole else f"{why.rounded_to(digits)}, 끝의 0은 생략")
 
 
 def w3_sources(w3) -> dict:
@@ -57,7 +57,7 @@ def w3_sources(w3) -> dict:
     for d in ("FP32", "BF16"):
         src[f"P_{d}"] = f"toml:presets.{gpu.key}.peak.{d}"
     src["warp_size"] = (f"toml:presets.{gpu.key}.sm.warp_size" if gpu.sm and gpu.sm.warp_size == WARP
-                        else "cite:cuda-guide")
+                        else "cite:nvidia-a100, GPU 비교 표의 Threads / Warp")
     return src
 
 
@@ -279,9 +279,10 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
 
 
 def measurement_sources(n: int, repeats: int) -> dict:
-    """The measurement's conditions (the section's code cell) and FP32's size, as the origins of its inputs."""
-    cell = f"측정 조건 (이 절의 코드 셀: n = {fmt.integer(n)}, repeats = {fmt.integer(repeats)})"
-    return {"L": f"measured:{cell}", "n": f"measured:{cell}", "repeats": f"measured:{cell}", "s": "toml:dtypes.FP32"}
+    """The measurement's size and repeats (set in the section's code cell: not measured) and FP32's size, as the
+    origins of its inputs."""
+    size, times = f"code:n = {fmt.integer(n)}", f"code:repeats = {fmt.integer(repeats)}"   # set in the code cell
+    return {"L": size, "n": size, "repeats": times, "s": "toml:dtypes.FP32"}
 
 
 def measurement_setup(n: int, itemsize: int, repeats: int) -> dict:
