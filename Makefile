@@ -49,6 +49,8 @@ figures: $(STAMP)
 	$(BIN)/python -m coursebook figures
 
 # Colab·nbval용 .ipynb 판을 각 장 .md 옆에 쓴다: `make editions`와 같다(사이트의 실행에서, 캐시에 없는 장만 실행).
+# 판은 빌드의 생성물이다(git이 무시한다, 커밋하지 않는다): `make book`도 페이지보다 먼저 쓰고, 게시 워크플로가
+# _config.yml의 `repository.branch`(editions) 가지에 올려 Colab이 거기서 연다.
 notebooks: $(STAMP)
 	$(BIN)/python -m coursebook notebooks
 
@@ -72,7 +74,7 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_DEBS) >/dev/null; \
 	fi
 
-# 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
+# 모든 테스트: 사이트와 .ipynb 판을 새로 빌드하고(경고 = 오류), 라이브러리·빌드된 판(nbval)·그림·본문·브라우저 테스트를 돌린다.
 # `coursebook check` first: if a step of `make refresh` was forgotten it names each stale notebook and value (a stale
 # figure is named by tests/show/test_figures.py, which draws each figure once for the whole run).
 # No test asserts a time: see `make bench`. Three workers on two cores: much of a worker's time is spent waiting (for
