@@ -19,7 +19,7 @@ BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror 
 # in the same caches): about 6 of the 9 CPU-s a worker takes to collect the tests.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: answer-key book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
+.PHONY: answer-key book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check lint
 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
@@ -30,6 +30,21 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 	$(PYTHON) -m venv --without-pip $(VENV)
 	$(UV) pip install -q --compile-bytecode --python $(BIN)/python -r requirements.txt
 	touch $(STAMP)
+
+# The site's JavaScript tools (ESLint, esbuild, acorn), exact versions and their whole tree (tools/js/package-lock.json),
+# installed by npm into _build/tools/js (not beside package.json: Sphinx would read their README files as pages).
+JS_TOOLS := _build/tools/js
+$(JS_TOOLS)/.installed: tools/js/package.json tools/js/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
+	mkdir -p $(JS_TOOLS) && cp tools/js/package.json tools/js/package-lock.json $(JS_TOOLS)/
+	cd $(JS_TOOLS) && npm ci --no-audit --no-fund --silent
+	touch $@
+
+# Linters, in seconds (first in .ci/run, and the pre-commit hook): ruff (pyflakes and import order, pyproject.toml's
+# [tool.ruff]) over the Python, ESLint (tools/js/eslint.config.mjs) over the site's scripts.
+lint: $(STAMP) $(JS_TOOLS)/.installed
+	$(BIN)/ruff check .
+	$(JS_TOOLS)/node_modules/.bin/eslint --config tools/js/eslint.config.mjs _static tools/coursebook tools/js
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 # 페이지가 만들어진 재료(저장소의 파일, 실행 캐시, 매개변수 파일, 환경)가 지난 빌드 뒤로 그대로이면 다시 빌드하지 않는다

@@ -35,7 +35,7 @@
     try {
       const data = JSON.parse(localStorage.getItem(KEY) || "null");
       if (data && data.v === VERSION) return Object.assign(empty(), data);
-    } catch (error) { /* unreadable or refused: start empty */ }
+    } catch { /* unreadable or refused: start empty */ }
     return empty();
   }
 
@@ -46,7 +46,7 @@
     try {
       localStorage.setItem(KEY, JSON.stringify(data));
       memory = null;
-    } catch (error) {
+    } catch {
       memory = data;
     }
     window.dispatchEvent(new CustomEvent("rl-progress", {detail: {kind}}));

@@ -33,8 +33,18 @@ from urllib.parse import unquote, urlparse
 import pytest
 import yaml
 
-from browser_helpers import (HANGUL, MODES, PHONE, ROOT, SCREENSHOTS, html_dir, page_file, screenshot_dir, shot_name,
-                             toc_pages)
+from browser_helpers import (
+    HANGUL,
+    MODES,
+    PHONE,
+    ROOT,
+    SCREENSHOTS,
+    html_dir,
+    page_file,
+    screenshot_dir,
+    shot_name,
+    toc_pages,
+)
 
 pytestmark = pytest.mark.heavy(25)   # rough seconds, for the order of the run (tests/conftest.py)
 

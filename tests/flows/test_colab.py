@@ -22,10 +22,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursebook import editions
-from coursebook.live import cache_home
-from coursebook.__main__ import chapter_sources
 from browser_helpers import html_dir, serve
+from coursebook import editions
+from coursebook.__main__ import chapter_sources
+from coursebook.live import cache_home
 
 pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 

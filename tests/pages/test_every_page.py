@@ -19,11 +19,10 @@ import re
 
 import pytest
 
-from coursebook import paramcell
-from roofline.show import pages
-
 from conftest import CHAPTERS
+from coursebook import paramcell
 from golden_values import FLAG, golden, load, path_of, text
+from roofline.show import pages
 
 REFERENCE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`|^[`:]{3,}\{glue(?::\w+)?\}[ \t]+(\S+)", re.M)
 # a key that ends in a Korean particle's or a case's name ("T-over-s-wa", "q-Bc2-ida", "dtype-obj", "occ-gpu-ui")

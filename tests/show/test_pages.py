@@ -10,10 +10,9 @@
 """
 from __future__ import annotations
 
-from roofline.show import pages
-
 from conftest import ROOT
 from golden_values import GOLDEN, glued_pages
+from roofline.show import pages
 
 SHOW = ROOT / "lib" / "roofline" / "show"
 

@@ -25,8 +25,8 @@ import yaml
 
 from coursebook import editions
 from coursebook.__main__ import chapter_sources
-from site_pages import HTML, page_text
 from roofline.show.glue import shown_text
+from site_pages import HTML, page_text
 
 pytestmark = pytest.mark.heavy(40)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -275,8 +275,8 @@ def test_a_fresh_clone_builds_its_editions_and_nbval_runs_them(tmp_path):
     import hashlib
     import shutil
 
-    from coursebook import live
     from course_copies import copy_checkout, env_for
+    from coursebook import live
 
     clone = copy_checkout(tmp_path / "clone")
     assert not list((clone / "chapters").glob("*.ipynb")), "a fresh clone has editions"

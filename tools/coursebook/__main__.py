@@ -45,7 +45,7 @@ CHAPTERS = ROOT / "chapters"
 
 def svg(name: str, course) -> bytes:
     """Figure `name` for `course` as SVG bytes, the same bytes on every run."""
-    from roofline.show.figures import draw   # (matplotlib: imported by the commands that draw, not by every command)
+    from roofline.show.figures import draw  # (matplotlib: imported by the commands that draw, not by every command)
 
     return svg_bytes(draw(name, course))
 

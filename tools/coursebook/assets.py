@@ -42,7 +42,6 @@ import html
 import json
 import os
 import re
-import sys
 from pathlib import Path
 
 from coursebook import jscompact
