@@ -33,7 +33,8 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 
 # The site's JavaScript tools (ESLint, esbuild, acorn), exact versions and their whole tree (tools/js/package-lock.json),
 # installed by npm into _build/tools/js (not beside package.json: Sphinx would read their README files as pages).
-JS_TOOLS := _build/tools/js
+# (ROOFLINE_JS_TOOLS: another checkout's, as a test's copy of this one uses; coursebook.minify reads the same.)
+JS_TOOLS := $(or $(ROOFLINE_JS_TOOLS),_build/tools/js)
 $(JS_TOOLS)/.installed: tools/js/package.json tools/js/package-lock.json
 	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	mkdir -p $(JS_TOOLS) && cp tools/js/package.json tools/js/package-lock.json $(JS_TOOLS)/
@@ -44,14 +45,14 @@ $(JS_TOOLS)/.installed: tools/js/package.json tools/js/package-lock.json
 # [tool.ruff]) over the Python, ESLint (tools/js/eslint.config.mjs) over the site's scripts.
 lint: $(STAMP) $(JS_TOOLS)/.installed
 	$(BIN)/ruff check .
-	$(JS_TOOLS)/node_modules/.bin/eslint --config tools/js/eslint.config.mjs _static tools/coursebook tools/js
+	$(JS_TOOLS)/node_modules/.bin/eslint --config tools/js/eslint.config.mjs _static tools/coursebook tools/js tests
 
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 # 페이지가 만들어진 재료(저장소의 파일, 실행 캐시, 매개변수 파일, 환경)가 지난 빌드 뒤로 그대로이면 다시 빌드하지 않는다
 # (`coursebook built`: 재료와 빌드된 파일을 빌드 뒤에 기록해 두고 비교한다). course.toml이 장의 매개변수 셀과 다르면
 # (새 학기 값을 넣고 `make refresh`를 잊었으면) 지난 학기 값으로 빌드하지 않고 멈춘다. 한 체크아웃에서 한 번에 하나만
 # 돈다(`make book`, `make refresh`, `make editions`: 둘째는 "이미 실행 중: …"으로 멈춘다).
-book: $(STAMP)
+book: $(STAMP) $(JS_TOOLS)/.installed
 	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm (Pyodide for the live mode)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	$(BIN)/python -m coursebook book --build '$(BUILD)'
 
@@ -76,7 +77,7 @@ editions: $(STAMP)
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
 # 각 장은 한 번만 실행된다(모두 코어 수만큼 나란히, 그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
 # 모든 장을 이 값으로 먼저 실행해 보고(몇 초), 안 되는 값이면 키를 밝힌 한 줄로 멈추며 아무 파일도 바꾸지 않는다.
-refresh: $(STAMP)
+refresh: $(STAMP) $(JS_TOOLS)/.installed
 	$(BIN)/python -m coursebook refresh --build '$(BUILD)'
 
 # 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium-headless-shell(Chromium의 헤드리스 셸)과 한글 글꼴,
@@ -129,7 +130,7 @@ answer-key: $(STAMP)
 
 # 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
 # 장을 다시 실행하지 않는다: 사이트의 실행(_build의 캐시)을 그대로 쓰니, 로컬 사이트와 같은 값이 찍힌다.
-pdf: $(STAMP) system-deps
+pdf: $(STAMP) system-deps $(JS_TOOLS)/.installed
 	$(BIN)/python -m coursebook.pdf
 
 serve: book

@@ -31,11 +31,18 @@ def copy_editions(copy: Path) -> Path:
     return copy
 
 
+def js_tools() -> Path:
+    from coursebook.minify import js_tools as installed
+
+    return installed().resolve()
+
+
 def env_for(repo: Path) -> dict[str, str]:
     """The environment for a command run in the copy `repo`: its own library and tooling first, none of the
     variables that point this checkout's run at its own files or mode."""
     env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_HTML", "ROOFLINE_COURSE"}}
     env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
+    env.setdefault("ROOFLINE_JS_TOOLS", str(js_tools()))   # this checkout's npm tools (terser): no npm in a copy
     return env
 
 
