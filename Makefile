@@ -100,9 +100,13 @@ system-deps:
 # xdist's public scheduler: a module, an nbval edition, a test class (a page of test_site_browser.py) per worker, handed
 # out in the order collected (tests/conftest.py)
 XDIST := -n 3 --dist loadscope --no-loadscope-reorder
+# `make test PAGE=w4_3_tiling`: one page's own tests (tests/pages/test_<page>.py and every test named for the page in
+# tests/pages, tests/show, tests/book: its checks, its derivations, its browser checks) and its edition under nbval.
 test: $(STAMP) system-deps book
+	$(if $(PAGE),$(if $(wildcard chapters/$(PAGE).md),,$(error PAGE=$(PAGE): chapters/$(PAGE).md가 없다)))
 	$(BIN)/python -m coursebook check --no-figures
-	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env $(XDIST) --durations=25
+	$(if $(PAGE),,ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env $(XDIST) --durations=25)
+	$(if $(PAGE),ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests/pages tests/show tests/book chapters/$(PAGE).ipynb -k '$(PAGE)' --nbval --nbval-current-env $(XDIST))
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile
