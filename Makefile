@@ -31,7 +31,7 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 	$(UV) pip install -q --compile-bytecode --python $(BIN)/python -r requirements.txt
 	touch $(STAMP)
 
-# The site's JavaScript tools (ESLint, esbuild, acorn), exact versions and their whole tree (tools/js/package-lock.json),
+# The site's JavaScript tools (ESLint, terser, acorn), exact versions and their whole tree (tools/js/package-lock.json),
 # installed by npm into _build/tools/js (not beside package.json: Sphinx would read their README files as pages).
 # (ROOFLINE_JS_TOOLS: another checkout's, as a test's copy of this one uses; coursebook.minify reads the same.)
 JS_TOOLS := $(or $(ROOFLINE_JS_TOOLS),_build/tools/js)
