@@ -19,7 +19,7 @@ BUILD  := rm -rf _build/html _build/.doctrees && $(JB) build . --warningiserror 
 # in the same caches): about 6 of the 9 CPU-s a worker takes to collect the tests.
 unexport PYTHONDONTWRITEBYTECODE
 
-.PHONY: answer-key grade new-term book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check
+.PHONY: answer-key grade new-term book test bench parameters figures notebooks editions refresh check serve clean system-deps pdf screenshots upgrade-check lint
 
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
@@ -39,12 +39,28 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 	$(UV) pip install -q --compile-bytecode --python $(BIN)/python -r requirements.txt
 	echo "$(CURDIR)" > $(STAMP)
 
+# The site's JavaScript tools (ESLint, terser, acorn), exact versions and their whole tree (tools/js/package-lock.json),
+# installed by npm into _build/tools/js (not beside package.json: Sphinx would read their README files as pages).
+# (ROOFLINE_JS_TOOLS: another checkout's, as a test's copy of this one uses; coursebook.minify reads the same.)
+JS_TOOLS := $(or $(ROOFLINE_JS_TOOLS),_build/tools/js)
+$(JS_TOOLS)/.installed: tools/js/package.json tools/js/package-lock.json
+	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
+	mkdir -p $(JS_TOOLS) && cp tools/js/package.json tools/js/package-lock.json $(JS_TOOLS)/
+	cd $(JS_TOOLS) && npm ci --no-audit --no-fund --silent
+	touch $@
+
+# Linters, in seconds (first in .ci/run, and the pre-commit hook): ruff (pyflakes and import order, pyproject.toml's
+# [tool.ruff]) over the Python, ESLint (tools/js/eslint.config.mjs) over the site's scripts.
+lint: $(STAMP) $(JS_TOOLS)/.installed
+	$(BIN)/ruff check .
+	$(JS_TOOLS)/node_modules/.bin/eslint --config tools/js/eslint.config.mjs _static tools/coursebook tools/js tests
+
 # 사이트: 실행 캐시에 없는 장을 먼저 코어 수만큼 나란히 실행해 캐시에 넣고(빌드는 그 실행을 쓴다), 경고는 오류로 본다.
 # 페이지가 만들어진 재료(저장소의 파일, 실행 캐시, 매개변수 파일, 환경)가 지난 빌드 뒤로 그대로이면 다시 빌드하지 않는다
 # (`coursebook built`: 재료와 빌드된 파일을 빌드 뒤에 기록해 두고 비교한다). course.toml이 장의 매개변수 셀과 다르면
 # (새 학기 값을 넣고 `make refresh`를 잊었으면) 지난 학기 값으로 빌드하지 않고 멈춘다. 한 체크아웃에서 한 번에 하나만
 # 돈다(`make book`, `make refresh`, `make editions`: 둘째는 "이미 실행 중: …"으로 멈춘다).
-book: $(STAMP)
+book: $(STAMP) $(JS_TOOLS)/.installed
 	@command -v npm >/dev/null 2>&1 || { echo "apt-get install npm (Pyodide for the live mode)"; apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq npm >/dev/null; }
 	$(BIN)/python -m coursebook book --build '$(BUILD)'
 
@@ -57,6 +73,8 @@ figures: $(STAMP)
 	$(BIN)/python -m coursebook figures
 
 # Colab·nbval용 .ipynb 판을 각 장 .md 옆에 쓴다: `make editions`와 같다(사이트의 실행에서, 캐시에 없는 장만 실행).
+# 판은 빌드의 생성물이다(git이 무시한다, 커밋하지 않는다): `make book`도 페이지보다 먼저 쓰고, 게시 워크플로가
+# _config.yml의 `repository.branch`(editions) 가지에 올려 Colab이 거기서 연다.
 notebooks: $(STAMP)
 	$(BIN)/python -m coursebook notebooks
 
@@ -67,7 +85,7 @@ editions: $(STAMP)
 # 강의 매개변수(lib/roofline/course.toml)를 고친 뒤: 매개변수 셀, 그림, 노트북 판, 사이트를 모두 새로 만든다.
 # 각 장은 한 번만 실행된다(모두 코어 수만큼 나란히, 그동안 그림을 그린다): 사이트와 노트북 판이 같은 실행을 쓴다.
 # 모든 장을 이 값으로 먼저 실행해 보고(몇 초), 안 되는 값이면 키를 밝힌 한 줄로 멈추며 아무 파일도 바꾸지 않는다.
-refresh: $(STAMP)
+refresh: $(STAMP) $(JS_TOOLS)/.installed
 	$(BIN)/python -m coursebook refresh --build '$(BUILD)'
 
 # 테스트에 필요한 Debian 패키지: 브라우저 테스트의 chromium-headless-shell(Chromium의 헤드리스 셸)과 한글 글꼴,
@@ -80,7 +98,7 @@ system-deps:
 	  apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $(SYSTEM_DEBS) >/dev/null; \
 	fi
 
-# 모든 테스트: 사이트를 새로 빌드하고(경고 = 오류), 라이브러리·노트북(nbval)·그림·본문·브라우저 테스트를 돌린다.
+# 모든 테스트: 사이트와 .ipynb 판을 새로 빌드하고(경고 = 오류), 라이브러리·빌드된 판(nbval)·그림·본문·브라우저 테스트를 돌린다.
 # `coursebook check` first: if a step of `make refresh` was forgotten it names each stale notebook and value (a stale
 # figure is named by tests/show/test_figures.py, which draws each figure once for the whole run).
 # No test asserts a time: see `make bench`. Three workers on two cores: much of a worker's time is spent waiting (for
@@ -90,9 +108,13 @@ system-deps:
 # xdist's public scheduler: a module, an nbval edition, a test class (a page of test_site_browser.py) per worker, handed
 # out in the order collected (tests/conftest.py)
 XDIST := -n 3 --dist loadscope --no-loadscope-reorder
+# `make test PAGE=w4_3_tiling`: one page's own tests (tests/pages/test_<page>.py and every test named for the page in
+# tests/pages, tests/show, tests/book: its checks, its derivations, its browser checks) and its edition under nbval.
 test: $(STAMP) system-deps book
+	$(if $(PAGE),$(if $(wildcard chapters/$(PAGE).md),,$(error PAGE=$(PAGE): chapters/$(PAGE).md가 없다)))
 	$(BIN)/python -m coursebook check --no-figures
-	ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env $(XDIST) --durations=25
+	$(if $(PAGE),,ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests chapters --nbval --nbval-current-env $(XDIST) --durations=25)
+	$(if $(PAGE),ROOFLINE_UV=$(abspath $(UV)) $(BIN)/python -m pytest tests/pages tests/show tests/book chapters/$(PAGE).ipynb -k '$(PAGE)' --nbval --nbval-current-env $(XDIST))
 
 # Figures, never pass/fail: clean build, refresh after a parameter touch, the test suite (wall, CPU), the explorer's and
 # the exercise judge's response in Chromium, each page's first-visit bytes, `import roofline`, and Lighthouse's mobile
@@ -135,7 +157,7 @@ new-term: $(STAMP)
 
 # 강의 전체를 PDF 하나로: 한 페이지짜리 빌드를 headless Chromium으로 인쇄한다 (_build/pdf/roofline-tiling.pdf).
 # 장을 다시 실행하지 않는다: 사이트의 실행(_build의 캐시)을 그대로 쓰니, 로컬 사이트와 같은 값이 찍힌다.
-pdf: $(STAMP) system-deps
+pdf: $(STAMP) system-deps $(JS_TOOLS)/.installed
 	$(BIN)/python -m coursebook.pdf
 
 serve: book

@@ -3,8 +3,8 @@
 // 자리는 그 위 절들의 어림 높이로 셈한 것이다. 그 절들이 그려진 뒤 그 자리가 멈출 때까지 다시 그 자리로 간다.
 (() => {
   const settle = () => {
-    let id = "";
-    try { id = decodeURIComponent(location.hash.slice(1)); } catch (error) { return; }
+    let id;
+    try { id = decodeURIComponent(location.hash.slice(1)); } catch { return; }
     const target = id && document.getElementById(id);
     if (!target) return;
     // each time the sections near the target are drawn they take their real height: go again until it holds still

@@ -49,7 +49,7 @@
     try {
       history.replaceState(history.state, "", text ? `#${text}` : location.pathname + location.search);
       pendingHash.clear();
-    } catch (error) {   // refused (too many changes): the explorer goes on, and the address is tried again later
+    } catch {   // refused (too many changes): the explorer goes on, and the address is tried again later
       hashTimer = setTimeout(flushHash, 10 * HASH_PAUSE_MS);
     }
   }

@@ -84,7 +84,7 @@
   function load() {
     if (memory) return memory;
     let raw = null;
-    try { raw = localStorage.getItem(KEY); } catch (error) { /* refused: start empty */ }
+    try { raw = localStorage.getItem(KEY); } catch { /* refused: start empty */ }
     return read(raw);
   }
 

@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import contextlib
 import dataclasses
-import io
 import functools
 import http.server
+import io
 import os
 import re
 import sys

@@ -29,7 +29,6 @@ from pathlib import Path
 
 import pytest
 
-
 ROOT = Path(__file__).resolve().parents[1]
 SEED_TOML = Path(__file__).resolve().parent / "seed" / "course.toml"
 CHAPTERS = ROOT / "chapters"

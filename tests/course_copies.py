@@ -23,11 +23,26 @@ def copy_checkout(copy: Path) -> Path:
     return copy
 
 
+def copy_editions(copy: Path) -> Path:
+    """The .ipynb editions `make book` built in this checkout, copied beside the copy's chapters: they are
+    git-ignored, so `copy_checkout` (a fresh clone) has none, and a checkout after `make book` has them."""
+    for edition in sorted((ROOT / "chapters").glob("*.ipynb")):
+        shutil.copy2(edition, copy / "chapters" / edition.name)
+    return copy
+
+
+def js_tools() -> Path:
+    from coursebook.minify import js_tools as installed
+
+    return installed().resolve()
+
+
 def env_for(repo: Path) -> dict[str, str]:
     """The environment for a command run in the copy `repo`: its own library and tooling first, none of the
     variables that point this checkout's run at its own files or mode."""
     env = {k: v for k, v in os.environ.items() if k not in {"ROOFLINE_HTML", "ROOFLINE_COURSE"}}
     env["PYTHONPATH"] = f"{repo / 'lib'}:{repo / 'tools'}"
+    env.setdefault("ROOFLINE_JS_TOOLS", str(js_tools()))   # this checkout's npm tools (terser): no npm in a copy
     return env
 
 

@@ -17,9 +17,8 @@ from decimal import Decimal, localcontext
 from fractions import Fraction
 from pathlib import Path
 
-from roofline.show import pages
-
 from conftest import CHAPTERS
+from roofline.show import pages
 from site_pages import toc_pages
 
 

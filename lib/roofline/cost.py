@@ -11,7 +11,6 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 
 from roofline.derive import Quantity, named, tmax, tmin, var
-
 from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 

@@ -15,8 +15,8 @@ import numpy as np
 
 from roofline.cost import Cost, Timing
 from roofline.derive import named, var
-from roofline.hardware import Roofline
 from roofline.errors import ParameterError, check_positive
+from roofline.hardware import Roofline
 
 
 def gemm(M: int, N: int, K: int, s: int = 2, rows: str = "M") -> Cost:

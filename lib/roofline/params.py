@@ -30,9 +30,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
-from roofline.errors import (ParameterError, check_divides, choice, int_list, positive_int, positive_number, shown,
-                             text)
+from roofline.errors import ParameterError, check_divides, choice, int_list, positive_int, positive_number, shown, text
 from roofline.hardware import Preset, Roofline, SMLimits
+
 DEFAULT_PATH = Path(__file__).with_name("course.toml")
 ENVIRONMENT = "ROOFLINE_COURSE"   # another parameter file for `load()` (the tooling runs a chapter for another term)
 

@@ -6,13 +6,11 @@ so every expected value comes from the chapters run with them (`live_glued`) or 
 from __future__ import annotations
 
 import ast
-import html
 import os
 import re
 from pathlib import Path
 
 import pytest
-import yaml
 
 from conftest import live_glued
 from site_pages import HTML, page_text, toc_pages

@@ -17,8 +17,8 @@ from fractions import Fraction
 import pytest
 
 from browser_helpers import label_page, local_context, page_file
-from roofline.show import exercises
 from exercise_answers import CONFUSED, PAGES, mistake_vectors, sig
+from roofline.show import exercises
 
 pytestmark = pytest.mark.heavy(30)   # rough seconds, for the order of the run (tests/conftest.py)
 

@@ -12,16 +12,25 @@ from __future__ import annotations
 
 import re
 from fractions import Fraction
-from pathlib import Path
 
 import pytest
 
 import roofline as rl
-from browser_helpers import (HANGUL, ROOT, address_naming, html_dir, keep_shot, label_page, local_context, page_file,
-                             screenshot_contrast, start_explorer)
+from browser_helpers import (
+    HANGUL,
+    ROOT,
+    address_naming,
+    html_dir,
+    keep_shot,
+    label_page,
+    local_context,
+    page_file,
+    screenshot_contrast,
+    start_explorer,
+)
+from coursebook.assets import explorer_data
 from roofline import buffers, kernels, occupancy
 from roofline.show import fmt, ko
-from coursebook.assets import explorer_data
 
 pytestmark = pytest.mark.heavy(55)   # rough seconds, for the order of the run (tests/conftest.py)
 

@@ -19,8 +19,18 @@ import pytest
 from playwright.sync_api import expect
 
 import roofline as rl
-from browser_helpers import (HANGUL, SCREENSHOTS, address_naming, chromium, html_dir, label_page, local_context, page_file,
-                             screenshot_dir, serve)
+from browser_helpers import (
+    HANGUL,
+    SCREENSHOTS,
+    address_naming,
+    chromium,
+    html_dir,
+    label_page,
+    local_context,
+    page_file,
+    screenshot_dir,
+    serve,
+)
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
 from roofline.show import engine, fmt

@@ -1,5 +1,5 @@
 """The executed chapters: every notebook chapter has its .ipynb edition, and no executed cell
-(in the editions, or on the built pages) shows stderr, an error or a missing-glyph warning.
+(in the built editions, or on the built pages) shows stderr, an error or a missing-glyph warning.
 
 nbval itself re-runs the editions (`pytest --nbval chapters/`, part of `make test`): that compares
 every glued value and table with a fresh run of the library.
@@ -27,7 +27,7 @@ def outputs(nb):
 @pytest.mark.parametrize("md", SOURCES, ids=[p.stem for p in SOURCES])
 def test_edition_exists_and_is_clean(md):
     edition = md.with_suffix(".ipynb")
-    assert edition.exists(), f"{edition.relative_to(ROOT)} is missing: run `make notebooks`"
+    assert edition.exists(), f"{edition.relative_to(ROOT)} is missing: run `make book` (the editions are built, not committed)"
     nb = nbformat.read(edition, as_version=4)
     for cell, output in outputs(nb):
         assert output["output_type"] != "error", f"{edition.name}: an error in cell {cell.source[:60]!r}"

@@ -26,13 +26,20 @@ import json
 import shutil
 import threading
 import time
-from pathlib import Path
 
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import HANGUL, chromium, html_dir, label_page, local_context, page_file, screenshot_dir, start_explorer
-
+from browser_helpers import (
+    HANGUL,
+    chromium,
+    html_dir,
+    label_page,
+    local_context,
+    page_file,
+    screenshot_dir,
+    start_explorer,
+)
 from coursebook import offline as site_offline
 from roofline.show import engine
 
@@ -307,7 +314,7 @@ LIVE_MARKS = "() => performance.getEntriesByType('mark').map((m) => m.name).filt
 
 
 def test_live_mode_kept_after_its_first_run(site):
-    root, server = site[0], site[1]
+    server = site[1]
     reader = Reader(site)
     page = reader.open(label_page("ch-roofline"))
     # a reader who has not run it: pointing at the button, focusing it, the page idle — nothing is fetched

@@ -21,10 +21,10 @@ from fractions import Fraction
 import pytest
 
 from browser_helpers import _axe_script, label_page, local_context, page_file, start_explorer
+from roofline.problems import powers_of_two
 from roofline.show import exercises as ex
 from roofline.show import predict as pr
 from roofline.show.pages import w4_2_roofline, w4_4_tile_size, w4_5_matmul, week3_vector_add
-from roofline.problems import powers_of_two
 
 pytestmark = pytest.mark.heavy(40)
 

@@ -19,10 +19,9 @@ import re
 
 import pytest
 
+from browser_helpers import axe_violations, local_context
 from coursebook import handout
 from roofline.show import variants as V
-
-from browser_helpers import axe_violations, local_context
 
 pytestmark = pytest.mark.heavy(20)
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pickle
 import re
 
-from browser_helpers import ROOT, html_dir, label_page
 from book.test_search import glossary_source, search_all, search_page  # noqa: F401  (fixtures)
+from browser_helpers import ROOT, html_dir, label_page
 from coursebook import search_ko
 
 # the entry's first name (as the glossary writes it) → forms students type besides the glossary's names

@@ -8,9 +8,9 @@ import json
 
 import pytest
 
+from book.test_search import listed, search_page  # noqa: F401  (the search page, loaded once, and its result list)
 from browser_helpers import html_dir, label_page
 from coursebook import search_ko
-from book.test_search import listed, search_page  # noqa: F401  (the search page, loaded once, and its result list)
 
 # loanword spellings a student types → the glossary word (test data: how Korean writes these words; the
 # site's table is derived from the glossary, not from this list)

@@ -14,19 +14,17 @@
 """
 from __future__ import annotations
 
-import importlib
 import random
 from fractions import Fraction
 
 import pytest
 from playwright.sync_api import expect
 
+from browser_helpers import local_context
 from coursebook import handout
+from exercise_answers import mistake_vectors
 from roofline.show import exercises
 from roofline.show import variants as V
-
-from browser_helpers import local_context
-from exercise_answers import mistake_vectors
 
 pytestmark = pytest.mark.heavy(40)
 

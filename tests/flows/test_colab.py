@@ -5,8 +5,8 @@ standing in for the published one, so pip fetches the wheel the build wrote and 
 (a pin of other bytes is refused). Installing it changes none of Colab's packages (google-colab pins IPython).
 
 No error, no stderr, no "Glyph … missing" warning; the Hangul font is the project's NanumGothic and the
-minus sign the ASCII one; every table, equation and value equals the committed edition; the first cell
-installs nothing outside Colab. The venv with Colab's packages is made once per machine and set of versions, in
+minus sign the ASCII one; every table, equation and value equals the built edition, whose first cell is the one
+that installs the wheel the site publishes, pinned by its sha256; the first cell installs nothing outside Colab. The venv with Colab's packages is made once per machine and set of versions, in
 the user's cache (coursebook.live.cache_home()/colab-venv/, keyed by them, as Pyodide is), and copied for each run,
 so that the install never changes the cache.
 """
@@ -22,10 +22,10 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursebook import editions
-from coursebook.live import cache_home
-from coursebook.__main__ import chapter_sources
 from browser_helpers import html_dir, serve
+from coursebook import editions
+from coursebook.__main__ import chapter_sources
+from coursebook.live import cache_home
 
 pytestmark = pytest.mark.heavy(75)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -188,7 +188,10 @@ def texts(nb):
 
 @pytest.mark.parametrize("md", SOURCES, ids=[md.stem for md in SOURCES])
 def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
-    committed = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
+    built = nbformat.read(md.with_suffix(".ipynb"), as_version=4)   # (`make book` writes it; it is not committed)
+    first = built.cells[0].source
+    assert first.endswith(editions.setup_cell().source) and installed.split(" @ ")[1].split("/_static/")[1] in first, \
+        f"{md.stem}: its first cell does not install the wheel the site publishes, pinned by its sha256"
     nb = nbformat.read(md.with_suffix(".ipynb"), as_version=4)
     for cell in nb.cells:
         if cell.cell_type == "code":
@@ -206,7 +209,7 @@ def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
     probe = json.loads(nb.cells[-1].outputs[0]["text"])
     assert str(colab["base"]) in probe["roofline"], f"ran the repository's library, not the installed one: {probe}"
     assert probe["book_tools"] == [], f"the simulated Colab has book tools it should not need: {probe['book_tools']}"
-    have, now = editions.glued_of(committed), editions.glued_of(nb)
+    have, now = editions.glued_of(built), editions.glued_of(nb)
     if any("image/png" in bundle for bundle in have.values()):
         # the figures' font is the project's own NanumGothic file (this machine also has a system copy; Colab has none);
         # the student's own matplotlib settings are left as they were (the style is per figure)
@@ -215,7 +218,7 @@ def test_edition_runs_in_a_fresh_colab_like_python(md, colab, installed):
         assert any("koreanize_matplotlib" in f and str(colab["base"]) in f for f in probe["registered"]), probe
 
     changes = editions.value_changes(have, now)
-    assert not changes, f"{md.stem} in Colab differs from the committed edition:\n" + "\n".join(changes)
+    assert not changes, f"{md.stem} in Colab differs from the built edition:\n" + "\n".join(changes)
     for name, bundle in now.items():
         if "image/png" in have.get(name, {}):
             assert bundle.get("image/png"), f"{md.stem}: figure {name!r} not reproduced"

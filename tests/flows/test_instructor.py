@@ -37,14 +37,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from course_copies import copy_checkout, copy_editions, env_for, next_term
 from coursebook import bookrun, editions
-from roofline import params
 from coursebook.__main__ import chapter_sources
-from roofline.show.figures import FIGURES
+from roofline import params
 from roofline.show import fmt
+from roofline.show.figures import FIGURES
 from roofline.show.glue import shown_text
-
-from course_copies import copy_checkout, env_for, next_term
 from site_pages import page_text
 
 pytestmark = pytest.mark.heavy(220)   # rough seconds, for the order of the run (tests/conftest.py)
@@ -60,8 +59,8 @@ def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
 
 
 def commit_term(copy: Path, message: str) -> None:
-    """The instructor commits the term (README step 4): once, the library and its editions together (an edition
-    pins the library by its wheel's sha256, not by a commit)."""
+    """The instructor commits the term (README step 4): once (the editions are built, git-ignored, never committed;
+    each pins the library by its wheel's sha256, not by a commit)."""
     git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
     subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], check=True, capture_output=True)
@@ -69,10 +68,11 @@ def commit_term(copy: Path, message: str) -> None:
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
-    """A clone of the repository with the working tree's files (an instructor's checkout)."""
+    """A clone of the repository with the working tree's files and the editions `make book` built (an instructor's
+    checkout)."""
     copy = tmp_path_factory.mktemp("instructor") / "repo"
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
-    copy_checkout(copy)
+    copy_editions(copy_checkout(copy))
     commit_term(copy, "this term")
     if (ROOT.parent / "shared").is_dir():         # the source documents, beside the copy as beside the checkout
         (copy.parent / "shared").symlink_to(ROOT.parent / "shared")

@@ -15,14 +15,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from coursebook import editions, paramcell
-from roofline import kernels, params
-from roofline.show import fmt
-from coursebook.__main__ import chapter_sources
-from roofline.show.glue import shown_text
-
 from conftest import live_glued
 from course_copies import set_key
+from coursebook import editions, paramcell
+from coursebook.__main__ import chapter_sources
+from roofline import kernels, params
+from roofline.show import fmt
+from roofline.show.glue import shown_text
 
 pytestmark = pytest.mark.heavy(50)   # rough seconds, for the order of the run (tests/conftest.py)
 

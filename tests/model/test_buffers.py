@@ -7,7 +7,6 @@ import pytest
 from roofline import buffers
 from roofline.show import fmt
 
-
 # ---------------------------------------------------------------- ④ storage and buffers
 SEED_BUFFERS = {  # T: (A, B, inputs KiB, acc KiB, total KiB) — seed ④ table 2 and ⑤ table 7
     32: ("4,096", "4,096", "8 KiB", "4 KiB", "12 KiB", "8,192", "4,096", "12,288"),

@@ -12,7 +12,6 @@ import pytest
 from roofline import cachesim, kernels
 from roofline.show import fmt
 
-
 MiB = 2**20
 
 

@@ -6,10 +6,12 @@ from __future__ import annotations
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import roofline as rl
-from roofline import buffers, kernels, problems as tile_sweep
+from roofline import buffers, kernels
+from roofline import problems as tile_sweep
 from roofline.errors import ParameterError
 from roofline.hardware import Roofline
 from roofline.show import fmt

@@ -25,14 +25,14 @@ from fractions import Fraction
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings, strategies as st
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 import roofline as rl
+from conftest import ROOT
 from roofline import buffers, occupancy
 from roofline.errors import ParameterError
 from roofline.show.pages import w4_4_tile_size
-
-from conftest import ROOT
 
 
 def test_residency_on_real_presets(seed):

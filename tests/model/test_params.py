@@ -8,12 +8,10 @@ from fractions import Fraction
 import pytest
 
 import roofline as rl
+from conftest import ROOT, SEED_TOML
 from roofline import params
 from roofline.errors import ParameterError
 from roofline.show import fmt
-
-from conftest import ROOT, SEED_TOML
-
 
 SEED_TEXT = SEED_TOML.read_text(encoding="utf-8")
 

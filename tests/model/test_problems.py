@@ -7,10 +7,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 import roofline as rl
-from roofline import kernels, problems as tile_sweep
-from roofline.show import fmt, ko
-
 from conftest import SEED_COST, SEED_TABLE, SEED_TIME
+from roofline import kernels
+from roofline import problems as tile_sweep
+from roofline.show import fmt, ko
 
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 

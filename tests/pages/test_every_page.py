@@ -1,8 +1,9 @@
 """The checks every page has, one test per page module of `roofline.show.pages.names()` (so a new page is checked
 without a line here); a page's own checks are in its tests/pages/test_<page>.py.
 
-- its glued values at the seed parameters equal tests/golden/<page>.json byte for byte (in-process, no build; the
-  golden files were written from the code before roofline.show was reorganised, see tests/golden_values.py);
+- what it shows at the seed parameters equals tests/golden/<page>.yaml (in-process, no build: the text, tables,
+  equations, explorer states and derivation trees with their origins, no record id; `python tests/golden_values.py
+  --force-regen PAGE` writes it again after a deliberate change, see tests/golden_values.py);
 - the keys it glues equal the `{glue…}` references of its .md, both ways: no key glued only for a test, no reference
   to a missing key;
 - no key is a grammatical case: a value that needs a particle carries it (`ko.particle`), and its key names the value;
@@ -13,16 +14,15 @@ without a line here); a page's own checks are in its tests/pages/test_<page>.py.
 """
 from __future__ import annotations
 
-import json
+import difflib
 import re
 
 import pytest
 
-from coursebook import paramcell
-from roofline.show import pages
-
 from conftest import CHAPTERS
-from golden_values import GOLDEN, golden, text
+from coursebook import paramcell
+from golden_values import FLAG, golden, load, path_of, text
+from roofline.show import pages
 
 REFERENCE = re.compile(r"\{glue(?::\w+)?\}`([^`]+)`|^[`:]{3,}\{glue(?::\w+)?\}[ \t]+(\S+)", re.M)
 # a key that ends in a Korean particle's or a case's name ("T-over-s-wa", "q-Bc2-ida", "dtype-obj", "occ-gpu-ui")
@@ -40,17 +40,22 @@ def source(stem: str) -> str:
 
 
 def glued_keys(stem: str) -> set[str]:
-    return set(json.loads((GOLDEN / f"{stem}.json").read_text(encoding="utf-8")))
+    return set(load(stem))
 
 
 @every_page
 def test_glued_values_equal_the_golden_file(stem):
-    want = (GOLDEN / f"{stem}.json").read_text(encoding="utf-8")
-    got = text(golden(stem))
+    path = path_of(stem)
+    want = path.read_text(encoding="utf-8") if path.is_file() else ""
+    now = golden(stem)
+    got = text(now)
     if got != want:
-        old, new = json.loads(want), json.loads(got)
-        changed = sorted(k for k in set(old) | set(new) if old.get(k, "<absent>") != new.get(k, "<absent>"))
-        pytest.fail(f"{stem}: glued values differ from tests/golden/{stem}.json for keys {changed[:20]}")
+        old = load(stem) if want else {}
+        changed = sorted(k for k in set(old) | set(now) if old.get(k, "<absent>") != now.get(k, "<absent>"))
+        diff = "".join(list(difflib.unified_diff(want.splitlines(True), got.splitlines(True), f"{path.name} (kept)",
+                                                 f"{path.name} (now)", n=1))[:40])
+        pytest.fail(f"{stem}: what the page shows differs from tests/golden/{path.name} for keys {changed[:20]}; "
+                    f"if the change is meant, `python tests/golden_values.py {FLAG} {stem}` writes it:\n{diff}")
 
 
 @every_page
@@ -111,8 +116,7 @@ PARTICLE_ENDINGS = tuple("은는이가을를과와로다면고")
 @every_page
 def test_no_particle_after_a_value_that_carries_one(stem):
     """A glued value that carries its particle (`ko.particle`) is not followed by another on the page ("…는는")."""
-    values = {key: (record or {}).get("text/plain", "").strip("'\"") for key, record in
-              json.loads((GOLDEN / f"{stem}.json").read_text(encoding="utf-8")).items()}
+    values = {key: (record or {}).get("text", "") for key, record in load(stem).items()}
     doubled = [f"{key} = {values[key]!r}, then {after!r}" for key, after in PARTICLE_AFTER.findall(source(stem))
                if values.get(key, "").endswith(PARTICLE_ENDINGS)]
     assert doubled == [], f"{stem}: a particle after a value that ends in one: {doubled}"

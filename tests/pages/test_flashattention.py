@@ -9,11 +9,10 @@ from fractions import Fraction
 
 import pytest
 
+from conftest import CHAPTERS, ISSUE_36, RANDOM, term_path
 from roofline import attention, gemm
 from roofline.show import fmt
 from roofline.show.figures import FIGURES
-
-from conftest import CHAPTERS, ISSUE_36, RANDOM, term_path
 
 
 def test_figures_draw_without_warnings(course):
@@ -80,6 +79,7 @@ def test_quoted_batch_table_is_about_200_times_below_the_bound(seed):
 
 def test_no_helper_is_defined_in_a_hidden_cell():
     import re
+
     from coursebook import editions
     nb = editions.read_source(CHAPTERS / "flashattention.md")
     for cell in nb.cells:
@@ -108,7 +108,6 @@ def test_the_sram_diagram_s_blocks_fit_the_sram_it_names(course, seed):
 
 
 def test_the_one_line_answer_says_all_heads_make_one_gib():
-    from pathlib import Path
     source = (CHAPTERS / "flashattention.md").read_text(encoding="utf-8")
     line = next(l for l in source.splitlines() if l.startswith("**한 줄 답.** 표준 어텐션은"))
     assert "헤드 {glue:text}`heads`개의 점수 행렬을 합치면 {glue:text}`score-all`" in line

@@ -3,14 +3,11 @@ the approximations per dtype, the intensity figure, and where K is defined.
 """
 from __future__ import annotations
 
-from fractions import Fraction
-
 import pytest
 
+from conftest import CHAPTERS, seed_glued
 from roofline.show import fmt
 from roofline.show.figures import FIGURES
-
-from conftest import CHAPTERS, seed_glued
 
 pytestmark = pytest.mark.heavy(5)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)

@@ -12,12 +12,11 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.text import Text
 
 import roofline as rl
+from conftest import SEED_TABLE, live_glued, seed_glued
 from roofline import gemm, kernels
 from roofline.cost import Timing
 from roofline.show import engine, fmt, ko
 from roofline.show.figures import FIGURES
-
-from conftest import SEED_TABLE, live_glued, seed_glued
 
 pytestmark = pytest.mark.heavy(20)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)

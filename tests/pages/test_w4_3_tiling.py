@@ -10,12 +10,11 @@ import pytest
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 
 import roofline as rl
+from conftest import CHAPTERS, live_glued, seed_glued
 from roofline import cachesim
 from roofline.show import fmt
 from roofline.show.figures import FIGURES
 from roofline.show.pages import w4_3_tiling as tiling_figures
-
-from conftest import CHAPTERS, live_glued, seed_glued
 
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
 SOURCE = CHAPTERS / "w4_3_tiling.md"

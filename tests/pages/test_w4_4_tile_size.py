@@ -8,12 +8,10 @@ import re
 
 import pytest
 
-from roofline import buffers, kernels, occupancy
-from roofline.show import why
-from roofline.show import engine, fmt
-from roofline.show.pages import w4_4_tile_size as tile_size
-
 from conftest import CHAPTERS, seed_page
+from roofline import buffers, kernels, occupancy
+from roofline.show import engine, fmt, why
+from roofline.show.pages import w4_4_tile_size as tile_size
 
 
 def test_tile_size_page_values():
@@ -220,8 +218,8 @@ def with_preset_copy(text: str, key: str, new: str) -> str:
 def test_a_preset_needs_only_its_table(tmp_path, course):
     """Every preset with per-SM limits is ④'s GPU choice, in course.toml's order, and can be the page's `gpu` and in its
     `gpus`; a preset added to course.toml (its table, nothing else) is offered, its states computed, at once."""
-    from conftest import LIVE_TOML
     import roofline
+    from conftest import LIVE_TOML
 
     w4 = course.week4
     gpus = [k for k, p in course.presets.items() if p.sm]

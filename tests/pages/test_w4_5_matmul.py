@@ -13,14 +13,12 @@ from fractions import Fraction
 import pytest
 
 import roofline as rl
+from conftest import CHAPTERS, SEED_COST, SEED_TIME, live_glued, seed_glued, seed_page
 from roofline import kernels, problems
 from roofline.cost import Timing
-from roofline.show import why
-from roofline.show import engine, fmt, ko
+from roofline.show import engine, fmt, ko, why
 from roofline.show.figures import FIGURES
 from roofline.show.pages import w4_5_matmul as matmul
-
-from conftest import CHAPTERS, SEED_COST, SEED_TIME, live_glued, seed_glued, seed_page
 
 
 def crossing_lines(ax) -> list[float]:
@@ -111,12 +109,14 @@ def test_matmul_times_figure(seed):
     assert any("6.872" in t and "F/P" in t for t in texts)
     colours = [bar.get_facecolor() for bar in ax.patches]
     from matplotlib.colors import to_rgba
+
     from roofline.show import style
     assert colours == [to_rgba(style.case_color(i)) for i in range(4)]
 
 
 def test_sweep_figure_uses_the_case_colours(course):
     from matplotlib.colors import to_hex
+
     from roofline.show import style
     fig = FIGURES["week4-tile-sweep"](course.week4)
     top = fig.axes[0]

@@ -8,13 +8,11 @@ from fractions import Fraction
 import pytest
 
 import roofline as rl
-from roofline.errors import ParameterError
+from conftest import CHAPTERS, seed_page
 from roofline import problems
+from roofline.errors import ParameterError
 from roofline.show import why
 from roofline.show.pages import w4_summary as summary
-
-from conftest import CHAPTERS, seed_page
-
 
 SEED_SUMMARY = [  # label, I (3), ideal ms (3), limit
     ("재사용 없음", "0.250", "549.823", "HBM 대역폭"),

@@ -10,13 +10,11 @@ import re
 from fractions import Fraction
 
 import roofline as rl
+from conftest import CHAPTERS, seed_glued
 from coursebook import editions
 from roofline import kernels
 from roofline.cost import Timing
 from roofline.show import engine, fmt
-
-from conftest import CHAPTERS, seed_glued
-
 
 CHAPTER = CHAPTERS / "week3_vector_add.md"
 

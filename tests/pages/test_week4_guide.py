@@ -8,11 +8,10 @@ from fractions import Fraction
 import pytest
 
 import roofline as rl
+from conftest import CHAPTERS, live_glued, seed_glued
 from roofline.show import fmt, ko, why
 from roofline.show.figures import FIGURES
 from roofline.show.pages import week4_guide
-
-from conftest import CHAPTERS, live_glued, seed_glued
 
 pytestmark = pytest.mark.heavy(5)   # rough seconds, for the order of the run (tests/conftest.py)
 BOTH_TERMS = True   # every test that takes `course` runs for the live and the next term (tests/conftest.py)
@@ -59,7 +58,8 @@ def test_guide_follows_the_live_parameters(course):
 
 def test_reach_and_points_for_other_machines(course, seed):
     """On a real GPU the guide cites the maker's page; the sentences follow whichever cases reach the ceiling."""
-    from roofline.show.pages import w4_2_roofline as bounds, week4_guide as guide
+    from roofline.show.pages import w4_2_roofline as bounds
+    from roofline.show.pages import week4_guide as guide
 
     w4 = course.week4.with_(hardware="H100_SXM", dtype="FP32")
     cases = rl.problems.week4_cases(w4)

@@ -16,10 +16,9 @@ import zipfile
 
 import pytest
 
+from conftest import ROOT
 from coursebook.assets import explorer_data
 from roofline.show import engine, why
-
-from conftest import ROOT
 
 
 def live(page, **values):

@@ -18,7 +18,6 @@ tests/pages/test_week4_guide.py.
 """
 from __future__ import annotations
 
-import functools
 import math
 import re
 from fractions import Fraction
@@ -26,13 +25,12 @@ from fractions import Fraction
 import nbformat
 import pytest
 
+from conftest import CHAPTERS, term_glued, term_path
 from coursebook import editions
+from exercise_answers import PAGES, PROBLEM, mistake_vectors, sig
 from roofline.errors import ParameterError
 from roofline.show import exercises, fmt
 from roofline.show.pages import w4_1_intensity, w4_2_roofline, w4_3_tiling, w4_4_tile_size, w4_5_matmul, week4_guide
-
-from conftest import CHAPTERS, RANDOM, term_glued, term_path
-from exercise_answers import PAGES, PROBLEM, mistake_vectors, sig
 
 BOTH_TERMS = True    # every test that takes `course` runs for the live term, the next one (tests/conftest.py) …
 RANDOM_TERM = True   # … and one drawn at random from the valid range (seeded: the seed is in the test's id)

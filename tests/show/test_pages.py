@@ -4,16 +4,15 @@
   module is a page of the book, so a new chapter cannot escape the checks that loop over `pages.names()`.
 - Every page has its test file tests/pages/test_<stem>.py (the checks every page has are in
   tests/pages/test_every_page.py, over `pages.names()`), and every glued page has its golden file
-  tests/golden/<stem>.json.
+  tests/golden/<stem>.yaml.
 - Every module of the library says what it does (its docstring), where a contributor reads it; no test reads
   the README's prose.
 """
 from __future__ import annotations
 
-from roofline.show import pages
-
 from conftest import ROOT
 from golden_values import GOLDEN, glued_pages
+from roofline.show import pages
 
 SHOW = ROOT / "lib" / "roofline" / "show"
 
@@ -35,7 +34,7 @@ def test_importing_the_registry_imports_no_page():
 
 
 def test_every_glued_page_has_a_golden_file():
-    assert sorted(p.stem for p in GOLDEN.glob("*.json")) == sorted(glued_pages())
+    assert sorted(p.stem for p in GOLDEN.glob("*.yaml")) == sorted(glued_pages())
 
 
 def test_every_page_has_its_test_file():

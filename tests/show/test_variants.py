@@ -20,9 +20,8 @@ from fractions import Fraction
 import pytest
 
 from coursebook import handout
-from roofline.show import variants as V
-
 from exercise_answers import PAGES, PROBLEM
+from roofline.show import variants as V
 
 BOTH_TERMS = True
 

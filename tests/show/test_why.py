@@ -119,9 +119,8 @@ def glued_records(stem: str, course) -> list[tuple[str, dict]]:
 
 def _path_of(course):
     # the course fixture is roofline.load() of the term's file: find which term it is by its week-4 N and tiles
-    from conftest import ISSUE_36, RANDOM, TERMS
-
     import roofline
+    from conftest import ISSUE_36, RANDOM, TERMS
 
     for term in (*TERMS, RANDOM, ISSUE_36):
         path = term_path(term)
@@ -360,7 +359,7 @@ def test_a_parameter_cell_value_is_named_as_the_cell(course):
 
     w4 = course.week4.with_(N=course.week4.N * 2, tiles=course.week4.tiles)
     src = why.sources(w4)
-    assert src["N"] == "cell:N" and src["T"] == f"toml:week4.tiles"
+    assert src["N"] == "cell:N" and src["T"] == "toml:week4.tiles"
     record = why.decimal(kernels.matmul_no_reuse(w4.N, w4.s, w4.s).derivation("I"), 6, src).why
     inputs = {x["symbol"]: x["origin"] for r in record["records"].values() for x in r["inputs"]}
     assert inputs["N"] == "cell:N" and inputs["s"] == f"toml:dtypes.{w4.dtype}"

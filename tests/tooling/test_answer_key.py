@@ -19,10 +19,9 @@ import sys
 
 import pytest
 
+from conftest import term_path
 from coursebook import handout, roster
 from roofline.show import variants as V
-
-from conftest import term_path
 
 BOTH_TERMS = True
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))

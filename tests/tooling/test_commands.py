@@ -17,7 +17,7 @@ from browser_helpers import html_dir
 from coursebook import bookrun, lock
 
 ROOT = Path(__file__).resolve().parents[2]
-DRY_RUN = ("serve", "clean", "screenshots", "bench", "figures", "parameters", "editions", "notebooks", "refresh",
+DRY_RUN = ("lint", "serve", "clean", "screenshots", "bench", "figures", "parameters", "editions", "notebooks", "refresh",
            "check", "pdf", "upgrade-check")
 
 pytestmark = pytest.mark.heavy(15)   # rough seconds, for the order of the run (tests/conftest.py)

@@ -4,7 +4,10 @@
 - an edition reads well in Colab: plain Markdown (no MyST role, directive or label), values filled in,
   the Colab setup cell first (from _config.yml's repository; it installs only in Colab);
 - its numbers equal the site's (the built page's glue records and its text);
-- the converter (`editions.plain`) handles each MyST construct the conventions allow.
+- the converter (`editions.plain`) handles each MyST construct the conventions allow;
+- the editions are built, never committed: a fresh clone has none, and its `make book` writes every one, pinned to
+  the wheel its site publishes, and nbval re-runs them there; the Colab buttons and links open them on the branch
+  the publishing workflow writes (`_config.yml`'s repository.branch).
 """
 from __future__ import annotations
 
@@ -22,8 +25,8 @@ import yaml
 
 from coursebook import editions
 from coursebook.__main__ import chapter_sources
-from site_pages import HTML, page_text
 from roofline.show.glue import shown_text
+from site_pages import HTML, page_text
 
 pytestmark = pytest.mark.heavy(40)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -36,7 +39,7 @@ IDS = [md.stem for md in SOURCES]
 def edition(md: Path):
     path = md.with_suffix(".ipynb")
     if not path.exists():
-        pytest.fail(f"{path.relative_to(ROOT)} is missing: run `make notebooks`")
+        pytest.fail(f"{path.relative_to(ROOT)} is missing: run `make book` (the editions are built, not committed)")
     return nbformat.read(path, as_version=4)
 
 
@@ -231,6 +234,68 @@ def test_site_page_has_a_colab_launch_button_for_the_edition(md):
         pytest.skip("the site is not built (make book)")
     address = editions.colab_url(f"chapters/{md.stem}.ipynb")
     assert address in path.read_text(encoding="utf-8"), f"{md.stem}.html has no Colab button to {address}"
+
+
+# ---------------------------------------------------------------- built, not committed
+
+def test_the_editions_are_ignored_and_not_in_the_repository():
+    listed = subprocess.run(["git", "ls-files", "chapters"], cwd=ROOT, capture_output=True, text=True)
+    if listed.returncode != 0:
+        pytest.skip("not a git checkout")
+    assert not [f for f in listed.stdout.split() if f.endswith(".ipynb")], "an edition is committed"
+    probe = [f"chapters/{md.stem}.ipynb" for md in SOURCES]
+    ignored = subprocess.run(["git", "check-ignore", "--no-index", *probe], cwd=ROOT, capture_output=True, text=True)
+    assert ignored.stdout.split() == probe, "an edition is not git-ignored (a `git add -A` would commit it)"
+
+
+def test_colab_opens_the_editions_on_the_branch_the_publishing_workflow_writes():
+    """The buttons and links name blob/<repository.branch>/chapters/<page>.ipynb, and pages.yml pushes the
+    published commit with its built editions to exactly that branch (read from _config.yml by its own command)."""
+    url, branch = editions.repository()
+    assert branch != "main", "the editions are not on main: Colab must open the branch the workflow writes"
+    assert editions.colab_url("chapters/x.ipynb") == \
+        f"https://colab.research.google.com/github/{url.removeprefix('https://github.com/')}/blob/{branch}/chapters/x.ipynb"
+    workflow = yaml.safe_load((ROOT / ".github" / "workflows" / "pages.yml").read_text(encoding="utf-8"))
+    job = workflow["jobs"]["editions"]
+    assert {"build", "deploy"} <= set(job["needs"]), "the editions must be pushed after the site (their wheel) is up"
+    script = next(step["run"] for step in job["steps"] if "git push" in step.get("run", ""))
+    read = next(line for line in script.splitlines() if line.strip().startswith("branch="))
+    said = subprocess.run(["bash", "-c", read.strip() + '; echo "$branch"'], cwd=ROOT, capture_output=True, text=True)
+    assert said.stdout.strip() == branch
+    assert 'HEAD:refs/heads/$branch' in script and "chapters/*.ipynb" in script
+    built = next(step for step in workflow["jobs"]["build"]["steps"] if step.get("uses", "").startswith(
+        "actions/upload-artifact"))
+    assert built["with"]["path"] == "chapters/*.ipynb"
+
+
+def test_a_fresh_clone_builds_its_editions_and_nbval_runs_them(tmp_path):
+    """A copy of the checkout as git would clone it has no edition; `coursebook book` (what `make book` runs, here
+    without the Sphinx build: the pages are another test's) writes every one, each pinned by the sha256 of the wheel
+    the clone's site publishes; nbval re-runs one of them there (`make test` re-runs all of this checkout's)."""
+    import hashlib
+    import shutil
+
+    from course_copies import copy_checkout, env_for
+    from coursebook import live
+
+    clone = copy_checkout(tmp_path / "clone")
+    assert not list((clone / "chapters").glob("*.ipynb")), "a fresh clone has editions"
+    if (ROOT / "_build" / ".jupyter_cache").is_dir():   # the chapters' runs (only the rendering is tested here)
+        shutil.copytree(ROOT / "_build" / ".jupyter_cache", clone / "_build" / ".jupyter_cache")
+    python = Path(sys.executable)
+    made = subprocess.run([str(python), "-m", "coursebook", "book"], cwd=clone, env=env_for(clone),
+                          capture_output=True, text=True, timeout=1200)
+    assert made.returncode == 0, (made.stdout + made.stderr)[-3000:]
+    digest = hashlib.sha256(live.colab_wheel(clone / "lib")[1]).hexdigest()
+    for md in SOURCES:
+        nb = nbformat.read(clone / "chapters" / f"{md.stem}.ipynb", as_version=4)
+        assert editions.pinned_digest(nb.cells[0].source) == digest, f"{md.stem}: not pinned to the clone's wheel"
+        assert f"/{live.colab_path(digest, '')}" in nb.cells[0].source
+    shortest = min(SOURCES, key=lambda md: md.stat().st_size)
+    ran = subprocess.run([str(python), "-m", "pytest", "--nbval", "--nbval-current-env", "-q",
+                          f"chapters/{shortest.stem}.ipynb"], cwd=clone, env=env_for(clone), capture_output=True,
+                         text=True, timeout=1200)
+    assert ran.returncode == 0, (ran.stdout + ran.stderr)[-3000:]
 
 
 # ---------------------------------------------------------------- same numbers as the site

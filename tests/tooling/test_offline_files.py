@@ -1,20 +1,30 @@
 """What the build writes for the offline site, without a browser (tools/coursebook/offline.py): the worker's file
-list read back as the worker reads it, each page's needs as indexes into it, and `compact` (coursebook.jscompact), which writes
-the worker, offline-ui.js and every script of the course's own small: the compacted scripts parse and behave as
-their sources do (in Node, which the build has for Pyodide's npm package). The browser tests are tests/book/test_offline.py."""
+list read back as the worker reads it, each page's needs as indexes into it, and `compact` (coursebook.minify: terser),
+which writes the worker, offline-ui.js and every script of the course's own small: each compacted script parses, by
+acorn, to the same program as its source (syntax trees compared without positions and raw literal text:
+same_program.mjs; a token stream would differ where the printer drops a redundant parenthesis), and behaves as it does
+(in Node, which the build has for Pyodide's npm package). The browser tests are tests/book/test_offline.py."""
 from __future__ import annotations
 
 import json
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 
-from coursebook import jscompact, offline
-from coursebook.jscompact import compact
+from coursebook import minify, offline
+from coursebook.minify import compact
 
 NODE = shutil.which("node")
-SOURCES = [offline.TEMPLATE, offline.UI_SOURCE, *(jscompact.SOURCES / name for name in jscompact.own_scripts())]
+SOURCES = [offline.TEMPLATE, offline.UI_SOURCE, *(minify.SOURCES / name for name in minify.own_scripts())]
+SAME = Path(__file__).with_name("same_program.mjs")
+
+
+def same_program(first: Path, second: Path, source_type: str = "script") -> str:
+    done = subprocess.run([NODE, str(SAME), str(minify.js_tools()), source_type, str(first), str(second)],
+                          capture_output=True, text=True)
+    return done.stdout.strip() or done.stderr[-2000:]
 
 
 def _files(names):
@@ -54,15 +64,24 @@ def test_page_needs_are_the_common_files_once_and_each_page_s_own():
     assert not data["pages"][offline._base36(names.index("index.html"))].startswith("+")
 
 
+@pytest.fixture(scope="module")
+def compacted_sources() -> dict[str, str]:
+    return minify.compacted({p.name: (p.read_text(encoding="utf-8"), p == offline.UI_SOURCE) for p in SOURCES})
+
+
 @pytest.mark.skipif(NODE is None, reason="no Node")
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
-def test_compacted_scripts_parse(source, tmp_path):
+def test_compacted_scripts_are_their_sources_program(source, tmp_path, compacted_sources):
     out = tmp_path / (source.stem + ".mjs")
-    text = compact(source.read_text(encoding="utf-8"))
+    kind = "module" if source == offline.UI_SOURCE else "script"
+    text = compacted_sources[source.name]
     out.write_text(("const BUILD = {};\n" if source == offline.TEMPLATE else "") + text, encoding="utf-8")
     done = subprocess.run([NODE, "--check", str(out)], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert "/*" not in text and "\n//" not in text and len(text) < len(source.read_text(encoding="utf-8"))
+    compacted = tmp_path / source.name
+    compacted.write_text(text, encoding="utf-8")
+    assert same_program(source, compacted, kind) == "same", source.name
 
 
 # what compact has to keep: line breaks where a semicolon is inserted, `- -`, regular expressions with `/` and
@@ -80,8 +99,9 @@ function f(s) {
 }
 const g = (x) => x
   .toString()
+const h = (s) => /^\d+ \w/.test(s)   // a regular expression after `=>` keeps its space
 n++
-console.log(JSON.stringify([a, b, c, text, re.source, re.flags, t, f("x y"), g(12), n, "a".replace(/a/, "b")]))
+console.log(JSON.stringify([a, b, c, text, re.source, re.flags, t, f("x y"), g(12), h("12 a"), h("12a"), n, "a".replace(/a/, "b")]))
 '''
 
 
@@ -95,3 +115,13 @@ def test_compact_keeps_what_the_script_does(tmp_path):
         runs.append(done.stdout)
     assert runs[0] == runs[1]
     assert len(compact(TRICKY)) < len(TRICKY)
+
+
+@pytest.mark.skipif(NODE is None, reason="no Node")
+def test_compact_is_the_same_program_as_the_tricky_source(tmp_path):
+    (tmp_path / "source.js").write_text(TRICKY, encoding="utf-8")
+    (tmp_path / "compact.js").write_text(compact(TRICKY), encoding="utf-8")
+    assert same_program(tmp_path / "source.js", tmp_path / "compact.js") == "same"
+    assert "/^\\d+ \\w/" in compact(TRICKY)
+    (tmp_path / "other.js").write_text(TRICKY.replace("/^\\d+ \\w/", "/^\\d+\\w/"), encoding="utf-8")
+    assert same_program(tmp_path / "source.js", tmp_path / "other.js").startswith("differ at Program.body")

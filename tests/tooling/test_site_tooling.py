@@ -4,7 +4,6 @@ in a real browser by test_site_browser.py."""
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
 import pytest

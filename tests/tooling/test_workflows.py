@@ -13,7 +13,8 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 WORKFLOWS = sorted((ROOT / ".github" / "workflows").glob("*.yml"))
-BUILT = ("_build/",)        # what `make book` writes: named by the steps after it, absent in a fresh checkout
+BUILT = ("_build/", "chapters/*.ipynb")   # what `make book` writes (the site, the editions): named by the steps
+#                                          after it, absent in a fresh checkout
 
 
 def make_targets() -> set[str]:

@@ -32,8 +32,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import re
 import os
+import re
 import resource
 import shutil
 import statistics
@@ -199,7 +199,7 @@ def spread(ms: list[float]) -> str:
 
 
 def in_browser(runs: int) -> None:
-    from browser_helpers import html_dir, label_page, offline, page_file, serve, chromium, stop_shared, toc_pages
+    from browser_helpers import chromium, html_dir, label_page, offline, page_file, serve, stop_shared, toc_pages
 
     print("in Chromium (the built site on 127.0.0.1)", flush=True)
     if not Path(CHROMIUM).is_file():

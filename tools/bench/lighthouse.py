@@ -20,7 +20,6 @@ without it the script says how to install it and exits 0. Install it outside the
 from __future__ import annotations
 
 import argparse
-import statistics
 import functools
 import gzip
 import http.server
@@ -28,6 +27,7 @@ import json
 import os
 import re
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile

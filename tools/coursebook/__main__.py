@@ -2,7 +2,7 @@
 
     parameters write course.toml's values into each chapter's parameter cell (the .md sources)
     figures    draw every registered figure into figures/NAME.svg (deterministic bytes)
-    notebooks  write each chapter's Colab/nbval edition .ipynb beside its .md, from the book's run of it (the one way a
+    notebooks  write each chapter's Colab/nbval edition .ipynb beside its .md (git-ignored: `book` writes them too), from the book's run of it (the one way a
                chapter runs: those not in the book's execution cache are executed into it first)
     execute    execute each chapter not yet in the book's execution cache, in parallel, into that cache
                (`make book` then only renders); with --editions, also write every edition from that run
@@ -10,7 +10,8 @@
                stops here, naming the key, and nothing is written), then parameters, every chapter executed once
                while the figures are drawn, the figures and editions written, the site built (--build)
     book       the site: stops if course.toml disagrees with the parameter cells (`make refresh` is the command
-               for a new term), runs the chapters not in the cache, builds (--build) unless `built` says it is
+               for a new term), runs the chapters not in the cache, writes the editions from those runs (built,
+               never committed), builds (--build) unless `built` says it is
     check      say what is stale, precisely: a figure, an edition (.ipynb) or a built page (_build) that
                differs from its .md or from what the library computes now (which figure, notebook, value), and
                whether _build/html is the whole, finished build of the sources as they are now
@@ -45,7 +46,7 @@ CHAPTERS = ROOT / "chapters"
 
 def svg(name: str, course) -> bytes:
     """Figure `name` for `course` as SVG bytes, the same bytes on every run."""
-    from roofline.show.figures import draw   # (matplotlib: imported by the commands that draw, not by every command)
+    from roofline.show.figures import draw  # (matplotlib: imported by the commands that draw, not by every command)
 
     return svg_bytes(draw(name, course))
 
@@ -333,16 +334,19 @@ def refresh(course, build_dir: Path, command: str | None) -> int:
 
 
 def book(course, build_dir: Path, command: str | None) -> int:
-    from coursebook import bookrun
+    from coursebook import bookrun, editions
     from coursebook import built as site
 
     if said_stale_term(course, "사이트를"):
         return 4
     try:
-        bookrun.ensure(chapter_sources(), build_dir)
+        runs = bookrun.ensure(chapter_sources(), build_dir)
     except bookrun.ChapterFailed as err:   # the previous site stays; `make check` says it is not of these sources
         print(f"{err}\n{build_dir.name}/html은 그대로 두었다", file=sys.stderr)
         return 3
+    # the editions (built, never committed) before the pages: a page's Colab button names its .ipynb if it exists
+    for md, run in runs.items():
+        editions.write(md, run)
     if site.fresh(build_dir):
         print(f"{build_dir.name}/html is the build of the current sources: not built again")
         return 0

@@ -21,7 +21,7 @@ First paint needs only the page and its CSS; everything else waits or stays away
   (which no rule names) until its deferred script runs, then every element is styled again: a script of
   `_templates/layout.html`, right after the theme's, names "light" or "dark" at once;
 - the course's own scripts (the .js files at the top of _static/) are written without their comments and the
-  spaces that separate nothing (`jscompact.compact_scripts`): the sources keep them for the next maintainer;
+  spaces that separate nothing (`minify.compact_scripts`, terser): the sources keep them for the next maintainer;
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
 - figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
@@ -42,10 +42,9 @@ import html
 import json
 import os
 import re
-import sys
 from pathlib import Path
 
-from coursebook import jscompact
+from coursebook import minify
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
 # (explorer.js loads the plotting library when the first explorer starts, and predict.js/.css when predict mode is on;
@@ -667,7 +666,7 @@ def site_finished(app, exception) -> None:
         handout.variant_files(outdir)
         handout.progress_catalog(outdir)
     no_import_chain(static)
-    compacted = jscompact.compact_scripts(static)
+    compacted = minify.compact_scripts(static)
     fresh_digests(outdir, cut + ["styles/theme.css"] + compacted)
     unship(outdir)
     if app.builder.name == "html":   # the singlehtml build `make pdf` prints writes its links from the top folder

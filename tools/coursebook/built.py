@@ -173,17 +173,18 @@ def site_files(build_dir: Path, root: Path = ROOT) -> list[str]:
             found.append(f"{name}/html/{page}.html is missing (a page of _toc.yml): {fix}")
         elif not built.read_bytes().rstrip().endswith(b"</html>"):
             found.append(f"{name}/html/{page}.html is cut short (no closing </html>): {fix}")
-    from coursebook.jscompact import compact, own_scripts
+    from coursebook.minify import compacted, own_scripts
 
     static = root / "_static"
-    compacted = set(own_scripts(static))      # the build writes the course's own scripts compact
+    # the build writes the course's own scripts compact (all compacted at once: one Node process)
+    compact = compacted({name: ((static / name).read_text(encoding="utf-8"), False) for name in own_scripts(static)})
     for path in sorted(static.rglob("*")) if static.is_dir() else []:
         if path.is_file():
             rel = path.relative_to(static).as_posix()
             copy = html / "_static" / rel
             want = path.read_bytes()
-            if rel in compacted:
-                want = compact(want.decode("utf-8")).encode("utf-8")
+            if rel in compact:
+                want = compact[rel].encode("utf-8")
             if not copy.is_file():
                 found.append(f"{name}/html/_static/{rel} is missing: {fix}")
             elif copy.read_bytes() != want:

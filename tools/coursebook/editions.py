@@ -5,8 +5,11 @@ executed), adding what `glue` shows outside the book (tables, figures, `name = v
 Markdown cells as plain Markdown with every glued value filled in: no `{glue:…}` role, no MyST directive,
 nothing Colab cannot render (`plain`). A first cell installs, in Colab only, the library the edition was made
 with: the wheel the site publishes (live.colab_wheel, at the address `_config.yml`'s repository gives), pinned by
-its sha256, and pyproject's dependencies (with them the Hangul font of koreanize-matplotlib). A library change and
-its editions are one commit: the pin names the library's content, not a commit.
+its sha256, and pyproject's dependencies (with them the Hangul font of koreanize-matplotlib).
+
+The editions are built, never committed (git-ignored): `make book` writes them before the pages (a page's Colab
+button names its .ipynb), and the publishing workflow pushes the published commit with them to the branch
+`_config.yml`'s `repository.branch` names, where Colab opens them. Their measured outputs never enter main's history.
 
 `problems(md)` says, cheaply and precisely, what is stale: an edition whose cells no longer
 match its .md, whose glued values differ from what the library computes now (`recompute` runs
@@ -41,7 +44,8 @@ ADMONITION_TITLES = {
 # ---------------------------------------------------------------- repository, Colab, setup cell
 
 def repository(root: Path = ROOT) -> tuple[str, str]:
-    """(https URL, branch) of the repository, from `_config.yml` (the only place it is written)."""
+    """(https URL, branch) of the repository, from `_config.yml` (the only place it is written). The branch is the
+    one the publishing workflow writes: the published commit with its built editions (what Colab opens)."""
     return repository_in((root / "_config.yml").read_text(encoding="utf-8"))
 
 
@@ -385,11 +389,15 @@ def outside_book(outputs) -> list:
 
 
 def write(md: Path, run=None, root: Path = ROOT, nb=None) -> Path:
-    """Write chapter `md`'s edition beside it, made from the book's run `run` (bookrun.ensure), or `nb` made from it
+    """Write chapter `md`'s edition beside it (git-ignored: built by `make book`, published on the branch that
+    _config.yml's `repository.branch` names, never committed), made from the book's run `run` (bookrun.ensure), or `nb` made from it
     already (`from_book_run`)."""
     nb = nb if nb is not None else from_book_run(md, run, root)
     out = md.with_suffix(".ipynb")
-    nbformat.write(nb, out)
+    text = nbformat.writes(nb)
+    text += "" if text.endswith("\n") else "\n"     # (as nbformat.write ends the file)
+    if not out.is_file() or out.read_text(encoding="utf-8") != text:   # (unchanged: left as it is)
+        out.write_text(text, encoding="utf-8")
     return out
 
 
@@ -541,7 +549,7 @@ def edition_problems(md: Path, now: dict | None, root: Path = ROOT) -> list[str]
     """Why chapters/X.ipynb is stale with respect to chapters/X.md and the library (empty: up to date)."""
     edition = md.with_suffix(".ipynb")
     rel = edition.relative_to(root).as_posix()
-    fix = "run `make notebooks` (or `python -m coursebook notebooks " + md.relative_to(root).as_posix() + "`)"
+    fix = "run `make book` (the editions are built, never committed)"
     if not edition.exists():
         return [f"{rel} is missing: {fix}"]
     nb = readable(edition)

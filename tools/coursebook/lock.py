@@ -17,7 +17,6 @@ import os
 import time
 from pathlib import Path
 
-
 HELD: int | None = None   # the lock's file descriptor while this process holds it: a build it starts holds it too
 
 

@@ -15,7 +15,7 @@ its files (priority 990), it
   site's base path, so a GitHub Pages project site works), the worker being `offline_sw.js` after one line
   holding the build's data.
 What every first visit fetches is kept small (issue 42: + at most 10 KiB): the worker's file list is front-coded
-(`front_coded`), its script is written without comments or spaces that separate nothing (coursebook.jscompact, as
+(`front_coded`), its script is written without comments or spaces that separate nothing (coursebook.minify: terser, as
 every script of the course's own is, `_static/offline.js` among them), and offline.js only registers the worker:
 the update notice and the landing page's control are `_static/offline-ui.js` (from `offline_ui.js`), loaded when a
 new edition is waiting or the control is used.
@@ -33,7 +33,7 @@ import re
 from fractions import Fraction
 from pathlib import Path
 
-from coursebook.jscompact import compact
+from coursebook.minify import compact
 
 WORKER = "sw.js"
 MANIFEST = "manifest.webmanifest"
@@ -238,7 +238,7 @@ def write_worker(outdir: Path, landing: str | None = None, title: str = "", star
     """Manifest, landing control and worker of the built site `outdir`; returns the build's digest. Runs again
     on a build folder whose files changed (the tests' second build)."""
     outdir = Path(outdir)
-    (outdir / UI).write_text(compact(UI_SOURCE.read_text(encoding="utf-8")), encoding="utf-8")
+    (outdir / UI).write_text(compact(UI_SOURCE.read_text(encoding="utf-8"), module=True), encoding="utf-8")
     (outdir / MANIFEST).write_text(json.dumps(manifest(title, start), ensure_ascii=False, indent=1) + "\n",
                                    encoding="utf-8")
     if landing and (outdir / landing).is_file():
