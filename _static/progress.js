@@ -51,7 +51,7 @@
       : JSON.stringify(value)});
     if (raw === null || raw === undefined) return data;
     let stored;
-    try { stored = JSON.parse(raw); } catch (error) { put("JSON이 아닌 기록", raw); return data; }
+    try { stored = JSON.parse(raw); } catch { put("JSON이 아닌 기록", raw); return data; }
     if (!isObject(stored)) { if (stored !== null) put("기록의 모양이 아니다", raw); return data; }
     if (stored.v > VERSION) put(`이 사이트보다 새 형식(v${stored.v})의 기록 전체`, raw);
     else if (stored.v !== VERSION && !MIGRATE[stored.v]) {

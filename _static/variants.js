@@ -17,6 +17,7 @@
   }
 
   // roofline.show.variants.DROPPED, spelled out the same way (not \s: its class is not Python's)
+  // eslint-disable-next-line no-control-regex -- U+001C–U+001F are among what Python strips, on purpose
   const DROPPED = /[\t\n\v\f\r \x1c-\x1f\x85\xa0\u1680\u180e\u2000-\u200d\u2028\u2029\u202f\u205f\u2060\u3000\ufeff]/g;
 
   function normal(id) {

@@ -24,9 +24,9 @@ import functools
 import os
 import re
 import tomllib
-from fractions import Fraction
 import typing
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 from typing import Callable
 

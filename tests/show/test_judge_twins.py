@@ -22,12 +22,11 @@ from pathlib import Path
 import pytest
 
 from coursebook.assets import explorer_data
+from exercise_answers import PAGES, sig
 from roofline.show import exercises as ex
 from roofline.show import predict as pr
 from roofline.show.mistakes import Mistake
 from roofline.show.pages import w4_2_roofline, w4_4_tile_size, w4_5_matmul, week3_vector_add
-
-from exercise_answers import PAGES, sig
 
 BOTH_TERMS = True    # the rows made from the pages run for the live term and the next one (tests/conftest.py)
 

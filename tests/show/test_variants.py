@@ -152,7 +152,8 @@ THREE = ["2026123456", "20261001", "\ufeff 2026123456 "]   # the audit's two, an
 def _shown_forms(catalog, name, value) -> set[str]:
     """How a page may write a question's condition: a count with or without separators, a rate in units of 10¹²
     or as a × 10ⁿ, a dtype or a machine by its name."""
-    from roofline.show import exercises as ex, fmt
+    from roofline.show import exercises as ex
+    from roofline.show import fmt
 
     if name == "hardware":
         return {catalog.presets[value].name}
@@ -207,7 +208,8 @@ def test_the_worksheets_statement_is_the_pages_table_for_the_base_and_follows_th
             sentence, rows = v.exercises.statement
             q = v.exercises.questions[0].params
             rows = dict(rows)
-            from roofline.show import fmt, exercises as ex
+            from roofline.show import exercises as ex
+            from roofline.show import fmt
 
             assert f"N = {fmt.integer(q['N'])}" in rows["행렬 크기"].replace("\u00a0", " ")
             assert rows["자료형"].startswith(q["dtype"]) and f"{ex.shape(q['N'])} {q['dtype']}" in sentence

@@ -5,9 +5,9 @@ the next one and a term drawn at random (its seed in the test's id and in each f
 ROOFLINE_TERM_SEED=… redraws it)."""
 from __future__ import annotations
 
-import pytest
-
 import tomllib
+
+import pytest
 
 from conftest import CHAPTERS, LIVE_TOML, RANDOM, ROOT, TERMS, term_glued, term_path, term_seed
 from coursebook import derivations as site_why

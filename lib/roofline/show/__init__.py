@@ -8,3 +8,5 @@ module's dict of values) to the page (myst-nb's record format, without myst-nb, 
 # the functions, as chapters call them: glue("N", fmt.integer(N)), glue_page(page.setup(w3)), and in the first code
 # cell short_parameter_errors() (a bad parameter shown as its one Korean line in a notebook)
 from roofline.show.glue import glue, glue_page, short_parameter_errors  # noqa: E402
+
+__all__ = ["glue", "glue_page", "short_parameter_errors"]

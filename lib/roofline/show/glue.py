@@ -24,6 +24,10 @@ import hashlib
 import io
 import os
 import sys
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: matplotlib is imported where a figure is drawn
+    from matplotlib.figure import Figure
 
 # NumPy, IPython and matplotlib are imported where they are used: `import roofline.show` (and the page's
 # live engine, roofline.show.engine, which runs in the reader's browser) needs none of them.

@@ -2,11 +2,15 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:   # annotations only: IPython is imported where a table is made
+    from IPython.display import Markdown
 
 
-def markdown(headers: Sequence[str], rows: Sequence[Sequence], align: str | None = None) -> "Markdown":
+def markdown(headers: Sequence[str], rows: Sequence[Sequence], align: str | None = None) -> Markdown:
     """A GitHub-flavoured Markdown table. `align` is one letter per column: l, c or r (numbers right)."""
-    from IPython.display import Markdown   # here, not above: the page's live engine imports this module's users
+    from IPython.display import Markdown  # here, not above: the page's live engine imports this module's users
 
     if align is None:
         align = "l" + "r" * (len(headers) - 1)

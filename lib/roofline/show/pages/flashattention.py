@@ -252,9 +252,7 @@ def cache(note) -> dict:
     src = cache_sources(note)
     N_, line_, s_, T_, K_ = var("N", big), var("line", line), var("s", s32), var("T", T4), var("K", K8)
     mac_step_, bytes_step_ = gemm.tile_step_terms(T4, s32)
-    mac_step, bytes_step = mac_step_.value, bytes_step_.value
     steps = named("K 단계 수", floor_div(K_, T_))
-    L1 = [var("L1", x) for x in lat.L1]
     HBM = var("HBM", lat.HBM)
     cpu = [var("L1_CPU", x) for x in c.CPU_L1]
     def span(*shown):   # "a–b": each end a number with its own derivation
@@ -384,7 +382,6 @@ def hierarchy_diagram(note) -> str:
 
 def stride_result(result, note) -> dict:
     """The stride experiment's measured times (they differ on every run)."""
-    nbytes = result.n * result.n * result.itemsize
     how = f"{fmt.integer(result.n)}×{fmt.integer(result.n)} FP32 행렬 복사, {result.repeats}번 잰 가장 짧은 시간"
     src = {**why.NOTE_NAMES, "N": "toml:note.gemm.N", "s": "toml:dtypes.FP32",
            "repeats": "code:matmul_timing.stride(note.gemm.N)",
@@ -438,7 +435,6 @@ def blas(note) -> dict:
 
 def tensor_core(note) -> dict:
     preset, dtype = note.preset, note.dtype
-    fp32 = preset.P("FP32")
     a100 = note.catalog.preset("A100_SXM")   # the previous generation, for TF32
     hw = note.hardware
     tc = note.tensor_core
@@ -466,7 +462,6 @@ def tensor_core(note) -> dict:
     m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
     mma = named("MMA의 MAC", m_ * n_ * k_)
     sm_tc_, sm_cuda_ = gemm.per_clock_terms(tc)
-    sm_tc, sm_cuda = sm_tc_.value, sm_cuda_.value
     ratio = lambda a, b, digits: why.ratio(named(f"{a.symbol}/{b.symbol}", a / b), digits, src)   # noqa: E731
     a100_tf32, a100_fp32 = var("P_TF32,A100", a100.P("TF32")), var("P_FP32,A100", a100.P("FP32"))
     return {
@@ -568,7 +563,6 @@ def gemm_roofline(note) -> dict:
     a, c, e = gemm.intensity_terms(N_w, K_w, s)   # I(b) = a·b / (c·b + e), in lowest terms
     N_, K_, s_ = var("N", N_w), var("K", K_w), var("s", s)
     F_sq_ = named("F", 2 * N_ * K_ * N_)
-    F_sq = F_sq_.value
     lo, hi = (var("η_lo", x) for x in gemm.LARGE_GEMM_EFFICIENCY)
     gemv = gemm.gemm(1, N_w, K_w, s, rows="b")
     gemv_no_out_ = named("F/Q_read", gemv.derivation("F") / gemv.derivation("Q_read"))
@@ -725,10 +719,10 @@ def flash(note) -> dict:
     N, d, s_ = var("N", seq), var("d", d_head), var("s", s)
     M_ = attention.sram_term(var("smem", preset.smem_per_SM), s_)
     B_r_, B_c_ = attention.flash_blocks_terms(M_, d)
-    M, B_r, B_c = M_.value, B_r_.value, B_c_.value
+    B_c = B_c_.value
     std_ = attention.standard_traffic_term(N, d, s_)
     flash_ = attention.flash_traffic_term(N, d, B_c_, s_)
-    std_seq, flash_seq = std_.value, flash_.value
+    std_seq = std_.value
     return {
         "flash-source": source(attention.flash_forward),
         "check-d": why.var("d", check.d, {**src, "d": "toml:note.flash_check.d"}),
@@ -996,9 +990,9 @@ def papers(note) -> dict:
         "fa1-share": why.sentence(
             why.shown(var("η_FA1", lo), fmt.number(lo * 100), fa1, digits=None if (lo * 100).denominator == 1 else 6,
                       scale=100, unit="%"), "–", why.percent(var("η_FA1,상한", hi), 0, fa1)),
-        "fa1-sram-bw": why.shown(bw_ := var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention, §2.1"},
+        "fa1-sram-bw": why.shown(var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention, §2.1"},
                                  digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
-        "fa1-sram-size": why.shown(sz_ := var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, §2.1"},
+        "fa1-sram-size": why.shown(var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, §2.1"},
                                    digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
         "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": MANTISSA_FIGURE}),
         "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": MANTISSA_FIGURE}),

@@ -10,8 +10,7 @@ from roofline import gemm, kernels
 from roofline.cost import Cost, Timing
 from roofline.derive import named, var
 from roofline.show import exercises as ex
-from roofline.show import variants
-from roofline.show import fmt, formulas, ko, tables, tex, why
+from roofline.show import fmt, formulas, ko, tables, tex, variants, why
 from roofline.show.figures import figure
 from roofline.show.palette import case_color
 

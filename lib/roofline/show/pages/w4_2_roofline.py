@@ -11,13 +11,11 @@ from fractions import Fraction
 
 from roofline import kernels, problems
 from roofline.cost import Timing
+from roofline.derive import named, tmin, var
 from roofline.errors import check_divides, choice, positive_int, positive_number
 from roofline.problems import week4_cases
-from roofline.show import engine, explorer
+from roofline.show import engine, explorer, fmt, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
-from roofline.derive import named, tmin, var
-from roofline.show import variants
-from roofline.show import fmt, ko, tables, tex, why
 from roofline.show import predict as pr
 from roofline.show.engine import TERA, coord, keep, log_ticks
 from roofline.show.figures import figure
@@ -186,10 +184,10 @@ def exercises(w4) -> ex.Exercises:
         ex.Question("②-1", f"{setting} 성능 상한 R_roof는?", t.R_roof, ex.UNITS["TFLOPs/s"],
                  "R_roof = min(P, BW × I_T), I_T = 2N³ / (2·s·N³/T + s·N²)", tuple(steps) + (R,), given=given,
                  mistakes=ex.named(rates, ("no-ceiling", *roof), lambda v: v)),
-        ex.Question("②-2", f"②-1의 행렬곱이 그 상한으로 돈다면 걸리는 시간은?", cost.F / t.R_roof, ex.UNITS["ms"],
+        ex.Question("②-2", "②-1의 행렬곱이 그 상한으로 돈다면 걸리는 시간은?", cost.F / t.R_roof, ex.UNITS["ms"],
                  "t = F / R_roof", (steps[0], R, time), given=given,
                  mistakes=ex.named(times, ("no-ceiling", *roof), lambda v: v)),
-        ex.Question("②-3", f"②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
+        ex.Question("②-3", "②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
                  "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given,
                  mistakes=ex.named(bound, ("tb-tib", "ridge-inverted", "c-write", "tile-reuse-ignored"), lambda v: v)),
     ))

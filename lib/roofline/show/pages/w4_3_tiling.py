@@ -12,10 +12,8 @@ from IPython.display import Markdown, Math
 
 from roofline import cachesim, kernels, walk
 from roofline.derive import named, var
-from roofline.show import why
 from roofline.show import exercises as ex
-from roofline.show import variants
-from roofline.show import fmt, formulas, ko, tables
+from roofline.show import fmt, formulas, ko, tables, variants, why
 from roofline.show.figures import figure, styled
 from roofline.show.palette import case_color
 

@@ -17,15 +17,13 @@ from fractions import Fraction
 
 from roofline import buffers, kernels, occupancy
 from roofline.cost import Timing
+from roofline.derive import named, tceil, var
 from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two
-from roofline.show import engine, explorer
+from roofline.show import engine, explorer, fmt, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
-from roofline.show import variants
-from roofline.show import fmt, ko, tables, tex, why
-from roofline.derive import named, tceil, var
-from roofline.show.engine import keep
 from roofline.show import predict as pr
+from roofline.show.engine import keep
 from roofline.show.mistakes import Mistake
 
 

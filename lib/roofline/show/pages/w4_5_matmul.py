@@ -13,21 +13,22 @@ from __future__ import annotations
 
 from fractions import Fraction
 from math import floor, gcd, log10
+from typing import TYPE_CHECKING
 
 from roofline import buffers, kernels, problems
 from roofline.cost import Timing
+from roofline.derive import named, var
 from roofline.errors import ParameterError, check_divides, positive_int
 from roofline.problems import powers_of_two, sweep, week4_cases
-from roofline.derive import named, var
-from roofline.show import why
-from roofline.show import engine, explorer
+from roofline.show import engine, explorer, fmt, formulas, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
-from roofline.show import variants
-from roofline.show import fmt, formulas, ko, tables, tex
 from roofline.show import predict as pr
 from roofline.show.engine import coord, keep, log_ticks, tile_ticks
 from roofline.show.figures import figure
 from roofline.show.palette import case_color
+
+if TYPE_CHECKING:   # annotations only: IPython is imported where a table is made
+    from IPython.display import Markdown
 
 
 def _frac(text: str) -> str:
@@ -127,7 +128,7 @@ def bw_check(hw, src: dict) -> str:
 
 
 # ---------------------------------------------------------------- tables
-def assumptions(w4) -> "Markdown":
+def assumptions(w4) -> Markdown:
     """The problem's assumptions, one row each."""
     hw, s = w4.roofline, w4.s
     src = why.sources(w4)
@@ -147,7 +148,7 @@ def assumptions(w4) -> "Markdown":
     return tables.markdown(["항목", "조건"], rows, "ll")
 
 
-def cost_table(cases, src: dict | None = None) -> "Markdown":
+def cost_table(cases, src: dict | None = None) -> Markdown:
     """F, A·B reads, C writes, Q (Byte and GB) and I for every case (each number with its record, given `src`)."""
     if src is None:
         rows = [(ko.nbsp(ko.case(c)), fmt.integer(c.cost.F), fmt.integer(c.cost.Q_read), fmt.integer(c.cost.Q_write),
@@ -163,7 +164,7 @@ def cost_table(cases, src: dict | None = None) -> "Markdown":
                             "I (FLOPs/Byte)"], rows)
 
 
-def time_table(cases, digits: int = 6, src: dict | None = None) -> "Markdown":
+def time_table(cases, digits: int = 6, src: dict | None = None) -> Markdown:
     """BW×I, the roof, the two times, the ideal time, the limiting resource and t₀/t for every case (each number with
     its record, given `src`)."""
     t0 = cases[0].timing.t_ideal
@@ -186,7 +187,7 @@ def time_table(cases, digits: int = 6, src: dict | None = None) -> "Markdown":
                             "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"], rows, "lrrrrrlr")
 
 
-def buffer_table(s: int, cases, src: dict | None = None) -> "Markdown":
+def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
     """What one unit of work holds on chip: A and B inputs and the partial sums (no reuse: one output element);
     with `src`, each number with its record (buffers' closed forms, checked against roofline.buffers)."""
     s_ = var("s", s)
@@ -744,7 +745,7 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
     """⑤ The reader chooses N (powers of two from 1,024 to 16,384, and the problem's N) and T (every power of
     two from 8 that divides N, and the problem's tiles at its N); the point moves on the I–T and t_ideal–T
     curves and the table shows the no-reuse row and the chosen T's row (`matmul_state`)."""
-    N, dtype = w4.N, w4.dtype
+    N = w4.N
     kernels.check_positive(T=T)
     sizes = sizes or matmul_sizes(N)
     problems_at = {n: w4 if n == N else w4.with_(N=n, tiles=powers_of_two(n)) for n in sizes}

@@ -12,11 +12,10 @@ from __future__ import annotations
 from fractions import Fraction
 
 from roofline import occupancy
+from roofline.derive import named, var
 from roofline.errors import ParameterError
 from roofline.problems import week4_cases
-from roofline.derive import named, var
-from roofline.show import why
-from roofline.show import fmt, ko, tables
+from roofline.show import fmt, ko, tables, why
 
 
 def limit_cell(case, ridge) -> str:

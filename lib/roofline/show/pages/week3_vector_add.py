@@ -12,15 +12,12 @@ from fractions import Fraction
 import roofline as rl
 from roofline import kernels
 from roofline.cost import Cost, Timing
+from roofline.derive import named, var
 from roofline.errors import ParameterError, positive_number
-from roofline.show import engine, explorer
+from roofline.show import engine, explorer, fmt, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
-from roofline.show import variants
-from roofline.show import fmt, ko, tables, tex
 from roofline.show import predict as pr
 from roofline.show.engine import TERA, keep
-from roofline.show import why
-from roofline.derive import named, var
 
 WARP = 32   # NVIDIA GPU의 워프 크기(warpSize): CUDA C++ Programming Guide, "SIMT Architecture"
 

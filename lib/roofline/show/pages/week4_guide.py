@@ -9,12 +9,10 @@ from fractions import Fraction
 
 from roofline import buffers, kernels
 from roofline.cost import Timing
-from roofline.problems import week4_cases
 from roofline.derive import named, var
-from roofline.show import why
+from roofline.problems import week4_cases
 from roofline.show import exercises as ex
-from roofline.show import variants
-from roofline.show import fmt, ko, tables
+from roofline.show import fmt, ko, tables, variants, why
 
 
 def problem_table(w4) -> dict:
