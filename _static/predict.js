@@ -125,7 +125,8 @@
   const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[ \u00a0\u202f]");
 
   /* "?" for each of `texts` (a whole number: no digit, and no point or comma before a digit, on either side) in the
-   * page's text and labels outside `keep`; returns the undo, which puts back only what nobody changed since */
+   * page's text and labels outside `keep` (a masked number's why button is disabled and loses its record until
+   * then); returns the undo, which puts back only what nobody changed since */
   function mask(texts, keep) {
     if (!texts.length) return () => {};
     const pattern = new RegExp(`(?<![0-9]|[0-9][.,])(?:${texts.map(escape).join("|")})(?![0-9]|[.,][0-9])`, "g");
@@ -134,9 +135,18 @@
     for (let node = walker.nextNode(); node; node = walker.nextNode()) {
       if (keep.contains(node) || !pattern.test(node.nodeValue)) continue;
       pattern.lastIndex = 0;
-      const was = node.nodeValue;
-      node.nodeValue = was.replace(pattern, "?");
-      undo.push(() => { if (node.nodeValue === was.replace(pattern, "?")) node.nodeValue = was; });
+      const was = node.nodeValue, now = was.replace(pattern, "?");
+      node.nodeValue = now;
+      // a number's why button would open the value's derivation: it waits too (disabled, no record), as the
+      // explorer's own waiting numbers do
+      const button = node.parentElement && node.parentElement.closest("button[data-why]");
+      const why = button && button.dataset.why, disabled = button && button.disabled;
+      if (button) { button.disabled = true; button.removeAttribute("data-why"); }
+      undo.push(() => {
+        if (node.nodeValue !== now) return;   // placed anew since: nothing of ours to put back
+        node.nodeValue = was;
+        if (button && !button.hasAttribute("data-why")) { button.dataset.why = why; button.disabled = disabled; }
+      });
     }
     for (const element of document.body.querySelectorAll("[aria-label], [title]")) {
       if (keep.contains(element)) continue;

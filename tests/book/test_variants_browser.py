@@ -146,7 +146,7 @@ def test_a_variants_mistakes_are_named_on_the_page(tab, site_url, pages_):
                 typed = dict(q.choices)[typed] if q.is_choice else typed    # a choice is picked by its label
                 assert type_answer(tab, q.key, typed) != "right", (name, student, q.key, kind, typed)
                 # (the same field takes one mistake after another: wait for this one's message)
-                expect(tab.locator(f'.rl-quiz [data-rl-q="{q.key}"] output')).to_have_text(exercises.mistake_message(m))
+                expect(tab.locator(f'.rl-quiz [data-rl-q="{q.key}"] output')).to_have_text(exercises.mistake_message(m, q))
                 named += 1
     assert named >= 40
 

@@ -89,13 +89,13 @@ TILE = {"dtype": "FP32", "N": 3000, "tiles": "[40, 75]", "threads": 256, "gpu": 
 
 
 @pytest.mark.parametrize("page, values, field", [
-    ("roofline", {"hardware": "course", "dtype": "FP32", "N": 0, "tiles": "[32]"}, "N"),
+    ("roofline", {"hardware": "course", "dtype": "FP32", "N": 0, "tiles": "[32, 64]"}, "N"),
     ("roofline", {"hardware": "course", "dtype": "FP32", "N": 3000, "tiles": "[40, 64]"}, "tiles"),
-    ("roofline", {"hardware": "T4", "dtype": "BF16", "N": 4096, "tiles": "[32]"}, "dtype"),
-    ("roofline", {"hardware": "H300", "dtype": "FP32", "N": 4096, "tiles": "[32]"}, "hardware"),
-    ("matmul", {"hardware": "course", "dtype": "FP32", "N": 3000, "tiles": "[40]", "T": 64}, "T"),
+    ("roofline", {"hardware": "T4", "dtype": "BF16", "N": 4096, "tiles": "[32, 64]"}, "dtype"),
+    ("roofline", {"hardware": "H300", "dtype": "FP32", "N": 4096, "tiles": "[32, 64]"}, "hardware"),
+    ("matmul", {"hardware": "course", "dtype": "FP32", "N": 3000, "tiles": "[40, 60]", "T": 64}, "T"),
     ("vector-add", {"hardware": "course", "dtype": "FP32", "L": "-5", "capacity": 10, "kP": 1, "kBW": 1, "kcap": 1}, "L"),
-    ("vector-add", {"hardware": "course", "dtype": "FP32", "L": 5, "capacity": 10, "kP": 0, "kBW": 1, "kcap": 1}, "kP"),
+    ("vector-add", {"hardware": "course", "dtype": "FP32", "L": 5_000, "capacity": 2**30, "kP": 0, "kBW": 1, "kcap": 1}, "kP"),
     ("kernel", {"hardware": "course", "dtype": "FP32", "kernel": "matmul", "N": 3000, "T": 64, "t_ms": ""}, "T"),
     ("tile-size", {**TILE, "N": 0}, "N"),
     ("tile-size", {**TILE, "tiles": "[40, 64]"}, "tiles"),

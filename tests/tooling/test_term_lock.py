@@ -55,10 +55,13 @@ def reorder_axes(monkeypatch, module):
 CHANGES = {
     "axes reordered on every page": lambda mp: [reorder_axes(mp, m) for m in handout.varied_pages().values()],
     "fewer variants kept": lambda mp: mp.setattr(V, "LIMIT", V.LIMIT - 7),
-    "a mistake's message reworded": lambda mp: mp.setattr(ex, "mistake_message",
-                                                           (lambda old: lambda m: old(m) + " (고침)")(ex.mistake_message)),
+    "a mistake's message reworded": lambda mp: mp.setattr(ex, "mistake_message", (
+        lambda old: lambda m, q=None: old(m, q) + " (고침)")(ex.mistake_message)),
     "nothing drawn differs": lambda mp: None,
 }
+# the changes that surely give some student another problem (the draw's order does not follow the axes' order, so
+# reordering them may change nothing: then nothing need be named)
+CHANGING = {"fewer variants kept", "a mistake's message reworded"}
 
 
 @pytest.mark.parametrize("change", CHANGES)
@@ -72,8 +75,9 @@ def test_a_commit_that_keeps_course_toml_keeps_40_problems_or_the_check_names_it
     assert set(changed_pages) <= set(named), (change, changed_pages, named)    # no student's problem changes unsaid
     if change == "nothing drawn differs":
         assert named == [] and changed_pages == []
-    else:
-        assert named, change
+    if change in CHANGING:
+        assert changed_pages, change
+    if changed_pages:
         line = handout.frozen_problems(course, locked)[0]
         assert all(name in line for name in named) and handout.NEW_TERM in line and "학기" in line
 

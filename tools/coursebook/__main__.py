@@ -197,12 +197,7 @@ def derivation_gaps(md: Path, glued, names) -> list[str]:
         record = data.get(gate.WHY_MIME) or {}
         if kind == "text":
             text = str(ast.literal_eval(data["text/plain"])) if "text/plain" in data else ""
-            numbers = [(0, len(text))] if gate.is_number(text) else gate.sentence_numbers(text, names)
-            if record and "parts" not in record:
-                continue
-            spans = [(p["at"], p["at"] + p["length"]) for p in record.get("parts", [])]
-            gaps += [f"glue {key!r}의 숫자 {text[a:b]!r}" for a, b in numbers
-                     if not any(x <= a and b <= y for x, y in spans)]
+            gaps += [f"glue {key!r}의 숫자 {text[a:b]!r}" for a, b in gate.uncovered(text, record or None, names)]
         elif "block" not in record:
             derived = {c["cell"] for c in record.get("cells", [])}
             gaps += [f"glue {key!r}의 표 칸 {cell!r}" for cell in gate.table_cells(data.get("text/markdown", ""))
