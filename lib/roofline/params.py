@@ -119,9 +119,21 @@ def parse_sm(key: str, table, smem_per_SM: int | None) -> SMLimits:
                     architecture=_https(table["architecture"], f"{where}.architecture"), **counts)
 
 
+CLOCK_KEYS = ("smem_per_clock", "fp32_per_clock")   # Byte and FP32 FLOPs per clock of one SM (roofline.hierarchy)
+
+
+def parse_clock_keys(where: str, table, counts: dict, peak: dict) -> dict:
+    """Both or neither of CLOCK_KEYS, whole and positive; with them the preset needs SMs and an FP32 peak (the clock
+    is P_FP32 / (SMs · fp32_per_clock))."""
+    given = {k: positive_int(table[k], f"{where}.{k}") for k in CLOCK_KEYS if k in table}
+    if given and (len(given) < len(CLOCK_KEYS) or "SMs" not in counts or "FP32" not in peak):
+        raise ParameterError(f"{where}: smem_per_clock를 쓰려면 fp32_per_clock, SMs, peak.FP32가 함께 있어야 한다")
+    return given
+
+
 def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     where = f"presets.{key}"
-    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "SMs", "smem_per_SM", "sm"})
+    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "SMs", "smem_per_SM", "sm", *CLOCK_KEYS})
     peaks = {}
     for kind in ("peak", "sparse"):
         entries = table.get(kind, {})
@@ -136,6 +148,7 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     counts = {k: positive_int(table[k], f"{where}.{k}") for k in ("SMs", "smem_per_SM") if k in table}
     if "sm" in table:
         counts["sm"] = parse_sm(key, table["sm"], counts.get("smem_per_SM"))
+    counts.update(parse_clock_keys(where, table, counts, peaks["peak"]))
     return Preset(key=key, name=text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
                   BW=positive_number(table["BW"], f"{where}.BW"), memory=text(table["memory"], f"{where}.memory"),
                   source=source, **counts)
