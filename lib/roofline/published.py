@@ -59,15 +59,15 @@ def _sgemm(number: int, name: str, gflops: str, tiling: Tiling | None, cached: T
 
 
 KERNELS = (
-    _sgemm(1, "1: 단순 구현", "309.0", Tiling(1, 1), cached=Tiling(32, 32)),
-    _sgemm(2, "2: 병합 접근", "1986.5", Tiling(1, 1), cached=Tiling(32, 32)),
-    _sgemm(3, "3: Shared Memory 타일", "2980.3", Tiling(32, 32, 32, 1, 1)),
-    _sgemm(4, "4: 1D 블록 타일", "8474.7", Tiling(64, 64, 8, 8, 1)),
-    _sgemm(5, "5: 2D 블록 타일", "15971.7", Tiling(128, 128, 8, 8, 8)),
-    _sgemm(6, "6: 벡터화 접근", "18237.3", Tiling(128, 128, 8, 8, 8)),
-    _sgemm(9, "9: 자동 튜닝", "19721.0", Tiling(128, 128, 16, 8, 8)),
+    _sgemm(1, "단순 구현", "309.0", Tiling(1, 1), cached=Tiling(32, 32)),
+    _sgemm(2, "병합 접근", "1986.5", Tiling(1, 1), cached=Tiling(32, 32)),
+    _sgemm(3, "Shared Memory 타일", "2980.3", Tiling(32, 32, 32, 1, 1)),
+    _sgemm(4, "1D 블록 타일", "8474.7", Tiling(64, 64, 8, 8, 1)),
+    _sgemm(5, "2D 블록 타일", "15971.7", Tiling(128, 128, 8, 8, 8)),
+    _sgemm(6, "벡터화 접근", "18237.3", Tiling(128, 128, 8, 8, 8)),
+    _sgemm(9, "자동 튜닝", "19721.0", Tiling(128, 128, 16, 8, 8)),
     # warp tiling: a thread computes WMITER·TM × WNITER·TN = 1·8 × 4·4 outputs (K10_WM = K10_WN = 64, 128 threads)
-    _sgemm(10, "10: 워프 타일", "21779.3", Tiling(128, 128, 16, 8, 16)),
+    _sgemm(10, "워프 타일", "21779.3", Tiling(128, 128, 16, 8, 16)),
     _sgemm(0, "cuBLAS", "23249.6", None),
     Kernel("attn-standard", "표준 어텐션 (GPT-2 medium)", "attention", "A100_SXM", "FP16", "dao2022flashattention",
            "Figure 2 (왼쪽), 표 \"Standard\" 열: GFLOPs, HBM R/W (GB), Runtime (ms)",

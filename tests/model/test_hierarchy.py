@@ -80,7 +80,7 @@ def test_bad_tiling_is_one_korean_error(bad):
 
 def test_a_preset_without_clock_has_no_smem_level(course):
     with pytest.raises(ParameterError, match="smem_per_clock"):
-        h.smem_bandwidth(course.preset("H100_SXM"))
+        h.smem_bandwidth(course.preset("TPU_v5e"))
 
 
 # ---------------------------------------------------------------- the published kernels

@@ -104,8 +104,10 @@ def expected_answer(q, course):
         return bound(g["f"] * L / P, 3 * s * L / BW)
     if key == "실측-1":
         return s * (g["TM"] + g["TN"])
-    if key == "실측-2":
-        return Fraction(s * N**3 * (g["TM"] + g["TN"]), g["TM"] * g["TN"])
+    if key == "실측-2":   # f = P_FP32/(SMs·fp32_per_clock), BW_smem = smem_per_clock·f·SMs, the thread tile's Q_smem
+        bw_smem = g["smem_per_clock"] * Fraction(g["P_FP32"]) / g["fp32_per_clock"]
+        Q = Fraction(s * N**3 * (g["TM"] + g["TN"]), g["TM"] * g["TN"]) + s * (N**3 // g["BN"] + N**3 // g["BM"])
+        return min(P, bw_smem * 2 * N**3 / Q)
     if key == "실측-3":   # the two levels of the block and thread tiles (roofline.hierarchy), the lower binds
         F, loads = 2 * N**3, N**3 // g["BN"] + N**3 // g["BM"]
         R_hbm = min(P, BW * Fraction(F, s * (loads + N**2)))

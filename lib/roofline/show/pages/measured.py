@@ -16,7 +16,7 @@ from fractions import Fraction
 
 from roofline import hierarchy, published
 from roofline.derive import named, var
-from roofline.show import explorer, fmt, ko, why
+from roofline.show import explorer, fmt, ko, variants, why
 from roofline.show import exercises as ex
 from roofline.show import predict as pr
 from roofline.show.figures import figure
@@ -64,12 +64,25 @@ def tera(q, src, digits: int = 2):
                      scale=Fraction(1, 10**12), unit="TFLOPs/s")
 
 
+def cited(value, bibkey: str):
+    """A measured value in a table's cell with its bib key after it ("0.31 [boehm2022sgemm]"), keeping its record."""
+    return why.around(value, f"{value} [{bibkey}]")
+
+
+def tiling_sentence(t, src):
+    """`tiling_text` with each side's record (the source's tile parameters)."""
+    if t is None or not t.smem:
+        return tiling_text(t)
+    sides = [why.side(k, getattr(t, k), src) for k in ("BM", "BN", "BK", "TM", "TN")]
+    return why.sentence("BM×BN×BK = ", sides[0], "×", sides[1], "×", sides[2], ", TM×TN = ", sides[3], "×", sides[4])
+
+
 def tiling_text(t) -> str:
     if t is None:
         return "공개되지 않음"
     if not t.smem:
         return "Shared Memory 없음"
-    return f"{t.BM}×{t.BN}×{t.BK}, {t.TM}×{t.TN}"
+    return f"BM×BN×BK = {t.BM}×{t.BN}×{t.BK}, TM×TN = {t.TM}×{t.TN}"
 
 
 def placed(note):
@@ -82,8 +95,13 @@ def ranks_of(ladder) -> tuple[list, list]:
     return (hierarchy.ranks([p.R_bound.value for p in ladder]), hierarchy.ranks([p.R_meas.value for p in ladder]))
 
 
-def rank_text(r) -> str:
-    return fmt.number(r, 1)
+RANKED = "code:page.ladder_section(note)"   # ranks and ρ: the page's call ranks the ladder (roofline.hierarchy.ranks)
+
+
+def rank_text(r, symbol: str):
+    """A rank (1 = the slowest; a tie's average, 1.5) with its record: the ladder's order, ranked by the page."""
+    return why.shown(var(symbol, r), fmt.number(r, 1), {("name", symbol): (f"{symbol} (느린 쪽이 1)", ""), symbol: RANKED},
+                     digits=1)
 
 
 # ---------------------------------------------------------------- the two levels of the A6000
@@ -126,8 +144,8 @@ def ladder_rows(note) -> list[list]:
             tera(p.R_HBM, src) if p.R_HBM else "–",
             tera(p.R_smem, src) if p.R_smem else "–",
             LEVEL_WORDS[p.level] + (" (넘음)" if p.above else ""),
-            why.sentence(tera(p.R_meas, src), f" [{p.kernel.bibkey}]"),
-            why.percent(p.share, 1, src), rank_text(rm), rank_text(rr)])
+            cited(tera(p.R_meas, src), p.kernel.bibkey),
+            why.percent(p.share, 1, src), rank_text(rm, "모델 순위"), rank_text(rr, "측정 순위")])
     return rows
 
 
@@ -145,7 +163,8 @@ def above_sentences(note) -> str:
                       "시뮬레이션이 세는 재사용). "]
             if p.cached_R is not None:
                 t = p.kernel.cached
-                pieces += [f"캐시가 {t.BM}×{t.BN} 블록의 입력을 모두 붙잡는다면 HBM 상한은 ",
+                pieces += ["캐시가 ", why.side("BM", t.BM, src), "×", why.side("BN", t.BN, src),
+                           " 블록의 입력을 모두 붙잡는다면 HBM 상한은 ",
                            tera(p.cached_R, src), " TFLOPs/s로, 측정값보다 높다. "]
         else:
             f = hierarchy.clock(note.catalog.presets[p.kernel.gpu])
@@ -173,11 +192,18 @@ def ladder_section(note) -> dict:
 
     rho, n = rank_correlation(note)
     shown_rho = why.shown(var("ρ", rho), fmt.decimal(rho, 2), {("name", "ρ"): NAMES["ρ"],
-                                                                "ρ": "code:page.ladder_section(note)"},
+                                                                "ρ": RANKED},
                           digits=2)
     rows = ladder_rows(note)
-    return {"table-ladder": tables.markdown(LADDER_HEADERS, rows, "llrrlrrrr"),
-            "above": above_sentences(note), "rho": shown_rho, "rho-n": str(n),
+    first = published.sgemm_ladder()[0]
+    src = sources(first, note.catalog)
+    M, N, K = first.size
+    warp = next(k for k in published.sgemm_ladder() if k.key == "sgemm-10").tiling
+    return {"sgemm-size": why.sentence(why.side("M", M, src), "×", why.side("N", N, src), "×", why.side("K", K, src)),
+            "warp-thread-tile": why.sentence(why.side("TM", warp.TM, src), "×", why.side("TN", warp.TN, src)),"table-ladder": tables.markdown(LADDER_HEADERS, rows, "llrrlrrrr"),
+            "above": above_sentences(note), "rho": shown_rho,
+            "rho-n": why.shown(var("커널 수", n), str(n), {("name", "커널 수"): ("타일을 공개한 커널 수", ""), "커널 수": RANKED},
+                               digits=None),
             "fig-ladder": ladder_figure(note)}
 
 
@@ -197,7 +223,7 @@ def attention_section(note) -> dict:
         preset = note.catalog.presets[p.kernel.gpu]
         rows.append([p.kernel.name, preset.name, p.kernel.dtype, tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
                      tera(var("P", preset.P(p.kernel.dtype)), src, 1), LEVEL_WORDS[p.level],
-                     why.sentence(tera(p.R_meas, src, 1), f" [{p.kernel.bibkey}]"), why.percent(p.share, 1, src)])
+                     cited(tera(p.R_meas, src, 1), p.kernel.bibkey), why.percent(p.share, 1, src)])
     return {"table-attention": tables.markdown(ATTENTION_HEADERS, rows, "lllrrlrr")}
 
 
@@ -228,7 +254,7 @@ def ladder_figure(note):
         ax.plot([x, x], [y_meas, y_bound], color="gray", lw=1)
         ax.plot([x], [y_bound], "o", mfc="none", color="black", ms=7)
         ax.plot([x], [y_meas], "o", color="#2ca02c" if y_meas <= y_bound else "#d62728", ms=5)
-        ax.annotate(k.name.split(":")[0], (x, y_meas), textcoords="offset points", xytext=(4, -10), fontsize=8)
+        ax.annotate(k.name, (x, y_meas), textcoords="offset points", xytext=(4, -10), fontsize=8)
     ax.plot([], [], "o", mfc="none", color="black", label="묶는 상한")
     ax.plot([], [], "o", color="#2ca02c", label="측정 (상한 아래)")
     ax.plot([], [], "o", color="#d62728", label="측정 (상한 위)")
@@ -247,7 +273,7 @@ def kernel_state(note, key: str) -> dict:
     rate and the share; predict first: which level binds."""
     p = next(p for p in placed(note) if p.kernel.key == key)
     src = sources(p.kernel, note.catalog)
-    fields = {"k-name": p.kernel.name, "k-tiles": tiling_text(p.kernel.tiling),
+    fields = {"k-name": p.kernel.name, "k-tiles": tiling_sentence(p.kernel.tiling, src),
               "k-hbm": tera(p.R_HBM, src), "k-smem": tera(p.R_smem, src) if p.R_smem else "– (Shared Memory 없음)",
               "k-level": LEVEL_WORDS[p.level], "k-meas": tera(p.R_meas, src), "k-share": why.percent(p.share, 1, src)}
     return {"fields": fields, "predict": level_predict(p, note.catalog.presets[p.kernel.gpu].P(p.kernel.dtype))}
@@ -305,48 +331,79 @@ def explorer_section(note) -> dict:
 
 # ---------------------------------------------------------------- exercises
 
+# a student's variant of this page's exercises (roofline.show.variants): the note's GPU and dtype
+VARIANTS = variants.Bounds("note", variants.machines)
+
+
+def exercise_gpu(note):
+    """The note's GPU when its preset has smem_per_clock and fp32_per_clock (the shared-memory level needs them),
+    else the page's own RTX A6000 in FP32 (a new GPU of the term without them still gets exercises)."""
+    preset = note.catalog.presets[note.hardware]
+    return preset if preset.smem_per_clock is not None else note.catalog.presets[A6000]
+
+
 def exercises(note) -> ex.Exercises:
-    """A thread tile's shared-memory reads per k and over a whole GEMM, in the note's dtype; which level binds a
-    tiling on the RTX A6000 (FP32), the lowest of its two bounds (roofline.hierarchy)."""
-    s = note.catalog.bytes_per(note.dtype)
-    TM, TN, N = 8, 4, 2048
-    q = hierarchy.thread_smem_per_k(s, TM, TN).value
-    steps1 = (ex.equation("k 하나의 읽기", "s·(TM + TN)", f"{s}·({TM} + {TN})", q, "Byte"),)
+    """On the note's GPU (`hardware`, a preset with smem_per_clock) in its `dtype`: a thread tile's shared-memory
+    reads per k, the GPU's shared-memory bandwidth, and which level binds a block and thread tiling
+    (roofline.hierarchy)."""
+    cat = note.catalog
+    gpu = exercise_gpu(note)
+    dtype = note.dtype if note.dtype in gpu.peak else "FP32"   # the A6000 has the FP32 peak only
+    s = cat.bytes_per(dtype)
     hints = {"tile-outputs-read": "출력 TM·TN개를 읽는 것이 아니다: A에서 TM개, B에서 TN개를 읽어 TM·TN번 곱한다.",
              "one-input": "A 조각의 TM개와 B 조각의 TN개를 모두 읽는다.",
              "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
-             "hbm-only": "Shared Memory 단계의 상한도 계산해 낮은 쪽을 고른다."}
+             "hbm-only": "Shared Memory 단계의 상한도 계산해 낮은 쪽을 고른다.",
+             "one-sm": "SM 하나의 대역폭이다: SM 수를 곱한다.",
+             "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …)."}
+    TM, TN = 8, 4
+    q = hierarchy.thread_smem_per_k(s, TM, TN).value
+    steps1 = (ex.equation("k 하나의 읽기", "s·(TM + TN)", f"{s}·({TM} + {TN})", q, "Byte"),)
     wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN)}
-    total = Fraction(s * N**3 * (TM + TN), TM * TN)
-    steps2 = (ex.equation("스레드 수 × k", "N²/(TM·TN) · N", f"{N}²/({TM}·{TN}) · {N}", Fraction(N**3, TM * TN), "개"),
-              ex.equation("Shared Memory 읽기", "s·N³·(TM + TN)/(TM·TN)", f"{s}·{N}³·({TM} + {TN})/({TM}·{TN})", total,
-                          "Byte", "GB"))
-    wrong2 = {"tile-outputs-read": s * N**3, "one-input": Fraction(s * N**3 * TM, TM * TN),
-              "bits-bytes": 8 * total}
-    a6000 = note.catalog.presets[A6000]
-    t, M3 = hierarchy.Tiling(64, 64, 8, 2, 2), 4096
-    b = hierarchy.bound(a6000, "FP32", note.catalog.bytes_per("FP32"), M3, M3, M3, t)
-    bw_smem = b.BW_smem.value
+    f, bw_smem = Fraction(hierarchy.clock(gpu).value), Fraction(hierarchy.smem_bandwidth(gpu).value)
+    N = 4096
+    t2 = hierarchy.Tiling(64, 64, 8, TM, TN)
+    b2 = hierarchy.bound(gpu, dtype, s, N, N, N, t2)
+    P, P32 = gpu.P(dtype), gpu.P("FP32")
+    R2 = b2.R_smem.value
+    F2, Qs2 = b2.F.value, b2.Q_smem.value
+    reads_only = Fraction(Qs2) - s * (N**3 // t2.BN + N**3 // t2.BM)
+    steps2 = (ex.Step(f"f = P_FP32/(SMs·fp32_per_clock) = {fmt.decimal(Fraction(f) / 10**6, 1)} MHz", Fraction(f), "f"),
+              ex.Step(f"BW_smem = smem_per_clock·f·SMs = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
+                      Fraction(bw_smem), "BW_smem"),
+              ex.equation("Q_smem", "s·N³·(TM + TN)/(TM·TN) + s·(N³/BN + N³/BM)", "", Qs2, "Byte", "GB"),
+              ex.equation("R_smem", "min(P, BW_smem·F/Q_smem)", "", R2, "FLOPs/s", "TFLOPs/s"))
+    wrong2 = {"one-sm": min(P, Fraction(bw_smem, gpu.SMs) * F2 / Qs2),
+              "tile-outputs-read": min(P, bw_smem * F2 / (s * N**3 + Qs2 - reads_only)),
+              "no-ceiling": bw_smem * F2 / Qs2}
+    t = hierarchy.Tiling(64, 64, 8, 2, 2)
+    b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
     choices = tuple((key, label) for key, label in LEVEL_CHOICES)
-    steps3 = (ex.equation("R_HBM", "min(P, BW·F/Q_HBM)", "", b.R_HBM.value, "FLOPs/s", "TFLOPs/s"),
-              ex.equation("R_smem", "min(P, BW_smem·F/Q_smem)", "", b.R_smem.value, "FLOPs/s", "TFLOPs/s"),
-              ex.Step(f"낮은 쪽이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
-    wrong3 = {"hbm-only": hierarchy.binding(a6000.P("FP32"), b.R_HBM.value)}
+    steps3 = (ex.Step(f"R_HBM = min(P, BW·F/Q_HBM) = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value), "R_HBM"),
+              ex.Step(f"R_smem = min(P, BW_smem·F/Q_smem) = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s", Fraction(b.R_smem.value),
+                      "R_smem"),
+              ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
+    wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
+    where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
     return ex.Exercises("실측", (
-        ex.Question("실측-1", f"{ex.dtype_text(note.dtype, s)} 원소로 스레드 타일 TM×TN = {TM}×{TN}을 맡은 스레드가 "
-                    "k 하나마다 Shared Memory에서 읽는 양은?", Fraction(q), ex.UNITS["Byte"],
-                    "k 하나마다 A에서 TM개, B에서 TN개: s·(TM + TN)", steps1, given=ex.given(TM=TM, TN=TN, s=s),
+        ex.Question("실측-1", where + f"스레드 타일 TM×TN = {ko.particle(f'{TM}×{TN}', '을/를')} 맡은 스레드가 k 하나마다 Shared Memory에서 "
+                    "읽는 양은?", Fraction(q), ex.UNITS["Byte"], "k 하나마다 A에서 TM개, B에서 TN개: s·(TM + TN)", steps1,
+                    given=ex.given(TM=TM, TN=TN, s=s),
                     mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes"), lambda v: v, hints)),
-        ex.Question("실측-2", f"같은 스레드 타일로 {ex.shape(N)} 행렬곱 전체를 계산하면 모든 스레드가 Shared Memory에서 "
-                    "읽는 양은?", total, ex.UNITS["GB"], "스레드 N²/(TM·TN)개가 k 하나마다 s·(TM + TN): "
-                    "s·N³·(TM + TN)/(TM·TN)", steps2, given=ex.given(N=N, TM=TM, TN=TN, s=s),
-                    mistakes=ex.named(wrong2, ("tile-outputs-read", "one-input", "bits-bytes"), lambda v: v, hints)),
-        ex.Question("실측-3", f"{a6000.name}에서 {ex.shape(M3)} FP32 행렬곱을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
-                    f"스레드 타일 {t.TM}×{t.TN}으로 계산한다(P = {fmt.tera(a6000.P('FP32'), 1)} TFLOPs/s, "
-                    f"BW = {fmt.decimal(Fraction(a6000.BW) / 10**9, 0)} GB/s, Shared Memory 대역폭 "
-                    f"{fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?", b.level, ex.CHOICE,
-                    "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 낮은 쪽을 고른다", steps3, choices,
-                    given=ex.given(N=M3, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=4, P=a6000.P("FP32"), BW=a6000.BW,
-                                   BW_smem=bw_smem, kernel="tiled"),
+        ex.Question("실측-2", where + f"{ex.shape(N)} 행렬을 블록 타일 {t2.BM}×{t2.BN}×{t2.BK}, 같은 스레드 타일로 곱한다. "
+                    f"SM {gpu.SMs}개는 저마다 클럭마다 Shared Memory에서 {gpu.smem_per_clock} Byte를 내주고 FP32 "
+                    f"{gpu.fp32_per_clock} FLOPs를 한다(FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s, {dtype} 최대 "
+                    f"{fmt.tera(P, 1)} TFLOPs/s). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
+                    ex.UNITS["TFLOPs/s"], "R_smem = min(P, BW_smem·F/Q_smem), BW_smem = smem_per_clock·f·SMs, "
+                    "f = P_FP32/(SMs·fp32_per_clock)", steps2,
+                    given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs, smem_per_clock=gpu.smem_per_clock,
+                                   fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),
+                    mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling"), lambda v: v, hints)),
+        ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, 스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
+                    f"곱한다(P = {fmt.tera(P, 1)} TFLOPs/s, BW = {fmt.decimal(Fraction(gpu.BW) / 10**9, 0)} GB/s, "
+                    f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
+                    b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
+                    given=ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
+                                   kernel="tiled"),
                     mistakes=ex.named(wrong3, ("hbm-only",), lambda v: v, hints)),
     ))
