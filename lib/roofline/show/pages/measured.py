@@ -244,6 +244,7 @@ def ladder_figure(note):
     xs = [2.0**k for k in range(-4, 11)]
     ax.loglog(xs, [min(P, BW * x) for x in xs], color="#1f77b4", lw=2, label="HBM 지붕 (x = I_HBM)")
     ax.loglog(xs, [min(P, BWs * x) for x in xs], color="#ff7f0e", lw=2, ls="--", label="Shared Memory 지붕 (x = I_smem)")
+    groups: dict[float, list] = {}
     for p in placed(note):
         k = p.kernel
         if k.family != "sgemm" or k.tiling is None:
@@ -254,11 +255,18 @@ def ladder_figure(note):
         ax.plot([x, x], [y_meas, y_bound], color="gray", lw=1)
         ax.plot([x], [y_bound], "o", mfc="none", color="black", ms=7)
         ax.plot([x], [y_meas], "o", color="#2ca02c" if y_meas <= y_bound else "#d62728", ms=5)
-        ax.annotate(k.name, (x, y_meas), textcoords="offset points", xytext=(4, -10), fontsize=8)
+        if b.Q_smem is not None:   # the same measurement at the shared-memory intensity, under the dashed roof
+            ax.plot([float(b.F.value / b.Q_smem.value)], [y_meas], "D", mfc="none", color="#ff7f0e", ms=5)
+        groups.setdefault(x, []).append((y_meas, k.name))
+    for x, items in groups.items():   # kernels at one HBM intensity share one label, listed from the slowest
+        items.sort()
+        ax.annotate(", ".join(name for _, name in items), (x, items[0][0]), textcoords="offset points",
+                    xytext=(6, -4), fontsize=7, va="top", ha="left")
     ax.plot([], [], "o", mfc="none", color="black", label="묶는 상한")
     ax.plot([], [], "o", color="#2ca02c", label="측정 (상한 아래)")
     ax.plot([], [], "o", color="#d62728", label="측정 (상한 위)")
-    ax.set_xlabel("HBM 산술 강도 I_HBM = F/Q_HBM (FLOPs/Byte, 로그 축)")
+    ax.plot([], [], "D", mfc="none", color="#ff7f0e", label="측정 (x = I_smem)")
+    ax.set_xlabel("산술 강도 (FLOPs/Byte, 로그 축): 원은 I_HBM = F/Q_HBM, 마름모는 I_smem = F/Q_smem")
     ax.set_ylabel("성능 (FLOPs/s, 로그 축)")
     ax.set_title(f"{preset.name}, FP32: SGEMM 사다리와 두 지붕", fontsize=11)
     ax.legend(loc="lower right", fontsize=8, framealpha=0.95)
