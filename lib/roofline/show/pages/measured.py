@@ -71,8 +71,10 @@ def cited(value, bibkey: str):
 
 def tiling_sentence(t, src):
     """`tiling_text` with each side's record (the source's tile parameters)."""
-    if t is None or not t.smem:
+    if t is None:
         return tiling_text(t)
+    if not t.smem:
+        return why.sentence("BM×BN = ", why.side("BM", t.BM, src), "×", why.side("BN", t.BN, src), ", Shared Memory 없음")
     sides = [why.side(k, getattr(t, k), src) for k in ("BM", "BN", "BK", "TM", "TN")]
     return why.sentence("BM×BN×BK = ", sides[0], "×", sides[1], "×", sides[2], ", TM×TN = ", sides[3], "×", sides[4])
 
@@ -315,10 +317,13 @@ def ladder_explorer(note) -> explorer.Explorer:
             "parts": [{"on": ["kernel"], "states": states}], "plots": {}, "hash": {"kernel": "kernel"}}
     uid = "rl-measured"
     f = states[first]["fields"]
-    keys_shown = ["k-tiles", "k-hbm", "k-smem", "k-level", "k-meas", "k-share"]
-    heads = ["블록 타일, 스레드 타일", "HBM 상한 (TFLOPs/s)", "Shared Memory 상한 (TFLOPs/s)", "묶는 단계",
-             "측정 (TFLOPs/s)", "묶는 상한 대비 측정"]
-    body = (f'<p class="rl-summary" aria-live="polite">{explorer.field("k-name", f["k-name"])}</p>'
+    keys_shown = ["k-hbm", "k-smem", "k-level", "k-share", "k-tiles"]
+    heads = ["HBM 상한 (TFLOPs/s)", "Shared Memory 상한 (TFLOPs/s)", "묶는 단계", "묶는 상한 대비 측정",
+             "블록 타일, 스레드 타일"]
+    # the summary's first number is a single one (k-meas): a sentence field's buttons are replaced, not updated,
+    # when the kernel changes
+    body = (f'<p class="rl-summary" aria-live="polite">{explorer.field("k-name", f["k-name"])}: 측정 '
+            f'{explorer.field("k-meas", f["k-meas"])} TFLOPs/s</p>'
             + explorer.table(["항목", "값"], list(zip(heads, [f[k] for k in keys_shown])), "lr",
                              [[None, k] for k in keys_shown]))
     controls = explorer.select(uid, "kernel", "커널", options, first)
@@ -328,7 +333,8 @@ def ladder_explorer(note) -> explorer.Explorer:
                f"{f['k-name']}의 값이다.")
     from roofline.show import tables
 
-    table = tables.markdown(["항목", "값"], list(zip(heads, [f[k] for k in keys_shown])), "lr")
+    table = tables.markdown(["항목", "값"], [("측정 (TFLOPs/s)", f["k-meas"])] + list(zip(heads, [f[k] for k in keys_shown])),
+                            "lr")
     return explorer.Explorer("measured", explorer.wrap(uid, intro, controls, body, data),
                              explorer.markdown(note_md, table), len(states))
 
