@@ -103,7 +103,8 @@ def thread_smem_per_k(s: int, TM: int, TN: int) -> Quantity:
 def clock(preset) -> Quantity:
     """f = P_FP32 / (SMs · fp32_per_clock) (Hz): the clock at which the SMs give the FP32 peak."""
     _need_clock(preset)
-    return named("f", var("P_FP32", preset.P("FP32")) / (var("SMs", preset.SMs) * var("fp32_per_clock", preset.fp32_per_clock)))
+    per_clock = var("fp32_per_clock", preset.fp32_per_clock)
+    return named("f", var("P_FP32", preset.P("FP32")) / (var("SMs", preset.SMs) * per_clock))
 
 
 def smem_bandwidth(preset) -> Quantity:
@@ -154,7 +155,8 @@ def implied_reuse(R_meas: Quantity, R_level: Quantity) -> Quantity:
 def implied_clock(R_meas: Quantity, F: Quantity, Q_smem: Quantity, preset) -> Quantity:
     """f_meas = R_meas · (Q_smem/F) / (smem_per_clock · SMs) (Hz): the clock shared memory needs for the
     measurement (above f, the spec's: the GPU ran faster than the clock its FP32 peak implies)."""
-    return named("f_meas", R_meas * Q_smem / F / (var("smem_per_clock", preset.smem_per_clock) * var("SMs", preset.SMs)))
+    per_clock = var("smem_per_clock", preset.smem_per_clock)
+    return named("f_meas", R_meas * Q_smem / F / (per_clock * var("SMs", preset.SMs)))
 
 
 def share(R_meas: Quantity, R_bound: Quantity) -> Quantity:

@@ -8,7 +8,6 @@ from fractions import Fraction
 from pathlib import Path
 
 from roofline import hierarchy, published
-from roofline.show import why
 from roofline.show.pages import measured as page
 
 from conftest import CHAPTERS, seed_page
@@ -121,7 +120,7 @@ def test_the_figure_draws_every_tiled_kernel(course):
     fig = page.ladder_figure(course.note)
     ax = fig.axes[0]
     tiled = sum(1 for k in published.sgemm_ladder() if k.tiling)
-    xs = {published.place(k, course.note.catalog).bound.F.value / published.place(k, course.note.catalog).bound.Q_HBM.value
-          for k in published.sgemm_ladder() if k.tiling}
+    bounds = [published.place(k, course.note.catalog).bound for k in published.sgemm_ladder() if k.tiling]
+    xs = {b.F.value / b.Q_HBM.value for b in bounds}
     assert len(ax.texts) == len(xs) and tiled > len(xs)   # kernels at one HBM intensity share a label
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"

@@ -170,7 +170,8 @@ def above_sentences(note) -> str:
                            tera(p.cached_R, src), " TFLOPs/s로, 측정값보다 높다. "]
         else:
             f = hierarchy.clock(note.catalog.presets[p.kernel.gpu])
-            pieces = [f"{p.kernel.name}의 측정값은 Shared Memory 상한의 ", why.percent(named("R_meas/R_smem", p.R_meas / p.R_smem), 1, src),
+            over = named("R_meas/R_smem", p.R_meas / p.R_smem)
+            pieces = [f"{p.kernel.name}의 측정값은 Shared Memory 상한의 ", why.percent(over, 1, src),
                       "다. 이 측정값을 내려면 Shared Memory가 ",
                       why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0), src, digits=0,
                                 scale=Fraction(1, 10**6), unit="MHz"),
@@ -202,7 +203,8 @@ def ladder_section(note) -> dict:
     M, N, K = first.size
     warp = next(k for k in published.sgemm_ladder() if k.key == "sgemm-10").tiling
     return {"sgemm-size": why.sentence(why.side("M", M, src), "×", why.side("N", N, src), "×", why.side("K", K, src)),
-            "warp-thread-tile": why.sentence(why.side("TM", warp.TM, src), "×", why.side("TN", warp.TN, src)),"table-ladder": tables.markdown(LADDER_HEADERS, rows, "llrrlrrrr"),
+            "warp-thread-tile": why.sentence(why.side("TM", warp.TM, src), "×", why.side("TN", warp.TN, src)),
+            "table-ladder": tables.markdown(LADDER_HEADERS, rows, "llrrlrrrr"),
             "above": above_sentences(note), "rho": shown_rho,
             "rho-n": why.shown(var("커널 수", n), str(n), {("name", "커널 수"): ("타일을 공개한 커널 수", ""), "커널 수": RANKED},
                                digits=None),
@@ -333,8 +335,8 @@ def ladder_explorer(note) -> explorer.Explorer:
                f"{f['k-name']}의 값이다.")
     from roofline.show import tables
 
-    table = tables.markdown(["항목", "값"], [("측정 (TFLOPs/s)", f["k-meas"])] + list(zip(heads, [f[k] for k in keys_shown])),
-                            "lr")
+    rows = [("측정 (TFLOPs/s)", f["k-meas"])] + list(zip(heads, [f[k] for k in keys_shown]))
+    table = tables.markdown(["항목", "값"], rows, "lr")
     return explorer.Explorer("measured", explorer.wrap(uid, intro, controls, body, data),
                              explorer.markdown(note_md, table), len(states))
 
@@ -393,9 +395,10 @@ def exercises(note) -> ex.Exercises:
     t = hierarchy.Tiling(64, 64, 8, 2, 2)
     b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
     choices = tuple((key, label) for key, label in LEVEL_CHOICES)
-    steps3 = (ex.Step(f"R_HBM = min(P, BW·F/Q_HBM) = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value), "R_HBM"),
-              ex.Step(f"R_smem = min(P, BW_smem·F/Q_smem) = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s", Fraction(b.R_smem.value),
-                      "R_smem"),
+    steps3 = (ex.Step(f"R_HBM = min(P, BW·F/Q_HBM) = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value),
+                      "R_HBM"),
+              ex.Step(f"R_smem = min(P, BW_smem·F/Q_smem) = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s",
+                      Fraction(b.R_smem.value), "R_smem"),
               ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
     wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
     where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
@@ -410,10 +413,12 @@ def exercises(note) -> ex.Exercises:
                     f"{fmt.tera(P, 1)} TFLOPs/s). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
                     ex.UNITS["TFLOPs/s"], "R_smem = min(P, BW_smem·F/Q_smem), BW_smem = smem_per_clock·f·SMs, "
                     "f = P_FP32/(SMs·fp32_per_clock)", steps2,
-                    given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs, smem_per_clock=gpu.smem_per_clock,
+                    given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
+                                   smem_per_clock=gpu.smem_per_clock,
                                    fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),
                     mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling"), lambda v: v, hints)),
-        ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, 스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
+        ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
+                    f"스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
                     f"곱한다(P = {fmt.tera(P, 1)} TFLOPs/s, BW = {fmt.decimal(Fraction(gpu.BW) / 10**9, 0)} GB/s, "
                     f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
                     b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
