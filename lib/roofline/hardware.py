@@ -86,6 +86,8 @@ class Preset:
     smem_per_SM: int | None = None
     sm: SMLimits | None = None          # NVIDIA GPUs: the per-SM limits of occupancy
     cuda: dict[str, Fraction] = field(default_factory=dict)   # peaks of the CUDA cores (no Tensor Core): element-wise work
+    smem_per_clock: int | None = None   # shared memory Byte one SM delivers per clock (32 banks × 4 Byte)
+    fp32_per_clock: int | None = None   # FP32 FLOPs one SM does per clock (CUDA Cores × 2, an FMA)
 
     def P(self, dtype: str) -> Fraction:
         """Dense peak for `dtype`; a clear error if this machine has none."""

@@ -209,9 +209,22 @@ def plain_text(value, where: str) -> str:
     return value
 
 
+CLOCK_KEYS = ("smem_per_clock", "fp32_per_clock")   # Byte and FP32 FLOPs per clock of one SM (roofline.hierarchy)
+
+
+def parse_clock_keys(where: str, table, counts: dict, peak: dict) -> dict:
+    """Both or neither of CLOCK_KEYS, whole and positive; with them the preset needs SMs and an FP32 peak (the clock
+    is P_FP32 / (SMs · fp32_per_clock))."""
+    given = {k: positive_int(table[k], f"{where}.{k}") for k in CLOCK_KEYS if k in table}
+    if given and (len(given) < len(CLOCK_KEYS) or "SMs" not in counts or "FP32" not in peak):
+        raise ParameterError(f"{where}: smem_per_clock를 쓰려면 fp32_per_clock, SMs, peak.FP32가 함께 있어야 한다")
+    return given
+
+
 def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
     where = f"presets.{key}"
-    check_keys(table, where, {"name", "peak", "BW", "memory", "source"}, {"sparse", "cuda", "SMs", "smem_per_SM", "sm"})
+    check_keys(table, where, {"name", "peak", "BW", "memory", "source"},
+               {"sparse", "cuda", "SMs", "smem_per_SM", "sm", *CLOCK_KEYS})
     peaks = {}
     for kind in ("peak", "sparse", "cuda"):
         entries = table.get(kind, {})
@@ -228,6 +241,7 @@ def parse_preset(key: str, table, dtypes: dict[str, int]) -> Preset:
               for k in ("SMs", "smem_per_SM") if k in table}
     if "sm" in table:
         counts["sm"] = parse_sm(key, table["sm"], counts.get("smem_per_SM"))
+    counts.update(parse_clock_keys(where, table, counts, peaks["peak"]))
     return Preset(key=key, name=plain_text(table["name"], f"{where}.name"), peak=peaks["peak"], sparse=peaks["sparse"],
                   cuda=peaks["cuda"],
                   BW=BW_RANGE.check(positive_number(table["BW"], f"{where}.BW"), f"{where}.BW"),

@@ -8,7 +8,7 @@ case, how many blocks are resident on one SM. It fails, never skips, when g++ or
 
 Compared: every state of ④'s explorer (preset × T × buffering × threads × registers allowance) and a
 hypothesis sweep per preset with per-SM limits, so per compute capability among them (threads 32–1024 in steps
-of 32, registers 1–255, shared memory 0 to the opt-in maximum): 7.5 (T4), 8.0 (A100), 8.9 (L4, RTX 4090), 9.0 (H100,
+of 32, registers 1–255, shared memory 0 to the opt-in maximum): 7.5 (T4), 8.0 (A100), 8.6 (RTX A6000), 8.9 (L4, RTX 4090), 9.0 (H100,
 H200) and 10.0 (B200) in this term's parameters. The pinned header knows every one of them (KNOWN_SINCE says which
 header first did).
 
@@ -60,7 +60,7 @@ WHEEL_VERSION = "12.9.79"                       # pinned: the calculator the cou
 # 12.0.107, 12.6.77, 12.8.57 and 12.9.79): 7.5 (Turing: T4), 8.0 (A100), 8.9 (Ada: L4, RTX 4090) and 9.0 (Hopper: H100,
 # H200) are in every cu12 header; 10.0 (Blackwell: B200) first in 12.8.57 (12.6.77's returns "unknown device").
 # The pinned 12.9.79 knows them all: one calculator, one sweep for every preset.
-KNOWN_SINCE = {"7.5": "12.0.107", "8.0": "12.0.107", "8.9": "12.0.107", "9.0": "12.0.107", "10.0": "12.8.57"}
+KNOWN_SINCE = {"7.5": "12.0.107", "8.0": "12.0.107", "8.6": "12.0.107", "8.9": "12.0.107", "9.0": "12.0.107", "10.0": "12.8.57"}
 HEADER = "nvidia/cuda_runtime/include/cuda_occupancy.h"
 CACHE = ROOT / "_build" / "occupancy"
 HARNESS = ROOT / "tests" / "occupancy" / "harness.cpp"
@@ -220,6 +220,7 @@ def test_sweep_agrees_with_nvidia(calculator, key):
 SPECIFICATIONS = {
     "7.5": (1024, 32, 16, 65_536, 255, 64, 64),
     "8.0": (2048, 64, 32, 65_536, 255, 164, 163),
+    "8.6": (1536, 48, 16, 65_536, 255, 100, 99),
     "8.9": (1536, 48, 24, 65_536, 255, 100, 99),
     "9.0": (2048, 64, 32, 65_536, 255, 228, 227),
     "10.0": (2048, 64, 32, 65_536, 255, 228, 227),

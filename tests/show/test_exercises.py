@@ -100,6 +100,18 @@ def expected_answer(q, course):
         return g["capacity"] // (3 * s)
     if key == "3주-4":
         return bound(g["f"] * L / P, 3 * s * L / BW)
+    if key == "실측-1":
+        return s * (g["TM"] + g["TN"])
+    if key == "실측-2":   # f = P_FP32/(SMs·fp32_per_clock), BW_smem = smem_per_clock·f·SMs, the thread tile's Q_smem
+        bw_smem = g["smem_per_clock"] * Fraction(g["P_FP32"]) / g["fp32_per_clock"]
+        Q = Fraction(s * N**3 * (g["TM"] + g["TN"]), g["TM"] * g["TN"]) + s * (N**3 // g["BN"] + N**3 // g["BM"])
+        return min(P, bw_smem * 2 * N**3 / Q)
+    if key == "실측-3":   # the two levels of the block and thread tiles (roofline.hierarchy), the lower binds
+        F, loads = 2 * N**3, N**3 // g["BN"] + N**3 // g["BM"]
+        R_hbm = min(P, BW * Fraction(F, s * (loads + N**2)))
+        R_smem = min(P, g["BW_smem"] * Fraction(F, s * Fraction(N**3 * (g["TM"] + g["TN"]), g["TM"] * g["TN"]) + s * loads))
+        low = min(R_hbm, R_smem)
+        return "연산" if low >= P else ("HBM" if R_hbm <= R_smem else "Shared Memory")
     raise AssertionError(f"no expectation for {key}")
 
 
@@ -130,6 +142,8 @@ def test_every_exercise_names_its_data_type_or_its_element_size(course):
 def own_conditions(course, label: str) -> dict:
     """What the page itself computes with: its problem's sizes, tiles, element size (and week 3's L and capacity)."""
     problem = getattr(course, PROBLEM[label])
+    if PROBLEM[label] == "note":
+        return {"s": {problem.s}}
     if PROBLEM[label] == "week4":
         return {"N": {problem.N, problem.small_N}, "T": {*problem.tiles, problem.small_T}, "s": {problem.s}}
     return {"L": {problem.L}, "s": {problem.s}, "capacity": {problem.capacity}}
@@ -143,7 +157,7 @@ def test_the_conditions_are_not_the_pages_own(course):
         for q in ex.questions:
             g = q.params
             new = [g[k] not in own.get(k, ()) for k in ("N", "T", "s", "L") if k in g]
-            new += [k in g for k in ("f", "kernel", "s_in", "T_M")]
+            new += [k in g for k in ("f", "kernel", "s_in", "T_M", "TM")]   # TM: a thread tile
             assert any(new), (label, q.key, g, own)
 
 

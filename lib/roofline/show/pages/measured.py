@@ -1,0 +1,428 @@
+"""「모델과 실측」: published kernels (roofline.published) under the model's two-level bound (roofline.hierarchy).
+
+    hierarchy_section(note)   → the A6000's shared-memory bandwidth and clock, the level formulas
+    ladder_section(note)      → the SGEMM ladder's table, the sentences for points above a bound, the rank correlation
+    attention_section(note)   → FlashAttention's points (A100, H100)
+    ladder_explorer(note)     → pick a kernel: each level's bound, the measurement, the share (predict: which level)
+    exercises(note)           → a thread tile's shared-memory traffic
+
+The measured values are quoted with their bib key and locator (origin "cite:<key>", the locator in the record's
+name); every bound is the model's, each with its derivation. The page's problem is the note's (`Note`): its `dtype`
+is the element of the exercise's thread tile; the kernels' own GPUs and types are the sources'.
+"""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from roofline import hierarchy, published
+from roofline.derive import named, var
+from roofline.show import exercises as ex
+from roofline.show import explorer, fmt, ko, variants, why
+from roofline.show import predict as pr
+from roofline.show.figures import figure
+from roofline.show.mistakes import Mistake
+
+A6000 = "RTX_A6000"
+NAMES = {   # the page's symbols: (Korean name, unit)
+    "M": ("C의 행 수", ""), "K": ("누적하는 방향의 길이", ""),
+    "BM": ("블록 타일의 행 수", ""), "BN": ("블록 타일의 열 수", ""), "BK": ("K 조각의 폭", ""),
+    "TM": ("스레드 타일의 행 수", ""), "TN": ("스레드 타일의 열 수", ""),
+    "Q_HBM": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_smem": ("Shared Memory를 오간 양", "Byte"),
+    "BW_smem": ("Shared Memory 대역폭 (모든 SM)", "Byte/s"), "f": ("FP32 최대 성능이 뜻하는 클럭", "Hz"),
+    "f_meas": ("측정값이 요구하는 Shared Memory 클럭", "Hz"), "smem_per_clock": ("SM 하나가 클럭마다 내주는 Shared Memory", "Byte"),
+    "fp32_per_clock": ("SM 하나의 클럭당 FP32 FLOPs", "FLOPs"), "R_HBM": ("HBM 단계의 상한", "FLOPs/s"),
+    "R_smem": ("Shared Memory 단계의 상한", "FLOPs/s"), "R_bound": ("묶는 단계의 상한", "FLOPs/s"),
+    "R_meas/R_bound": ("묶는 상한 대비 측정 처리율", ""), "R_meas/R_smem": ("Shared Memory 상한 대비 측정 처리율", ""),
+    "BW_smem/BW": ("Shared Memory 대역폭 / HBM 대역폭", ""), "R_meas/R_HBM": ("HBM 상한 대비 측정 처리율", ""),
+    "q_thread": ("스레드 하나가 k 하나마다 읽는 Shared Memory", "Byte"), "t": ("측정 시간", "s"),
+    "ρ": ("모델 상한과 측정값의 순위 상관 (Spearman)", ""),
+}
+LEVEL_WORDS = {"HBM": "HBM", "Shared Memory": "Shared Memory", "연산": "연산 성능"}
+
+
+def sources(kernel, catalog) -> dict:
+    """symbol → origin for one kernel: the preset's keys, the dtype table, the source's sizes, tiles and values."""
+    key, cite = kernel.gpu, f"cite:{kernel.bibkey}"
+    src = {("name", k): v for k, v in NAMES.items()}
+    src.update({"P": f"toml:presets.{key}.peak.{kernel.dtype}", "BW": f"toml:presets.{key}.BW",
+                "P_FP32": f"toml:presets.{key}.peak.FP32", "SMs": f"toml:presets.{key}.SMs",
+                "smem_per_clock": f"toml:presets.{key}.smem_per_clock",
+                "fp32_per_clock": f"toml:presets.{key}.fp32_per_clock", "s": f"toml:dtypes.{kernel.dtype}",
+                "R_meas": cite, "F": cite, "Q": cite, "t": cite})
+    src.update({k: cite for k in ("M", "N", "K", "BM", "BN", "BK", "TM", "TN")})
+    src[("name", "R_meas")] = (f"측정 처리율 ({kernel.locator})", "FLOPs/s")
+    if kernel.rate is None:
+        src[("name", "F")] = (f"연산량 ({kernel.locator})", "FLOPs")
+        src[("name", "Q")] = (f"HBM 읽기·쓰기 ({kernel.locator})", "Byte")
+        src[("name", "t")] = (f"측정 시간 ({kernel.locator})", "s")
+    return src
+
+
+def tera(q, src, digits: int = 2):
+    """FLOPs/s in TFLOPs/s with its record."""
+    return why.shown(q, fmt.decimal(Fraction(q.value) / 10**12, digits), src, digits=digits,
+                     scale=Fraction(1, 10**12), unit="TFLOPs/s")
+
+
+def cited(value, bibkey: str):
+    """A measured value in a table's cell with its bib key after it ("0.31 [boehm2022sgemm]"), keeping its record."""
+    return why.around(value, f"{value} [{bibkey}]")
+
+
+def tiling_sentence(t, src):
+    """`tiling_text` with each side's record (the source's tile parameters)."""
+    if t is None:
+        return tiling_text(t)
+    if not t.smem:
+        return why.sentence("BM×BN = ", why.side("BM", t.BM, src), "×", why.side("BN", t.BN, src), ", Shared Memory 없음")
+    sides = [why.side(k, getattr(t, k), src) for k in ("BM", "BN", "BK", "TM", "TN")]
+    return why.sentence("BM×BN×BK = ", sides[0], "×", sides[1], "×", sides[2], ", TM×TN = ", sides[3], "×", sides[4])
+
+
+def tiling_text(t) -> str:
+    if t is None:
+        return "공개되지 않음"
+    if not t.smem:
+        return "Shared Memory 없음"
+    return f"BM×BN×BK = {t.BM}×{t.BN}×{t.BK}, TM×TN = {t.TM}×{t.TN}"
+
+
+def placed(note):
+    """Every published kernel placed (the term's presets)."""
+    return published.placements(note.catalog)
+
+
+def ranks_of(ladder) -> tuple[list, list]:
+    """The model's and the measured ranks over the ladder (1 = the slowest; ties share the average rank)."""
+    return (hierarchy.ranks([p.R_bound.value for p in ladder]), hierarchy.ranks([p.R_meas.value for p in ladder]))
+
+
+RANKED = "code:page.ladder_section(note)"   # ranks and ρ: the page's call ranks the ladder (roofline.hierarchy.ranks)
+
+
+def rank_text(r, symbol: str):
+    """A rank (1 = the slowest; a tie's average, 1.5) with its record: the ladder's order, ranked by the page."""
+    return why.shown(var(symbol, r), fmt.number(r, 1), {("name", symbol): (f"{symbol} (느린 쪽이 1)", ""), symbol: RANKED},
+                     digits=1)
+
+
+# ---------------------------------------------------------------- the two levels of the A6000
+
+def hierarchy_section(note) -> dict:
+    """The A6000's clock, shared-memory bandwidth, peak and HBM bandwidth, each with its record."""
+    preset = note.catalog.presets[A6000]
+    kernel = published.sgemm_ladder()[0]
+    src = sources(kernel, note.catalog)
+    f, bw = hierarchy.clock(preset), hierarchy.smem_bandwidth(preset)
+    return {
+        "a6000": preset.name,
+        "a6000-P": tera(var("P", preset.P("FP32")), src, 1),
+        "a6000-BW": why.shown(var("BW", preset.BW), fmt.decimal(Fraction(preset.BW) / 10**9, 0), src, digits=0,
+                              scale=Fraction(1, 10**9), unit="GB/s"),
+        "a6000-SMs": why.integer(var("SMs", preset.SMs), src),
+        "a6000-per-clock": why.integer(var("smem_per_clock", preset.smem_per_clock), src),
+        "a6000-clock": why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1), src, digits=1, scale=Fraction(1, 10**6),
+                                 unit="MHz"),
+        "a6000-smem-bw": why.shown(bw, fmt.decimal(Fraction(bw.value) / 10**12, 2), src, digits=2,
+                                   scale=Fraction(1, 10**12), unit="TB/s"),
+        "a6000-ratio": why.number(named("BW_smem/BW", bw / var("BW", preset.BW)), 1, src),
+    }
+
+
+# ---------------------------------------------------------------- the SGEMM ladder
+
+LADDER_HEADERS = ["커널", "블록 타일, 스레드 타일", "HBM 상한", "Shared Memory 상한", "묶는 단계", "측정", "몫",
+                  "모델 순위", "측정 순위"]
+
+
+def ladder_rows(note) -> list[list]:
+    ladder = [p for p in placed(note) if p.kernel.family == "sgemm"]
+    model, meas = ranks_of(ladder)
+    rows = []
+    for p, rm, rr in zip(ladder, model, meas):
+        src = sources(p.kernel, note.catalog)
+        rows.append([
+            p.kernel.name, tiling_text(p.kernel.tiling),
+            tera(p.R_HBM, src) if p.R_HBM else "–",
+            tera(p.R_smem, src) if p.R_smem else "–",
+            LEVEL_WORDS[p.level] + (" (넘음)" if p.above else ""),
+            cited(tera(p.R_meas, src), p.kernel.bibkey),
+            why.percent(p.share, 1, src), rank_text(rm, "모델 순위"), rank_text(rr, "측정 순위")])
+    return rows
+
+
+def above_sentences(note) -> str:
+    """For every kernel above its binding bound, what the model says it asks of the machine."""
+    out = []
+    for p in placed(note):
+        if p.above is None:
+            continue
+        src = sources(p.kernel, note.catalog)
+        if p.above == "HBM":
+            pieces = [f"{p.kernel.name}의 측정값은 재사용 없이 센 HBM 상한의 ", why.number(p.reason, 1, src),
+                      "배다. 모델이 센 HBM 이동량 가운데 일부만 실제로 HBM을 오갔다는 뜻이다. 이 커널은 Shared Memory를 쓰지 "
+                      "않지만, 블록의 스레드들이 같은 A 행과 B 열을 읽으므로 L1·L2 캐시가 그것을 붙잡는다(③의 캐시 "
+                      "시뮬레이션이 세는 재사용). "]
+            if p.cached_R is not None:
+                t = p.kernel.cached
+                pieces += ["캐시가 ", why.side("BM", t.BM, src), "×", why.side("BN", t.BN, src),
+                           " 블록의 입력을 모두 붙잡는다면 HBM 상한은 ",
+                           tera(p.cached_R, src), " TFLOPs/s로, 측정값보다 높다. "]
+        else:
+            f = hierarchy.clock(note.catalog.presets[p.kernel.gpu])
+            over = named("R_meas/R_smem", p.R_meas / p.R_smem)
+            pieces = [f"{p.kernel.name}의 측정값은 Shared Memory 상한의 ", why.percent(over, 1, src),
+                      "다. 이 측정값을 내려면 Shared Memory가 ",
+                      why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0), src, digits=0,
+                                scale=Fraction(1, 10**6), unit="MHz"),
+                      " MHz 이상으로 돌아야 한다. FP32 최대 성능이 뜻하는 클럭 ",
+                      why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1), src, digits=1, scale=Fraction(1, 10**6),
+                                unit="MHz"),
+                      " MHz보다 높다. GPU는 부하에 따라 사양의 클럭보다 빨리 돌 수 있다(GPU Boost). 상한은 사양의 클럭으로 "
+                      "계산했다. "]
+        out.append(why.sentence(*pieces))
+    return why.sentence(*out) if out else "모든 커널이 묶는 상한 아래에 있다."
+
+
+def rank_correlation(note):
+    """ρ between the model's bound and the measured rate over the kernels whose tiles the source publishes."""
+    ladder = [p for p in placed(note) if p.kernel.family == "sgemm" and p.kernel.tiling]
+    return hierarchy.spearman([p.R_bound.value for p in ladder], [p.R_meas.value for p in ladder]), len(ladder)
+
+
+def ladder_section(note) -> dict:
+    from roofline.show import tables
+
+    rho, n = rank_correlation(note)
+    shown_rho = why.shown(var("ρ", rho), fmt.decimal(rho, 2), {("name", "ρ"): NAMES["ρ"],
+                                                                "ρ": RANKED},
+                          digits=2)
+    rows = ladder_rows(note)
+    first = published.sgemm_ladder()[0]
+    src = sources(first, note.catalog)
+    M, N, K = first.size
+    warp = next(k for k in published.sgemm_ladder() if k.key == "sgemm-10").tiling
+    return {"sgemm-size": why.sentence(why.side("M", M, src), "×", why.side("N", N, src), "×", why.side("K", K, src)),
+            "warp-thread-tile": why.sentence(why.side("TM", warp.TM, src), "×", why.side("TN", warp.TN, src)),
+            "table-ladder": tables.markdown(LADDER_HEADERS, rows, "llrrlrrrr"),
+            "above": above_sentences(note), "rho": shown_rho,
+            "rho-n": why.shown(var("커널 수", n), str(n), {("name", "커널 수"): ("타일을 공개한 커널 수", ""), "커널 수": RANKED},
+                               digits=None),
+            "fig-ladder": ladder_figure(note)}
+
+
+# ---------------------------------------------------------------- FlashAttention
+
+ATTENTION_HEADERS = ["커널", "GPU", "자료형", "HBM 상한", "연산 상한", "묶는 단계", "측정", "몫"]
+
+
+def attention_section(note) -> dict:
+    from roofline.show import tables
+
+    rows = []
+    for p in placed(note):
+        if p.kernel.family != "attention":
+            continue
+        src = sources(p.kernel, note.catalog)
+        preset = note.catalog.presets[p.kernel.gpu]
+        rows.append([p.kernel.name, preset.name, p.kernel.dtype, tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
+                     tera(var("P", preset.P(p.kernel.dtype)), src, 1), LEVEL_WORDS[p.level],
+                     cited(tera(p.R_meas, src, 1), p.kernel.bibkey), why.percent(p.share, 1, src)])
+    return {"table-attention": tables.markdown(ATTENTION_HEADERS, rows, "lllrrlrr")}
+
+
+# ---------------------------------------------------------------- the figure
+
+@figure("measured-ladder", "note")
+def ladder_figure(note):
+    """The A6000's two rooflines (HBM, Shared Memory; the FP32 peak) on log–log axes, each SGEMM kernel of the ladder
+    at its HBM intensity: its measured rate (a dot) joined to its binding bound (a ring)."""
+    from roofline.show import style
+    from roofline.show.style import Figure
+
+    preset = note.catalog.presets[A6000]
+    P, BW = float(preset.P("FP32")), float(preset.BW)
+    BWs = float(hierarchy.smem_bandwidth(preset).value)
+    fig = Figure(figsize=(6.4, 4.6))
+    ax = fig.subplots()
+    xs = [2.0**k for k in range(-4, 11)]
+    ax.loglog(xs, [min(P, BW * x) for x in xs], color="#1f77b4", lw=2, label="HBM 지붕 (x = I_HBM)")
+    ax.loglog(xs, [min(P, BWs * x) for x in xs], color="#ff7f0e", lw=2, ls="--", label="Shared Memory 지붕 (x = I_smem)")
+    groups: dict[float, list] = {}
+    for p in placed(note):
+        k = p.kernel
+        if k.family != "sgemm" or k.tiling is None:
+            continue
+        b = p.bound
+        x = float(b.F.value / b.Q_HBM.value)
+        y_meas, y_bound = float(p.R_meas.value), float(p.R_bound.value)
+        ax.plot([x, x], [y_meas, y_bound], color="gray", lw=1)
+        ax.plot([x], [y_bound], "o", mfc="none", color="black", ms=7)
+        ax.plot([x], [y_meas], "o", color="#2ca02c" if y_meas <= y_bound else "#d62728", ms=5)
+        if b.Q_smem is not None:   # the same measurement at the shared-memory intensity, under the dashed roof
+            ax.plot([float(b.F.value / b.Q_smem.value)], [y_meas], "D", mfc="none", color="#ff7f0e", ms=5)
+        groups.setdefault(x, []).append((y_meas, k.name))
+    for x, items in groups.items():   # kernels at one HBM intensity share one label, listed from the slowest
+        items.sort()
+        ax.annotate(", ".join(name for _, name in items), (x, items[0][0]), textcoords="offset points",
+                    xytext=(6, -4), fontsize=7, va="top", ha="left")
+    ax.plot([], [], "o", mfc="none", color="black", label="묶는 상한")
+    ax.plot([], [], "o", color="#2ca02c", label="측정 (상한 아래)")
+    ax.plot([], [], "o", color="#d62728", label="측정 (상한 위)")
+    ax.plot([], [], "D", mfc="none", color="#ff7f0e", label="측정 (x = I_smem)")
+    ax.set_xlabel("산술 강도 (FLOPs/Byte, 로그 축): 원은 I_HBM = F/Q_HBM, 마름모는 I_smem = F/Q_smem")
+    ax.set_ylabel("성능 (FLOPs/s, 로그 축)")
+    ax.set_title(f"{preset.name}, FP32: SGEMM 사다리와 두 지붕", fontsize=11)
+    ax.legend(loc="lower right", fontsize=8, framealpha=0.95)
+    style.power_log_ticks(ax)
+    return fig
+
+
+# ---------------------------------------------------------------- the explorer: pick a kernel, predict the level
+
+def kernel_state(note, key: str) -> dict:
+    """One kernel of the ladder (a tiling the source publishes): each level's bound, the binding level, the measured
+    rate and the share; predict first: which level binds."""
+    p = next(p for p in placed(note) if p.kernel.key == key)
+    src = sources(p.kernel, note.catalog)
+    fields = {"k-name": p.kernel.name, "k-tiles": tiling_sentence(p.kernel.tiling, src),
+              "k-hbm": tera(p.R_HBM, src), "k-smem": tera(p.R_smem, src) if p.R_smem else "– (Shared Memory 없음)",
+              "k-level": LEVEL_WORDS[p.level], "k-meas": tera(p.R_meas, src), "k-share": why.percent(p.share, 1, src)}
+    return {"fields": fields, "predict": level_predict(p, note.catalog.presets[p.kernel.gpu].P(p.kernel.dtype))}
+
+
+LEVEL_CHOICES = [["HBM", "HBM"], ["Shared Memory", "Shared Memory"], ["연산", "연산 성능"]]
+
+
+def level_predict(p, preset_peak) -> dict:
+    """Which level binds this kernel: the lowest of the bounds. Mistakes: the thread tile's reads left out (the
+    HBM level alone), the block tile's reuse left out (no reuse: HBM)."""
+    why_text = (f"HBM 상한 {fmt.tera(p.R_HBM.value, 2)} TFLOPs/s"
+                + (f", Shared Memory 상한 {fmt.tera(p.R_smem.value, 2)} TFLOPs/s" if p.R_smem else "")
+                + f" 가운데 낮은 쪽이 묶는다: {LEVEL_WORDS[p.level]}.")
+    P = preset_peak
+    hbm_only = hierarchy.binding(P, p.R_HBM.value)
+    mistakes = [Mistake("hbm-only", hbm_only,
+                        "Shared Memory 단계를 빼고 HBM만 보았다. 스레드 타일이 작으면 Shared Memory가 먼저 닿는다.")]
+    q = pr.choice("level", f"{p.kernel.name}: 어느 단계가 성능을 묶을까?", LEVEL_CHOICES, p.level, why_text, mistakes)
+    return pr.part([q], fields=["k-hbm", "k-smem", "k-level", "k-share"])
+
+
+def ladder_explorer(note) -> explorer.Explorer:
+    """The reader picks a kernel of the ladder (those with a published tiling) and first guesses the binding level."""
+    keys = [k.key for k in published.sgemm_ladder() if k.tiling is not None]
+    names = {k.key: k.name for k in published.KERNELS}
+    options = [[key, names[key]] for key in keys]
+    first = keys[2]
+    states = {key: kernel_state(note, key) for key in keys}
+    data = {"controls": {"kernel": {"kind": "select", "options": options, "initial": first}},
+            "parts": [{"on": ["kernel"], "states": states}], "plots": {}, "hash": {"kernel": "kernel"}}
+    uid = "rl-measured"
+    f = states[first]["fields"]
+    keys_shown = ["k-hbm", "k-smem", "k-level", "k-share", "k-tiles"]
+    heads = ["HBM 상한 (TFLOPs/s)", "Shared Memory 상한 (TFLOPs/s)", "묶는 단계", "묶는 상한 대비 측정",
+             "블록 타일, 스레드 타일"]
+    # the summary's first number is a single one (k-meas): a sentence field's buttons are replaced, not updated,
+    # when the kernel changes
+    body = (f'<p class="rl-summary" aria-live="polite">{explorer.field("k-name", f["k-name"])}: 측정 '
+            f'{explorer.field("k-meas", f["k-meas"])} TFLOPs/s</p>'
+            + explorer.table(["항목", "값"], list(zip(heads, [f[k] for k in keys_shown])), "lr",
+                             [[None, k] for k in keys_shown]))
+    controls = explorer.select(uid, "kernel", "커널", options, first)
+    intro = ("SGEMM 사다리의 커널 하나를 골라 두 단계의 상한과 측정값을 본다. 예측 모드를 켜면 어느 단계가 묶는지 "
+             "먼저 고른 뒤에 값이 나온다.")
+    note_md = ("강의 사이트의 이 자리에서는 커널을 골라 두 단계의 상한과 측정값을 볼 수 있다. 아래는 "
+               f"{f['k-name']}의 값이다.")
+    from roofline.show import tables
+
+    rows = [("측정 (TFLOPs/s)", f["k-meas"])] + list(zip(heads, [f[k] for k in keys_shown]))
+    table = tables.markdown(["항목", "값"], rows, "lr")
+    return explorer.Explorer("measured", explorer.wrap(uid, intro, controls, body, data),
+                             explorer.markdown(note_md, table), len(states))
+
+
+def explorer_section(note) -> dict:
+    return {"explorer-measured": ladder_explorer(note)}
+
+
+# ---------------------------------------------------------------- exercises
+
+# a student's variant of this page's exercises (roofline.show.variants): the note's GPU and dtype
+VARIANTS = variants.Bounds("note", variants.machines)
+
+
+def exercise_gpu(note):
+    """The note's GPU when its preset has smem_per_clock and fp32_per_clock (the shared-memory level needs them),
+    else the page's own RTX A6000 in FP32 (a new GPU of the term without them still gets exercises)."""
+    preset = note.catalog.presets[note.hardware]
+    return preset if preset.smem_per_clock is not None else note.catalog.presets[A6000]
+
+
+def exercises(note) -> ex.Exercises:
+    """On the note's GPU (`hardware`, a preset with smem_per_clock) in its `dtype`: a thread tile's shared-memory
+    reads per k, the GPU's shared-memory bandwidth, and which level binds a block and thread tiling
+    (roofline.hierarchy)."""
+    cat = note.catalog
+    gpu = exercise_gpu(note)
+    dtype = note.dtype if note.dtype in gpu.peak else "FP32"   # the A6000 has the FP32 peak only
+    s = cat.bytes_per(dtype)
+    hints = {"tile-outputs-read": "출력 TM·TN개를 읽는 것이 아니다: A에서 TM개, B에서 TN개를 읽어 TM·TN번 곱한다.",
+             "one-input": "A 조각의 TM개와 B 조각의 TN개를 모두 읽는다.",
+             "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
+             "hbm-only": "Shared Memory 단계의 상한도 계산해 낮은 쪽을 고른다.",
+             "one-sm": "SM 하나의 대역폭이다: SM 수를 곱한다.",
+             "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …)."}
+    TM, TN = 8, 4
+    q = hierarchy.thread_smem_per_k(s, TM, TN).value
+    steps1 = (ex.equation("k 하나의 읽기", "s·(TM + TN)", f"{s}·({TM} + {TN})", q, "Byte"),)
+    wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN)}
+    f, bw_smem = Fraction(hierarchy.clock(gpu).value), Fraction(hierarchy.smem_bandwidth(gpu).value)
+    N = 4096
+    t2 = hierarchy.Tiling(64, 64, 8, TM, TN)
+    b2 = hierarchy.bound(gpu, dtype, s, N, N, N, t2)
+    P, P32 = gpu.P(dtype), gpu.P("FP32")
+    R2 = b2.R_smem.value
+    F2, Qs2 = b2.F.value, b2.Q_smem.value
+    reads_only = Fraction(Qs2) - s * (N**3 // t2.BN + N**3 // t2.BM)
+    steps2 = (ex.Step(f"f = P_FP32/(SMs·fp32_per_clock) = {fmt.decimal(Fraction(f) / 10**6, 1)} MHz", Fraction(f), "f"),
+              ex.Step(f"BW_smem = smem_per_clock·f·SMs = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
+                      Fraction(bw_smem), "BW_smem"),
+              ex.equation("Q_smem", "s·N³·(TM + TN)/(TM·TN) + s·(N³/BN + N³/BM)", "", Qs2, "Byte", "GB"),
+              ex.equation("R_smem", "min(P, BW_smem·F/Q_smem)", "", R2, "FLOPs/s", "TFLOPs/s"))
+    wrong2 = {"one-sm": min(P, Fraction(bw_smem, gpu.SMs) * F2 / Qs2),
+              "tile-outputs-read": min(P, bw_smem * F2 / (s * N**3 + Qs2 - reads_only)),
+              "no-ceiling": bw_smem * F2 / Qs2}
+    t = hierarchy.Tiling(64, 64, 8, 2, 2)
+    b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
+    choices = tuple((key, label) for key, label in LEVEL_CHOICES)
+    steps3 = (ex.Step(f"R_HBM = min(P, BW·F/Q_HBM) = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value),
+                      "R_HBM"),
+              ex.Step(f"R_smem = min(P, BW_smem·F/Q_smem) = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s",
+                      Fraction(b.R_smem.value), "R_smem"),
+              ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
+    wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
+    where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
+    return ex.Exercises("실측", (
+        ex.Question("실측-1", where + f"스레드 타일 TM×TN = {ko.particle(f'{TM}×{TN}', '을/를')} 맡은 스레드가 k 하나마다 Shared Memory에서 "
+                    "읽는 양은?", Fraction(q), ex.UNITS["Byte"], "k 하나마다 A에서 TM개, B에서 TN개: s·(TM + TN)", steps1,
+                    given=ex.given(TM=TM, TN=TN, s=s),
+                    mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes"), lambda v: v, hints)),
+        ex.Question("실측-2", where + f"{ex.shape(N)} 행렬을 블록 타일 {t2.BM}×{t2.BN}×{t2.BK}, 같은 스레드 타일로 곱한다. "
+                    f"SM {gpu.SMs}개는 저마다 클럭마다 Shared Memory에서 {gpu.smem_per_clock} Byte를 내주고 FP32 "
+                    f"{gpu.fp32_per_clock} FLOPs를 한다(FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s, {dtype} 최대 "
+                    f"{fmt.tera(P, 1)} TFLOPs/s). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
+                    ex.UNITS["TFLOPs/s"], "R_smem = min(P, BW_smem·F/Q_smem), BW_smem = smem_per_clock·f·SMs, "
+                    "f = P_FP32/(SMs·fp32_per_clock)", steps2,
+                    given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
+                                   smem_per_clock=gpu.smem_per_clock,
+                                   fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),
+                    mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling"), lambda v: v, hints)),
+        ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
+                    f"스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
+                    f"곱한다(P = {fmt.tera(P, 1)} TFLOPs/s, BW = {fmt.decimal(Fraction(gpu.BW) / 10**9, 0)} GB/s, "
+                    f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
+                    b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
+                    given=ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
+                                   kernel="tiled"),
+                    mistakes=ex.named(wrong3, ("hbm-only",), lambda v: v, hints)),
+    ))
