@@ -6,8 +6,8 @@
     ladder_explorer(note)     → pick a kernel: each level's bound, the measurement, the share (predict: which level)
     exercises(note)           → a thread tile's shared-memory traffic
 
-The measured values are quoted with their bib key and locator (origin "cite:<key>", the locator in the record's
-name); every bound is the model's, each with its derivation. The page's problem is the note's (`Note`): its `dtype`
+The measured values are quoted with their bib key and locator (origin "cite:<key>, <locator>", the locator in the
+record's name too); every bound is the model's, each with its derivation. The page's problem is the note's (`Note`): its `dtype`
 is the element of the exercise's thread tile; the kernels' own GPUs and types are the sources'.
 """
 from __future__ import annotations
@@ -42,14 +42,16 @@ LEVEL_WORDS = {"HBM": "HBM", "Shared Memory": "Shared Memory", "연산": "연산
 
 def sources(kernel, catalog) -> dict:
     """symbol → origin for one kernel: the preset's keys, the dtype table, the source's sizes, tiles and values."""
-    key, cite = kernel.gpu, f"cite:{kernel.bibkey}"
+    key, cite = kernel.gpu, f"cite:{kernel.bibkey}, {kernel.locator}"
+    tiles_cite = f"cite:{kernel.bibkey}, {kernel.tiling_locator or kernel.locator}"
     src = {("name", k): v for k, v in NAMES.items()}
     src.update({"P": f"toml:presets.{key}.peak.{kernel.dtype}", "BW": f"toml:presets.{key}.BW",
                 "P_FP32": f"toml:presets.{key}.peak.FP32", "SMs": f"toml:presets.{key}.SMs",
                 "smem_per_clock": f"toml:presets.{key}.smem_per_clock",
                 "fp32_per_clock": f"toml:presets.{key}.fp32_per_clock", "s": f"toml:dtypes.{kernel.dtype}",
                 "R_meas": cite, "F": cite, "Q": cite, "t": cite})
-    src.update({k: cite for k in ("M", "N", "K", "BM", "BN", "BK", "TM", "TN")})
+    src.update({k: cite for k in ("M", "N", "K")})
+    src.update({k: tiles_cite for k in ("BM", "BN", "BK", "TM", "TN")})
     src[("name", "R_meas")] = (f"측정 처리율 ({kernel.locator})", "FLOPs/s")
     if kernel.rate is None:
         src[("name", "F")] = (f"연산량 ({kernel.locator})", "FLOPs")
