@@ -421,7 +421,7 @@ def exercises(note) -> ex.Exercises:
                     mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling"), lambda v: v, hints)),
         ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
                     f"스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
-                    f"곱한다(P = {fmt.tera(P, 1)} TFLOPs/s, BW = {fmt.decimal(Fraction(gpu.BW) / 10**9, 0)} GB/s, "
+                    f"곱한다(P = {ex.tera(P)} TFLOPs/s, BW = {ex.tera(gpu.BW)} TB/s, "
                     f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
                     b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
                     given=ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
