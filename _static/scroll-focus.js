@@ -59,5 +59,8 @@
       later(() => check([...near]));
     }, 200);
   });
+  // a font that comes after a box was seen (Hangul, the math font) widens its text without any mutation: the boxes in
+  // view are checked again once it is in
+  if (document.fonts) document.fonts.addEventListener("loadingdone", () => later(() => check([...near])));
   watch(main);
 })();

@@ -377,6 +377,12 @@ OPEN_ALL = """async () => {
   window.scrollTo(0, 0);
   await new Promise((ok) => setTimeout(ok, 400));
   await document.fonts.ready;
+  // scroll-focus.js looks again after each layout, in a later frame: wait (on a busy machine, longer) until each box
+  // that scrolls sideways has its tab stop, which is what the checks after this read
+  const boxes = [...document.querySelectorAll("pre, .cell_output > .output, .pst-scrollable-table-container, .bd-article div.math")];
+  const since = performance.now();
+  while (boxes.some((b) => b.scrollWidth > b.clientWidth + 1 && b.getAttribute("tabindex") !== "0")
+         && performance.now() - since < 10000) await new Promise((ok) => setTimeout(ok, 50));
   return {theme: document.documentElement.dataset.theme,
           unstarted: [...document.querySelectorAll("[data-rl-explorer]")].filter((r) => !r.rlExplorer).map((r) => r.id)};
 }"""
