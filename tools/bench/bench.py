@@ -276,10 +276,16 @@ def predict_response(browser, base, runs, page_file, offline) -> None:
         for i in range(5 * max(runs, 1)):
             control.focus()
             page.keyboard.press(control.evaluate(MOVE))
+            # a number is typed and Enter pressed; a page that asks only which choice (which level binds) is
+            # answered by its first choice and Enter on the form's button
+            root.locator(".rl-predict-form input").first.wait_for()
             field = root.locator(".rl-predict-form input[type=text]").first
-            field.wait_for()
-            field.fill("1")
-            field.press("Enter")
+            if field.count():
+                field.fill("1")
+                field.press("Enter")
+            else:
+                root.locator(".rl-predict-form input[type=radio]").first.check()
+                root.locator(".rl-predict-check").first.press("Enter")
             page.wait_for_function(f"() => window.__predict.latency.length >= {i + 1}", timeout=5000)
         found = page.evaluate("() => window.__predict")
         page.evaluate("() => window.rlProgress && window.rlProgress.reset()")
