@@ -195,21 +195,28 @@ def test_the_gradebook_is_the_judges_verdicts_for_every_student(term, records, g
     said, out, _ = graded
     rows = table(out / grade.GRADEBOOK)
     pages = list(term)
-    assert rows[0][:2] == ["학번", "이름"] and len(rows[0]) == len(pages) + 3 and rows[0][-1].startswith("합계")
-    assert [r[0] for r in rows[1:]] == [r["student"] for r in records]          # every roster student, in order
+    titles = grade.page_titles(None)
+    lead = len(grade.CANVAS)
+    # Canvas's import: Student, ID, SIS User ID, SIS Login ID, Section, then the assignments (the page titles), total
+    assert rows[0][:lead] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    assert [h.rsplit(" (", 1)[0] for h in rows[0][lead:-1]] == [titles[p] for p in pages]
+    assert len(rows[0]) == lead + len(pages) + 1 and rows[0][-1].startswith("합계")
+    assert all(len(r) == len(rows[0]) for r in rows)
+    assert [r[2] for r in rows[1:]] == [r["student"] for r in records]          # every roster student, in order
     not_graded = {records[5]["student"], records[7]["student"]}                 # another term's file; two files
     for n, (row, record) in enumerate(zip(rows[1:], records)):
         sid = record["student"]
-        assert row[1] == f"학생{n}"
+        assert row[:lead] == [f"학생{n}", "", sid, "", ""]
+        scores = row[lead:]
         if sid in not_graded:
-            assert row[2:] == ["0"] * (len(pages) + 1), sid
+            assert scores == ["0"] * (len(pages) + 1), sid
             continue
         right, _, _ = expected(term, sid, record)
         if n == 8:            # truncated: what was read is graded, never more than the whole record's
-            assert all(int(row[2 + i]) <= right[p] for i, p in enumerate(pages))
+            assert all(int(scores[i]) <= right[p] for i, p in enumerate(pages))
             continue
-        assert [int(x) for x in row[2:-1]] == [right[p] for p in pages], sid
-        assert int(row[-1]) == sum(right.values())
+        assert [int(x) for x in scores[:-1]] == [right[p] for p in pages], sid
+        assert int(scores[-1]) == sum(right.values())
 
 
 def test_the_question_report_is_the_judges_verdicts(term, records, graded):

@@ -21,6 +21,8 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
   _static/live.js's steps (performance marks): cold (a fresh profile), warm pressed as soon as the button is there,
   and warm pressed once the page has started Python ahead (a returning reader who reads before pressing);
 - `import roofline`: CPU seconds in a fresh interpreter;
+- `make grade` for a synthetic class of 300 (tests/tooling/test_grade.py's class, exported by _static/progress.js
+  under Node, one file per student in a zip): wall, CPU and the peak memory of its largest process;
 - Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
 `--quick` leaves out the clean and cached builds, the refresh and the test suite.
 
@@ -142,6 +144,54 @@ def import_time(runs: int) -> None:
         samples.append(float(out.stdout))
     report("import roofline (CPU)", f"{statistics.median(samples) * 1000:7.1f} ms (median of {len(samples)})",
            {"cpu_ms": round(statistics.median(samples) * 1000, 2)})
+
+
+# The peak resident memory of a command: the largest process it waited for (ru_maxrss of RUSAGE_CHILDREN, in KiB on
+# Linux), read in a fresh interpreter so that no process the bench ran before (Chromium, Node) counts.
+PEAK = ("import resource, subprocess, sys; subprocess.run(sys.argv[1:], check=True, capture_output=True); "
+        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)")
+
+
+def grade_class(runs: int, students: int = 300) -> None:
+    """`make grade` on `students` students' progress files, made as tests/tooling/test_grade.py makes its class."""
+    import zipfile
+
+    from coursebook import handout
+    from roofline import params
+    from tooling.test_grade import export, make_records
+
+    name = f"make grade, {students} students"
+    print("make grade (a synthetic class, as tests/tooling/test_grade.py makes it)", flush=True)
+    with tempfile.TemporaryDirectory(prefix="bench-grade-") as tmp:
+        tmp = Path(tmp)
+        try:
+            records = make_records(handout.published_term(params.load(), HTML)[1], students)
+            with zipfile.ZipFile(tmp / "submissions.zip", "w") as z:
+                for record, text in zip(records, export(records, tmp)):
+                    z.writestr(f"{record['student']}/내-진도-{record['student']}.csv", text)
+            (tmp / "roster.csv").write_text("학번,이름\n" + "".join(f"{r['student']},학생{n}\n" for n, r in enumerate(records)),
+                                           encoding="utf-8")
+            cmd = ["make", "-s", f"VENV={VENV}", "-o", str(VENV / ".installed"), "grade", f"SUBMISSIONS={tmp / 'submissions.zip'}",
+                   f"ROSTER={tmp / 'roster.csv'}", f"CLASS={tmp / 'out'}", f"SITE={HTML}"]
+            samples = []
+            for _ in range(runs):
+                start = time.perf_counter()
+                before = resource.getrusage(resource.RUSAGE_CHILDREN)
+                done = subprocess.run([str(VENV / "bin" / "python"), "-c", PEAK, *cmd], cwd=ROOT, capture_output=True, text=True)
+                wall = time.perf_counter() - start
+                after = resource.getrusage(resource.RUSAGE_CHILDREN)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{' '.join(cmd)} failed:\n{(done.stdout + done.stderr)[-2000:]}")
+                cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+                samples.append((wall, cpu, int(done.stdout.split()[-1]) / 1024))
+        except Exception as err:          # reported; the other figures still come
+            FAILED.append(f"{name}: {err}")
+            report(name, "could not run (see the end)")
+            return
+    wall, cpu, peak = (statistics.median(s[i] for s in samples) for i in range(3))
+    many = f" (median of {runs})" if runs > 1 else ""
+    report(name, f"{wall:7.1f} s wall, {cpu:7.1f} s CPU, {peak:6.0f} MB peak{many}  [load {load()}]",
+           {"wall_s": round(wall, 2), "cpu_s": round(cpu, 2), "peak_mb": round(peak), "runs": runs, "load": load()})
 
 
 # ---- in Chromium ------------------------------------------------------------------------------------------
@@ -608,6 +658,7 @@ def main(argv=None) -> int:
         return 1
     print(f"make bench: {time.strftime('%Y-%m-%d %H:%M:%S')}, {os.cpu_count()} cores, load {load()}", flush=True)
     import_time(args.runs)
+    grade_class(args.runs)
     in_browser(args.runs)
     from site_pages import toc_pages
 

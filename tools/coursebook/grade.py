@@ -7,8 +7,11 @@ judged again against that student's frozen variant with the site's own judge (`r
 file's own verdict is never believed, so editing it changes nothing. Written to the output folder (outside the
 checkout by default, `make grade`'s CLASS):
 
-- 성적.csv, the gradebook in the shape Canvas and Moodle import: 학번, 이름, one column per page (questions right,
-  a question counting once it was answered right), 합계; every roster student has a row.
+- 성적.csv, the gradebook in the shape Canvas and Moodle import: Canvas's five leading columns (`CANVAS`: Student =
+  이름, ID empty as Canvas fills its own, SIS User ID = 학번, SIS Login ID and Section empty), then one column per
+  page titled with the page's title (questions right, a question counting once it was answered right), then 합계;
+  every roster student has a row, and no "Points Possible" row (Canvas takes it as optional, Moodle would read it as
+  a student). Moodle maps any column: its identifier is SIS User ID (학번) as 'ID number'.
 - 문항-보고서.csv and 문항-보고서.html: per question, how many tried, the share of the class right, the mean tries
   before the first right one, and the named mistakes ranked by count (their Korean names).
 
@@ -42,6 +45,8 @@ from roofline.show.mistakes import KINDS
 COLUMNS = {"kind": ("종류",), "student": ("학번",), "typed": ("적은 값",), "page": ("페이지 파일", "페이지"),
            "key": ("문항 키", "문항"), "term": ("학기",), "claimed": ("맞음",)}
 GRADEBOOK = "성적.csv"
+# Canvas's gradebook import: these columns, in this order, before the assignment columns (its export's own shape)
+CANVAS = ("Student", "ID", "SIS User ID", "SIS Login ID", "Section")
 REPORT = "문항-보고서"
 
 
@@ -212,8 +217,8 @@ def share(part: int, whole: int) -> str:
 def write(out: Path, students, scores, tallies, term, titles, digest) -> None:
     out = Path(out)
     counts = {p: len(pub.found[0].exercises.questions) for p, pub in term.items()}
-    header = ["학번", "이름", *(f"{titles.get(p, p)} ({counts[p]}문항)" for p in term), f"합계 ({sum(counts.values())}문항)"]
-    handout.write_csv(out / GRADEBOOK, header, ([s.id, s.name, *(scores[s.id][p] for p in term),
+    header = [*CANVAS, *(f"{titles.get(p, p)} ({counts[p]}문항)" for p in term), f"합계 ({sum(counts.values())}문항)"]
+    handout.write_csv(out / GRADEBOOK, header, ([s.name, "", s.id, "", "", *(scores[s.id][p] for p in term),
                                                  sum(scores[s.id].values())] for s in students))
     rows = []
     for (p, key), t in tallies.items():
