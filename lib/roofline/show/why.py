@@ -406,7 +406,7 @@ def ms(q: Quantity, digits: int, src: dict) -> Shown:
 
 
 def tera(q: Quantity, digits: int, src: dict) -> Shown:
-    unit = {"FLOPs/s": "TFLOPs/s", "Byte/s": "TB/s"}.get(_named(q.symbol, src)[1], "× 10¹²")
+    unit = fmt.TERA_UNITS.get(_named(q.symbol, src)[1], "× 10¹²")
     return shown(q, fmt.tera(q.value, digits), src, digits=digits, scale=Fraction(1, 10**12), unit=unit)
 
 

@@ -285,17 +285,39 @@ def roofline_figure(w4):
 
 # ---------------------------------------------------------------- the explorers: the roofline and "내 커널"
 
-def machine_words(hw, src: dict) -> dict[str, str]:
-    """P and BW in 10¹², and I*, each with its record."""
+def machine_words(hw, src: dict, dtype: str) -> dict[str, str]:
+    """P and BW in 10¹², and I*, each with its record; P in the unit `dtype` counts (`fmt.unit`: TOPS for INT8)."""
     tera = Fraction(1, TERA)
-    return {"P": why.number(hw.derivation("P"), 3, src, tera, "TFLOPs/s"),
+    return {"P": why.number(hw.derivation("P"), 3, src, tera, fmt.unit("TFLOPs/s", dtype)),
             "BW": why.number(hw.derivation("BW"), 3, src, tera, "TB/s"), "ridge": why.number(hw.derivation("I*"), 3, src)}
 
 
 
 
-ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)", "제한 자원"]
 ROOFLINE_ALIGN = "lrrrl"
+UNIT_FIELDS = {"u-I": "FLOPs/Byte", "u-rate": "TFLOPs/s"}   # the explorer's fields that name a unit of work
+
+
+def unit_fields(dtype: str) -> dict[str, str]:
+    """The units ②'s explorer writes beside its numbers, as `dtype` counts its work (`fmt.unit`): FLOPs/Byte and
+    TFLOPs/s for a floating-point dtype, OPs/Byte and TOPS for an integer one."""
+    return {name: fmt.unit(u, dtype) for name, u in UNIT_FIELDS.items()}
+
+
+def roofline_headers(dtype: str) -> list[str]:
+    """The header of ②'s explorer table, its units those of `dtype` (`unit_fields`)."""
+    u = unit_fields(dtype)
+    return ["경우", f"I ({u['u-I']})", f"성능 상한 ({u['u-rate']})", "Roofline 예상 시간 (ms)", "제한 자원"]
+
+
+def op_sources(w4) -> dict:
+    """`why.sources(w4)` with the units of work in the derivations following w4's dtype (`fmt.unit`): an integer
+    dtype's F, P, I, R_roof … are counted in OPs (the page's own names, `("name", symbol)`)."""
+    src = why.sources(w4)
+    for symbol, (name, u) in why.NAMES.items():
+        if fmt.unit(u, w4.dtype) != u:
+            src[("name", symbol)] = (name, fmt.unit(u, w4.dtype))
+    return src
 
 
 def roofline_row(case, src: dict, memory: str = "HBM") -> list[str]:
@@ -313,8 +335,9 @@ def roofline_state(w4) -> dict:
     cases = problems.week4_cases(w4)
     engine.check_colours(cases)
     name = w4.preset.name
-    src = why.sources(w4)
-    fields = {**machine_words(hw, src), "machine": f"{name}, {w4.dtype}",
+    src = op_sources(w4)
+    units = unit_fields(w4.dtype)
+    fields = {**machine_words(hw, src, w4.dtype), **units, "machine": f"{name}, {w4.dtype}",
               "shape": why.around(why.var("N", w4.N, src), f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}"),
               "regimes": why.sentence(regimes(cases, src), ".")}
     I_all = [c.cost.I for c in cases] + [hw.ridge]
@@ -328,8 +351,8 @@ def roofline_state(w4) -> dict:
         "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_hi),
         "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_hi)],
         "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['ridge']}", "vline": True}],
-        "aria": (f"{name} {w4.dtype}의 Roofline. 분기점 I* = {fields['ridge']} FLOPs/Byte, 연산 상한 P = {fields['P']} "
-                 f"TFLOPs/s. 점은 " + ", ".join(f"{ko.case(c)} (I = {fmt.decimal(c.cost.I, 3)})" for c in cases)
+        "aria": (f"{name} {w4.dtype}의 Roofline. 분기점 I* = {fields['ridge']} {units['u-I']}, 연산 상한 P = {fields['P']} "
+                 f"{units['u-rate']}. 점은 " + ", ".join(f"{ko.case(c)} (I = {fmt.decimal(c.cost.I, 3)})" for c in cases)
                  + "의 성능 상한이다."),
         "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}]
                   + [{"color": case_color(i), "points": 9} for i in range(len(cases))],
@@ -356,7 +379,7 @@ def roofline_predict(w4) -> dict:
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
     questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
-                                      no_reuse=kernels.matmul_no_reuse(N, s, s))
+                                      no_reuse=kernels.matmul_no_reuse(N, s, s), dtype=w4.dtype)
     return pr.part(questions, fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
 
 
@@ -504,11 +527,12 @@ def roofline_explorer(w4) -> explorer.Explorer:
                 + explorer.select(uid, "dtype", "자료형", all_dtypes, dtype, allowed[start]))
     body = (
         f'<p class="rl-summary" aria-live="polite">{explorer.field("shape", f["shape"])} 행렬곱, {explorer.field("machine", f["machine"])}: '
-        f'P = {explorer.field("P", f["P"])} TFLOPs/s, BW = {explorer.field("BW", f["BW"])} TB/s, 분기점 I* = P/BW = '
-        f'{explorer.field("ridge", f["ridge"])} FLOPs/Byte. {explorer.field("regimes", f["regimes"])}</p>'
+        f'P = {explorer.field("P", f["P"])} {explorer.field("u-rate", f["u-rate"])}, BW = {explorer.field("BW", f["BW"])} '
+        f'TB/s, 분기점 I* = P/BW = {explorer.field("ridge", f["ridge"])} {explorer.field("u-I", f["u-I"])}. '
+        f'{explorer.field("regimes", f["regimes"])}</p>'
         + explorer.plot(uid, "roofline", plot["aria"])
         + explorer.legend(plot["legend"], "roofline")
-        + explorer.rows_table("cases", ROOFLINE_HEADERS, first["tables"]["cases"])
+        + unit_headed(explorer.rows_table("cases", roofline_headers(dtype), first["tables"]["cases"]), f)
     )
     intro = (f"{explorer.field('shape', f['shape'])} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
              f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다. {MODEL_NOTE}")
@@ -517,7 +541,18 @@ def roofline_explorer(w4) -> explorer.Explorer:
             f"{MODEL_NOTE} 아래는 지금 조건({f['machine']})의 값이다.")
     rows = first["tables"]["cases"]["rows"]
     return explorer.Explorer("roofline", explorer.wrap(uid, intro, controls, body, data),
-                    explorer.markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, ROOFLINE_ALIGN)), explorer.count(data))
+                    explorer.markdown(note, tables.markdown(roofline_headers(dtype), rows, ROOFLINE_ALIGN)),
+                    explorer.count(data))
+
+
+def unit_headed(table: str, fields: dict) -> str:
+    """②'s explorer table (`explorer.rows_table`) with the units in its header as the fields `u-I` and `u-rate`, so
+    that the page's script writes the chosen dtype's units there too."""
+    for name in UNIT_FIELDS:
+        said = f"({html.escape(fields[name])})</th>"
+        assert table.count(said) == 1, said
+        table = table.replace(said, f"({explorer.field(name, fields[name])})</th>")
+    return table
 
 
 def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -> explorer.Explorer:
