@@ -295,7 +295,7 @@ def machine_words(hw, src: dict, dtype: str) -> dict[str, str]:
 
 
 ROOFLINE_ALIGN = "lrrrl"
-UNIT_FIELDS = {"u-I": "FLOPs/Byte", "u-rate": "TFLOPs/s"}   # the explorer's fields that name a unit of work
+UNIT_FIELDS = {"u-I": "FLOPs/Byte", "u-rate": "TFLOPs/s", "u-F": "FLOPs"}   # the explorers' fields that name a unit of work
 
 
 def unit_fields(dtype: str) -> dict[str, str]:
@@ -310,14 +310,16 @@ def roofline_headers(dtype: str) -> list[str]:
     return ["경우", f"I ({u['u-I']})", f"성능 상한 ({u['u-rate']})", "Roofline 예상 시간 (ms)", "제한 자원"]
 
 
+def op_names(dtype: str) -> dict:
+    """The page's own names (`("name", symbol)` in a why source) that count `dtype`'s work in its unit (`fmt.unit`):
+    an integer dtype's F, P, I, R_roof … in OPs; none for a floating-point dtype."""
+    return {("name", symbol): (name, fmt.unit(u, dtype)) for symbol, (name, u) in why.NAMES.items()
+            if fmt.unit(u, dtype) != u}
+
+
 def op_sources(w4) -> dict:
-    """`why.sources(w4)` with the units of work in the derivations following w4's dtype (`fmt.unit`): an integer
-    dtype's F, P, I, R_roof … are counted in OPs (the page's own names, `("name", symbol)`)."""
-    src = why.sources(w4)
-    for symbol, (name, u) in why.NAMES.items():
-        if fmt.unit(u, w4.dtype) != u:
-            src[("name", symbol)] = (name, fmt.unit(u, w4.dtype))
-    return src
+    """`why.sources(w4)`, its derivations counting w4's dtype's work in its unit (`op_names`)."""
+    return {**why.sources(w4), **op_names(w4.dtype)}
 
 
 def roofline_row(case, src: dict, memory: str = "HBM") -> list[str]:
@@ -437,9 +439,10 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
     hw = catalog.roofline(hardware, dtype)
     cost = kernel_cost(kind, sizes, catalog.dtypes[dtype])
     t = Timing(cost, hw)
-    src = kernel_sources(kind, sizes, hardware, dtype, origins or {})
+    src = {**kernel_sources(kind, sizes, hardware, dtype, origins or {}), **op_names(dtype)}
     name = catalog.presets[hardware].name
-    fields = {"k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
+    units = unit_fields(dtype)
+    fields = {**units, "k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
               "k-Q": why.integer(t.derivation("Q"), src), "k-I": why.decimal(t.derivation("I"), 6, src),
               "k-R": why.tera(t.derivation("R_roof"), 6, src), "k-bound": ko.bound(t, ex.memory_name(catalog.presets[hardware])),
               "k-t": why.ms(t.derivation("t_ideal"), 6, src), "k-ridge": why.number(hw.derivation("I*"), 3, src),
@@ -459,7 +462,7 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
         fields.update({"k-achieved": why.tera(measured, 6, src),
                        "k-share": why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)})
         fields["k-verdict"] = (
-            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} TFLOPs/s보다 크다. 모델로는 불가능한 값이니 "
+            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} {units['u-rate']}보다 크다. 모델로는 불가능한 값이니 "
             "F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 확인하자." if achieved > t.R_roof else
             f"성능 상한의 {fmt.percent(share, 1)}에 닿았다.")
         ys.append([coord(achieved / TERA) if x == cost.I else None for x in xs])
@@ -468,17 +471,18 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
     plot = {"x": [coord(x) for x in xs], "y": ys, "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_top),
             "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_top)],
             "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['k-ridge']}", "vline": True}],
-            "aria": (f"{name} {dtype}의 Roofline 위의 내 커널. I = {fmt.decimal(cost.I, 3)} FLOPs/Byte, 성능 상한 "
-                     f"{fmt.tera(t.R_roof, 3)} TFLOPs/s" + (f", 측정 처리율 {fmt.tera(achieved, 3)} TFLOPs/s." if achieved else ".")),
+            "aria": (f"{name} {dtype}의 Roofline 위의 내 커널. I = {fmt.decimal(cost.I, 3)} {units['u-I']}, 성능 상한 "
+                     f"{fmt.tera(t.R_roof, 3)} {units['u-rate']}"
+                     + (f", 측정 처리율 {fmt.tera(achieved, 3)} {units['u-rate']}." if achieved else ".")),
             "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}, {"color": case_color(0), "points": 11}]
                       + ([{"color": "var(--rl-accent)", "points": 11}] if achieved else []),
             "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델이 주는 점 (성능 상한 아래)"]]
                       + ([["var(--rl-accent)", False, "측정한 처리율"]] if achieved else [])}
     return {"fields": fields, "flags": {"above": achieved is not None and achieved > t.R_roof},
-            "plots": {"kernel": plot}, "predict": kernel_predict(kind, cost, hw)}
+            "plots": {"kernel": plot}, "predict": kernel_predict(kind, cost, hw, dtype)}
 
 
-def kernel_predict(kind: str, cost, hw) -> dict:
+def kernel_predict(kind: str, cost, hw, dtype: str = "") -> dict:
     """"내 커널" predict first (the live mode): which resource limits and the ideal time of the reader's kernel
     (`predict.roofline_questions`; FMA counted as one FLOP only for the matmul kernels, C's write only where the
     kernel writes). I = F/Q is not asked: F and Q stay on the page (the reader's own numbers, or one step from
@@ -486,7 +490,7 @@ def kernel_predict(kind: str, cost, hw) -> dict:
     time, wherever else the page shows it (the table of the page's tiles), is masked by predict.js."""
     name = KERNELS[choice(kind, "kernel", KERNELS, "커널")][0]
     questions = pr.roofline_questions(f"내 커널({name})", "내 커널", cost, hw,
-                                      fma=kind in ("matmul", "gemv", "batched_gemm"))
+                                      fma=kind in ("matmul", "gemv", "batched_gemm"), dtype=dtype)
     return pr.part(questions, fields=["k-I", "k-R", "k-bound", "k-t", "k-share", "k-verdict"], plots=["kernel"])
 
 
@@ -548,7 +552,7 @@ def roofline_explorer(w4) -> explorer.Explorer:
 def unit_headed(table: str, fields: dict) -> str:
     """②'s explorer table (`explorer.rows_table`) with the units in its header as the fields `u-I` and `u-rate`, so
     that the page's script writes the chosen dtype's units there too."""
-    for name in UNIT_FIELDS:
+    for name in ("u-I", "u-rate"):
         said = f"({html.escape(fields[name])})</th>"
         assert table.count(said) == 1, said
         table = table.replace(said, f"({explorer.field(name, fields[name])})</th>")
@@ -581,15 +585,22 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
                                "hardware": [[key, preset.name] for key, preset in w4.catalog.presets.items()],
                                "dtype": [[name, name] for name in w4.catalog.dtypes]}
     data["live"]["sizes"] = {key: list(names) for key, (_, names) in KERNELS.items()}
-    rows = [("하드웨어", explorer.field("k-machine", f["k-machine"])), ("F (FLOPs)", explorer.field("k-F", f["k-F"])),
-            ("Q (Byte)", explorer.field("k-Q", f["k-Q"])), ("I (FLOPs/Byte)", explorer.field("k-I", f["k-I"])),
-            ("성능 상한 R_roof (TFLOPs/s)", explorer.field("k-R", f["k-R"])), ("제한 자원", explorer.field("k-bound", f["k-bound"])),
-            ("Roofline 예상 시간 (ms)", explorer.field("k-t", f["k-t"])),
-            ("측정 처리율 (TFLOPs/s)", explorer.field("k-achieved", f["k-achieved"])),
-            ("성능 상한 대비", explorer.field("k-share", f["k-share"]))]
+    # each label (its unit a field the chosen dtype rewrites: `unit_fields`), its field
+    labels = [("하드웨어", None), ("F", "u-F"), ("Q", "Byte"), ("I", "u-I"), ("성능 상한 R_roof", "u-rate"),
+              ("제한 자원", None), ("Roofline 예상 시간", "ms"), ("측정 처리율", "u-rate"), ("성능 상한 대비", None)]
+    keys = ["k-machine", "k-F", "k-Q", "k-I", "k-R", "k-bound", "k-t", "k-achieved", "k-share"]
+
+    def label(text, unit, as_html):
+        if unit is None:
+            return html.escape(text) if as_html else text
+        if unit not in UNIT_FIELDS:
+            return html.escape(f"{text} ({unit})") if as_html else f"{text} ({unit})"
+        return f"{html.escape(text)} ({explorer.field(unit, f[unit])})" if as_html else f"{text} ({f[unit]})"
+
+    rows = [(label(h, u, True), explorer.field(k, f[k])) for (h, u), k in zip(labels, keys)]
     table = ('<div class="pst-scrollable-table-container"><table class="table rl-table"><thead><tr>'
              '<th class="head text-left">항목</th><th class="head text-right">값</th></tr></thead><tbody>'
-             + "".join(f'<tr><td class="text-left">{html.escape(h)}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
+             + "".join(f'<tr><td class="text-left">{h}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
              + "</tbody></table></div>")
     body = (f'<p class="rl-summary rl-verdict" aria-live="polite">{explorer.field("k-verdict", f["k-verdict"])}</p>'
             + explorer.plot(uid, "kernel", plot["aria"]) + explorer.legend(plot["legend"], "kernel") + table)
@@ -598,8 +609,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
              "이 페이지에서 직접 계산하기를 켜면 F와 Q를 직접 적거나 커널과 크기를 고르고, 잰 시간을 적어 달성한 처리율까지 볼 수 있다.")
     note = ("강의 사이트의 이 자리에서는 내 커널의 F와 Q(또는 커널과 크기)와 잰 시간을 적어 Roofline 위의 위치를 볼 수 있다. "
             f"아래는 예로 든 {example}의 값이다.")
-    md_rows = [(h, f[k]) for h, k in zip([r[0] for r in rows], ["k-machine", "k-F", "k-Q", "k-I", "k-R", "k-bound", "k-t",
-                                                                  "k-achieved", "k-share"])]
+    md_rows = [(label(h, u, False), f[k]) for (h, u), k in zip(labels, keys)]
     return explorer.Explorer("kernel", explorer.wrap(uid, intro, "", body, data), explorer.markdown(note, tables.markdown(["항목", "값"], md_rows, "lr")), 1)
 
 
