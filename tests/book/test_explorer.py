@@ -66,7 +66,8 @@ READ = r"""(root) => {
   });
   const charts = {};
   for (const [name, u] of Object.entries(root.rlExplorer ? root.rlExplorer.charts : {})) {
-    charts[name] = {data: u.data, aria: u.root.parentElement.getAttribute("aria-label")};
+    charts[name] = {data: u.data, aria: u.root.parentElement.getAttribute("aria-label"),
+                    labels: u.axes.map((a) => norm(String(a.label || "")))};   // drawn on the canvas: the axes' own options
   }
   return {
     controls,
@@ -127,6 +128,8 @@ def check_roofline(course, shown, plots=True):
     assert shown["heads"][0][1:3] == heads, (key, dtype, shown["heads"])
     if not plots:
         return
+    axes = " ".join(shown["charts"]["roofline"]["labels"])   # the state's own axis units
+    assert fmt.unit("FLOPs/Byte", dtype) in axes and fmt.unit("TFLOPs/s", dtype) in axes, (key, dtype, axes)
     data = shown["charts"]["roofline"]["data"]
     xs, line, cases = data[0], data[1], data[2:]
     assert close(max(line), want["P"]), "the compute ceiling is not at P"

@@ -304,6 +304,12 @@ def unit_fields(dtype: str) -> dict[str, str]:
     return {name: fmt.unit(u, dtype) for name, u in UNIT_FIELDS.items()}
 
 
+def axis_labels(dtype: str) -> dict[str, str]:
+    """The axes of ②'s explorer plots, in `dtype`'s units (`unit_fields`): a state carries them (explorer.js)."""
+    u = unit_fields(dtype)
+    return {"xlabel": f"산술 강도 I ({u['u-I']}, 로그 축)", "ylabel": f"R ({u['u-rate']}, 로그 축)"}
+
+
 def roofline_headers(dtype: str) -> list[str]:
     """The header of ②'s explorer table, its units those of `dtype` (`unit_fields`)."""
     u = unit_fields(dtype)
@@ -356,6 +362,7 @@ def roofline_state(w4) -> dict:
         "aria": (f"{name} {w4.dtype}의 Roofline. 분기점 I* = {fields['ridge']} {units['u-I']}, 연산 상한 P = {fields['P']} "
                  f"{units['u-rate']}. 점은 " + ", ".join(f"{ko.case(c)} (I = {fmt.decimal(c.cost.I, 3)})" for c in cases)
                  + "의 성능 상한이다."),
+        **axis_labels(w4.dtype),
         "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}]
                   + [{"color": case_color(i), "points": 9} for i in range(len(cases))],
         "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], ["var(--rl-muted)", True, "분기점 I*"]]
@@ -468,7 +475,7 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
         ys.append([coord(achieved / TERA) if x == cost.I else None for x in xs])
         y_lo = min(y_lo, achieved / TERA / 2)
         y_top = max(y_top, achieved / TERA * 4)
-    plot = {"x": [coord(x) for x in xs], "y": ys, "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_top),
+    plot = {**axis_labels(dtype), "x": [coord(x) for x in xs], "y": ys, "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_top),
             "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_top)],
             "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['k-ridge']}", "vline": True}],
             "aria": (f"{name} {dtype}의 Roofline 위의 내 커널. I = {fmt.decimal(cost.I, 3)} {units['u-I']}, 성능 상한 "
@@ -520,7 +527,7 @@ def roofline_explorer(w4) -> explorer.Explorer:
             "dtype": {"kind": "select", "options": all_dtypes, "initial": dtype, "depends": "hw", "allowed": allowed},
         },
         "parts": [{"on": ["hw", "dtype"], "states": states}],
-        "plots": {"roofline": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+        "plots": {"roofline": axis_labels(dtype)},
         "live": explorer.live_form("roofline", w4),
         "hash": {"hw": "hardware", "dtype": "dtype"},
     }
@@ -578,7 +585,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     # the page's own state is shown as it is: its predict part is the live mode's (no bytes in the page)
     shown = {k: v for k, v in state.items() if k != "predict"}
     data = {"controls": {}, "parts": [{"on": [], "states": {"": shown}}],
-            "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+            "plots": {"kernel": axis_labels(w4.dtype)},
             "live": explorer.live_form("kernel", w4, **values)}
     data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()],
                                # the machine and the dtype from lists, as the explorers offer them (not a typed key)
