@@ -439,13 +439,13 @@
           x: {time: false, distr: 3, log: 10, range: () => now().xrange},
           y: {distr: 3, log: 10, range: () => now().yrange},
         },
-        axes: [axis("xticks", spec.xlabel), Object.assign(axis("yticks", spec.ylabel), {size: 58})],
+        axes: [axis("xticks", plot.xlabel || spec.xlabel), Object.assign(axis("yticks", plot.ylabel || spec.ylabel), {size: 58})],
         series,
         hooks: {draw: [marks]},
       };
       const data = [plot.x].concat(plot.y);
       const old = this.charts[name];
-      const signature = JSON.stringify(specSeries);
+      const signature = JSON.stringify([specSeries, plot.xlabel, plot.ylabel]);   // a state's own axis labels (its units)
       if (old && old.width === width && old._rlTheme === ink && old._rlSeries === signature) {   // same size, colours, series: new data only
         old.setData(data);
         return;

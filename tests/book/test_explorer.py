@@ -66,13 +66,15 @@ READ = r"""(root) => {
   });
   const charts = {};
   for (const [name, u] of Object.entries(root.rlExplorer ? root.rlExplorer.charts : {})) {
-    charts[name] = {data: u.data, aria: u.root.parentElement.getAttribute("aria-label")};
+    charts[name] = {data: u.data, aria: u.root.parentElement.getAttribute("aria-label"),
+                    labels: u.axes.map((a) => norm(String(a.label || "")))};   // drawn on the canvas: the axes' own options
   }
   return {
     controls,
     tables: [...root.querySelectorAll("table")].map((t) =>
       [...t.querySelectorAll("tbody tr")].map((tr) => [...tr.cells].map((td) => norm(td.innerText)))),
     summary: norm(root.querySelector(".rl-summary").innerText),
+    heads: [...root.querySelectorAll("table")].map((t) => [...t.querySelectorAll("thead th")].map((th) => norm(th.innerText))),
     charts,
     widths: [...root.querySelectorAll("[data-rl-width]")].map((el) => el.style.width),
   };
@@ -109,8 +111,9 @@ def expect_roofline(course, key: str, dtype: str) -> dict:
         memory = "HBM" if preset.memory.startswith("HBM") else preset.memory   # the memory by its name
         rows.append([label, fmt.decimal(cost.I, 6), fmt.tera(t.R_roof, 6), fmt.ms(t.t_ideal, 6), ko.bound(t, memory)])
         points.append((float(cost.I), float(t.R_roof) / TERA))
-    summary = [f"{preset.name}, {dtype}", f"P = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
-               f"BW = {fmt.number(hw.BW / TERA, 3)} TB/s", f"I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"]
+    summary = [f"{preset.name}, {dtype}", f"P = {fmt.number(hw.P / TERA, 3)} {fmt.unit('TFLOPs/s', dtype)}",
+               f"BW = {fmt.number(hw.BW / TERA, 3)} TB/s",
+               f"I* = P/BW = {fmt.number(hw.ridge, 3)} {fmt.unit('FLOPs/Byte', dtype)}"]   # OPs for an integer dtype
     return {"rows": rows, "points": points, "P": float(hw.P) / TERA, "summary": summary}
 
 
@@ -121,8 +124,12 @@ def check_roofline(course, shown, plots=True):
     assert shown["tables"][0] == want["rows"], (key, dtype)
     for part in want["summary"]:
         assert part in shown["summary"], (part, shown["summary"])
+    heads = [f"I ({fmt.unit('FLOPs/Byte', dtype)})", f"성능 상한 ({fmt.unit('TFLOPs/s', dtype)})"]   # the chosen dtype's units
+    assert shown["heads"][0][1:3] == heads, (key, dtype, shown["heads"])
     if not plots:
         return
+    axes = " ".join(shown["charts"]["roofline"]["labels"])   # the state's own axis units
+    assert fmt.unit("FLOPs/Byte", dtype) in axes and fmt.unit("TFLOPs/s", dtype) in axes, (key, dtype, axes)
     data = shown["charts"]["roofline"]["data"]
     xs, line, cases = data[0], data[1], data[2:]
     assert close(max(line), want["P"]), "the compute ceiling is not at P"

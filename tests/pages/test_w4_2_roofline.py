@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from fractions import Fraction
 
 import pytest
@@ -229,3 +230,59 @@ def test_my_kernel_is_the_model(live_course, kind, sizes, cost):
 def test_my_kernel_without_a_time(live_course):
     f = live("kernel", hardware="T4", dtype="FP32", kernel="custom", F=1000, Q=10, t_ms="")["state"]["fields"]
     assert (f["k-achieved"], f["k-share"], f["k-verdict"]) == ("–", "–", "")
+
+
+OPS = re.compile(r"(?<![A-Za-z])(OPs?|TOPS|GOPs)(?![A-Za-z])")   # an integer unit of work, not inside FLOPs
+
+
+def test_roofline_explorer_counts_an_integer_dtype_in_ops(course):
+    """② on every preset and dtype it has: an integer dtype's state (fields, table, plot, predict part and every
+    derivation it cites) counts its work in OPs (OPs/Byte, TOPS) and never in FLOPs; a float's never in OPs."""
+    from roofline.show import why
+    from roofline.show.pages import w4_2_roofline as page
+
+    ops = OPS
+    seen = set()
+    for key, preset in course.presets.items():
+        for dtype in preset.peak:
+            pool = {}
+            state = why.pooled(page.roofline_state(course.week4.with_(hardware=key, dtype=dtype)), pool)
+            text = json.dumps([state, pool], ensure_ascii=False)
+            if fmt.integer_dtype(dtype):
+                assert "FLOP" not in text, (key, dtype)
+                assert {"OPs/Byte", "TOPS"} <= set(state["fields"].values()), (key, dtype)
+                assert '"unit": "OPs/s"' in text or '"unit":"OPs/s"' in text, (key, dtype)
+            else:
+                assert not ops.search(text), (key, dtype, ops.search(text))
+                assert {"FLOPs/Byte", "TFLOPs/s"} <= set(state["fields"].values()), (key, dtype)
+            seen.add(fmt.integer_dtype(dtype))
+    assert seen == {True, False}   # the presets have both kinds
+
+
+def test_roofline_explorer_header_units_are_fields(course):
+    """The explorer's table header and summary name their units as fields the chosen state rewrites."""
+    from roofline.show.pages import w4_2_roofline as page
+
+    html = page.roofline_explorer(course.week4).html
+    for name in ("u-I", "u-rate"):
+        assert html.count(f'data-rl-field="{name}"') == 2   # the summary and the table's header
+    assert page.roofline_headers("INT8")[1:3] == ["I (OPs/Byte)", "성능 상한 (TOPS)"]
+    assert page.roofline_headers("FP16")[1:3] == ["I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)"]
+
+
+@pytest.mark.parametrize("kind, sizes", [("matmul", {"N": 3000, "T": 75}), ("vector_add", {"L": 123_456_789})])
+def test_my_kernel_counts_an_integer_dtype_in_ops(course, kind, sizes):
+    """"내 커널" on every preset and dtype (the live mode offers them all), with a measured time: an integer dtype's
+    state and its derivations never say FLOPs, a float's never OPs."""
+    from roofline.show import why
+    from roofline.show.pages import w4_2_roofline as page
+
+    for key, preset in course.presets.items():
+        for dtype in preset.peak:
+            pool = {}
+            state = page.kernel_state(course.catalog, key, dtype, kind, sizes, t_ms=1)
+            text = json.dumps([why.pooled(state, pool), pool], ensure_ascii=False)
+            if fmt.integer_dtype(dtype):
+                assert "FLOP" not in text, (key, dtype)
+            else:
+                assert not OPS.search(text), (key, dtype, OPS.search(text))

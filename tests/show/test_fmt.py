@@ -20,3 +20,14 @@ def test_formatting_in_the_seeds_style():
     assert fmt.power10(20 * 10**12) == "20 × 10¹²"
     assert fmt.percent(Fraction(243, 1000)) == "24.3%"
     assert re.fullmatch(r"\d+\.\d{6}", fmt.ms(Fraction(1, 3)))
+
+
+def test_unit_counts_an_integer_dtype_in_ops():
+    """One place names the unit of work by dtype: OPs, TOPS and OPs/Byte for an integer dtype (as the notes teach),
+    the floating-point units unchanged for a float, any other unit unchanged for both."""
+    assert [fmt.unit(u, "INT8") for u in ("FLOPs", "FLOPs/s", "TFLOPs/s", "FLOPs/Byte")] == ["OPs", "OPs/s", "TOPS",
+                                                                                           "OPs/Byte"]
+    for dtype in ("FP32", "TF32", "FP16", "BF16", "FP8", ""):
+        assert [fmt.unit(u, dtype) for u in ("FLOPs", "TFLOPs/s", "FLOPs/Byte")] == ["FLOPs", "TFLOPs/s", "FLOPs/Byte"]
+    assert [fmt.unit(u, "INT8") for u in ("Byte", "TB/s", "ms")] == ["Byte", "TB/s", "ms"]
+    assert fmt.TERA_UNITS[fmt.unit("FLOPs/s", "INT8")] == fmt.unit("TFLOPs/s", "INT8")

@@ -47,12 +47,12 @@ def check_common(part):
         assert q["why"] and q["ask"]
 
 
-def check_roofline_questions(part, cost, hw):
+def check_roofline_questions(part, cost, hw, dtype=""):
     t = Timing(cost, hw)
     q = by_id(part)
     assert q["bound"]["answer"] == ("memory" if t.memory_bound else "compute")
     assert ("메모리 대역폭이 제한한다" in q["bound"]["why"]) == (cost.I < hw.ridge)
-    assert f"I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte" in q["bound"]["why"]
+    assert f"I* = P/BW = {fmt.number(hw.ridge, 3)} {fmt.unit('FLOPs/Byte', dtype)}" in q["bound"]["why"]   # OPs: INT
     if "t" not in q:          # the time that moved, asked where the other is the page's own (the week-3 note)
         (qid, value), = [(k, getattr(t, k)) for k in ("t_compute", "t_memory") if k in q]
         assert pr.exact(q[qid]["answer"]) == value
@@ -85,7 +85,8 @@ def test_roofline_states(course):
         assert state["predict"] == live["predict"], key
         s = course.dtypes[dtype]
         T = w4.tiles[len(w4.tiles) // 2]
-        check_roofline_questions(state["predict"], kernels.matmul_tiled(w4.N, T, s, s), course.catalog.roofline(hardware, dtype))
+        check_roofline_questions(state["predict"], kernels.matmul_tiled(w4.N, T, s, s), course.catalog.roofline(hardware, dtype),
+                                 dtype)
 
 
 def test_matmul_states(course):

@@ -22,7 +22,7 @@ explorer.js fetches, tools/coursebook/assets.py):
                          "depends": other, "allowed": {other_key: [key, …]}}},          # depends/allowed optional
      "parts": [{"on": [control, …], "states": {"k1|k2": state}}],                         # state: see engine
      "plots": {name: {"series": [{"color": …, "width": …, "dash": […], "points": size, "line": bool}],
-                      "xlabel": …, "ylabel": …}},                 # a state's plot may carry its own series, legend
+                      "xlabel": …, "ylabel": …}},     # a state's plot may carry its own series, legend, xlabel, ylabel
      "hash": {control: name in the page's address},               # optional: the state link
      "live": {"page": …, "fields": [[name, label, value], …]}}    # optional: the live mode's form
 """

@@ -13,6 +13,25 @@ from fractions import Fraction
 
 TERA = 10**12   # FLOPs/s and Byte/s per tera
 
+# a rate's unit → the same rate in 10¹² (the pages' scale for P, R and BW): integers' TOPS as the notes teach it
+TERA_UNITS = {"FLOPs/s": "TFLOPs/s", "OPs/s": "TOPS", "Byte/s": "TB/s"}
+# what an integer dtype counts instead of floating-point operations: OPs (chapters/flashattention.md: "정수형은 FLOP
+# 대신 정수 연산(OP)을 세므로 … TOPS와 OPs/Byte로 읽는다")
+INTEGER_UNITS = {"FLOP": "OP", "FLOPs": "OPs", "GFLOPs": "GOPs", "FLOPs/s": "OPs/s", "TFLOPs/s": TERA_UNITS["OPs/s"],
+                 "FLOPs/Byte": "OPs/Byte"}
+
+
+def integer_dtype(dtype: str) -> bool:
+    """An integer dtype (INT8, INT4): its work is counted in OPs, not FLOPs."""
+    return dtype.startswith("INT")
+
+
+def unit(name: str, dtype: str) -> str:
+    """`name`, a unit of floating-point work (FLOP, FLOPs, FLOPs/s, TFLOPs/s, FLOPs/Byte), as `dtype` counts it: the same
+    for a floating-point dtype, in integer operations for an integer one (OP, OPs, OPs/s, TOPS, OPs/Byte). Any other
+    unit (Byte, TB/s, ms) is the same for every dtype."""
+    return INTEGER_UNITS.get(name, name) if integer_dtype(dtype) else name
+
 
 def _exact(x) -> Fraction:
     if isinstance(x, float):

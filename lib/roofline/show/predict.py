@@ -111,10 +111,12 @@ def bound_key(timing) -> str:
 
 # ---------------------------------------------------------------- the roofline's questions (②, ⑤, the week-3 note, "내 커널")
 
-def bound_why(label: str, I, hw) -> str:
-    """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW."""
-    star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} FLOPs/Byte"
-    head = f"{label}의 I = {fmt.number(I, 3)} FLOPs/Byte"
+def bound_why(label: str, I, hw, dtype: str = "") -> str:
+    """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW (in the
+    unit `dtype` counts: `fmt.unit`; "" for floating point)."""
+    per_byte = fmt.unit("FLOPs/Byte", dtype)
+    star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} {per_byte}"
+    head = f"{label}의 I = {fmt.number(I, 3)} {per_byte}"
     if I == hw.ridge:
         return f"{ko.particle(head, '이/가')} {ko.particle(star, '과/와')} 같아 두 상한이 만난다: 메모리와 연산이 함께 제한한다."
     if I < hw.ridge:
@@ -134,14 +136,15 @@ def time_why(timing) -> str:
 
 def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | None = None, no_reuse=None,
                        fma: bool = True, bound_extra: str = "", time_extra: str = "", ms_text=None,
-                       time: str = "t") -> list[dict]:
+                       time: str = "t", dtype: str = "") -> list[dict]:
     """Which resource limits `cost` on `hw`, its I (when `intensity_why` says why) and its ideal time, for the
     subject `subject` ("4,096×4,096 행렬곱, T = 64") named `label` ("T = 64"). The mistakes are the model's own
     calls with one thing changed: C's write left out (when the kernel writes), an FMA counted as one FLOP (`fma`:
     a kernel of multiply-adds), no reuse (`no_reuse`: its cost), ms and s swapped. `ms_text`: how the page writes
     the time (seconds → "8.657043 ms"), fmt.ms with 6 decimals unless given. `time`: the time asked — "t" the ideal
     time, or "t_compute" / "t_memory" when the page already shows the other one unchanged (then t would be read off
-    the page: the week-3 note with only P or only BW moved)."""
+    the page: the week-3 note with only P or only BW moved). `dtype`: the unit of the work in the limiting resource's
+    why (`fmt.unit`; "" for floating point)."""
     t = Timing(cost, hw)
     other = {}
     if cost.Q_write and cost.Q_read:
@@ -150,14 +153,15 @@ def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | 
         other["fma-one"] = Cost(F=cost.F // 2, Q_read=cost.Q_read, Q_write=cost.Q_write)
     if no_reuse is not None:
         other["tile-reuse-ignored"] = no_reuse
-    hints = {"c-write": "C를 쓰는 Byte를 빼먹은 Q로 센 값이다.", "fma-one": "곱셈과 덧셈을 FLOP 하나로 세어 F가 반이 된 값이다.",
+    op = fmt.unit("FLOP", dtype)
+    hints = {"c-write": "C를 쓰는 Byte를 빼먹은 Q로 센 값이다.", "fma-one": f"곱셈과 덧셈을 {op} 하나로 세어 F가 반이 된 값이다.",
              "tile-reuse-ignored": "타일 안의 재사용 없이 센 값(재사용 없음)이다."}
     choice_hints = {"c-write": "C를 쓰는 Byte를 빼면 Q가 작아져 I가 커지고, 그러면 제한 자원이 바뀐다.",
-                    "fma-one": "FMA를 FLOP 하나로 세면 F와 I가 반이 되고, 그러면 제한 자원이 바뀐다.",
+                    "fma-one": f"FMA를 {op} 하나로 세면 F와 I가 반이 되고, 그러면 제한 자원이 바뀐다.",
                     "tile-reuse-ignored": "재사용 없이 세면 I가 훨씬 작아지고, 그러면 제한 자원이 바뀐다."}
     shorter = COMPUTE if t.memory_bound else MEMORY     # the resource of the shorter time
     bound = choice("bound", f"{subject}: 무엇이 제한할까?", BOUND_CHOICES, bound_key(t),
-                   bound_why(label, cost.I, hw) + bound_extra,
+                   bound_why(label, cost.I, hw, dtype) + bound_extra,
                    [Mistake("ideal-min", shorter, "긴 쪽의 자원이 한계 자원이다: 느린 쪽이 시간을 정한다.")]
                    + [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
     out = [bound]

@@ -171,8 +171,8 @@ def _named(symbol: str, src: dict) -> tuple[str, str]:
         return src[("name", symbol)]
     if symbol in NAMES:
         return NAMES[symbol]
-    if symbol.startswith("P_") and "/" not in symbol:   # P_FP16: a dtype's peak
-        return f"{symbol[2:]} 최대 연산 성능", "FLOPs/s"
+    if symbol.startswith("P_") and "/" not in symbol:   # P_FP16: a dtype's peak, in the unit it counts (OPs/s: INT8)
+        return f"{symbol[2:]} 최대 연산 성능", fmt.unit("FLOPs/s", symbol[2:])
     for slash in (" / ", "/"):   # a ratio of two named quantities
         if slash in symbol:
             top, bottom = (_named(side.strip(), src)[0] for side in symbol.split(slash, 1))
@@ -183,9 +183,9 @@ def _named(symbol: str, src: dict) -> tuple[str, str]:
     if symbol.endswith(" 비"):
         return f"{_named(symbol.removesuffix(' 비'), src)[0]}의 비", ""
     base, _, qualifier = symbol.partition("_")
-    if qualifier and base in NAMES:
+    if qualifier and base in NAMES:   # I*_INT8: a dtype's quantity, in the unit that dtype counts
         name, unit = NAMES[base]
-        return f"{name} ({qualifier})", unit
+        return f"{name} ({qualifier})", fmt.unit(unit, qualifier)
     raise ValueError(f"why: 기호 {symbol!r}에 한국어 이름이 없다 (why.NAMES에 넣거나, 쪽의 src에 ('name', 기호)로 준다)")
 
 
@@ -406,7 +406,7 @@ def ms(q: Quantity, digits: int, src: dict) -> Shown:
 
 
 def tera(q: Quantity, digits: int, src: dict) -> Shown:
-    unit = {"FLOPs/s": "TFLOPs/s", "Byte/s": "TB/s"}.get(_named(q.symbol, src)[1], "× 10¹²")
+    unit = fmt.TERA_UNITS.get(_named(q.symbol, src)[1], "× 10¹²")
     return shown(q, fmt.tera(q.value, digits), src, digits=digits, scale=Fraction(1, 10**12), unit=unit)
 
 

@@ -133,11 +133,12 @@ def matmul_section(note) -> dict:
     }
 
 
-def tera_number(q, digits: int, src: dict):
-    """`fmt.number(q / 10¹², digits)` (a peak in TFLOPs/s, trailing zeros dropped) with its record."""
+def tera_number(q, digits: int, src: dict, dtype: str = ""):
+    """`fmt.number(q / 10¹², digits)` (a peak in TFLOPs/s, or TOPS for an integer `dtype`: `fmt.unit`; trailing
+    zeros dropped) with its record."""
     x = Fraction(q.value) / 10**12
     return why.shown(q, fmt.number(x, digits), src, digits=None if x.denominator == 1 else digits,
-                     scale=Fraction(1, 10**12), unit="TFLOPs/s",
+                     scale=Fraction(1, 10**12), unit=fmt.unit("TFLOPs/s", dtype),
                      rounding=None if x.denominator == 1 else f"{why.rounded_to(digits)}, 끝의 0은 생략")
 
 
@@ -442,10 +443,10 @@ def tensor_core(note) -> dict:
     for name in preset.peak:
         src[f"P_{name}"] = f"toml:presets.{hw}.peak.{name}"
         src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
-        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", fmt.unit("FLOPs/s", name))
     for name in a100.peak:
         src[f"P_{name},A100"] = f"toml:presets.A100_SXM.peak.{name}"
-        src[("name", f"P_{name},A100")] = (f"A100 {name} 최대 연산 성능", "FLOPs/s")
+        src[("name", f"P_{name},A100")] = (f"A100 {name} 최대 연산 성능", fmt.unit("FLOPs/s", name))
     for key in ("m", "n", "k", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"):
         src[key] = f"toml:note.tensor_core.{key}"
     src["SMs"] = f"toml:presets.{hw}.SMs"
@@ -455,8 +456,8 @@ def tensor_core(note) -> dict:
     for name, P_ in P.items():
         unit = "CUDA Core" if name == "FP32" else "Tensor Core"
         sparse = preset.sparse.get(name)
-        rows.append((f"{name} ({unit}{', 정수' if name.startswith('INT') else ''})", tera_number(P_, 1, src),
-                     tera_number(var(f"P_{name},희소", sparse), 1, src) if sparse else "–",
+        rows.append((f"{name} ({unit}{', 정수' if fmt.integer_dtype(name) else ''})", tera_number(P_, 1, src, name),
+                     tera_number(var(f"P_{name},희소", sparse), 1, src, name) if sparse else "–",
                      why.ratio(named(f"P_{name}/P_FP32", P_ / P["FP32"]), 1, src),
                      why.decimal(named(f"I*_{name}", P_ / BW), 1, src)))
     m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
@@ -467,7 +468,7 @@ def tensor_core(note) -> dict:
     return {
         "tc-table": tables.markdown(["자료형 (장치)", "dense 최대", "2:4 희소 최대", "FP32 대비", "분기점 I*"], rows, "lrrrr"),
         "tc-dtypes": ", ".join(d for d in preset.peak if d != "FP32"),
-        "tc-int": ", ".join(d for d in preset.peak if d.startswith("INT")),
+        "tc-int": ", ".join(d for d in preset.peak if fmt.integer_dtype(d)),
         "mma-m": why.var("m", tc.m, src), "mma-n": why.var("n", tc.n, src), "mma-k": why.var("k", tc.k, src),
         "mma-mac": why.integer(mma, src), "mma-flops": why.integer(named("MMA의 FLOPs", 2 * mma), src),
         "tc-per-SM": why.var("tc_per_SM", tc.tc_per_SM, src), "tc-flops": why.var("tc_flops", tc.tc_flops, src),
@@ -508,7 +509,7 @@ def gemm_sources(note) -> dict:
         src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
     for name in note.preset.sparse:
         src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
-        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s")
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", fmt.unit("FLOPs/s", name))
     src[("name", "η_lo")] = ("큰 cuBLAS GEMM 효율의 하한", "")
     src[("name", "η_hi")] = ("큰 cuBLAS GEMM 효율의 상한", "")
     src[("name", "η_SB,lo")] = ("Scaling Book 효율의 하한", "")

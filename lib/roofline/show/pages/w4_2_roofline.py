@@ -285,17 +285,47 @@ def roofline_figure(w4):
 
 # ---------------------------------------------------------------- the explorers: the roofline and "내 커널"
 
-def machine_words(hw, src: dict) -> dict[str, str]:
-    """P and BW in 10¹², and I*, each with its record."""
+def machine_words(hw, src: dict, dtype: str) -> dict[str, str]:
+    """P and BW in 10¹², and I*, each with its record; P in the unit `dtype` counts (`fmt.unit`: TOPS for INT8)."""
     tera = Fraction(1, TERA)
-    return {"P": why.number(hw.derivation("P"), 3, src, tera, "TFLOPs/s"),
+    return {"P": why.number(hw.derivation("P"), 3, src, tera, fmt.unit("TFLOPs/s", dtype)),
             "BW": why.number(hw.derivation("BW"), 3, src, tera, "TB/s"), "ridge": why.number(hw.derivation("I*"), 3, src)}
 
 
 
 
-ROOFLINE_HEADERS = ["경우", "I (FLOPs/Byte)", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)", "제한 자원"]
 ROOFLINE_ALIGN = "lrrrl"
+UNIT_FIELDS = {"u-I": "FLOPs/Byte", "u-rate": "TFLOPs/s", "u-F": "FLOPs"}   # the explorers' fields that name a unit of work
+
+
+def unit_fields(dtype: str) -> dict[str, str]:
+    """The units ②'s explorer writes beside its numbers, as `dtype` counts its work (`fmt.unit`): FLOPs/Byte and
+    TFLOPs/s for a floating-point dtype, OPs/Byte and TOPS for an integer one."""
+    return {name: fmt.unit(u, dtype) for name, u in UNIT_FIELDS.items()}
+
+
+def axis_labels(dtype: str) -> dict[str, str]:
+    """The axes of ②'s explorer plots, in `dtype`'s units (`unit_fields`): a state carries them (explorer.js)."""
+    u = unit_fields(dtype)
+    return {"xlabel": f"산술 강도 I ({u['u-I']}, 로그 축)", "ylabel": f"R ({u['u-rate']}, 로그 축)"}
+
+
+def roofline_headers(dtype: str) -> list[str]:
+    """The header of ②'s explorer table, its units those of `dtype` (`unit_fields`)."""
+    u = unit_fields(dtype)
+    return ["경우", f"I ({u['u-I']})", f"성능 상한 ({u['u-rate']})", "Roofline 예상 시간 (ms)", "제한 자원"]
+
+
+def op_names(dtype: str) -> dict:
+    """The page's own names (`("name", symbol)` in a why source) that count `dtype`'s work in its unit (`fmt.unit`):
+    an integer dtype's F, P, I, R_roof … in OPs; none for a floating-point dtype."""
+    return {("name", symbol): (name, fmt.unit(u, dtype)) for symbol, (name, u) in why.NAMES.items()
+            if fmt.unit(u, dtype) != u}
+
+
+def op_sources(w4) -> dict:
+    """`why.sources(w4)`, its derivations counting w4's dtype's work in its unit (`op_names`)."""
+    return {**why.sources(w4), **op_names(w4.dtype)}
 
 
 def roofline_row(case, src: dict, memory: str = "HBM") -> list[str]:
@@ -313,8 +343,9 @@ def roofline_state(w4) -> dict:
     cases = problems.week4_cases(w4)
     engine.check_colours(cases)
     name = w4.preset.name
-    src = why.sources(w4)
-    fields = {**machine_words(hw, src), "machine": f"{name}, {w4.dtype}",
+    src = op_sources(w4)
+    units = unit_fields(w4.dtype)
+    fields = {**machine_words(hw, src, w4.dtype), **units, "machine": f"{name}, {w4.dtype}",
               "shape": why.around(why.var("N", w4.N, src), f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}"),
               "regimes": why.sentence(regimes(cases, src), ".")}
     I_all = [c.cost.I for c in cases] + [hw.ridge]
@@ -328,9 +359,10 @@ def roofline_state(w4) -> dict:
         "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_hi),
         "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_hi)],
         "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['ridge']}", "vline": True}],
-        "aria": (f"{name} {w4.dtype}의 Roofline. 분기점 I* = {fields['ridge']} FLOPs/Byte, 연산 상한 P = {fields['P']} "
-                 f"TFLOPs/s. 점은 " + ", ".join(f"{ko.case(c)} (I = {fmt.decimal(c.cost.I, 3)})" for c in cases)
+        "aria": (f"{name} {w4.dtype}의 Roofline. 분기점 I* = {fields['ridge']} {units['u-I']}, 연산 상한 P = {fields['P']} "
+                 f"{units['u-rate']}. 점은 " + ", ".join(f"{ko.case(c)} (I = {fmt.decimal(c.cost.I, 3)})" for c in cases)
                  + "의 성능 상한이다."),
+        **axis_labels(w4.dtype),
         "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}]
                   + [{"color": case_color(i), "points": 9} for i in range(len(cases))],
         "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], ["var(--rl-muted)", True, "분기점 I*"]]
@@ -356,7 +388,7 @@ def roofline_predict(w4) -> dict:
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
     questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
-                                      no_reuse=kernels.matmul_no_reuse(N, s, s))
+                                      no_reuse=kernels.matmul_no_reuse(N, s, s), dtype=w4.dtype)
     return pr.part(questions, fields=["regimes"], tables={"cases": [1, 2, 3, 4]}, plots=["roofline"])
 
 
@@ -414,9 +446,10 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
     hw = catalog.roofline(hardware, dtype)
     cost = kernel_cost(kind, sizes, catalog.dtypes[dtype])
     t = Timing(cost, hw)
-    src = kernel_sources(kind, sizes, hardware, dtype, origins or {})
+    src = {**kernel_sources(kind, sizes, hardware, dtype, origins or {}), **op_names(dtype)}
     name = catalog.presets[hardware].name
-    fields = {"k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
+    units = unit_fields(dtype)
+    fields = {**units, "k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
               "k-Q": why.integer(t.derivation("Q"), src), "k-I": why.decimal(t.derivation("I"), 6, src),
               "k-R": why.tera(t.derivation("R_roof"), 6, src), "k-bound": ko.bound(t, ex.memory_name(catalog.presets[hardware])),
               "k-t": why.ms(t.derivation("t_ideal"), 6, src), "k-ridge": why.number(hw.derivation("I*"), 3, src),
@@ -436,26 +469,27 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
         fields.update({"k-achieved": why.tera(measured, 6, src),
                        "k-share": why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)})
         fields["k-verdict"] = (
-            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} TFLOPs/s보다 크다. 모델로는 불가능한 값이니 "
+            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} {units['u-rate']}보다 크다. 모델로는 불가능한 값이니 "
             "F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 확인하자." if achieved > t.R_roof else
             f"성능 상한의 {fmt.percent(share, 1)}에 닿았다.")
         ys.append([coord(achieved / TERA) if x == cost.I else None for x in xs])
         y_lo = min(y_lo, achieved / TERA / 2)
         y_top = max(y_top, achieved / TERA * 4)
-    plot = {"x": [coord(x) for x in xs], "y": ys, "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_top),
+    plot = {**axis_labels(dtype), "x": [coord(x) for x in xs], "y": ys, "xticks": log_ticks(lo, hi), "yticks": log_ticks(y_lo, y_top),
             "xrange": [coord(lo), coord(hi)], "yrange": [coord(y_lo), coord(y_top)],
             "marks": [{"x": coord(hw.ridge), "y": coord(hw.P / TERA), "text": f"I* = {fields['k-ridge']}", "vline": True}],
-            "aria": (f"{name} {dtype}의 Roofline 위의 내 커널. I = {fmt.decimal(cost.I, 3)} FLOPs/Byte, 성능 상한 "
-                     f"{fmt.tera(t.R_roof, 3)} TFLOPs/s" + (f", 측정 처리율 {fmt.tera(achieved, 3)} TFLOPs/s." if achieved else ".")),
+            "aria": (f"{name} {dtype}의 Roofline 위의 내 커널. I = {fmt.decimal(cost.I, 3)} {units['u-I']}, 성능 상한 "
+                     f"{fmt.tera(t.R_roof, 3)} {units['u-rate']}"
+                     + (f", 측정 처리율 {fmt.tera(achieved, 3)} {units['u-rate']}." if achieved else ".")),
             "series": [{"color": "var(--rl-ink)", "width": 2, "line": True}, {"color": case_color(0), "points": 11}]
                       + ([{"color": "var(--rl-accent)", "points": 11}] if achieved else []),
             "legend": [["var(--rl-ink)", False, "성능 상한 min(P, BW×I)"], [case_color(0), False, "모델이 주는 점 (성능 상한 아래)"]]
                       + ([["var(--rl-accent)", False, "측정한 처리율"]] if achieved else [])}
     return {"fields": fields, "flags": {"above": achieved is not None and achieved > t.R_roof},
-            "plots": {"kernel": plot}, "predict": kernel_predict(kind, cost, hw)}
+            "plots": {"kernel": plot}, "predict": kernel_predict(kind, cost, hw, dtype)}
 
 
-def kernel_predict(kind: str, cost, hw) -> dict:
+def kernel_predict(kind: str, cost, hw, dtype: str = "") -> dict:
     """"내 커널" predict first (the live mode): which resource limits and the ideal time of the reader's kernel
     (`predict.roofline_questions`; FMA counted as one FLOP only for the matmul kernels, C's write only where the
     kernel writes). I = F/Q is not asked: F and Q stay on the page (the reader's own numbers, or one step from
@@ -463,7 +497,7 @@ def kernel_predict(kind: str, cost, hw) -> dict:
     time, wherever else the page shows it (the table of the page's tiles), is masked by predict.js."""
     name = KERNELS[choice(kind, "kernel", KERNELS, "커널")][0]
     questions = pr.roofline_questions(f"내 커널({name})", "내 커널", cost, hw,
-                                      fma=kind in ("matmul", "gemv", "batched_gemm"))
+                                      fma=kind in ("matmul", "gemv", "batched_gemm"), dtype=dtype)
     return pr.part(questions, fields=["k-I", "k-R", "k-bound", "k-t", "k-share", "k-verdict"], plots=["kernel"])
 
 
@@ -493,7 +527,7 @@ def roofline_explorer(w4) -> explorer.Explorer:
             "dtype": {"kind": "select", "options": all_dtypes, "initial": dtype, "depends": "hw", "allowed": allowed},
         },
         "parts": [{"on": ["hw", "dtype"], "states": states}],
-        "plots": {"roofline": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+        "plots": {"roofline": axis_labels(dtype)},
         "live": explorer.live_form("roofline", w4),
         "hash": {"hw": "hardware", "dtype": "dtype"},
     }
@@ -504,11 +538,12 @@ def roofline_explorer(w4) -> explorer.Explorer:
                 + explorer.select(uid, "dtype", "자료형", all_dtypes, dtype, allowed[start]))
     body = (
         f'<p class="rl-summary" aria-live="polite">{explorer.field("shape", f["shape"])} 행렬곱, {explorer.field("machine", f["machine"])}: '
-        f'P = {explorer.field("P", f["P"])} TFLOPs/s, BW = {explorer.field("BW", f["BW"])} TB/s, 분기점 I* = P/BW = '
-        f'{explorer.field("ridge", f["ridge"])} FLOPs/Byte. {explorer.field("regimes", f["regimes"])}</p>'
+        f'P = {explorer.field("P", f["P"])} {explorer.field("u-rate", f["u-rate"])}, BW = {explorer.field("BW", f["BW"])} '
+        f'TB/s, 분기점 I* = P/BW = {explorer.field("ridge", f["ridge"])} {explorer.field("u-I", f["u-I"])}. '
+        f'{explorer.field("regimes", f["regimes"])}</p>'
         + explorer.plot(uid, "roofline", plot["aria"])
         + explorer.legend(plot["legend"], "roofline")
-        + explorer.rows_table("cases", ROOFLINE_HEADERS, first["tables"]["cases"])
+        + unit_headed(explorer.rows_table("cases", roofline_headers(dtype), first["tables"]["cases"]), f)
     )
     intro = (f"{explorer.field('shape', f['shape'])} 행렬곱을 다른 하드웨어와 자료형에서 보면 어떻게 될까? 하드웨어와 자료형을 고르면 Roofline과 "
              f"각 경우의 점, 아래 표가 그 조건의 값으로 바뀐다. {MODEL_NOTE}")
@@ -517,7 +552,18 @@ def roofline_explorer(w4) -> explorer.Explorer:
             f"{MODEL_NOTE} 아래는 지금 조건({f['machine']})의 값이다.")
     rows = first["tables"]["cases"]["rows"]
     return explorer.Explorer("roofline", explorer.wrap(uid, intro, controls, body, data),
-                    explorer.markdown(note, tables.markdown(ROOFLINE_HEADERS, rows, ROOFLINE_ALIGN)), explorer.count(data))
+                    explorer.markdown(note, tables.markdown(roofline_headers(dtype), rows, ROOFLINE_ALIGN)),
+                    explorer.count(data))
+
+
+def unit_headed(table: str, fields: dict) -> str:
+    """②'s explorer table (`explorer.rows_table`) with the units in its header as the fields `u-I` and `u-rate`, so
+    that the page's script writes the chosen dtype's units there too."""
+    for name in ("u-I", "u-rate"):
+        said = f"({html.escape(fields[name])})</th>"
+        assert table.count(said) == 1, said
+        table = table.replace(said, f"({explorer.field(name, fields[name])})</th>")
+    return table
 
 
 def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -> explorer.Explorer:
@@ -539,22 +585,29 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
     # the page's own state is shown as it is: its predict part is the live mode's (no bytes in the page)
     shown = {k: v for k, v in state.items() if k != "predict"}
     data = {"controls": {}, "parts": [{"on": [], "states": {"": shown}}],
-            "plots": {"kernel": {"xlabel": "산술 강도 I (FLOPs/Byte, 로그 축)", "ylabel": "R (TFLOPs/s, 로그 축)"}},
+            "plots": {"kernel": axis_labels(w4.dtype)},
             "live": explorer.live_form("kernel", w4, **values)}
     data["live"]["choices"] = {"kernel": [[key, name] for key, (name, _) in KERNELS.items()],
                                # the machine and the dtype from lists, as the explorers offer them (not a typed key)
                                "hardware": [[key, preset.name] for key, preset in w4.catalog.presets.items()],
                                "dtype": [[name, name] for name in w4.catalog.dtypes]}
     data["live"]["sizes"] = {key: list(names) for key, (_, names) in KERNELS.items()}
-    rows = [("하드웨어", explorer.field("k-machine", f["k-machine"])), ("F (FLOPs)", explorer.field("k-F", f["k-F"])),
-            ("Q (Byte)", explorer.field("k-Q", f["k-Q"])), ("I (FLOPs/Byte)", explorer.field("k-I", f["k-I"])),
-            ("성능 상한 R_roof (TFLOPs/s)", explorer.field("k-R", f["k-R"])), ("제한 자원", explorer.field("k-bound", f["k-bound"])),
-            ("Roofline 예상 시간 (ms)", explorer.field("k-t", f["k-t"])),
-            ("측정 처리율 (TFLOPs/s)", explorer.field("k-achieved", f["k-achieved"])),
-            ("성능 상한 대비", explorer.field("k-share", f["k-share"]))]
+    # each label (its unit a field the chosen dtype rewrites: `unit_fields`), its field
+    labels = [("하드웨어", None), ("F", "u-F"), ("Q", "Byte"), ("I", "u-I"), ("성능 상한 R_roof", "u-rate"),
+              ("제한 자원", None), ("Roofline 예상 시간", "ms"), ("측정 처리율", "u-rate"), ("성능 상한 대비", None)]
+    keys = ["k-machine", "k-F", "k-Q", "k-I", "k-R", "k-bound", "k-t", "k-achieved", "k-share"]
+
+    def label(text, unit, as_html):
+        if unit is None:
+            return html.escape(text) if as_html else text
+        if unit not in UNIT_FIELDS:
+            return html.escape(f"{text} ({unit})") if as_html else f"{text} ({unit})"
+        return f"{html.escape(text)} ({explorer.field(unit, f[unit])})" if as_html else f"{text} ({f[unit]})"
+
+    rows = [(label(h, u, True), explorer.field(k, f[k])) for (h, u), k in zip(labels, keys)]
     table = ('<div class="pst-scrollable-table-container"><table class="table rl-table"><thead><tr>'
              '<th class="head text-left">항목</th><th class="head text-right">값</th></tr></thead><tbody>'
-             + "".join(f'<tr><td class="text-left">{html.escape(h)}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
+             + "".join(f'<tr><td class="text-left">{h}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
              + "</tbody></table></div>")
     body = (f'<p class="rl-summary rl-verdict" aria-live="polite">{explorer.field("k-verdict", f["k-verdict"])}</p>'
             + explorer.plot(uid, "kernel", plot["aria"]) + explorer.legend(plot["legend"], "kernel") + table)
@@ -563,8 +616,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
              "이 페이지에서 직접 계산하기를 켜면 F와 Q를 직접 적거나 커널과 크기를 고르고, 잰 시간을 적어 달성한 처리율까지 볼 수 있다.")
     note = ("강의 사이트의 이 자리에서는 내 커널의 F와 Q(또는 커널과 크기)와 잰 시간을 적어 Roofline 위의 위치를 볼 수 있다. "
             f"아래는 예로 든 {example}의 값이다.")
-    md_rows = [(h, f[k]) for h, k in zip([r[0] for r in rows], ["k-machine", "k-F", "k-Q", "k-I", "k-R", "k-bound", "k-t",
-                                                                  "k-achieved", "k-share"])]
+    md_rows = [(label(h, u, False), f[k]) for (h, u), k in zip(labels, keys)]
     return explorer.Explorer("kernel", explorer.wrap(uid, intro, "", body, data), explorer.markdown(note, tables.markdown(["항목", "값"], md_rows, "lr")), 1)
 
 
