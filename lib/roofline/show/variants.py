@@ -225,7 +225,7 @@ def float_units(problem, q) -> str | None:
     """The pages count FLOPs (FLOPs, FLOPs/s, FLOPs/Byte): a question on an integer dtype would count OPs (TOPS,
     OPs/Byte), which no question asks; integer dtypes are not drawn."""
     for _, d in _dtypes(q):
-        if d.startswith("INT"):
+        if fmt.integer_dtype(d):
             return f"{d}는 정수형이라 FLOPs가 아니라 OPs로 센다"
     return None
 
