@@ -235,6 +235,11 @@ def attention_section(note) -> dict:
 
 # ---------------------------------------------------------------- the figure
 
+# the figure's colours, each named once (the marks and their legend entries): the HBM roof, the Shared Memory roof
+# and a measurement at I_smem, a measurement under its binding bound, and one above it
+HBM_COLOR, SMEM_COLOR, UNDER_COLOR, OVER_COLOR = "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
+
+
 @figure("measured-ladder", "note")
 def ladder_figure(note):
     """The A6000's two rooflines (HBM, Shared Memory; the FP32 peak) on log–log axes, each SGEMM kernel of the ladder
@@ -248,8 +253,8 @@ def ladder_figure(note):
     fig = Figure(figsize=(6.4, 4.6))
     ax = fig.subplots()
     xs = [2.0**k for k in range(-4, 11)]
-    ax.loglog(xs, [min(P, BW * x) for x in xs], color="#1f77b4", lw=2, label="HBM 지붕 (x = I_HBM)")
-    ax.loglog(xs, [min(P, BWs * x) for x in xs], color="#ff7f0e", lw=2, ls="--", label="Shared Memory 지붕 (x = I_smem)")
+    ax.loglog(xs, [min(P, BW * x) for x in xs], color=HBM_COLOR, lw=2, label="HBM 지붕 (x = I_HBM)")
+    ax.loglog(xs, [min(P, BWs * x) for x in xs], color=SMEM_COLOR, lw=2, ls="--", label="Shared Memory 지붕 (x = I_smem)")
     groups: dict[float, list] = {}
     for p in placed(note):
         k = p.kernel
@@ -260,18 +265,18 @@ def ladder_figure(note):
         y_meas, y_bound = float(p.R_meas.value), float(p.R_bound.value)
         ax.plot([x, x], [y_meas, y_bound], color="gray", lw=1)
         ax.plot([x], [y_bound], "o", mfc="none", color="black", ms=7)
-        ax.plot([x], [y_meas], "o", color="#2ca02c" if y_meas <= y_bound else "#d62728", ms=5)
+        ax.plot([x], [y_meas], "o", color=UNDER_COLOR if y_meas <= y_bound else OVER_COLOR, ms=5)
         if b.Q_smem is not None:   # the same measurement at the shared-memory intensity, under the dashed roof
-            ax.plot([float(b.F.value / b.Q_smem.value)], [y_meas], "D", mfc="none", color="#ff7f0e", ms=5)
+            ax.plot([float(b.F.value / b.Q_smem.value)], [y_meas], "D", mfc="none", color=SMEM_COLOR, ms=5)
         groups.setdefault(x, []).append((y_meas, k.name))
     for x, items in groups.items():   # kernels at one HBM intensity share one label, listed from the slowest
         items.sort()
         ax.annotate(", ".join(name for _, name in items), (x, items[0][0]), textcoords="offset points",
                     xytext=(6, -4), fontsize=7, va="top", ha="left")
     ax.plot([], [], "o", mfc="none", color="black", label="묶는 상한")
-    ax.plot([], [], "o", color="#2ca02c", label="측정 (상한 아래)")
-    ax.plot([], [], "o", color="#d62728", label="측정 (상한 위)")
-    ax.plot([], [], "D", mfc="none", color="#ff7f0e", label="측정 (x = I_smem)")
+    ax.plot([], [], "o", color=UNDER_COLOR, label="측정 (상한 아래)")
+    ax.plot([], [], "o", color=OVER_COLOR, label="측정 (상한 위)")
+    ax.plot([], [], "D", mfc="none", color=SMEM_COLOR, label="측정 (x = I_smem)")
     ax.set_xlabel("산술 강도 (FLOPs/Byte, 로그 축): 원은 I_HBM = F/Q_HBM, 마름모는 I_smem = F/Q_smem")
     ax.set_ylabel("성능 (FLOPs/s, 로그 축)")
     ax.set_title(f"{preset.name}, FP32: SGEMM 사다리와 두 지붕", fontsize=11)
