@@ -395,6 +395,13 @@ class Problem:
         in the cell; adding one to the field table and the cell is enough for the chapter to use it."""
         return self.with_(**{name: namespace[name] for name in cell_fields(self.TABLE) if name in namespace})
 
+    def typed(self, *keys: str) -> str:
+        """The names a message gives for fields `keys`: the parameter cell's variables among them that the cell changed
+        (the reader typed those), else their file keys ("week4.N, week4.tiles")."""
+        cell = getattr(self, "_from_cell", {})
+        changed = [cell[key] for key in keys if key in cell]
+        return ", ".join(changed or [f"{self.TABLE}.{key}" for key in keys])
+
     def origin(self, key: str) -> str:
         """Where the value of field `key` comes from: "cell:N" when a parameter cell changed it, else the file's
         key "toml:week4.N"."""

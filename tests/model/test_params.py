@@ -231,3 +231,12 @@ def test_with_cell_takes_the_parameter_cells_variables_and_nothing_else(seed):
     assert seed.week4.with_cell({"T": 7}) == seed.week4
     with pytest.raises(ParameterError, match=r"^N: "):
         seed.week4.with_cell({"N": 0})
+
+
+def test_the_cache_simulation_names_what_the_cell_changed(seed):
+    """③ simulates every tile of the cell (N/T tiles per side at most): too many is named by the variable the reader
+    typed — `tiles` when only the tiles changed, both when both did — never by the library's own argument N (F-13)."""
+    from roofline.show.pages import w4_3_tiling
+    for cell, named in (({"tiles": [1, 2]}, "tiles"), ({"N": 8192, "tiles": [2, 4]}, "N, tiles")):
+        with pytest.raises(ParameterError, match=rf"^{named}: 캐시 시뮬레이션은 .*N/T = "):
+            w4_3_tiling.cache_big(seed.week4.with_cell(cell))

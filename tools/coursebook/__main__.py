@@ -27,13 +27,25 @@ edition) is one Korean line naming it, never a traceback.
 """
 from __future__ import annotations
 
+import sys
+
+if __name__ == "__main__":
+    def interrupted(kind, value, tb, default=sys.excepthook):
+        """Ctrl-C before `main` can catch it (while the library and the tooling are imported, a second or so): the same
+        one line as `stopped`, no traceback; Python then ends by SIGINT, which the shell reports as 130."""
+        if issubclass(kind, KeyboardInterrupt):
+            print("중단했다 (Ctrl-C 또는 kill). 다음 실행이 남은 것을 고친다", file=sys.stderr)
+        else:
+            default(kind, value, tb)
+    sys.excepthook = interrupted
+
+# the imports after the hook: an interruption while they load is said in one line too
 import argparse
 import functools
 import io
 import os
 import re
 import shutil
-import sys
 from pathlib import Path
 
 from coursebook import lock
@@ -444,6 +456,13 @@ def main(argv=None) -> int:
     built.add_argument("--record", action="store_true", help="after a build: record that it is")
     built.add_argument("--build-dir", type=Path, default=ROOT / "_build", help="the book's build folder")
     args = parser.parse_args(argv)
+    try:
+        return command(args)
+    except KeyboardInterrupt as err:   # (answer-key, new-term: the others say it in `run`)
+        return stopped(err)
+
+
+def command(args) -> int:
     if args.command == "answer-key":
         from coursebook import handout
 
