@@ -372,3 +372,29 @@ def test_ctrl_c_during_the_dry_run_is_an_interruption_not_a_bad_value(repo):
     assert run.returncode == 130 and "Traceback" not in err, err[-3000:]
     assert "중단했다" in err and "course.toml:" not in err, err[-3000:]
     assert tree_hash(repo, skip=("lib/roofline/course.toml",)) == before
+
+
+def test_a_full_disk_is_one_line_naming_the_build_folder(tmp_path):
+    """fuzz-2 FE1: a full disk under _build ended `make book` in three tracebacks. The error as it reaches the command
+    line (ENOSPC from a write, or SQLite's "disk is full" inside the execution cache, which jupyter-cache re-raises as
+    a RuntimeError from SQLAlchemy's error) is said in one Korean line naming the folder; another error is not."""
+    import errno
+    import sqlite3
+
+    class Wrapped(Exception):   # the shape of SQLAlchemy's OperationalError: the driver's error as `.orig`
+        def __init__(self, orig):
+            super().__init__("(sqlite3.OperationalError) …")
+            self.orig = orig
+
+    try:
+        try:
+            raise Wrapped(sqlite3.OperationalError("database or disk is full"))
+        except Wrapped as exc:
+            raise RuntimeError("Unexpected error accessing jupyter cache, it may need to be cleared.") from exc
+    except RuntimeError as err:
+        cache_full = err
+    for err in (OSError(errno.ENOSPC, "No space left on device"), cache_full):
+        said = coursebook.out_of_room(err, tmp_path)
+        assert said and said.startswith(f"{tmp_path}: 디스크에 빈 자리가 없다") and "\n" not in said, said
+    assert coursebook.out_of_room(RuntimeError("something else"), tmp_path) is None
+    assert coursebook.out_of_room(OSError(errno.EACCES, "Permission denied"), tmp_path) is None

@@ -269,6 +269,7 @@ def build_site(build_dir: Path, command: str | None) -> int:
     """The Makefile's BUILD `command`, with no build record while it runs (an interrupted build leaves none),
     recorded when it succeeds. The previous <build>/html is kept aside while it runs and put back if the build
     fails or is interrupted: a failed command never deletes a working site."""
+    import errno
     import subprocess
 
     from coursebook import built as site
@@ -287,10 +288,17 @@ def build_site(build_dir: Path, command: str | None) -> int:
         html.rename(kept)
     if record.is_file():
         record.replace(kept_record)
-    done = None
+    done = room = None
     try:
         print(command, flush=True)
-        done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,))
+        # its output is held until it ends: a build that ran out of room is one line (below), not Sphinx's tracebacks
+        done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,),
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+        room = None if not done.returncode else out_of_room(
+            OSError(errno.ENOSPC, "") if f"[Errno {errno.ENOSPC}]".encode() in done.stdout else None, build_dir)
+        if not room:
+            sys.stdout.buffer.write(done.stdout)
+            sys.stdout.flush()
         if done.returncode == 0 and html.is_dir():
             site.record(build_dir)
     finally:
@@ -304,6 +312,9 @@ def build_site(build_dir: Path, command: str | None) -> int:
                 kept_record.replace(record)
             if done is None or done.returncode:
                 print(f"{build_dir.name}/html: 빌드가 끝나지 않아 지난 사이트를 그대로 두었다", file=sys.stderr)
+    if room:
+        print(room, file=sys.stderr)
+        return 2
     return done.returncode
 
 
@@ -398,6 +409,26 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
 
 
 STOPPED = (params.ParameterError, lock.Busy, UnicodeDecodeError, OSError, KeyboardInterrupt)
+ROOM = 64 * 2**20   # a site build that fails with less free space than this on its disk is said to be out of room
+
+
+def out_of_room(err: BaseException | None, build_dir: Path) -> str | None:
+    """The one line for a full disk (fuzz-2 FE1): `err` or what caused it is ENOSPC or EDQUOT, or SQLite's "database
+    or disk is full" (the execution cache, wrapped by jupyter-cache and SQLAlchemy), or with no error (a build
+    subprocess that failed) the build's disk has less than ROOM left. None if it is not that."""
+    import errno
+
+    seen, full = set(), err is None and shutil.disk_usage(build_dir if build_dir.exists() else ROOT).free < ROOM
+    while err is not None and id(err) not in seen and not full:
+        seen.add(id(err))
+        full = (isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT)
+                or "database or disk is full" in str(err))
+        err = getattr(err, "orig", None) or err.__cause__ or err.__context__
+    if not full:
+        return None
+    free = shutil.disk_usage(build_dir if build_dir.exists() else ROOT).free
+    return (f"{build_dir}: 디스크에 빈 자리가 없다 (남은 자리 {free / 2**20:,.1f} MiB). 자리를 비운 뒤 같은 명령을 "
+            "다시 실행하자")
 
 
 def stopped(err: BaseException) -> int:
@@ -486,7 +517,14 @@ def command(args) -> int:
         return 0
     try:
         return run(args)
-    except STOPPED as err:
+    except Exception as err:
+        if said := out_of_room(err, getattr(args, "build_dir", ROOT / "_build").resolve()):
+            print(said, file=sys.stderr)
+            return 2
+        if isinstance(err, STOPPED):
+            return stopped(err)
+        raise
+    except STOPPED as err:   # (KeyboardInterrupt)
         return stopped(err)
 
 
