@@ -296,33 +296,32 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
 
     logger = logging.getLogger(__name__)
     body = context.get("body")
-    source_path = Path(app.srcdir, f"{pagename}.md")
-    if doctree is None or not body or not source_path.is_file():
+    if doctree is None or not body or pagename not in app.env.all_docs:
         return
     gated, numbers = marking.gate(doctree), marking.numbers(doctree)
     if not gated and not numbers:
         return
-    source = source_path.read_text(encoding="utf-8")
+    source = Path(app.env.doc2path(pagename)).read_text(encoding="utf-8")
     file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
     entries, records = [], {}
     for node in numbers:
         found = node["entry"]
         entries.append({k: found[k] for k in ENTRY})
         merge(records, found["records"])
-    missing = [(g["key"], f"{why}에 유도가 없다") for g in gated for why in g["missing"]]
+    missing = [(g["key"], g["line"], f"{why}에 유도가 없다") for g in gated for why in g["missing"]]
     made = sum(g["marked"] for g in gated)
     if made != len(numbers):   # a number `why.*` made that the page does not show as its own (a cell not found)
-        missing.append(("", f"why.*가 만든 숫자 {made}개 가운데 {len(numbers)}개만 쪽에 표시됐다"))
+        missing.append(("", None, f"why.*가 만든 숫자 {made}개 가운데 {len(numbers)}개만 쪽에 표시됐다"))
     in_explorers, explorer_missing, explorer_records = explorer_numbers(body, preset_names(file))
     bad = sorted(set(unresolved({**records, **explorer_records}, file, cell_names(source), source,
                                 bib_keys(Path(app.srcdir)))))
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
-    coverage[pagename] = {"marked": len(numbers), "missing": [f"{k}: {why}" for k, why in missing],
+    coverage[pagename] = {"marked": len(numbers), "missing": [f"{k}: {why}" for k, _, why in missing],
                           "unmarked": [f"{g['key']}: {why}" for g in gated for why in g["unmarked"]],
                           "unresolved": bad,
                           "explorers": {**in_explorers, "missing": [f"{k}: {why}" for k, why in explorer_missing]}}
-    for key, why in missing:
-        logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)")
+    for key, line, why in missing:   # at the line of the chapter's source that pastes it
+        logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)", location=(pagename, line))
     for uid, why in explorer_missing[:20]:
         logger.warning(f"{pagename}: 조건 탐색기 {uid}의 상태 {why}에 유도가 없다 (roofline.show.why)")
     if len(explorer_missing) > 20:
