@@ -245,7 +245,7 @@ _EXPLORER = re.compile(r'<div class="rl-explorer" id="([^"]+)"[^>]*>.*?<script t
 
 
 def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], dict]:
-    """Every explorer of a page: the numbers of its states (fields and table cells a reader reads as numbers, and
+    """Every explorer in `body` (the HTML a page module glued: an explorer's states are data of its own): the numbers of its states (fields and table cells a reader reads as numbers, and
     the numbers inside a field's sentence) that name no entry of its records (`roofline.show.why.pooled`), as
     (explorer, "state key: field"); the counts; and the records, for their origins."""
     counts, missing, records = {"numbers": 0, "with": 0}, [], {}
@@ -290,6 +290,7 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     """html-page-context: the page's marked numbers (coursebook.marking: the buttons are in the body already) give
     its list of entries and its records, a file of their own; every glued number without a derivation and every
     input that does not resolve is a warning; the counts go to why-coverage.json."""
+    from docutils import nodes
     from sphinx.util import logging
 
     from coursebook import marking
@@ -312,7 +313,8 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     made = sum(g["marked"] for g in gated)
     if made != len(numbers):   # a number `why.*` made that the page does not show as its own (a cell not found)
         missing.append(("", None, f"why.*가 만든 숫자 {made}개 가운데 {len(numbers)}개만 쪽에 표시됐다"))
-    in_explorers, explorer_missing, explorer_records = explorer_numbers(body, preset_names(file))
+    glued_html = "".join(raw.astext() for raw in doctree.findall(nodes.raw))   # the explorers as the library wrote them
+    in_explorers, explorer_missing, explorer_records = explorer_numbers(glued_html, preset_names(file))
     bad = sorted(set(unresolved({**records, **explorer_records}, file, cell_names(source), source,
                                 bib_keys(Path(app.srcdir)))))
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
@@ -338,8 +340,6 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     if not target.exists():
         target.write_text(data, encoding="utf-8")
     address = context["pathto"](name, 1)
-    # the parameter cell: where a "cell:" input's link goes
-    body = body.replace('<div class="cell tag_parameters', '<div id="rl-params" class="cell tag_parameters', 1)
     context["body"] = body + f'<div hidden data-rl-why="{html.escape(address)}"></div>'
 
 

@@ -149,7 +149,8 @@ class MarkedMarkdown(PasteMarkdownDirective):
 
 
 class NumberButtons(SphinxPostTransform):
-    """Number the page's marked numbers in document order: a button's `data-why` is its place in the page's list."""
+    """Number the page's marked numbers in document order: a button's `data-why` is its place in the page's list;
+    on a page with numbers, the parameter cell is `#rl-params`."""
 
     default_priority = 900
     formats = ("html",)
@@ -157,6 +158,11 @@ class NumberButtons(SphinxPostTransform):
     def run(self, **kwargs) -> None:
         for index, node in enumerate(self.document.findall(number)):
             node["index"] = index
+            if index == 0:   # the parameter cell: where a "cell:" input's link goes (why.js: #rl-params)
+                cell = next(self.document.findall(lambda n: isinstance(n, nodes.container)
+                                                  and "tag_parameters" in n["classes"]), None)
+                if cell is not None:
+                    cell["ids"].append("rl-params")
 
 
 def numbers(doctree) -> list[number]:
