@@ -95,7 +95,7 @@ class MarkedText(PasteTextRole):
 
 
 class MarkedMarkdownRole(PasteMarkdownRole):
-    """`{glue:md}` in a sentence: Markdown carries no record; the gate names its numbers (`rl-unmarked`)."""
+    """`{glue:md}` in a sentence: Markdown carries no record; the gate names its numbers (`unmarked`)."""
 
     def run(self):
         made, messages = super().run()
