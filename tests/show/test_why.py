@@ -298,47 +298,46 @@ def test_the_live_modes_panel_shows_the_typed_values(stem, course):
 
 @pytest.mark.parametrize("stem", pages.names())
 def test_every_glued_number_of_a_page_has_its_derivation(stem, course):
-    """The gate's rule, on the chapter run in-process: a glued text that is a number, a glued table's number cell."""
+    """The gate's one rule (`derivations.gate`, which the site's glue roles and `make refresh`'s dry run read), on the
+    chapter run in-process for every term tried (this, the next, a random one): every glued number, number inside a
+    glued sentence and number cell of a glued table is one `why.*` made. Prints the numbers `why.*` made, and the
+    numbers in table cells' and pasted Markdown's words that none made (named, not refused yet)."""
     from conftest import term_glued
 
     glued = term_glued(stem, _path_of(course))
     source = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
-    numbers = with_record = 0
-    missing = []
-    measured = set()
+    names = site_why.preset_names(_file(course))
+    marked, missing, unmarked, measured = 0, [], [], set()
     for kind, key in site_why.uses(source):
         if key not in glued:   # a cell that measures this machine is not run in-process: the build's gate checks it
             measured.add(key)
             continue
-        bundle = glued[key]
-        if kind == "text":
-            text = bundle["text/plain"]
-            if site_why.is_number(text):
-                numbers += 1
-                with_record += WHY_MIME in bundle
-                if WHY_MIME not in bundle:
-                    missing.append(key)
-                continue
-            # a number inside a sentence: inside a part of its record (or the text's one record)
-            record = bundle.get(WHY_MIME)
-            spans = ([(p["at"], p["at"] + p["length"]) for p in record["parts"]] if record and "parts" in record
-                     else [(0, len(text))] if record else [])
-            for a, b in site_why.sentence_numbers(text, site_why.preset_names(_file(course))):
-                numbers += 1
-                if any(x <= a and b <= y for x, y in spans):
-                    with_record += 1
-                else:
-                    missing.append(f"{key}: {text[a:b]!r} in {text[:60]!r}")
-        else:
-            cells = {c["cell"] for c in bundle.get(WHY_MIME, {}).get("cells", [])}
-            for cell in site_why.table_cells(bundle.get("text/markdown", "")):
-                if site_why.is_number(cell):
-                    numbers += 1
-                    with_record += cell in cells
-                    if cell not in cells:
-                        missing.append(f"{key}: {cell}")
-    print(f"{stem}: {with_record} of {numbers} glued numbers with a derivation (measured, left to the build: {len(measured)})")
-    assert not missing and numbers > 0
+        bundle = {**glued[key], "text/plain": repr(glued[key].get("text/plain", ""))}   # as glue stores it
+        count, gaps, words = site_why.gate(kind, bundle, names)
+        marked += count
+        missing += [f"{key}: {gap}" for gap in gaps]
+        unmarked += [f"{key}: {word}" for word in words]
+    print(f"{stem}: {marked} numbers made by why.* (measured, left to the build: {len(measured)}); "
+          f"{len(unmarked)} in words made by none: {unmarked[:5]}")
+    assert not missing and marked > 0, missing
+
+
+def test_the_gate_names_a_number_no_why_made():
+    """The rule on made-up values: a number, a sentence's number, a table's number cell that no `why.*` made are
+    named; the parts a record names are counted as made."""
+    from roofline.derive import var
+    from roofline.show import why
+
+    src = {"N": "toml:week4.N"}
+    n = why.integer(var("N", 4096), src)
+    sentence = why.sentence("N = ", n, ", 15.5배")
+    glued = {"text/plain": repr(str(sentence)), WHY_MIME: sentence.why}
+    assert site_why.gate("text", glued, ()) == (1, ["문장 'N = 4,096, 15.5배'의 숫자 '15.5'"], [])
+    assert site_why.gate("text", {"text/plain": repr("4,096")}, ()) == (0, ["'4,096'"], [])
+    table = {"text/markdown": "| a | b |\n| -- | -- |\n| 4,096 | T = 32 |\n| 2 | x |",
+             WHY_MIME: {"cells": [{"cell": "4,096", "row": 0, "column": 0, **n.why}]}}
+    assert site_why.gate("md", table, ()) == (1, ["표의 칸 '2'"], ["표의 칸 'T = 32'의 숫자 '32'"])
+    assert [found is not None for _, found in site_why.pieces(str(sentence), sentence.why)] == [False, True, False]
 
 
 @pytest.mark.parametrize("stem", pages.names())

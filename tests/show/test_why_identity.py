@@ -196,12 +196,6 @@ def test_the_precision_steps_mark_each_number_when_the_steps_differ():
     for fp8 in (h100.P("FP16") * 2, h100.P("FP16") * 31 // 2):   # steps 2.0배씩, then 2.0배 and 15.5배
         machine = replace(h100, peak={**h100.peak, "FP8": Fraction(fp8)})
         for key, text in w4_summary.precision_steps(machine).items():
-            record = getattr(text, "why", None)
-            spans = ([(p["at"], p["at"] + p["length"]) for p in record["parts"]] if record and "parts" in record
-                     else [(0, len(text))] if record else [])
-            if site_why.is_number(str(text)):   # the gate's rule: a glued number carries a record
-                assert record, f"{key}: {str(text)!r} has no derivation"
-                continue
-            bare = [str(text)[a:b] for a, b in site_why.sentence_numbers(str(text))
-                    if not any(x <= a and b <= y for x, y in spans)]
+            record = getattr(text, "why", None)   # the gate's rule (derivations.uncovered): each number is a part
+            bare = [str(text)[a:b] for a, b in site_why.uncovered(str(text), record)]
             assert not bare, f"{key}: {bare} in {str(text)!r} have no derivation"

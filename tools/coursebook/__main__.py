@@ -196,25 +196,13 @@ TERM = ("course.toml disagrees with the chapters' parameter cells (a new term?):
 
 
 def derivation_gaps(md: Path, glued, names) -> list[str]:
-    """The site build's derivation gate (coursebook.derivations: a glued number, a number inside a glued sentence or a
-    number in a glued table, without its derivation, stops the build) on a chapter's records alone, before any page
-    exists: each gap as "glue 'KEY'의 숫자 '…'". `names`: the presets' names (a number inside one is a name's)."""
-    import ast
-
+    """The site build's derivation gate (coursebook.derivations.gate: a glued number, a number inside a glued sentence
+    or a number in a glued table that no `why.*` made stops the build) on a chapter's records alone, before any page
+    exists: each gap as "glue 'KEY'의 '4,096'". `names`: the presets' names (a number inside one is a name's)."""
     from coursebook import derivations as gate
 
-    gaps = []
-    for kind, key in gate.uses(source_text(md)):
-        data = glued.get(key, {})
-        record = data.get(gate.WHY_MIME) or {}
-        if kind == "text":
-            text = str(ast.literal_eval(data["text/plain"])) if "text/plain" in data else ""
-            gaps += [f"glue {key!r}의 숫자 {text[a:b]!r}" for a, b in gate.uncovered(text, record or None, names)]
-        elif "block" not in record:
-            derived = {c["cell"] for c in record.get("cells", [])}
-            gaps += [f"glue {key!r}의 표 칸 {cell!r}" for cell in gate.table_cells(data.get("text/markdown", ""))
-                     if gate.is_number(cell) and cell not in derived]
-    return gaps
+    return [f"glue {key!r}의 {why}" for kind, key in gate.uses(source_text(md))
+            for why in gate.gate(kind, glued.get(key, {}), names)[1]]
 
 
 def validate_term(course) -> None:

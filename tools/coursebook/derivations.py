@@ -2,14 +2,17 @@
 button on its page; _static/why.js opens the panel "이 값은 어떻게 나왔나" from the page's records, a JSON file of its
 own (named by its content's digest) fetched when the first panel opens.
 
-At `html-page-context` (before `assets.page_assets`, which keeps why.js on a page only where the marker
-`data-rl-why` is): the page's glue records (myst-nb's NAME.glue.json beside the executed notebook) are matched to the
-page's `{glue:text}` uses and `{glue:md}` tables in the order the chapter's source names them (myst-nb writes a
-pasted text as `<span class="pasted-text">`, without its key). The gate: a glued number (a text that begins with a
-digit, a table cell of a glued table that begins with a digit, a number inside a glued sentence: each part of a
-`why.sentence` is a button of its own) without a derivation on any page, or an input
-that does not resolve (a course.toml key not in the file, a parameter-cell variable not in the page's cell, a derived
-record missing), is a build warning naming the page and the key, and the site's build treats warnings as errors.
+The numbers are marked where they are made: a page module writes each number with `roofline.show.why`, glue keeps
+its record beside the text, and the glue roles (coursebook.marking) turn each piece `why.*` made into a `number` node
+of the doctree, written as the button. At `html-page-context` (before `assets.page_assets`, which keeps why.js on a
+page only where the marker `data-rl-why` is) the page's `number` nodes give its entries and records.
+
+The gate (`gate`, one rule for the site and for the dry run of `make refresh`): it counts the numbers `why.*` made in
+each glued value, and names a glued text that is a number, a number inside a glued sentence, or a number cell of a
+glued table that no `why.*` made; each stops the build (a warning; the site's build treats warnings as errors), as
+does an input that does not resolve (a course.toml key not in the file, a parameter-cell variable not in the page's
+cell, a derived record missing). Numbers in the words of a table's cells and of Markdown pasted in a sentence
+(`{glue:md}` roles) that no `why.*` made are named and counted (`unmarked`), not yet refused.
 Counts per page go to _build/why-coverage.json.
 """
 from __future__ import annotations
@@ -28,8 +31,7 @@ FOLDER = "_static/why"
 
 _TEXT_USE = re.compile(r"\{glue:text\}`([^`]+)`")
 _MD_USE = re.compile(r"^[`:]{3,}\{glue:md\}\s+(\S+)", re.M)
-_SPAN = re.compile(r'<span class="pasted-text">(.*?)</span>', re.S)
-_PRE = re.compile(r"(<pre[^>]*>(?:<span></span>)?)(.*?)</pre>", re.S)   # a glued code block, as Pygments writes it
+_MD_ROLE = re.compile(r"\{glue:md\}`([^`]+)`")
 _NUMBER = re.compile(r"^[−-]?\d[\d,]*(?:\.\d+)?(?:/\d+)?(?![A-Za-z⁰¹²³⁴⁵⁶⁷⁸⁹\d/]|[.:]\d|\s?[·×]\s?[A-Za-z])")
 
 
@@ -77,18 +79,87 @@ def preset_names(file: dict) -> list[str]:
 
 
 def uses(source: str) -> list[tuple[str, str]]:
-    """("text" | "md", key) for each `{glue:text}` and `{glue:md}` of a chapter's source, in reading order."""
+    """("text" | "md" | "mdrole", key) for each `{glue:text}`, `{glue:md}` directive and `{glue:md}` role of a
+    chapter's source, in reading order (the dry run of `make refresh` has no doctree: it gates the keys a page uses)."""
     found = [(m.start(), "text", m.group(1)) for m in _TEXT_USE.finditer(source)]
     found += [(m.start(), "md", m.group(1)) for m in _MD_USE.finditer(source)]
+    found += [(m.start(), "mdrole", m.group(1)) for m in _MD_ROLE.finditer(source)]
     return [(kind, key) for _, kind, key in sorted(found)]
+
+
+def table_rows(markdown: str) -> list[list[str]]:
+    """The body rows of a Markdown table (as glued), each a list of its cells."""
+    return [[c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
+            for line in markdown.splitlines()[2:]]
 
 
 def table_cells(markdown: str) -> list[str]:
     """The body cells of a Markdown table (as glued), in reading order."""
-    cells = []
-    for line in markdown.splitlines()[2:]:
-        cells += [c.strip().replace("\\|", "|") for c in re.split(r"(?<!\\)\|", line.strip())[1:-1]]
-    return cells
+    return [cell for row in table_rows(markdown) for cell in row]
+
+
+ENTRY = ("of", "shown", "unit", "rounding", "scale", "digits")   # roofline.show.why.ENTRY: what a button's panel needs
+
+
+def entry(record: dict, records: dict) -> dict:
+    """A number's button: its entry (ENTRY's fields of a record, or of a sentence's part) and the records it cites."""
+    return {**{k: record[k] for k in ENTRY}, "records": records}
+
+
+def pieces(text: str, record: dict | None) -> list[tuple[str, dict | None]]:
+    """`text` cut at the numbers `roofline.show.why` made: (piece, the number's `entry` | None for words), in order.
+    A record without parts (a number, a label such as "T = 128") is the whole text's; a sentence's record names
+    each part (at, length) of its text."""
+    if record is None:
+        return [(text, None)]
+    if "parts" not in record:
+        return [(text, entry(record, record["records"]))]
+    out, at = [], 0
+    for part in sorted(record["parts"], key=lambda p: p["at"]):
+        start, end = part["at"], part["at"] + part["length"]
+        out += [(text[at:start], None)] * (start > at) + [(text[start:end], entry(part, record["records"]))]
+        at = end
+    return out + [(text[at:], None)] * (at < len(text))
+
+
+def marked(record: dict | None) -> int:
+    """How many numbers `why.*` made in a glued value's record: a sentence's (or a text diagram's) parts, or one."""
+    return 0 if record is None else len(record["parts"]) if "parts" in record else 1
+
+
+def cell_records(record: dict) -> dict[tuple[int, int], dict]:
+    """(row, column) → the record of a glued table's cell that `why.*` made (roofline.show.tables)."""
+    return {(c["row"], c["column"]): c for c in record.get("cells", [])}
+
+
+def gate(kind: str, bundle: dict, names=()) -> tuple[int, list[str], list[str]]:
+    """The gate's one rule on a glued value (its mime bundle, as the chapter's run glued it; `kind` as `uses` names
+    it): (how many numbers `why.*` made in it, the numbers without a derivation that stop the build, the numbers in
+    words around them that no `why.*` made). The site's roles (coursebook.marking) and the dry run of `make refresh`
+    both read it. Each number is said as "'4,096'", "문장 '…'의 숫자 '15.5'" or "표의 칸 '12.5%'"."""
+    record = bundle.get(WHY_MIME)
+    if kind == "text":
+        text = str(ast.literal_eval(bundle["text/plain"])) if "text/plain" in bundle else ""
+        gaps = uncovered(text, record, names)
+        said = [f"{text!r}" if (a, b) == (0, len(text)) and is_number(text) else f"문장 {text!r}의 숫자 {text[a:b]!r}"
+                for a, b in gaps]
+        return marked(record), said, []
+    markdown = bundle.get("text/markdown", "")
+    if kind == "mdrole":   # Markdown pasted in a sentence carries no record: every number in it is a name for later
+        return 0, [], [f"문장 {markdown[:60]!r}의 숫자 {markdown[a:b]!r}" for a, b in uncovered(markdown, None, names)]
+    if record is not None and "block" in record:   # a text diagram: its indices and line numbers stay text
+        return marked(record["block"]), [], []
+    cells = cell_records(record or {})
+    count, missing, unmarked = 0, [], []
+    for i, row in enumerate(table_rows(markdown)):
+        for j, cell in enumerate(row):
+            found = cells.get((i, j))
+            count += marked(found)
+            if is_number(cell):
+                missing += [f"표의 칸 {cell!r}"] * (found is None)
+            else:
+                unmarked += [f"표의 칸 {cell!r}의 숫자 {cell[a:b]!r}" for a, b in uncovered(cell, found, names)]
+    return count, missing, unmarked
 
 
 def course_file(root: Path) -> Path:
@@ -169,120 +240,12 @@ def merge(into: dict, recs: dict) -> dict:
     return into
 
 
-def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict], list[tuple[str, str]], dict]:
-    """`body` with each glued number that has a record as a disclosure button; the buttons' records in order;
-    (key, problem) of each glued number without a derivation; counts."""
-    entries, missing = [], []
-    counts = {"numbers": 0, "with": 0, "in_sentences": 0, "in_sentences_with": 0, "in_diagrams": 0}
-    out, cursor = [], 0
-
-    def button(text_html: str, record: dict) -> str:
-        entries.append({k: record[k] for k in ("of", "shown", "unit", "rounding", "scale", "digits")})
-        merge(records, record["records"])
-        return (f'<button type="button" class="rl-why" aria-expanded="false" data-why="{len(entries) - 1}">'
-                f"{text_html}</button>")
-
-    def sentence_buttons(text: str, record: dict) -> str:
-        """A cell that is a sentence ("1.5–2.0배"): each of its numbers a button of its own."""
-        pieces, at = [], 0
-        for part in sorted(record["parts"], key=lambda p: p["at"]):
-            start, end = part["at"], part["at"] + part["length"]
-            pieces += [html.escape(text[at:start], quote=False),
-                       button(html.escape(text[start:end], quote=False), {**part, "records": record["records"]})]
-            at = end
-        return "".join(pieces) + html.escape(text[at:], quote=False)
-
-    records: dict = {}
-    for kind, key in uses(source):
-        data = glue.get(key, {})
-        if kind == "text":
-            m = _SPAN.search(body, cursor)
-            if m is None:
-                missing.append((key, "쪽에 붙은 자리가 없다"))
-                continue
-            out.append(body[cursor:m.start()])
-            cursor = m.end()
-            text = str(ast.literal_eval(data["text/plain"])) if "text/plain" in data else ""
-            if html.unescape(m.group(1)) != text:
-                missing.append((key, f"쪽의 글자 {html.unescape(m.group(1))!r}가 기록 {text!r}와 다르다"))
-                out.append(m.group(0))
-                continue
-            number = is_number(text)
-            inside = [] if number else sentence_numbers(text, names)
-            counts["numbers"] += number
-            counts["in_sentences"] += len(inside)
-            record = data.get(WHY_MIME)
-            if record is None:
-                if number:
-                    missing.append((key, f"{text!r}에 유도가 없다"))
-                missing += [(key, f"문장 {text!r}의 숫자 {text[a:b]!r}에 유도가 없다") for a, b in inside]
-                out.append(m.group(0))
-                continue
-            counts["with"] += number
-            if "parts" not in record:   # one record for the whole text (a number, or a label such as "T = 128")
-                counts["in_sentences_with"] += len(inside)
-                out.append(f'<span class="pasted-text">{button(m.group(1), record)}</span>')
-                continue
-            gaps = uncovered(text, record, names)
-            counts["in_sentences_with"] += len(inside) - len(gaps)
-            missing += [(key, f"문장 {text!r}의 숫자 {text[a:b]!r}에 유도가 없다") for a, b in gaps]
-            pieces, at = [], 0
-            for part in sorted(record["parts"], key=lambda p: p["at"]):
-                start, end = part["at"], part["at"] + part["length"]
-                pieces.append(html.escape(text[at:start], quote=False))
-                pieces.append(button(html.escape(text[start:end], quote=False),
-                                     {**part, "records": record["records"]}))
-                at = end
-            pieces.append(html.escape(text[at:], quote=False))
-            out.append(f'<span class="pasted-text">{"".join(pieces)}</span>')
-        elif "block" in data.get(WHY_MIME, {}):   # a text diagram (a code block): each number its button
-            block = data[WHY_MIME]["block"]
-            code = data.get("text/markdown", "").split("\n", 1)[-1].rsplit("\n```", 1)[0]
-            m = _PRE.search(body, cursor)
-            if m is None or html.unescape(m.group(2)).rstrip("\n") != code:
-                missing.append((key, "그림 글자를 쪽에서 찾지 못했다"))
-                continue
-            pieces, at = [], 0
-            for part in sorted(block["parts"], key=lambda p: p["at"]):
-                start, end = part["at"], part["at"] + part["length"]
-                pieces.append(html.escape(code[at:start], quote=False))
-                pieces.append(button(html.escape(code[start:end], quote=False), {**part, "records": block["records"]}))
-                at = end
-            pieces.append(html.escape(code[at:], quote=False))
-            counts["in_diagrams"] += len(block["parts"])
-            out.append(body[cursor:m.start(2)] + "".join(pieces) + "\n")
-            cursor = m.end(2)
-        else:
-            cells = table_cells(data.get("text/markdown", ""))
-            with_record = {c["cell"]: c for c in data.get(WHY_MIME, {}).get("cells", [])}
-            for cell in cells:
-                if not is_number(cell):
-                    continue
-                counts["numbers"] += 1
-                record = with_record.get(cell)
-                if record is None:
-                    missing.append((key, f"표의 칸 {cell!r}에 유도가 없다"))
-                    continue
-                escaped = html.escape(cell, quote=False)
-                m = re.compile(r"(<td[^>]*>\s*(?:<p>)?)" + re.escape(escaped) + r"((?:</p>)?\s*</td>)").search(body, cursor)
-                if m is None:
-                    missing.append((key, f"표의 칸 {cell!r}을 쪽에서 찾지 못했다"))
-                    continue
-                counts["with"] += 1
-                out.append(body[cursor:m.start()])
-                inner = sentence_buttons(cell, record) if "parts" in record else button(escaped, record)
-                out.append(m.group(1) + inner + m.group(2))
-                cursor = m.end()
-    out.append(body[cursor:])
-    return "".join(out), entries, missing, {**counts, "records": records}
-
-
 _EXPLORER = re.compile(r'<div class="rl-explorer" id="([^"]+)"[^>]*>.*?<script type="application/json" class="rl-data">'
                        r'(.*?)</script>', re.S)
 
 
 def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], dict]:
-    """Every explorer of a page: the numbers of its states (fields and table cells a reader reads as numbers, and
+    """Every explorer in `body` (the HTML a page module glued: an explorer's states are data of its own): the numbers of its states (fields and table cells a reader reads as numbers, and
     the numbers inside a field's sentence) that name no entry of its records (`roofline.show.why.pooled`), as
     (explorer, "state key: field"); the counts; and the records, for their origins."""
     counts, missing, records = {"numbers": 0, "with": 0}, [], {}
@@ -324,32 +287,43 @@ def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], 
 
 
 def page_context(app, pagename, templatename, context, doctree) -> None:
-    """html-page-context: mark the page's glued numbers, write its records, and warn about every glued number
-    without a derivation and every input that does not resolve."""
+    """html-page-context: the page's marked numbers (coursebook.marking: the buttons are in the body already) give
+    its list of entries and its records, a file of their own; every glued number without a derivation and every
+    input that does not resolve is a warning; the counts go to why-coverage.json."""
+    from docutils import nodes
     from sphinx.util import logging
 
+    from coursebook import marking
+
     logger = logging.getLogger(__name__)
-    folder = getattr(getattr(app.env, "mystnb_config", None), "output_folder", None)
     body = context.get("body")
-    if not folder or not body:
+    if doctree is None or not body or pagename not in app.env.all_docs:
         return
-    glue_path = Path(folder, *f"{pagename}.glue.json".split("/"))
-    source_path = Path(app.srcdir, f"{pagename}.md")
-    if not glue_path.is_file() or not source_path.is_file():
+    gated, numbers = marking.gate(doctree), marking.numbers(doctree)
+    if not gated and not numbers:
         return
-    glue = {name: output.get("data", {}) for name, output in json.loads(glue_path.read_text(encoding="utf-8")).items()}
-    source = source_path.read_text(encoding="utf-8")
+    source = Path(app.env.doc2path(pagename)).read_text(encoding="utf-8")
     file = tomllib.loads(course_file(Path(app.srcdir)).read_text(encoding="utf-8"))
-    body, entries, missing, counts = mark(body, source, glue, preset_names(file))
-    records = counts.pop("records")
-    in_explorers, explorer_missing, explorer_records = explorer_numbers(body, preset_names(file))
-    cells = cell_names(source)
-    bad = sorted(set(unresolved({**records, **explorer_records}, file, cells, source, bib_keys(Path(app.srcdir)))))
+    entries, records = [], {}
+    for node in numbers:
+        found = node["entry"]
+        entries.append({k: found[k] for k in ENTRY})
+        merge(records, found["records"])
+    missing = [(g["key"], g["line"], f"{why}에 유도가 없다") for g in gated for why in g["missing"]]
+    made = sum(g["marked"] for g in gated)
+    if made != len(numbers):   # a number `why.*` made that the page does not show as its own (a cell not found)
+        missing.append(("", None, f"why.*가 만든 숫자 {made}개 가운데 {len(numbers)}개만 쪽에 표시됐다"))
+    glued_html = "".join(raw.astext() for raw in doctree.findall(nodes.raw))   # the explorers as the library wrote them
+    in_explorers, explorer_missing, explorer_records = explorer_numbers(glued_html, preset_names(file))
+    bad = sorted(set(unresolved({**records, **explorer_records}, file, cell_names(source), source,
+                                bib_keys(Path(app.srcdir)))))
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
-    coverage[pagename] = {**counts, "missing": [f"{k}: {why}" for k, why in missing], "unresolved": bad,
+    coverage[pagename] = {"marked": len(numbers), "missing": [f"{k}: {why}" for k, _, why in missing],
+                          "unmarked": [f"{g['key']}: {why}" for g in gated for why in g["unmarked"]],
+                          "unresolved": bad,
                           "explorers": {**in_explorers, "missing": [f"{k}: {why}" for k, why in explorer_missing]}}
-    for key, why in missing:
-        logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)")
+    for key, line, why in missing:   # at the line of the chapter's source that pastes it
+        logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)", location=(pagename, line))
     for uid, why in explorer_missing[:20]:
         logger.warning(f"{pagename}: 조건 탐색기 {uid}의 상태 {why}에 유도가 없다 (roofline.show.why)")
     if len(explorer_missing) > 20:
@@ -357,7 +331,6 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     for origin in bad:
         logger.warning(f"{pagename}: 입력의 출처 {origin!r}를 찾을 수 없다 (roofline.show.why)")
     if not entries:
-        context["body"] = body
         return
     data = json.dumps({"g": entries, "r": records}, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
     digest = hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
@@ -367,8 +340,6 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     if not target.exists():
         target.write_text(data, encoding="utf-8")
     address = context["pathto"](name, 1)
-    # the parameter cell: where a "cell:" input's link goes
-    body = body.replace('<div class="cell tag_parameters', '<div id="rl-params" class="cell tag_parameters', 1)
     context["body"] = body + f'<div hidden data-rl-why="{html.escape(address)}"></div>'
 
 
@@ -381,5 +352,8 @@ def write_coverage(app, exception) -> None:
 
 
 def setup(app):
+    from coursebook import marking
+
+    marking.setup(app)
     app.connect("html-page-context", page_context, priority=900)   # before assets.page_assets (950)
     app.connect("build-finished", write_coverage)

@@ -26,8 +26,10 @@ def markdown(headers: Sequence[str], rows: Sequence[Sequence], align: str | None
             raise ValueError(f"row {row!r} has {len(row)} cells for {len(headers)} columns")
         lines.append("| " + " | ".join(str(cell).replace("|", "\\|") for cell in row) + " |")
     table = Markdown("\n".join(lines))
-    # the cells that carry their derivation (roofline.show.why), in reading order: glue stores them beside the table
-    cells = [{"cell": str(cell), **cell.why} for row in rows for cell in row if getattr(cell, "why", None)]
+    # the cells that carry their derivation (roofline.show.why), by place: glue stores them beside the table, and the
+    # site marks the cell in that row and column (coursebook.marking)
+    cells = [{"cell": str(cell), "row": i, "column": j, **cell.why} for i, row in enumerate(rows)
+             for j, cell in enumerate(row) if getattr(cell, "why", None)]
     if cells:
         table.why_cells = cells
     return table
