@@ -187,8 +187,9 @@ process.stdout.write(JSON.stringify(out));
 def test_a_page_names_every_module_its_scripts_import_as_they_import_it():
     """The course's own scripts are ES modules (`type="module"`). A page names, beside each, the modules it imports
     (no import waits for a round trip), by the same URL as the import (`?v=` and the digest of the file: one module
-    instance); every import of another module, static or dynamic (predict.js, variants.js), names that file's
-    digest, so a page never runs one build's module with another's."""
+    instance); every import of another module, static or dynamic (predict.js, variants.js, why-panel.js), names that
+    file's digest, so a page never runs one build's module with another's. The offline worker keeps a page with
+    the modules it names."""
     import hashlib
 
     from coursebook import minify
@@ -203,9 +204,13 @@ def test_a_page_names_every_module_its_scripts_import_as_they_import_it():
         for specifier in found["static"] + found["dynamic"]:
             target, _, version = specifier.removeprefix("./").partition("?v=")
             assert target in own and version == digest[target], (name, specifier)
+    from coursebook import offline
+
+    needs = offline.page_needs(html_dir(), offline.site_files(html_dir()))   # what the worker keeps with each page
     for path in pages():
         tags = [a for a in head_assets(path) if a["kind"] == "script" and a["url"].removeprefix("_static/") in own]
         assert all(a["module"] for a in tags), rel(path)
+        assert {a["url"] for a in tags} <= set(needs[rel(path)]), f"{rel(path)}: modules the offline worker does not keep"
         named = {a["url"].removeprefix("_static/"): a["src"].partition("?v=")[2] for a in tags}
         for name in named:
             assert named[name] == digest[name], (rel(path), name)
