@@ -2,11 +2,14 @@
  * 첫 페이지의 "오프라인으로 모두 받아 두기"는 그때 offline-ui.js를 불러 움직인다. 빌드(tools/coursebook/offline.py)가
  * 이 파일을 주석 없이 줄여 싣는다.
  */
-(function () {
-  const sw = navigator.serviceWorker, src = document.currentScript.src, url = new URL("../sw.js", src);
-  // the site's pages name the manifest; the print edition has no worker
-  if (!sw || !document.querySelector('link[rel="manifest"]')) return;
-  const ui = (use) => import(new URL("offline-ui.js", src)).then(use, () => {});
+const sw = navigator.serviceWorker, url = new URL("../sw.js", import.meta.url);
+// (offline-ui.js is written by the build after the page scripts: beside this file, named as it is)
+const ui = (use) => import(new URL("offline-ui.js", import.meta.url)).then(use, () => {});
+
+// the site's pages name the manifest; the print edition has no worker
+if (sw && document.querySelector('link[rel="manifest"]')) start();
+
+function start() {
   let reload = !!sw.controller;    // a new edition swapped in under this page: show it
   sw.oncontrollerchange = () => reload && (reload = false, location.reload());
   sw.register(url, {scope: new URL("./", url).href}).then((reg) => {
@@ -23,8 +26,8 @@
   const box = document.querySelector(".rl-offline");
   if (box) {
     box.hidden = false;
-    const start = (event) => ui((m) => m.landing(box, event && event.target.closest("button")));
-    box.addEventListener("click", start);
-    if (sw.controller) start();
+    const use = (event) => ui((m) => m.landing(box, event && event.target.closest("button")));
+    box.addEventListener("click", use);
+    if (sw.controller) use();
   }
-})();
+}

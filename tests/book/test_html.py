@@ -45,10 +45,13 @@ def head_assets(page: Path) -> list[dict]:
         url = re.search(r'(?:href|src)="([^"]+)"', attrs)
         if not url:
             continue
+        url_text = url.group(1)
         target = (page.parent / url.group(1).split("?")[0]).resolve()
-        blocking = kind == "link" or not re.search(r"\b(defer|async)\b", attrs)
+        # a module script is deferred as `defer` is (it runs after the document is parsed)
+        blocking = kind == "link" or not re.search(r'\b(defer|async)\b|type="module"', attrs)
         url = target.relative_to(html_dir().resolve()).as_posix()
-        found.append({"url": url, "kind": kind, "blocking": blocking, "path": target,
+        found.append({"url": url, "kind": kind, "blocking": blocking, "path": target, "src": url_text,
+                      "module": 'type="module"' in attrs,
                       "parts": assets.bundled_sources(target) if url.startswith(assets.BUNDLES_DIR + "/") else []})
     return found
 
@@ -157,6 +160,63 @@ def test_page_loads_only_what_it_uses(page):
     text = path.read_text(encoding="utf-8")
     for unused in ("thebe", "design-tabs", "sphinx-design", "fontawesome.js"):
         assert unused not in text, f"{page}: still names {unused}"
+
+
+# the static and dynamic imports of each module given (paths on argv), by acorn's syntax tree
+IMPORTS = r"""
+const fs = require("fs"), {createRequire} = require("module");
+const acorn = require(createRequire(process.argv[1] + "/package.json").resolve("acorn"));
+const out = {};
+for (const file of process.argv.slice(2)) {
+  const found = {static: [], dynamic: []};
+  const visit = (node) => {
+    if (!node || typeof node.type !== "string") return;
+    if (["ImportDeclaration", "ExportNamedDeclaration", "ExportAllDeclaration"].includes(node.type) && node.source)
+      found.static.push(node.source.value);
+    if (node.type === "ImportExpression" && node.source.type === "Literal") found.dynamic.push(node.source.value);
+    for (const v of Object.values(node)) (Array.isArray(v) ? v : [v]).forEach((c) => c && typeof c === "object" && visit(c));
+  };
+  visit(acorn.parse(fs.readFileSync(file, "utf8"), {ecmaVersion: "latest", sourceType: "module"}));
+  out[file] = found;
+}
+process.stdout.write(JSON.stringify(out));
+"""
+
+
+@pytest.mark.skipif(not shutil.which("node"), reason="node is not installed")
+def test_a_page_names_every_module_its_scripts_import_as_they_import_it():
+    """The course's own scripts are ES modules (`type="module"`). A page names, beside each, the modules it imports
+    (no import waits for a round trip), by the same URL as the import (`?v=` and the digest of the file: one module
+    instance); every import of another module, static or dynamic (predict.js, variants.js, why-panel.js), names that
+    file's digest, so a page never runs one build's module with another's. The offline worker keeps a page with
+    the modules it names."""
+    import hashlib
+
+    from coursebook import minify
+
+    static = html_dir() / "_static"
+    own = minify.own_scripts()
+    done = subprocess.run(["node", "-e", IMPORTS, str(minify.js_tools()), *(str(static / n) for n in own)],
+                          capture_output=True, text=True, check=True)
+    imports = {Path(f).name: found for f, found in json.loads(done.stdout).items()}
+    digest = {n: hashlib.sha256((static / n).read_bytes()).hexdigest()[:20] for n in own}
+    for name, found in imports.items():
+        for specifier in found["static"] + found["dynamic"]:
+            target, _, version = specifier.removeprefix("./").partition("?v=")
+            assert target in own and version == digest[target], (name, specifier)
+    from coursebook import offline
+
+    needs = offline.page_needs(html_dir(), offline.site_files(html_dir()))   # what the worker keeps with each page
+    for path in pages():
+        tags = [a for a in head_assets(path) if a["kind"] == "script" and a["url"].removeprefix("_static/") in own]
+        assert all(a["module"] for a in tags), rel(path)
+        assert {a["url"] for a in tags} <= set(needs[rel(path)]), f"{rel(path)}: modules the offline worker does not keep"
+        named = {a["url"].removeprefix("_static/"): a["src"].partition("?v=")[2] for a in tags}
+        for name in named:
+            assert named[name] == digest[name], (rel(path), name)
+            for specifier in imports[name]["static"]:
+                target = specifier.removeprefix("./").partition("?")[0]
+                assert target in named, f"{rel(path)}: {name} imports {target}, which the page does not name"
 
 
 def test_site_ships_no_maps_unused_scripts_or_fonts():

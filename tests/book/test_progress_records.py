@@ -1,4 +1,4 @@
-"""No student's record is lost (issue 56): today's _static/progress.js, run under Node with a stand-in localStorage
+"""No student's record is lost (issue 56): today's _static/core.js, run under Node with a stand-in localStorage
 (no build, no browser), reads every format it has written (tests/book/progress_records/v<N>.json, one per version),
 keeps fields it does not know, reads the malformed and foreign records of fuzz-2 F-9 without throwing — keeps what
 it can, sets the rest aside as written and says so in Korean — and, with the storage full, keeps the stored record
@@ -25,7 +25,7 @@ ANSWER = ["answer", {"page": "w4_1_intensity", "exercise": "q1", "typed": "7", "
 
 
 def run(stored: str | None, actions=(), quota: int = 0) -> dict:
-    out = subprocess.run(["node", str(Path(__file__).with_name("progress_node.js")), str(ROOT / "_static" / "progress.js"),
+    out = subprocess.run(["node", str(Path(__file__).with_name("progress_node.js")), str(ROOT / "_static" / "core.js"),
                           "" if stored is None else stored, str(quota), json.dumps(list(actions))],
                          capture_output=True, text=True, encoding="utf-8", check=True, timeout=60,
                          env={**os.environ, "TZ": "Asia/Seoul"})
@@ -38,7 +38,7 @@ def versions() -> list[Path]:
 
 def test_a_record_of_every_version_is_kept_for_the_test():
     assert [int(p.stem[1:]) for p in versions()] == list(range(1, len(versions()) + 1))
-    script = (ROOT / "_static" / "progress.js").read_text(encoding="utf-8")
+    script = (ROOT / "_static" / "core.js").read_text(encoding="utf-8")
     assert f"const VERSION = {len(versions())};" in script      # a new format comes with a record of it here
 
 

@@ -1,4 +1,4 @@
-"""The reader's own record (_static/progress.js) in headless Chromium: what the exercises, the explorers' predict mode
+"""The reader's own record (_static/core.js) in headless Chromium: what the exercises, the explorers' predict mode
 and the progress page write into it, kept in this browser only.
 
 - It is on every page with an exercise or an explorer, and on no other page but the progress page
@@ -59,7 +59,7 @@ def test_store_keeps_what_the_reader_did(site_url, browser):
     other = ctx.new_page()                       # another tab hears the change
     other.goto(f"{site_url}/{quiz_page()}")
     other.wait_for_function("() => window.rlProgress")
-    other.evaluate("() => { window.heard = []; window.addEventListener('rl-progress', (e) => heard.push(e.detail.kind)); }")
+    other.evaluate("() => { window.heard = []; window.rlProgress.listen((kind) => heard.push(kind)); }")
     page.evaluate("() => window.rlProgress.reset()")
     other.wait_for_function("() => window.heard.includes('other-tab')")
     assert other.evaluate("() => [window.rlProgress.answers().length, window.rlProgress.student()]") == [0, ""]
@@ -74,7 +74,7 @@ def test_store_works_when_storage_is_refused(site_url, browser):
     page = ctx.new_page()
     errors: list[str] = []
     # the theme's own script reads the colour mode from storage and throws here: only this store's errors count
-    page.on("pageerror", lambda e: errors.append(e.stack or str(e)) if "progress.js" in (e.stack or "") else None)
+    page.on("pageerror", lambda e: errors.append(e.stack or str(e)) if "core.js" in (e.stack or "") else None)
     page.goto(f"{site_url}/{quiz_page()}")
     page.wait_for_function("() => window.rlProgress")
     got = page.evaluate("""() => { const s = window.rlProgress; s.setStudent("a"); s.answer({page: "p", exercise: "e",

@@ -60,17 +60,21 @@ APPLY = """async (ids) => {
     const root = document.querySelector(".rl-quiz");
     const field = root.querySelector("[data-rl-student]");
     const out = [];
-    field.focus();                       // the first use of the field loads variants.js
-    for (let i = 0; i < 400 && !window.rlVariants; i++) await new Promise((r) => setTimeout(r, 5));
-    await new Promise((r) => setTimeout(r, 0));
-    for (const id of ids) {
+    field.focus();                       // the first use of the field loads variants.js (a press before it is kept)
+    for (const [id, normal] of ids) {
         field.value = id;
         root.querySelector("[data-rl-student-set]").click();
-        for (let i = 0; i < 200 && root.dataset.student !== window.rlVariants.normal(id); i++) await new Promise((r) => setTimeout(r, 5));
+        for (let i = 0; i < 800 && root.dataset.student !== normal; i++) await new Promise((r) => setTimeout(r, 5));
         out.push([root.dataset.variant, root.querySelector(".rl-student-now").textContent]);
     }
     return out;
 }"""
+
+
+def apply(tab, ids):
+    """Each identifier set in the field of the page's exercises: [variant index, the line that names it] for each (the
+    shown identifier is the library's `normal`, which variants.js's twin gives: tests/show/test_identifiers.py)."""
+    return tab.evaluate(APPLY, [[i, V.normal(i)] for i in ids])
 
 
 def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(tab, site_url, pages_):
@@ -80,14 +84,14 @@ def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(tab,
         open_page(tab, site_url, name)
         assert tab.locator(".rl-student label").inner_text() == "학번"
     assert not [u for u in asked if "/_static/variants" in u]     # neither the script nor a page's variants
-    tab.evaluate(APPLY, ["2026-1"])
+    apply(tab, ["2026-1"])
     assert [u for u in asked if "/_static/variants.js" in u] and [u for u in asked if "/_static/variants/" in u]
 
 
 def test_200_identifiers_get_the_librarys_variant_on_every_page(tab, site_url, pages_):
     for name, (module, problem, found) in pages_.items():
         open_page(tab, site_url, name)
-        shown = tab.evaluate(APPLY, IDS)
+        shown = apply(tab, IDS)
         for student, (index, now) in zip(IDS, shown):
             v = V.draw(module, problem, student, found)
             assert int(index) == found.index(v), (name, student)
@@ -125,7 +129,7 @@ def test_the_answer_key_for_50_students_is_what_the_page_accepts(tab, site_url, 
         module, problem, found = pages_[name]
         open_page(tab, site_url, name)
         for student, _, key, conditions, _, answer, unit, _ in chosen:
-            tab.evaluate(APPLY, [student])
+            apply(tab, [student])
             v = V.draw(module, problem, student, found)
             assert v.conditions == conditions
             verdict = type_answer(tab, key, answer)
@@ -139,7 +143,7 @@ def test_a_variants_mistakes_are_named_on_the_page(tab, site_url, pages_):
     for name, (module, problem, found) in pages_.items():
         open_page(tab, site_url, name)
         student = "2026-mistakes"
-        tab.evaluate(APPLY, [student])
+        apply(tab, [student])
         v = V.draw(module, problem, student, found)
         for q in v.exercises.questions:
             for (typed, kind), m in zip(mistake_vectors(q), q.mistakes):
@@ -157,7 +161,7 @@ def test_same_variant_after_reload_clear_returns_to_the_base_and_tries_are_recor
     open_page(tab, site_url, name)
     tab.evaluate("() => window.rlProgress.reset()")
     first = tab.locator(".rl-exercises > li > p").first.inner_text()
-    tab.evaluate(APPLY, ["2026-777"])
+    apply(tab, ["2026-777"])
     v = V.draw(module, problem, "2026-777", found)
     q = v.exercises.questions[0]
     assert tab.locator(".rl-exercises > li > p").first.inner_text().endswith(q.ask)
@@ -232,7 +236,7 @@ def test_the_worksheet_states_each_students_problem_and_a_solve_from_it_is_right
     open_page(tab, site_url, "week4_guide")
     right = 0
     for student in THREE:
-        ((index, _),) = tab.evaluate(APPLY, [student])
+        ((index, _),) = apply(tab, [student])
         # the variant the page applied (its own trimming of the identifier: a BOM is whitespace to JavaScript's
         # trim, not to Python's strip, which roofline.show.variants.normal uses — the identifier's normalisation
         # is issue 55's other part), whose statement and answers are the library's

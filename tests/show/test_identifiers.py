@@ -1,8 +1,8 @@
 """One identifier rule in both languages (issue 56): `roofline.show.variants.normal`/`index` and their twins in
 _static/variants.js give, for every identifier of tests/show/identifiers.json (a BOM at the start or inside, spaces
 around and inside, NBSP, ideographic and zero-width spaces, spreadsheet separators U+001C–U+001F, full-width digits
-and letters, NFD Hangul, a combining accent), the identifier the table says and the same variant. The script runs
-under Node (no build, no browser): it only needs a `window` to put its functions on."""
+and letters, NFD Hangul, a combining accent), the identifier the table says and the same variant. The module is
+imported by Node (no build, no browser)."""
 from __future__ import annotations
 
 import json
@@ -18,14 +18,13 @@ ROOT = Path(__file__).resolve().parents[2]
 TABLE = json.loads((Path(__file__).with_name("identifiers.json")).read_text(encoding="utf-8"))
 
 NODE_RUN = r"""
-const fs = require("fs"), vm = require("vm");
+const fs = require("fs"), url = require("url");
 const [script, table] = process.argv.slice(1);
-const context = {window: {}, TextEncoder, URL};
-vm.createContext(context);
-vm.runInContext(fs.readFileSync(script, "utf8"), context);
-const {normal, index} = context.window.rlVariants;
-const t = JSON.parse(fs.readFileSync(table, "utf8"));
-process.stdout.write(JSON.stringify(t.cases.map((c) => [normal(c.typed), index(t.term, c.typed, t.count)])));
+globalThis.window = {addEventListener() {}};   // the reader's record (core.js, imported) listens on it
+import(url.pathToFileURL(script).href).then(({normal, index}) => {
+  const t = JSON.parse(fs.readFileSync(table, "utf8"));
+  process.stdout.write(JSON.stringify(t.cases.map((c) => [normal(c.typed), index(t.term, c.typed, t.count)])));
+});
 """
 
 

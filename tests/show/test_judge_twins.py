@@ -7,7 +7,7 @@
   they rest on, exponents far beyond any answer and separators where a number has none (fuzz-2 F-8).
 - Rows made here from the library, for every page's questions of the term: every named mistake at its value (and a
   value typed in full or to 12 digits), the answer rounded and cut off at each digit setting, every choice.
-- Each row judged by `exercises.judge` and by `_static/exercises.js` itself, run in Node (tests/show/twins.js): the
+- Each row judged by `exercises.judge` and by `_static/judge.js` itself, imported by Node (tests/show/twins.js): the
   same verdict, kind and message. Every explorer state's predict questions likewise: `predict.guess` against
   predict.js's `judgeGuess`.
 """
@@ -139,7 +139,7 @@ def test_every_pages_questions_in_python_and_in_the_pages_script(course):
         if not same(verdict, js):
             wrong.append(("script", q.key, typed, digits, verdict.message, js))
     assert wrong == [], wrong[:10]
-    print(f"\n{len(rows)} typed answers judged the same in Python and in _static/exercises.js")
+    print(f"\n{len(rows)} typed answers judged the same in Python and in _static/judge.js")
 
 
 def predict_parts(course):

@@ -1,7 +1,7 @@
 """`make grade` (tools/coursebook/grade.py) on a synthetic class of 200, end to end. Needs the built site (`make book`).
 
 Each student's record (right answers, wrong tries, named mistakes, verdicts edited to "right", base-problem tries) is
-exported by today's _static/progress.js under Node — the CSV a student hands in — and a few in the older format; a
+exported by today's _static/core.js under Node — the CSV a student hands in — and a few in the older format; a
 CP949 roster with its header in another order. Bad input rides along: another term's file, an identifier not on the
 roster, a student with two files, a truncated file. The gradebook and the question report equal the site judge's
 verdicts (roofline.show.exercises.judge on roofline.show.variants.draw, question by question); each bad input is one
@@ -70,7 +70,7 @@ def records(term):
 
 
 def make_records(term, count: int) -> list[dict]:
-    """The stored records (progress.js v2) of `count` students: tries_of each question of each page."""
+    """The stored records (core.js v2) of `count` students: tries_of each question of each page."""
     out = []
     for n in range(count):
         sid = f"2026{n:04d}"
@@ -97,7 +97,7 @@ def catalog() -> dict:
 def export(records, tmp_path) -> list[str]:
     spec = tmp_path / "export.json"
     spec.write_text(json.dumps({"catalog": catalog(), "records": records}, ensure_ascii=False), encoding="utf-8")
-    done = subprocess.run(["node", str(ROOT / "tests" / "book" / "progress_node.js"), str(ROOT / "_static" / "progress.js"),
+    done = subprocess.run(["node", str(ROOT / "tests" / "book" / "progress_node.js"), str(ROOT / "_static" / "core.js"),
                            "--export", str(spec)], capture_output=True, text=True, encoding="utf-8", check=True,
                           timeout=300)
     return json.loads(done.stdout)

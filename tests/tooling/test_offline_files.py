@@ -64,16 +64,21 @@ def test_page_needs_are_the_common_files_once_and_each_page_s_own():
     assert not data["pages"][offline._base36(names.index("index.html"))].startswith("+")
 
 
+def is_module(source: Path) -> bool:
+    """The course's own scripts and the offline control are ES modules; the worker is a classic script."""
+    return source != offline.TEMPLATE
+
+
 @pytest.fixture(scope="module")
 def compacted_sources() -> dict[str, str]:
-    return minify.compacted({p.name: (p.read_text(encoding="utf-8"), p == offline.UI_SOURCE) for p in SOURCES})
+    return minify.compacted({p.name: (p.read_text(encoding="utf-8"), is_module(p)) for p in SOURCES})
 
 
 @pytest.mark.skipif(NODE is None, reason="no Node")
 @pytest.mark.parametrize("source", SOURCES, ids=lambda p: p.name)
 def test_compacted_scripts_are_their_sources_program(source, tmp_path, compacted_sources):
     out = tmp_path / (source.stem + ".mjs")
-    kind = "module" if source == offline.UI_SOURCE else "script"
+    kind = "module" if is_module(source) else "script"
     text = compacted_sources[source.name]
     out.write_text(("const BUILD = {};\n" if source == offline.TEMPLATE else "") + text, encoding="utf-8")
     done = subprocess.run([NODE, "--check", str(out)], capture_output=True, text=True)
@@ -125,3 +130,22 @@ def test_compact_is_the_same_program_as_the_tricky_source(tmp_path):
     assert "/^\\d+ \\w/" in compact(TRICKY)
     (tmp_path / "other.js").write_text(TRICKY.replace("/^\\d+ \\w/", "/^\\d+\\w/"), encoding="utf-8")
     assert same_program(tmp_path / "source.js", tmp_path / "other.js").startswith("differ at Program.body")
+
+
+@pytest.mark.skipif(NODE is None, reason="no Node")
+def test_the_build_names_each_imported_module_by_its_digest():
+    """A module's imports of the others, static and dynamic, name them as the pages do: `?v=` and the first 20 hex
+    digits of the sha-256 of the imported module's final text (coursebook.assets.fresh_digests), found through a
+    chain; other imports and text that only looks like one stay as they are."""
+    import hashlib
+
+    made = minify.compacted({
+        "a.js": ('import {x} from "./b.js";\nexport const y = () => import("./c.js");\nexport const s = \'from "./b.js"\';\n'
+                 'import("./elsewhere.js");\nconsole.log(x);\n', True),
+        "b.js": ('import {z} from "./c.js";\nexport const x = z + 1;\n', True),
+        "c.js": ("export const z = 1;\n", True),
+    }, versioned=True)
+    digest = {name: hashlib.sha256(text.encode()).hexdigest()[:20] for name, text in made.items()}
+    assert f'"./c.js?v={digest["c.js"]}"' in made["b.js"]
+    assert f'"./b.js?v={digest["b.js"]}"' in made["a.js"] and f'import("./c.js?v={digest["c.js"]}")' in made["a.js"]
+    assert "'from \"./b.js\"'" in made["a.js"] and 'import("./elsewhere.js")' in made["a.js"]

@@ -21,7 +21,7 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
   _static/live.js's steps (performance marks): cold (a fresh profile), warm pressed as soon as the button is there,
   and warm pressed once the page has started Python ahead (a returning reader who reads before pressing);
 - `import roofline`: CPU seconds in a fresh interpreter;
-- `make grade` for a synthetic class of 300 (tests/tooling/test_grade.py's class, exported by _static/progress.js
+- `make grade` for a synthetic class of 300 (tests/tooling/test_grade.py's class, exported by _static/core.js
   under Node, one file per student in a zip): wall, CPU and the peak memory of its largest process;
 - Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
 `--quick` leaves out the clean and cached builds, the refresh and the test suite.

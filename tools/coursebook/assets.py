@@ -3,14 +3,15 @@
 First paint needs only the page and its CSS; everything else waits or stays away:
 
 - every script the page names is `defer`red (runs in order after parsing, before DOMContentLoaded), also the
-  search page's own (`defer_scripts`, applied in `_templates/layout.html` and `_templates/search.html`);
+  search page's own, and the course's own scripts are ES modules (`type="module"`, deferred as well) (`defer_scripts`,
+  applied in `_templates/layout.html` and `_templates/search.html`);
 - Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
 - the theme's Bootstrap bundle is not on the page: _static/bootstrap-on-demand.js loads it when a reader comes near
   a menu or a tooltip (`without_bootstrap`); the theme's own script is shipped as the theme wrote it;
 - a page loads the explorer's and the exercises' scripts and styles only when it has an explorer or
-  exercises (`PAGE_ASSETS`); the
+  exercises (`PAGE_ASSETS`), and names with a script the modules it imports (no import waits for a round trip); the
   plotting library (uPlot) is loaded by explorer.js when the first explorer starts (`LOADED_BY_SCRIPT`), and
   the live mode's manifest (`window.rlLive`) is only on pages with live mode;
 - the theme's stylesheets are cut, at the end of the build, to the rules whose selectors can match the built
@@ -47,24 +48,29 @@ from pathlib import Path
 from coursebook import minify
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
-# (explorer.js loads the plotting library when the first explorer starts, and predict.js/.css when predict mode is on;
-# exercises.js a student's variants when the "학번" field is first used)
-LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "predict.js", "predict.css", "variants.js")
-# static file (under _static) → what in a page's body needs it (any one of a tuple)
+# (explorer.js loads the plotting library when the first explorer starts, and imports predict.js (which loads
+# predict.css) when predict mode is on; exercises.js imports variants.js when the "학번" field is first used; why.js
+# imports the derivation panel when the reader first comes near a number)
+LOADED_BY_SCRIPT = ("vendor/uplot/uPlot.iife.min.js", "predict.js", "predict.css", "variants.js", "why-panel.js")
+# static file (under _static) → what in a page's body needs it (any one of a tuple). A module is named where a
+# script that imports it is (tests/book/test_html.py checks it against each built module's imports).
+_QUIZ, _EXPLORER, _PROGRESS = "data-rl-quiz", "data-rl-explorer", "data-rl-progress"
 PAGE_ASSETS = {
     "vendor/uplot/uPlot.min.css": "data-rl-explorer",
     "explorer.js": "data-rl-explorer",
     "explorer.css": "data-rl-explorer",
     "live.js": "data-rl-explorer",
     "live.css": "data-rl-explorer",
-    "exercises.js": ("data-rl-quiz", "data-rl-explorer"),   # an explorer's predict mode reads a guess with it
+    "exercises.js": "data-rl-quiz",
+    # the typed number's reader and judge: the exercises' (predict.js imports it when predict mode is on)
+    "judge.js": "data-rl-quiz",
     "exercises.css": "data-rl-quiz",
-    "why.js": "data-rl-why",          # a glued number's derivation panel (tools/coursebook/derivations.py)
+    "why.js": "data-rl-why",          # a glued number's derivation panel, when asked (tools/coursebook/derivations.py)
     "why.css": "data-rl-why",
     "anchor.js": "<section id=",      # sections laid out late (content-visibility): a #link lands where it points
-    # the reader's own record (answers, predictions, the student identifier): where an exercise, an explorer or
-    # the progress page is
-    "progress.js": ("data-rl-quiz", "data-rl-explorer", "data-rl-progress"),
+    # the scripts' shared core: the reader's own record (answers, predictions, the student identifier), el, json,
+    # pageName: where an exercise, an explorer or the progress page is
+    "core.js": (_QUIZ, _EXPLORER, _PROGRESS),
     # the progress page ("내 진도"): the reader's record by chapter, its CSV and its reset
     "progress-page.js": "data-rl-progress",
     "progress-page.css": "data-rl-progress",
@@ -111,12 +117,17 @@ def needed(filename: str, body: str) -> bool:
 
 
 def defer_scripts(head: str) -> str:
-    """Every external <script> of `head` with `defer`, unless it is `async` or `defer` already."""
+    """Every external <script> of `head` with `defer`, unless it is `async` or `defer` already; the course's own
+    scripts (the ES modules at the top of _static/) with `type="module"` (deferred too)."""
+    modules = tuple("_static/" + name for name in minify.own_scripts())
+
     def tag(match):
         before, src, after = match.groups()
         if re.search(r"\b(defer|async)\b", before + after) or 'type="module"' in before + after \
                 or src.split("?")[0].endswith(KEPT_IN_ORDER):
             return match.group(0)
+        if src.split("?")[0].endswith(modules):
+            return f'<script{before}src="{src}"{after.rstrip().removesuffix("/")} type="module">'
         return f'<script{before}src="{src}"{after.rstrip().removesuffix("/")} defer>'
 
     return _SCRIPT_TAG.sub(tag, head)

@@ -1,6 +1,6 @@
 """`make grade SUBMISSIONS=<folder or zip> ROSTER=<csv>` (issue 56): a class's progress files graded without a server.
 
-Each student hands in the CSV that "내 진도" exports (_static/progress.js: the Korean format with the page file,
+Each student hands in the CSV that "내 진도" exports (_static/core.js: the Korean format with the page file,
 question key and term at its end, or the older one with file names and keys in 페이지/문항). For the term the site
 shows (`handout.published_term`: the same refusals as the answer key), every typed answer of a roster student is
 judged again against that student's frozen variant with the site's own judge (`roofline.show.exercises.judge`): the

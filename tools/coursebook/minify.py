@@ -5,6 +5,13 @@ spaces). Every name is kept and no statement is rewritten, so an error in a read
 code; non-ASCII text stays as it is. (esbuild's --minify-whitespace renames a parameter that shadows a later `const`
 of the same name, `node` → `node2`: the test below caught it.)
 
+The course's scripts are ES modules (the .js files at the top of `_static/`): a page names the ones it runs
+(coursebook.assets.PAGE_ASSETS, each with the modules it imports, so no import waits for another round trip), and
+they import what they share (core.js: the reader's record and the helpers; judge.js: the number reader). No bundler: each module is one file, and one file is
+fetched once however many scripts of a page import it. The build writes each import of another module with that
+module's digest (`./core.js?v=<digest>`, tools/js/compact.mjs --versioned), the one the pages name it by
+(coursebook.assets.fresh_digests), so that a page and its imports are one module instance of one build.
+
 The sources in `_static/` keep their comments for the next maintainer (most of them Korean, three bytes a
 character); a first visit moves the compact copies the build writes in their place (`compact_scripts`, from
 coursebook.assets at `build-finished`), as it does for the offline worker's scripts (coursebook.offline).
@@ -30,18 +37,19 @@ def js_tools() -> Path:
     return Path(os.environ.get(TOOLS) or ROOT / "_build" / "tools" / "js")
 
 
-def compacted(scripts: dict[str, tuple[str, bool]]) -> dict[str, str]:
+def compacted(scripts: dict[str, tuple[str, bool]], versioned: bool = False) -> dict[str, str]:
     """name → (script, is an ES module) → name → the script without comments and the spaces that separate nothing;
-    all in one Node process (each start of Node and terser costs about a second on a busy machine)."""
+    all in one Node process (each start of Node and terser costs about a second on a busy machine). `versioned`: each
+    module's imports of the others name them with their digest (compact.mjs --versioned)."""
     node = shutil.which("node")
     if node is None or not (js_tools() / "node_modules" / "terser").is_dir():
         raise RuntimeError(f"node와 terser가 없다({js_tools()}): `make book`이 tools/js/package.json의 도구를 먼저 설치한다")
     given = {name: {"code": code, "module": module} for name, (code, module) in scripts.items()}
-    done = subprocess.run([node, str(COMPACT), str(js_tools())], input=json.dumps(given), capture_output=True,
-                          text=True, encoding="utf-8")
+    done = subprocess.run([node, str(COMPACT), str(js_tools()), *(["--versioned"] if versioned else [])],
+                          input=json.dumps(given), capture_output=True, text=True, encoding="utf-8")
     if done.returncode:
         raise RuntimeError(f"terser could not compact the scripts:\n{done.stderr[-2000:]}")
-    return {name: code if code.endswith("\n") else code + "\n" for name, code in json.loads(done.stdout).items()}
+    return json.loads(done.stdout)
 
 
 def compact(script: str, module: bool = False) -> str:
@@ -50,14 +58,16 @@ def compact(script: str, module: bool = False) -> str:
 
 
 def own_scripts(sources: Path = SOURCES) -> list[str]:
-    """The names (under _static) of the course's own scripts; those in its folders (vendor/, live/) are others'."""
+    """The names (under _static) of the course's own scripts, all ES modules; those in its folders (vendor/, live/)
+    are others'."""
     return sorted(path.name for path in sources.glob("*.js") if path.is_file())
 
 
 def compact_scripts(static: Path, sources: Path = SOURCES) -> list[str]:
-    """Each of the course's own scripts in the built `static` folder written compact; the names written."""
+    """Each of the course's own scripts in the built `static` folder written compact, its imports of the others
+    with their digests; the names written."""
     names = [name for name in own_scripts(sources) if (static / name).is_file()]
-    made = compacted({name: ((sources / name).read_text(encoding="utf-8"), False) for name in names})
+    made = compacted({name: ((sources / name).read_text(encoding="utf-8"), True) for name in names}, versioned=True)
     for name in names:
         (static / name).write_text(made[name], encoding="utf-8")
     return names

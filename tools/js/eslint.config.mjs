@@ -13,8 +13,14 @@ export default [
   { ignores: ["_build/**", ".venv/**", "**/node_modules/**", "_static/vendor/**"] },   // (vendor: uPlot, as released)
   js.configs.recommended,
   {
-    // the pages' scripts: classic scripts in the browser (each an IIFE that talks to the others through window)
-    files: ["_static/**/*.js", "tools/coursebook/search_ko.js"],
+    // the pages' scripts: ES modules in the browser, which import what they share (_static/core.js, judge.js) and
+    // the modules they load later (predict.js, variants.js, why-panel.js)
+    files: ["_static/**/*.js"],
+    languageOptions: { ecmaVersion: 2022, sourceType: "module", globals: { ...globals.browser } },
+  },
+  {
+    // Sphinx's search page runs this one as a classic script
+    files: ["tools/coursebook/search_ko.js"],
     languageOptions: { ecmaVersion: 2022, sourceType: "script", globals: { ...globals.browser } },
   },
   {

@@ -5,7 +5,7 @@ questions are in its page module (`roofline.show.pages.<page>.exercises(problem)
 values of its parameter cell), so the answers follow a changed parameter; nothing here is typed.
 
 One rule judges a typed answer, here (`judge`, for `check` in Colab and Jupyter, and the answer key) and in the
-page's script (_static/exercises.js, which only compares with the fractions this module puts in the page; the two
+page's script (_static/judge.js, which only compares with the fractions this module puts in the page; the two
 share tests/show/judge_cases.json, run under Node by tests/show/test_judge_twins.py). Typed with k significant
 digits, its last digit at 10^e, it is, trying in this order:
 

@@ -6,7 +6,7 @@ model's answer as an exact fraction (or a choice's key), the text the page shows
 from the same state, and the common mistakes the page module computed with the model (the same call, one input or
 term changed; `roofline.show.mistakes`). The part also names what the page must not show before the guess (`hide`).
 explorer.js places a state whose part is pending with those fields blanked (replaced, not hidden by CSS), and
-_static/predict.js reads the guess with the exercises' reader (`window.rlNumbers`), compares it exactly with the
+_static/predict.js reads the guess with the exercises' reader (`read` of _static/judge.js), compares it exactly with the
 fraction written here and shows the error as `error_text` writes it (predict.js follows the same rule with BigInt;
 tests/show/test_predict.py and the browser test hold the two together).
 

@@ -11,7 +11,7 @@ stored type, the unit of the dtype, the peak of the units that run the kernel, a
 the memory by its name) are left out; the first `LIMIT` of the rest are kept, in an order the term fixes. What a
 variant shows as "바뀐 조건" are the conditions its questions state (`Question.given`) that differ from the base's.
 
-The identifier → variant mapping, the same here and in the page's script (_static/exercises.js):
+The identifier → variant mapping, the same here and in the page's script (_static/variants.js):
 
     index = FNV-1a 32 over the UTF-8 bytes of (term + "\\n" + normal(identifier))  mod  len(variants)
 
