@@ -299,6 +299,13 @@ def test_my_kernel_from_ncu_csv(roofline_page):
     reader.type({"ncu_id": "1"})
     values = {"hardware": hardware, "dtype": "FP32", "kernel": "ncu", "ncu": several, "ncu_id": "1"}
     check_state(reader.read(), expected("kernel", values))
+    # F's panel: the rule and the file's metrics with their row
+    reader.root.locator('button.rl-why[data-rl-field="k-F"]').first.click()
+    reader.page.wait_for_selector("#rl-why-panel .rl-why-result")
+    text = reader.page.inner_text("#rl-why-panel")
+    assert "n_fadd + n_fmul + 2·n_ffma" in text, text
+    assert "sm__sass_thread_inst_executed_op_ffma_pred_on.sum = 68,719,476,736 inst (Nsight Compute CSV 5행)" in text, text
+    reader.page.keyboard.press("Escape")
     assert "ncu=" not in reader.page.evaluate("() => location.hash") and "ncu_id=1" in reader.page.evaluate(
         "() => decodeURIComponent(location.hash)")
     # the device's file picker, then a file dropped on the field
