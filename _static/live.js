@@ -79,6 +79,33 @@ function prepare() {
   });
 }
 
+/* A field for a whole file (an Nsight Compute CSV export): pasted, or a file dropped on it. Its text goes to the
+ * library as it is; a change event makes the form compute. */
+function fileArea(id, name) {
+  const area = el("textarea", {id, name, rows: 4, autocomplete: "off", spellcheck: false, wrap: "off"});
+  const put = (file) => file.text().then((text) => {
+    area.value = text;
+    area.dispatchEvent(new Event("change"));
+  });
+  area.addEventListener("dragover", (event) => { if (event.dataTransfer.types.includes("Files")) event.preventDefault(); });
+  area.addEventListener("drop", (event) => {
+    const file = event.dataTransfer.files[0];
+    if (!file) return;
+    event.preventDefault();
+    put(file);
+  });
+  area.rlPut = put;
+  return area;
+}
+
+/* The same file chosen with the device's picker (a phone cannot drop one). */
+function filePicker(area) {
+  const picker = el("input", {type: "file", accept: ".csv,text/csv,text/plain", className: "rl-live-file"});
+  picker.setAttribute("aria-label", "CSV 파일 고르기");
+  picker.addEventListener("change", () => { if (picker.files[0]) area.rlPut(picker.files[0]); });
+  return picker;
+}
+
 class Live {
   constructor(root, explorer) {
     this.root = root;
@@ -113,9 +140,10 @@ class Live {
     for (const [name, label, value] of this.data.fields) {
       const id = `${uid}-live-${name}`;
       const choices = (this.data.choices || {})[name];
+      const multiline = (this.data.multiline || []).includes(name);
       const input = choices
         ? el("select", {id, name}, ...choices.map(([key, text]) => new Option(text, key)))
-        : el("input", {id, name, type: "text", autocomplete: "off", spellcheck: false});
+        : multiline ? fileArea(id, name) : el("input", {id, name, type: "text", autocomplete: "off", spellcheck: false});
       input.value = name in linked ? linked[name] : value;
       input.dataset.rlLive = name;
       const error = el("span", {className: "rl-live-error", id: `${id}-error`});
@@ -124,6 +152,7 @@ class Live {
       const row = el("div", {className: "rl-live-field"},
         el("label", {htmlFor: id}, el("code", {}, name), " ", label), input, error);
       row.dataset.rlLiveRow = name;
+      if (multiline) error.before(filePicker(input));
       form.append(row);
       this.inputs[name] = input;
       let timer = null;
@@ -196,7 +225,9 @@ class Live {
       this.root.dispatchEvent(new CustomEvent("rl-live-error", {detail: {field: result.field, message: result.error}}));
       return;
     }
-    this.explorer.setLive(result.state, values, result.why);
+    // a pasted file stays out of the page's address (the state link)
+    const linked = Object.fromEntries(Object.entries(values).filter(([name]) => !(this.data.multiline || []).includes(name)));
+    this.explorer.setLive(result.state, linked, result.why);
     if (!performance.getEntriesByName("rl-live:result").length) mark("result");
     this.root.dispatchEvent(new CustomEvent("rl-live", {detail: {values, ms: performance.now() - started}}));
   }

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import time
+from pathlib import Path
 from urllib.parse import parse_qsl, urlencode, urlsplit
 
 import pytest
@@ -269,6 +270,64 @@ def test_my_kernel_live_predict_first(roofline_page):
     check_state(reader.read(), state)
     root.locator(".rl-predict-toggle").click()
     roofline_page.page.evaluate("() => window.rlProgress.reset()")
+
+
+NCU = Path(__file__).resolve().parents[1] / "fixtures" / "ncu"
+
+
+def test_my_kernel_from_ncu_csv(roofline_page):
+    """"내 커널" from an Nsight Compute CSV (issue 58): pasted, chosen with the file picker and dropped, the file's
+    kernel is placed as the library places it (roofline.ncu through kernel_state); a file with several kernels asks
+    for the ID beside its field and places nothing; the file stays out of the page's address."""
+    reader = object.__new__(Reader)   # the explorer pressed by the tests above (its button is gone then)
+    reader.__dict__.update(roofline_page.__dict__, uid="rl-kernel", root=roofline_page.page.locator("#rl-kernel"))
+    reader.root.scroll_into_view_if_needed()
+    if reader.root.locator(".rl-live-form").is_hidden():
+        reader.press()
+    course = rl.load()
+    hardware = next(key for key, preset in course.presets.items() if "FP32" in preset.peak)
+    reader.type({"hardware": hardware, "dtype": "FP32"})
+    before = reader.read()
+    several = (NCU / "raw_several.csv").read_text(encoding="utf-8")
+    reader.type({"kernel": "ncu", "ncu_id": "", "ncu": several}, error=True)
+    shown = reader.read()
+    want = json.loads(engine.live("kernel", json.dumps({"hardware": hardware, "dtype": "FP32", "kernel": "ncu",
+                                                        "ncu": several, "ncu_id": ""})))
+    assert want["field"] == "ncu_id" and shown["errors"]["ncu_id"] == want["error"]
+    assert shown["fields"] == before["fields"]          # nothing placed
+    assert reader.root.locator('[data-rl-live-row="t_ms"]').is_hidden()   # the file holds the time
+    reader.type({"ncu_id": "1"})
+    values = {"hardware": hardware, "dtype": "FP32", "kernel": "ncu", "ncu": several, "ncu_id": "1"}
+    check_state(reader.read(), expected("kernel", values))
+    # F's panel: the rule and the file's metrics with their row
+    reader.root.locator('button.rl-why[data-rl-field="k-F"]').first.click()
+    reader.page.wait_for_selector("#rl-why-panel .rl-why-result")
+    text = reader.page.inner_text("#rl-why-panel")
+    assert "n_fadd + n_fmul + 2·n_ffma" in text, text
+    assert "sm__sass_thread_inst_executed_op_ffma_pred_on.sum = 68,719,476,736 inst (Nsight Compute CSV 5행)" in text, text
+    reader.page.keyboard.press("Escape")
+    assert "ncu=" not in reader.page.evaluate("() => location.hash") and "ncu_id=1" in reader.page.evaluate(
+        "() => decodeURIComponent(location.hash)")
+    # the device's file picker, then a file dropped on the field
+    details = NCU / "details.csv"
+    reader.type({"ncu_id": ""}, error=True)   # several kernels again: the ID is asked for
+    for put in ("picker", "drop"):
+        reader.page.evaluate("(uid) => { window.__n = 0; document.getElementById(uid).addEventListener('rl-live', "
+                             "() => { window.__n += 1; }); }", reader.uid)
+        if put == "picker":
+            reader.root.locator('[data-rl-live-row="ncu"] input[type=file]').set_input_files(str(details))
+        else:
+            reader.page.evaluate("""([uid, text]) => {
+              const dt = new DataTransfer();
+              dt.items.add(new File([text], "details.csv", {type: "text/csv"}));
+              document.querySelector(`#${uid} [data-rl-live="ncu"]`).dispatchEvent(
+                new DragEvent("drop", {dataTransfer: dt, bubbles: true, cancelable: true}));
+            }""", [reader.uid, details.read_text(encoding="utf-8")])
+        reader.page.wait_for_function("() => window.__n > 0")
+        text = details.read_text(encoding="utf-8")
+        assert reader.root.locator('[data-rl-live="ncu"]').input_value() == text
+        check_state(reader.read(), expected("kernel", {**values, "ncu": text, "ncu_id": ""}))
+        reader.root.locator('[data-rl-live="ncu"]').fill("")
 
 
 def test_matmul_live(site):

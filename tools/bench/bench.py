@@ -23,7 +23,9 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - `import roofline`: CPU seconds in a fresh interpreter;
 - `make grade` for a synthetic class of 300 (tests/tooling/test_grade.py's class, exported by _static/core.js
   under Node, one file per student in a zip): wall, CPU and the peak memory of its largest process;
-- Lighthouse's mobile profile (performance, accessibility, LCP, TBT, CLS) when `lighthouse` (npm) is installed.
+- Lighthouse's mobile profile (performance, accessibility, best practices, SEO; LCP, TBT, CLS) on the first page and the
+  first and last explorer pages when `lighthouse` (npm) is on PATH. The bench's server does not compress: a host that
+  gzips (as static hosts do) scores higher, its render-blocking CSS and HTML being 4–5× smaller on the wire.
 `--quick` leaves out the clean and cached builds, the refresh and the test suite.
 
 CPU seconds are those of the command and every process it waited for (getrusage RUSAGE_CHILDREN); on a shared
@@ -629,7 +631,7 @@ def lighthouse(pages: list[str]) -> None:
         for docname in pages:
             out = Path(tmp) / "report.json"
             done = subprocess.run([tool, base + f"{docname}.html", "--quiet", "--output=json", f"--output-path={out}",
-                                   "--only-categories=performance,accessibility,best-practices",
+                                   "--only-categories=performance,accessibility,best-practices,seo",
                                    "--chrome-flags=--headless=new --no-sandbox --disable-gpu"],
                                   env=env, capture_output=True, text=True)
             if done.returncode != 0 or not out.exists():
@@ -662,7 +664,8 @@ def main(argv=None) -> int:
     in_browser(args.runs)
     from site_pages import toc_pages
 
-    lighthouse([toc_pages()[0], *explorer_pages()[:1]])
+    explorers = explorer_pages()   # the first and the last (the newest page, "모델과 실측": issue 58's target)
+    lighthouse([toc_pages()[0], *dict.fromkeys(explorers[:1] + explorers[-1:])])
     if not args.quick:
         builds(args.runs)
         test_suite()

@@ -105,6 +105,7 @@ class Form:
     table: str
     items: tuple
     state: Callable
+    texts: tuple = ()   # fields whose text is passed as it is (a pasted file), not read as a literal
 
     @property
     def fields(self) -> tuple[tuple[str, str], ...]:
@@ -158,7 +159,8 @@ def form(page: str) -> Form:
 def live_state(page: str, course, values: dict) -> dict:
     """The state of `page`'s explorer for the typed `values` (field → text), starting from the course's problem."""
     f = form(page)
-    return f.state(course, {name: cell_value(values[name]) for name, _ in f.fields if name in values})
+    return f.state(course, {name: values[name] if name in f.texts else cell_value(values[name])
+                            for name, _ in f.fields if name in values})
 
 
 def error_field(message: str, page: str) -> str | None:

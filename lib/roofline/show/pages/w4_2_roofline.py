@@ -9,10 +9,10 @@ from __future__ import annotations
 import html
 from fractions import Fraction
 
-from roofline import kernels, problems
+from roofline import kernels, ncu, problems
 from roofline.cost import Timing
 from roofline.derive import named, tmin, var
-from roofline.errors import check_divides, choice, positive_int, positive_number
+from roofline.errors import ParameterError, check_divides, choice, positive_int, positive_number
 from roofline.problems import week4_cases
 from roofline.show import engine, explorer, fmt, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
@@ -399,12 +399,16 @@ KERNELS = {   # kind → (Korean name, its size fields)
     "matmul": ("정사각 행렬곱 (타일 T)", ("N", "T")),
     "gemv": ("GEMV (M×K 행렬 × 벡터)", ("M", "K")),
     "batched_gemm": ("배치 GEMM (b×K)·(K×N)", ("b", "N", "K")),
+    "ncu": ("Nsight Compute CSV", ("ncu", "ncu_id")),   # F, Q and the time from the file (roofline.ncu)
 }
+NCU_DTYPE = "FP32"   # the file's F counts FP32 instructions: the peak it is held to is FP32's
 
 
 def kernel_cost(kind: str, sizes: dict, s: int):
     """F and Q of the reader's kernel: given directly, or from the course's kernels in Byte-per-element s."""
     kind = choice(kind, "kernel", KERNELS, "커널")
+    if kind == "ncu":
+        return ncu.read(sizes.get("ncu"), sizes.get("ncu_id")).cost
     n = {key: positive_int(sizes.get(key), key) for key in KERNELS[kind][1]}
     if kind == "custom":
         from roofline.cost import Cost
@@ -425,7 +429,7 @@ def kernel_sources(kind: str, sizes: dict, hardware: str, dtype: str, origins: d
     `origins` (key → origin; a size it does not name is the reader's: "cell:L", the live mode's typed value), and the
     shape a kernel fixes (a GEMV's one column) from the kernel chosen."""
     src = {"P": f"toml:presets.{hardware}.peak.{dtype}", "BW": f"toml:presets.{hardware}.BW",
-           **{symbol: f"toml:dtypes.{dtype}" for symbol in ("s", "s_in", "s_out")}}
+           **{symbol: f"toml:dtypes.{dtype}" for symbol in ("s", "s_in", "s_out")}, **origins}
     kind = choice(kind, "kernel", KERNELS, "커널")
     for key in KERNELS[kind][1]:
         src[key] = origins.get(key, f"cell:{key}")
@@ -442,11 +446,22 @@ def kernel_sources(kind: str, sizes: dict, hardware: str, dtype: str, origins: d
 def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_ms=None, origins=None) -> dict:
     """"내 커널": the reader's kernel on the chosen machine's roofline: I, R_roof, the limiting resource and, with a
     measured time (ms), the achieved FLOPs/s and its share of the roof (a warning above the roof). Each number
-    carries its record (`origins`: where a size comes from, `kernel_sources`)."""
+    carries its record (`origins`: where a size comes from, `kernel_sources`). Kind "ncu": F, Q and the time are an
+    Nsight Compute CSV export's (`sizes["ncu"]`, the kernel `sizes["ncu_id"]` when it holds several: `ncu.read`), each
+    with its metric and row as its origin, on the FP32 roof (the file counts FP32 instructions)."""
+    kind = choice(kind, "kernel", KERNELS, "커널")
+    names = {}
+    if kind == "ncu":
+        reading = ncu.read(sizes.get("ncu"), sizes.get("ncu_id"))
+        if dtype != NCU_DTYPE:
+            raise ParameterError(f"dtype: Nsight Compute CSV의 F는 FP32 명령(fadd, fmul, ffma)으로 센다. "
+                                 f"자료형은 {NCU_DTYPE}를 고른다. 받은 값: {dtype}")
+        t_ms, origins = reading.t_ms, {**(origins or {}), **reading.origins}
+        names = {("name", symbol): name for symbol, name in ncu.NAMES.items()}
     hw = catalog.roofline(hardware, dtype)
-    cost = kernel_cost(kind, sizes, catalog.dtypes[dtype])
+    cost = reading.cost if kind == "ncu" else kernel_cost(kind, sizes, catalog.dtypes[dtype])
     t = Timing(cost, hw)
-    src = {**kernel_sources(kind, sizes, hardware, dtype, origins or {}), **op_names(dtype)}
+    src = {**kernel_sources(kind, sizes, hardware, dtype, origins or {}), **op_names(dtype), **names}
     name = catalog.presets[hardware].name
     units = unit_fields(dtype)
     fields = {**units, "k-machine": f"{name}, {dtype}", "k-F": why.integer(t.derivation("F"), src),
@@ -581,7 +596,7 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
               "Q": kernels.matmul_tiled(w4.N, sizes.get("T", 1), w4.s, w4.s).Q if kind == "matmul" else 1,
               "L": w3.L, "N": sizes.get("N", w4.N), "T": sizes.get("T", w4.tiles[0]), "M": note.gemm.N,
               "K": note.gemm.K, "b": note.gemm.batches[len(note.gemm.batches) // 2],
-              "t_ms": "" if t_ms is None else t_ms}
+              "t_ms": "" if t_ms is None else t_ms, "ncu": "", "ncu_id": ""}
     # the page's own state is shown as it is: its predict part is the live mode's (no bytes in the page)
     shown = {k: v for k, v in state.items() if k != "predict"}
     data = {"controls": {}, "parts": [{"on": [], "states": {"": shown}}],
@@ -591,7 +606,9 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
                                # the machine and the dtype from lists, as the explorers offer them (not a typed key)
                                "hardware": [[key, preset.name] for key, preset in w4.catalog.presets.items()],
                                "dtype": [[name, name] for name in w4.catalog.dtypes]}
-    data["live"]["sizes"] = {key: list(names) for key, (_, names) in KERNELS.items()}
+    # the fields each kernel shows: its sizes and the measured time, which an ncu file holds itself
+    data["live"]["sizes"] = {key: list(names) + ["t_ms"] * (key != "ncu") for key, (_, names) in KERNELS.items()}
+    data["live"]["multiline"] = ["ncu"]   # a text area (with a file's drop) for the CSV
     # each label (its unit a field the chosen dtype rewrites: `unit_fields`), its field
     labels = [("하드웨어", None), ("F", "u-F"), ("Q", "Byte"), ("I", "u-I"), ("성능 상한 R_roof", "u-rate"),
               ("제한 자원", None), ("Roofline 예상 시간", "ms"), ("측정 처리율", "u-rate"), ("성능 상한 대비", None)]
@@ -610,14 +627,33 @@ def kernel_explorer(w4, w3, note, kind: str = "matmul", sizes=None, t_ms=None) -
              + "".join(f'<tr><td class="text-left">{h}</td><td class="text-right">{v}</td></tr>' for h, v in rows)
              + "</tbody></table></div>")
     body = (f'<p class="rl-summary rl-verdict" aria-live="polite">{explorer.field("k-verdict", f["k-verdict"])}</p>'
-            + explorer.plot(uid, "kernel", plot["aria"]) + explorer.legend(plot["legend"], "kernel") + table)
+            + explorer.plot(uid, "kernel", plot["aria"]) + explorer.legend(plot["legend"], "kernel") + table
+            + f'<p class="rl-ncu-note">{ncu_note(html.escape, lambda code: f"<code>{html.escape(code)}</code>")}</p>')
     example = f"{ex.shape(w4.N)} 행렬곱(T = {sizes.get('T')})" if kind == "matmul" else KERNELS[kind][0]
     intro = (f"내 커널은 Roofline의 어디에 놓일까? 아래는 예로 든 {html.escape(example)}을 이 장의 하드웨어에 놓은 값이다. "
              "이 페이지에서 직접 계산하기를 켜면 F와 Q를 직접 적거나 커널과 크기를 고르고, 잰 시간을 적어 달성한 처리율까지 볼 수 있다.")
     note = ("강의 사이트의 이 자리에서는 내 커널의 F와 Q(또는 커널과 크기)와 잰 시간을 적어 Roofline 위의 위치를 볼 수 있다. "
             f"아래는 예로 든 {example}의 값이다.")
     md_rows = [(label(h, u, False), f[k]) for (h, u), k in zip(labels, keys)]
-    return explorer.Explorer("kernel", explorer.wrap(uid, intro, "", body, data), explorer.markdown(note, tables.markdown(["항목", "값"], md_rows, "lr")), 1)
+    md = explorer.markdown(note, tables.markdown(["항목", "값"], md_rows, "lr"))
+    return explorer.Explorer("kernel", explorer.wrap(uid, intro, "", body, data),
+                             md + "\n\n" + ncu_note(str, lambda code: f"`{code}`"), 1)
+
+
+def ncu_note(text, code) -> str:
+    """What to run for "내 커널" with Nsight Compute and what the page reads of its CSV (`roofline.ncu`): the command,
+    the metrics and the rule F = fadd + fmul + 2·ffma. `text` and `code` write plain words and a command (HTML or
+    Markdown)."""
+    fadd, fmul, ffma = ncu.FLOPS.values()
+    return (text("Nsight Compute로 잰 커널이라면 ") + code(ncu.COMMAND)
+            + text("를 실행하고, 직접 계산하기에서 커널을 Nsight Compute CSV로 골라 그 파일을 붙여 넣거나 끌어다 놓는다"
+                   "(여러 번 잰 파일이면 읽을 커널의 ID를 적는다). raw 페이지(--page raw)와 details 페이지(--page details) "
+                   "모두 읽는다. 시간은 ") + code(ncu.TIME)
+            + text(", Q는 DRAM과 주고받은 양 ") + code(ncu.BYTES)
+            + text("(또는 읽기와 쓰기의 합), F는 FP32 명령 수로 F = fadd + fmul + 2·ffma다(FMA 하나가 2 FLOPs): ")
+            + code(fadd) + text(", ") + code(fmul) + text(", ") + code(ffma)
+            + text(". 그래서 자료형은 FP32로 두고, 텐서 코어와 FP16·FP64 연산은 F에 들지 않는다. "
+                   "Q는 잰 DRAM 양이라 캐시가 재사용한 만큼 4주차 모델의 Q보다 작을 수 있다."))
 
 
 
@@ -639,5 +675,7 @@ LIVE = {   # the live forms: the parameters each takes, fields of its own, and t
     "kernel": engine.Form("week4", ("hardware", "dtype", ("kernel", "커널"),
                                     ("F", "연산량 F (FLOPs)"), ("Q", "이동량 Q (Byte)"), ("L", "벡터 길이 L"),
                                     ("N", "행렬 한 변 N"), ("T", "타일 한 변 T"), ("M", "행 수 M"), ("K", "안쪽 차원 K"),
-                                    ("b", "배치 b"), ("t_ms", "잰 시간 (ms, 없으면 비워 둔다)")), _live_kernel),
+                                    ("b", "배치 b"), ("t_ms", "잰 시간 (ms, 없으면 비워 둔다)"),
+                                    ("ncu", "ncu --csv가 쓴 파일 (붙여 넣거나 끌어다 놓는다)"),
+                                    ("ncu_id", "커널 ID (파일에 커널이 여럿일 때)")), _live_kernel, texts=("ncu",)),
 }
