@@ -254,12 +254,16 @@ def mark(body: str, source: str, glue: dict, names=()) -> tuple[str, list[dict],
             cursor = m.end(2)
         else:
             cells = table_cells(data.get("text/markdown", ""))
-            with_record = {c["cell"]: c for c in data.get(WHY_MIME, {}).get("cells", [])}
+            # text → its cells' records in reading order: two cells that read the same ("6", "16 KiB") are two cases,
+            # each keeps its own record (the n-th such cell of the table takes the n-th record)
+            with_record: dict[str, list] = {}
+            for c in data.get(WHY_MIME, {}).get("cells", []):
+                with_record.setdefault(c["cell"], []).append(c)
             for cell in cells:
                 if not is_number(cell):
                     continue
                 counts["numbers"] += 1
-                record = with_record.get(cell)
+                record = with_record[cell].pop(0) if with_record.get(cell) else None
                 if record is None:
                     missing.append((key, f"표의 칸 {cell!r}에 유도가 없다"))
                     continue
@@ -316,7 +320,10 @@ def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], 
                         for j, text in enumerate(row):
                             if is_number(str(text)):
                                 counts["numbers"] += 1
-                                if table_ids and table_ids[i][j] in entries:
+                                found = table_ids[i][j] if table_ids else None
+                                if isinstance(found, list):   # a cell that is a sentence ("6개, 75.0%"): its parts
+                                    found = found[0][2] if found and all(e in entries for _, _, e in found) else None
+                                if found in entries:
                                     counts["with"] += 1
                                 else:
                                     missing.append((m.group(1), f"{key}: {name}[{i}][{j}] = {text!r}"))
