@@ -66,7 +66,7 @@
     if (r.origin) panel.appendChild(el("span", "rl-why-line", named));   // an input: its value and where it comes from
     else {
       panel.appendChild(el("span", "rl-why-line", named + (r.formula !== r.symbol ? " = " + r.formula : "")));
-      if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + r.numbers));
+      if (r.numbers !== r.formula) panel.appendChild(el("span", "rl-why-line", "= " + (r.said || r.numbers)));   // (times in ms: why.said_numbers)
     }
     var bare = /^[−-]?[\d,./]+/.exec(g.shown);   // the shown number without the words around it ("1배", "4,096×4,096")
     var same = g.shown === r.exact || (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, ""));

@@ -41,11 +41,11 @@ NAMES = {
     "L": ("벡터 길이", "원소"), "s": ("원소 하나의 크기", "Byte"), "s_in": ("입력 원소의 크기", "Byte"),
     "s_out": ("출력 원소의 크기", "Byte"),
     "Q_read/L": ("원소 하나마다 읽는 양", "Byte"), "Q_write/L": ("원소 하나마다 쓰는 양", "Byte"),
-    "Q/L": ("원소 하나마다 옮기는 양", "Byte"), "N_max": ("그림의 가장 큰 N", ""), "N_k": ("그림의 N", ""),
+    "Q/L": ("원소 하나마다 옮기는 양", "Byte"), "N_max": ("그림의 가장 큰 N", ""), "N_k": ("그림의 N", ""), "N_min": ("그림의 가장 작은 N", ""),
     "I_max": ("가장 큰 N에서의 I", "FLOPs/Byte"), "I_min": ("가장 작은 N에서의 I", "FLOPs/Byte"),
     "I_base": ("기준 자료형의 I", "FLOPs/Byte"), "I_max/I_min": ("I가 커진 배율", ""),
     "I/I_base": ("기준 자료형 대비 I", ""),
-    "경우의 수": ("비교하는 경우(재사용 없음과 타일마다)", ""), "len(tiles)": ("비교할 타일의 개수", ""),
+    "경우의 수": ("비교하는 경우의 수: 재사용 없음과 타일 하나하나", ""), "F_tile": ("출력 타일 하나의 연산량", "FLOPs"), "len(tiles)": ("비교할 타일의 개수", ""),
     "P'": ("두 배로 한 최대 연산 성능", "FLOPs/s"), "BW'": ("두 배로 한 메모리 대역폭", "Byte/s"),
     "I*'": ("바꾼 하드웨어의 분기점", "FLOPs/Byte"), "uses": ("입력 원소 하나가 쓰이는 출력 수", ""),
     "K 단계 수": ("출력 타일 하나의 K 단계 수", ""), "조각의 Byte": ("T×T 조각 하나의 Byte", "Byte"),
@@ -210,6 +210,10 @@ def readable(value, unit: str) -> str:
         return ""
     if x != 0 and abs(x) < Fraction(1, 1000):   # too small for 6 decimals: a × 10ⁿ
         return f"약 {fmt.power10(x)} {unit}".rstrip() if x > 0 else ""
+    if x >= 10**6:   # a clock in Hz, a rate in FLOPs/s: a × 10ⁿ, not "1799665178.571429"
+        mantissa, _ = fmt.engineering(x)
+        close = "" if (mantissa * 1000).denominator == 1 else "약 "
+        return f"{close}{fmt.power10(x)} {unit}".rstrip()
     close = "" if (x * 10**6).denominator == 1 else "약 "
     return f"{close}{fmt.number(x, 6)} {unit}".rstrip()
 
@@ -218,6 +222,17 @@ def _readable(item: dict, value) -> dict:
     """`item` (a record, an input) with `approx`, its readable value, when it has one."""
     approx = readable(value, item["unit"])
     return {**item, "approx": approx} if approx else item
+
+
+def said_numbers(numbers: str, inputs: list[dict]) -> str:
+    """The numbers line as a reader reads it: each time put in (an input in s, an exact fraction of a second) as its
+    value in ms, "max(약 6.871948 ms, 약 549.822923 ms)" for "max(8,388,608/1,220,703,125, 134,234,112/244,140,625)".
+    The panel shows this line; the record keeps the exact `numbers` (the check evaluates them)."""
+    times = sorted({x["value"]: x["approx"] for x in inputs if x["unit"] == "s" and x.get("approx")
+                    and "/" in x["value"]}.items(), key=lambda kv: -len(kv[0]))
+    for exact, approx in times:
+        numbers = numbers.replace(exact, approx)
+    return numbers
 
 
 def rounded_to(digits: int) -> str:
@@ -256,6 +271,9 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: d
         name, unit = _named(q.symbol, src)
         record = _readable({"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
                             "exact": exact_text(q.value), "unit": unit, "inputs": inputs}, q.value)
+        said = said_numbers(q.term.numbers, inputs)
+        if said != q.term.numbers:
+            record["said"] = said
     key = record_id(record)
     keep(into, key, record)
     made[id(q)] = key
@@ -280,12 +298,14 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
     of, recs = records(q, src)
     base_unit = recs[of]["unit"]
     said = str(text)
-    if unit and said.endswith(unit):   # "63.51배": the unit is in the text already
-        unit = ""
+    if unit and (said.endswith(unit) or re.search(rf"(?<![\w/]){re.escape(unit)}(?![\w/])", said)):   # "63.51배", "3.35 TB/s (HBM3)",
+        unit = ""                                                                 # "64 MiB(…)": the text has it
     elif unit in TIGHT:   # "80%", "20.3배": the panel writes them without a space
         said, unit = said + unit, ""
     if rounding is None:
         rounding = "" if digits is None else rounded_to(digits)   # (an exact value says nothing)
+    if digits is not None and (Fraction(q.value) * Fraction(scale) * 10**digits).denominator == 1:
+        rounding = ""   # 64.5, "4 KiB", "204.800": nothing was rounded, so the panel says the exact value, not a rule
     return Shown(text, {"of": of, "shown": said, "unit": unit if unit is not None else base_unit,
                         "rounding": rounding, "scale": exact_text(Fraction(scale)),
                         "digits": digits, "records": recs})
@@ -440,7 +460,7 @@ def text(record: dict) -> str:
         pad = "  " * depth
         lines.append(f"{pad}{r['symbol']} ({r['name']}) = {r['formula']}")
         if r["numbers"] != r["formula"]:
-            lines.append(f"{pad}  = {r['numbers']}")
+            lines.append(f"{pad}  = {r.get('said', r['numbers'])}")
         lines.append(f"{pad}  = {result}")
         if "origin" in r:
             lines.append(f"{pad}  ← {origin_text(r['origin'], recs)}")
@@ -607,10 +627,9 @@ def percent(q: Quantity, digits: int, src: dict) -> Shown:
 
 def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
     """`fmt.power10`: "20 × 10¹²" (the mantissa to 3 decimals, trailing zeros dropped)."""
-    _, exponent = fmt.engineering(q.value)
+    _, exponent = fmt.engineering(q.value)   # (the text carries "× 10ⁿ": the unit is the quantity's own)
     return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
-                 unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _named(q.symbol, src)[1]}",
-                 rounding="소수 3자리로 반올림, 끝의 0은 생략")
+                 unit=unit or _named(q.symbol, src)[1], rounding="소수 3자리로 반올림, 끝의 0은 생략")
 
 
 # the FlashAttention note's symbols (the page writes them so): its page module gives them in `src` as ("name", symbol),
