@@ -452,13 +452,17 @@ def tensor_core(note) -> dict:
     src["SMs"] = f"toml:presets.{hw}.SMs"
     P = {name: var(f"P_{name}", value) for name, value in preset.peak.items()}
     BW = var("BW", preset.BW)
+    # the FP32 row's own ratio divides by the baseline under its own symbol (P_FP32 / P_기준, not P_FP32 / P_FP32)
+    src["P_기준"] = f"toml:presets.{hw}.peak.FP32"
+    src[("name", "P_기준")] = ("비교 기준인 FP32 최대 연산 성능", "FLOPs/s")
+    base = {name: var("P_기준", preset.P("FP32")) if name == "FP32" else P["FP32"] for name in P}
     rows = []
     for name, P_ in P.items():
         unit = "CUDA Core" if name == "FP32" else "Tensor Core"
         sparse = preset.sparse.get(name)
         rows.append((f"{name} ({unit}{', 정수' if fmt.integer_dtype(name) else ''})", tera_number(P_, 1, src, name),
                      tera_number(var(f"P_{name},희소", sparse), 1, src, name) if sparse else "–",
-                     why.ratio(named(f"P_{name}/P_FP32", P_ / P["FP32"]), 1, src),
+                     why.ratio(named(f"P_{name}/{base[name].symbol}", P_ / base[name]), 1, src),
                      why.decimal(named(f"I*_{name}", P_ / BW), 1, src)))
     m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
     mma = named("MMA의 MAC", m_ * n_ * k_)
@@ -962,7 +966,8 @@ def papers(note) -> dict:
         if c.kind not in ("ratio", "percent") or c.prefix:
             return text
         scale, unit = (100, "%") if c.kind == "percent" else (1, "배")
-        paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록"}   # (each paper states these results in its abstract)
+        paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록",   # (each paper states these results in its abstract)
+                 ("name", "논문 값"): (f"{short[c.paper]} 논문이 보고한 값: {c.what}", "")}
 
         def end(x, last: bool):   # one end of the claim ("50" of "50–73%"), with its record
             shown_ = claims.claim_text(replace(c, low=x, high=None))

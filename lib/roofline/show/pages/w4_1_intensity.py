@@ -95,7 +95,8 @@ def n_sweep(w4) -> dict:
     N_max = named("N_max", why.tmax_of(var("N", w4.N), 16 * T_))   # the sweep ends at max(N, 16T)
     growth = named("I_max/I_min", named("I_max", ideal[-1].term) / named("I_min", ideal[0].term))
     return {"fig-intensity": intensity_figure(w4),
-            "fig-N-min": why.integer(T_, src), "fig-N-max": why.particle(why.integer(N_max, src), "으로/로"),
+            "fig-N-min": why.integer(named("N_min", T_), src),   # (the sweep's smallest N, = T)
+            "fig-N-max": why.particle(why.integer(N_max, src), "으로/로"),
             "fig-no-reuse-min": why.decimal(min(flat, key=lambda q: q.value), 3, src),
             "fig-no-reuse-max": why.decimal(max(flat, key=lambda q: q.value), 3, src),
             "fig-ideal-growth": why.number(growth, 1, src), "fig-T": why.integer(T_, src)}
