@@ -45,9 +45,12 @@ def test_a_times_numbers_line_reads_in_ms_and_the_exact_numbers_stay():
     assert "said" not in plain   # F / P: no time put in
 
 
-def test_a_large_readable_value_is_a_power_of_ten():
-    assert why.readable(Fraction(12_597_656_250, 7), "Hz") == "약 1.8 × 10⁹ Hz"
+def test_a_readable_value_reads_at_every_size():
+    assert why.readable(Fraction(12_597_656_250, 7), "Hz") == "약 1.8 × 10⁹ Hz"   # not "1799665178.571429"
     assert why.readable(Fraction(2048, 8193), "FLOPs/Byte") == "약 0.249969 FLOPs/Byte"
+    assert why.readable(Fraction(4096, 3), "FLOPs/Byte") == "약 1,365.333333 FLOPs/Byte"
+    assert why.readable(Fraction(131_072, 241_552_734_375), "s") == "약 0.542623 µs"   # not "0.001 × 10⁰ ms"
+    assert why.readable(Fraction(1, 18_944), "") == "약 5.279 × 10⁻⁵"
 
 
 def test_equal_looking_cells_of_a_table_keep_their_own_records():

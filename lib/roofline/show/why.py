@@ -201,21 +201,34 @@ def _origin(x: Quantity, src: dict):
 
 
 def readable(value, unit: str) -> str:
-    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use), a fraction to 6
-    decimals; "약" when that is rounded. "" when the exact form is plain already (a whole number that is not a time)."""
+    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use; µs, ns below
+    0.001 ms), a fraction to 6 decimals with separators ("1,365.333333"), a large one as a × 10ⁿ ("1.8 × 10⁹ Hz"),
+    a tiny one as a × 10⁻ⁿ; "약" when that is rounded. "" when the exact form is plain already (a whole number that is
+    not a time)."""
     x = Fraction(value)
     if unit == "s":
         x, unit = x * 1000, "ms"
+        for smaller in ("µs", "ns"):   # 0.000543 ms → 0.542628 µs, not "0.001 × 10⁰ ms"
+            if x == 0 or abs(x) >= Fraction(1, 1000):
+                break
+            x, unit = x * 1000, smaller
     elif x.denominator == 1:
         return ""
-    if x != 0 and abs(x) < Fraction(1, 1000):   # too small for 6 decimals: a × 10ⁿ
-        return f"약 {fmt.power10(x)} {unit}".rstrip() if x > 0 else ""
-    if x >= 10**6:   # a clock in Hz, a rate in FLOPs/s: a × 10ⁿ, not "1799665178.571429"
-        mantissa, _ = fmt.engineering(x)
+    if x <= 0:
+        return "" if x == 0 or x.denominator == 1 else f"약 {fmt.decimal(x, 6, grouping=True)} {unit}".rstrip()
+    if x >= 10**6 or x < Fraction(1, 1000):   # a clock in Hz, a rate in FLOPs/s; a tiny share: a × 10ⁿ
+        exponent = 0
+        while x >= 1000 * Fraction(10) ** exponent:
+            exponent += 3
+        while x < Fraction(10) ** exponent:
+            exponent -= 1
+        mantissa = x / Fraction(10) ** exponent
         close = "" if (mantissa * 1000).denominator == 1 else "약 "
-        return f"{close}{fmt.power10(x)} {unit}".rstrip()
+        sup = str(exponent).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+        return f"{close}{fmt.number(mantissa, 3)} × 10{sup} {unit}".rstrip()
     close = "" if (x * 10**6).denominator == 1 else "약 "
-    return f"{close}{fmt.number(x, 6)} {unit}".rstrip()
+    text = fmt.decimal(x, 6, grouping=True).rstrip("0").rstrip(".") if x.denominator != 1 else fmt.integer(x)
+    return f"{close}{text} {unit}".rstrip()
 
 
 def _readable(item: dict, value) -> dict:
