@@ -63,3 +63,12 @@ def test_equal_looking_cells_of_a_table_keep_their_own_records():
     assert missing == []
     assert [e["of"] for e in entries] == [c["of"] for c in table.why_cells]
     assert entries[0]["of"] != entries[1]["of"]
+
+
+def test_a_number_led_sentence_passes_the_gate_only_when_its_parts_cover_it():
+    """"48 / 64" and "6개, 75.0%" (an explorer's field or cell): each number its own button, none left bare."""
+    entries = {"a": {}, "b": {}}
+    assert site_why._parts_cover("48 / 64", [[0, 2, "a"], [5, 2, "b"]], entries)
+    assert site_why._parts_cover("6개, 75.0%", [[0, 1, "a"], [4, 5, "b"]], entries)
+    assert not site_why._parts_cover("48 / 64", [[0, 2, "a"]], entries)   # the 64 bare
+    assert not site_why._parts_cover("48 / 64", [[0, 2, "a"], [5, 2, "c"]], entries)   # an entry the pool lacks

@@ -272,6 +272,9 @@ def _derived_words(words: dict, how: dict, src: dict) -> dict:
     for key, (name, shown) in kinds.items():
         if name in how and words.get(key, "—")[:1].isdigit():
             out[key] = why.around(shown(how[name], src), words[key])
+    if "warps" in how and " / " in words.get("warps", ""):   # "48 / 64": the SM's maximum its own button
+        most = int(words["warps"].split(" / ")[1].replace(",", ""))
+        out["warps"] = why.sentence(why.integer(how["warps"], src), " / ", why.integer(var("sm.warps", most), src))
     return out
 
 
