@@ -731,7 +731,8 @@ def flash(note) -> dict:
     return {
         "flash-source": source(attention.flash_forward),
         "check-d": why.var("d", check.d, {**src, "d": "toml:note.flash_check.d"}),
-        "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N)),
+        "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N),
+                              src),   # (the note's N: a sequence's length, not a matrix's side)
         "check-blocks": why.sentence(*[x for i, (r, c) in enumerate(check.blocks) for x in (
             [", "] * bool(i) + ["(", why.var("B_r", r, blocks_src), ", ", why.var("B_c", c, blocks_src), ")"])]),
         "sram": why.binary(var("smem", preset.smem_per_SM), "KiB", src), "M": why.integer(M_, src),

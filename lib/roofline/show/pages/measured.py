@@ -53,10 +53,10 @@ def sources(kernel, catalog) -> dict:
     src.update({k: cite for k in ("M", "N", "K")})
     src.update({k: tiles_cite for k in ("BM", "BN", "BK", "TM", "TN")})
     src[("name", "R_meas")] = ("측정 처리율", "FLOPs/s")   # (where it is quoted from: its origin, the locator)
-    if kernel.rate is None:
-        src[("name", "F")] = (f"연산량 ({kernel.locator})", "FLOPs")
-        src[("name", "Q")] = (f"HBM 읽기·쓰기 ({kernel.locator})", "Byte")
-        src[("name", "t")] = (f"측정 시간 ({kernel.locator})", "s")
+    if kernel.rate is None:   # (the figure and column they are read from: their origin's locator)
+        src[("name", "F")] = ("논문이 센 연산량", "FLOPs")
+        src[("name", "Q")] = ("논문이 잰 HBM 읽기·쓰기", "Byte")
+        src[("name", "t")] = ("논문이 잰 시간", "s")
     return src
 
 
