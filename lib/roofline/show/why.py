@@ -241,10 +241,13 @@ def said_numbers(numbers: str, inputs: list[dict]) -> str:
     """The numbers line as a reader reads it: each time put in (an input in s, an exact fraction of a second) as its
     value in ms, "max(약 6.871948 ms, 약 549.822923 ms)" for "max(8,388,608/1,220,703,125, 134,234,112/244,140,625)".
     The panel shows this line; the record keeps the exact `numbers` (the check evaluates them)."""
-    times = sorted({x["value"]: x["approx"] for x in inputs if x["unit"] == "s" and x.get("approx")
-                    and "/" in x["value"]}.items(), key=lambda kv: -len(kv[0]))
-    for exact, approx in times:
-        numbers = numbers.replace(exact, approx)
+    def in_ms(exact: str) -> str:   # every time of one line in ms, so that they compare at a glance
+        x = Fraction(exact.replace(",", "")) * 1000
+        return f"{'' if (x * 10**6).denominator == 1 else '약 '}{fmt.decimal(x, 6, grouping=True).rstrip('0').rstrip('.')} ms"
+
+    times = sorted({x["value"] for x in inputs if x["unit"] == "s" and "/" in x["value"]}, key=lambda v: -len(v))
+    for exact in times:
+        numbers = numbers.replace(exact, in_ms(exact))
     return numbers
 
 
