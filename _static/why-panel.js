@@ -52,7 +52,7 @@ function render(panel, d, g, id, path) {
   if (r.origin) parts.push(line(named));   // an input: its value and where it comes from
   else {
     parts.push(line(named + (r.formula !== r.symbol ? " = " + r.formula : "")));
-    if (r.numbers !== r.formula) parts.push(line("= " + r.numbers));
+    if (r.numbers !== r.formula) parts.push(line("= " + (r.said || r.numbers)));
   }
   const bare = /^[−-]?[\d,./]+/.exec(g.shown);   // the shown number without the words around it ("1배", "4,096×4,096")
   const same = g.shown === r.exact || (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, ""));

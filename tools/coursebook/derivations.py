@@ -244,6 +244,14 @@ _EXPLORER = re.compile(r'<div class="rl-explorer" id="([^"]+)"[^>]*>.*?<script t
                        r'(.*?)</script>', re.S)
 
 
+def _parts_cover(text: str, parts: list, entries: dict, names=()) -> bool:
+    """A number-led text shown as a sentence ("48 / 64", "6개, 75.0%"): every part names an entry, and every number a
+    reader reads in it is inside a part."""
+    spans = [(at, at + n) for at, n, e in parts if e in entries]
+    return bool(parts) and len(spans) == len(parts) and all(
+        any(x <= a and b <= y for x, y in spans) for a, b in sentence_numbers(text, names))
+
+
 def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], dict]:
     """Every explorer in `body` (the HTML a page module glued: an explorer's states are data of its own): the numbers of its states (fields and table cells a reader reads as numbers, and
     the numbers inside a field's sentence) that name no entry of its records (`roofline.show.why.pooled`), as
@@ -261,7 +269,8 @@ def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], 
                     found = ids.get("fields", {}).get(name)
                     if is_number(str(text)):
                         counts["numbers"] += 1
-                        if not isinstance(found, list) and found in entries:
+                        if isinstance(found, list) and _parts_cover(str(text), found, entries, names) or (
+                                not isinstance(found, list) and found in entries):
                             counts["with"] += 1
                         else:
                             missing.append((m.group(1), f"{key}: {name} = {text!r}"))
@@ -279,7 +288,9 @@ def explorer_numbers(body: str, names=()) -> tuple[dict, list[tuple[str, str]], 
                         for j, text in enumerate(row):
                             if is_number(str(text)):
                                 counts["numbers"] += 1
-                                if table_ids and table_ids[i][j] in entries:
+                                found = table_ids[i][j] if table_ids else None
+                                if isinstance(found, list) and _parts_cover(str(text), found, entries, names) or (
+                                        not isinstance(found, list) and found in entries):
                                     counts["with"] += 1
                                 else:
                                     missing.append((m.group(1), f"{key}: {name}[{i}][{j}] = {text!r}"))

@@ -41,11 +41,11 @@ NAMES = {
     "L": ("벡터 길이", "원소"), "s": ("원소 하나의 크기", "Byte"), "s_in": ("입력 원소의 크기", "Byte"),
     "s_out": ("출력 원소의 크기", "Byte"),
     "Q_read/L": ("원소 하나마다 읽는 양", "Byte"), "Q_write/L": ("원소 하나마다 쓰는 양", "Byte"),
-    "Q/L": ("원소 하나마다 옮기는 양", "Byte"), "N_max": ("그림의 가장 큰 N", ""), "N_k": ("그림의 N", ""),
+    "Q/L": ("원소 하나마다 옮기는 양", "Byte"), "N_max": ("그림의 가장 큰 N", ""), "N_k": ("그림의 N", ""), "N_min": ("그림의 가장 작은 N", ""),
     "I_max": ("가장 큰 N에서의 I", "FLOPs/Byte"), "I_min": ("가장 작은 N에서의 I", "FLOPs/Byte"),
     "I_base": ("기준 자료형의 I", "FLOPs/Byte"), "I_max/I_min": ("I가 커진 배율", ""),
     "I/I_base": ("기준 자료형 대비 I", ""),
-    "경우의 수": ("비교하는 경우(재사용 없음과 타일마다)", ""), "len(tiles)": ("비교할 타일의 개수", ""),
+    "경우의 수": ("비교하는 경우의 수: 재사용 없음과 타일 하나하나", ""), "F_tile": ("출력 타일 하나의 연산량", "FLOPs"), "len(tiles)": ("비교할 타일의 개수", ""),
     "P'": ("두 배로 한 최대 연산 성능", "FLOPs/s"), "BW'": ("두 배로 한 메모리 대역폭", "Byte/s"),
     "I*'": ("바꾼 하드웨어의 분기점", "FLOPs/Byte"), "uses": ("입력 원소 하나가 쓰이는 출력 수", ""),
     "K 단계 수": ("출력 타일 하나의 K 단계 수", ""), "조각의 Byte": ("T×T 조각 하나의 Byte", "Byte"),
@@ -201,23 +201,54 @@ def _origin(x: Quantity, src: dict):
 
 
 def readable(value, unit: str) -> str:
-    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use), a fraction to 6
-    decimals; "약" when that is rounded. "" when the exact form is plain already (a whole number that is not a time)."""
+    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use; µs, ns below
+    0.001 ms), a fraction to 6 decimals with separators ("1,365.333333"), a large one as a × 10ⁿ ("1.8 × 10⁹ Hz"),
+    a tiny one as a × 10⁻ⁿ; "약" when that is rounded. "" when the exact form is plain already (a whole number that is
+    not a time)."""
     x = Fraction(value)
     if unit == "s":
         x, unit = x * 1000, "ms"
+        for smaller in ("µs", "ns"):   # 0.000543 ms → 0.542628 µs, not "0.001 × 10⁰ ms"
+            if x == 0 or abs(x) >= Fraction(1, 1000):
+                break
+            x, unit = x * 1000, smaller
     elif x.denominator == 1:
         return ""
-    if x != 0 and abs(x) < Fraction(1, 1000):   # too small for 6 decimals: a × 10ⁿ
-        return f"약 {fmt.power10(x)} {unit}".rstrip() if x > 0 else ""
+    if x <= 0:
+        return "" if x == 0 or x.denominator == 1 else f"약 {fmt.decimal(x, 6, grouping=True)} {unit}".rstrip()
+    if x >= 10**6 or x < Fraction(1, 1000):   # a clock in Hz, a rate in FLOPs/s; a tiny share: a × 10ⁿ
+        exponent = 0
+        while x >= 1000 * Fraction(10) ** exponent:
+            exponent += 3
+        while x < Fraction(10) ** exponent:
+            exponent -= 1
+        mantissa = x / Fraction(10) ** exponent
+        close = "" if (mantissa * 1000).denominator == 1 else "약 "
+        sup = str(exponent).translate(str.maketrans("0123456789-", "⁰¹²³⁴⁵⁶⁷⁸⁹⁻"))
+        return f"{close}{fmt.number(mantissa, 3)} × 10{sup} {unit}".rstrip()
     close = "" if (x * 10**6).denominator == 1 else "약 "
-    return f"{close}{fmt.number(x, 6)} {unit}".rstrip()
+    text = fmt.decimal(x, 6, grouping=True).rstrip("0").rstrip(".") if x.denominator != 1 else fmt.integer(x)
+    return f"{close}{text} {unit}".rstrip()
 
 
 def _readable(item: dict, value) -> dict:
     """`item` (a record, an input) with `approx`, its readable value, when it has one."""
     approx = readable(value, item["unit"])
     return {**item, "approx": approx} if approx else item
+
+
+def said_numbers(numbers: str, inputs: list[dict]) -> str:
+    """The numbers line as a reader reads it: each time put in (an input in s, an exact fraction of a second) as its
+    value in ms, "max(약 6.871948 ms, 약 549.822923 ms)" for "max(8,388,608/1,220,703,125, 134,234,112/244,140,625)".
+    The panel shows this line; the record keeps the exact `numbers` (the check evaluates them)."""
+    def in_ms(exact: str) -> str:   # every time of one line in ms, so that they compare at a glance
+        x = Fraction(exact.replace(",", "")) * 1000
+        return f"{'' if (x * 10**6).denominator == 1 else '약 '}{fmt.decimal(x, 6, grouping=True).rstrip('0').rstrip('.')} ms"
+
+    times = sorted({x["value"] for x in inputs if x["unit"] == "s" and "/" in x["value"]}, key=lambda v: -len(v))
+    for exact in times:
+        numbers = numbers.replace(exact, in_ms(exact))
+    return numbers
 
 
 def rounded_to(digits: int) -> str:
@@ -256,6 +287,9 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: d
         name, unit = _named(q.symbol, src)
         record = _readable({"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
                             "exact": exact_text(q.value), "unit": unit, "inputs": inputs}, q.value)
+        said = said_numbers(q.term.numbers, inputs)
+        if said != q.term.numbers:
+            record["said"] = said
     key = record_id(record)
     keep(into, key, record)
     made[id(q)] = key
@@ -280,12 +314,14 @@ def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, sc
     of, recs = records(q, src)
     base_unit = recs[of]["unit"]
     said = str(text)
-    if unit and said.endswith(unit):   # "63.51배": the unit is in the text already
-        unit = ""
+    if unit and (said.endswith(unit) or re.search(rf"(?<![\w/]){re.escape(unit)}(?![\w/])", said)):   # "63.51배", "3.35 TB/s (HBM3)",
+        unit = ""                                                                 # "64 MiB(…)": the text has it
     elif unit in TIGHT:   # "80%", "20.3배": the panel writes them without a space
         said, unit = said + unit, ""
     if rounding is None:
         rounding = "" if digits is None else rounded_to(digits)   # (an exact value says nothing)
+    if digits is not None and (Fraction(q.value) * Fraction(scale) * 10**digits).denominator == 1:
+        rounding = ""   # 64.5, "4 KiB", "204.800": nothing was rounded, so the panel says the exact value, not a rule
     return Shown(text, {"of": of, "shown": said, "unit": unit if unit is not None else base_unit,
                         "rounding": rounding, "scale": exact_text(Fraction(scale)),
                         "digits": digits, "records": recs})
@@ -440,7 +476,7 @@ def text(record: dict) -> str:
         pad = "  " * depth
         lines.append(f"{pad}{r['symbol']} ({r['name']}) = {r['formula']}")
         if r["numbers"] != r["formula"]:
-            lines.append(f"{pad}  = {r['numbers']}")
+            lines.append(f"{pad}  = {r.get('said', r['numbers'])}")
         lines.append(f"{pad}  = {result}")
         if "origin" in r:
             lines.append(f"{pad}  ← {origin_text(r['origin'], recs)}")
@@ -607,10 +643,9 @@ def percent(q: Quantity, digits: int, src: dict) -> Shown:
 
 def power10(q: Quantity, src: dict, unit: str | None = None) -> Shown:
     """`fmt.power10`: "20 × 10¹²" (the mantissa to 3 decimals, trailing zeros dropped)."""
-    _, exponent = fmt.engineering(q.value)
+    _, exponent = fmt.engineering(q.value)   # (the text carries "× 10ⁿ": the unit is the quantity's own)
     return shown(q, fmt.power10(q.value), src, digits=3, scale=Fraction(1, 10**exponent),
-                 unit=f"× 10{str(exponent).translate(str.maketrans('0123456789', '⁰¹²³⁴⁵⁶⁷⁸⁹'))} {unit or _named(q.symbol, src)[1]}",
-                 rounding="소수 3자리로 반올림, 끝의 0은 생략")
+                 unit=unit or _named(q.symbol, src)[1], rounding="소수 3자리로 반올림, 끝의 0은 생략")
 
 
 # the FlashAttention note's symbols (the page writes them so): its page module gives them in `src` as ("name", symbol),

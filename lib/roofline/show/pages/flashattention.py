@@ -452,13 +452,17 @@ def tensor_core(note) -> dict:
     src["SMs"] = f"toml:presets.{hw}.SMs"
     P = {name: var(f"P_{name}", value) for name, value in preset.peak.items()}
     BW = var("BW", preset.BW)
+    # the FP32 row's own ratio divides by the baseline under its own symbol (P_FP32 / P_기준, not P_FP32 / P_FP32)
+    src["P_기준"] = f"toml:presets.{hw}.peak.FP32"
+    src[("name", "P_기준")] = ("비교 기준인 FP32 최대 연산 성능", "FLOPs/s")
+    base = {name: var("P_기준", preset.P("FP32")) if name == "FP32" else P["FP32"] for name in P}
     rows = []
     for name, P_ in P.items():
         unit = "CUDA Core" if name == "FP32" else "Tensor Core"
         sparse = preset.sparse.get(name)
         rows.append((f"{name} ({unit}{', 정수' if fmt.integer_dtype(name) else ''})", tera_number(P_, 1, src, name),
                      tera_number(var(f"P_{name},희소", sparse), 1, src, name) if sparse else "–",
-                     why.ratio(named(f"P_{name}/P_FP32", P_ / P["FP32"]), 1, src),
+                     why.ratio(named(f"P_{name}/{base[name].symbol}", P_ / base[name]), 1, src),
                      why.decimal(named(f"I*_{name}", P_ / BW), 1, src)))
     m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
     mma = named("MMA의 MAC", m_ * n_ * k_)
@@ -727,7 +731,8 @@ def flash(note) -> dict:
     return {
         "flash-source": source(attention.flash_forward),
         "check-d": why.var("d", check.d, {**src, "d": "toml:note.flash_check.d"}),
-        "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N)),
+        "check-N": why.listed("N", check.N, "toml:note.flash_check.N", ", ".join(fmt.integer(n) for n in check.N),
+                              src),   # (the note's N: a sequence's length, not a matrix's side)
         "check-blocks": why.sentence(*[x for i, (r, c) in enumerate(check.blocks) for x in (
             [", "] * bool(i) + ["(", why.var("B_r", r, blocks_src), ", ", why.var("B_c", c, blocks_src), ")"])]),
         "sram": why.binary(var("smem", preset.smem_per_SM), "KiB", src), "M": why.integer(M_, src),
@@ -962,7 +967,8 @@ def papers(note) -> dict:
         if c.kind not in ("ratio", "percent") or c.prefix:
             return text
         scale, unit = (100, "%") if c.kind == "percent" else (1, "배")
-        paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록"}   # (each paper states these results in its abstract)
+        paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록",   # (each paper states these results in its abstract)
+                 ("name", "논문 값"): (f"{short[c.paper]} 논문이 보고한 값: {c.what}", "")}
 
         def end(x, last: bool):   # one end of the claim ("50" of "50–73%"), with its record
             shown_ = claims.claim_text(replace(c, low=x, high=None))

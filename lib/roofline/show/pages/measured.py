@@ -52,11 +52,11 @@ def sources(kernel, catalog) -> dict:
                 "R_meas": cite, "F": cite, "Q": cite, "t": cite})
     src.update({k: cite for k in ("M", "N", "K")})
     src.update({k: tiles_cite for k in ("BM", "BN", "BK", "TM", "TN")})
-    src[("name", "R_meas")] = (f"측정 처리율 ({kernel.locator})", "FLOPs/s")
-    if kernel.rate is None:
-        src[("name", "F")] = (f"연산량 ({kernel.locator})", "FLOPs")
-        src[("name", "Q")] = (f"HBM 읽기·쓰기 ({kernel.locator})", "Byte")
-        src[("name", "t")] = (f"측정 시간 ({kernel.locator})", "s")
+    src[("name", "R_meas")] = ("측정 처리율", "FLOPs/s")   # (where it is quoted from: its origin, the locator)
+    if kernel.rate is None:   # (the figure and column they are read from: their origin's locator)
+        src[("name", "F")] = ("논문이 센 연산량", "FLOPs")
+        src[("name", "Q")] = ("논문이 잰 HBM 읽기·쓰기", "Byte")
+        src[("name", "t")] = ("논문이 잰 시간", "s")
     return src
 
 
@@ -68,7 +68,7 @@ def tera(q, src, digits: int = 2):
 
 def cited(value, bibkey: str):
     """A measured value in a table's cell with its bib key after it ("0.31 [boehm2022sgemm]"), keeping its record."""
-    return why.around(value, f"{value} [{bibkey}]")
+    return why.sentence(value, f" [{bibkey}]")   # (the key outside the number's button)
 
 
 def tiling_sentence(t, src):
@@ -104,8 +104,8 @@ RANKED = "code:page.ladder_section(note)"   # ranks and ρ: the page's call rank
 
 def rank_text(r, symbol: str):
     """A rank (1 = the slowest; a tie's average, 1.5) with its record: the ladder's order, ranked by the page."""
-    return why.shown(var(symbol, r), fmt.number(r, 1), {("name", symbol): (f"{symbol} (느린 쪽이 1)", ""), symbol: RANKED},
-                     digits=1)
+    name = {"모델 순위": "모델의 상한으로 센 순위", "측정 순위": "측정 처리율로 센 순위"}[symbol] + " (느린 쪽이 1, 같으면 평균)"
+    return why.shown(var(symbol, r), fmt.number(r, 1), {("name", symbol): (name, ""), symbol: RANKED}, digits=1)
 
 
 # ---------------------------------------------------------------- the two levels of the A6000

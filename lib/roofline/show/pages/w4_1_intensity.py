@@ -51,7 +51,7 @@ def four_ways(w4, T: int) -> dict:
          f"{formulas.intensity_no_reuse(s, s)}, 약 {fmt.fraction(Fraction(1, s))}", why.decimal(none.derivation("I"), 6, src)),
         ("행렬곱, T×T 출력 타일 안에서 재사용", "2N³", formulas.q_tiled(s, s),
          f"{formulas.intensity_tiled(s, s)}, N≫T이면 약 {symbol_over('T', Fraction(1, s))}",
-         why.around(number := why.decimal(tiled.derivation("I"), 6, src), f"{number} (T = {T})")),
+         why.sentence(why.decimal(tiled.derivation("I"), 6, src), " (T = ", why.side("T", T, src), ")")),   # (T its own)
         ("행렬곱, 입력 전체를 각각 한 번만 읽는 이상적 기준", "2N³", formulas.q_ideal(s, s),
          formulas.intensity_ideal(s, s), why.decimal(ideal.derivation("I"), 6, src)),
     ]
@@ -95,7 +95,8 @@ def n_sweep(w4) -> dict:
     N_max = named("N_max", why.tmax_of(var("N", w4.N), 16 * T_))   # the sweep ends at max(N, 16T)
     growth = named("I_max/I_min", named("I_max", ideal[-1].term) / named("I_min", ideal[0].term))
     return {"fig-intensity": intensity_figure(w4),
-            "fig-N-min": why.integer(T_, src), "fig-N-max": why.particle(why.integer(N_max, src), "으로/로"),
+            "fig-N-min": why.integer(named("N_min", T_), src),   # (the sweep's smallest N, = T)
+            "fig-N-max": why.particle(why.integer(N_max, src), "으로/로"),
             "fig-no-reuse-min": why.decimal(min(flat, key=lambda q: q.value), 3, src),
             "fig-no-reuse-max": why.decimal(max(flat, key=lambda q: q.value), 3, src),
             "fig-ideal-growth": why.number(growth, 1, src), "fig-T": why.integer(T_, src)}

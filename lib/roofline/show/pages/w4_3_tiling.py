@@ -113,18 +113,18 @@ def counts(w4) -> dict:
         shown = why.integer(q, src)
         return shown if text is None else why.around(shown, text)
 
-    F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
-                    closed_tile.derivation("Q_write"))
-    T_label = why.around(why.integer(t_, src), f"{t}×{t} 타일 재사용")
+    R0, RT, W = (closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"), closed_tile.derivation("Q_write"))
+    T_label = why.sentence(why.side("T", t, src), "×", why.side("T", t, src), " 타일 재사용")   # (a label: T its button)
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
         ("K 단계 수", i(K), f"타일마다 {fmt.integer(len(steps))}"),
         ("연산량 F", f"(2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × {fmt.integer(len(steps))}단계 = {fmt.integer(tile_F)} FLOPs",
-         i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
+         i(named("F", F_tile * named("출력 타일 수", (n_ / t_) ** 2)),
+           f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
         ("재사용 없음: A·B 읽기",
          i(none_tile, f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B"),
          i(R0, f"{fmt.integer(none.cost.Q_read)} B")),
-        (why.around(T_label, f"{T_label}: A·B 읽기"),
+        (why.sentence(T_label, ": A·B 읽기"),
          i(tile_tile, f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
                       f"{fmt.integer(sum(st.loads for st in steps) * s)} B"),
          i(RT, f"{fmt.integer(tile.cost.Q_read)} B")),

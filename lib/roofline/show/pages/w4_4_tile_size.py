@@ -272,6 +272,9 @@ def _derived_words(words: dict, how: dict, src: dict) -> dict:
     for key, (name, shown) in kinds.items():
         if name in how and words.get(key, "—")[:1].isdigit():
             out[key] = why.around(shown(how[name], src), words[key])
+    if "warps" in how and " / " in words.get("warps", ""):   # "48 / 64": the SM's maximum its own button
+        most = int(words["warps"].split(" / ")[1].replace(",", ""))
+        out["warps"] = why.sentence(why.integer(how["warps"], src), " / ", why.integer(var("sm.warps", most), src))
     return out
 
 
@@ -297,11 +300,11 @@ def sm_table(preset):
     rows = [
         ("Compute capability", why.shown(var("compute capability", cc), sm.compute_capability, src, digits=digits)),
         ("블록 하나의 최대 스레드", v("threads_per_block")),
-        ("SM당 최대 워프 (스레드)", v("warps", f"{fmt.integer(sm.warps)} ({fmt.integer(sm.threads)})")),
+        ("SM당 최대 워프 (스레드)", why.sentence(v("warps"), " (", v("threads"), ")")),
         ("SM당 최대 상주 블록", v("blocks")),
         ("SM당 32비트 레지스터", v("registers")),
         ("스레드당 최대 레지스터", v("registers_per_thread")),
-        ("레지스터 할당 단위 (워프마다)", v("register_unit", f"{fmt.integer(sm.register_unit)}개, SM 분할 {sm.register_partitions}개에 나뉨")),
+        ("레지스터 할당 단위 (워프마다)", why.sentence(v("register_unit"), "개, SM 분할 ", v("register_partitions"), "개에 나뉨")),
         ("SM당 Shared Memory", v("smem", kib=True)),
         ("블록 하나의 최대 Shared Memory (opt-in)", v("smem_per_block", kib=True)),
         ("블록마다 예약되는 Shared Memory", v("smem_reserved", f"{fmt.integer(sm.smem_reserved)} Byte")),
@@ -333,7 +336,7 @@ def resident(case, w4=None) -> tuple[str, str]:
     text = f"{fmt.integer(case.result.blocks)}개, {fmt.percent(case.result.occupancy, 1)}"
     if w4 is not None:
         how, src = case_derivation(case, w4.catalog.presets[case.preset], w4)
-        text = why.around(why.integer(how["blocks"], src), text)
+        text = why.sentence(why.integer(how["blocks"], src), "개, ", why.percent(how["occupancy"], 1, src))
     return text, binding(case.result)
 
 

@@ -416,9 +416,10 @@ def rectangle_section(w4) -> dict:
     sq_read = named("Q_read,□", square.derivation("Q_read").term)
     rect_read = named("Q_read,▭", rect.derivation("Q_read").term)
     ratio = named("Q_read,▭ / Q_read,□", rect_read / sq_read)
-    sq_shape = why.around(why.integer(T, src), f"{T_mid}×{T_mid}")
     T_M_, T_N_ = src[("T_M", T_M)], src[("T_N", T_N)]
-    rect_shape = why.around(why.integer(T_M_, src), f"{T_M}×{T_N}")
+    # "64×64", "128×32": each side its own button (T_M and T_N of the rectangle have two derivations)
+    sq_shape = why.sentence(why.shown(T, str(T_mid), src, digits=None), "×", why.shown(T, str(T_mid), src, digits=None))
+    rect_shape = why.sentence(why.shown(T_M_, str(T_M), src, digits=None), "×", why.shown(T_N_, str(T_N), src, digits=None))
 
     def kib(q):
         return why.shown(q, fmt.kib(q.value), src, digits=3, scale=Fraction(1, 1024), unit="KiB",

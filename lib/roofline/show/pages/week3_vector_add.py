@@ -133,7 +133,8 @@ def per_element(w3) -> dict:
 
     def cells(cost, size):
         s_ = var("s", size)
-        read, write, F = named("Q_read/L", s_ + s_), named("Q_write/L", s_), named("F/L", 1)
+        L_ = var("L", w3.L)   # one addition per element: F = L over the problem's L, so F/L = 1 with its reason
+        read, write, F = named("Q_read/L", s_ + s_), named("Q_write/L", s_), named("F/L", named("F", L_) / L_)
         Q = named("Q/L", read + write)
         I = named("I", F / Q)
         assert (read.value, write.value, F.value, Q.value, I.value) == (cost.Q_read, cost.Q_write, cost.F, cost.Q, cost.I)

@@ -1,0 +1,74 @@
+"""What a "why this number" panel says, read as a student would (issue 54, content-5 items 15–19): a rule of rounding
+only when something was rounded, one unit, times in ms in the numbers line, two equal-looking table cells each with
+its own case's record."""
+from __future__ import annotations
+
+from fractions import Fraction
+
+from coursebook import derivations as site_why
+from roofline.derive import named, tmax, var
+from roofline.show import why
+from roofline.show.tables import markdown
+
+SRC = {"P": "toml:presets.course.peak.FP32", "BW": "toml:presets.course.BW", "F": "toml:week4.N", "Q": "toml:week4.N",
+       "x": "toml:week4.N", ("name", "x"): ("시험 값", "")}
+
+
+def test_an_exact_value_states_no_rounding_rule():
+    exact, rounded = var("x", Fraction(129, 2)), var("x", Fraction(1024, 65))
+    assert why.decimal(exact, 3, SRC).why["rounding"] == ""   # "64.500": nothing rounded
+    assert why.number(exact, 3, SRC).why["rounding"] == ""    # "64.5"
+    assert why.kib(var("Q", 4096), SRC).why["rounding"] == ""   # "4 KiB"
+    assert why.decimal(rounded, 3, SRC).why["rounding"] == "소수 3자리로 반올림"
+    record = why.decimal(exact, 3, SRC).why
+    assert why.result_text(record, record["records"][record["of"]]) == "64.500 (= 129/2)"
+
+
+def test_a_unit_is_written_once():
+    P = var("P", 20 * 10**12)
+    entry = why.power10(P, SRC).why
+    assert (str(why.power10(P, SRC)), entry["unit"]) == ("20 × 10¹²", "FLOPs/s")   # not "× 10¹² × 10¹² FLOPs/s"
+    inside = why.shown(var("BW", 3_350_000_000_000), "3.35 TB/s (HBM3)", SRC, digits=2,
+                       scale=Fraction(1, 10**12), unit="TB/s").why
+    assert inside["unit"] == ""
+    assert why.ratio(var("x", Fraction(254, 4)), 2, SRC).why["shown"] == "63.50배"
+
+
+def test_a_times_numbers_line_reads_in_ms_and_the_exact_numbers_stay():
+    F, P, Q, BW = var("F", 137_438_953_472), var("P", 20 * 10**12), var("Q", 549_822_922_752), var("BW", 10**12)
+    t = named("t_ideal", tmax(named("t_compute", F / P), named("t_memory", Q / BW)))
+    key, recs = why.records(t, SRC)
+    record = recs[key]
+    assert record["numbers"] == "max(8,388,608/1,220,703,125, 134,234,112/244,140,625)"
+    assert record["said"] == "max(약 6.871948 ms, 약 549.822923 ms)"
+    plain = recs[record["inputs"][0]["origin"].removeprefix("derived:")]
+    assert "said" not in plain   # F / P: no time put in
+
+
+def test_a_readable_value_reads_at_every_size():
+    assert why.readable(Fraction(12_597_656_250, 7), "Hz") == "약 1.8 × 10⁹ Hz"   # not "1799665178.571429"
+    assert why.readable(Fraction(2048, 8193), "FLOPs/Byte") == "약 0.249969 FLOPs/Byte"
+    assert why.readable(Fraction(4096, 3), "FLOPs/Byte") == "약 1,365.333333 FLOPs/Byte"
+    assert why.readable(Fraction(131_072, 241_552_734_375), "s") == "약 0.542623 µs"   # not "0.001 × 10⁰ ms"
+    assert why.readable(Fraction(1, 18_944), "") == "약 5.279 × 10⁻⁵"
+
+
+def test_equal_looking_cells_of_a_table_keep_their_own_records():
+    """Two cells that read "6" (two cases) open two records, in reading order; before, both opened the last one."""
+    a, b = named("상주 블록", var("x", 12) / 2), named("Shared Memory 한도", var("x", 18) / 3)
+    table = markdown(["경우", "한도", "블록"], [("T = 32", why.integer(a, SRC), why.integer(b, SRC))])
+    glue = {"t": {"text/markdown": table.data, why.WHY_MIME: {"cells": table.why_cells}}}
+    body = '<table><tbody><tr><td>T = 32</td><td class="r">6</td><td class="r">6</td></tr></tbody></table>'
+    marked, entries, missing, _ = site_why.mark(body, "```{glue:md} t\n```\n", glue)
+    assert missing == []
+    assert [e["of"] for e in entries] == [c["of"] for c in table.why_cells]
+    assert entries[0]["of"] != entries[1]["of"]
+
+
+def test_a_number_led_sentence_passes_the_gate_only_when_its_parts_cover_it():
+    """"48 / 64" and "6개, 75.0%" (an explorer's field or cell): each number its own button, none left bare."""
+    entries = {"a": {}, "b": {}}
+    assert site_why._parts_cover("48 / 64", [[0, 2, "a"], [5, 2, "b"]], entries)
+    assert site_why._parts_cover("6개, 75.0%", [[0, 1, "a"], [4, 5, "b"]], entries)
+    assert not site_why._parts_cover("48 / 64", [[0, 2, "a"]], entries)   # the 64 bare
+    assert not site_why._parts_cover("48 / 64", [[0, 2, "a"], [5, 2, "c"]], entries)   # an entry the pool lacks
