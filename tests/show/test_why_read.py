@@ -8,7 +8,6 @@ from fractions import Fraction
 from coursebook import derivations as site_why
 from roofline.derive import named, tmax, var
 from roofline.show import why
-from roofline.show.tables import markdown
 
 SRC = {"P": "toml:presets.course.peak.FP32", "BW": "toml:presets.course.BW", "F": "toml:week4.N", "Q": "toml:week4.N",
        "x": "toml:week4.N", ("name", "x"): ("시험 값", "")}
@@ -51,18 +50,6 @@ def test_a_readable_value_reads_at_every_size():
     assert why.readable(Fraction(4096, 3), "FLOPs/Byte") == "약 1,365.333333 FLOPs/Byte"
     assert why.readable(Fraction(131_072, 241_552_734_375), "s") == "약 0.542623 µs"   # not "0.001 × 10⁰ ms"
     assert why.readable(Fraction(1, 18_944), "") == "약 5.279 × 10⁻⁵"
-
-
-def test_equal_looking_cells_of_a_table_keep_their_own_records():
-    """Two cells that read "6" (two cases) open two records, in reading order; before, both opened the last one."""
-    a, b = named("상주 블록", var("x", 12) / 2), named("Shared Memory 한도", var("x", 18) / 3)
-    table = markdown(["경우", "한도", "블록"], [("T = 32", why.integer(a, SRC), why.integer(b, SRC))])
-    glue = {"t": {"text/markdown": table.data, why.WHY_MIME: {"cells": table.why_cells}}}
-    body = '<table><tbody><tr><td>T = 32</td><td class="r">6</td><td class="r">6</td></tr></tbody></table>'
-    marked, entries, missing, _ = site_why.mark(body, "```{glue:md} t\n```\n", glue)
-    assert missing == []
-    assert [e["of"] for e in entries] == [c["of"] for c in table.why_cells]
-    assert entries[0]["of"] != entries[1]["of"]
 
 
 def test_a_number_led_sentence_passes_the_gate_only_when_its_parts_cover_it():
