@@ -136,7 +136,7 @@ def tile_area_for(cache_bytes: int, s: int, tiles: int = 3) -> Fraction:
     """T² with `tiles` T×T tiles of s Byte filling the cache: cache / (tiles · s), exactly. The side T is its
     square root, in general irrational: `fmt.root(T², digits)` writes it rounded."""
     check_positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
-    return Fraction(cache_bytes, tiles * s)
+    return Fraction(tile_area_term(cache_bytes, s, tiles).value)
 
 
 def tile_area_term(cache_bytes: int, s: int, tiles: int = 3):

@@ -124,7 +124,7 @@ def partial_sum_registers(T_M: int, T_N: int, s_acc: int, threads: int, word: in
     """32-bit registers one thread needs for its share of a T_M×T_N tile's partial sums: ⌈s_acc T_M T_N / (4 threads)⌉."""
     for key, value in {"T_M": T_M, "T_N": T_N, "s_acc": s_acc, "threads": threads, "word": word}.items():
         positive_int(value, key)
-    return -(-s_acc * T_M * T_N // (word * threads))
+    return partial_sum_derivation(T_M, T_N, s_acc, threads, word).value
 
 
 @dataclass(frozen=True)
@@ -199,10 +199,10 @@ def derivation(preset: Preset, threads, registers, smem) -> dict:
 
 
 def partial_sum_derivation(T_M, T_N, s_acc, threads, word: int = 4):
-    """`partial_sum_registers` as a named quantity: ⌈s·T_M·T_N / (4·스레드)⌉ (terms or numbers)."""
-    from roofline.derive import Term, named, tceil, value
+    """`partial_sum_registers` as a named quantity, its one computation: ⌈s·T_M·T_N / (4·스레드)⌉ (terms or
+    numbers)."""
+    from roofline.derive import Term, named, tceil
 
     outputs = T_M**2 if T_M is T_N and isinstance(T_M, Term) else Term.of(T_M) * T_N   # T² for a square tile
     q = named("중간 합 레지스터", tceil(Term.of(s_acc) * outputs / (word * Term.of(threads))))
-    assert q.value == partial_sum_registers(value(T_M), value(T_N), value(s_acc), value(threads), word)
     return q

@@ -572,26 +572,26 @@ def exercises(w4) -> ex.Exercises:
     t = T0
     n = next(k * N0 for k in range(2, 10) if kernels.matmul_tiled(k * N0, T0, s2, s2).Q not in shown)
     small = kernels.matmul_tiled(n, t, s2, s2)
-    steps1 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{n}³/{t}", small.Q_read, "Byte"),
-              ex.equation("C 쓰기", "s·N²", f"{s2}·{n}²", small.Q_write, "Byte"),
-              ex.equation("Q_T", "A·B 읽기 + C 쓰기", f"{ex.number(small.Q_read)} + {ex.number(small.Q_write)}", small.Q, "Byte"))
+    steps1 = (ex.derived(small.derivation("Q_read"), "Byte", name="A·B 읽기"),
+              ex.derived(small.derivation("Q_write"), "Byte", name="C 쓰기"), ex.derived(small.derivation("Q"), "Byte"))
     N1 = ex.half(w4.N)
     T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
     big = kernels.matmul_tiled(N1, T1, s2, s2)
-    steps2 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{ex.number(N1)}³/{ex.number(T1)}", big.Q_read, "Byte", "GB"),)
+    steps2 = (ex.derived(big.derivation("Q_read"), "Byte", "GB", name="A·B 읽기"),)
     k = next((k for k in range(2, N1 + 1) if N1 % (k * T1) == 0), None)
     T_a = T1 if k else ex.divisor_near(N1, T1 // 2)
     k = k or next(k for k in range(2, N1 + 1) if N1 % (k * T_a) == 0)
     T_b = k * T_a
-    Qa, Qb = kernels.matmul_tiled(N1, T_a, s2, s2).Q, kernels.matmul_tiled(N1, T_b, s2, s2).Q
+    cost_a, cost_b = kernels.matmul_tiled(N1, T_a, s2, s2), kernels.matmul_tiled(N1, T_b, s2, s2)
+    Qa, Qb = cost_a.Q, cost_b.Q
     ratio = Fraction(Qb, Qa)
     choices = (("exact", f"정확히 1/{k}이 된다"), ("less", f"1/{k}보다 덜 준다"), ("more", f"1/{k}보다 더 준다"))
     def which(ratio):
         return "exact" if ratio == Fraction(1, k) else "less" if ratio > Fraction(1, k) else "more"
 
     key = which(ratio)
-    steps3 = (ex.equation(f"Q (T = {ex.number(T_a)})", "2·s·N³/T + s·N²", f"2·{s2}·{ex.number(N1)}³/{ex.number(T_a)} + {s2}·{ex.number(N1)}²", Qa, "Byte"),
-              ex.equation(f"Q (T = {ex.number(T_b)})", "2·s·N³/T + s·N²", f"2·{s2}·{ex.number(N1)}³/{ex.number(T_b)} + {s2}·{ex.number(N1)}²", Qb, "Byte"),
+    steps3 = (ex.derived(cost_a.derivation("Q"), "Byte", name=f"Q (T = {ex.number(T_a)})"),
+              ex.derived(cost_b.derivation("Q"), "Byte", name=f"Q (T = {ex.number(T_b)})"),
               ex.Step(f"두 Q의 비 = {ex.number(Qb)} / {ex.number(Qa)} = {fmt.number(ratio, 6)}, 1/{k} = {fmt.number(Fraction(1, k), 6)}: "
                    f"A·B 읽기만 1/{k}이 되고 C 쓰기는 그대로이므로 {dict(choices)[key]}", key, "bound"))
     # the common mistakes: the same model call with one term or input changed (exercises.matmul_variants)
@@ -602,14 +602,14 @@ def exercises(w4) -> ex.Exercises:
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
-                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
+                 ex.formula(small.derivation("Q")), steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
                  mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes"),
                                    lambda c: c.Q)),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
-                 big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
+                 big.Q_read, ex.UNITS["GB"], f"A·B 읽기 = {big.derivation('Q_read').term.formula}, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-counted", "tile-reuse-ignored", "tile-reuse-twice", "bits-bytes"),
                                    lambda v: v)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
-                 key, ex.CHOICE, "Q_T = 2·s·N³/T + s·N²에서 T와 상관없는 항을 본다", steps3, choices,
+                 key, ex.CHOICE, f"{ex.formula(cost_a.derivation('Q'))}에서 T와 상관없는 항을 본다", steps3, choices,
                  given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b, dtype=d2), mistakes=ex.named(wrong3, ("c-write", "c-read"), lambda v: v)),
     ))

@@ -626,12 +626,11 @@ def exercises(w4) -> ex.Exercises:
         if not {one.inputs, two.total} & shown:
             break
     tile = f"T_M×T_N×T_K = {fmt.integer(TM)}×{fmt.integer(TN)}×{fmt.integer(TK)}"
-    steps1 = (ex.equation("A 조각", "s·T_M·T_K", f"{s2}·{TM}·{TK}", one.A, "Byte"),
-              ex.equation("B 조각", "s·T_K·T_N", f"{s2}·{TK}·{TN}", one.B, "Byte"),
-              ex.equation("입력 버퍼", "A 조각 + B 조각", f"{ex.number(one.A)} + {ex.number(one.B)}", one.inputs, "Byte", "KiB"))
-    steps2 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({TM}·{TK} + {TK}·{TN})", two.inputs, "Byte"),
-              ex.equation("중간 합", "s_acc·T_M·T_N", f"{s_acc}·{TM}·{TN}", two.acc, "Byte"),
-              ex.equation("합", "입력 버퍼 + 중간 합", f"{ex.number(two.inputs)} + {ex.number(two.acc)}", two.total, "Byte", "KiB"))
+    one_, two_ = (buffers.derivation(TM, TN, TK, s2, s_acc, copies) for copies in (1, 2))
+    steps1 = (ex.derived(one_["A"], "Byte"), ex.derived(one_["B"], "Byte"),
+              ex.derived(one_["inputs"], "Byte", "KiB", name="입력 버퍼"))
+    steps2 = (ex.derived(two_["A"], "Byte"), ex.derived(two_["B"], "Byte"),
+              ex.derived(two_["inputs"], "Byte"), ex.derived(two_["acc"], "Byte"), ex.derived(two_["total"], "Byte", "KiB"))
     gpu = cat.presets[w4.gpus[0]]
     FM, FN, FK = 2 * T_b, T_b, T_b
     fit = buffers.tile_buffers(FM, FN, FK, s2, s_acc, copies=2)
@@ -640,8 +639,9 @@ def exercises(w4) -> ex.Exercises:
     held = (f" (SM에는 드라이버의 예약분을 더한 {fmt.kib(fit.inputs + gpu.sm.smem_reserved)}가 잡힌다)"
             if key == "fits" and gpu.sm and gpu.sm.smem_reserved else "")
     choices = (("fits", "들어간다"), ("no", "들어가지 않는다"))
-    steps3 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({FM}·{FK} + {FK}·{FN})", fit.inputs, "Byte",
-                  "KiB"),
+    fit_ = buffers.derivation(FM, FN, FK, s2, s_acc, copies=2)
+    steps3 = (ex.derived(fit_["A"], "Byte"), ex.derived(fit_["B"], "Byte"),
+              ex.derived(fit_["inputs"], "Byte", "KiB", name="입력 버퍼 (두 벌)"),
               ex.Step(f"{fmt.kib(fit.inputs)} {'≤' if key == 'fits' else '>'} 블록 하나의 최대 Shared Memory {fmt.kib(limit)}이므로 "
                    f"{dict(choices)[key]}{held}", key, "fits"))
     N1 = ex.half(w4.N)
@@ -651,9 +651,7 @@ def exercises(w4) -> ex.Exercises:
     steps4 = (ex.Step(f"출력 타일 (N/T_M)·(N/T_N) = {ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}개, 타일마다 K 단계 N/T_K = "
                    f"{ex.number(N1 // T_K)}번, 단계마다 s·(T_M·T_K + T_K·T_N) = {ex.number(s2 * (2 * T_mm * T_K))} Byte",
                    Fraction(s2 * 2 * T_mm * T_K), "per step"),
-              ex.equation("A·B 읽기", "(N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N)",
-                  f"{ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}·{ex.number(N1 // T_K)}·{s2}·({T_mm}·{T_K} + {T_K}·{T_mm})",
-                  reads.Q_read, "Byte", "GB"))
+              ex.derived(reads.derivation("Q_read"), "Byte", "GB", name="A·B 읽기"))
     # the common mistakes, each the same buffers or reads with one term or input changed
     bits_one = buffers.tile_buffers(TM, TN, TK, 8 * s2, s_acc)
     wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A,

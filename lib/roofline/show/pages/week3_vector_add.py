@@ -12,7 +12,7 @@ from fractions import Fraction
 import roofline as rl
 from roofline import kernels
 from roofline.cost import Cost, Timing
-from roofline.derive import named, var
+from roofline.derive import floor_div, named, var
 from roofline.errors import ParameterError, positive_number
 from roofline.show import engine, explorer, fmt, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
@@ -399,20 +399,18 @@ def exercises(w3) -> ex.Exercises:
     L1 = 3 * L
     longer = kernels.vector_add(L1, s2)
     t1 = Timing(longer, hw)
-    steps1 = (ex.equation("Q", "3·s·L", f"3·{s2}·{ex.number(L1)}", longer.Q, "Byte"),
-              ex.equation("t_memory", "Q / BW", f"{ex.number(longer.Q)} / ({ex.rate(hw.BW)})", t1.t_memory, "ms"))
-    three = Cost(F=2 * L, Q_read=3 * s * L, Q_write=s * L)
+    steps1 = (ex.derived(longer.derivation("Q"), "Byte"), ex.derived(t1.derivation("t_memory"), "ms"))
+    three = kernels.elementwise(L, s, reads=3, flops=2)
     t2 = Timing(three, hw)
-    steps2 = (ex.equation("F", "2L", f"2·{ex.number(L)}", three.F, "FLOPs"),
-              ex.equation("Q", "4·s·L", f"4·{s}·{ex.number(L)}", three.Q, "Byte"),
+    steps2 = (ex.derived(three.derivation("F"), "FLOPs"), ex.derived(three.derivation("Q"), "Byte"),
               *ex.time_steps(three, hw)[1])
-    longest = w3.capacity // (3 * s2)
-    steps3 = (ex.equation("3·s", "A, B, C 원소 하나씩", f"3·{s2}", 3 * s2, "Byte"),
-              ex.equation("L", "⌊용량 / (3·s)⌋", f"⌊{ex.number(w3.capacity)} / {3 * s2}⌋", longest, "원소"))
+    fitting = named("L", floor_div(var("capacity", w3.capacity), 3 * var("s", s2)))   # A, B, C: s Byte each
+    longest = fitting.value
+    steps3 = (ex.derived(fitting, "원소"),)
     f = max(1, int(3 * s * hw.ridge / 2))
-    heavy = Cost(F=f * L, Q_read=2 * s * L, Q_write=s * L)
+    heavy = kernels.elementwise(L, s, reads=2, flops=f)
     t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
-    steps4 = (ex.equation("F", f"{f}·L", f"{f}·{ex.number(L)}", heavy.F, "FLOPs"), ex.equation("Q", "3·s·L", f"3·{s}·{ex.number(L)}", heavy.Q, "Byte"),
+    steps4 = (ex.derived(heavy.derivation("F"), "FLOPs"), ex.derived(heavy.derivation("Q"), "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
     # the common mistakes, each the same model call with one term or input changed
@@ -423,22 +421,24 @@ def exercises(w3) -> ex.Exercises:
     wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s),
               "bits-bytes": w3.capacity // (3 * 8 * s2)}
     wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
-              "bits-bytes": Timing(Cost(F=heavy.F, Q_read=2 * (8 * s) * L, Q_write=(8 * s) * L), hw).bound}
+              "bits-bytes": Timing(kernels.elementwise(L, 8 * s, reads=2, flops=f), hw).bound}
     return ex.Exercises("3주", (
         ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
-                 "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
+                 "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"],
+                 f"{ex.formula(longer.derivation('Q'))}, 메모리 시간 {ex.formula(t1.derivation('t_memory'))}", steps1,
                  given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
                                    VECTOR_HINTS)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
-                 "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
+                 f"{ex.formula(three.derivation('F'))}, {ex.formula(three.derivation('Q'))}, "
+                 f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                 machine=w3.hardware, units="CUDA Core"),
                  mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
-                 "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
+                 f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
                  exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS)),
         ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
