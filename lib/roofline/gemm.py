@@ -199,8 +199,8 @@ LARGE_GEMM_EFFICIENCY = (Fraction(80, 100), Fraction(90, 100))
 # Values quoted from elsewhere that the note checks or cites (not parameters of the model):
 # a commonly repeated claim for a 4096³ FP16 GEMM on an H100 (time in s, rate in FLOPs/s) …
 CLAIMED_SQUARE_GEMM = (Fraction(1, 2000), Fraction(2000 * 10**12))
-# … the Scaling Book's H100 ridge (FLOPs/Byte, https://jax-ml.github.io/scaling-book/gpus/) and its
-# "80–85 %" of the dense peak for large matmuls.
+# … the Scaling Book's H100 ridge (FLOPs/Byte: 1e15 / 3.35e12, https://jax-ml.github.io/scaling-book/roofline/,
+# Problem 5) and its "80–85 %" of the dense peak for large matmuls (https://jax-ml.github.io/scaling-book/gpus/).
 SCALING_BOOK_RIDGE = 298
 SCALING_BOOK_EFFICIENCY = (Fraction(80, 100), Fraction(85, 100))
 # Stored mantissa bits (the TF32 trade-off): unit of the last place is 2^-bits.

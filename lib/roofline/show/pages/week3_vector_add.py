@@ -54,7 +54,7 @@ def w3_sources(w3) -> dict:
     for d in ("FP32", "BF16"):
         src[f"P_{d}"] = f"toml:presets.{gpu.key}.peak.{d}"
     src["warp_size"] = (f"toml:presets.{gpu.key}.sm.warp_size" if gpu.sm and gpu.sm.warp_size == WARP
-                        else "cite:nvidia-a100, GPU 비교 표의 Threads / Warp")
+                        else "cite:nvidia-a100, 표 5 (Compute Capability: GP100 vs GV100 vs GA100)의 Threads / Warp")
     return src
 
 
