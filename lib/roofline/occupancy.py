@@ -179,9 +179,13 @@ def derivation(preset: Preset, threads, registers, smem) -> dict:
     per_warp = named("워프당 레지스터", tceil(registers * f["warp_size"] / f["register_unit"]) * f["register_unit"])
     per_block = named("블록당 Shared Memory", tceil((smem + f["smem_reserved"]) / f["smem_unit"]) * f["smem_unit"])
     limits = {"warps": named("워프 수 한도", tfloor(f["warps"] / W))}
-    if r.limits["registers"]:
-        limits["registers"] = named("레지스터 한도", tfloor(
-            tfloor(tfloor(f["registers"] / f["register_partitions"]) / per_warp) * f["register_partitions"] / W))
+    steps = {}
+    if r.limits["registers"]:   # each SM partition holds ⌊its registers / a warp's⌋ warps; the SM, that × partitions
+        part = named("분할당 레지스터", tfloor(f["registers"] / f["register_partitions"]))
+        part_warps = named("분할당 워프", tfloor(part / per_warp))
+        reg_warps = named("레지스터 워프", part_warps * f["register_partitions"])
+        limits["registers"] = named("레지스터 한도", tfloor(reg_warps / W))
+        steps = {"regs_per_partition": part, "warps_per_partition": part_warps, "warps_by_registers": reg_warps}
     else:   # a block's warps need more than one row of the register file: none fits
         limits["registers"] = named("레지스터 한도", 0)
     if r.limits["smem"] is not None:
@@ -190,7 +194,7 @@ def derivation(preset: Preset, threads, registers, smem) -> dict:
     blocks = named("상주 블록", tmin(*limits.values()))
     warps = named("활성 워프", blocks * W)
     share = named("점유율", warps / f["warps"])
-    how = {"W": W, "registers_per_warp": per_warp, "smem_per_block": per_block,
+    how = {"W": W, "registers_per_warp": per_warp, "smem_per_block": per_block, **steps,
            **{f"lim-{k}": v for k, v in limits.items()}, "blocks": blocks, "warps": warps, "occupancy": share}
     assert (W.value, per_warp.value, per_block.value, blocks.value, warps.value, share.value) == (
         r.warps_per_block, r.registers_per_warp, r.smem_per_block, r.blocks, r.warps, r.occupancy)

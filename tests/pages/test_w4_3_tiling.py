@@ -200,5 +200,5 @@ def test_korean_lists_and_particles_for_other_sizes(seed):
     counts = tiling.counts(w4)
     assert (counts["read-ratio"], counts["read-shrink"]) == ("1/3", "1/3으로")
     assert tiling.discussion(w4)["q-C"] == "C00과 C01"
-    other = tiling.cache_small(seed.week4.with_(group_size_M=4))["group"].data
+    other = str(tiling.cache_small(seed.week4.with_(group_size_M=4))["group"])
     assert other == "4다. Triton 튜토리얼은 8을 쓴다"

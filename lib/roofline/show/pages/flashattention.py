@@ -789,9 +789,8 @@ def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
     B_c_ = named("B_c,맞춤", var("align", align) * (fit_c // align))
     flash_, std_ = attention.flash_traffic_term(N, d_, B_c_, s_), attention.standard_traffic_term(N, d_, s_)
     assert (flash_.value, std_.value) == (moved, std_seq)
-    return why.sentence(
-        "이 수치는 논문 ", why.cited("Algorithm 1", "논문의 알고리즘 번호", 1, "dao2022flashattention"),
-        "의 규칙 B_c = ⌈M/(4d)⌉를 그대로 따른다. 앞의 타일 그림처럼 실제로 들어가는 B_c = ",
+    return why.sentence(   # (the sentence before it, on the page, names the paper's Algorithm 1: a label, not a value)
+        "앞의 타일 그림처럼 실제로 들어가는 B_c = ",
         why.particle(why.integer(B_c_, src), "으로/로"), " 세면 T_c = ", why.integer(attention.block_count_term(N, B_c_), src),
         ", 이동은 ", why.particle(why.binary(flash_, "MiB", src), "으로/로"), " 표준보다 ",
         why.ratio(named("Q_표준/Q_Flash", std_ / flash_), 2, src), " 적다.")

@@ -465,15 +465,15 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
     if t_ms not in (None, ""):
         seconds = positive_number(t_ms, "t_ms") / 1000
         achieved = cost.F / seconds
-        share = achieved / t.R_roof
         measured = named("R_meas", t.derivation("F") / (var("t_ms", seconds * 1000) / 1000))
         src["t_ms"] = (origins or {}).get("t_ms", "cell:t_ms")
-        fields.update({"k-achieved": why.tera(measured, 6, src),
-                       "k-share": why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)})
+        share_ = why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)
+        fields.update({"k-achieved": why.tera(measured, 6, src), "k-share": share_})
         fields["k-verdict"] = (
-            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} {units['u-rate']}보다 크다. 모델로는 불가능한 값이니 "
-            "F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 확인하자." if achieved > t.R_roof else
-            f"성능 상한의 {fmt.percent(share, 1)}에 닿았다.")
+            why.sentence("측정한 처리율이 이 하드웨어의 성능 상한 ", why.tera(t.derivation("R_roof"), 3, src),
+                         f" {units['u-rate']}보다 크다. 모델로는 불가능한 값이니 F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 "
+                         "확인하자.") if achieved > t.R_roof else
+            why.sentence("성능 상한의 ", share_, "에 닿았다."))
         ys.append([coord(achieved / TERA) if x == cost.I else None for x in xs])
         y_lo = min(y_lo, achieved / TERA / 2)
         y_top = max(y_top, achieved / TERA * 4)

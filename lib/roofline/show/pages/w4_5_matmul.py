@@ -201,9 +201,9 @@ def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
     def num(q):
         return why.integer(q, src) if src else fmt.integer(q.value)
 
-    def with_kib(q):
+    def with_kib_(q, src_):
         text = ko.nbsp(f"{fmt.integer(q.value)} ({fmt.kib(q.value)})")
-        return why.around(why.integer(q, src), text) if src else text
+        return why.around(why.integer(q, src_), text) if src_ else text
 
     one = ko.nbsp(f"1원소 = {s} B")
     rows = [(ko.nbsp("재사용 없음"), why.around(why.integer(s_, src), one) if src else one,
@@ -212,14 +212,18 @@ def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
     for c in cases:
         if c.T is None:
             continue
-        b = buffers.tile_buffers(c.T, c.T, c.T, s, s)
+        made = buffers.derivation(c.T, c.T, c.T, s, s)   # the model's buffers: A = s·T_M·T_K, …
+        A, B, inputs, acc, total = (made[k] for k in ("A", "B", "inputs", "acc", "total"))
         T = var("T", c.T)
-        A, B = named("A 버퍼", s_ * T * T), named("B 버퍼", s_ * T * T)
-        inputs, acc = named("입력 합계", A + B), named("중간 합", s_ * T * T)
-        total = named("논리적 총합", inputs + acc)
-        assert (inputs.value, acc.value, total.value) == (b.inputs, b.acc, b.total)
-        rows.append((ko.nbsp(ko.case(c)), ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.A)} B"),
-                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"), with_kib(inputs), with_kib(acc), with_kib(total)))
+        src_T = {**src, "T_M": T, "T_N": T, "T_K": T} if src else src
+
+        def held(q):   # "4,096 B (32²원소)": the Byte with its record, and the tile side with its own
+            if not src:
+                return ko.nbsp(f"{fmt.integer(q.value)} B ({c.T}²원소)")
+            return why.sentence(why.integer(q, src_T), ko.nbsp(" B ("), why.side("T", c.T, src), ko.nbsp("²원소)"))
+
+        rows.append((ko.nbsp(ko.case(c)), held(A), held(B), with_kib_(inputs, src_T), with_kib_(acc, src_T),
+                     with_kib_(total, src_T)))
     return tables.markdown(["방식", "보관하는 A 입력", "보관하는 B 입력", "입력 합계 (Byte)", "중간 합 (Byte)",
                             "논리적 총합 (Byte)"], rows)
 

@@ -139,8 +139,8 @@ def per_element(w3) -> dict:
         assert (read.value, write.value, F.value, Q.value, I.value) == (cost.Q_read, cost.Q_write, cost.F, cost.Q, cost.I)
         per[size] = (Q, I)
 
-        def i(q, text):
-            return why.around(why.integer(q, src), text)
+        def i(q, text):   # (one addition is "1 FLOP": the panel says the unit so too)
+            return why.around(why.integer(q, {**src, ("name", "F/L"): ("원소 하나의 연산량", "FLOP")}), text)
 
         return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} FLOP"), i(write, f"{cost.Q_write} Byte"),
                 i(Q, f"{cost.Q} Byte"))
@@ -158,7 +158,7 @@ def per_element(w3) -> dict:
 
 def times(w3, add, t) -> dict:
     """The amounts table, the three times as equations, and why the kernel is bound the way it is."""
-    from IPython.display import Markdown, Math
+    from IPython.display import Math
 
     s, L, hw = w3.s, w3.L, w3.roofline
     src = w3_sources(w3)
@@ -186,10 +186,16 @@ def times(w3, add, t) -> dict:
     over = named("t_memory / t_compute", t.derivation("t_memory") / t.derivation("t_compute"))
     fits = 3 * s * L <= w3.capacity
     ratio = fmt.number(t.t_memory / t.t_compute)
-    reason = (f"덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 "
-           f"{fmt.number(Fraction(add.Q, add.F))} Byte라서, 연산 장치는 대부분의 시간 동안 데이터가 도착하기를 기다린다."
-           if t.memory_bound else "덧셈을 처리하는 시간이 데이터를 옮기는 시간보다 길기 때문이다.")
-    explain = f"메모리 시간이 연산 시간의 {ratio}배다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. "
+    per = named("Q/L", d("Q") / L_)   # the Byte moved per element (one addition each)
+    reason = (why.sentence("덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 ",
+                           shown_number(per, f"{fmt.number(per.value)} Byte", src, unit="Byte"),
+                           "라서, 연산 장치는 대부분의 시간 동안 데이터가 도착하기를 기다린다.")
+              if t.memory_bound else "덧셈을 처리하는 시간이 데이터를 옮기는 시간보다 길기 때문이다.")
+    explain = why.sentence("메모리 시간이 연산 시간의 ", shown_number(over, f"{ratio}배", src, unit="배"),
+                           f"다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. ")
+    # the mistake of leaving C's write out: the memory time of the reads alone
+    reads_only = named("t_읽기만", d("Q_read") / t.derivation("BW"))
+    src_reads = {**src, ("name", "t_읽기만"): ("C 쓰기를 빼고 읽기만 센 메모리 시간", "s")}
     return {
         "table-amounts": tables.markdown(["항목", "Byte 식", "결과"], rows, "llr"),
         "Q": shown_number(d("Q"), gb(add.Q), src, GB, "GB"), "footprint": shown_number(footprint, gb(3 * s * L), src, GB, "GB"),
@@ -197,9 +203,10 @@ def times(w3, add, t) -> dict:
         "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
         "F": why.integer(d("F"), src), "t-compute": in_ms("t_compute"), "t-memory": in_ms("t_memory"),
         "t-ideal": in_ms("t_ideal"), "mem-over-compute": shown_number(over, ratio, src), "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
-        "bound-explain": Markdown(
-            f"{explain}{reason} 출력 쓰기를 빠뜨리면 메모리 시간을 {ms(Fraction(add.Q_read) / hw.BW)} ms로 잘못 계산하게 된다. "
-            "쓰기도 반드시 센다."),
+        "bound-explain": why.sentence(
+            explain, reason, " 출력 쓰기를 빠뜨리면 메모리 시간을 ",
+            shown_number(reads_only, f"{ms(reads_only.value)} ms", src_reads, 1000, "ms"),
+            "로 잘못 계산하게 된다. 쓰기도 반드시 센다."),
         "eq-t-compute": Math(
             rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{FLOPs}}}}"
             rf"{{{tex_number(hw.P)}\ \text{{FLOPs/s}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
@@ -213,14 +220,13 @@ def times(w3, add, t) -> dict:
 
 def doubling(w3, add, timings: dict, factor: int) -> dict:
     """The "double one resource" table (rows in the order of `timings`: base, P, BW, capacity) and its reading."""
-    from IPython.display import Markdown
 
     labels = list(timings)
     base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
     capacity, footprint = w3.capacity, 3 * w3.s * w3.L
     shown = {labels[3]: f"{labels[3]} ({gb(capacity)} → {gb(factor * capacity)})"}
     base_src = w3_sources(w3)
-    rows = []
+    rows, srcs = [], {}
     for label, x in timings.items():
         # the changed machine: P' = 2·P or BW' = 2·BW (the chapter's `factor`)
         P, BW = base.hw.derivation("P"), base.hw.derivation("BW")
@@ -229,6 +235,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
             x_src[("P", x.hw.P)] = named("P'", factor * P)
         if x.hw.BW != base.hw.BW:
             x_src[("BW", x.hw.BW)] = named("BW'", factor * BW)
+        srcs[label] = x_src
 
         def t_(name):
             return why.around(shown_number(x.derivation(name), ms(getattr(x, name)), x_src, 1000, "ms"),
@@ -248,30 +255,44 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     faster = [quoted(label) for label, x in timings.items() if x.t_ideal < base.t_ideal]
     winner = (why.sentence(faster[0], " 하나뿐이다") if len(faster) == 1 else
               why.sentence(*[x for i, f in enumerate(faster) for x in ([", "] * bool(i) + [f])], "이다") if faster else "없다")
+    # every number of the reading with its record: the times of the changed machines, the capacities, the factor
+    GB = Fraction(1, 10**9)
+    k = why.chosen("factor", "늘린 배율", factor, f"factor = {factor}")
+    cap_src = {**base_src, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", ""),
+               ("name", "capacity'"): ("늘린 메모리 용량", "Byte")}
+    s_, L_, cap_ = var("s", w3.s), var("L", w3.L), var("capacity", capacity)
+    cap = shown_number(cap_, gb(capacity), base_src, GB, "GB")
+    feet = shown_number(named("세 벡터의 Byte", 3 * s_ * L_), gb(footprint), base_src, GB, "GB")
+    more = shown_number(named("capacity'", var("factor", factor) * cap_), gb(factor * capacity), cap_src, GB, "GB")
+
+    def t_ideal(label):
+        x = timings[label]
+        return shown_number(x.derivation("t_ideal"), f"{ms(x.t_ideal)} ms", srcs[label], 1000, "ms")
+
     explain = []
     if x_P.t_ideal == base.t_ideal:
         explain.append("연산 성능을 높이면 연산 시간만 줄고, 더 긴 메모리 시간은 그대로라 실행 시간이 변하지 않는다.")
     else:
-        explain.append(f"연산 성능을 높이면 더 긴 쪽이던 연산 시간이 줄어 실행 시간이 {ms(x_P.t_ideal)} ms가 된다.")
+        explain.append(why.sentence("연산 성능을 높이면 더 긴 쪽이던 연산 시간이 줄어 실행 시간이 ", t_ideal(labels[1]), "가 된다."))
     if x_BW.t_ideal == base.t_ideal:
         explain.append("대역폭을 높이면 메모리 시간만 줄고, 더 긴 연산 시간은 그대로라 실행 시간이 변하지 않는다.")
     elif x_BW.memory_bound:
-        explain.append(f"대역폭을 {factor}배로 하면 메모리 시간이 1/{factor}이 된다. 메모리 시간이 여전히 더 길므로 "
-                       f"실행 시간도 {ms(x_BW.t_ideal)} ms로 준다.")
+        explain.append(why.sentence("대역폭을 ", k, "배로 하면 메모리 시간이 1/", k, "이 된다. 메모리 시간이 여전히 더 길므로 "
+                                    "실행 시간도 ", t_ideal(labels[2]), "로 준다."))
     else:
-        explain.append(f"대역폭을 {factor}배로 하면 메모리 시간은 줄지만, 이제 연산 시간이 더 길어 실행 시간은 "
-                       f"{ms(x_BW.t_ideal)} ms에서 멈춘다.")
+        explain.append(why.sentence("대역폭을 ", k, "배로 하면 메모리 시간은 줄지만, 이제 연산 시간이 더 길어 실행 시간은 ",
+                                    t_ideal(labels[2]), "에서 멈춘다."))
     if footprint <= capacity:
-        explain.append(f"용량은 이미 {gb(capacity)}로 세 벡터({gb(footprint)})를 담고도 남는다. "
-                       f"그러니 {gb(factor * capacity)}로 늘려도 속도는 그대로다.")
+        explain.append(why.sentence("용량은 이미 ", why.particle(cap, "으로/로"), " 세 벡터(", feet, ")를 담고도 남는다. "
+                                    "그러니 ", why.particle(more, "으로/로"), " 늘려도 속도는 그대로다."))
     else:
-        explain.append(f"세 벡터({gb(footprint)})가 {gb(capacity)}에 들어가지 않으면 한 번에 실행할 수 없다. "
-                       "이 경우는 위의 시간 모델 밖이다.")
+        explain.append(why.sentence("세 벡터(", feet, ")가 ", cap, "에 들어가지 않으면 한 번에 실행할 수 없다. "
+                                    "이 경우는 위의 시간 모델 밖이다."))
     long_side = "메모리 시간" if base.memory_bound else "연산 시간"
     return {
         "table-double": tables.markdown(["변경 조건", "연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도"], rows),
         "double-winner": winner, "long-side": ko.particle(long_side, "을/를"),
-        "double-explain": Markdown(" ".join(explain)),
+        "double-explain": why.sentence(*[x for i, e in enumerate(explain) for x in ([" "] * bool(i) + [e])]),
     }
 
 
