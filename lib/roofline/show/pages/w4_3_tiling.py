@@ -135,7 +135,7 @@ def counts(w4) -> dict:
 
     F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
                     closed_tile.derivation("Q_write"))
-    T_label = f"{t}×{t} 타일 재사용"   # a row's name: a label, not a button
+    T_label = f"타일 재사용 ({t}×{t})"   # a row's name, not a button (a cell starting with a number reads as one)
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
         ("K 단계 수", i(K), i(K, f"{fmt.integer(len(steps))} (타일마다)")),

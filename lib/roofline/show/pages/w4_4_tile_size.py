@@ -693,26 +693,27 @@ def exercises(w4) -> ex.Exercises:
               "bits-bytes": kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, 8 * s2, 8 * s2).Q_read}
     return ex.Exercises("④", (
         ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
-                 one.inputs, ex.UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
+                 one.inputs, ex.UNITS["KiB"], f"{ex.formula(one_['A'])}, {ex.formula(one_['B'])}, {ex.formula(one_['inputs'])}, KiB = 2¹⁰ Byte", steps1,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, dtype=d2, machine=gpu.key, on_chip=one.inputs),
                  mistakes=ex.named(wrong1, ("double-buffer-extra", "acc-counted", "one-input", "bits-bytes", "dtype-other"),
                                    lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
-                 "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
+                 "합친 공간은?", two.total, ex.UNITS["KiB"], ", ".join(ex.formula(two_[k]) for k in ("A", "B", "acc", "total")), steps2,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc, dtype=d2, machine=gpu.key,
                                 on_chip=two.inputs),
                  mistakes=ex.named(wrong2, ("double-buffer", "acc-input-dtype", "acc-doubled", "bits-bytes"), lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {fmt.integer(FM)}×{fmt.integer(FN)}×{fmt.integer(FK)}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
                  f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
-                 "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 블록 하나가 받을 수 있는 Shared Memory와 견준다", steps3, choices,
+                 f"이중 버퍼링 입력({ex.formula(fit_['A'])}, {ex.formula(fit_['B'])})을 블록 하나가 받을 수 있는 Shared Memory와 견준다",
+                 steps3, choices,
                  given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2, dtype=d2, hardware=gpu.key),
                  mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(ex.shape(T_mm), '으로/로')} "
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
-                 "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
+                 f"A·B 읽기 = {reads.derivation('Q_read').term.formula}: T_K는 약분된다", steps4,
                  given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2, dtype=d2),
                  mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes"), lambda v: v)),
     ))
