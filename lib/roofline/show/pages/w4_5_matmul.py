@@ -139,8 +139,8 @@ def assumptions(w4) -> Markdown:
     hw, s = w4.roofline, w4.s
     src = why.sources(w4)
     rows = [
-        ("크기", f"M = N = K = {fmt.integer(w4.N)}, 이하 정사각 행렬 한 변을 N으로 적는다"),
-        ("자료형", f"입력·중간 합·출력 모두 {w4.dtype}, 원소당 {s} Byte"),
+        ("크기", why.sentence(why.var("N", w4.N, src), " (M = N = K, 이하 정사각 행렬 한 변을 N으로 적는다)")),
+        ("자료형", why.sentence(why.around(why.var("s", s, src), f"{s} Byte"), f" (원소 하나, 입력·중간 합·출력 모두 {w4.dtype})")),
         ("연산량 관례", "곱셈 + 누산 덧셈 = 2 FLOPs, FMA도 2 FLOPs"),
         ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src), f"{fmt.power10(hw.P)} FLOPs/s")),
         ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),

@@ -25,8 +25,10 @@ def problem_table(w4) -> dict:
     tiles_ = why.listed("tiles", w4.tiles, w4.origin("tiles"), ", ".join(str(T) for T in w4.tiles))
     text = dict(problem_rows(w4))
     rows = [
-        ("행렬 크기", text["행렬 크기"]),
-        ("자료형", text["자료형"]),
+        # the size leads its cell, a button with its record (a cell is read from its start)
+        ("행렬 크기", why.sentence(why.around(why.var("N", N, src), ex.shape(N)), " (A, B, C 모두, ", ko.nbsp("N = "),
+                                why.var("N", N, src), ")")),
+        ("자료형", text["자료형"]),   # (the dtype leads: a student's worksheet reads it first)
         ("최대 연산 성능 P", why.around(why.power10(P, src), text["최대 연산 성능 P"])),
         (bw_row(w4), why.around(why.power10(BW, src), text[bw_row(w4)])),
         ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
@@ -52,7 +54,7 @@ def problem_rows(w4) -> list[tuple[str, str]]:
     """The problem's table as text, row by row (the page's table carries the records of its numbers; a student's
     variant of the worksheet shows these rows for its own problem, with the machine named when it is a real GPU)."""
     hw, N = w4.roofline, w4.N
-    rows = [("행렬 크기", f"A, B, C 모두 {ex.shape(N)} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
+    rows = [("행렬 크기", f"{ex.shape(N)} (A, B, C 모두, {ko.nbsp(f'N = {fmt.integer(N)}')})"),   # (the number first: the page's cell is its button)
             ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
             ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
             (bw_row(w4), f"{fmt.power10(hw.BW)} Byte/s"),
