@@ -59,36 +59,43 @@ def flops_term(N, d, heads=None):
 
 def standard_traffic(N: int, d: int, separate_scale: bool = False) -> int:
     """HBM elements moved by standard attention for one head: 4Nd + 4N² (+ 2N² with a separate scaling kernel)."""
-    return standard_traffic_linear(N, d) + standard_traffic_quadratic(N, separate_scale)
+    check_positive(N=N, d=d)
+    return standard_traffic_term(N, d, separate_scale=separate_scale).value
 
 
-def standard_traffic_term(N, d, s=None):
-    """`standard_traffic` as a derivation: Q_표준 = 4·N·d + 4·N² elements, or (4·N·d + 4·N²)·s Byte."""
+def standard_traffic_term(N, d, s=None, separate_scale: bool = False):
+    """`standard_traffic` as a derivation: Q_표준 = 4·N·d + 4·N² elements (6·N² with a separate scaling kernel), or
+    times s in Byte: the Nd part and the N² part below, added."""
     check_positive(N=_int(N), d=_int(d))
-    elements = 4 * _v("N", N) * _v("d", d) + 4 * _v("N", N) ** 2
+    elements = 4 * _v("N", N) * _v("d", d) + (6 if separate_scale else 4) * _v("N", N) ** 2
     return named("Q_표준", elements if s is None else elements * _v("s", s))
 
 
 def standard_traffic_linear(N: int, d: int) -> int:
-    """Only the Nd part (Q, K, V read and O written): 4Nd."""
+    """Only the Nd part (Q, K, V read and O written): 4Nd elements."""
     check_positive(N=N, d=d)
-    return 4 * N * d
+    return standard_traffic_linear_term(N, d).value
 
 
-def standard_traffic_linear_term(N, d, s, heads):
-    """The Nd part of `heads` heads in Byte, as a derivation: Q_Nd = h·4·N·d·s."""
-    return named("Q_Nd", _v("h", heads) * 4 * _v("N", N) * _v("d", d) * _v("s", s))
+def standard_traffic_linear_term(N, d, s=None, heads=None):
+    """The Nd part as a derivation: Q_Nd = 4·N·d elements; h·4·N·d·s Byte for `heads` heads of s Byte."""
+    one = 4 * _v("N", N) * _v("d", d)
+    one = one if heads is None else _v("h", heads) * one
+    return named("Q_Nd", one if s is None else one * _v("s", s))
 
 
 def standard_traffic_quadratic(N: int, separate_scale: bool = False) -> int:
     """Only the N² part (S written and read, P written and read): 4N² (6N² with a separate scaling kernel)."""
     check_positive(N=N)
-    return (6 if separate_scale else 4) * N * N
+    return standard_traffic_quadratic_term(N, separate_scale=separate_scale).value
 
 
-def standard_traffic_quadratic_term(N, s, heads, separate_scale: bool = False):
-    """The N² part of `heads` heads in Byte, as a derivation: Q_N² = h·4·N²·s (h·6·N²·s with a separate scaling)."""
-    return named("Q_N²", _v("h", heads) * (6 if separate_scale else 4) * _v("N", N) ** 2 * _v("s", s))
+def standard_traffic_quadratic_term(N, s=None, heads=None, separate_scale: bool = False):
+    """The N² part as a derivation: Q_N² = 4·N² elements (6·N² with a separate scaling kernel); h·4·N²·s Byte for
+    `heads` heads of s Byte."""
+    one = (6 if separate_scale else 4) * _v("N", N) ** 2
+    one = one if heads is None else _v("h", heads) * one
+    return named("Q_N²", one if s is None else one * _v("s", s))
 
 
 def sram_elements(smem_bytes: int, s: int) -> int:

@@ -17,7 +17,9 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-SUM, PRODUCT, POWER, ATOM = 0, 1, 2, 3
+# how tightly a formula binds; QUOTIENT is "F / Q_T" between two named quantities: written with spaces, so it is
+# bracketed inside a product ("(M / T_M)·(N / T_N)", never "M / T_M·N / T_N")
+SUM, QUOTIENT, PRODUCT, POWER, ATOM = 0, 1, 2, 3, 4
 SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 
 
@@ -59,7 +61,7 @@ class Term:
         """Formula and numbers, parenthesised when this term binds looser than `level` (or equally, on the right)."""
         loose = self.level < level or (right and self.level == level and level != ATOM)
         bracketed = self.numbers[:1] in "⌊⌈" and self.numbers[-1:] in "⌋⌉"   # ⌈…⌉ delimits itself
-        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= PRODUCT and not bracketed)
+        numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= QUOTIENT and not bracketed)
         f = f"({self.formula})" if loose else self.formula
         n = f"({self.numbers})" if numbers_loose else self.numbers
         return f, n
@@ -91,10 +93,12 @@ class Term:
         return self._binary(other, "·", PRODUCT, Term.of(other).value * self.value, swap=True)
 
     def __truediv__(self, other):
-        return self._binary(other, _slash(self, other), PRODUCT, Fraction(self.value) / Term.of(other).value)
+        slash = _slash(self, other)
+        return self._binary(other, slash, _level(slash), Fraction(self.value) / Term.of(other).value)
 
     def __rtruediv__(self, other):
-        return self._binary(other, _slash(other, self), PRODUCT, Fraction(Term.of(other).value) / self.value, swap=True)
+        slash = _slash(other, self)
+        return self._binary(other, slash, _level(slash), Fraction(Term.of(other).value) / self.value, swap=True)
 
     def __pow__(self, k: int):
         if not isinstance(k, int) or k < 2:
@@ -110,6 +114,10 @@ class Term:
 def _slash(a, b) -> str:
     """"F / Q_T" between two named quantities, "N³/T" otherwise (as the course writes them)."""
     return " / " if isinstance(a, Quantity) and isinstance(b, Quantity) else "/"
+
+
+def _level(slash: str) -> int:
+    return QUOTIENT if slash == " / " else PRODUCT
 
 
 def _merge(*groups) -> tuple:

@@ -136,7 +136,7 @@ def tile_area_for(cache_bytes: int, s: int, tiles: int = 3) -> Fraction:
     """T² with `tiles` T×T tiles of s Byte filling the cache: cache / (tiles · s), exactly. The side T is its
     square root, in general irrational: `fmt.root(T², digits)` writes it rounded."""
     check_positive(cache_bytes=cache_bytes, s=s, tiles=tiles)
-    return Fraction(cache_bytes, tiles * s)
+    return Fraction(tile_area_term(cache_bytes, s, tiles).value)
 
 
 def tile_area_term(cache_bytes: int, s: int, tiles: int = 3):
@@ -199,8 +199,8 @@ LARGE_GEMM_EFFICIENCY = (Fraction(80, 100), Fraction(90, 100))
 # Values quoted from elsewhere that the note checks or cites (not parameters of the model):
 # a commonly repeated claim for a 4096³ FP16 GEMM on an H100 (time in s, rate in FLOPs/s) …
 CLAIMED_SQUARE_GEMM = (Fraction(1, 2000), Fraction(2000 * 10**12))
-# … the Scaling Book's H100 ridge (FLOPs/Byte, https://jax-ml.github.io/scaling-book/gpus/) and its
-# "80–85 %" of the dense peak for large matmuls.
+# … the Scaling Book's H100 ridge (FLOPs/Byte: 1e15 / 3.35e12, https://jax-ml.github.io/scaling-book/roofline/,
+# Problem 5) and its "80–85 %" of the dense peak for large matmuls (https://jax-ml.github.io/scaling-book/gpus/).
 SCALING_BOOK_RIDGE = 298
 SCALING_BOOK_EFFICIENCY = (Fraction(80, 100), Fraction(85, 100))
 # Stored mantissa bits (the TF32 trade-off): unit of the last place is 2^-bits.

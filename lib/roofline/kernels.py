@@ -31,9 +31,17 @@ def _cost(F, Q_read, Q_write, I: str = "I", Q: str = "Q") -> Cost:
 
 def vector_add(L: int, s: int = 4) -> Cost:
     """C[i] = A[i] + B[i]: F = L, Q = 2sL read + sL written (I = 1/(3s), 1/12 in FP32)."""
-    check_positive(L=L, s=s)
+    return elementwise(L, s, reads=2)
+
+
+def elementwise(L: int, s: int, reads: int, writes: int = 1, flops: int = 1) -> Cost:
+    """An element-wise kernel on length-L vectors (week 3's exercises): `flops` FLOPs per element, `reads` input
+    vectors read and `writes` written: F = f·L, Q = r·s·L + w·s·L."""
+    check_positive(L=L, s=s, reads=reads, writes=writes, flops=flops)
     L, s = var("L", L), var("s", s)
-    return _cost(L, s * L + s * L, s * L)
+    def times(k, x):
+        return x if k == 1 else k * x
+    return _cost(times(flops, L), times(reads, s * L), times(writes, s * L))
 
 
 def matmul_no_reuse(N: int, s_in: int = 4, s_out: int = 4) -> Cost:

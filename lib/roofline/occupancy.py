@@ -124,7 +124,7 @@ def partial_sum_registers(T_M: int, T_N: int, s_acc: int, threads: int, word: in
     """32-bit registers one thread needs for its share of a T_M×T_N tile's partial sums: ⌈s_acc T_M T_N / (4 threads)⌉."""
     for key, value in {"T_M": T_M, "T_N": T_N, "s_acc": s_acc, "threads": threads, "word": word}.items():
         positive_int(value, key)
-    return -(-s_acc * T_M * T_N // (word * threads))
+    return partial_sum_derivation(T_M, T_N, s_acc, threads, word).value
 
 
 @dataclass(frozen=True)
@@ -179,9 +179,13 @@ def derivation(preset: Preset, threads, registers, smem) -> dict:
     per_warp = named("워프당 레지스터", tceil(registers * f["warp_size"] / f["register_unit"]) * f["register_unit"])
     per_block = named("블록당 Shared Memory", tceil((smem + f["smem_reserved"]) / f["smem_unit"]) * f["smem_unit"])
     limits = {"warps": named("워프 수 한도", tfloor(f["warps"] / W))}
-    if r.limits["registers"]:
-        limits["registers"] = named("레지스터 한도", tfloor(
-            tfloor(tfloor(f["registers"] / f["register_partitions"]) / per_warp) * f["register_partitions"] / W))
+    steps = {}
+    if r.limits["registers"]:   # each SM partition holds ⌊its registers / a warp's⌋ warps; the SM, that × partitions
+        part = named("분할당 레지스터", tfloor(f["registers"] / f["register_partitions"]))
+        part_warps = named("분할당 워프", tfloor(part / per_warp))
+        reg_warps = named("레지스터 워프", part_warps * f["register_partitions"])
+        limits["registers"] = named("레지스터 한도", tfloor(reg_warps / W))
+        steps = {"regs_per_partition": part, "warps_per_partition": part_warps, "warps_by_registers": reg_warps}
     else:   # a block's warps need more than one row of the register file: none fits
         limits["registers"] = named("레지스터 한도", 0)
     if r.limits["smem"] is not None:
@@ -190,7 +194,7 @@ def derivation(preset: Preset, threads, registers, smem) -> dict:
     blocks = named("상주 블록", tmin(*limits.values()))
     warps = named("활성 워프", blocks * W)
     share = named("점유율", warps / f["warps"])
-    how = {"W": W, "registers_per_warp": per_warp, "smem_per_block": per_block,
+    how = {"W": W, "registers_per_warp": per_warp, "smem_per_block": per_block, **steps,
            **{f"lim-{k}": v for k, v in limits.items()}, "blocks": blocks, "warps": warps, "occupancy": share}
     assert (W.value, per_warp.value, per_block.value, blocks.value, warps.value, share.value) == (
         r.warps_per_block, r.registers_per_warp, r.smem_per_block, r.blocks, r.warps, r.occupancy)
@@ -199,10 +203,10 @@ def derivation(preset: Preset, threads, registers, smem) -> dict:
 
 
 def partial_sum_derivation(T_M, T_N, s_acc, threads, word: int = 4):
-    """`partial_sum_registers` as a named quantity: ⌈s·T_M·T_N / (4·스레드)⌉ (terms or numbers)."""
-    from roofline.derive import Term, named, tceil, value
+    """`partial_sum_registers` as a named quantity, its one computation: ⌈s·T_M·T_N / (4·스레드)⌉ (terms or
+    numbers)."""
+    from roofline.derive import Term, named, tceil
 
     outputs = T_M**2 if T_M is T_N and isinstance(T_M, Term) else Term.of(T_M) * T_N   # T² for a square tile
     q = named("중간 합 레지스터", tceil(Term.of(s_acc) * outputs / (word * Term.of(threads))))
-    assert q.value == partial_sum_registers(value(T_M), value(T_N), value(s_acc), value(threads), word)
     return q

@@ -83,10 +83,8 @@ def per_token_term(cfg: Transformer, causal: bool = False):
 
 
 def shares(cfg: Transformer, causal: bool = False) -> dict[str, Fraction]:
-    """Each part's share of the layers' FLOPs (they sum to 1)."""
-    parts = layer_flops(cfg, causal)
-    total = sum(parts.values())
-    return {name: value / total for name, value in parts.items()}
+    """Each part's share of the layers' FLOPs (they sum to 1): `share_terms`' values."""
+    return {name: Fraction(q.value) for name, q in share_terms(cfg, causal).items()}
 
 
 def outside_layers(cfg: Transformer) -> Fraction:

@@ -30,6 +30,7 @@ ALLOWED = {
     r"2 FLOPs": "one FMA counts as 2 FLOPs, the convention of the course",
     r"\b10번|열 번": "an example count in the definition of Q (read ten times, counted ten times)",
     r"워프\(warp\) 하나는 스레드 32개|스레드 32개": "warp size of NVIDIA GPUs, a hardware constant",
+    r"Algorithm 1": "the number of an algorithm in a cited paper: a label, not a quantity",
 }
 MATH_CONSTANTS = {"0", "1", "2", "3", "4", "6", "8", "12", "16"}
 # Unit definitions written as math, e.g. $1\ \text{KiB} = 1024\ \text{Byte}$, $1\ \text{GB} = 10^9\ \text{Byte}$.

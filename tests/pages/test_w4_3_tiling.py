@@ -105,7 +105,7 @@ def shown(glued: dict[str, dict]) -> dict[str, str]:
 def test_values_for_the_seed():
     glued = shown(seed_glued("w4_3_tiling"))
     assert "| 재사용 없음 | 128 | 512 + 64 = 576 | 2/9 ≈ 0.2222 |" in glued["table-methods"]
-    assert "| 2×2 타일 재사용 | 128 | 256 + 64 = 320 | 2/5 = 0.4 |" in glued["table-methods"]
+    assert "| 타일 재사용 (2×2) | 128 | 256 + 64 = 320 | 2/5 = 0.4 |" in glued["table-methods"]
     # the seed's concrete reuse: A00's first row for C[0,0] and C[0,1], B00's first column for C[0,0] and C[1,0]
     assert (glued["A00"], glued["reuse-row"], glued["B00"], glued["reuse-column"]) == (
         "A00", "C[0,0]과 C[0,1]을", "B00", "C[0,0]과 C[1,0]을")
@@ -200,5 +200,5 @@ def test_korean_lists_and_particles_for_other_sizes(seed):
     counts = tiling.counts(w4)
     assert (counts["read-ratio"], counts["read-shrink"]) == ("1/3", "1/3으로")
     assert tiling.discussion(w4)["q-C"] == "C00과 C01"
-    other = tiling.cache_small(seed.week4.with_(group_size_M=4))["group"].data
+    other = str(tiling.cache_small(seed.week4.with_(group_size_M=4))["group"])
     assert other == "4다. Triton 튜토리얼은 8을 쓴다"

@@ -9,6 +9,7 @@ import re
 import pytest
 
 from conftest import CHAPTERS, seed_page
+from coursebook import derivations as site_why
 from roofline import buffers, kernels, occupancy
 from roofline.show import engine, fmt, why
 from roofline.show.pages import w4_4_tile_size as tile_size
@@ -31,7 +32,7 @@ def test_tile_size_page_values():
     assert "| 6개, 75.0% | 레지스터 |" in g["table-resident"] and "올라가지 않음" in g["table-resident"]
     assert "| 1개, 12.5% | Shared Memory |" in g["table-resident"]
     assert g["occ-headline"].startswith("NVIDIA H100 SXM의 SM 하나에는 입력을 단일 버퍼로 둔 T = 128 타일의 블록이 1개")
-    assert "min(8, 2, 1, 32) = 1" in g["occ-steps"] and g["occ-verdict"].startswith("가장 작은 한도는 Shared Memory다.")
+    assert "min(8, 2, 1, 32) = 1" in g["occ-step-7"] and g["occ-verdict"].startswith("가장 작은 한도는 Shared Memory다.")
 
 
 def test_tile_size_box_and_explorer_agree():
@@ -63,11 +64,15 @@ def test_occupancy_tables_and_sentences(seed):
     own = [occupancy.tile_case(h100, T, 4, c, 256, 32) for T in (32, 64, 128) for c in (1, 2)]
     worked = tile_size.worked_case(own)
     assert (worked.T, worked.copies) == (128, 1)
-    steps = tile_size.worked_steps(h100, worked).data
-    for part in ("⌈128² × 4 Byte ÷ (4 Byte × 256)⌉ = 64개 + 여유분 32개 = 96개", "⌊64 ÷ 8⌋ = 8",
+    lines = tile_size.worked_steps(h100, worked, w4)
+    steps = "\n".join(lines.values())
+    for part in ("중간 합 64개 + 여유분 32개 = 96개", "⌈256 ÷ 32⌉ = 8개", "⌊64 ÷ 8⌋ = 8",
                  "⌈96 × 32 ÷ 256⌉ × 256 = 3,072개", "⌊20 ÷ 8⌋ = 2", "⌈(131,072 + 예약 1,024) ÷ 128⌉ × 128 = 132,096 Byte",
                  "⌊233,472 ÷ 132,096⌋ = 1", "min(8, 2, 1, 32) = 1", "8 ÷ 64 = 12.5%"):
         assert part in steps, part
+    for line in lines.values():   # every number of the worked example is a button with its record
+        assert [p["length"] for p in line.why["parts"]], line
+        assert not site_why.uncovered(line, line.why), line
     assert tile_size.worked_verdict(h100, worked, w4).startswith("가장 작은 한도는 Shared Memory다.")
     headline = tile_size.occupancy_headline(h100, worked, w4)
     assert headline.startswith(

@@ -18,7 +18,6 @@ tests/pages/test_week4_guide.py.
 """
 from __future__ import annotations
 
-import math
 import re
 from fractions import Fraction
 
@@ -28,6 +27,7 @@ import pytest
 from conftest import CHAPTERS, term_glued, term_path
 from coursebook import editions
 from exercise_answers import PAGES, PROBLEM, mistake_vectors, sig
+from notation import evaluate
 from roofline.errors import ParameterError
 from roofline.show import exercises, fmt
 from roofline.show.pages import w4_1_intensity, w4_2_roofline, w4_3_tiling, w4_4_tile_size, w4_5_matmul, week4_guide
@@ -159,18 +159,6 @@ def test_the_conditions_are_not_the_pages_own(course):
             new = [g[k] not in own.get(k, ()) for k in ("N", "T", "s", "L") if k in g]
             new += [k in g for k in ("f", "kernel", "s_in", "T_M", "TM")]   # TM: a thread tile
             assert any(new), (label, q.key, g, own)
-
-
-SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-
-
-def evaluate(numbers: str) -> Fraction:
-    """A solution line's formula with the question's numbers, evaluated exactly (as a reader would by hand)."""
-    t = re.sub(r"(?<=\d),(?=\d{3})", "", numbers.replace(" ms", "")).replace("·", "*").replace("×", "*").replace("−", "-")
-    t = re.sub(r"10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)", lambda m: "10**(" + m[1].translate(SUP) + ")", t)
-    t = t.replace("³", "**3").replace("²", "**2").replace("⌊", "floor(").replace("⌋", ")")
-    t = re.sub(r"(\d+(?:\.\d+)?)", r"F('\1')", t)
-    return Fraction(eval(t, {"F": Fraction, "min": min, "max": max, "floor": math.floor}))   # noqa: S307
 
 
 def model_values(q) -> dict:

@@ -11,6 +11,7 @@ import pytest
 
 from conftest import CHAPTERS, LIVE_TOML, term_path
 from coursebook import derivations as site_why
+from notation import evaluate
 from roofline.show import pages
 from roofline.show.why import WHY_MIME
 from roofline.show.why import parts as why_parts
@@ -18,79 +19,7 @@ from roofline.show.why import parts as why_parts
 BOTH_TERMS = True
 RANDOM_TERM = True   # and a random term, and issue 36's: a sentence only some terms write has its records
 
-# ---------------------------------------------------------------- an evaluator of + − · / powers min max (Fraction)
-
-_TOKEN = re.compile(r"\s*(\d{1,3}(?:,\d{3})+|\d+|min|max|[+−·/(),⌊⌋⌈⌉]|[⁰¹²³⁴⁵⁶⁷⁸⁹]+)")
-_SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
-
-
-def tokens(text: str) -> list[str]:
-    out, at = [], 0
-    text = text.strip()
-    while at < len(text):
-        m = _TOKEN.match(text, at)
-        if not m:
-            raise ValueError(f"not evaluable at {text[at:]!r}")
-        out.append(m.group(1))
-        at = m.end()
-    return out
-
-
-def evaluate(text: str) -> Fraction:
-    """The value of `text` (numbers with thousands separators, + − · /, superscript powers, min(…), max(…), parentheses)."""
-    toks = tokens(text)
-    at = 0
-
-    def peek():
-        return toks[at] if at < len(toks) else None
-
-    def take(expected=None):
-        nonlocal at
-        tok = toks[at]
-        if expected is not None and tok != expected:
-            raise ValueError(f"expected {expected!r}, got {tok!r} in {text!r}")
-        at += 1
-        return tok
-
-    def atom() -> Fraction:
-        tok = take()
-        if tok in ("min", "max"):
-            take("(")
-            args = [expr()]
-            while peek() == ",":
-                take(",")
-                args.append(expr())
-            take(")")
-            value = (min if tok == "min" else max)(args)
-        elif tok == "(":
-            value = expr()
-            take(")")
-        elif tok in ("⌊", "⌈"):   # a whole division: floor, ceiling
-            inner = expr()
-            take("⌋" if tok == "⌊" else "⌉")
-            value = Fraction(inner.__floor__() if tok == "⌊" else inner.__ceil__())
-        else:
-            value = Fraction(int(tok.replace(",", "")))
-        if peek() and peek()[0] in "⁰¹²³⁴⁵⁶⁷⁸⁹":
-            value = value ** int(take().translate(_SUP))
-        return value
-
-    def product() -> Fraction:
-        value = atom()
-        while peek() in ("·", "/"):
-            value = value * atom() if take() == "·" else value / atom()
-        return value
-
-    def expr() -> Fraction:
-        value = product()
-        while peek() in ("+", "−"):
-            value = value + product() if take() == "+" else value - product()
-        return value
-
-    value = expr()
-    if at != len(toks):
-        raise ValueError(f"left over {toks[at:]} in {text!r}")
-    return value
+# ---------------------------------------------------------------- the evaluator (tests/notation.py, the tests' one)
 
 
 def test_the_evaluator_is_right():
@@ -99,6 +28,9 @@ def test_the_evaluator_is_right():
     assert evaluate("⌊64/⌈300/32⌉⌋ + ⌈7/2⌉·2") == 64 // 10 + 8
     assert evaluate("(2,048/3) / (16/3)") == 128
     assert evaluate("⌈4,096/(4·128)⌉ + ⌊7/2⌋") == 11
+    assert evaluate("max(6.5 ms, 1,234.25 ms)") == Fraction("1234.25")
+    assert evaluate("137,438,953,472 / (989.4 × 10¹²)") == Fraction(137438953472) / (Fraction("989.4") * 10**12)
+    assert evaluate("2·10⁻³") == Fraction(2, 1000)
 
 
 # ---------------------------------------------------------------- the records of every page, for this term and the next

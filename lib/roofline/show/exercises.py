@@ -661,34 +661,36 @@ def rate(x) -> str:
     return fmt.power10(x)
 
 
+def derived(q, unit: str, also: str | None = None, name: str | None = None) -> Step:
+    """A solution line from the model's own derivation (a `roofline.derive` named quantity): its symbol (or `name`),
+    the formula and the numbers that computed the value, and the value, so the line cannot disagree with it."""
+    return equation(name or q.symbol, q.term.formula, q.term.numbers, q.value, unit, also)
+
+
+def formula(q) -> str:
+    """A hint's "symbol = formula", from the model's derivation: "Q_T = 2·s·N³/T + s·N²"."""
+    return f"{q.symbol} = {q.term.formula}"
+
+
 def matmul_steps(N: int, T: int | None, s_in: int, s_out: int | None = None, q_unit: str = "Byte"):
-    """F, Q and I of a square N×N matmul (no reuse when T is None, else T×T output tiles), as solution lines."""
+    """F, Q and I of a square N×N matmul (no reuse when T is None, else T×T output tiles), as solution lines: the
+    kernel's own derivations (`kernels.matmul_no_reuse` / `matmul_tiled`)."""
     s_out = s_in if s_out is None else s_out
     cost = kernels.matmul_no_reuse(N, s_in, s_out) if T is None else kernels.matmul_tiled(N, T, s_in, s_out)
-    sub = "" if T is None else "_T"
-    per = "" if T is None else "/T"
-    if s_in == s_out:
-        formula, numbers = f"2·s·N³{per} + s·N²", f"2·{s_in}·{number(N)}³{'' if T is None else '/' + number(T)} + {s_out}·{number(N)}²"
-    else:
-        formula = f"2·s_in·N³{per} + s_out·N²"
-        numbers = f"2·{s_in}·{number(N)}³{'' if T is None else '/' + number(T)} + {s_out}·{number(N)}²"
-    steps = [
-        equation("F", "2N³", f"2·{number(N)}³", cost.F, "FLOPs"),
-        equation(f"Q{sub}", formula, numbers, cost.Q, "Byte", None if q_unit == "Byte" else q_unit),
-        equation(f"I{sub}", f"F / Q{sub}", f"{number(cost.F)} / {number(cost.Q)}", cost.I, "FLOPs/Byte"),
-    ]
+    steps = [derived(cost.derivation("F"), "FLOPs"),
+             derived(cost.derivation("Q"), "Byte", None if q_unit == "Byte" else q_unit),
+             derived(cost.derivation("I"), "FLOPs/Byte")]
     return cost, steps
 
 
-def time_steps(cost, hw, names=("F", "Q")) -> tuple[Timing, list[Step]]:
-    """t_compute = F/P, t_memory = Q/BW and t_ideal = max(…), in ms."""
+def time_steps(cost, hw) -> tuple[Timing, list[Step]]:
+    """t_compute = F/P, t_memory = Q/BW and t_ideal = max(…) (`Timing.derivation`), in ms; the last line puts in the
+    two times in ms (the unit the pages use), not their exact fractions of a second."""
     t = Timing(cost, hw)
-    F, Q = names
-    tc = equation("t_compute", f"{F} / P", f"{number(cost.F)} / ({rate(hw.P)})", t.t_compute, "ms")
-    tm = equation("t_memory", f"{Q} / BW", f"{number(cost.Q)} / ({rate(hw.BW)})", t.t_memory, "ms")
-    ti = equation("t_ideal", "max(t_compute, t_memory)", f"max({ms(t.t_compute)}, {ms(t.t_memory)})",
-             t.t_ideal, "ms", scale=Fraction(1, 1000))
-    return t, [tc, tm, ti]
+    tc, tm, ti = (t.derivation(k) for k in ("t_compute", "t_memory", "t_ideal"))
+    ideal = equation(ti.symbol, ti.term.formula, f"max({ms(t.t_compute)}, {ms(t.t_memory)})", t.t_ideal, "ms",
+                     scale=Fraction(1, 1000))
+    return t, [derived(tc, "ms"), derived(tm, "ms"), ideal]
 
 
 BOUND_CHOICES = (("memory", "메모리 한계"), ("compute", "연산 한계"))
@@ -710,7 +712,7 @@ def shorter_time(t: Timing) -> Mistake:
 def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
     key = "memory" if I < hw.ridge else "compute"
     label = dict(BOUND_CHOICES)[key]
-    ridge = equation("I*", "P / BW", f"({rate(hw.P)}) / ({rate(hw.BW)})", hw.ridge, "FLOPs/Byte")
+    ridge = derived(hw.derivation("I*"), "FLOPs/Byte")
     relation = "<" if I < hw.ridge else "≥"
     verdict = Step(f"I = {fmt.number(I, 6)} {relation} I* = {fmt.number(hw.ridge, 6)}이므로 {ko.particle(label, '이다/다')}",
                    key, "bound")

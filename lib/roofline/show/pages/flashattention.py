@@ -495,8 +495,10 @@ def tensor_core(note) -> dict:
 
 # ---------------------------------------------------------------- GEMM Roofline
 
-SCALING_BOOK_GPUS = "cite:scalingbook, How to Think About GPUs 장"   # the H100's ridge and large-matmul efficiency
-MANTISSA_FIGURE = "cite:nvidia-a100, TF32 형식 그림 (FP32 가수 23비트, TF32 가수 10비트)"
+SCALING_BOOK_GPUS = "cite:scalingbook, How to Think About GPUs 장"   # large-matmul efficiency
+# the H100's ridge 1e15 / 3.35e12 = 298 is the rooflines chapter's last problem (the GPU chapter's own quiz says 295)
+SCALING_BOOK_RIDGE = "cite:scalingbook, All About Rooflines 장, Problem 5 (Memory Rooflines for GPUs)"
+MANTISSA_FIGURE = "cite:nvidia-a100, 그림 9 TensorFloat-32 (TF32): FP32 가수 23비트, TF32 가수 10비트"
 
 
 def gemm_sources(note) -> dict:
@@ -505,7 +507,7 @@ def gemm_sources(note) -> dict:
            "b": "toml:note.gemm.batches",
            "align": "toml:note.tensor_core.align",
            "η_lo": "cite:shah2024flashattention3, §1", "η_hi": "cite:shah2024flashattention3, §1",
-           "η_SB,lo": SCALING_BOOK_GPUS, "η_SB,hi": SCALING_BOOK_GPUS, "I*_SB": SCALING_BOOK_GPUS,
+           "η_SB,lo": SCALING_BOOK_GPUS, "η_SB,hi": SCALING_BOOK_GPUS, "I*_SB": SCALING_BOOK_RIDGE,
            "t_주장": "quoted:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)", "R_주장": "quoted:흔히 인용되는 주장 (4096³ FP16 GEMM, H100)",
            "R_표": "quoted:흔히 인용되는 배치별 성능 표", "b_표": "quoted:흔히 인용되는 배치별 성능 표"}
     hw = note.hardware
@@ -792,9 +794,8 @@ def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
     B_c_ = named("B_c,맞춤", var("align", align) * (fit_c // align))
     flash_, std_ = attention.flash_traffic_term(N, d_, B_c_, s_), attention.standard_traffic_term(N, d_, s_)
     assert (flash_.value, std_.value) == (moved, std_seq)
-    return why.sentence(
-        "이 수치는 논문 ", why.cited("Algorithm 1", "논문의 알고리즘 번호", 1, "dao2022flashattention"),
-        "의 규칙 B_c = ⌈M/(4d)⌉를 그대로 따른다. 앞의 타일 그림처럼 실제로 들어가는 B_c = ",
+    return why.sentence(   # (the sentence before it, on the page, names the paper's Algorithm 1: a label, not a value)
+        "앞의 타일 그림처럼 실제로 들어가는 B_c = ",
         why.particle(why.integer(B_c_, src), "으로/로"), " 세면 T_c = ", why.integer(attention.block_count_term(N, B_c_), src),
         ", 이동은 ", why.particle(why.binary(flash_, "MiB", src), "으로/로"), " 표준보다 ",
         why.ratio(named("Q_표준/Q_Flash", std_ / flash_), 2, src), " 적다.")
@@ -999,7 +1000,7 @@ def papers(note) -> dict:
                       scale=100, unit="%"), "–", why.percent(var("η_FA1,상한", hi), 0, fa1)),
         "fa1-sram-bw": why.shown(var("BW_SRAM", sram_bw), fmt.number(sram_bw / 10**12), {**why.NOTE_NAMES, "BW_SRAM": "cite:dao2022flashattention, §2.1"},
                                  digits=None if (Fraction(sram_bw) / 10**12).denominator == 1 else 6, scale=Fraction(1, 10**12), unit="TB/s"),
-        "fa1-sram-size": why.shown(var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, §2.1"},
+        "fa1-sram-size": why.shown(var("SRAM 크기", sram_size), fmt.number(sram_size / 10**6), {**why.NOTE_NAMES, "SRAM 크기": "cite:dao2022flashattention, 그림 1 왼쪽 (§2.1은 SM당 192KB × 108)"},
                                    digits=None if (Fraction(sram_size) / 10**6).denominator == 1 else 6, scale=Fraction(1, 10**6), unit="MB"),
         "q-bits-fp32": why.var("bits_FP32", bits["FP32"], {**why.NOTE_NAMES, "bits_FP32": MANTISSA_FIGURE}),
         "q-bits-tf32": why.var("bits_TF32", bits["TF32"], {**why.NOTE_NAMES, "bits_TF32": MANTISSA_FIGURE}),

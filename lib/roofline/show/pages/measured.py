@@ -380,8 +380,9 @@ def exercises(note) -> ex.Exercises:
              "one-sm": "SM 하나의 대역폭이다: SM 수를 곱한다.",
              "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …)."}
     TM, TN = 8, 4
-    q = hierarchy.thread_smem_per_k(s, TM, TN).value
-    steps1 = (ex.equation("k 하나의 읽기", "s·(TM + TN)", f"{s}·({TM} + {TN})", q, "Byte"),)
+    q_ = hierarchy.thread_smem_per_k(s, TM, TN)
+    q = q_.value
+    steps1 = (ex.derived(q_, "Byte", name="k 하나의 읽기"),)
     wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN)}
     f, bw_smem = Fraction(hierarchy.clock(gpu).value), Fraction(hierarchy.smem_bandwidth(gpu).value)
     N = 4096
@@ -391,35 +392,34 @@ def exercises(note) -> ex.Exercises:
     R2 = b2.R_smem.value
     F2, Qs2 = b2.F.value, b2.Q_smem.value
     reads_only = Fraction(Qs2) - s * (N**3 // t2.BN + N**3 // t2.BM)
-    steps2 = (ex.Step(f"f = P_FP32/(SMs·fp32_per_clock) = {fmt.decimal(Fraction(f) / 10**6, 1)} MHz", Fraction(f), "f"),
-              ex.Step(f"BW_smem = smem_per_clock·f·SMs = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
+    f_, bw_smem_ = hierarchy.clock(gpu), hierarchy.smem_bandwidth(gpu)
+    steps2 = (ex.Step(f"{ex.formula(f_)} = {fmt.decimal(Fraction(f) / 10**6, 1)} MHz", Fraction(f), "f"),
+              ex.Step(f"{ex.formula(bw_smem_)} = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
                       Fraction(bw_smem), "BW_smem"),
-              ex.equation("Q_smem", "s·N³·(TM + TN)/(TM·TN) + s·(N³/BN + N³/BM)", "", Qs2, "Byte", "GB"),
-              ex.equation("R_smem", "min(P, BW_smem·F/Q_smem)", "", R2, "FLOPs/s", "TFLOPs/s"))
+              ex.derived(b2.Q_smem, "Byte", "GB"), ex.derived(b2.R_smem, "FLOPs/s", "TFLOPs/s"))
     wrong2 = {"one-sm": min(P, Fraction(bw_smem, gpu.SMs) * F2 / Qs2),
               "tile-outputs-read": min(P, bw_smem * F2 / (s * N**3 + Qs2 - reads_only)),
               "no-ceiling": bw_smem * F2 / Qs2}
     t = hierarchy.Tiling(64, 64, 8, 2, 2)
     b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
     choices = tuple((key, label) for key, label in LEVEL_CHOICES)
-    steps3 = (ex.Step(f"R_HBM = min(P, BW·F/Q_HBM) = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value),
+    steps3 = (ex.Step(f"{ex.formula(b.R_HBM)} = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value),
                       "R_HBM"),
-              ex.Step(f"R_smem = min(P, BW_smem·F/Q_smem) = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s",
+              ex.Step(f"{ex.formula(b.R_smem)} = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s",
                       Fraction(b.R_smem.value), "R_smem"),
               ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
     wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
     where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
     return ex.Exercises("실측", (
         ex.Question("실측-1", where + f"스레드 타일 TM×TN = {ko.particle(f'{TM}×{TN}', '을/를')} 맡은 스레드가 k 하나마다 Shared Memory에서 "
-                    "읽는 양은?", Fraction(q), ex.UNITS["Byte"], "k 하나마다 A에서 TM개, B에서 TN개: s·(TM + TN)", steps1,
+                    "읽는 양은?", Fraction(q), ex.UNITS["Byte"], f"k 하나마다 A에서 TM개, B에서 TN개: {q_.term.formula}", steps1,
                     given=ex.given(TM=TM, TN=TN, s=s),
                     mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes"), lambda v: v, hints)),
         ex.Question("실측-2", where + f"{ex.shape(N)} 행렬을 블록 타일 {t2.BM}×{t2.BN}×{t2.BK}, 같은 스레드 타일로 곱한다. "
                     f"SM {gpu.SMs}개는 저마다 클럭마다 Shared Memory에서 {gpu.smem_per_clock} Byte를 내주고 FP32 "
                     f"{gpu.fp32_per_clock} FLOPs를 한다(FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s, {dtype} 최대 "
                     f"{fmt.tera(P, 1)} TFLOPs/s). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
-                    ex.UNITS["TFLOPs/s"], "R_smem = min(P, BW_smem·F/Q_smem), BW_smem = smem_per_clock·f·SMs, "
-                    "f = P_FP32/(SMs·fp32_per_clock)", steps2,
+                    ex.UNITS["TFLOPs/s"], ", ".join(ex.formula(x) for x in (b2.R_smem, bw_smem_, f_)), steps2,
                     given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
                                    smem_per_clock=gpu.smem_per_clock,
                                    fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),

@@ -181,13 +181,11 @@ def exercises(w4) -> ex.Exercises:
     cost1, steps1 = ex.matmul_steps(N1, T1, s)
     gemv = _gemv(N1, s2)
     n = ex.number(N1)
-    steps2 = [ex.equation("F", "2n² (y의 원소마다 곱셈·덧셈 n쌍)", f"2·{n}²", gemv.F, "FLOPs"),
-              ex.equation("Q", "s·n² + s·n + s·n (A, x 읽기, y 쓰기)", f"{s2}·({n}² + 2·{n})", gemv.Q, "Byte"),
-              ex.equation("I", "F / Q", f"{ex.number(gemv.F)} / {ex.number(gemv.Q)}", gemv.I, "FLOPs/Byte")]
+    steps2 = [ex.derived(gemv.derivation("F"), "FLOPs"), ex.derived(gemv.derivation("Q"), "Byte"),
+              ex.derived(gemv.derivation("I"), "FLOPs/Byte")]
     ideal = kernels.matmul_ideal(N1, s2, s)
-    steps3 = [ex.equation("F", "2N³", f"2·{ex.number(N1)}³", ideal.F, "FLOPs"),
-              ex.equation("Q", "2·s_in·N² + s_out·N²", f"2·{s2}·{ex.number(N1)}² + {s}·{ex.number(N1)}²", ideal.Q, "Byte"),
-              ex.equation("I", "F / Q", f"{ex.number(ideal.F)} / {ex.number(ideal.Q)}", ideal.I, "FLOPs/Byte")]
+    steps3 = [ex.derived(ideal.derivation("F"), "FLOPs"), ex.derived(ideal.derivation("Q"), "Byte"),
+              ex.derived(ideal.derivation("I"), "FLOPs/Byte")]
     cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s)
     t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
@@ -202,11 +200,11 @@ def exercises(w4) -> ex.Exercises:
     return ex.Exercises("①", (
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
-                 "I_T = F / Q_T, F = 2N³, Q_T = 2·s·N³/T + s·N²", tuple(steps1), given=ex.given(N=N1, T=T1, s=s, dtype=dtype),
+                 ", ".join(ex.formula(cost1.derivation(k)) for k in ("I", "F", "Q")), tuple(steps1), given=ex.given(N=N1, T=T1, s=s, dtype=dtype),
                  mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k"), lambda c: c.I)),
         ex.Question("①-2", f"행렬·벡터 곱(GEMV) y ← A·x에서 A는 {ex.shape(N1)}, x와 y는 길이 {n}인 {ex.dtype_text(d2, s2)} "
                  "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 재사용된다) y를 한 번 쓴다면 산술 강도 I는?",
-                 gemv.I, ex.UNITS["FLOPs/Byte"], "I = F / Q, F = 2n², Q = s·(n² + 2n)", tuple(steps2),
+                 gemv.I, ex.UNITS["FLOPs/Byte"], ", ".join(ex.formula(gemv.derivation(k)) for k in ("I", "F", "Q")) + " (A, x 읽기, y 쓰기)", tuple(steps2),
                  given=ex.given(kernel="GEMV", n=N1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
                                    lambda c: c.I, GEMV_HINTS)),

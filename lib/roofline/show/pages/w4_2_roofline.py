@@ -163,9 +163,10 @@ def exercises(w4) -> ex.Exercises:
     cost, steps = ex.matmul_steps(N1, T1, s)
     t = Timing(cost, hw)
     P_T, BW_T = ex.tera(hw.P), ex.tera(hw.BW)
-    R = ex.equation("R_roof", "min(P, BW × I_T)", f"min({P_T}, {BW_T} × {fmt.number(cost.I, 6)})", t.R_roof, "TFLOPs/s",
-            scale=10**12)
-    time = ex.equation("t", "F / R_roof", f"{ex.number(cost.F)} / ({ex.tera(t.R_roof)} × 10¹²)", cost.F / t.R_roof, "ms")
+    R_ = t.derivation("R_roof")
+    R = ex.derived(R_, "TFLOPs/s")
+    time_ = named("t", cost.derivation("F") / R_)
+    time = ex.derived(time_, "ms")
     key, judged = ex.bound_by_ridge(cost.I, hw)
     setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, {ex.memory_name(gpu)} 대역폭은 BW = {BW_T} TB/s다. "
                f"이 GPU에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 계산한다"
@@ -182,10 +183,11 @@ def exercises(w4) -> ex.Exercises:
     bound["ridge-inverted"] = "memory" if cost.I < 1 / hw.ridge else "compute"
     return ex.Exercises("②", (
         ex.Question("②-1", f"{setting} 성능 상한 R_roof는?", t.R_roof, ex.UNITS["TFLOPs/s"],
-                 "R_roof = min(P, BW × I_T), I_T = 2N³ / (2·s·N³/T + s·N²)", tuple(steps) + (R,), given=given,
+                 f"{ex.formula(R_)}, {ex.formula(cost.derivation('I'))}, {ex.formula(cost.derivation('Q'))}",
+                 tuple(steps) + (R,), given=given,
                  mistakes=ex.named(rates, ("no-ceiling", *roof), lambda v: v)),
         ex.Question("②-2", "②-1의 행렬곱이 그 상한으로 돈다면 걸리는 시간은?", cost.F / t.R_roof, ex.UNITS["ms"],
-                 "t = F / R_roof", (steps[0], R, time), given=given,
+                 ex.formula(time_), (steps[0], R, time), given=given,
                  mistakes=ex.named(times, ("no-ceiling", *roof), lambda v: v)),
         ex.Question("②-3", "②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
                  "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given,
@@ -478,15 +480,15 @@ def kernel_state(catalog, hardware: str, dtype: str, kind: str, sizes: dict, t_m
     if t_ms not in (None, ""):
         seconds = positive_number(t_ms, "t_ms") / 1000
         achieved = cost.F / seconds
-        share = achieved / t.R_roof
         measured = named("R_meas", t.derivation("F") / (var("t_ms", seconds * 1000) / 1000))
         src["t_ms"] = (origins or {}).get("t_ms", "cell:t_ms")
-        fields.update({"k-achieved": why.tera(measured, 6, src),
-                       "k-share": why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)})
+        share_ = why.percent(named("R_meas/R_roof", measured / t.derivation("R_roof")), 1, src)
+        fields.update({"k-achieved": why.tera(measured, 6, src), "k-share": share_})
         fields["k-verdict"] = (
-            f"측정한 처리율이 이 하드웨어의 성능 상한 {fmt.tera(t.R_roof, 3)} {units['u-rate']}보다 크다. 모델로는 불가능한 값이니 "
-            "F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 확인하자." if achieved > t.R_roof else
-            f"성능 상한의 {fmt.percent(share, 1)}에 닿았다.")
+            why.sentence("측정한 처리율이 이 하드웨어의 성능 상한 ", why.tera(t.derivation("R_roof"), 3, src),
+                         f" {units['u-rate']}보다 크다. 모델로는 불가능한 값이니 F와 Q, 시간의 단위, 하드웨어와 자료형을 다시 "
+                         "확인하자.") if achieved > t.R_roof else
+            why.sentence("성능 상한의 ", share_, "에 닿았다."))
         ys.append([coord(achieved / TERA) if x == cost.I else None for x in xs])
         y_lo = min(y_lo, achieved / TERA / 2)
         y_top = max(y_top, achieved / TERA * 4)

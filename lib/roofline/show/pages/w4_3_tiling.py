@@ -21,6 +21,27 @@ from roofline.show.palette import case_color
 TRITON_GROUP_SIZE_M = 8   # the value in Triton's matmul tutorial ("GROUP_SIZE_M": 8)
 
 
+def listed(pieces, last: str) -> list:
+    """Shown pieces as a Korean list ending in particle pair `last`: "4 MiB, 16 MiB와 64 MiB로" (each a button, the
+    particles outside), as the pieces of a `why.sentence`."""
+    pieces = list(pieces)
+    out = []
+    for i, piece in enumerate(pieces):
+        if i == len(pieces) - 1:
+            out.append(why.particle(piece, last) if last else piece)
+        elif i == len(pieces) - 2:
+            out += [why.particle(piece, "과/와"), " "]
+        else:
+            out += [piece, ", "]
+    return out
+
+
+def cache_shown(capacity: int, src: dict):
+    """A cache capacity in MiB with its record (week4.cache.capacities)."""
+    return why.shown(var("C_cache", capacity), fmt.mib(capacity), {**src, "C_cache": "toml:week4.cache.capacities"},
+                     digits=3, scale=Fraction(1, 2**20), unit="MiB", rounding="MiB(2²⁰ Byte)로, 소수 3자리로 반올림, 끝의 0은 생략")
+
+
 def joined(words) -> str:
     """Korean list: "C00", "C00과 C01", "C00, C01과 C02" (the last pair joined by 과/와)."""
     words = list(words)
@@ -113,18 +134,19 @@ def counts(w4) -> dict:
         shown = why.integer(q, src)
         return shown if text is None else why.around(shown, text)
 
-    R0, RT, W = (closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"), closed_tile.derivation("Q_write"))
-    T_label = why.sentence(why.side("T", t, src), "×", why.side("T", t, src), " 타일 재사용")   # (a label: T its button)
+    F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
+                    closed_tile.derivation("Q_write"))
+    T_label = f"타일 재사용 ({t}×{t})"   # a row's name, not a button (a cell starting with a number reads as one)
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
-        ("K 단계 수", i(K), f"타일마다 {fmt.integer(len(steps))}"),
-        ("연산량 F", f"(2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × {fmt.integer(len(steps))}단계 = {fmt.integer(tile_F)} FLOPs",
-         i(named("F", F_tile * named("출력 타일 수", (n_ / t_) ** 2)),
-           f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
+        ("K 단계 수", i(K), i(K, f"{fmt.integer(len(steps))} (타일마다)")),
+        ("연산량 F", i(F_tile, f"{fmt.integer(tile_F)} FLOPs = (2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × "
+                               f"{fmt.integer(len(steps))}단계"),
+         i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
         ("재사용 없음: A·B 읽기",
          i(none_tile, f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B"),
          i(R0, f"{fmt.integer(none.cost.Q_read)} B")),
-        (why.sentence(T_label, ": A·B 읽기"),
+        (f"{T_label}: A·B 읽기",
          i(tile_tile, f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
                       f"{fmt.integer(sum(st.loads for st in steps) * s)} B"),
          i(RT, f"{fmt.integer(tile.cost.Q_read)} B")),
@@ -190,7 +212,7 @@ def general(w4) -> dict:
         rf"Q_\text{{read}} &= \left(\frac{{N}}{{T}}\right)^2 \cdot \frac{{N}}{{T}} \cdot {2 * s}T^2 = \frac{{{2 * s}N^3}}{{T}} \\ "
         rf"Q_\text{{write}} &= {s}N^2 \end{{aligned}}")
     return {"table-general": tables.markdown(header, rows, "l" + "r" * len(columns)), "general-equation": equation,
-            "N": Markdown(fmt.integer(N))}   # {glue:text} would read "16,384" as a tuple
+            "N": why.var("N", N, why.sources(w4))}
 
 
 def discussion(w4) -> dict:
@@ -207,6 +229,14 @@ def discussion(w4) -> dict:
     ideal = cachesim.simulate(n, t, capacity_tiles=None, s_in=s, s_out=s)
     src = simulated_sources(small_sources(w4), none, ideal)
 
+    # without reuse between tiles each input element is read N/T times: the closed form 2·s·N³/T over the 2·s·N²
+    # Byte of A and B (the no-cache simulation gives the same count)
+    read_tiled = named("Q_read,T", kernels.matmul_tiled(n, t, s, s).derivation("Q_read").term)
+    read_once = named("Q_read,1", kernels.matmul_ideal(n, s, s).derivation("Q_read").term)
+    reads_none = named("원소당 읽기 횟수", read_tiled / read_once)
+    assert reads_none.value == none.reads_per_element and read_once.value == ideal.Q_read
+    src_closed = {**src, ("name", "Q_read,1"): ("A와 B를 한 번씩 읽는 양", "Byte")}
+
     def d(run, name, text, digits=None):
         q = run.derivation(name)
         shown = why.integer(q, src) if digits is None else why.number(q, digits, src)
@@ -218,10 +248,10 @@ def discussion(w4) -> dict:
                           f"{fmt.integer(F.value)}/{fmt.integer(Q.value)} = {intensity_text(run.cost.I)}")
 
     rows = [
-        ("입력 원소당 HBM 읽기 횟수", d(none, "reads", f"{fmt.number(none.reads_per_element)}회", 3),
+        ("입력 원소당 HBM 읽기 횟수", why.around(why.number(reads_none, 3, src_closed), f"{fmt.number(reads_none.value)}회"),
          d(ideal, "reads", f"{fmt.number(ideal.reads_per_element)}회", 3)),
         ("A·B 입력을 읽는 양", d(none, "Q_read", f"{fmt.integer(none.Q_read)} Byte"),
-         f"({n * n} + {n * n}) × {s} = {fmt.integer(ideal.Q_read)} Byte"),
+         why.around(why.integer(read_once, src_closed), f"{fmt.integer(read_once.value)} Byte")),
         ("최종 C를 쓰는 양", d(none, "Q_write", f"{fmt.integer(none.cost.Q_write)} Byte"),
          d(ideal, "Q_write", f"{fmt.integer(ideal.cost.Q_write)} Byte")),
         ("총 이동량 Q", d(none, "Q", f"{fmt.integer(none.cost.Q)} Byte"), d(ideal, "Q", f"{fmt.integer(ideal.cost.Q)} Byte")),
@@ -273,20 +303,26 @@ def cache_small(w4) -> dict:
     header = ["캐시 용량"] + [f"{label}: {what}" for _, label, _ in _orders(G) for what in ("Q = 읽기 + 쓰기 (Byte)", "I")]
     ends = "용량이 작으면 타일 사이 재사용이 없는 값으로 돌아가고, 용량이 넉넉하면 이상적인 값에 이른다."
     if same and tiles <= G:
-        verdict = (f"작은 예에서는 두 순서의 결과가 모든 용량에서 같다. 출력 타일이 {tiles}×{tiles}개뿐이라 묶음 하나가 "
-                   "행렬 전체이고, 묶음 순서는 열 우선 순서가 된다. 행 우선 순서와는 A와 B의 역할만 바뀌므로 "
-                   "읽는 양이 같다. " + ends)
+        side = why.integer(named("출력 타일 한 줄", var("N", n) / var("T", t)), {**small_sources(w4), (
+            "name", "출력 타일 한 줄"): ("출력 타일 한 줄의 타일 수", "")})
+        verdict = why.sentence("작은 예에서는 두 순서의 결과가 모든 용량에서 같다. 출력 타일이 ", side, "×", side,
+                               "개뿐이라 묶음 하나가 행렬 전체이고, 묶음 순서는 열 우선 순서가 된다. 행 우선 순서와는 A와 B의 "
+                               "역할만 바뀌므로 읽는 양이 같다. " + ends)
     elif same:
         verdict = "작은 예에서는 두 순서의 결과가 모든 용량에서 같다. " + ends
     else:
         verdict = "작은 예에서도 두 순서의 결과가 용량에 따라 다르다. " + ends
-    group = ko.particle(fmt.integer(G), "이다/다")
-    triton = (f"Triton 튜토리얼이 쓰는 값과 같은 {group}" if G == TRITON_GROUP_SIZE_M else
-              f"{group}. Triton 튜토리얼은 {ko.particle(fmt.integer(TRITON_GROUP_SIZE_M), '을/를')} 쓴다")
+    names = {("name", "GROUP_SIZE_M"): ("묶음 하나의 출력 타일 행 수", ""),
+             ("name", "GROUP_SIZE_M,Triton"): ("Triton 튜토리얼의 GROUP_SIZE_M", "")}
+    group = why.particle(why.var("GROUP_SIZE_M", G, {**names, "GROUP_SIZE_M": "toml:week4.cache.group_size_M"}), "이다/다")
+    theirs = why.var("GROUP_SIZE_M,Triton", TRITON_GROUP_SIZE_M,
+                     {**names, "GROUP_SIZE_M,Triton": "cite:triton-matmul, L2 Cache Optimizations 절의 GROUP_SIZE_M"})
+    triton = (why.sentence("Triton 튜토리얼이 쓰는 값과 같은 ", group) if G == TRITON_GROUP_SIZE_M else
+              why.sentence(group, ". Triton 튜토리얼은 ", why.particle(theirs, "을/를"), " 쓴다"))
     t_, s_ = var("T", t), var("s", s)
     return {"line-small": why.integer(named("조각의 Byte", t_**2 * s_), small_sources(w4)),
             "table-cache-small": tables.markdown(header, rows, "l" + "r" * (len(header) - 1)),
-            "small-verdict": Markdown(verdict), "group": Markdown(triton)}
+            "small-verdict": verdict, "group": triton}
 
 
 def cache_big(w4) -> dict:
@@ -302,39 +338,48 @@ def cache_big(w4) -> dict:
                                 for o, _, g in _orders(G)]
             better = ("묶음" if grouped.misses < row_run.misses else "행 우선" if grouped.misses > row_run.misses
                       else "같음")
-            buckets[better].setdefault(T, []).append(fmt.mib(capacity))
             src, row_src, grouped_src = (simulated_sources(why.sources(w4), *r) for r in ((), (row_run,), (grouped,)))
-            cap = why.shown(var("C_cache", capacity), fmt.mib(capacity), {**src, "C_cache": "toml:week4.cache.capacities"},
-                            digits=3, scale=Fraction(1, 2**20), unit="MiB", rounding="MiB(2²⁰ Byte)로, 소수 3자리로 반올림, 끝의 0은 생략")
+            cap = cache_shown(capacity, src)
+            buckets[better].setdefault(T, []).append(cap)
             rows.append((why.var("T", T, src), cap,
                          why.number(row_run.derivation("reads"), 3, row_src), why.decimal(row_run.derivation("I"), 3, row_src),
                          why.number(grouped.derivation("reads"), 3, grouped_src),
                          why.decimal(grouped.derivation("I"), 3, grouped_src),
                          ko.nbsp(better)))
 
-    def cases(bucket):
-        return ", ".join(f"T = {T}의 {'·'.join(sizes)}" for T, sizes in bucket.items())
+    src = why.sources(w4)
+
+    def cases(bucket):   # "T = 32의 4 MiB·16 MiB, T = 64의 …": each side and capacity with its record
+        out = []
+        for i, (T, sizes) in enumerate(bucket.items()):
+            out += [", "] * bool(i) + ["T = ", why.side("T", T, src), "의 "]
+            out += [x for j, size in enumerate(sizes) for x in (["·"] * bool(j) + [size])]
+        return out
 
     parts = []
     if buckets["묶음"]:
-        parts.append(f"묶음 순서가 덜 읽는 경우는 {cases(buckets['묶음'])}다.")
+        parts.append(why.sentence("묶음 순서가 덜 읽는 경우는 ", *cases(buckets["묶음"]), "다."))
     if buckets["행 우선"]:
-        parts.append(f"묶음 순서가 오히려 더 읽는 경우는 {cases(buckets['행 우선'])}다. 묶음 하나가 재사용하는 조각이 캐시에 "
-                     "다 들어가지 않아, 재사용하기 전에 밀려나기 때문이다.")
+        parts.append(why.sentence("묶음 순서가 오히려 더 읽는 경우는 ", *cases(buckets["행 우선"]), "다. 묶음 하나가 재사용하는 "
+                                  "조각이 캐시에 다 들어가지 않아, 재사용하기 전에 밀려나기 때문이다."))
     if buckets["같음"]:
-        parts.append(f"두 순서가 같은 경우는 {cases(buckets['같음'])}다.")
-    B = s * N * N
-    largest = fmt.mib(max(w4.cache.capacities))
-    against_B = ("같다" if max(w4.cache.capacities) == B else "크다" if max(w4.cache.capacities) > B else "작다")
-    against_B = f"{ko.particle(fmt.mib(B), '과/와') if against_B == '같다' else fmt.mib(B) + '보다'} {against_B}"
-    capacities = (f"캐시 용량은 {ko.particle(joined(fmt.mib(c) for c in w4.cache.capacities), '으로/로')} 잡았다. "
-                  "실제 GPU의 L2 캐시(수 MB에서 수십 MB)를 사이에 두는 범위다. "
-                  f"가장 큰 {ko.particle(largest, '은/는')} 행렬 B 하나의 크기 {against_B}. "
-                  "행 우선 순서에서 B의 열 띠를 재사용하려면 B 전체와 A의 행 띠 하나가 함께 캐시에 남아 있어야 한다. "
-                  "묶음 순서는 A의 행 띠(타일 N/T개) GROUP_SIZE_M개와 B의 열 띠 몇 개만 들어가면 된다.")
+        parts.append(why.sentence("두 순서가 같은 경우는 ", *cases(buckets["같음"]), "다."))
+    B_bytes = named("B의 Byte", var("s", s) * var("N", N) ** 2)
+    B = why.shown(B_bytes, fmt.mib(B_bytes.value), {**src, ("name", "B의 Byte"): ("행렬 B 하나의 Byte", "Byte")},
+                  digits=3, scale=Fraction(1, 2**20), unit="MiB", rounding="MiB(2²⁰ Byte)로, 소수 3자리로 반올림, 끝의 0은 생략")
+    biggest = max(w4.cache.capacities)
+    largest = cache_shown(biggest, src)
+    against_B = ([why.particle(B, "과/와"), " 같다"] if biggest == B_bytes.value else
+                 [B, "보다 크다" if biggest > B_bytes.value else "보다 작다"])
+    capacities = why.sentence(
+        "캐시 용량은 ", *listed((cache_shown(c, src) for c in w4.cache.capacities), "으로/로"), " 잡았다. "
+        "실제 GPU의 L2 캐시(수 MB에서 수십 MB)를 사이에 두는 범위다. 가장 큰 ", why.particle(largest, "은/는"),
+        " 행렬 B 하나의 크기 ", *against_B, ". 행 우선 순서에서 B의 열 띠를 재사용하려면 B 전체와 A의 행 띠 하나가 함께 캐시에 "
+        "남아 있어야 한다. 묶음 순서는 A의 행 띠(타일 N/T개) GROUP_SIZE_M개와 B의 열 띠 몇 개만 들어가면 된다.")
     return {"table-cache-big": tables.markdown(["T", "캐시 용량", "행 우선: 원소당 읽기", "행 우선: I", "묶음: 원소당 읽기",
                                                 "묶음: I", "덜 읽는 순서"], rows, "rrrrrrl"),
-            "big-verdict": Markdown(" ".join(parts)), "capacities": Markdown(capacities),
+            "big-verdict": why.sentence(*[x for i, p in enumerate(parts) for x in ([" "] * bool(i) + [p])]),
+            "capacities": capacities,
             "fig-cache": cache_figure(w4)}
 
 
@@ -575,26 +620,26 @@ def exercises(w4) -> ex.Exercises:
     t = T0
     n = next(k * N0 for k in range(2, 10) if kernels.matmul_tiled(k * N0, T0, s2, s2).Q not in shown)
     small = kernels.matmul_tiled(n, t, s2, s2)
-    steps1 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{n}³/{t}", small.Q_read, "Byte"),
-              ex.equation("C 쓰기", "s·N²", f"{s2}·{n}²", small.Q_write, "Byte"),
-              ex.equation("Q_T", "A·B 읽기 + C 쓰기", f"{ex.number(small.Q_read)} + {ex.number(small.Q_write)}", small.Q, "Byte"))
+    steps1 = (ex.derived(small.derivation("Q_read"), "Byte", name="A·B 읽기"),
+              ex.derived(small.derivation("Q_write"), "Byte", name="C 쓰기"), ex.derived(small.derivation("Q"), "Byte"))
     N1 = ex.half(w4.N)
     T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
     big = kernels.matmul_tiled(N1, T1, s2, s2)
-    steps2 = (ex.equation("A·B 읽기", "2·s·N³/T", f"2·{s2}·{ex.number(N1)}³/{ex.number(T1)}", big.Q_read, "Byte", "GB"),)
+    steps2 = (ex.derived(big.derivation("Q_read"), "Byte", "GB", name="A·B 읽기"),)
     k = next((k for k in range(2, N1 + 1) if N1 % (k * T1) == 0), None)
     T_a = T1 if k else ex.divisor_near(N1, T1 // 2)
     k = k or next(k for k in range(2, N1 + 1) if N1 % (k * T_a) == 0)
     T_b = k * T_a
-    Qa, Qb = kernels.matmul_tiled(N1, T_a, s2, s2).Q, kernels.matmul_tiled(N1, T_b, s2, s2).Q
+    cost_a, cost_b = kernels.matmul_tiled(N1, T_a, s2, s2), kernels.matmul_tiled(N1, T_b, s2, s2)
+    Qa, Qb = cost_a.Q, cost_b.Q
     ratio = Fraction(Qb, Qa)
     choices = (("exact", f"정확히 1/{k}이 된다"), ("less", f"1/{k}보다 덜 준다"), ("more", f"1/{k}보다 더 준다"))
     def which(ratio):
         return "exact" if ratio == Fraction(1, k) else "less" if ratio > Fraction(1, k) else "more"
 
     key = which(ratio)
-    steps3 = (ex.equation(f"Q (T = {ex.number(T_a)})", "2·s·N³/T + s·N²", f"2·{s2}·{ex.number(N1)}³/{ex.number(T_a)} + {s2}·{ex.number(N1)}²", Qa, "Byte"),
-              ex.equation(f"Q (T = {ex.number(T_b)})", "2·s·N³/T + s·N²", f"2·{s2}·{ex.number(N1)}³/{ex.number(T_b)} + {s2}·{ex.number(N1)}²", Qb, "Byte"),
+    steps3 = (ex.derived(cost_a.derivation("Q"), "Byte", name=f"Q (T = {ex.number(T_a)})"),
+              ex.derived(cost_b.derivation("Q"), "Byte", name=f"Q (T = {ex.number(T_b)})"),
               ex.Step(f"두 Q의 비 = {ex.number(Qb)} / {ex.number(Qa)} = {fmt.number(ratio, 6)}, 1/{k} = {fmt.number(Fraction(1, k), 6)}: "
                    f"A·B 읽기만 1/{k}이 되고 C 쓰기는 그대로이므로 {dict(choices)[key]}", key, "bound"))
     # the common mistakes: the same model call with one term or input changed (exercises.matmul_variants)
@@ -605,14 +650,14 @@ def exercises(w4) -> ex.Exercises:
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
-                 "Q_T = 2·s·N³/T + s·N²", steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
+                 ex.formula(small.derivation("Q")), steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
                  mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes"),
                                    lambda c: c.Q)),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
-                 big.Q_read, ex.UNITS["GB"], "A·B 읽기 = 2·s·N³/T, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
+                 big.Q_read, ex.UNITS["GB"], f"A·B 읽기 = {big.derivation('Q_read').term.formula}, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-counted", "tile-reuse-ignored", "tile-reuse-twice", "bits-bytes"),
                                    lambda v: v)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
-                 key, ex.CHOICE, "Q_T = 2·s·N³/T + s·N²에서 T와 상관없는 항을 본다", steps3, choices,
+                 key, ex.CHOICE, f"{ex.formula(cost_a.derivation('Q'))}에서 T와 상관없는 항을 본다", steps3, choices,
                  given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b, dtype=d2), mistakes=ex.named(wrong3, ("c-write", "c-read"), lambda v: v)),
     ))

@@ -3,7 +3,7 @@ buffering, GPU: buffers, occupancy and its binding limit) with its live form.
 
     storage_table(s, dtype)                  → A·B pieces and the partial sums in T_M, T_N, T_K
     buffer_table(single), double_table(single, double)
-    sm_table(gpu), occupancy_table(gpu, cases), worked_steps(gpu, case), gpus_table(gpus, cases)   (roofline.occupancy)
+    sm_table(gpu), occupancy_table(gpu, cases), worked_steps(gpu, case, w4), gpus_table(gpus, cases)   (roofline.occupancy)
     k_widths(N, T) → the K widths to compare for a T×T output tile; k_width_table(N, T, s)
     big_verdict(timing, T, src)
 
@@ -216,7 +216,7 @@ def case_derivation(case, preset, w4, T_origin: str | None = None) -> tuple[dict
     smem = buffers.derivation(case.T, case.T, case.T, case.s, case.s, case.copies)["inputs"]
     partial = occupancy.partial_sum_derivation(T_, T_, var("s", case.s), threads)
     registers = named("스레드당 레지스터", partial + extra)
-    how = {"smem": smem, "registers": registers}
+    how = {"smem": smem, "registers": registers, "partial": partial}
     if case.result is not None:
         how.update(occupancy.derivation(preset, threads, registers, smem))
     assert (smem.value, registers.value) == (case.smem, case.registers)
@@ -419,36 +419,60 @@ def occupancy_headline(preset, case, w4) -> str:
         f". 워프, 레지스터, Shared Memory, 블록 수의 네 한도 가운데 가장 작은 {ko.particle(binding(r), '이/가')} 그 수를 정한다.")
 
 
-def worked_steps(preset, case):
-    """④'s worked example as Markdown lines: every rounding and every division of the occupancy rules, in numbers."""
-    from IPython.display import Markdown
+STEPS = 7   # the lines of the worked example (the chapter glues occ-step-1 … occ-step-7)
 
-    sm, r, i = preset.sm, case.result, fmt.integer
-    head = (f"- 블록당 Shared Memory(입력 버퍼): {i(case.smem)} Byte, 스레드당 레지스터: 중간 합 "
-            f"⌈{i(case.T)}² × {case.s} Byte ÷ (4 Byte × {i(case.threads)})⌉ = {case.partial_sums}개 + 여유분 "
-            f"{case.extra_registers}개 = {case.registers}개")
+
+def worked_steps(preset, case, w4) -> dict:
+    """④'s worked example, one glued sentence per line (occ-step-1 …): every rounding and every division of the
+    occupancy rules in numbers, each number a button with its record (`case_derivation`: the model's own steps, the
+    SM's limits with their course.toml keys). A case no block can take has two lines, the rest empty."""
+    how, src = case_derivation(case, preset, w4)
+    sm, r = preset.sm, case.result
+
+    def n(q):
+        return why.integer(q, src)
+
+    def sm_(key):   # an SM limit as an input, by the name of its course.toml key
+        return why.var("smem_per_SM" if key == "smem" else f"sm.{key}", getattr(sm, key), src)
+
+    def limit(key):
+        q = how.get(f"lim-{key}")
+        return limit_text(None) if q is None else n(q)
+
+    threads, extra = why.var("스레드", case.threads, src), why.var("여유분", case.extra_registers, src)
+    head = why.sentence("블록당 Shared Memory(입력 버퍼): ", n(how["smem"]), " Byte, 스레드당 레지스터: 중간 합 ",
+                        n(how["partial"]), "개 + 여유분 ", extra, "개 = ", n(how["registers"]), "개")
     if r is None:
-        return Markdown(head + f"\n- {over_text(case, preset)}")
-    W = r.warps_per_block
-    per_partition = sm.registers // sm.register_partitions
+        return dict(zip((f"occ-step-{k}" for k in range(1, STEPS + 1)),
+                        [head, over_text(case, preset, w4)] + [""] * (STEPS - 2)))
+    W = n(how["W"])
+    if "warps_by_registers" in how:
+        part, per_warp, reg_warps = n(how["regs_per_partition"]), n(how["registers_per_warp"]), n(how["warps_by_registers"])
+        registers = why.sentence(
+            "레지스터 한도: 워프 하나에 ⌈", n(how["registers"]), " × ", sm_("warp_size"), " ÷ ", sm_("register_unit"), "⌉ × ",
+            sm_("register_unit"), " = ", per_warp, "개가 잡힌다. SM 분할 하나(", part, "개)에 워프 ⌊", part, " ÷ ", per_warp,
+            "⌋ = ", n(how["warps_per_partition"]), "개, SM 전체에 ", sm_("register_partitions"), "배인 ", reg_warps,
+            "개가 들어가므로 ⌊", reg_warps, " ÷ ", W, "⌋ = ", limit("registers"))
+    else:
+        registers = why.sentence("레지스터 한도: 워프 하나에 ", n(how["registers_per_warp"]), "개가 잡혀 블록의 워프가 SM 분할 "
+                                 "하나의 레지스터에 들어가지 않으므로 ", limit("registers"))
+    smem = (why.sentence("Shared Memory 한도: 블록마다 ⌈(", n(how["smem"]), " + 예약 ", sm_("smem_reserved"), ") ÷ ",
+                         sm_("smem_unit"), "⌉ × ", sm_("smem_unit"), " = ", n(how["smem_per_block"]), " Byte가 잡히고, ⌊",
+                         sm_("smem"), " ÷ ", n(how["smem_per_block"]), "⌋ = ", limit("smem"))
+            if "lim-smem" in how else "Shared Memory 한도: 블록이 Shared Memory를 쓰지 않으므로 제한이 없다")
+    limits = [limit(k) for k in ("warps", "registers", "smem", "blocks") if f"lim-{k}" in how]
+    blocks = n(how["blocks"])
     lines = [
         head,
-        f"- 블록 하나의 워프: ⌈{i(case.threads)} ÷ {sm.warp_size}⌉ = {W}개",
-        f"- 워프 수 한도: ⌊{sm.warps} ÷ {W}⌋ = {limit_text(r.limits['warps'])}",
-        f"- 레지스터 한도: 워프 하나에 ⌈{case.registers} × {sm.warp_size} ÷ {sm.register_unit}⌉ × {sm.register_unit} = "
-        f"{i(r.registers_per_warp)}개가 잡힌다. SM 분할 하나({i(per_partition)}개)에 워프 "
-        f"⌊{i(per_partition)} ÷ {i(r.registers_per_warp)}⌋ = {per_partition // r.registers_per_warp}개, SM 전체에 "
-        f"{sm.register_partitions}배인 {sm.register_partitions * (per_partition // r.registers_per_warp)}개가 들어가므로 "
-        f"⌊{sm.register_partitions * (per_partition // r.registers_per_warp)} ÷ {W}⌋ = {limit_text(r.limits['registers'])}",
-        f"- Shared Memory 한도: 블록마다 ⌈({i(case.smem)} + 예약 {i(sm.smem_reserved)}) ÷ {sm.smem_unit}⌉ × {sm.smem_unit} = "
-        f"{i(r.smem_per_block)} Byte가 잡히고, ⌊{i(sm.smem)} ÷ {i(r.smem_per_block)}⌋ = {limit_text(r.limits['smem'])}"
-        if r.limits["smem"] is not None else "- Shared Memory 한도: 블록이 Shared Memory를 쓰지 않으므로 제한이 없다",
-        f"- 블록 수 한도: {i(sm.blocks)}",
-        f"- 상주 블록 = min({', '.join(limit_text(n) for n in r.limits.values() if n is not None)}) = {i(r.blocks)}, "
-        f"활성 워프 = {i(r.blocks)} × {W} = {i(r.warps)}, 점유율 = {i(r.warps)} ÷ {i(r.max_warps)} = "
-        f"{fmt.percent(r.occupancy, 1)}",
+        why.sentence("블록 하나의 워프: ⌈", threads, " ÷ ", sm_("warp_size"), "⌉ = ", W, "개"),
+        why.sentence("워프 수 한도: ⌊", sm_("warps"), " ÷ ", W, "⌋ = ", limit("warps")),
+        registers, smem,
+        why.sentence("블록 수 한도: ", limit("blocks")),
+        why.sentence("상주 블록 = min(", *[x for i, v in enumerate(limits) for x in ([", "] * bool(i) + [v])], ") = ", blocks,
+                     ", 활성 워프 = ", blocks, " × ", W, " = ", n(how["warps"]), ", 점유율 = ", n(how["warps"]), " ÷ ",
+                     sm_("warps"), " = ", why.percent(how["occupancy"], 1, src)),
     ]
-    return Markdown("\n".join(lines))
+    return dict(zip((f"occ-step-{k}" for k in range(1, STEPS + 1)), lines))
 
 
 def worked_verdict(preset, case, w4) -> str:
@@ -507,7 +531,7 @@ def occupancy_section(w4) -> dict:
             "occ-extra": why.integer(var("여유분", w4.extra_registers), {"여유분": w4.origin("extra_registers")}),
             "occ-threads": why.integer(var("스레드", w4.threads), {"스레드": w4.origin("threads")}),
             "occ-sources": sm_sources(example), "table-sm": sm_table(example),
-            "occ-worked-label": why.particle(case_label(worked, case_derivation(worked, example, w4)[1]), "을/를"), "occ-steps": worked_steps(example, worked),
+            "occ-worked-label": why.particle(case_label(worked, case_derivation(worked, example, w4)[1]), "을/를"), **worked_steps(example, worked, w4),
             "occ-verdict": worked_verdict(example, worked, w4), "table-occupancy": occupancy_table(example, cases, w4),
             "occ-missing-hw": ko.particle(w4.roofline.name or "주어진 하드웨어", "은/는")}
 
@@ -629,12 +653,11 @@ def exercises(w4) -> ex.Exercises:
         if not {one.inputs, two.total} & shown:
             break
     tile = f"T_M×T_N×T_K = {fmt.integer(TM)}×{fmt.integer(TN)}×{fmt.integer(TK)}"
-    steps1 = (ex.equation("A 조각", "s·T_M·T_K", f"{s2}·{TM}·{TK}", one.A, "Byte"),
-              ex.equation("B 조각", "s·T_K·T_N", f"{s2}·{TK}·{TN}", one.B, "Byte"),
-              ex.equation("입력 버퍼", "A 조각 + B 조각", f"{ex.number(one.A)} + {ex.number(one.B)}", one.inputs, "Byte", "KiB"))
-    steps2 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({TM}·{TK} + {TK}·{TN})", two.inputs, "Byte"),
-              ex.equation("중간 합", "s_acc·T_M·T_N", f"{s_acc}·{TM}·{TN}", two.acc, "Byte"),
-              ex.equation("합", "입력 버퍼 + 중간 합", f"{ex.number(two.inputs)} + {ex.number(two.acc)}", two.total, "Byte", "KiB"))
+    one_, two_ = (buffers.derivation(TM, TN, TK, s2, s_acc, copies) for copies in (1, 2))
+    steps1 = (ex.derived(one_["A"], "Byte"), ex.derived(one_["B"], "Byte"),
+              ex.derived(one_["inputs"], "Byte", "KiB", name="입력 버퍼"))
+    steps2 = (ex.derived(two_["A"], "Byte"), ex.derived(two_["B"], "Byte"),
+              ex.derived(two_["inputs"], "Byte"), ex.derived(two_["acc"], "Byte"), ex.derived(two_["total"], "Byte", "KiB"))
     gpu = cat.presets[w4.gpus[0]]
     FM, FN, FK = 2 * T_b, T_b, T_b
     fit = buffers.tile_buffers(FM, FN, FK, s2, s_acc, copies=2)
@@ -643,8 +666,9 @@ def exercises(w4) -> ex.Exercises:
     held = (f" (SM에는 드라이버의 예약분을 더한 {fmt.kib(fit.inputs + gpu.sm.smem_reserved)}가 잡힌다)"
             if key == "fits" and gpu.sm and gpu.sm.smem_reserved else "")
     choices = (("fits", "들어간다"), ("no", "들어가지 않는다"))
-    steps3 = (ex.equation("입력 버퍼 (두 벌)", "2·s·(T_M·T_K + T_K·T_N)", f"2·{s2}·({FM}·{FK} + {FK}·{FN})", fit.inputs, "Byte",
-                  "KiB"),
+    fit_ = buffers.derivation(FM, FN, FK, s2, s_acc, copies=2)
+    steps3 = (ex.derived(fit_["A"], "Byte"), ex.derived(fit_["B"], "Byte"),
+              ex.derived(fit_["inputs"], "Byte", "KiB", name="입력 버퍼 (두 벌)"),
               ex.Step(f"{fmt.kib(fit.inputs)} {'≤' if key == 'fits' else '>'} 블록 하나의 최대 Shared Memory {fmt.kib(limit)}이므로 "
                    f"{dict(choices)[key]}{held}", key, "fits"))
     N1 = ex.half(w4.N)
@@ -654,9 +678,7 @@ def exercises(w4) -> ex.Exercises:
     steps4 = (ex.Step(f"출력 타일 (N/T_M)·(N/T_N) = {ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}개, 타일마다 K 단계 N/T_K = "
                    f"{ex.number(N1 // T_K)}번, 단계마다 s·(T_M·T_K + T_K·T_N) = {ex.number(s2 * (2 * T_mm * T_K))} Byte",
                    Fraction(s2 * 2 * T_mm * T_K), "per step"),
-              ex.equation("A·B 읽기", "(N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N)",
-                  f"{ex.number(N1 // T_mm)}·{ex.number(N1 // T_mm)}·{ex.number(N1 // T_K)}·{s2}·({T_mm}·{T_K} + {T_K}·{T_mm})",
-                  reads.Q_read, "Byte", "GB"))
+              ex.derived(reads.derivation("Q_read"), "Byte", "GB", name="A·B 읽기"))
     # the common mistakes, each the same buffers or reads with one term or input changed
     bits_one = buffers.tile_buffers(TM, TN, TK, 8 * s2, s_acc)
     wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A,
@@ -674,26 +696,27 @@ def exercises(w4) -> ex.Exercises:
               "bits-bytes": kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, 8 * s2, 8 * s2).Q_read}
     return ex.Exercises("④", (
         ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
-                 one.inputs, ex.UNITS["KiB"], "입력 버퍼 = s·(T_M·T_K + T_K·T_N), KiB = 2¹⁰ Byte", steps1,
+                 one.inputs, ex.UNITS["KiB"], f"{ex.formula(one_['A'])}, {ex.formula(one_['B'])}, {ex.formula(one_['inputs'])}, KiB = 2¹⁰ Byte", steps1,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, dtype=d2, machine=gpu.key, on_chip=one.inputs),
                  mistakes=ex.named(wrong1, ("double-buffer-extra", "acc-counted", "one-input", "bits-bytes", "dtype-other"),
                                    lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
-                 "합친 공간은?", two.total, ex.UNITS["KiB"], "2·s·(T_M·T_K + T_K·T_N) + s_acc·T_M·T_N", steps2,
+                 "합친 공간은?", two.total, ex.UNITS["KiB"], ", ".join(ex.formula(two_[k]) for k in ("A", "B", "acc", "total")), steps2,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc, dtype=d2, machine=gpu.key,
                                 on_chip=two.inputs),
                  mistakes=ex.named(wrong2, ("double-buffer", "acc-input-dtype", "acc-doubled", "bits-bytes"), lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {fmt.integer(FM)}×{fmt.integer(FN)}×{fmt.integer(FK)}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
                  f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
-                 "이중 버퍼링 입력 = 2·s·(T_M·T_K + T_K·T_N)를 블록 하나가 받을 수 있는 Shared Memory와 견준다", steps3, choices,
+                 f"이중 버퍼링 입력({ex.formula(fit_['A'])}, {ex.formula(fit_['B'])})을 블록 하나가 받을 수 있는 Shared Memory와 견준다",
+                 steps3, choices,
                  given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2, dtype=d2, hardware=gpu.key),
                  mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(ex.shape(T_mm), '으로/로')} "
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
-                 "A·B 읽기 = (N/T_M)·(N/T_N)·(N/T_K)·s·(T_M·T_K + T_K·T_N): T_K는 약분된다", steps4,
+                 f"A·B 읽기 = {reads.derivation('Q_read').term.formula}: T_K는 약분된다", steps4,
                  given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2, dtype=d2),
                  mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes"), lambda v: v)),
     ))

@@ -11,6 +11,7 @@ return name → value for one section of the page (`glue_page(page.cost_section(
 """
 from __future__ import annotations
 
+import re
 from fractions import Fraction
 from math import floor, gcd, log10
 from typing import TYPE_CHECKING
@@ -35,6 +36,11 @@ def _frac(text: str) -> str:
     """ "N/(4N+2)" → \\frac{N}{4N+2} """
     top, _, bottom = text.partition("/")
     return tex.frac(top, bottom.strip("()"))
+
+
+def tex_form(text: str) -> str:
+    """A closed form of `formulas` in TeX: "8N³/T + 4N²" → 8N^3/T + 4N^2."""
+    return re.sub("[²³]", lambda m: "^" + "23"["²³".index(m[0])], text)
 
 
 def compute_bound(cases) -> list:
@@ -133,8 +139,8 @@ def assumptions(w4) -> Markdown:
     hw, s = w4.roofline, w4.s
     src = why.sources(w4)
     rows = [
-        ("크기", f"M = N = K = {fmt.integer(w4.N)}, 이하 정사각 행렬 한 변을 N으로 적는다"),
-        ("자료형", f"입력·중간 합·출력 모두 {w4.dtype}, 원소당 {s} Byte"),
+        ("크기", why.sentence(why.var("N", w4.N, src), " (M = N = K, 이하 정사각 행렬 한 변을 N으로 적는다)")),
+        ("자료형", why.sentence(why.around(why.var("s", s, src), f"{s} Byte"), f" (원소 하나, 입력·중간 합·출력 모두 {w4.dtype})")),
         ("연산량 관례", "곱셈 + 누산 덧셈 = 2 FLOPs, FMA도 2 FLOPs"),
         ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src), f"{fmt.power10(hw.P)} FLOPs/s")),
         ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
@@ -195,9 +201,9 @@ def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
     def num(q):
         return why.integer(q, src) if src else fmt.integer(q.value)
 
-    def with_kib(q):
+    def with_kib_(q, src_):
         text = ko.nbsp(f"{fmt.integer(q.value)} ({fmt.kib(q.value)})")
-        return why.around(why.integer(q, src), text) if src else text
+        return why.around(why.integer(q, src_), text) if src_ else text
 
     one = ko.nbsp(f"1원소 = {s} B")
     rows = [(ko.nbsp("재사용 없음"), why.around(why.integer(s_, src), one) if src else one,
@@ -206,14 +212,18 @@ def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
     for c in cases:
         if c.T is None:
             continue
-        b = buffers.tile_buffers(c.T, c.T, c.T, s, s)
+        made = buffers.derivation(c.T, c.T, c.T, s, s)   # the model's buffers: A = s·T_M·T_K, …
+        A, B, inputs, acc, total = (made[k] for k in ("A", "B", "inputs", "acc", "total"))
         T = var("T", c.T)
-        A, B = named("A 버퍼", s_ * T * T), named("B 버퍼", s_ * T * T)
-        inputs, acc = named("입력 합계", A + B), named("중간 합", s_ * T * T)
-        total = named("논리적 총합", inputs + acc)
-        assert (inputs.value, acc.value, total.value) == (b.inputs, b.acc, b.total)
-        rows.append((ko.nbsp(ko.case(c)), ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.A)} B"),
-                     ko.nbsp(f"{c.T}²원소 = {fmt.integer(b.B)} B"), with_kib(inputs), with_kib(acc), with_kib(total)))
+        src_T = {**src, "T_M": T, "T_N": T, "T_K": T} if src else src
+
+        def held(q):   # "4,096 B (32²원소)": the Byte with its record, and the tile side with its own
+            if not src:
+                return ko.nbsp(f"{fmt.integer(q.value)} B ({c.T}²원소)")
+            return why.sentence(why.integer(q, src_T), ko.nbsp(" B ("), why.side("T", c.T, src), ko.nbsp("²원소)"))
+
+        rows.append((ko.nbsp(ko.case(c)), held(A), held(B), with_kib_(inputs, src_T), with_kib_(acc, src_T),
+                     with_kib_(total, src_T)))
     return tables.markdown(["방식", "보관하는 A 입력", "보관하는 B 입력", "입력 합계 (Byte)", "중간 합 (Byte)",
                             "논리적 총합 (Byte)"], rows)
 
@@ -245,7 +255,7 @@ def no_reuse(w4, base):
     return tex.aligned(
         rf"Q_0 &= \underbrace{{N^3 \times 2 \times {s}}}_{{\text{{A와 B 읽기}}}} + \underbrace{{{s}N^2}}_{{\text{{C 쓰기}}}} \\"
         rf"&= {tex.integer(base.cost.Q)}\ \text{{Byte}} \\[4pt]"
-        rf"I_0 &= \frac{{2N^3}}{{{2 * s}N^3 + {s}N^2}} = {_frac(formulas.intensity_no_reuse(s, s))} \\"
+        rf"I_0 &= \frac{{2N^3}}{{{tex_form(formulas.q_no_reuse(s, s))}}} = {_frac(formulas.intensity_no_reuse(s, s))} \\"
         rf"&\approx {fmt.decimal(base.cost.I, 9)}\ \text{{FLOPs/Byte}} \\[4pt]"
         rf"R_0 &= \min\left({tex.power10(hw.P)},\ {tex.power10(hw.BW)} \times I_0\right) \\"
         rf"&\approx {fmt.decimal(base.timing.R_roof / 10**12, 9)} \times 10^{{12}}\ \text{{FLOPs/s}}")
@@ -255,8 +265,8 @@ def tiled_formula(s: int):
     """Q_T counted tile by tile, and I_T."""
     return tex.aligned(
         rf"Q_T &= \left(\frac{{N}}{{T}}\right)^2 \cdot \frac{{N}}{{T}} \cdot {2 * s}T^2 + {s}N^2 \\"
-        rf"&= \frac{{{2 * s}N^3}}{{T}} + {s}N^2 \\[4pt]"
-        rf"I_T &= \frac{{2N^3}}{{{2 * s}N^3/T + {s}N^2}} \\ &= {_frac(formulas.intensity_tiled(s, s))}")
+        rf"&= {tex_form(formulas.q_tiled(s, s))} \\[4pt]"
+        rf"I_T &= \frac{{2N^3}}{{{tex_form(formulas.q_tiled(s, s))}}} \\ &= {_frac(formulas.intensity_tiled(s, s))}")
 
 
 def tile_walk(N: int, T: int, s: int) -> tuple[int, int, int]:
@@ -282,9 +292,7 @@ def threshold(w4) -> tuple:
     N, s, ridge, tiles_ = w4.N, w4.s, w4.roofline.ridge, w4.tiles
     T_star = kernels.tile_threshold(N, ridge, s, s)
     # I_T = kNT/(aN + bT) reduced; I_T ≥ I*  ⇔  T (kN − b I*) ≥ a I* N
-    k, a, b = 2, 2 * s, s
-    g = gcd(k, a, b)
-    k, a, b = k // g, a // g, b // g
+    k, a, b = formulas.tiled_coefficients(s, s)
     kN = "N" if k == 1 else f"{k}N"
     I_T = _frac(formulas.intensity_tiled(s, s))
     if ridge.denominator == 1:
@@ -566,8 +574,7 @@ def exercises(w4) -> ex.Exercises:
     t1, times1 = ex.time_steps(cost1, hw)
     plain = kernels.matmul_no_reuse(N5, s2, s2)
     t2 = Timing(plain, hw)
-    steps2 = (ex.matmul_steps(N5, None, s2)[1][1],
-              ex.equation("t_memory", "Q / BW", f"{ex.number(plain.Q)} / ({ex.rate(hw.BW)})", t2.t_memory, "ms"))
+    steps2 = (ex.matmul_steps(N5, None, s2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
     # the common mistakes: the cost a mistake gives on the same machine, the two times combined otherwise than by max
     wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s).items()}
     wrong1.update({"ideal-sum": t1.t_compute + t1.t_memory, "ideal-min": min(t1.t_compute, t1.t_memory)})
@@ -576,17 +583,21 @@ def exercises(w4) -> ex.Exercises:
     questions = [
         ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
                  "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
-                 "t_ideal = max(F/P, Q_T/BW), Q_T = 2·s·N³/T + s·N²", (F1, Q1, *times1),
+                 f"{ex.formula(t1.derivation('t_ideal'))}, {ex.formula(cost1.derivation('Q'))}", (F1, Q1, *times1),
                  given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
                  mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored"),
                                    lambda v: v)),
         ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
-                 "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"], "Q = 2·s·N³ + s·N², 메모리 시간 = Q / BW",
+                 "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"],
+                 f"{ex.formula(plain.derivation('Q'))}, 메모리 시간 {ex.formula(t2.derivation('t_memory'))}",
                  steps2, given=ex.given(N=N5, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v)),
     ]
-    threshold = kernels.tile_threshold(N5, hw.ridge, s2, s2)
-    ridge = ex.equation("I*", "P / BW", f"({ex.rate(hw.P)}) / ({ex.rate(hw.BW)})", hw.ridge, "FLOPs/Byte")
+    ridge_ = hw.derivation("I*")
+    cost4_ = kernels.matmul_tiled(N5, N5, s2, s2)   # (the formula of I_T, whatever the tile)
+    threshold_ = kernels.tile_threshold_term(N5, ridge_, s2, s2)   # T* with the ridge's own derivation linked
+    threshold = None if threshold_ is None else Fraction(threshold_.value)
+    ridge = ex.derived(ridge_, "FLOPs/Byte")
     if threshold is not None:
         # the threshold a mistake gives: without the C write's term s·I* (T* = s·I*), with F counted half (the
         # ridge doubled), with the ridge inverted; none where no tile reaches that ridge
@@ -595,19 +606,18 @@ def exercises(w4) -> ex.Exercises:
                   "ridge-inverted": kernels.tile_threshold(N5, 1 / hw.ridge, s2, s2),
                   "dtype-other": kernels.tile_threshold(N5, hw.ridge, s, s)}
         wrong3 = {kind: v for kind, v in wrong3.items() if v is not None}
-        steps3 = (ridge, ex.equation("T*", "2·s·N·I* / (2N − s·I*)",
-                             f"2·{s2}·{ex.number(N5)}·{ex.number(hw.ridge)} / (2·{ex.number(N5)} − {s2}·{ex.number(hw.ridge)})", threshold, "원소"))
+        steps3 = (ridge, ex.derived(threshold_, "원소"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
-                                  threshold, ex.UNITS["원소"], "I_T = 2N³ / (2·s·N³/T + s·N²) = I*를 T에 대해 푼다",
+                                  threshold, ex.UNITS["원소"],
+                                  f"{ex.formula(cost4_.derivation('I'))}, {ex.formula(cost4_.derivation('Q'))}에서 I_T = I*를 T에 대해 푼다",
                                   steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                                   mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted", "dtype-other"), lambda v: v,
                                                     THRESHOLD_HINTS)))
     else:   # no tile reaches the ridge on this machine: the compute time instead
         t3 = Timing(plain, hw)
-        steps3 = (ex.equation("F", "2N³", f"2·{ex.number(N5)}³", plain.F, "FLOPs"),
-                  ex.equation("t_compute", "F / P", f"{ex.number(plain.F)} / ({ex.rate(hw.P)})", t3.t_compute, "ms"))
+        steps3 = (ex.derived(plain.derivation("F"), "FLOPs"), ex.derived(t3.derivation("t_compute"), "ms"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
-                                  "연산 시간 = F / P, F = 2N³", steps3, given=ex.given(N=N5, s=s2, P=hw.P, dtype=d2),
+                                  f"연산 시간 {ex.formula(t3.derivation('t_compute'))}, {ex.formula(plain.derivation('F'))}", steps3, given=ex.given(N=N5, s=s2, P=hw.P, dtype=d2),
                                   mistakes=ex.named(ex.matmul_variants(N5, None, s2), ("fma-one",),
                                                     lambda c: Timing(c, hw).t_compute)))
     T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))

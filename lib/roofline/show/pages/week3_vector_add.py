@@ -12,7 +12,7 @@ from fractions import Fraction
 import roofline as rl
 from roofline import kernels
 from roofline.cost import Cost, Timing
-from roofline.derive import named, var
+from roofline.derive import floor_div, named, var
 from roofline.errors import ParameterError, positive_number
 from roofline.show import engine, explorer, fmt, ko, tables, tex, variants, why
 from roofline.show import exercises as ex
@@ -54,7 +54,7 @@ def w3_sources(w3) -> dict:
     for d in ("FP32", "BF16"):
         src[f"P_{d}"] = f"toml:presets.{gpu.key}.peak.{d}"
     src["warp_size"] = (f"toml:presets.{gpu.key}.sm.warp_size" if gpu.sm and gpu.sm.warp_size == WARP
-                        else "cite:nvidia-a100, GPU 비교 표의 Threads / Warp")
+                        else "cite:nvidia-a100, 표 5 (Compute Capability: GP100 vs GV100 vs GA100)의 Threads / Warp")
     return src
 
 
@@ -140,8 +140,8 @@ def per_element(w3) -> dict:
         assert (read.value, write.value, F.value, Q.value, I.value) == (cost.Q_read, cost.Q_write, cost.F, cost.Q, cost.I)
         per[size] = (Q, I)
 
-        def i(q, text):
-            return why.around(why.integer(q, src), text)
+        def i(q, text):   # (one addition is "1 FLOP": the panel says the unit so too)
+            return why.around(why.integer(q, {**src, ("name", "F/L"): ("원소 하나의 연산량", "FLOP")}), text)
 
         return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} FLOP"), i(write, f"{cost.Q_write} Byte"),
                 i(Q, f"{cost.Q} Byte"))
@@ -159,7 +159,7 @@ def per_element(w3) -> dict:
 
 def times(w3, add, t) -> dict:
     """The amounts table, the three times as equations, and why the kernel is bound the way it is."""
-    from IPython.display import Markdown, Math
+    from IPython.display import Math
 
     s, L, hw = w3.s, w3.L, w3.roofline
     src = w3_sources(w3)
@@ -187,10 +187,16 @@ def times(w3, add, t) -> dict:
     over = named("t_memory / t_compute", t.derivation("t_memory") / t.derivation("t_compute"))
     fits = 3 * s * L <= w3.capacity
     ratio = fmt.number(t.t_memory / t.t_compute)
-    reason = (f"덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 "
-           f"{fmt.number(Fraction(add.Q, add.F))} Byte라서, 연산 장치는 대부분의 시간 동안 데이터가 도착하기를 기다린다."
-           if t.memory_bound else "덧셈을 처리하는 시간이 데이터를 옮기는 시간보다 길기 때문이다.")
-    explain = f"메모리 시간이 연산 시간의 {ratio}배다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. "
+    per = named("Q/L", d("Q") / L_)   # the Byte moved per element (one addition each)
+    reason = (why.sentence("덧셈 능력이 모자라서 생긴 일이 아니다. 원소 하나마다 덧셈은 한 번인데 오가는 데이터는 ",
+                           shown_number(per, f"{fmt.number(per.value)} Byte", src, unit="Byte"),
+                           "라서, 연산 장치는 대부분의 시간 동안 데이터가 도착하기를 기다린다.")
+              if t.memory_bound else "덧셈을 처리하는 시간이 데이터를 옮기는 시간보다 길기 때문이다.")
+    explain = why.sentence("메모리 시간이 연산 시간의 ", shown_number(over, f"{ratio}배", src, unit="배"),
+                           f"다. 시간을 정하는 자원은 {ko.particle(ko.bound(t), '이다/다')}. ")
+    # the mistake of leaving C's write out: the memory time of the reads alone
+    reads_only = named("t_읽기만", d("Q_read") / t.derivation("BW"))
+    src_reads = {**src, ("name", "t_읽기만"): ("C 쓰기를 빼고 읽기만 센 메모리 시간", "s")}
     return {
         "table-amounts": tables.markdown(["항목", "Byte 식", "결과"], rows, "llr"),
         "Q": shown_number(d("Q"), gb(add.Q), src, GB, "GB"), "footprint": shown_number(footprint, gb(3 * s * L), src, GB, "GB"),
@@ -198,9 +204,10 @@ def times(w3, add, t) -> dict:
         "fits": "세 벡터가 모두 들어간다" if fits else "세 벡터가 한꺼번에 들어가지 않는다",
         "F": why.integer(d("F"), src), "t-compute": in_ms("t_compute"), "t-memory": in_ms("t_memory"),
         "t-ideal": in_ms("t_ideal"), "mem-over-compute": shown_number(over, ratio, src), "bound-kind": "메모리 한계" if t.memory_bound else "연산 한계",
-        "bound-explain": Markdown(
-            f"{explain}{reason} 출력 쓰기를 빠뜨리면 메모리 시간을 {ms(Fraction(add.Q_read) / hw.BW)} ms로 잘못 계산하게 된다. "
-            "쓰기도 반드시 센다."),
+        "bound-explain": why.sentence(
+            explain, reason, " 출력 쓰기를 빠뜨리면 메모리 시간을 ",
+            shown_number(reads_only, f"{ms(reads_only.value)} ms", src_reads, 1000, "ms"),
+            "로 잘못 계산하게 된다. 쓰기도 반드시 센다."),
         "eq-t-compute": Math(
             rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{FLOPs}}}}"
             rf"{{{tex_number(hw.P)}\ \text{{FLOPs/s}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
@@ -214,14 +221,13 @@ def times(w3, add, t) -> dict:
 
 def doubling(w3, add, timings: dict, factor: int) -> dict:
     """The "double one resource" table (rows in the order of `timings`: base, P, BW, capacity) and its reading."""
-    from IPython.display import Markdown
 
     labels = list(timings)
     base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
     capacity, footprint = w3.capacity, 3 * w3.s * w3.L
     shown = {labels[3]: f"{labels[3]} ({gb(capacity)} → {gb(factor * capacity)})"}
     base_src = w3_sources(w3)
-    rows = []
+    rows, srcs = [], {}
     for label, x in timings.items():
         # the changed machine: P' = 2·P or BW' = 2·BW (the chapter's `factor`)
         P, BW = base.hw.derivation("P"), base.hw.derivation("BW")
@@ -230,6 +236,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
             x_src[("P", x.hw.P)] = named("P'", factor * P)
         if x.hw.BW != base.hw.BW:
             x_src[("BW", x.hw.BW)] = named("BW'", factor * BW)
+        srcs[label] = x_src
 
         def t_(name):
             return why.around(shown_number(x.derivation(name), ms(getattr(x, name)), x_src, 1000, "ms"),
@@ -249,30 +256,44 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     faster = [quoted(label) for label, x in timings.items() if x.t_ideal < base.t_ideal]
     winner = (why.sentence(faster[0], " 하나뿐이다") if len(faster) == 1 else
               why.sentence(*[x for i, f in enumerate(faster) for x in ([", "] * bool(i) + [f])], "이다") if faster else "없다")
+    # every number of the reading with its record: the times of the changed machines, the capacities, the factor
+    GB = Fraction(1, 10**9)
+    k = why.chosen("factor", "늘린 배율", factor, f"factor = {factor}")
+    cap_src = {**base_src, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", ""),
+               ("name", "capacity'"): ("늘린 메모리 용량", "Byte")}
+    s_, L_, cap_ = var("s", w3.s), var("L", w3.L), var("capacity", capacity)
+    cap = shown_number(cap_, gb(capacity), base_src, GB, "GB")
+    feet = shown_number(named("세 벡터의 Byte", 3 * s_ * L_), gb(footprint), base_src, GB, "GB")
+    more = shown_number(named("capacity'", var("factor", factor) * cap_), gb(factor * capacity), cap_src, GB, "GB")
+
+    def t_ideal(label):
+        x = timings[label]
+        return shown_number(x.derivation("t_ideal"), f"{ms(x.t_ideal)} ms", srcs[label], 1000, "ms")
+
     explain = []
     if x_P.t_ideal == base.t_ideal:
         explain.append("연산 성능을 높이면 연산 시간만 줄고, 더 긴 메모리 시간은 그대로라 실행 시간이 변하지 않는다.")
     else:
-        explain.append(f"연산 성능을 높이면 더 긴 쪽이던 연산 시간이 줄어 실행 시간이 {ms(x_P.t_ideal)} ms가 된다.")
+        explain.append(why.sentence("연산 성능을 높이면 더 긴 쪽이던 연산 시간이 줄어 실행 시간이 ", t_ideal(labels[1]), "가 된다."))
     if x_BW.t_ideal == base.t_ideal:
         explain.append("대역폭을 높이면 메모리 시간만 줄고, 더 긴 연산 시간은 그대로라 실행 시간이 변하지 않는다.")
     elif x_BW.memory_bound:
-        explain.append(f"대역폭을 {factor}배로 하면 메모리 시간이 1/{factor}이 된다. 메모리 시간이 여전히 더 길므로 "
-                       f"실행 시간도 {ms(x_BW.t_ideal)} ms로 준다.")
+        explain.append(why.sentence("대역폭을 ", k, "배로 하면 메모리 시간이 1/", k, "이 된다. 메모리 시간이 여전히 더 길므로 "
+                                    "실행 시간도 ", t_ideal(labels[2]), "로 준다."))
     else:
-        explain.append(f"대역폭을 {factor}배로 하면 메모리 시간은 줄지만, 이제 연산 시간이 더 길어 실행 시간은 "
-                       f"{ms(x_BW.t_ideal)} ms에서 멈춘다.")
+        explain.append(why.sentence("대역폭을 ", k, "배로 하면 메모리 시간은 줄지만, 이제 연산 시간이 더 길어 실행 시간은 ",
+                                    t_ideal(labels[2]), "에서 멈춘다."))
     if footprint <= capacity:
-        explain.append(f"용량은 이미 {gb(capacity)}로 세 벡터({gb(footprint)})를 담고도 남는다. "
-                       f"그러니 {gb(factor * capacity)}로 늘려도 속도는 그대로다.")
+        explain.append(why.sentence("용량은 이미 ", why.particle(cap, "으로/로"), " 세 벡터(", feet, ")를 담고도 남는다. "
+                                    "그러니 ", why.particle(more, "으로/로"), " 늘려도 속도는 그대로다."))
     else:
-        explain.append(f"세 벡터({gb(footprint)})가 {gb(capacity)}에 들어가지 않으면 한 번에 실행할 수 없다. "
-                       "이 경우는 위의 시간 모델 밖이다.")
+        explain.append(why.sentence("세 벡터(", feet, ")가 ", cap, "에 들어가지 않으면 한 번에 실행할 수 없다. "
+                                    "이 경우는 위의 시간 모델 밖이다."))
     long_side = "메모리 시간" if base.memory_bound else "연산 시간"
     return {
         "table-double": tables.markdown(["변경 조건", "연산 시간", "메모리 시간", "이상적 실행 시간", "기준 대비 속도"], rows),
         "double-winner": winner, "long-side": ko.particle(long_side, "을/를"),
-        "double-explain": Markdown(" ".join(explain)),
+        "double-explain": why.sentence(*[x for i, e in enumerate(explain) for x in ([" "] * bool(i) + [e])]),
     }
 
 
@@ -400,20 +421,18 @@ def exercises(w3) -> ex.Exercises:
     L1 = 3 * L
     longer = kernels.vector_add(L1, s2)
     t1 = Timing(longer, hw)
-    steps1 = (ex.equation("Q", "3·s·L", f"3·{s2}·{ex.number(L1)}", longer.Q, "Byte"),
-              ex.equation("t_memory", "Q / BW", f"{ex.number(longer.Q)} / ({ex.rate(hw.BW)})", t1.t_memory, "ms"))
-    three = Cost(F=2 * L, Q_read=3 * s * L, Q_write=s * L)
+    steps1 = (ex.derived(longer.derivation("Q"), "Byte"), ex.derived(t1.derivation("t_memory"), "ms"))
+    three = kernels.elementwise(L, s, reads=3, flops=2)
     t2 = Timing(three, hw)
-    steps2 = (ex.equation("F", "2L", f"2·{ex.number(L)}", three.F, "FLOPs"),
-              ex.equation("Q", "4·s·L", f"4·{s}·{ex.number(L)}", three.Q, "Byte"),
+    steps2 = (ex.derived(three.derivation("F"), "FLOPs"), ex.derived(three.derivation("Q"), "Byte"),
               *ex.time_steps(three, hw)[1])
-    longest = w3.capacity // (3 * s2)
-    steps3 = (ex.equation("3·s", "A, B, C 원소 하나씩", f"3·{s2}", 3 * s2, "Byte"),
-              ex.equation("L", "⌊용량 / (3·s)⌋", f"⌊{ex.number(w3.capacity)} / {3 * s2}⌋", longest, "원소"))
+    fitting = named("L", floor_div(var("capacity", w3.capacity), 3 * var("s", s2)))   # A, B, C: s Byte each
+    longest = fitting.value
+    steps3 = (ex.derived(fitting, "원소"),)
     f = max(1, int(3 * s * hw.ridge / 2))
-    heavy = Cost(F=f * L, Q_read=2 * s * L, Q_write=s * L)
+    heavy = kernels.elementwise(L, s, reads=2, flops=f)
     t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
-    steps4 = (ex.equation("F", f"{f}·L", f"{f}·{ex.number(L)}", heavy.F, "FLOPs"), ex.equation("Q", "3·s·L", f"3·{s}·{ex.number(L)}", heavy.Q, "Byte"),
+    steps4 = (ex.derived(heavy.derivation("F"), "FLOPs"), ex.derived(heavy.derivation("Q"), "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
     # the common mistakes, each the same model call with one term or input changed
@@ -424,22 +443,24 @@ def exercises(w3) -> ex.Exercises:
     wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s),
               "bits-bytes": w3.capacity // (3 * 8 * s2)}
     wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
-              "bits-bytes": Timing(Cost(F=heavy.F, Q_read=2 * (8 * s) * L, Q_write=(8 * s) * L), hw).bound}
+              "bits-bytes": Timing(kernels.elementwise(L, 8 * s, reads=2, flops=f), hw).bound}
     return ex.Exercises("3주", (
         ex.Question("3주-1", f"{machine}인 하드웨어에서 길이 L = {ex.number(L1)}인 {ex.dtype_text(d2, s2)} 벡터로 Vector Add를 하면 "
-                 "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"], "Q = 3·s·L, 메모리 시간 = Q / BW", steps1,
+                 "메모리 시간 Q/BW는?", t1.t_memory, ex.UNITS["ms"],
+                 f"{ex.formula(longer.derivation('Q'))}, 메모리 시간 {ex.formula(t1.derivation('t_memory'))}", steps1,
                  given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
                                    VECTOR_HINTS)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
-                 "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
+                 f"{ex.formula(three.derivation('F'))}, {ex.formula(three.derivation('Q'))}, "
+                 f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                 machine=w3.hardware, units="CUDA Core"),
                  mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
-                 "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
+                 f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
                  exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS)),
         ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,

@@ -25,8 +25,10 @@ def problem_table(w4) -> dict:
     tiles_ = why.listed("tiles", w4.tiles, w4.origin("tiles"), ", ".join(str(T) for T in w4.tiles))
     text = dict(problem_rows(w4))
     rows = [
-        ("행렬 크기", text["행렬 크기"]),
-        ("자료형", text["자료형"]),
+        # the size leads its cell, a button with its record (a cell is read from its start)
+        ("행렬 크기", why.sentence(why.around(why.var("N", N, src), ex.shape(N)), " (A, B, C 모두, ", ko.nbsp("N = "),
+                                why.var("N", N, src), ")")),
+        ("자료형", text["자료형"]),   # (the dtype leads: a student's worksheet reads it first)
         ("최대 연산 성능 P", why.around(why.power10(P, src), text["최대 연산 성능 P"])),
         (bw_row(w4), why.around(why.power10(BW, src), text[bw_row(w4)])),
         ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
@@ -52,7 +54,7 @@ def problem_rows(w4) -> list[tuple[str, str]]:
     """The problem's table as text, row by row (the page's table carries the records of its numbers; a student's
     variant of the worksheet shows these rows for its own problem, with the machine named when it is a real GPU)."""
     hw, N = w4.roofline, w4.N
-    rows = [("행렬 크기", f"A, B, C 모두 {ex.shape(N)} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
+    rows = [("행렬 크기", f"{ex.shape(N)} (A, B, C 모두, {ko.nbsp(f'N = {fmt.integer(N)}')})"),   # (the number first: the page's cell is its button)
             ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
             ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
             (bw_row(w4), f"{fmt.power10(hw.BW)} Byte/s"),
@@ -173,25 +175,28 @@ def exercises(w4) -> ex.Exercises:
         cost, (F, Q, I) = ex.matmul_steps(N, c.T, s, q_unit="GB")
         assert cost == c.cost
         t, (tc, tm, ti) = ex.time_steps(cost, hw)
-        R = ex.equation("R_roof", "min(P, BW × I)", f"min({ex.tera(hw.P)}, {ex.tera(hw.BW)} × {fmt.number(cost.I, 6)})",
-                t.R_roof, "TFLOPs/s", scale=10**12)
+        R = ex.derived(t.derivation("R_roof"), "TFLOPs/s")
         if c.T is None:
+            parts = []
             inputs = ex.equation("입력 버퍼", "2·s (A와 B의 원소 하나씩)", f"2·{s}", b.inputs, "Byte")
             acc = ex.equation("중간 합", "s (출력 원소 하나)", str(s), b.acc, "Byte")
         else:
-            inputs = ex.equation("입력 버퍼", "2·s·T²", f"2·{s}·{ex.number(c.T)}²", b.inputs, "Byte")
-            acc = ex.equation("중간 합", "s·T²", f"{s}·{ex.number(c.T)}²", b.acc, "Byte")
-        Q_hint = "Q = 2·s·N³ + s·N²" if c.T is None else "Q = 2·s·N³/T + s·N²"
+            made = buffers.derivation(c.T, c.T, c.T, s, s)
+            parts = [ex.derived(made[k], "Byte") for k in ("A", "B")]
+            inputs = ex.derived(made["inputs"], "Byte", name="입력 버퍼")
+            acc = ex.derived(made["acc"], "Byte", name="중간 합")
+        Q_hint = ex.formula(cost.derivation("Q"))
         values = {
-            "F": (c.cost.F, "FLOPs", "F = 2N³", [F]),
+            "F": (c.cost.F, "FLOPs", ex.formula(cost.derivation("F")), [F]),
             "Q": (c.cost.Q, "GB", f"{Q_hint}, GB = 10⁹ Byte", [Q]),
-            "I": (c.cost.I, "FLOPs/Byte", "I = F / Q", [F, Q, I]),
-            "R_roof": (c.timing.R_roof, "TFLOPs/s", "R_roof = min(P, BW × I)", [F, Q, I, R]),
-            "t_compute": (c.timing.t_compute, "ms", "연산 시간 = F / P", [F, tc]),
-            "t_memory": (c.timing.t_memory, "ms", "메모리 시간 = Q / BW", [Q, tm]),
-            "t_ideal": (c.timing.t_ideal, "ms", "이상적 시간 = max(F/P, Q/BW)", [F, Q, tc, tm, ti]),
-            "inputs": (b.inputs, "Byte", "A·B 원소 하나씩 = 2·s" if c.T is None else "A·B 조각 = 2·s·T²", [inputs]),
-            "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else "출력 타일 = s·T²", [acc]),
+            "I": (c.cost.I, "FLOPs/Byte", ex.formula(cost.derivation("I")), [F, Q, I]),
+            "R_roof": (c.timing.R_roof, "TFLOPs/s", ex.formula(t.derivation("R_roof")), [F, Q, I, R]),
+            "t_compute": (c.timing.t_compute, "ms", f"연산 시간 {ex.formula(t.derivation('t_compute'))}", [F, tc]),
+            "t_memory": (c.timing.t_memory, "ms", f"메모리 시간 {ex.formula(t.derivation('t_memory'))}", [Q, tm]),
+            "t_ideal": (c.timing.t_ideal, "ms", f"이상적 시간 {ex.formula(t.derivation('t_ideal'))}", [F, Q, tc, tm, ti]),
+            "inputs": (b.inputs, "Byte", "A·B 원소 하나씩 = 2·s" if c.T is None else
+                       f"{ex.formula(made['A'])}, {ex.formula(made['B'])}", [*parts, inputs]),
+            "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else ex.formula(made["acc"]), [acc]),
         }
         mistakes = sheet_mistakes(N, c.T, s, hw, b)
         on_chip = {"on_chip": b.inputs} if c.T else {}   # a tile's input buffers are held on chip (the variant rule)
