@@ -3,8 +3,9 @@
 - A chapter runs again when a library file its code imports changes, and only then: the files are read from its
   import statements and theirs (a page module, what it imports, the packages on the way, course.toml), and a page
   module no chapter imports but its own is not among another chapter's.
-- The server adds the reload script and the "개발용 미리보기" mark to each page it sends, not to the file; the
-  published site (`make book`'s) carries neither (nor does the development build write there).
+- The server adds the reload script and the "개발용 미리보기" mark to each page it sends, not to the file, and answers
+  for the pages' service worker with one that removes itself; the published site (`make book`'s) carries neither mark
+  nor script (nor does the development build write there).
 """
 from __future__ import annotations
 
@@ -51,12 +52,14 @@ def test_the_served_page_is_marked_and_the_file_is_not(tmp_path):
             assert response.headers["Cache-Control"] == "no-store"
         with urllib.request.urlopen(f"{base}/__serve__/state") as response:
             state = json.loads(response.read())
+        with urllib.request.urlopen(f"{base}/sw.js") as response:   # the pages' service worker: one that leaves
+            worker = response.read().decode("utf-8")
     finally:
         server.shutdown()
     assert sent.startswith(page.split("</body>")[0]) and "개발용 미리보기" in sent and sent.endswith("</body></html>\n")
     assert sent.index('id="rl-dev-mark"') < sent.index("</body>")
     assert (tmp_path / "chapters" / "a.html").read_text(encoding="utf-8") == page
-    assert set(state) == {"build", "ok"}
+    assert set(state) == {"build", "ok"} and "unregister()" in worker and "fetch" not in worker
 
 
 def test_the_published_site_has_no_mark_of_the_development_build():

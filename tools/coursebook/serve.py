@@ -223,12 +223,23 @@ border-radius:.3rem;background:#7a2e00;color:#fff;font:600 .8rem system-ui,sans-
 """
 
 
+# what the pages register as their service worker (offline.WORKER, which the development build does not write): one
+# that removes itself, so that no worker keeps a page of an earlier build
+NO_WORKER = b"""self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", () => self.registration.unregister());
+"""
+
+
 class Handler(http.server.SimpleHTTPRequestHandler):
     """The development build's files, never cached; each HTML page with the mark and the reload script."""
 
     def do_GET(self):
+        from coursebook.offline import WORKER
+
         if self.path.split("?")[0] == "/__serve__/state":
             return self._send(json.dumps(STATE).encode(), "application/json")
+        if self.path.split("?")[0] == f"/{WORKER}":
+            return self._send(NO_WORKER, "text/javascript")
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
