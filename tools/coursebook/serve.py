@@ -303,7 +303,8 @@ def main(argv=None) -> int:
     parser.add_argument("--port", type=int, default=8000)
     parser.add_argument("--once", action="store_true", help="build once and stop (no server)")
     args = parser.parse_args(argv)
-    logging.getLogger("fontTools").setLevel(logging.WARNING)   # (its subsetter logs each table at INFO)
+    for noisy in ("fontTools", "traitlets"):   # (the font subsetter logs each table, nbclient each run, at INFO)
+        logging.getLogger(noisy).setLevel(logging.WARNING)
     before = snapshot()
     rebuild([])
     if args.once:
