@@ -160,8 +160,12 @@ new-term: $(STAMP)
 pdf: $(STAMP) system-deps $(JS_TOOLS)/.installed
 	$(BIN)/python -m coursebook.pdf
 
-serve: book
-	$(BIN)/python -m http.server -d _build/html 8000
+# 저자의 미리보기: _build/dev/html에 빌드해 http://127.0.0.1:$(PORT)/ 에 띄우고, 파일을 고치면 그것이 닿는 것만 다시
+# 빌드한다(바뀐 장의 글은 그 페이지만, 페이지 모듈은 그것을 import하는 장만 다시 실행). 열린 페이지는 빌드가 끝나면
+# 스스로 다시 읽는다. 게시하는 사이트가 아니다(tools/coursebook/serve.py): 게시본은 늘 통째로 새로 짓는 `make book`이다.
+PORT ?= 8000
+serve: $(STAMP) $(JS_TOOLS)/.installed
+	$(BIN)/python -m coursebook.serve --port $(PORT)
 
 clean:
 	rm -rf _build

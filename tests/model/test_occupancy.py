@@ -9,8 +9,14 @@ case, how many blocks are resident on one SM. It fails, never skips, when g++ or
 Compared: every state of ④'s explorer (preset × T × buffering × threads × registers allowance) and a
 hypothesis sweep per preset with per-SM limits, so per compute capability among them (threads 32–1024 in steps
 of 32, registers 1–255, shared memory 0 to the opt-in maximum): 7.5 (T4), 8.0 (A100), 8.6 (RTX A6000), 8.9 (L4, RTX 4090), 9.0 (H100,
-H200) and 10.0 (B200) in this term's parameters. The pinned header knows every one of them (KNOWN_SINCE says which
-header first did).
+H200) and 10.0 (B200) in this term's parameters. The pinned header knows every one of them (it answers for each; an
+older one answers "unknown device": 12.6.77's for 10.0).
+
+The per-SM limits themselves: what the header knows per compute capability (resident blocks, allocation units) the
+sweep compares; what it takes as given (threads, registers, shared memory per SM and per block) is checked against the
+Programming Guide's rules for every capability here and, per capability, against the frozen seed's presets and every
+other preset of it (test_per_sm_limits_follow_the_programming_guide). Nothing here is listed per capability: a preset
+of a new one is checked by adding it to course.toml alone.
 
 Also the seed's residency of ④ on the real presets. (The parameter file's limits: tests/model/test_params.py.)
 """
@@ -56,11 +62,6 @@ def test_residency_on_real_presets(seed):
 
 WHEEL = "nvidia-cuda-runtime-cu12"
 WHEEL_VERSION = "12.9.79"                       # pinned: the calculator the course agrees with
-# The first nvidia-cuda-runtime-cu12 wheel whose cuda_occupancy.h knows each compute capability (read in the headers of
-# 12.0.107, 12.6.77, 12.8.57 and 12.9.79): 7.5 (Turing: T4), 8.0 (A100), 8.9 (Ada: L4, RTX 4090) and 9.0 (Hopper: H100,
-# H200) are in every cu12 header; 10.0 (Blackwell: B200) first in 12.8.57 (12.6.77's returns "unknown device").
-# The pinned 12.9.79 knows them all: one calculator, one sweep for every preset.
-KNOWN_SINCE = {"7.5": "12.0.107", "8.0": "12.0.107", "8.6": "12.0.107", "8.9": "12.0.107", "9.0": "12.0.107", "10.0": "12.8.57"}
 HEADER = "nvidia/cuda_runtime/include/cuda_occupancy.h"
 CACHE = ROOT / "_build" / "occupancy"
 HARNESS = ROOT / "tests" / "occupancy" / "harness.cpp"
@@ -164,21 +165,14 @@ def test_impossible_explorer_states_cannot_launch(calculator):
     assert all(n is not None and n[0] == 0 for n in calculator(over_smem))
 
 
-def _version(v: str) -> tuple[int, ...]:
-    return tuple(int(x) for x in v.split("."))
-
-
 def test_the_pinned_header_knows_every_architecture(calculator):
     """Every compute capability among the presets (this term's and the seed's) is one the pinned header knows: it
-    answers, where an older header answers "error 2" (CUDA_OCC_ERROR_UNKNOWN_DEVICE). A preset of an architecture
-    the header does not know needs a newer pin (and a line in KNOWN_SINCE), never a skipped sweep."""
+    answers, where a header that predates the capability answers "error 2" (CUDA_OCC_ERROR_UNKNOWN_DEVICE). A preset
+    of an architecture the header does not know needs a newer pin (WHEEL_VERSION), never a skipped sweep."""
     presets = {p.sm.compute_capability: p for p in [*gpus(SEED), *gpus()]}
-    unknown = sorted(set(presets) - set(KNOWN_SINCE))
-    assert not unknown, f"compute capability {unknown}: which {WHEEL} header knows it? Add it to KNOWN_SINCE"
-    assert all(_version(KNOWN_SINCE[cc]) <= _version(WHEEL_VERSION) for cc in presets), \
-        f"{WHEEL}=={WHEEL_VERSION} predates {[cc for cc in presets if _version(KNOWN_SINCE[cc]) > _version(WHEEL_VERSION)]}"
     answers = calculator([(p, 128, 32, 0) for p in presets.values()])
-    assert all(a is not None for a in answers), dict(zip(presets, answers))
+    unknown = sorted(cc for cc, a in zip(presets, answers) if a is None)
+    assert not unknown, f"compute capability {unknown}: {WHEEL}=={WHEEL_VERSION} does not know it; pin a newer wheel"
 
 
 @pytest.mark.parametrize("key", [p.key for p in gpus()])
@@ -214,28 +208,32 @@ def test_sweep_agrees_with_nvidia(calculator, key):
 
 
 # The CUDA C++ Programming Guide's "Technical Specifications per Compute Capability" (the source every preset's sm
-# table cites): resident threads, warps and blocks per SM, 32-bit registers per SM and per thread, shared memory per
-# SM and per block (opt-in), in KiB. The calculator takes a device's threads, registers and shared memory as given, so
-# a typo there would agree with it: this table is the check of those facts, per compute capability (not per preset).
-SPECIFICATIONS = {
-    "7.5": (1024, 32, 16, 65_536, 255, 64, 64),
-    "8.0": (2048, 64, 32, 65_536, 255, 164, 163),
-    "8.6": (1536, 48, 16, 65_536, 255, 100, 99),
-    "8.9": (1536, 48, 24, 65_536, 255, 100, 99),
-    "9.0": (2048, 64, 32, 65_536, 255, 228, 227),
-    "10.0": (2048, 64, 32, 65_536, 255, 228, 227),
-}
+# table cites) for every capability from 7.5 on, as rules: the calculator takes a device's threads, registers and shared
+# memory as given, so a typo there would agree with it. What varies by capability (threads, shared memory per SM and per
+# block) is checked against the seed's frozen presets and the other presets of that capability; shared memory per SM
+# also by the header, which knows each capability's carveouts (the sweep: a size that is not one disagrees).
+GUIDE = {"warp_size": 32, "threads_per_block": 1024, "registers": 65_536, "registers_per_block": 65_536,
+         "registers_per_thread": 255}
+PER_CAPABILITY = ("threads", "warps", "blocks", "registers", "registers_per_thread", "smem", "smem_per_block",
+                  "smem_reserved", "smem_unit", "register_unit", "register_partitions")
 
 
-def test_per_sm_limits_are_the_programming_guides():
-    for preset in [*gpus(SEED), *gpus()]:
+def test_per_sm_limits_follow_the_programming_guide():
+    presets = [*gpus(SEED), *gpus()]
+    for preset in presets:
         sm = preset.sm
-        assert sm.compute_capability in SPECIFICATIONS, \
-            f"{preset.key}: compute capability {sm.compute_capability} is not in SPECIFICATIONS (add the Programming Guide's row)"
-        threads, warps, blocks, registers, per_thread, smem_kib, per_block_kib = SPECIFICATIONS[sm.compute_capability]
-        got = (sm.threads, sm.warps, sm.blocks, sm.registers, sm.registers_per_thread, sm.smem, sm.smem_per_block)
-        assert got == (threads, warps, blocks, registers, per_thread, smem_kib * 1024, per_block_kib * 1024), preset.key
-        assert preset.smem_per_SM == sm.smem and sm.warps * sm.warp_size == sm.threads, preset.key
+        assert {k: getattr(sm, k) for k in GUIDE} == GUIDE, preset.key
+        assert sm.threads == sm.warps * sm.warp_size and sm.threads % 512 == 0 and 1024 <= sm.threads <= 2048, preset.key
+        assert sm.smem_per_block <= sm.smem - sm.smem_reserved and sm.smem_reserved in (0, 1024), preset.key
+        assert sm.smem % 1024 == 0 and preset.smem_per_SM == sm.smem, preset.key
+    # one compute capability, one set of limits: the seed's (frozen, checked against the guide when it was written)
+    # and every preset's of that capability agree
+    by_cc: dict[str, dict] = {}
+    for preset in presets:
+        limits = {k: getattr(preset.sm, k) for k in PER_CAPABILITY}
+        first = by_cc.setdefault(preset.sm.compute_capability, {"key": preset.key, **limits})
+        assert {k: first[k] for k in PER_CAPABILITY} == limits, \
+            f"{preset.key} and {first['key']} are both compute capability {preset.sm.compute_capability}"
 
 
 def test_h100_256_threads_is_warp_bound():

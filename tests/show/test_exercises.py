@@ -37,7 +37,10 @@ RANDOM_TERM = True   # … and one drawn at random from the valid range (seeded:
 
 
 def expected_answer(q, course):
-    """Each exercise's answer from the course's formulas and the question's own numbers (`given`)."""
+    """The course's own exercises' answers from the course's formulas and the question's own numbers (`given`),
+    written here again as a second derivation; None for an exercise this table does not know (one an author added):
+    its worked solution's arithmetic, evaluated from the printed numbers, is its check
+    (test_the_solutions_intermediate_values_are_the_models_and_their_arithmetic_holds), as for every exercise."""
     g = q.params
     N, T, s = g.get("N"), g.get("T"), g.get("s")
     P, BW = g.get("P"), g.get("BW")
@@ -112,7 +115,7 @@ def expected_answer(q, course):
         R_smem = min(P, g["BW_smem"] * Fraction(F, s * Fraction(N**3 * (g["TM"] + g["TN"]), g["TM"] * g["TN"]) + s * loads))
         low = min(R_hbm, R_smem)
         return "연산" if low >= P else ("HBM" if R_hbm <= R_smem else "Shared Memory")
-    raise AssertionError(f"no expectation for {key}")
+    return None
 
 
 def chapter_sets(course):
@@ -124,7 +127,7 @@ def test_each_chapter_has_at_least_three_exercises_and_a_judgement_all_answered_
         assert len(ex.questions) >= 3, label
         assert any(q.is_choice for q in ex.questions), f"{label}: no question asks for a judgement"
         for q in ex.questions:
-            assert q.value == expected_answer(q, course), (label, q.key)
+            assert expected_answer(q, course) in (None, q.value), (label, q.key)
             if q.is_choice:
                 assert q.value in dict(q.choices) and len(q.choices) >= 2, q.key
             else:
@@ -236,7 +239,7 @@ def test_the_answers_follow_a_changed_parameter(course):
         changed = make(w4)
         assert changed.digest() != make(course.week4).digest()
         for q in changed.questions:
-            assert q.value == expected_answer(q, course), q.key
+            assert expected_answer(q, course) in (None, q.value), q.key
 
 
 def a_question(value, unit="ms") -> exercises.Question:
@@ -472,9 +475,12 @@ def test_an_integer_answer_is_judged_exactly(course):
     rounded = exercises.judge(q, sig(L, exercises.DIGITS))
     if exercises.read(sig(L, exercises.DIGITS)).value != L:
         assert rounded.reason == "digits" and rounded.message == exercises.EXACT_MESSAGE
-    exact = {other.key for page in chapter_sets(course).values() for other in page.questions if other.exact}
-    assert exact == {"3주-3", "③-1"}     # the counts: elements that fit, Byte of the small example's traffic
     assert "정확히" in q.ask and "유효숫자" not in q.ask
+    exact = [o for page in chapter_sets(course).values() for o in page.questions if o.exact]
+    assert {"3주-3", "③-1"} <= {o.key for o in exact}   # the counts: elements that fit, Byte of the small example's traffic
+    for other in exact:
+        assert other.in_unit.denominator == 1 and "정확히" in other.ask and "유효숫자" not in other.ask, other.key
+        assert other.unit.name in ("원소", "Byte"), other.key   # a count: elements, or Byte of a small example
 
 
 def test_the_tiling_question_says_c_is_written_once(course):

@@ -189,14 +189,15 @@ def _script_json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).replace("</", "<\\/")
 
 
-def explorer_states(outdir: Path) -> dict[str, int]:
+def explorer_states(outdir: Path, pages: list[Path] | None = None) -> dict[str, int]:
     """Every explorer's states (the `states` of each of its data's `parts`) in _static/states/<page>-<id>.<digest>.json,
     a list with one object per part; its data in the page names the file (`"states": url relative to the page`)
     instead. The states' predict parts go to <page>-<id>.predict.<digest>.json (`"predict": url`), the records of
-    their numbers to <page>-<id>.why.<digest>.json (`"why": url`), whatever their size. Returns {file: bytes}."""
+    their numbers to <page>-<id>.why.<digest>.json (`"why": url`), whatever their size. Returns {file: bytes}.
+    `pages`: only these (pages just written; every page of `outdir` by default)."""
     folder = outdir / STATES_DIR
     written = {}
-    for page in sorted(outdir.rglob("*.html")):
+    for page in sorted(outdir.rglob("*.html")) if pages is None else pages:
         text = page.read_text(encoding="utf-8")
         if 'class="rl-data"' not in text:
             continue
@@ -666,6 +667,8 @@ def site_finished(app, exception) -> None:
     if exception is not None or app.builder.format != "html":
         return
     outdir = Path(app.outdir)
+    if app.config.coursebook_dev:
+        return dev_finished(app, outdir)
     figures(outdir)
     static = outdir / "_static"
     cut = [path.relative_to(static).as_posix() for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
@@ -682,6 +685,20 @@ def site_finished(app, exception) -> None:
     unship(outdir)
     if app.builder.name == "html":   # the singlehtml build `make pdf` prints writes its links from the top folder
         bundle_stylesheets(outdir)   # (chapters/index.html names "_static/…"), and print needs no fewer requests
+
+
+def dev_finished(app, outdir: Path) -> None:
+    """`make serve`'s build: what the pages it wrote need to work (their explorers' states and exercises' variants
+    in files, the progress page's list); none of the cutting and compacting over the whole site, which a build that
+    writes some pages cannot redo (the published site is `make book`'s, always whole)."""
+    from coursebook import handout
+    from coursebook.sphinx_ext import written_pages
+
+    pages = [page for page in written_pages(app) if page.is_file()]
+    explorer_states(outdir, pages)
+    handout.variant_files(outdir, pages=pages, freeze=False)
+    if outdir / "chapters" / "progress.html" in pages:
+        handout.progress_catalog(outdir)
 
 
 def logo_size(app, pagename, templatename, context, doctree) -> None:

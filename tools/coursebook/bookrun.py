@@ -63,13 +63,14 @@ def book_notebook(md: Path, root: Path = ROOT, config: dict | None = None):
                                        path=str(md))
 
 
-def cache_of(build_dir: Path):
-    """The book's jupyter-cache for the library as it is now (the folder sphinx_ext.on_config names)."""
+def cache_of(build_dir: Path, key: str | None = None):
+    """The book's jupyter-cache for the library as it is now (the folder sphinx_ext.on_config names), or the folder
+    `key` names (`make serve`'s: coursebook.serve keeps it fresh chapter by chapter)."""
     from jupyter_cache import get_cache
 
     from coursebook.sphinx_ext import library_hash
 
-    return get_cache(str(build_dir / ".jupyter_cache" / library_hash()))
+    return get_cache(str(build_dir / ".jupyter_cache" / (key or library_hash())))
 
 
 def cached(cache, nb):
@@ -191,15 +192,16 @@ def measures(nb) -> bool:
 
 
 def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = ROOT,
-           jobs: int | None = None, meanwhile=None, measure_alone: bool = True) -> dict[Path, object]:
+           jobs: int | None = None, meanwhile=None, measure_alone: bool = True,
+           cache_key: str | None = None) -> dict[Path, object]:
     """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet.
 
     Chapters run `jobs` at a time (default: one per core). With `measure_alone` (what `make book`, and so the
     published site, does), a chapter that times the machine runs when no other chapter does, as in the book's own
     one-by-one run, so that its timings are not shared with another kernel; without it (`make refresh`, about a
     fifth faster), it runs side by side with the others too. `meanwhile()`, if given, is called while the first
-    ones run. Each run is stored in the cache as the book would store it. A damaged cache database is removed
-    first (built.repair_cache: it is only a cache)."""
+    ones run. Each run is stored in the cache as the book would store it (`cache_key`: in the cache of that name,
+    cache_of). A damaged cache database is removed first (built.repair_cache: it is only a cache)."""
     from jupyter_cache.base import CacheBundleIn
 
     from coursebook.built import repair_cache
@@ -207,7 +209,7 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     repair_cache(build_dir)
     config = book_config(root)
     timeout = int(config.get("execute", {}).get("timeout", 30))
-    cache = cache_of(build_dir)
+    cache = cache_of(build_dir, cache_key)
     runs, missing = {}, []
     for md in sources:
         nb = book_notebook(md, root, config)

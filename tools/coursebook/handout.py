@@ -146,15 +146,19 @@ def frozen_problems(course, path: Path | None = None) -> list[str]:
     return [thawed_line(pages, path)] if pages else []
 
 
-def variant_files(outdir: Path, course=None) -> dict[str, int]:
+_DEV_BODIES: dict[tuple[str, str], bytes] = {}
+
+
+def variant_files(outdir: Path, course=None, pages: list[Path] | None = None, freeze: bool = True) -> dict[str, int]:
     """Write every page's variants file and name it in the page. Returns {file: bytes}. A course file the lock
-    does not hold (a new term, or no lock yet) is locked here, with what is published."""
+    does not hold (a new term, or no lock yet) is locked here, with what is published (`freeze`; `make serve`'s
+    build, which writes only `pages`, locks nothing)."""
     course = course or params.load()
     folder = outdir / VARIANTS_DIR
     written, digests = {}, {}
     for name, module in varied_pages().items():
         page = outdir / "chapters" / f"{name}.html"
-        if not page.is_file():
+        if not page.is_file() or pages is not None and page not in pages:
             continue
         text = page.read_text(encoding="utf-8")
         found = _QUIZ.search(text)
@@ -164,7 +168,9 @@ def variant_files(outdir: Path, course=None) -> dict[str, int]:
         shown = json.loads(_QUIZ_DATA.search(text).group(1).replace("<\\/", "</"))
         if shown != module.exercises(problem).data():
             raise ParameterError(f"{name}: 페이지의 연습 문제가 course.toml의 값으로 계산한 것과 다르다. make book을 다시 하자")
-        body = page_body(module, course)
+        body = page_body(module, course) if freeze else _DEV_BODIES.get((name, course_digest(course)))
+        if body is None:   # (`make serve`: the library's modules are imported afresh when one changes, this with them)
+            body = _DEV_BODIES[name, course_digest(course)] = page_body(module, course)
         digest = digests[name] = digest_of(body)
         file = folder / f"{name}.{digest}.json"
         folder.mkdir(parents=True, exist_ok=True)
@@ -173,6 +179,8 @@ def variant_files(outdir: Path, course=None) -> dict[str, int]:
         url = os.path.relpath(file, page.parent).replace(os.sep, "/")
         text = text[:found.end()] + f' data-rl-variants="{html.escape(url)}"' + text[found.end():]
         page.write_text(text, encoding="utf-8")
+    if not freeze:
+        return written
     lock = read_lock()
     if (digests and set(digests) == set(varied_pages()) and Path(course.path).resolve() == COURSE_FILE
             and (lock is None or lock["course"] != course_digest(course))):

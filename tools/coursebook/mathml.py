@@ -140,8 +140,24 @@ def math_text(pages) -> str:
     return "".join(sorted(c for c in chars if not c.isspace()))
 
 
-def write_font(outdir: Path, text: str) -> int:
-    """Write the cut-down font and its @font-face; returns the font's size in bytes."""
+def write_font(outdir: Path, text: str, again: bool = True) -> int:
+    """Write the cut-down font and its @font-face; returns the font's size in bytes. `again=False` (`make serve`):
+    the font is cut again only when the formulas' characters changed since the last cut."""
+    target = outdir / "_static" / FONT_FILE
+    cut = target.parent / (target.name + ".chars")   # (the development build's own: its output is never published)
+    if again or not target.is_file() or not cut.is_file() or cut.read_text(encoding="utf-8") != text:
+        _cut_font(target, text)
+        if not again:
+            cut.write_text(text, encoding="utf-8")
+    (outdir / "_static" / CSS_FILE).write_text(
+        "/* written by the build: STIX Two Math (SIL Open Font License) cut to the characters of the site's formulas */\n"
+        f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; font-weight: 400; font-display: swap;\n'
+        f'  src: url("stix-two-math.woff") format("woff"); }}\n'
+        f'math {{ font-family: "{FONT_FAMILY}", math; }}\n', encoding="utf-8")
+    return target.stat().st_size
+
+
+def _cut_font(target: Path, text: str) -> None:
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -153,16 +169,9 @@ def write_font(outdir: Path, text: str) -> int:
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=text + "0123456789")
     subsetter.subset(font)
-    target = outdir / "_static" / FONT_FILE
     target.parent.mkdir(parents=True, exist_ok=True)
     font.flavor = "woff"
     font.save(target)
-    (outdir / "_static" / CSS_FILE).write_text(
-        "/* written by the build: STIX Two Math (SIL Open Font License) cut to the characters of the site's formulas */\n"
-        f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; font-weight: 400; font-display: swap;\n'
-        f'  src: url("stix-two-math.woff") format("woff"); }}\n'
-        f'math {{ font-family: "{FONT_FAMILY}", math; }}\n', encoding="utf-8")
-    return target.stat().st_size
 
 
 def build_finished(app, exception) -> None:
@@ -170,7 +179,7 @@ def build_finished(app, exception) -> None:
         return
     outdir = Path(app.outdir)
     pages = (p.read_text(encoding="utf-8") for p in outdir.rglob("*.html"))
-    write_font(outdir, math_text(pages))
+    write_font(outdir, math_text(pages), again=not app.config.coursebook_dev)
 
 
 def no_stale_css(app, builder) -> None:

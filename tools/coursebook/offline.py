@@ -273,7 +273,8 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
 
 
 def finished(app, exception) -> None:
-    if exception is not None or app.builder.name != "html" or not Path(app.outdir, "index.html").is_file():
+    if exception is not None or app.builder.name != "html" or not Path(app.outdir, "index.html").is_file() \
+            or app.config.coursebook_dev:   # (`make serve`'s pages change under it: no worker keeps them)
         return   # the site only (not the print edition's singlehtml); a failed build has left no pages (no_half_built_site)
     landing = app.builder.get_target_uri(app.config.root_doc)
     write_worker(Path(app.outdir), landing, app.config.html_title or app.config.project, landing)

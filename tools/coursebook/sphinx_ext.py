@@ -12,7 +12,10 @@
   and pages link static files the same way in a clean build and in a rebuild;
 - registers the Korean search language (search_ko), per-page descriptions (sitemeta) and the Korean
   interface words the themes lack (korean_ui);
-- registers the service worker and the web app manifest (offline).
+- registers the service worker and the web app manifest (offline);
+- `make serve`'s development build (`coursebook_dev`, set by coursebook.serve, never by `make book`): the execution
+  cache of one fixed name that coursebook.serve keeps fresh per chapter, the chapters it re-ran read again
+  (`coursebook_reread`), the pages each build writes (`written_pages`), and a failed build keeps the pages it had.
 """
 from __future__ import annotations
 
@@ -48,12 +51,15 @@ def commit_time(folder: Path) -> str | None:
     return stamp if run.returncode == 0 and stamp.isdigit() else None
 
 
+DEV_CACHE = "dev"   # the development build's execution cache (_build/dev/.jupyter_cache/dev): coursebook.serve
+
+
 def on_config(app, config) -> None:
     config.nb_execution_raise_on_error = True   # a chapter that fails here stops the build (not a warning)
     config.nb_execution_show_tb = True          # … and says in which cell
     if config.nb_execution_mode == "cache":
         base = Path(app.outdir).parent / ".jupyter_cache"
-        config.nb_execution_cache_path = str(base / library_hash())
+        config.nb_execution_cache_path = str(base / (DEV_CACHE if config.coursebook_dev else library_hash()))
 
 
 def last_updated_from_commit(app, config) -> None:
@@ -131,19 +137,21 @@ def run_missing_chapters(app) -> None:
     """builder-inited: every chapter not in the execution cache is run now by the project's runner (bookrun.ensure,
     as `coursebook book` does before Sphinx: a failure names the chapter and the cell) and stored where myst-nb's
     cache mode reads it, so that myst-nb executes nothing itself, in a plain `jupyter-book build` too."""
-    if app.config.nb_execution_mode != "cache":
+    if app.config.nb_execution_mode != "cache" or app.config.coursebook_dev:   # (coursebook.serve has run them)
         return
     from coursebook import bookrun
 
     root = Path(app.srcdir)
     chapters = sorted(p for p in (root / "chapters").glob("*.md")
                       if "kernelspec:" in p.read_text(encoding="utf-8", errors="replace")[:600])
-    bookrun.ensure(chapters, Path(app.outdir).parent, root)
+    bookrun.ensure(chapters, Path(app.outdir).parent, root, cache_key=DEV_CACHE if app.config.coursebook_dev else None)
 
 
 def no_half_built_site(app, exception) -> None:
     """build-finished: a build that failed (an exception, or with --keep-going any warning, which -W makes an
     error) leaves no pages: a page whose chapter failed would show no values. The exit status stays non-zero."""
+    if app.config.coursebook_dev:   # `make serve`: the last pages stay; the terminal says what failed
+        return
     if exception is not None or (app.warningiserror and app._warncount):
         import shutil
 
@@ -164,7 +172,27 @@ def assets_before_pages(app, builder) -> None:
     add_global_html_resources(app, None)
 
 
+def reread(app, env, added, changed, removed) -> list[str]:
+    """env-get-outdated: the development build reads again the chapters coursebook.serve has just re-run (their
+    sources are as they were; what they import changed)."""
+    return [d for d in app.config.coursebook_reread if d in env.found_docs] if app.config.coursebook_dev else []
+
+
+def note_written(app, pagename, templatename, context, doctree) -> None:
+    if app.config.coursebook_dev:
+        app.__dict__.setdefault("rl_written", set()).add(pagename)
+
+
+def written_pages(app) -> list[Path]:
+    """The development build: the pages this build wrote (the others are as an earlier build left them)."""
+    return [Path(app.outdir, app.builder.get_target_uri(name)) for name in sorted(app.__dict__.get("rl_written", ()))]
+
+
 def setup(app):
+    app.add_config_value("coursebook_dev", False, "")       # `make serve` (coursebook.serve) sets these two
+    app.add_config_value("coursebook_reread", [], "")
+    app.connect("env-get-outdated", reread)
+    app.connect("html-page-context", note_written)
     app.connect("config-inited", on_config, priority=100)
     app.connect("config-inited", last_updated_from_commit, priority=100)
     app.connect("builder-inited", run_missing_chapters)
