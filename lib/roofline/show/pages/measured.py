@@ -378,11 +378,15 @@ def exercises(note) -> ex.Exercises:
              "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
              "hbm-only": "Shared Memory 단계의 상한도 계산해 낮은 쪽을 고른다.",
              "one-sm": "SM 하나의 대역폭이다: SM 수를 곱한다.",
-             "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …)."}
+             "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …).",
+             "fma-one": "곱셈·덧셈 한 쌍은 2 FLOPs다: F = 2N³.",
+             "dtype-other": ex.MATMUL_HINTS["dtype-other"]}
     TM, TN = 8, 4
     q = hierarchy.thread_smem_per_k(s, TM, TN).value
     steps1 = (ex.equation("k 하나의 읽기", "s·(TM + TN)", f"{s}·({TM} + {TN})", q, "Byte"),)
-    wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN)}
+    s_o = ex.other_size(cat, dtype)
+    wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN),
+              "dtype-other": s_o * (TM + TN)}
     f, bw_smem = Fraction(hierarchy.clock(gpu).value), Fraction(hierarchy.smem_bandwidth(gpu).value)
     N = 4096
     t2 = hierarchy.Tiling(64, 64, 8, TM, TN)
@@ -391,14 +395,15 @@ def exercises(note) -> ex.Exercises:
     R2 = b2.R_smem.value
     F2, Qs2 = b2.F.value, b2.Q_smem.value
     reads_only = Fraction(Qs2) - s * (N**3 // t2.BN + N**3 // t2.BM)
-    steps2 = (ex.Step(f"f = P_FP32/(SMs·fp32_per_clock) = {fmt.decimal(Fraction(f) / 10**6, 1)} MHz", Fraction(f), "f"),
+    steps2 = (ex.Step(f"f = P_FP32/(SMs·fp32_per_clock) = {fmt.decimal(Fraction(f) / 10**6, 1, grouping=True)} MHz", Fraction(f), "f"),
               ex.Step(f"BW_smem = smem_per_clock·f·SMs = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
                       Fraction(bw_smem), "BW_smem"),
               ex.equation("Q_smem", "s·N³·(TM + TN)/(TM·TN) + s·(N³/BN + N³/BM)", "", Qs2, "Byte", "GB"),
               ex.equation("R_smem", "min(P, BW_smem·F/Q_smem)", "", R2, "FLOPs/s", "TFLOPs/s"))
     wrong2 = {"one-sm": min(P, Fraction(bw_smem, gpu.SMs) * F2 / Qs2),
               "tile-outputs-read": min(P, bw_smem * F2 / (s * N**3 + Qs2 - reads_only)),
-              "no-ceiling": bw_smem * F2 / Qs2}
+              "no-ceiling": bw_smem * F2 / Qs2, "fma-one": min(P, bw_smem * F2 / 2 / Qs2),
+              "dtype-other": min(P, bw_smem * F2 / (Fraction(Qs2) * s_o / s))}   # Q_smem is s times a count
     t = hierarchy.Tiling(64, 64, 8, 2, 2)
     b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
     choices = tuple((key, label) for key, label in LEVEL_CHOICES)
@@ -409,27 +414,31 @@ def exercises(note) -> ex.Exercises:
               ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
     wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
     where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
+    key = next(k for k, p in cat.presets.items() if p is gpu)
+    stated = ex.given(hardware=key, dtype=dtype)   # what `where` names (a variant's rules and "바뀐 조건" read them)
+    peaks = f"FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s" + ("" if dtype == "FP32" else f", {dtype} 최대 {fmt.tera(P, 1)} TFLOPs/s")
     return ex.Exercises("실측", (
         ex.Question("실측-1", where + f"스레드 타일 TM×TN = {ko.particle(f'{TM}×{TN}', '을/를')} 맡은 스레드가 k 하나마다 Shared Memory에서 "
                     "읽는 양은?", Fraction(q), ex.UNITS["Byte"], "k 하나마다 A에서 TM개, B에서 TN개: s·(TM + TN)", steps1,
-                    given=ex.given(TM=TM, TN=TN, s=s),
-                    mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes"), lambda v: v, hints)),
+                    given=stated + ex.given(TM=TM, TN=TN, s=s),
+                    mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes", "dtype-other"), lambda v: v,
+                                      hints)),
         ex.Question("실측-2", where + f"{ex.shape(N)} 행렬을 블록 타일 {t2.BM}×{t2.BN}×{t2.BK}, 같은 스레드 타일로 곱한다. "
                     f"SM {gpu.SMs}개는 저마다 클럭마다 Shared Memory에서 {gpu.smem_per_clock} Byte를 내주고 FP32 "
-                    f"{gpu.fp32_per_clock} FLOPs를 한다(FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s, {dtype} 최대 "
-                    f"{fmt.tera(P, 1)} TFLOPs/s). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
+                    f"{gpu.fp32_per_clock} FLOPs를 한다({peaks}). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
                     ex.UNITS["TFLOPs/s"], "R_smem = min(P, BW_smem·F/Q_smem), BW_smem = smem_per_clock·f·SMs, "
                     "f = P_FP32/(SMs·fp32_per_clock)", steps2,
-                    given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
+                    given=stated + ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
                                    smem_per_clock=gpu.smem_per_clock,
                                    fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),
-                    mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling"), lambda v: v, hints)),
+                    mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling", "fma-one", "dtype-other"),
+                                      lambda v: v, hints)),
         ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
                     f"스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
                     f"곱한다(P = {ex.tera(P)} TFLOPs/s, BW = {ex.tera(gpu.BW)} TB/s, "
                     f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
                     b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
-                    given=ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
+                    given=stated + ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
                                    kernel="tiled"),
                     mistakes=ex.named(wrong3, ("hbm-only",), lambda v: v, hints)),
     ))

@@ -173,9 +173,10 @@ def exercises(w4) -> ex.Exercises:
     given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW, dtype=dtype, hardware=gpu.key)
     # the common mistakes: the cost a mistake gives on this machine, the machine with TB/s read as TiB/s, the roof
     # without its ceiling (the time at that rate is then Q/BW), the ridge inverted
-    wrong = {kind: Timing(c, hw) for kind, c in ex.matmul_variants(N1, T1, s).items()}
+    wrong = {kind: Timing(c, hw)
+             for kind, c in ex.matmul_variants(N1, T1, s, s_other=ex.other_size(w4.catalog, dtype)).items()}
     wrong["tb-tib"] = Timing(cost, hw.with_(BW=hw.BW * Fraction(2**40, 10**12)))
-    roof = ("c-write", "fma-one", "tile-reuse-ignored", "tb-tib")
+    roof = ("c-write", "fma-one", "tile-reuse-ignored", "tb-tib", "dtype-other")
     rates = {**{kind: c.R_roof for kind, c in wrong.items()}, "no-ceiling": t.memory_rate}
     times = {**{kind: c.t_ideal for kind, c in wrong.items()}, "no-ceiling": t.t_memory}   # F / R_roof
     bound = {kind: ("memory" if c.cost.I < c.hw.ridge else "compute") for kind, c in wrong.items()}

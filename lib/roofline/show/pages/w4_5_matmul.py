@@ -568,16 +568,17 @@ def exercises(w4) -> ex.Exercises:
     steps2 = (ex.matmul_steps(N5, None, s2)[1][1],
               ex.equation("t_memory", "Q / BW", f"{ex.number(plain.Q)} / ({ex.rate(hw.BW)})", t2.t_memory, "ms"))
     # the common mistakes: the cost a mistake gives on the same machine, the two times combined otherwise than by max
-    wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s).items()}
+    wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s, s_other=s2).items()}
     wrong1.update({"ideal-sum": t1.t_compute + t1.t_memory, "ideal-min": min(t1.t_compute, t1.t_memory)})
     wrong2 = {kind: Timing(c, hw).t_memory for kind, c in ex.matmul_variants(N5, None, s2).items()}
-    wrong2["dtype-other"] = Timing(kernels.matmul_no_reuse(N5, s, s), hw).t_memory
+    s_o = ex.other_size(cat, d2)   # the dtype a student takes for d2 (FP32 for FP16)
+    wrong2["dtype-other"] = Timing(kernels.matmul_no_reuse(N5, s_o, s_o), hw).t_memory
     questions = [
         ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
                  "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
                  "t_ideal = max(F/P, Q_T/BW), Q_T = 2·s·N³/T + s·N²", (F1, Q1, *times1),
                  given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
-                 mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored"),
+                 mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored", "dtype-other"),
                                    lambda v: v)),
         ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
                  "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"], "Q = 2·s·N³ + s·N², 메모리 시간 = Q / BW",
@@ -592,7 +593,7 @@ def exercises(w4) -> ex.Exercises:
         wrong3 = {"c-write": 2 * s2 * N5 * hw.ridge / (2 * N5),
                   "fma-one": kernels.tile_threshold(N5, 2 * hw.ridge, s2, s2),
                   "ridge-inverted": kernels.tile_threshold(N5, 1 / hw.ridge, s2, s2),
-                  "dtype-other": kernels.tile_threshold(N5, hw.ridge, s, s)}
+                  "dtype-other": kernels.tile_threshold(N5, hw.ridge, s_o, s_o)}
         wrong3 = {kind: v for kind, v in wrong3.items() if v is not None}
         steps3 = (ridge, ex.equation("T*", "2·s·N·I* / (2N − s·I*)",
                              f"2·{s2}·{ex.number(N5)}·{ex.number(hw.ridge)} / (2·{ex.number(N5)} − {s2}·{ex.number(hw.ridge)})", threshold, "원소"))

@@ -417,10 +417,11 @@ def exercises(w3) -> ex.Exercises:
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
     # the common mistakes, each the same model call with one term or input changed
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
-              "dtype-other": kernels.vector_add(L1, s)}
+              "dtype-other": kernels.vector_add(L1, ex.other_size(cat, d2))}
     wrong2 = {"ideal-sum": t2.t_compute + t2.t_memory, "ideal-min": min(t2.t_compute, t2.t_memory),
-              "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal}
-    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s),
+              "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal,
+              "dtype-other": Timing(Cost(three.F, 3 * s2 * L, s2 * L), hw).t_ideal}
+    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * ex.other_size(cat, d2)),
               "bits-bytes": w3.capacity // (3 * 8 * s2)}
     wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
               "bits-bytes": Timing(Cost(F=heavy.F, Q_read=2 * (8 * s) * L, Q_write=(8 * s) * L), hw).bound}
@@ -435,7 +436,7 @@ def exercises(w3) -> ex.Exercises:
                  "F = 2L, Q = 4·s·L, 이상적 시간 = max(F/P, Q/BW)", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                 machine=w3.hardware, units="CUDA Core"),
-                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write", "dtype-other"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  "3·s·L ≤ 용량, L은 정수이므로 L = ⌊용량 / (3·s)⌋", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),

@@ -123,32 +123,43 @@ BUFFER_HINTS = {
     "one-input": "A 조각과 B 조각을 모두 붙잡는다.",
     "acc-counted": "중간 합은 입력 버퍼와 따로 센다.",
     "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
+    "dtype-other": ex.MATMUL_HINTS["dtype-other"],
 }
 NO_REUSE_HINTS = {**BUFFER_HINTS, "one-input": "A와 B의 원소를 하나씩 붙잡는다."}
 
 
-def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
+def sheet_mistakes(N: int, T: int | None, s: int, hw, b, s_other: int) -> dict[str, tuple]:
     """row → the common mistakes of a worksheet cell, each computed with the model from the case's own numbers:
-    the cost a mistake gives (`exercises.matmul_variants`) on the same machine, or the two times combined otherwise
-    than by max; the buffers in bits, with one input, with the partial sums."""
-    variants = ex.matmul_variants(N, T, s)
+    the cost a mistake gives (`exercises.matmul_variants`, `s_other` the element size of the dtype most often taken
+    for the problem's) on the same machine, or the two times combined otherwise than by max; the buffers in bits,
+    in the other dtype, with one input, with the partial sums."""
+    variants = ex.matmul_variants(N, T, s, s_other=s_other)
     times = {kind: Timing(cost, hw) for kind, cost in variants.items()}
     right = Timing(kernels.matmul_no_reuse(N, s, s) if T is None else kernels.matmul_tiled(N, T, s, s), hw)
     combined = {"ideal-sum": right.t_compute + right.t_memory, "ideal-min": min(right.t_compute, right.t_memory),
                 "no-ceiling": right.memory_rate}
-    bits = buffers.tile_buffers(T, T, T, 8 * s, 8 * s) if T else buffers.TileBuffers(8 * s, 8 * s, 8 * s)
-    buffer = {"one-input": b.A, "acc-counted": b.total}
+
+    def sized(size):
+        return buffers.tile_buffers(T, T, T, size, size) if T else buffers.TileBuffers(size, size, size)
+
+    bits, other = sized(8 * s), sized(s_other)
+    buffer = {"one-input": b.A, "acc-counted": b.total, "dtype-other": other.inputs}
     of = lambda quantity: lambda timing: getattr(timing, quantity)   # noqa: E731
     return {
         "F": ex.named(variants, ("fma-one",), lambda c: c.F),
-        "Q": ex.named(variants, ("c-write", "c-read", "bits-bytes", "tile-reuse-ignored", "output-per-k"), lambda c: c.Q),
-        "I": ex.named(variants, ("fma-one", "c-write", "tile-reuse-ignored"), lambda c: c.I),
-        "R_roof": ex.named(combined, ("no-ceiling",), lambda v: v) + ex.named(times, ("c-write",), of("R_roof")),
+        "Q": ex.named(variants, ("c-write", "c-read", "bits-bytes", "tile-reuse-ignored", "output-per-k", "dtype-other"),
+                      lambda c: c.Q),
+        "I": ex.named(variants, ("fma-one", "c-write", "tile-reuse-ignored", "dtype-other"), lambda c: c.I),
+        "R_roof": ex.named(combined, ("no-ceiling",), lambda v: v)
+                  + ex.named(times, ("c-write", "fma-one", "dtype-other"), of("R_roof")),
         "t_compute": ex.named(times, ("fma-one",), of("t_compute")),
-        "t_memory": ex.named(times, ("c-write", "tile-reuse-ignored"), of("t_memory")),
-        "t_ideal": ex.named(combined, ("ideal-sum", "ideal-min"), lambda v: v),
-        "inputs": ex.named(buffer, ("one-input", "acc-counted"), lambda v: v, BUFFER_HINTS if T else NO_REUSE_HINTS),
-        "acc": ex.named({"bits-bytes": bits.acc}, ("bits-bytes",), lambda v: v, BUFFER_HINTS),
+        "t_memory": ex.named(times, ("c-write", "tile-reuse-ignored", "dtype-other"), of("t_memory")),
+        "t_ideal": ex.named(combined, ("ideal-sum", "ideal-min"), lambda v: v)
+                   + ex.named(times, ("dtype-other",), of("t_ideal")),
+        "inputs": ex.named(buffer, ("one-input", "acc-counted", "dtype-other"), lambda v: v,
+                           BUFFER_HINTS if T else NO_REUSE_HINTS),
+        "acc": ex.named({"bits-bytes": bits.acc, "dtype-other": other.acc}, ("bits-bytes", "dtype-other"), lambda v: v,
+                        BUFFER_HINTS),
     }
 
 
@@ -193,7 +204,7 @@ def exercises(w4) -> ex.Exercises:
             "inputs": (b.inputs, "Byte", "A·B 원소 하나씩 = 2·s" if c.T is None else "A·B 조각 = 2·s·T²", [inputs]),
             "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else "출력 타일 = s·T²", [acc]),
         }
-        mistakes = sheet_mistakes(N, c.T, s, hw, b)
+        mistakes = sheet_mistakes(N, c.T, s, hw, b, w4.catalog.bytes_per(ex.other_dtype(w4.catalog, w4.dtype)))
         on_chip = {"on_chip": b.inputs} if c.T else {}   # a tile's input buffers are held on chip (the variant rule)
         for row, name in rows:
             value, unit, hint, steps = values[row]
