@@ -221,7 +221,7 @@ def test_my_kernel_is_the_model(live_course, kind, sizes, cost):
     achieved = c.F / (Fraction(1, 4) / 1000)
     f = out["fields"]
     assert (f["k-F"], f["k-Q"], f["k-I"], f["k-R"], f["k-bound"]) == (
-        fmt.integer(c.F), fmt.integer(c.Q), fmt.decimal(c.I, 6), fmt.tera(t.R_roof, 6), ko.bound(t))
+        fmt.integer(c.F), fmt.integer(c.Q), fmt.decimal(c.I, 6, grouping=True), fmt.tera(t.R_roof, 6), ko.bound(t))
     assert (f["k-achieved"], f["k-share"]) == (fmt.tera(achieved, 6), fmt.percent(achieved / t.R_roof, 1))
     assert out["flags"]["above"] is (achieved > t.R_roof)
     assert ("불가능한 값" in f["k-verdict"]) is (achieved > t.R_roof)

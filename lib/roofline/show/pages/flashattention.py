@@ -638,8 +638,8 @@ def gemm_roofline(note) -> dict:
         "sq-treal": ms_range(named("t", F_sq_ / (P_ * hi)), named("t", F_sq_ / (P_ * lo)), src),
         "gemv-I": why.decimal(gemv.derivation("I"), 4, src), "gemv-frac": why.fraction(gemv.derivation("I"), src),
         "gemv-no-out-frac": why.fraction(gemv_no_out_, src), "gemv-no-out": why.decimal(gemv_no_out_, 4, src),
-        "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}"),
-        "w-shape": why.around(why.var("K", K_w, src), f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}"),
+        "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.integer(N_w)}×{fmt.integer(N_w)}"),
+        "w-shape": why.around(why.var("K", K_w, src), f"{fmt.integer(K_w)}×{fmt.integer(N_w)}"),
         "claim-ms": why.ms(claim_t, 1, src), "claim-tera": tera_number(claim_rate, 1, src),
         "claim-implied": why.shown(ci := named("F/t_주장", F_sq_ / claim_t), fmt.decimal(ci.value / 10**12, 1), src,
                                    digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s"),
@@ -1134,7 +1134,7 @@ def batch_figure(note):
     ax.set_ylim(top=float(sparse or hw.P) / FIG_TERA * 3)
     ax.set_xlabel("배치 크기 b (로그 축)")
     ax.set_ylabel("성능 상한 (TFLOPs/s, 로그 축)")
-    ax.set_title(f"{note.preset.name} {note.dtype}: (b×{K})·({K}×{N}) GEMM\nRoofline 상한 (측정값 아님)",
+    ax.set_title(f"{note.preset.name} {note.dtype}: (b×{fmt.integer(K)})·({fmt.integer(K)}×{fmt.integer(N)}) GEMM\nRoofline 상한 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95)
     style.plain_log_ticks(ax)

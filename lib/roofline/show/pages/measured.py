@@ -62,7 +62,7 @@ def sources(kernel, catalog) -> dict:
 
 def tera(q, src, digits: int = 2):
     """FLOPs/s in TFLOPs/s with its record."""
-    return why.shown(q, fmt.decimal(Fraction(q.value) / 10**12, digits), src, digits=digits,
+    return why.shown(q, fmt.decimal(Fraction(q.value) / 10**12, digits, grouping=True), src, digits=digits,
                      scale=Fraction(1, 10**12), unit="TFLOPs/s")
 
 
@@ -123,7 +123,7 @@ def hierarchy_section(note) -> dict:
                               scale=Fraction(1, 10**9), unit="GB/s"),
         "a6000-SMs": why.integer(var("SMs", preset.SMs), src),
         "a6000-per-clock": why.integer(var("smem_per_clock", preset.smem_per_clock), src),
-        "a6000-clock": why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1), src, digits=1, scale=Fraction(1, 10**6),
+        "a6000-clock": why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1, grouping=True), src, digits=1, scale=Fraction(1, 10**6),
                                  unit="MHz"),
         "a6000-smem-bw": why.shown(bw, fmt.decimal(Fraction(bw.value) / 10**12, 2), src, digits=2,
                                    scale=Fraction(1, 10**12), unit="TB/s"),
@@ -178,7 +178,7 @@ def above_sentences(note) -> str:
                       why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0), src, digits=0,
                                 scale=Fraction(1, 10**6), unit="MHz"),
                       " MHz 이상으로 돌아야 한다. FP32 최대 성능이 뜻하는 클럭 ",
-                      why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1), src, digits=1, scale=Fraction(1, 10**6),
+                      why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1, grouping=True), src, digits=1, scale=Fraction(1, 10**6),
                                 unit="MHz"),
                       " MHz보다 높다. GPU는 부하에 따라 사양의 클럭보다 빨리 돌 수 있다(GPU Boost). 상한은 사양의 클럭으로 "
                       "계산했다. "]
