@@ -623,7 +623,9 @@ def gemm_roofline(note) -> dict:
     sparse = var(f"P_{dtype},희소", preset.sparse[dtype]) if dtype in preset.sparse else None
     weight = named("s·K·N", s_ * K_ * N_)
     return {
-        "batch-table": tables.markdown(["b", "I(b)", "상한 (TFLOPs/s)", "최대 대비", "하한 (µs)", "제한 자원"], rows, "rrrrrl"),
+        "batch-table": tables.markdown(["b", "I(b)", f"상한 ({fmt.unit('TFLOPs/s', dtype)})", "최대 대비", "하한 (µs)", "제한 자원"],
+                                       rows, "rrrrrl"),
+        "unit-rate": ko.units(dtype)["unit-rate"], "unit-I": ko.units(dtype)["unit-I"],
         "ridge": why.decimal(ridge_, 1, src), "P-dense": tera_number(P_, 1, src),
         "bw": why.shown(BW_, fmt.number(preset.BW / 10**12, 2), src, digits=2, scale=Fraction(1, 10**12), unit="TB/s"),
         "dtype": dtype, "s": why.var("s", s, src),
@@ -1116,7 +1118,7 @@ def batch_figure(note):
     sparse = note.preset.sparse.get(note.dtype)
     if sparse is not None:
         ax.axhline(float(sparse) / FIG_TERA, color="gray", ls=":", lw=1.2,
-                   label=f"2:4 희소 최대 {fmt.number(sparse / 10**12, 1)} TFLOPs/s\n(dense GEMM은 못 쓴다)")
+                   label=f"2:4 희소 최대 {fmt.number(sparse / 10**12, 1)} {fmt.unit('TFLOPs/s', note.dtype)}\n(dense GEMM은 못 쓴다)")
     b_star = gemm.crossover_batch(N, K, hw, s)
     if b_star is not None:
         ax.axvline(float(b_star), color="gray", ls="--", lw=1)
@@ -1127,13 +1129,13 @@ def batch_figure(note):
         ax.plot(row.b, float(row.timing.R_roof) / FIG_TERA, "o", color="#d62728" if row.timing.memory_bound else "#2ca02c",
                 ms=6)
     # under the dense roof it names, on the left where the roof is the bandwidth line far below: never beside the sparse line
-    ax.text(1.2, P / FIG_TERA / 1.12, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} TFLOPs/s", fontsize=11,
+    ax.text(1.2, P / FIG_TERA / 1.12, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} {fmt.unit('TFLOPs/s', note.dtype)}", fontsize=11,
             color="dimgray", va="top")
     ax.plot([], [], "o", color="#d62728", label="HBM 대역폭이 상한을 정함")
     ax.plot([], [], "o", color="#2ca02c", label="연산 성능이 상한을 정함")
     ax.set_ylim(top=float(sparse or hw.P) / FIG_TERA * 3)
     ax.set_xlabel("배치 크기 b (로그 축)")
-    ax.set_ylabel("성능 상한 (TFLOPs/s, 로그 축)")
+    ax.set_ylabel(f"성능 상한 ({fmt.unit('TFLOPs/s', note.dtype)}, 로그 축)")
     ax.set_title(f"{note.preset.name} {note.dtype}: (b×{fmt.integer(K)})·({fmt.integer(K)}×{fmt.integer(N)}) GEMM\nRoofline 상한 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95)

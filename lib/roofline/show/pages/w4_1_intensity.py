@@ -28,11 +28,12 @@ def vector_add(w4) -> dict:
     I = kernels.vector_add(1, s).I   # I does not depend on the length
     relation, value = tex.exact_or_about(I, 5)
     equation = tex.aligned(rf"I = \frac{{F}}{{Q}} &= \frac{{L}}{{{s}L + {s}L + {s}L}} \\"
-                           rf" &= {tex.frac(I)} {relation} {value}\ \text{{FLOPs/Byte}}")
+                           rf" &= {tex.frac(I)} {relation} {value}\ \text{{{fmt.unit('FLOPs/Byte', w4.dtype)}}}")
     src, s_ = why.sources(w4), var("s", s)
     return {"vadd-eq": equation, "vadd-read": why.integer(named("Q_read/L", s_ + s_), src),
             "vadd-write": why.integer(named("Q_write/L", s_), src),
-            "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype}
+            "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype,
+            "unit-I": ko.units(w4.dtype)["unit-I"]}
 
 
 def four_ways(w4, T: int) -> dict:

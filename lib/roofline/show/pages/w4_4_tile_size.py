@@ -546,6 +546,7 @@ def big_tile_section(w4) -> dict:
     big = Timing(kernels.matmul_tiled(w4.N, T_big, w4.s, w4.s), hw)
     src = why.sources(w4)
     return {"ridge": why.number(hw.derivation("I*"), 3, src), "hw-name": hw.name or "주어진 하드웨어",
+            "unit-I": ko.units(w4.dtype)["unit-I"],
             "I-big": why.decimal(big.cost.derivation("I"), 3, src), "t-compute": why.ms(big.derivation("t_compute"), 3, src),
             "t-memory": why.ms(big.derivation("t_memory"), 3, src), "t-ideal": why.ms(big.derivation("t_ideal"), 3, src),
             "big-verdict": big_verdict(big, T_big, src)}

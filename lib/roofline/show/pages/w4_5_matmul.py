@@ -327,6 +327,7 @@ def headline_section(w4) -> dict:
     return {"headline": headline(cases, src),
             "shape": why.around(why.var("N", w4.N, src), ex.shape(w4.N)),
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
+            "unit-I": ko.units(w4.dtype)["unit-I"],
             "hw-name": w4.roofline.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
             "last-label": why.case(last, src),
             "tile-list": why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))}

@@ -74,7 +74,9 @@ def setup(w3) -> dict:
     ratio = named("P_BF16/P_FP32", P16 / P32)
     return {
         "L": why.var("L", w3.L, src), "dtype": w3.dtype, "machine": w3.preset.name, "s": why.var("s", w3.s, src),
-        "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12), "TFLOPs/s"),
+        "unit-rate": ko.units(w3.dtype)["unit-rate"],
+        "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12),
+                              fmt.unit("TFLOPs/s", w3.dtype)),
         "BW-tera": shown_number(hw.derivation("BW"), fmt.number(Fraction(hw.BW, 10**12)), src, Fraction(1, 10**12), "TB/s"),
         "warp": why.var("warp_size", WARP, src), "h100-SMs": why.var("SMs", gpu.SMs, src),
         "h100-fp32": why.tera(P32, 1, src), "h100-bf16": why.tera(P16, 1, src),

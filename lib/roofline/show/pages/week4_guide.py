@@ -40,7 +40,8 @@ def problem_table(w4) -> dict:
             "shape": why.around(why.var("N", N, src), ex.shape(N)), "dtype": w4.dtype,
             "tiles": tiles, "tiles-compared": why.particle(tiles, "으로/로"), "ridge": ridge,
             "small-shape": why.around(n, f"{w4.small_N}×{w4.small_N}"),
-            "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}")}
+            "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}"),
+            "unit-I": ko.units(w4.dtype)["unit-I"]}
 
 
 def bw_row(w4) -> str:
@@ -51,12 +52,13 @@ def bw_row(w4) -> str:
 def problem_rows(w4) -> list[tuple[str, str]]:
     """The problem's table as text, row by row (the page's table carries the records of its numbers; a student's
     variant of the worksheet shows these rows for its own problem, with the machine named when it is a real GPU)."""
-    hw, N = w4.roofline, w4.N
+    hw, N, u = w4.roofline, w4.N, ko.units(w4.dtype)
     rows = [("행렬 크기", f"A, B, C 모두 {ex.shape(N)} ({ko.nbsp(f'N = {fmt.integer(N)}')})"),
             ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
-            ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
+            ("최대 연산 성능 P", f"{fmt.power10(hw.P)} {u['unit-rate-base']} "
+                               f"({ko.nbsp(fmt.number(hw.P / fmt.TERA, 3) + ' ' + u['unit-rate'])})"),
             (bw_row(w4), f"{fmt.power10(hw.BW)} Byte/s"),
-            ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} FLOPs/Byte"),
+            ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} {u['unit-I']}"),
             ("타일 한 변 T", ", ".join(fmt.integer(T) for T in w4.tiles))]
     return rows + ([("하드웨어", w4.preset.name)] if w4.hardware != "course" else [])
 
