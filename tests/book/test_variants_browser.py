@@ -15,7 +15,6 @@
 from __future__ import annotations
 
 import random
-from fractions import Fraction
 
 import pytest
 from playwright.sync_api import expect
@@ -183,38 +182,6 @@ def test_same_variant_after_reload_clear_returns_to_the_base_and_tries_are_recor
 # ---------------------------------------------------------------- issue 55: the worksheet states the student's problem
 
 THREE = ["2026123456", "20261001", "\ufeff 2026123456 "]   # the audit's two, and one pasted with a BOM and spaces
-SUP = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-
-
-def _rate(text: str) -> Fraction:
-    """"312 × 10¹² FLOPs/s (312 TFLOPs/s)" → 312·10¹²: a rate as the page's table writes it."""
-    import re
-
-    m = re.search(r"([\d.,]+) × 10([⁰¹²³⁴⁵⁶⁷⁸⁹⁻]+)", text)
-    return Fraction(m[1].replace(",", "")) * Fraction(10) ** int(m[2].translate(SUP))
-
-
-def _solve(rows: dict) -> dict:
-    """The worksheet solved from the problem as the page shows it (its table's text), with the guide's formulas:
-    F = 2N³, Q = 2·s·N³(/T) + s·N², I = F/Q, R = min(P, BW·I), the two times and their max, the buffers."""
-    import re
-
-    N = int(re.search(r"N\s*=\s*([\d,]+)", rows["행렬 크기"].replace("\u00a0", " "))[1].replace(",", ""))
-    s = int(re.search(r"원소당 (\d+) Byte", rows["자료형"])[1])
-    P = _rate(rows["최대 연산 성능 P"])
-    BW = _rate(next(v for k, v in rows.items() if k.endswith("대역폭 BW")))
-    tiles = [int(t) for t in rows["타일 한 변 T"].replace(",", " ").split()]
-    out = {}
-    for T in [None, *tiles]:
-        case = "없음" if T is None else str(T)
-        F = Fraction(2 * N**3)
-        Q = Fraction(2 * s * N**3, T or 1) + s * N**2
-        I, tc, tm = F / Q, F / P, Q / BW
-        values = {"F": F, "Q": Q / 10**9, "I": I, "R_roof": min(P, BW * I) / 10**12, "t_compute": tc * 1000,
-                  "t_memory": tm * 1000, "t_ideal": max(tc, tm) * 1000,
-                  "inputs": 2 * s * (T or 1) ** 2, "acc": s * (T or 1) ** 2}
-        out.update({f"{row}-{case}": v for row, v in values.items()})
-    return out
 
 
 READ_PROBLEM = """() => {
@@ -225,32 +192,66 @@ READ_PROBLEM = """() => {
 }"""
 
 
-def test_the_worksheet_states_each_students_problem_and_a_solve_from_it_is_right(tab, site_url, pages_):
-    """For three identifiers (one with a BOM and spaces pasted around it): the guide's problem (sentence and table)
-    is the student's, as the library states it, in place of the page's; every cell of the sheet solved from that
-    table alone (its N, element size, P, BW, tiles), written with 6 significant digits, is judged right; clearing
-    the 학번 shows the page's own problem again."""
-    from exercise_answers import sig
+@pytest.fixture(params=["live", "next_term"])
+def sheet_term(request, tab, pages_):
+    """The worksheet for this term (the built page) or the next (tests/course_copies.next_term). For the next term,
+    in this browser only, the built page's worksheet section is answered with the one the library writes for the
+    next term's problem (`exercises.page_html`, which the build glues in verbatim, naming its variants file as
+    coursebook.handout does) and its variants file with the next term's (`handout.page_body`): what `make refresh`
+    would publish for that section, so that the page's own scripts place and judge the next term's problems without
+    building a second site (the rest of the page stays this term's, and is not read)."""
+    import re
 
-    module, problem, found = pages_["week4_guide"]
+    import roofline
+    from conftest import term_path
+    from roofline.show.pages import week4_guide
+
+    if request.param == "live":
+        return pages_["week4_guide"]
+    course = roofline.load(term_path(request.param))
+    body = handout.page_body(week4_guide, course)
+    name = f"week4_guide.{handout.digest_of(body)}.json"
+    section = exercises.page_html(week4_guide.exercises(course.week4)).replace(
+        'data-rl-quiz="guide"', f'data-rl-quiz="guide" data-rl-variants="../_static/variants/{name}"', 1)
+
+    def page(route):
+        text = route.fetch().text()
+        text, n = re.subn(r'<section class="rl-quiz".*?</section>', lambda _: section, text, count=1, flags=re.S)
+        assert n == 1
+        route.fulfill(status=200, content_type="text/html; charset=utf-8", body=text)
+
+    tab.route("**/chapters/week4_guide.html", page)
+    tab.route(f"**/_static/variants/{name}",
+              lambda route: route.fulfill(status=200, content_type="application/json", body=body))
+    return week4_guide, course.week4, V.variants(week4_guide, course.week4)
+
+
+def test_the_worksheet_states_each_students_problem_and_a_solve_from_it_is_right(tab, site_url, sheet_term):
+    """For three identifiers (one with a BOM and spaces pasted around it), this term and the next: the guide's
+    problem (sentence and table) is the student's, as the library states it, in place of the page's; every cell of
+    the sheet solved from that table alone (its N, element size, P, BW, tiles: tests/student_solver.py), written
+    with 6 significant digits, is judged right; clearing the 학번 shows the page's own problem again."""
+    from student_solver import solve_worksheet, typed
+
+    module, problem, found = sheet_term
     open_page(tab, site_url, "week4_guide")
     right = 0
     for student in THREE:
         ((index, _),) = apply(tab, [student])
-        # the variant the page applied (its own trimming of the identifier: a BOM is whitespace to JavaScript's
-        # trim, not to Python's strip, which roofline.show.variants.normal uses — the identifier's normalisation
-        # is issue 55's other part), whose statement and answers are the library's
-        v = found[int(index)]
+        v = V.draw(module, problem, student, found)
+        assert int(index) == found.index(v), student      # the identifier rule is one (a BOM and spaces dropped)
         applied = tab.evaluate("() => document.querySelector('.rl-quiz').dataset.student")
+        assert applied == V.normal(student)
         shown = tab.evaluate(READ_PROBLEM)
         sentence, rows = v.exercises.statement
         assert shown["baseHidden"] and shown["own"] == f"학번 {applied}의 문제다. {sentence}"
         assert [tuple(r) for r in shown["rows"]] == [tuple(r) for r in rows]
-        answers = _solve(dict(shown["rows"]))
+        answers = solve_worksheet(dict(shown["rows"]))
         assert set(answers) == {q.key for q in v.exercises.questions}
         for key, value in answers.items():
-            verdict = type_answer(tab, key, sig(value, 6))
-            assert verdict == "right", (student, key, sig(value, 6), v.conditions)
+            answer = typed(v.exercises.question(key), value)
+            verdict = type_answer(tab, key, answer)
+            assert verdict == "right", (student, key, answer, v.conditions)
             right += 1
     assert right == 3 * len(module.exercises(problem).questions)
     tab.locator("[data-rl-student-clear]").click()

@@ -120,3 +120,17 @@ def test_no_particle_after_a_value_that_carries_one(stem):
     doubled = [f"{key} = {values[key]!r}, then {after!r}" for key, after in PARTICLE_AFTER.findall(source(stem))
                if values.get(key, "").endswith(PARTICLE_ENDINGS)]
     assert doubled == [], f"{stem}: a particle after a value that ends in one: {doubled}"
+
+
+# a decimal of four or more whole digits without separators ("35185.445831"), not a plot's coordinate (a YAML list
+# item), a reference's number (arXiv 2205.14135) or the end of a glued "T = 32" run into the next cell's number
+UNGROUPED = re.compile(r"(?<![\d,./:A-Za-z_=-])(?<!= )\d{4,}\.\d")
+
+
+@every_page
+def test_one_number_format(stem):
+    """What the page shows writes every decimal a reader reads with separators (1,365.333333, 4,096×4,096: fmt and
+    why.decimal), and no power of ten with padded zeros ("121.000000 × 10¹²")."""
+    shown = [line for line in text(golden(stem)).splitlines() if not line.lstrip().startswith("- ")]
+    assert [line for line in shown if UNGROUPED.search(line)] == []
+    assert [line for line in shown if re.search(r"\.0{6} × 10", line)] == []

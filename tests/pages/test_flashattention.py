@@ -142,3 +142,36 @@ def test_the_discussions_of_the_note_ask_what_the_body_does_not_compute(term):
     # max(F/P, Q/BW) with the same F, Q and BW: the gain lies between 1 and the ratio of the two peaks
     peaks = tf32.P / fp32.P
     assert tf["q-tf-gain"] == fmt.ratio(gain, 1) and min(1, peaks) <= gain <= max(1, peaks)
+
+
+def _timings(note, blas_tiled: float, blas_big: float):
+    """The timing table's runs (matmul_timing.implementations' plan) with chosen times: BLAS at tiled_N taking
+    `blas_tiled` s (the tiled kernel there takes 1 ms), BLAS at blas_N `blas_big` s."""
+    from roofline.matmul_timing import Run
+
+    m = note.measure
+    return [Run("naive", m.naive_N, 0.3, 1, 1e-13), Run("tiled", m.naive_N, 4e-5, 3, 1e-14),
+            Run("blas", m.naive_N, 1e-5, 3, None), Run("tiled", m.tiled_N, 1e-3, 3, 1e-13),
+            Run("blas", m.tiled_N, blas_tiled, 3, None), Run("blas", m.blas_N, blas_big, 3, None)]
+
+
+def test_the_timing_table_is_read_in_the_direction_it_was_measured(seed):
+    """content-5 #29: what the note says of BLAS follows the measurement. BLAS slower than the tiled kernel at the
+    same N, or slower per multiply-add at the large N, is said, with both times from the table, and why (a small
+    product in one thread, a large one in several, on the machine's few shared cores); a measurement in the usual
+    direction says only that a call's fixed cost makes the small N slower per multiply-add."""
+    from coursebook.derivations import uncovered
+    from roofline.machine import Machine
+    from roofline.show.pages import flashattention as page
+
+    note = seed.note
+    m, box = note.measure, Machine(cpu="CPU", cores=2, blas="openblas", numpy="2")
+    usual = page.measured(_timings(note, 2e-4, 1e-5 * (m.blas_N / m.naive_N) ** 3 / 4), note, box)["blas-reading"]
+    assert "스레드" not in usual and "한 번 부르는 비용" in usual
+    slow = page.measured(_timings(note, 15.725e-3, 1e-5 * (m.blas_N / m.naive_N) ** 3 / 4), note, box)["blas-reading"]
+    assert f"N = {fmt.integer(m.tiled_N)}에서는 BLAS(15.725 ms)가 타일 구현(1.000 ms)보다 느렸다" in slow
+    assert "여러 스레드" in slow and "논리 코어 2개" in slow
+    late = page.measured(_timings(note, 2e-4, 1e-5 * (m.blas_N / m.naive_N) ** 3 * 4), note, box)["blas-reading"]
+    assert "오히려 오래 걸렸다" in late and "여러 스레드" in late
+    for said in (usual, slow, late):
+        assert uncovered(str(said), said.why, ()) == []     # every number is the table's, with its record

@@ -106,7 +106,7 @@ def test_exercise_is_a_thread_tiles_reads(course):
 
 def test_seed_values_and_wording():
     g = seed_page("measured")
-    assert (g["a6000-smem-bw"], g["a6000-clock"], g["a6000-per-clock"]) == ("19.35", "1799.7", "128")
+    assert (g["a6000-smem-bw"], g["a6000-clock"], g["a6000-per-clock"]) == ("19.35", "1,799.7", "128")
     assert "| 단순 구현 | Shared Memory 없음 | 0.19 | – | HBM (넘음) | 0.31 [boehm2022sgemm] |" in g["table-ladder"]
     assert "1D 블록 타일의 측정값은 Shared Memory 상한의 101.3%다" in g["above"]
     md = (CHAPTERS / "measured.md").read_text(encoding="utf-8")

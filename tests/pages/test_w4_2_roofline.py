@@ -221,7 +221,7 @@ def test_my_kernel_is_the_model(live_course, kind, sizes, cost):
     achieved = c.F / (Fraction(1, 4) / 1000)
     f = out["fields"]
     assert (f["k-F"], f["k-Q"], f["k-I"], f["k-R"], f["k-bound"]) == (
-        fmt.integer(c.F), fmt.integer(c.Q), fmt.decimal(c.I, 6), fmt.tera(t.R_roof, 6), ko.bound(t))
+        fmt.integer(c.F), fmt.integer(c.Q), fmt.decimal(c.I, 6, grouping=True), fmt.tera(t.R_roof, 6), ko.bound(t))
     assert (f["k-achieved"], f["k-share"]) == (fmt.tera(achieved, 6), fmt.percent(achieved / t.R_roof, 1))
     assert out["flags"]["above"] is (achieved > t.R_roof)
     assert ("불가능한 값" in f["k-verdict"]) is (achieved > t.R_roof)
@@ -286,3 +286,28 @@ def test_my_kernel_counts_an_integer_dtype_in_ops(course, kind, sizes):
                 assert "FLOP" not in text, (key, dtype)
             else:
                 assert not OPS.search(text), (key, dtype, OPS.search(text))
+
+
+def test_the_prose_counts_an_integer_dtypes_work_in_ops(course):
+    """Issue 55 (content-5 #27): a term whose week-4 dtype is an integer one reads OPs in ②'s prose, tables,
+    equation and figure, never FLOPs: the units come from `fmt.unit(name, dtype)` (glued as `unit-*`), and the
+    chapter's text outside its code names no unit of floating-point work itself."""
+    import re
+
+    from conftest import CHAPTERS
+    from roofline.show.pages import w4_2_roofline as page
+
+    w4 = course.week4.with_(hardware="H100_SXM", dtype="INT8")
+    said = {**page.machine_section(w4), **page.points_section(w4), **page.time_table(page.week4_cases(w4), w4),
+            **page.doubling(w4.roofline, w4)}
+    assert (said["unit-rate"], said["unit-I"], said["unit-rate-base"], said["unit-work"]) == ("TOPS", "OPs/Byte", "OPs/s",
+                                                                                              "OPs")
+    text = " ".join(str(v) for v in said.values() if isinstance(v, str)) + str(said["time-table"].data)
+    assert "FLOP" not in text and "TOPS" in text
+    assert "FLOP" not in str(page.ridge_equation(w4.roofline, w4.dtype).data)
+    fig = page.roofline_figure(w4)
+    labels = [fig.axes[0].get_xlabel(), fig.axes[0].get_ylabel(), *(t.get_text() for t in fig.axes[0].texts)]
+    assert not [x for x in labels if "FLOP" in x]
+    md = (CHAPTERS / "w4_2_roofline.md").read_text(encoding="utf-8")
+    prose = re.sub(r"```\{code-cell\}.*?```", "", md, flags=re.S)
+    assert not re.findall(r"TFLOPs/s|FLOPs/Byte|FLOPs/s|\bFLOPs\b", prose)

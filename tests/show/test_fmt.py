@@ -22,6 +22,15 @@ def test_formatting_in_the_seeds_style():
     assert re.fullmatch(r"\d+\.\d{6}", fmt.ms(Fraction(1, 3)))
 
 
+def test_one_number_format_for_what_a_reader_reads():
+    """Separators in every number a reader reads (issue 55): a whole number, a decimal, a share; none in
+    `decimal` unless asked (a formula's digits)."""
+    assert fmt.number(Fraction(4096, 3)) == "1,365.333333" and fmt.number(4096) == "4,096"
+    assert fmt.number(Fraction(121, 1), 3) == "121"        # no padded zeros: never "121.000000"
+    assert fmt.percent(Fraction(10348, 1000)) == "1,034.8%"
+    assert fmt.decimal(Fraction(4096, 3), 2) == "1365.33" and fmt.decimal(Fraction(4096, 3), 2, grouping=True) == "1,365.33"
+
+
 def test_unit_counts_an_integer_dtype_in_ops():
     """One place names the unit of work by dtype: OPs, TOPS and OPs/Byte for an integer dtype (as the notes teach),
     the floating-point units unchanged for a float, any other unit unchanged for both."""

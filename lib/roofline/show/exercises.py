@@ -745,10 +745,11 @@ MATMUL_HINTS = {
 }
 
 
-def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None) -> dict:
+def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None, s_other: int | None = None) -> dict:
     """kind → the cost a common mistake computes for the square N×N matmul (T×T output tiles, or no reuse when T is
     None): the model's own cost with one term or input changed (F halved, C's write left out or counted twice, the
-    element size in bits, the reuse inside a tile left out or counted twice, C written every K step)."""
+    element size in bits, the reuse inside a tile left out or counted twice, C written every K step; with `s_other`,
+    every element the other dtype's size)."""
     s_out = s_in if s_out is None else s_out
     def model(a, b):
         return kernels.matmul_no_reuse(N, a, b) if T is None else kernels.matmul_tiled(N, T, a, b)
@@ -758,6 +759,8 @@ def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None) 
              "c-write": Cost(cost.F, cost.Q_read, 0),
              "c-read": Cost(cost.F, cost.Q_read + cost.Q_write, cost.Q_write),
              "bits-bytes": model(8 * s_in, 8 * s_out)}
+    if s_other is not None:
+        found["dtype-other"] = model(s_other, s_other)
     if T is not None:
         found.update({"tile-reuse-ignored": kernels.matmul_no_reuse(N, s_in, s_out),
                       "tile-reuse-twice": Cost(cost.F, cost.Q_read // T, cost.Q_write),
@@ -779,6 +782,11 @@ def other_dtype(catalog, dtype: str, avoid=()) -> str:
     s = catalog.bytes_per(dtype)
     names = [n for n in ("FP16", "BF16", "FP32", *catalog.dtypes) if n in catalog.dtypes and catalog.dtypes[n] != s]
     return next((n for n in names if catalog.dtypes[n] not in avoid), names[0] if names else dtype)
+
+
+def other_size(catalog, dtype: str) -> int:
+    """The element size of `other_dtype`: what a student who took the problem's dtype for the other common one uses."""
+    return catalog.bytes_per(other_dtype(catalog, dtype))
 
 
 def half(N: int) -> int:

@@ -74,11 +74,12 @@ def integer(n) -> str:
 
 
 def number(x, digits: int = 6) -> str:
-    """An integer with separators when whole, else `digits` decimals without trailing zeros: 20 → "20", 2/3 → "0.666667"."""
+    """With separators, an integer when whole, else `digits` decimals without trailing zeros: 20 → "20",
+    2/3 → "0.666667", 4096/3 → "1,365.333333"."""
     x = _exact(x)
     if x.denominator == 1:
         return integer(x)
-    return decimal(x, digits).rstrip("0").rstrip(".")
+    return decimal(x, digits, grouping=True).rstrip("0").rstrip(".")
 
 
 def fraction(x) -> str:
@@ -94,7 +95,7 @@ def ratio(x, digits: int = 2) -> str:
 
 def percent(x, digits: int = 1) -> str:
     """A share as a percentage, the sign right after the number (Korean style): Fraction(1, 4) → "25.0%"."""
-    return decimal(_exact(x) * 100, digits) + "%"
+    return decimal(_exact(x) * 100, digits, grouping=True) + "%"
 
 
 def ms(seconds, digits: int = 6) -> str:

@@ -81,3 +81,14 @@ def cases(cs) -> str:
 def nbsp(text: str) -> str:
     """A table cell that must not wrap inside ("T = 32", "32 B"): its spaces as no-break spaces."""
     return text.replace(" ", "\u00a0")
+
+
+def units(dtype: str) -> dict[str, str]:
+    """The units of work a chapter's prose names for its `dtype` (`fmt.unit`), as glue names: "TFLOPs/s",
+    "FLOPs/Byte", "FLOPs/s", "FLOPs" and "부동소수점 연산" for a floating-point dtype; "TOPS", "OPs/Byte", "OPs/s",
+    "OPs" and "정수 연산" for an integer one."""
+    from roofline.show import fmt
+
+    return {"unit-rate": fmt.unit("TFLOPs/s", dtype), "unit-I": fmt.unit("FLOPs/Byte", dtype),
+            "unit-rate-base": fmt.unit("FLOPs/s", dtype), "unit-work": fmt.unit("FLOPs", dtype),
+            "work-kind": "정수 연산" if fmt.integer_dtype(dtype) else "부동소수점 연산"}

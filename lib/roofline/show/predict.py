@@ -166,7 +166,7 @@ def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | 
                    + [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
     out = [bound]
     if intensity_why is not None:
-        out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6)} FLOPs/Byte",
+        out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6, grouping=True)} FLOPs/Byte",
                           intensity_why, [Mistake(k, c.I, hints[k]) for k, c in other.items()],
                           inputs=[f"{fmt.integer(cost.F)} FLOPs", f"{fmt.integer(cost.Q)} Byte"]))
     text = ms_text or (lambda x: f"{fmt.ms(x, 6)} ms")

@@ -197,6 +197,7 @@ def measured(runs, note, machine) -> dict:
     rate = named("2·N³/t", 2 * N_b**3 / t_big)
     return {
         "measure-table": table,
+        "blas-reading": reading(runs, T, machine, src, seconds),
         "naive-ns": why.shown(q := named("t/N³", t_naive / N_n**3), fmt.decimal(Fraction(q.value) * 10**9, 0), src,
                               digits=0, scale=10**9, unit="ns"),
         "naive-hours": grouped(hours, 1, src, unit="시간"),
@@ -213,6 +214,51 @@ def measured(runs, note, machine) -> dict:
                                                        {**why.NOTE_NAMES, "cores": f"measured:이 기계의 코어 수 ({machine.cpu})"}),
         "meas-blas": machine.blas, "meas-numpy": machine.numpy,
     }
+
+
+def reading(runs, T: int, machine, src: dict, seconds) -> str:
+    """What the timing table shows about BLAS, in the direction it was measured (the measurement decides each
+    clause): the smallest and the largest N's BLAS per multiply-add — a call's fixed cost makes the small one slower,
+    and the extrapolation takes the large one; when the large one came out slower, or BLAS slower than the tiled
+    kernel at the same N, why: a BLAS library computes a small product in one thread and a large one in several,
+    and on a few busy cores waking and joining the threads can take longer than the product (the tiled kernel hands
+    BLAS only T×T pieces: one thread each). Every number is the table's, with its record."""
+    src.update({"T": "toml:note.measure.T", ("name", "T"): ("타일 한 변", ""),   # (`seconds` adds to the same src)
+                "cores": f"measured:이 기계의 코어 수 ({machine.cpu})"})
+    blas = [r for r in runs if r.label == "blas"]
+    small, big = blas[0], blas[-1]
+
+    def per_mac(r):
+        return grouped(named("t/N³", seconds(r) / var("N", r.N) ** 3), 2, src, scale=10**9, unit="ns")
+
+    def n(r):
+        return why.var("N", r.N, src)
+
+    def ms(r):
+        return grouped(seconds(r), 3, src, scale=1000, unit="ms")
+
+    threads = ("BLAS 라이브러리는 대개 작은 행렬곱을 한 스레드로, 큰 행렬곱을 여러 스레드로 나누어 계산한다. 논리 코어 ",
+               why.var("cores", machine.cores, src), "개를 다른 일과 나눠 쓰는 기계에서는 스레드를 깨우고 기다리는 "
+               "시간이 계산보다 길어질 수 있다.")
+    if small.seconds / small.N**3 > big.seconds / big.N**3:
+        said = ["곱셈-덧셈 하나에 BLAS는 N = ", n(small), "에서 ", per_mac(small), " ns, N = ", n(big), "에서 ",
+                per_mac(big), " ns가 들었다. 작은 N에서는 한 번 부르는 비용이 계산에 비해 커서 느리다. 그래서 외삽에는 "
+                "N = ", n(big), "에서 잰 시간을 쓴다."]
+        explained = False
+    else:
+        said = ["이번 측정에서는 곱셈-덧셈 하나에 BLAS가 N = ", n(big), "에서 ", per_mac(big), " ns로, N = ", n(small),
+                "의 ", per_mac(small), " ns보다 오히려 오래 걸렸다. ", *threads, " 그래서 외삽 열의 값은 잴 때마다 크게 "
+                "달라진다."]
+        explained = True
+    for r in blas:
+        tiled = next((t for t in runs if t.label == "tiled" and t.N == r.N), None)
+        if tiled is not None and r.seconds > tiled.seconds:
+            said += [" N = ", n(r), "에서는 BLAS(", ms(r), " ms)가 타일 구현(", ms(tiled), " ms)보다 느렸다. 타일 구현도 ",
+                     why.side("T", T, src), "×", why.side("T", T, src), " 조각마다 BLAS를 부르니 계산하는 방법은 같고, 다른 "
+                     "것은 한 번에 맡기는 크기다."]
+            said += [" 작은 조각은 한 스레드로 계산된다."] if explained else [" ", *threads]
+            explained = True
+    return why.sentence(*said)
 
 
 def epsilon() -> dict:
@@ -583,7 +629,9 @@ def gemm_roofline(note) -> dict:
     sparse = var(f"P_{dtype},희소", preset.sparse[dtype]) if dtype in preset.sparse else None
     weight = named("s·K·N", s_ * K_ * N_)
     return {
-        "batch-table": tables.markdown(["b", "I(b)", "상한 (TFLOPs/s)", "최대 대비", "하한 (µs)", "제한 자원"], rows, "rrrrrl"),
+        "batch-table": tables.markdown(["b", "I(b)", f"상한 ({fmt.unit('TFLOPs/s', dtype)})", "최대 대비", "하한 (µs)", "제한 자원"],
+                                       rows, "rrrrrl"),
+        "unit-rate": ko.units(dtype)["unit-rate"], "unit-I": ko.units(dtype)["unit-I"],
         "ridge": why.decimal(ridge_, 1, src), "P-dense": tera_number(P_, 1, src),
         "bw": why.shown(BW_, fmt.number(preset.BW / 10**12, 2), src, digits=2, scale=Fraction(1, 10**12), unit="TB/s"),
         "dtype": dtype, "s": why.var("s", s, src),
@@ -598,8 +646,8 @@ def gemm_roofline(note) -> dict:
         "sq-treal": ms_range(named("t", F_sq_ / (P_ * hi)), named("t", F_sq_ / (P_ * lo)), src),
         "gemv-I": why.decimal(gemv.derivation("I"), 4, src), "gemv-frac": why.fraction(gemv.derivation("I"), src),
         "gemv-no-out-frac": why.fraction(gemv_no_out_, src), "gemv-no-out": why.decimal(gemv_no_out_, 4, src),
-        "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.fraction(N_w)}×{fmt.fraction(N_w)}"),
-        "w-shape": why.around(why.var("K", K_w, src), f"{fmt.fraction(K_w)}×{fmt.fraction(N_w)}"),
+        "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.integer(N_w)}×{fmt.integer(N_w)}"),
+        "w-shape": why.around(why.var("K", K_w, src), f"{fmt.integer(K_w)}×{fmt.integer(N_w)}"),
         "claim-ms": why.ms(claim_t, 1, src), "claim-tera": tera_number(claim_rate, 1, src),
         "claim-implied": why.shown(ci := named("F/t_주장", F_sq_ / claim_t), fmt.decimal(ci.value / 10**12, 1), src,
                                    digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s"),
@@ -1077,7 +1125,7 @@ def batch_figure(note):
     sparse = note.preset.sparse.get(note.dtype)
     if sparse is not None:
         ax.axhline(float(sparse) / FIG_TERA, color="gray", ls=":", lw=1.2,
-                   label=f"2:4 희소 최대 {fmt.number(sparse / 10**12, 1)} TFLOPs/s\n(dense GEMM은 못 쓴다)")
+                   label=f"2:4 희소 최대 {fmt.number(sparse / 10**12, 1)} {fmt.unit('TFLOPs/s', note.dtype)}\n(dense GEMM은 못 쓴다)")
     b_star = gemm.crossover_batch(N, K, hw, s)
     if b_star is not None:
         ax.axvline(float(b_star), color="gray", ls="--", lw=1)
@@ -1088,14 +1136,14 @@ def batch_figure(note):
         ax.plot(row.b, float(row.timing.R_roof) / FIG_TERA, "o", color="#d62728" if row.timing.memory_bound else "#2ca02c",
                 ms=6)
     # under the dense roof it names, on the left where the roof is the bandwidth line far below: never beside the sparse line
-    ax.text(1.2, P / FIG_TERA / 1.12, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} TFLOPs/s", fontsize=11,
+    ax.text(1.2, P / FIG_TERA / 1.12, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} {fmt.unit('TFLOPs/s', note.dtype)}", fontsize=11,
             color="dimgray", va="top")
     ax.plot([], [], "o", color="#d62728", label="HBM 대역폭이 상한을 정함")
     ax.plot([], [], "o", color="#2ca02c", label="연산 성능이 상한을 정함")
     ax.set_ylim(top=float(sparse or hw.P) / FIG_TERA * 3)
     ax.set_xlabel("배치 크기 b (로그 축)")
-    ax.set_ylabel("성능 상한 (TFLOPs/s, 로그 축)")
-    ax.set_title(f"{note.preset.name} {note.dtype}: (b×{K})·({K}×{N}) GEMM\nRoofline 상한 (측정값 아님)",
+    ax.set_ylabel(f"성능 상한 ({fmt.unit('TFLOPs/s', note.dtype)}, 로그 축)")
+    ax.set_title(f"{note.preset.name} {note.dtype}: (b×{fmt.integer(K)})·({fmt.integer(K)}×{fmt.integer(N)}) GEMM\nRoofline 상한 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="lower right", fontsize=10, framealpha=0.95)
     style.plain_log_ticks(ax)

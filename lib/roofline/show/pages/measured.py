@@ -62,7 +62,7 @@ def sources(kernel, catalog) -> dict:
 
 def tera(q, src, digits: int = 2):
     """FLOPs/s in TFLOPs/s with its record."""
-    return why.shown(q, fmt.decimal(Fraction(q.value) / 10**12, digits), src, digits=digits,
+    return why.shown(q, fmt.decimal(Fraction(q.value) / 10**12, digits, grouping=True), src, digits=digits,
                      scale=Fraction(1, 10**12), unit="TFLOPs/s")
 
 
@@ -123,7 +123,7 @@ def hierarchy_section(note) -> dict:
                               scale=Fraction(1, 10**9), unit="GB/s"),
         "a6000-SMs": why.integer(var("SMs", preset.SMs), src),
         "a6000-per-clock": why.integer(var("smem_per_clock", preset.smem_per_clock), src),
-        "a6000-clock": why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1), src, digits=1, scale=Fraction(1, 10**6),
+        "a6000-clock": why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1, grouping=True), src, digits=1, scale=Fraction(1, 10**6),
                                  unit="MHz"),
         "a6000-smem-bw": why.shown(bw, fmt.decimal(Fraction(bw.value) / 10**12, 2), src, digits=2,
                                    scale=Fraction(1, 10**12), unit="TB/s"),
@@ -178,7 +178,7 @@ def above_sentences(note) -> str:
                       why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0), src, digits=0,
                                 scale=Fraction(1, 10**6), unit="MHz"),
                       " MHz 이상으로 돌아야 한다. FP32 최대 성능이 뜻하는 클럭 ",
-                      why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1), src, digits=1, scale=Fraction(1, 10**6),
+                      why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1, grouping=True), src, digits=1, scale=Fraction(1, 10**6),
                                 unit="MHz"),
                       " MHz보다 높다. GPU는 부하에 따라 사양의 클럭보다 빨리 돌 수 있다(GPU Boost). 상한은 사양의 클럭으로 "
                       "계산했다. "]
@@ -378,12 +378,16 @@ def exercises(note) -> ex.Exercises:
              "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
              "hbm-only": "Shared Memory 단계의 상한도 계산해 낮은 쪽을 고른다.",
              "one-sm": "SM 하나의 대역폭이다: SM 수를 곱한다.",
-             "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …)."}
+             "no-ceiling": "상한은 최대 연산 성능 P를 넘지 않는다: min(P, …).",
+             "fma-one": "곱셈·덧셈 한 쌍은 2 FLOPs다: F = 2N³.",
+             "dtype-other": ex.MATMUL_HINTS["dtype-other"]}
     TM, TN = 8, 4
     q_ = hierarchy.thread_smem_per_k(s, TM, TN)
     q = q_.value
     steps1 = (ex.derived(q_, "Byte", name="k 하나의 읽기"),)
-    wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN)}
+    s_o = ex.other_size(cat, dtype)
+    wrong1 = {"tile-outputs-read": s * TM * TN, "one-input": s * TM, "bits-bytes": 8 * s * (TM + TN),
+              "dtype-other": s_o * (TM + TN)}
     f, bw_smem = Fraction(hierarchy.clock(gpu).value), Fraction(hierarchy.smem_bandwidth(gpu).value)
     N = 4096
     t2 = hierarchy.Tiling(64, 64, 8, TM, TN)
@@ -393,13 +397,14 @@ def exercises(note) -> ex.Exercises:
     F2, Qs2 = b2.F.value, b2.Q_smem.value
     reads_only = Fraction(Qs2) - s * (N**3 // t2.BN + N**3 // t2.BM)
     f_, bw_smem_ = hierarchy.clock(gpu), hierarchy.smem_bandwidth(gpu)
-    steps2 = (ex.Step(f"{ex.formula(f_)} = {fmt.decimal(Fraction(f) / 10**6, 1)} MHz", Fraction(f), "f"),
+    steps2 = (ex.Step(f"{ex.formula(f_)} = {fmt.decimal(Fraction(f) / 10**6, 1, grouping=True)} MHz", Fraction(f), "f"),
               ex.Step(f"{ex.formula(bw_smem_)} = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
                       Fraction(bw_smem), "BW_smem"),
               ex.derived(b2.Q_smem, "Byte", "GB"), ex.derived(b2.R_smem, "FLOPs/s", "TFLOPs/s"))
     wrong2 = {"one-sm": min(P, Fraction(bw_smem, gpu.SMs) * F2 / Qs2),
               "tile-outputs-read": min(P, bw_smem * F2 / (s * N**3 + Qs2 - reads_only)),
-              "no-ceiling": bw_smem * F2 / Qs2}
+              "no-ceiling": bw_smem * F2 / Qs2, "fma-one": min(P, bw_smem * F2 / 2 / Qs2),
+              "dtype-other": min(P, bw_smem * F2 / (Fraction(Qs2) * s_o / s))}   # Q_smem is s times a count
     t = hierarchy.Tiling(64, 64, 8, 2, 2)
     b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
     choices = tuple((key, label) for key, label in LEVEL_CHOICES)
@@ -410,26 +415,30 @@ def exercises(note) -> ex.Exercises:
               ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
     wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
     where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
+    key = next(k for k, p in cat.presets.items() if p is gpu)
+    stated = ex.given(hardware=key, dtype=dtype)   # what `where` names (a variant's rules and "바뀐 조건" read them)
+    peaks = f"FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s" + ("" if dtype == "FP32" else f", {dtype} 최대 {fmt.tera(P, 1)} TFLOPs/s")
     return ex.Exercises("실측", (
         ex.Question("실측-1", where + f"스레드 타일 TM×TN = {ko.particle(f'{TM}×{TN}', '을/를')} 맡은 스레드가 k 하나마다 Shared Memory에서 "
                     "읽는 양은?", Fraction(q), ex.UNITS["Byte"], f"k 하나마다 A에서 TM개, B에서 TN개: {q_.term.formula}", steps1,
-                    given=ex.given(TM=TM, TN=TN, s=s),
-                    mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes"), lambda v: v, hints)),
+                    given=stated + ex.given(TM=TM, TN=TN, s=s),
+                    mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes", "dtype-other"), lambda v: v,
+                                      hints)),
         ex.Question("실측-2", where + f"{ex.shape(N)} 행렬을 블록 타일 {t2.BM}×{t2.BN}×{t2.BK}, 같은 스레드 타일로 곱한다. "
                     f"SM {gpu.SMs}개는 저마다 클럭마다 Shared Memory에서 {gpu.smem_per_clock} Byte를 내주고 FP32 "
-                    f"{gpu.fp32_per_clock} FLOPs를 한다(FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s, {dtype} 최대 "
-                    f"{fmt.tera(P, 1)} TFLOPs/s). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
+                    f"{gpu.fp32_per_clock} FLOPs를 한다({peaks}). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
                     ex.UNITS["TFLOPs/s"], ", ".join(ex.formula(x) for x in (b2.R_smem, bw_smem_, f_)), steps2,
-                    given=ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
+                    given=stated + ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
                                    smem_per_clock=gpu.smem_per_clock,
                                    fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),
-                    mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling"), lambda v: v, hints)),
+                    mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling", "fma-one", "dtype-other"),
+                                      lambda v: v, hints)),
         ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
                     f"스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
                     f"곱한다(P = {ex.tera(P)} TFLOPs/s, BW = {ex.tera(gpu.BW)} TB/s, "
                     f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
                     b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
-                    given=ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
+                    given=stated + ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
                                    kernel="tiled"),
                     mistakes=ex.named(wrong3, ("hbm-only",), lambda v: v, hints)),
     ))

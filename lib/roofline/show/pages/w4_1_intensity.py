@@ -28,11 +28,12 @@ def vector_add(w4) -> dict:
     I = kernels.vector_add(1, s).I   # I does not depend on the length
     relation, value = tex.exact_or_about(I, 5)
     equation = tex.aligned(rf"I = \frac{{F}}{{Q}} &= \frac{{L}}{{{s}L + {s}L + {s}L}} \\"
-                           rf" &= {tex.frac(I)} {relation} {value}\ \text{{FLOPs/Byte}}")
+                           rf" &= {tex.frac(I)} {relation} {value}\ \text{{{fmt.unit('FLOPs/Byte', w4.dtype)}}}")
     src, s_ = why.sources(w4), var("s", s)
     return {"vadd-eq": equation, "vadd-read": why.integer(named("Q_read/L", s_ + s_), src),
             "vadd-write": why.integer(named("Q_write/L", s_), src),
-            "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype}
+            "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype,
+            "unit-I": ko.units(w4.dtype)["unit-I"]}
 
 
 def four_ways(w4, T: int) -> dict:
@@ -190,7 +191,7 @@ def exercises(w4) -> ex.Exercises:
     t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
     # the common mistakes, from the model with one term or input changed (exercises.matmul_variants)
-    wrong1 = ex.matmul_variants(N1, T1, s)
+    wrong1 = ex.matmul_variants(N1, T1, s, s_other=ex.other_size(cat, dtype))
     wrong2 = {"fma-one": Cost(gemv.F // 2, gemv.Q_read, gemv.Q_write), "out-write": Cost(gemv.F, gemv.Q_read, 0),
               "bits-bytes": _gemv(N1, 8 * s2), "dtype-other": _gemv(N1, s),
               "vector-reread": Cost(gemv.F, gemv.Q_read + s2 * (N1 - 1) * N1, gemv.Q_write)}
@@ -201,7 +202,8 @@ def exercises(w4) -> ex.Exercises:
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
                  ", ".join(ex.formula(cost1.derivation(k)) for k in ("I", "F", "Q")), tuple(steps1), given=ex.given(N=N1, T=T1, s=s, dtype=dtype),
-                 mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k"), lambda c: c.I)),
+                 mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k", "dtype-other"),
+                                   lambda c: c.I)),
         ex.Question("①-2", f"행렬·벡터 곱(GEMV) y ← A·x에서 A는 {ex.shape(N1)}, x와 y는 길이 {n}인 {ex.dtype_text(d2, s2)} "
                  "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 재사용된다) y를 한 번 쓴다면 산술 강도 I는?",
                  gemv.I, ex.UNITS["FLOPs/Byte"], ", ".join(ex.formula(gemv.derivation(k)) for k in ("I", "F", "Q")) + " (A, x 읽기, y 쓰기)", tuple(steps2),

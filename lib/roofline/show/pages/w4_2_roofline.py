@@ -23,15 +23,18 @@ from roofline.show.pages.w4_5_matmul import regimes
 from roofline.show.palette import case_color
 
 
-def ridge_equation(hw):
-    """I* = P/BW with the machine's numbers, in two short lines."""
-    return tex.aligned(r"I^* = \frac{P}{\mathit{BW}} &= \frac{" + tex.power10(hw.P) + r"\ \text{FLOPs/s}}{"
+def ridge_equation(hw, dtype: str = "FP32"):
+    """I* = P/BW with the machine's numbers, in two short lines, in `dtype`'s units of work (`fmt.unit`)."""
+    return tex.aligned(r"I^* = \frac{P}{\mathit{BW}} &= \frac{" + tex.power10(hw.P)
+                       + rf"\ \text{{{fmt.unit('FLOPs/s', dtype)}}}}}{{"
                        + tex.power10(hw.BW) + r"\ \text{Byte/s}} \\ &= " + fmt.number(hw.ridge, 3)
-                       + r"\ \text{FLOPs/Byte}")
+                       + rf"\ \text{{{fmt.unit('FLOPs/Byte', dtype)}}}")
 
 
-def points(cases, hw, src: dict) -> dict:
-    """② 's sentence on the figure's points: which cases are memory-bound (their ceilings) and which compute-bound."""
+def points(cases, hw, src: dict, dtype: str = "FP32") -> dict:
+    """② 's sentence on the figure's points: which cases are memory-bound (their ceilings) and which compute-bound,
+    in `dtype`'s units of work (`unit_fields`)."""
+    u = unit_fields(dtype)
     memory = [c for c in cases if c.timing.memory_bound]
     compute = [c for c in cases if not c.timing.memory_bound]
     parts = []
@@ -42,12 +45,12 @@ def points(cases, hw, src: dict) -> dict:
     if memory:
         parts.append(why.sentence(
             "분기점보다 I가 작은 ", why.particle(why.cases(memory, src), "은/는"), " 메모리 한계로, 기울어진 선 위에 있고, 상한은 약 ",
-            *dotted([why.tera(c.timing.derivation("R_roof"), 3, src) for c in memory]), " TFLOPs/s다."))
+            *dotted([why.tera(c.timing.derivation("R_roof"), 3, src) for c in memory]), f" {u['u-rate']}다."))
     if compute:
         parts.append(why.sentence(
             "분기점을 넘은 ", why.particle(why.cases(compute, src), "은/는"), " 연산 한계다. I가 약 ",
-            *dotted([why.decimal(c.timing.derivation("I"), 3, src) for c in compute]), " FLOPs/Byte여도 상한이 P = ",
-            why.number(hw.derivation("P"), 3, src, Fraction(1, fmt.TERA), "TFLOPs/s"), " TFLOPs/s에서 멈춘다."))
+            *dotted([why.decimal(c.timing.derivation("I"), 3, src) for c in compute]), f" {u['u-I']}여도 상한이 P = ",
+            why.number(hw.derivation("P"), 3, src, Fraction(1, fmt.TERA), u["u-rate"]), f" {u['u-rate']}에서 멈춘다."))
     count = named("경우의 수", 1 + var("len(tiles)", len(cases) - 1))   # no reuse, then one case per tile
     return {"points": why.sentence(*[x for i, part in enumerate(parts) for x in ([" "] * bool(i) + [part])]),
             "n-cases": why.integer(count, src)}
@@ -56,12 +59,13 @@ def points(cases, hw, src: dict) -> dict:
 def time_table(cases, w4) -> dict:
     """F (the same for every case) and the table of ceilings and Roofline times, each number with its derivation."""
     (F,) = {c.cost.F for c in cases}   # reuse does not change the FLOPs
-    src = why.sources(w4)
+    src = op_sources(w4)
     rows = [(ko.case(c), why.tera(c.timing.derivation("R_roof"), 6, src), why.ms(c.timing.derivation("t_ideal"), 6, src))
             for c in cases]
     assert cases[0].cost.derivation("F").value == F
+    rate = unit_fields(w4.dtype)["u-rate"]
     return {"F": why.integer(cases[0].cost.derivation("F"), src),
-            "time-table": tables.markdown(["경우", "성능 상한 (TFLOPs/s)", "Roofline 예상 시간 (ms)"], rows, "lrr")}
+            "time-table": tables.markdown(["경우", f"성능 상한 ({rate})", "Roofline 예상 시간 (ms)"], rows, "lrr")}
 
 
 def change(before, after) -> str:
@@ -72,13 +76,13 @@ def change(before, after) -> str:
     return "두 배가 된다" if ratio == 2 else f"{fmt.ratio(ratio)}가 된다"
 
 
-def limit_sentence(ridge_q, I, src: dict, new: bool = False) -> str:
+def limit_sentence(ridge_q, I, src: dict, new: bool = False, dtype: str = "FP32") -> str:
     """The limiting resource at intensity I on a machine, said by comparing I with its ridge point I* = P/BW
     (`ridge_q`, the derived I*)."""
     ridge = "새 분기점" if new else "분기점"
     if I == ridge_q.value:
         return why.sentence(f"{'이제 ' if new else ''}I가 {ridge} I* = ", why.number(ridge_q, 3, src),
-                            " FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다.")
+                            f" {fmt.unit('FLOPs/Byte', dtype)}와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다.")
     if I < ridge_q.value:
         return f"I가 {ridge}보다 작으므로 제한 자원은 HBM 대역폭이다."
     return f"I가 {ridge}보다 크므로 제한 자원은 연산 성능이다."
@@ -87,7 +91,7 @@ def limit_sentence(ridge_q, I, src: dict, new: bool = False) -> str:
 def doubling(hw, w4) -> dict:
     """② 's discussion at I = I*/2 (half the ridge point): the ceiling now, with P doubled and with BW doubled; the
     ridge points and the table; each number with its derivation."""
-    src = why.sources(w4)
+    src, d = op_sources(w4), w4.dtype
     P, BW = var("P", hw.P), var("BW", hw.BW)
     I = named("I", named("I*", P / BW) / 2)
     machines = [("지금", P, BW, named("I*", P / BW)), ("P만 두 배", named("P'", 2 * P), BW, None),
@@ -97,7 +101,7 @@ def doubling(hw, w4) -> dict:
 
     def tera(q):
         return why.shown(q, fmt.number(q.value / fmt.TERA, 3), src, digits=3, scale=Fraction(1, fmt.TERA),
-                         unit="TFLOPs/s", rounding="소수 3자리로 반올림, 끝의 0은 생략")
+                         unit=fmt.unit("TFLOPs/s", d), rounding="소수 3자리로 반올림, 끝의 0은 생략")
 
     def num(q):
         return why.number(q, 3, src)
@@ -109,19 +113,20 @@ def doubling(hw, w4) -> dict:
         "lrr",
     )
     R0, R_P, R_BW = (r.value for r in R)
-    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(machines[0][3], I.value, src),
+    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(machines[0][3], I.value, src, dtype=d),
             "q-R-P": tera(R[1]), "q-R-P-change": change(R0, R_P), "q-R-BW": tera(R[2]),
             "q-R-BW-change": change(R0, R_BW), "q-ridge-P": num(machines[1][3]),
-            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(machines[1][3], I.value, src, new=True),
-            "q-limit-BW": limit_sentence(machines[2][3], I.value, src, new=True), "q-table": table}
+            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(machines[1][3], I.value, src, True, d),
+            "q-limit-BW": limit_sentence(machines[2][3], I.value, src, True, d), "q-table": table}
 
 
 # ---------------------------------------------------------------- the page's values, one dict per section
 
 def machine_section(w4) -> dict:
-    """The machine the page speaks of: its dtype, its name ("가상 하드웨어" or the GPU's) and its ridge point."""
+    """The machine the page speaks of: its dtype, its name ("가상 하드웨어" or the GPU's), its ridge point, and the
+    units its prose counts the dtype's work in (`ko.units`)."""
     return {"dtype": w4.dtype, "machine": w4.preset.name,
-            "ridge": why.number(w4.roofline.derivation("I*"), 3, why.sources(w4))}
+            "ridge": why.number(w4.roofline.derivation("I*"), 3, op_sources(w4)), **ko.units(w4.dtype)}
 
 
 def figure_section(w4) -> dict:
@@ -129,14 +134,14 @@ def figure_section(w4) -> dict:
 
 
 def ridge_section(w4) -> dict:
-    return {"ridge-eq": ridge_equation(w4.roofline)}
+    return {"ridge-eq": ridge_equation(w4.roofline, w4.dtype)}
 
 
 def points_section(w4) -> dict:
     """The sentence on the figure's points and the matrix shape it names."""
-    src = {**why.sources(w4), "len(tiles)": w4.origin("tiles")}
+    src = {**op_sources(w4), "len(tiles)": w4.origin("tiles")}
     N = why.var("N", w4.N, src)
-    return {**points(week4_cases(w4), w4.roofline, src),
+    return {**points(week4_cases(w4), w4.roofline, src, w4.dtype),
             "shape": why.around(N, ex.shape(w4.N))}
 
 
@@ -174,9 +179,10 @@ def exercises(w4) -> ex.Exercises:
     given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW, dtype=dtype, hardware=gpu.key)
     # the common mistakes: the cost a mistake gives on this machine, the machine with TB/s read as TiB/s, the roof
     # without its ceiling (the time at that rate is then Q/BW), the ridge inverted
-    wrong = {kind: Timing(c, hw) for kind, c in ex.matmul_variants(N1, T1, s).items()}
+    wrong = {kind: Timing(c, hw)
+             for kind, c in ex.matmul_variants(N1, T1, s, s_other=ex.other_size(w4.catalog, dtype)).items()}
     wrong["tb-tib"] = Timing(cost, hw.with_(BW=hw.BW * Fraction(2**40, 10**12)))
-    roof = ("c-write", "fma-one", "tile-reuse-ignored", "tb-tib")
+    roof = ("c-write", "fma-one", "tile-reuse-ignored", "tb-tib", "dtype-other")
     rates = {**{kind: c.R_roof for kind, c in wrong.items()}, "no-ceiling": t.memory_rate}
     times = {**{kind: c.t_ideal for kind, c in wrong.items()}, "no-ceiling": t.t_memory}   # F / R_roof
     bound = {kind: ("memory" if c.cost.I < c.hw.ridge else "compute") for kind, c in wrong.items()}
@@ -200,8 +206,8 @@ def exercises(w4) -> ex.Exercises:
 FIG_LABEL = {"fontsize": 10, "color": "dimgray"}
 
 
-def draw_roofline(ax, hw, I_min: float, I_max: float) -> None:
-    """The two lines and the ridge point on log–log axes, rates in TFLOPs/s.
+def draw_roofline(ax, hw, I_min: float, I_max: float, dtype: str = "FP32") -> None:
+    """The two lines and the ridge point on log–log axes, rates in TFLOPs/s (TOPS for an integer `dtype`).
 
     Labels sit beside the lines, never on them: the memory label runs parallel above the slope
     (slope 1 on log–log axes, rotated with the axes), the ceiling label above the flat part, right-aligned at
@@ -216,11 +222,12 @@ def draw_roofline(ax, hw, I_min: float, I_max: float) -> None:
     from roofline.show import style
 
     TERA = float(fmt.TERA)
+    u = unit_fields(dtype)
     P, BW, ridge = float(hw.P), float(hw.BW), float(hw.ridge)
-    ceiling = ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} TFLOPs/s",
+    ceiling = ax.text(I_max / 1.1, P / TERA * 1.3, f"연산 상한\nP = {fmt.number(hw.P / TERA, 3)} {u['u-rate']}",
                       ha="right", va="bottom", **FIG_LABEL)
     ridge_label = ax.annotate(
-        f"분기점 I* = P/BW\n= {fmt.number(hw.ridge, 3)} FLOPs/Byte",
+        f"분기점 I* = P/BW\n= {fmt.number(hw.ridge, 3)} {u['u-I']}",
         xy=(ridge, P / TERA), xytext=(ridge * 1.4, P / TERA / 5), ha="left", va="top",
         arrowprops={"arrowstyle": "->", "color": "gray"}, fontsize=10,
     )
@@ -238,8 +245,8 @@ def draw_roofline(ax, hw, I_min: float, I_max: float) -> None:
     angle = math.degrees(math.atan2(R_text, I_text))   # direction (x, y): slope 1 in log–log coordinates
     ax.text(I_text, R_text, f"메모리 상한 BW×I (BW = {fmt.number(hw.BW / TERA, 3)} TB/s)", rotation=angle,
             rotation_mode="anchor", transform_rotates_text=True, ha="left", va="bottom", **FIG_LABEL)
-    ax.set_xlabel("산술 강도 I (FLOPs/Byte, 로그 축)")
-    ax.set_ylabel("성능 상한 R (TFLOPs/s, 로그 축)")
+    ax.set_xlabel(f"산술 강도 I ({u['u-I']}, 로그 축)")
+    ax.set_ylabel(f"성능 상한 R ({u['u-rate']}, 로그 축)")
     style.plain_log_ticks(ax)
 
 
@@ -270,17 +277,18 @@ def roofline_figure(w4):
     from roofline.show.style import Figure
 
     TERA = float(fmt.TERA)
+    u = unit_fields(w4.dtype)
     cases = week4_cases(w4)
     I_values = [float(c.cost.I) for c in cases] + [float(w4.roofline.ridge)]
     fig = Figure(figsize=(6.4, 4.4))   # narrow: the labels stay legible when a phone shrinks the picture
     ax = fig.subplots()
-    draw_roofline(ax, w4.roofline, min(I_values) / 4, max(I_values) * 8)
+    draw_roofline(ax, w4.roofline, min(I_values) / 4, max(I_values) * 8, w4.dtype)
     for index, case in enumerate(cases):
         color = case_color(index)   # shared mapping: 0 = 재사용 없음, then the tiles in order
         I, R = float(case.cost.I), float(case.timing.R_roof) / TERA
         ax.plot(I, R, "o", ms=8, color=color, zorder=3,
                 label=f"{ko.case(case)}: I = {fmt.decimal(case.cost.I, 3)}, R = {fmt.tera(case.timing.R_roof, 3)}")
-    ax.legend(loc="lower right", fontsize=10, framealpha=0.95, title="I (FLOPs/Byte), R (TFLOPs/s)", title_fontsize=9)
+    ax.legend(loc="lower right", fontsize=10, framealpha=0.95, title=f"I ({u['u-I']}), R ({u['u-rate']})", title_fontsize=9)
     ax.set_title(f"{ex.shape(w4.N)} {w4.dtype} 행렬곱의 Roofline 상한 (점은 측정값이 아닌 모델 상한)", fontsize=11)
     return fig
 

@@ -643,19 +643,21 @@ def exercises(w4) -> ex.Exercises:
               ex.Step(f"두 Q의 비 = {ex.number(Qb)} / {ex.number(Qa)} = {fmt.number(ratio, 6)}, 1/{k} = {fmt.number(Fraction(1, k), 6)}: "
                    f"A·B 읽기만 1/{k}이 되고 C 쓰기는 그대로이므로 {dict(choices)[key]}", key, "bound"))
     # the common mistakes: the same model call with one term or input changed (exercises.matmul_variants)
-    wrong1 = ex.matmul_variants(n, t, s2)
-    wrong2 = {**{kind: c.Q_read for kind, c in ex.matmul_variants(N1, T1, s2).items()}, "c-counted": big.Q}
+    s_o = ex.other_size(w4.catalog, d2)
+    wrong1 = ex.matmul_variants(n, t, s2, s_other=s_o)
+    wrong2 = {**{kind: c.Q_read for kind, c in ex.matmul_variants(N1, T1, s2, s_other=s_o).items()}, "c-counted": big.Q}
     wrong3 = {kind: which(Fraction(ex.matmul_variants(N1, T_b, s2)[kind].Q, c.Q))
               for kind, c in ex.matmul_variants(N1, T_a, s2).items() if kind in ("c-write", "c-read")}
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
                  "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
                  ex.formula(small.derivation("Q")), steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
-                 mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes"),
+                 mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes",
+                                            "dtype-other"),
                                    lambda c: c.Q)),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
                  big.Q_read, ex.UNITS["GB"], f"A·B 읽기 = {big.derivation('Q_read').term.formula}, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
-                 mistakes=ex.named(wrong2, ("c-counted", "tile-reuse-ignored", "tile-reuse-twice", "bits-bytes"),
+                 mistakes=ex.named(wrong2, ("c-counted", "tile-reuse-ignored", "tile-reuse-twice", "bits-bytes", "dtype-other"),
                                    lambda v: v)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
                  key, ex.CHOICE, f"{ex.formula(cost_a.derivation('Q'))}에서 T와 상관없는 항을 본다", steps3, choices,

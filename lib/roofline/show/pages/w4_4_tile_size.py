@@ -573,6 +573,7 @@ def big_tile_section(w4) -> dict:
     big = Timing(kernels.matmul_tiled(w4.N, T_big, w4.s, w4.s), hw)
     src = why.sources(w4)
     return {"ridge": why.number(hw.derivation("I*"), 3, src), "hw-name": hw.name or "주어진 하드웨어",
+            "unit-I": ko.units(w4.dtype)["unit-I"],
             "I-big": why.decimal(big.cost.derivation("I"), 3, src), "t-compute": why.ms(big.derivation("t_compute"), 3, src),
             "t-memory": why.ms(big.derivation("t_memory"), 3, src), "t-ideal": why.ms(big.derivation("t_ideal"), 3, src),
             "big-verdict": big_verdict(big, T_big, src)}
@@ -682,10 +683,11 @@ def exercises(w4) -> ex.Exercises:
     # the common mistakes, each the same buffers or reads with one term or input changed
     bits_one = buffers.tile_buffers(TM, TN, TK, 8 * s2, s_acc)
     wrong1 = {"double-buffer-extra": two.inputs, "acc-counted": one.total, "one-input": one.A,
-              "bits-bytes": bits_one.inputs, "dtype-other": buffers.tile_buffers(TM, TN, TK, w4.s, s_acc).inputs}
+              "bits-bytes": bits_one.inputs, "dtype-other": buffers.tile_buffers(TM, TN, TK, ex.other_size(cat, d2), s_acc).inputs}
     wrong2 = {"double-buffer": one.total, "acc-input-dtype": buffers.tile_buffers(TM, TN, TK, s2, s2, copies=2).total,
               "acc-doubled": two.inputs + 2 * two.acc,
-              "bits-bytes": buffers.tile_buffers(TM, TN, TK, 8 * s2, 8 * s_acc, copies=2).total}
+              "bits-bytes": buffers.tile_buffers(TM, TN, TK, 8 * s2, 8 * s_acc, copies=2).total,
+              "dtype-other": buffers.tile_buffers(TM, TN, TK, ex.other_size(cat, d2), s_acc, copies=2).total}
     single = buffers.tile_buffers(FM, FN, FK, s2, s_acc)
     wrong3 = {"double-buffer": "fits" if single.inputs <= limit else "no",
               "acc-counted": "fits" if fit.total <= limit else "no"}
@@ -693,7 +695,8 @@ def exercises(w4) -> ex.Exercises:
         wrong3["per-sm-block"] = "fits" if fit.inputs <= gpu.sm.smem else "no"
         wrong3["reserved-added"] = "fits" if fit.inputs + gpu.sm.smem_reserved <= limit else "no"
     wrong4 = {"tile-reuse-ignored": kernels.matmul_no_reuse(N1, s2, s2).Q_read, "c-counted": reads.Q,
-              "bits-bytes": kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, 8 * s2, 8 * s2).Q_read}
+              "bits-bytes": kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, 8 * s2, 8 * s2).Q_read,
+              "dtype-other": kernels.matmul_tiles(N1, N1, N1, T_mm, T_mm, T_K, *[ex.other_size(cat, d2)] * 2).Q_read}
     return ex.Exercises("④", (
         ex.Question("④-1", f"{ex.dtype_text(d2, s2)} 행렬곱의 직사각 타일 {ko.particle(tile, '이/가')} 붙잡는 A·B 입력 버퍼(한 벌)는?",
                  one.inputs, ex.UNITS["KiB"], f"{ex.formula(one_['A'])}, {ex.formula(one_['B'])}, {ex.formula(one_['inputs'])}, KiB = 2¹⁰ Byte", steps1,
@@ -705,7 +708,8 @@ def exercises(w4) -> ex.Exercises:
                  "합친 공간은?", two.total, ex.UNITS["KiB"], ", ".join(ex.formula(two_[k]) for k in ("A", "B", "acc", "total")), steps2,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc, dtype=d2, machine=gpu.key,
                                 on_chip=two.inputs),
-                 mistakes=ex.named(wrong2, ("double-buffer", "acc-input-dtype", "acc-doubled", "bits-bytes"), lambda v: v,
+                 mistakes=ex.named(wrong2, ("double-buffer", "acc-input-dtype", "acc-doubled", "bits-bytes", "dtype-other"),
+                                   lambda v: v,
                                    BUFFER_HINTS)),
         ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {fmt.integer(FM)}×{fmt.integer(FN)}×{fmt.integer(FK)}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
                  f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
@@ -718,7 +722,7 @@ def exercises(w4) -> ex.Exercises:
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
                  f"A·B 읽기 = {reads.derivation('Q_read').term.formula}: T_K는 약분된다", steps4,
                  given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2, dtype=d2),
-                 mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes"), lambda v: v)),
+                 mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes", "dtype-other"), lambda v: v)),
     ))
 
 

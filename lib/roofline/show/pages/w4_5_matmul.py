@@ -335,6 +335,7 @@ def headline_section(w4) -> dict:
     return {"headline": headline(cases, src),
             "shape": why.around(why.var("N", w4.N, src), ex.shape(w4.N)),
             "dtype": w4.dtype, "acc-dtype": ko.particle(w4.dtype, "으로/로"),
+            "unit-I": ko.units(w4.dtype)["unit-I"],
             "hw-name": w4.roofline.name or "주어진 하드웨어", "t-first": why.ms(base.timing.derivation("t_ideal"), 3, src),
             "last-label": why.case(last, src),
             "tile-list": why.listed("tiles", w4.tiles, w4.origin("tiles"), "·".join(str(T) for T in w4.tiles))}
@@ -576,16 +577,17 @@ def exercises(w4) -> ex.Exercises:
     t2 = Timing(plain, hw)
     steps2 = (ex.matmul_steps(N5, None, s2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
     # the common mistakes: the cost a mistake gives on the same machine, the two times combined otherwise than by max
-    wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s).items()}
+    wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s, s_other=s2).items()}
     wrong1.update({"ideal-sum": t1.t_compute + t1.t_memory, "ideal-min": min(t1.t_compute, t1.t_memory)})
     wrong2 = {kind: Timing(c, hw).t_memory for kind, c in ex.matmul_variants(N5, None, s2).items()}
-    wrong2["dtype-other"] = Timing(kernels.matmul_no_reuse(N5, s, s), hw).t_memory
+    s_o = ex.other_size(cat, d2)   # the dtype a student takes for d2 (FP32 for FP16)
+    wrong2["dtype-other"] = Timing(kernels.matmul_no_reuse(N5, s_o, s_o), hw).t_memory
     questions = [
         ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
                  "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
                  f"{ex.formula(t1.derivation('t_ideal'))}, {ex.formula(cost1.derivation('Q'))}", (F1, Q1, *times1),
                  given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
-                 mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored"),
+                 mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored", "dtype-other"),
                                    lambda v: v)),
         ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
                  "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"],
@@ -604,7 +606,7 @@ def exercises(w4) -> ex.Exercises:
         wrong3 = {"c-write": 2 * s2 * N5 * hw.ridge / (2 * N5),
                   "fma-one": kernels.tile_threshold(N5, 2 * hw.ridge, s2, s2),
                   "ridge-inverted": kernels.tile_threshold(N5, 1 / hw.ridge, s2, s2),
-                  "dtype-other": kernels.tile_threshold(N5, hw.ridge, s, s)}
+                  "dtype-other": kernels.tile_threshold(N5, hw.ridge, s_o, s_o)}
         wrong3 = {kind: v for kind, v in wrong3.items() if v is not None}
         steps3 = (ridge, ex.derived(threshold_, "원소"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",

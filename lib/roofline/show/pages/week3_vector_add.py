@@ -74,7 +74,9 @@ def setup(w3) -> dict:
     ratio = named("P_BF16/P_FP32", P16 / P32)
     return {
         "L": why.var("L", w3.L, src), "dtype": w3.dtype, "machine": w3.preset.name, "s": why.var("s", w3.s, src),
-        "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12), "TFLOPs/s"),
+        "unit-rate": ko.units(w3.dtype)["unit-rate"],
+        "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12),
+                              fmt.unit("TFLOPs/s", w3.dtype)),
         "BW-tera": shown_number(hw.derivation("BW"), fmt.number(Fraction(hw.BW, 10**12)), src, Fraction(1, 10**12), "TB/s"),
         "warp": why.var("warp_size", WARP, src), "h100-SMs": why.var("SMs", gpu.SMs, src),
         "h100-fp32": why.tera(P32, 1, src), "h100-bf16": why.tera(P16, 1, src),
@@ -437,10 +439,11 @@ def exercises(w3) -> ex.Exercises:
     machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
     # the common mistakes, each the same model call with one term or input changed
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
-              "dtype-other": kernels.vector_add(L1, s)}
+              "dtype-other": kernels.vector_add(L1, ex.other_size(cat, d2))}
     wrong2 = {"ideal-sum": t2.t_compute + t2.t_memory, "ideal-min": min(t2.t_compute, t2.t_memory),
-              "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal}
-    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * s),
+              "out-write": Timing(Cost(three.F, three.Q_read, 0), hw).t_ideal,
+              "dtype-other": Timing(Cost(three.F, 3 * s2 * L, s2 * L), hw).t_ideal}
+    wrong3 = {"c-vector": w3.capacity // (2 * s2), "dtype-other": w3.capacity // (3 * ex.other_size(cat, d2)),
               "bits-bytes": w3.capacity // (3 * 8 * s2)}
     wrong4 = {"c-write": Timing(Cost(heavy.F, heavy.Q_read, 0), hw).bound,
               "bits-bytes": Timing(kernels.elementwise(L, 8 * s, reads=2, flops=f), hw).bound}
@@ -457,7 +460,7 @@ def exercises(w3) -> ex.Exercises:
                  f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                 machine=w3.hardware, units="CUDA Core"),
-                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write", "dtype-other"), lambda v: v, VECTOR_HINTS)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),

@@ -42,7 +42,8 @@ def problem_table(w4) -> dict:
             "shape": why.around(why.var("N", N, src), ex.shape(N)), "dtype": w4.dtype,
             "tiles": tiles, "tiles-compared": why.particle(tiles, "으로/로"), "ridge": ridge,
             "small-shape": why.around(n, f"{w4.small_N}×{w4.small_N}"),
-            "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}")}
+            "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}"),
+            "unit-I": ko.units(w4.dtype)["unit-I"]}
 
 
 def bw_row(w4) -> str:
@@ -53,12 +54,13 @@ def bw_row(w4) -> str:
 def problem_rows(w4) -> list[tuple[str, str]]:
     """The problem's table as text, row by row (the page's table carries the records of its numbers; a student's
     variant of the worksheet shows these rows for its own problem, with the machine named when it is a real GPU)."""
-    hw, N = w4.roofline, w4.N
+    hw, N, u = w4.roofline, w4.N, ko.units(w4.dtype)
     rows = [("행렬 크기", f"{ex.shape(N)} (A, B, C 모두, {ko.nbsp(f'N = {fmt.integer(N)}')})"),   # (the number first: the page's cell is its button)
             ("자료형", f"{w4.dtype}, 원소와 중간 합 모두 원소당 {fmt.integer(w4.s)} Byte"),
-            ("최대 연산 성능 P", f"{fmt.power10(hw.P)} FLOPs/s ({ko.nbsp(f'{fmt.number(hw.P / fmt.TERA, 3)} TFLOPs/s')})"),
+            ("최대 연산 성능 P", f"{fmt.power10(hw.P)} {u['unit-rate-base']} "
+                               f"({ko.nbsp(fmt.number(hw.P / fmt.TERA, 3) + ' ' + u['unit-rate'])})"),
             (bw_row(w4), f"{fmt.power10(hw.BW)} Byte/s"),
-            ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} FLOPs/Byte"),
+            ("분기점 I* = P/BW", f"{fmt.number(hw.ridge, 3)} {u['unit-I']}"),
             ("타일 한 변 T", ", ".join(fmt.integer(T) for T in w4.tiles))]
     return rows + ([("하드웨어", w4.preset.name)] if w4.hardware != "course" else [])
 
@@ -125,32 +127,43 @@ BUFFER_HINTS = {
     "one-input": "A 조각과 B 조각을 모두 붙잡는다.",
     "acc-counted": "중간 합은 입력 버퍼와 따로 센다.",
     "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
+    "dtype-other": ex.MATMUL_HINTS["dtype-other"],
 }
 NO_REUSE_HINTS = {**BUFFER_HINTS, "one-input": "A와 B의 원소를 하나씩 붙잡는다."}
 
 
-def sheet_mistakes(N: int, T: int | None, s: int, hw, b) -> dict[str, tuple]:
+def sheet_mistakes(N: int, T: int | None, s: int, hw, b, s_other: int) -> dict[str, tuple]:
     """row → the common mistakes of a worksheet cell, each computed with the model from the case's own numbers:
-    the cost a mistake gives (`exercises.matmul_variants`) on the same machine, or the two times combined otherwise
-    than by max; the buffers in bits, with one input, with the partial sums."""
-    variants = ex.matmul_variants(N, T, s)
+    the cost a mistake gives (`exercises.matmul_variants`, `s_other` the element size of the dtype most often taken
+    for the problem's) on the same machine, or the two times combined otherwise than by max; the buffers in bits,
+    in the other dtype, with one input, with the partial sums."""
+    variants = ex.matmul_variants(N, T, s, s_other=s_other)
     times = {kind: Timing(cost, hw) for kind, cost in variants.items()}
     right = Timing(kernels.matmul_no_reuse(N, s, s) if T is None else kernels.matmul_tiled(N, T, s, s), hw)
     combined = {"ideal-sum": right.t_compute + right.t_memory, "ideal-min": min(right.t_compute, right.t_memory),
                 "no-ceiling": right.memory_rate}
-    bits = buffers.tile_buffers(T, T, T, 8 * s, 8 * s) if T else buffers.TileBuffers(8 * s, 8 * s, 8 * s)
-    buffer = {"one-input": b.A, "acc-counted": b.total}
+
+    def sized(size):
+        return buffers.tile_buffers(T, T, T, size, size) if T else buffers.TileBuffers(size, size, size)
+
+    bits, other = sized(8 * s), sized(s_other)
+    buffer = {"one-input": b.A, "acc-counted": b.total, "dtype-other": other.inputs}
     of = lambda quantity: lambda timing: getattr(timing, quantity)   # noqa: E731
     return {
         "F": ex.named(variants, ("fma-one",), lambda c: c.F),
-        "Q": ex.named(variants, ("c-write", "c-read", "bits-bytes", "tile-reuse-ignored", "output-per-k"), lambda c: c.Q),
-        "I": ex.named(variants, ("fma-one", "c-write", "tile-reuse-ignored"), lambda c: c.I),
-        "R_roof": ex.named(combined, ("no-ceiling",), lambda v: v) + ex.named(times, ("c-write",), of("R_roof")),
+        "Q": ex.named(variants, ("c-write", "c-read", "bits-bytes", "tile-reuse-ignored", "output-per-k", "dtype-other"),
+                      lambda c: c.Q),
+        "I": ex.named(variants, ("fma-one", "c-write", "tile-reuse-ignored", "dtype-other"), lambda c: c.I),
+        "R_roof": ex.named(combined, ("no-ceiling",), lambda v: v)
+                  + ex.named(times, ("c-write", "fma-one", "dtype-other"), of("R_roof")),
         "t_compute": ex.named(times, ("fma-one",), of("t_compute")),
-        "t_memory": ex.named(times, ("c-write", "tile-reuse-ignored"), of("t_memory")),
-        "t_ideal": ex.named(combined, ("ideal-sum", "ideal-min"), lambda v: v),
-        "inputs": ex.named(buffer, ("one-input", "acc-counted"), lambda v: v, BUFFER_HINTS if T else NO_REUSE_HINTS),
-        "acc": ex.named({"bits-bytes": bits.acc}, ("bits-bytes",), lambda v: v, BUFFER_HINTS),
+        "t_memory": ex.named(times, ("c-write", "tile-reuse-ignored", "dtype-other"), of("t_memory")),
+        "t_ideal": ex.named(combined, ("ideal-sum", "ideal-min"), lambda v: v)
+                   + ex.named(times, ("dtype-other",), of("t_ideal")),
+        "inputs": ex.named(buffer, ("one-input", "acc-counted", "dtype-other"), lambda v: v,
+                           BUFFER_HINTS if T else NO_REUSE_HINTS),
+        "acc": ex.named({"bits-bytes": bits.acc, "dtype-other": other.acc}, ("bits-bytes", "dtype-other"), lambda v: v,
+                        BUFFER_HINTS),
     }
 
 
@@ -198,7 +211,7 @@ def exercises(w4) -> ex.Exercises:
                        f"{ex.formula(made['A'])}, {ex.formula(made['B'])}", [*parts, inputs]),
             "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else ex.formula(made["acc"]), [acc]),
         }
-        mistakes = sheet_mistakes(N, c.T, s, hw, b)
+        mistakes = sheet_mistakes(N, c.T, s, hw, b, w4.catalog.bytes_per(ex.other_dtype(w4.catalog, w4.dtype)))
         on_chip = {"on_chip": b.inputs} if c.T else {}   # a tile's input buffers are held on chip (the variant rule)
         for row, name in rows:
             value, unit, hint, steps = values[row]
