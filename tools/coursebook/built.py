@@ -176,8 +176,10 @@ def site_files(build_dir: Path, root: Path = ROOT) -> list[str]:
     from coursebook.minify import compacted, own_scripts
 
     static = root / "_static"
-    # the build writes the course's own scripts compact (all compacted at once: one Node process)
-    compact = compacted({name: ((static / name).read_text(encoding="utf-8"), False) for name in own_scripts(static)})
+    # the build writes the course's own scripts compact, as ES modules whose imports name each other by digest
+    # (minify.compact_scripts; all compacted at once: one Node process)
+    compact = compacted({name: ((static / name).read_text(encoding="utf-8"), True) for name in own_scripts(static)},
+                        versioned=True)
     for path in sorted(static.rglob("*")) if static.is_dir() else []:
         if path.is_file():
             rel = path.relative_to(static).as_posix()
