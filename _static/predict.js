@@ -128,6 +128,25 @@ function mask(texts, keep) {
       if (button && !button.hasAttribute("data-why")) { button.dataset.why = why; button.disabled = disabled; }
     });
   }
+  // a number whose unit stands outside its why button ("6" in the button, "개, …" after it): the button's text and
+  // the start of the text after it, read together
+  for (const button of document.body.querySelectorAll("button[data-why]")) {
+    const next = button.nextSibling, own = button.firstChild;
+    if (keep.contains(button) || !own || own.nodeType !== 3 || !next || next.nodeType !== 3) continue;
+    pattern.lastIndex = 0;
+    const m = pattern.exec(own.nodeValue + next.nodeValue);
+    pattern.lastIndex = 0;
+    if (!m || m.index !== 0 || m[0].length <= own.nodeValue.length) continue;
+    const was = own.nodeValue, why = button.dataset.why, disabled = button.disabled;
+    own.nodeValue = "?";
+    button.disabled = true;
+    button.removeAttribute("data-why");
+    undo.push(() => {
+      if (own.nodeValue !== "?") return;
+      own.nodeValue = was;
+      if (!button.hasAttribute("data-why")) { button.dataset.why = why; button.disabled = disabled; }
+    });
+  }
   for (const element of document.body.querySelectorAll("[aria-label], [title]")) {
     if (keep.contains(element)) continue;
     for (const name of ["aria-label", "title"]) {

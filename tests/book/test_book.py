@@ -120,6 +120,7 @@ def test_an_edit_to_the_library_or_its_parameters_changes_the_execution_cache(tm
     class Config:
         nb_execution_mode = "cache"
         nb_execution_cache_path = ""
+        coursebook_dev = False   # (registered by sphinx_ext.setup: true only in `make serve`'s build)
 
     environment = dict(os.environ)
     sphinx_ext.on_config(App, Config)

@@ -151,7 +151,7 @@ def expect_matmul(course, N: int, T: int) -> dict:
     base = rl.Timing(kernels.matmul_no_reuse(N, s, s), hw)
     rows = []
     for label, t in (("재사용 없음", base), (f"T = {T}", rl.Timing(kernels.matmul_tiled(N, T, s, s), hw))):
-        rows.append([label, fmt.integer(t.cost.F), fmt.integer(t.cost.Q), fmt.decimal(t.cost.I, 6), fmt.tera(t.R_roof, 6),
+        rows.append([label, fmt.integer(t.cost.F), fmt.integer(t.cost.Q), fmt.decimal(t.cost.I, 6, grouping=True), fmt.tera(t.R_roof, 6),
                      fmt.ms(t.t_compute, 6), fmt.ms(t.t_memory, 6), fmt.ms(t.t_ideal, 6), ko.bound(t),
                      fmt.ratio(base.t_ideal / t.t_ideal)])
     sweep = {t: rl.Timing(kernels.matmul_tiled(N, t, s, s), hw) for t in matmul_tiles(course, N)}

@@ -294,6 +294,8 @@ CONTEXT = {
     "b-star": "the crossover batch of the GEMM section, which the batch answer ends on",
     "w-shape": "the weight's shape, the GEMM's setting",
     "Q-per-bf16": "BF16's Byte per element (the per-element table): the question asks for the time and the bound",
+    "unit-I": "the unit of intensity for the page's dtype (FLOPs/Byte or OPs/Byte), a word, not an answer",
+    "unit-rate": "the unit of performance for the page's dtype (TFLOPs/s or TOPs/s), a word, not an answer",
 }
 
 
