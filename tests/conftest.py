@@ -177,11 +177,7 @@ SEED_TIME = [  # label, BW×I, R_roof, compute, memory, ideal, limit, t0/t
 @lru_cache(maxsize=None)
 def seed_glued(stem: str) -> dict[str, dict]:
     """name → {mime: shown value} of chapter `stem` run with the seed's parameters (text unquoted)."""
-    from coursebook import editions
-    from roofline.show.glue import shown_text
-
-    glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=SEED_TOML)
-    return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
+    return shared_glued(stem, SEED_TOML)
 
 
 def seed_page(stem: str) -> dict[str, str]:
@@ -198,11 +194,40 @@ def live_glued(stem: str) -> dict[str, dict]:
 
 @lru_cache(maxsize=None)
 def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
+    return shared_glued(stem, course_path)
+
+
+# A chapter run in-process for a parameter file takes a CPU-second or two, and the modules that read it (tests/pages,
+# test_why, test_exercises, …) are spread over the workers, each of which ran it again. The first worker to run a
+# chapter for a file leaves what it glued in a folder of this run (SHARED: made by the controller before the workers
+# start, removed when it ends), and the others read it. Named by the contents of the chapter and of the parameter
+# file (each worker writes the next term's file to a temporary path of its own); within one run neither changes, so
+# a worker reads exactly what it would have computed (and a run without xdist computes it, as before).
+SHARED = "COURSE_TESTS_SHARED"   # (not ROOFLINE_*: those are build inputs, coursebook.built)
+
+
+def shared_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
+    import hashlib
+    import pickle
+
     from coursebook import editions
     from roofline.show.glue import shown_text
 
-    glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=course_path)
-    return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
+    md = CHAPTERS / f"{stem}.md"
+    folder = os.environ.get(SHARED)
+    kept = None
+    if folder and Path(folder).is_dir():
+        digest = hashlib.sha256(md.read_bytes() + b"\0" + (course_path or LIVE_TOML).read_bytes()).hexdigest()
+        kept = Path(folder) / f"glued-{stem}-{digest[:32]}.pickle"
+        if kept.is_file():
+            return pickle.loads(kept.read_bytes())
+    glued = editions.recompute(md, course_path=course_path)
+    shown = {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
+    if kept is not None:                 # written whole, then renamed: another worker never reads half a file
+        part = kept.with_suffix(f".{os.getpid()}")
+        part.write_bytes(pickle.dumps(shown))
+        os.replace(part, kept)
+    return shown
 
 
 # ---- how pytest-xdist shares the work ---------------------------------------------------------------------------
@@ -215,6 +240,15 @@ def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "heavy(seconds): a module of long flows, scheduled first (see conftest.py)")
+    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):   # the xdist controller
+        os.environ[SHARED] = tempfile.mkdtemp(prefix="roofline-test-run-")   # (the workers inherit it: shared_glued)
+
+
+def pytest_unconfigure(config):
+    if not hasattr(config, "workerinput") and os.environ.get(SHARED):
+        import shutil
+
+        shutil.rmtree(os.environ.pop(SHARED), ignore_errors=True)
 
 
 def pytest_collection_modifyitems(config, items):

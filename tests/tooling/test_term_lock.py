@@ -36,8 +36,9 @@ def problems(course) -> dict[tuple[str, str], str]:
 
 
 @pytest.fixture()
-def locked(course, tmp_path, monkeypatch):
-    monkeypatch.setattr(V, "_FOUND", {})                  # draw again under each change, not from the process's cache
+def locked(course, tmp_path):
+    """The lock of the library as it is: its draws are the process's (`variants._FOUND`, made once per page and term
+    and kept by every test here: each change below draws again into a cache of its own, which monkeypatch then drops)."""
     lock = tmp_path / "term-lock.json"
     handout.write_lock(course, path=lock)
     return lock
