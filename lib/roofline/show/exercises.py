@@ -88,6 +88,7 @@ KINDS = [
     _kind("FLOPs/s", ("GFLOPs/s", 10**9), ("TFLOPs/s", 10**12)),
     _kind("s", ("ms", Fraction(1, 10**3)), ("µs", Fraction(1, 10**6))),
     _kind("FLOPs/Byte"),
+    _kind("OPs/Byte"),   # an integer dtype's intensity (fmt.unit): predict's I question on ②'s INT8 states
     _kind("원소"),
     _kind("개"),
 ]

@@ -166,9 +166,10 @@ def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | 
                    + [Mistake(k, bound_key(Timing(c, hw)), choice_hints[k]) for k, c in other.items()])
     out = [bound]
     if intensity_why is not None:
-        out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, "FLOPs/Byte", f"{fmt.decimal(cost.I, 6, grouping=True)} FLOPs/Byte",
+        per_byte = fmt.unit("FLOPs/Byte", dtype)   # (OPs/Byte for an integer dtype, as the page writes it)
+        out.append(number("I", f"{label}의 산술 강도 I는?", cost.I, per_byte, f"{fmt.decimal(cost.I, 6, grouping=True)} {per_byte}",
                           intensity_why, [Mistake(k, c.I, hints[k]) for k, c in other.items()],
-                          inputs=[f"{fmt.integer(cost.F)} FLOPs", f"{fmt.integer(cost.Q)} Byte"]))
+                          inputs=[f"{fmt.integer(cost.F)} {fmt.unit('FLOPs', dtype)}", f"{fmt.integer(cost.Q)} Byte"]))
     text = ms_text or (lambda x: f"{fmt.ms(x, 6)} ms")
     if time != "t":
         value, formula = (t.t_compute, "F/P") if time == "t_compute" else (t.t_memory, "Q/BW")

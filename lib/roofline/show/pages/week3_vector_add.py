@@ -74,7 +74,7 @@ def setup(w3) -> dict:
     ratio = named("P_BF16/P_FP32", P16 / P32)
     return {
         "L": why.var("L", w3.L, src), "dtype": w3.dtype, "machine": w3.preset.name, "s": why.var("s", w3.s, src),
-        "unit-rate": ko.units(w3.dtype)["unit-rate"],
+        "unit-rate": ko.units(w3.dtype)["unit-rate"], "unit-I": ko.units(w3.dtype)["unit-I"],
         "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12),
                               fmt.unit("TFLOPs/s", w3.dtype)),
         "BW-tera": shown_number(hw.derivation("BW"), fmt.number(Fraction(hw.BW, 10**12)), src, Fraction(1, 10**12), "TB/s"),
