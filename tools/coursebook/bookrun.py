@@ -130,12 +130,18 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
             kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), RECORDS_ONLY]
         client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors, record_timing=record_timing,
                                 resources=resources, on_cell_start=started, **kwargs)
+        # the kernel process's own log (not the cells' output, which comes by messages) goes to a file, not to the
+        # command's stderr: ipykernel can log a ZeroMQ error while it shuts down, a traceback that is no failure
+        log = Path(sockets) / "kernel.log"
         try:
-            client.execute(cleanup_kc=True)
+            with log.open("wb") as kernel_log:
+                client.execute(cleanup_kc=True, stderr=kernel_log)   # (start_kernel's options, as nbclient documents)
         except DeadKernelError as err:
             cell = running.get("cell")
             where = f"cell {running['index']} ({cell.source[:80]!r})" if cell is not None else "its start"
-            raise DeadKernelError(f"the kernel died while running {where}: {err}") from err
+            said = log.read_text(encoding="utf-8", errors="replace").strip()[-1500:] if log.is_file() else ""
+            raise DeadKernelError(f"the kernel died while running {where}: {err}"
+                                  + (f"\n(the kernel's log: {said})" if said else "")) from err
     return nb
 
 
