@@ -406,7 +406,8 @@ def out_of_room(err: BaseException | None, build_dir: Path) -> str | None:
     subprocess that failed) the build's disk has less than ROOM left. None if it is not that."""
     import errno
 
-    seen, full = set(), err is None and shutil.disk_usage(build_dir if build_dir.exists() else ROOT).free < ROOM
+    free = shutil.disk_usage(build_dir if build_dir.exists() else ROOT).free
+    seen, full = set(), err is None and free < ROOM
     while err is not None and id(err) not in seen and not full:
         seen.add(id(err))
         full = (isinstance(err, OSError) and err.errno in (errno.ENOSPC, errno.EDQUOT)
@@ -414,7 +415,6 @@ def out_of_room(err: BaseException | None, build_dir: Path) -> str | None:
         err = getattr(err, "orig", None) or err.__cause__ or err.__context__
     if not full:
         return None
-    free = shutil.disk_usage(build_dir if build_dir.exists() else ROOT).free
     return (f"{build_dir}: 디스크에 빈 자리가 없다 (남은 자리 {free / 2**20:,.1f} MiB). 자리를 비운 뒤 같은 명령을 "
             "다시 실행하자")
 
