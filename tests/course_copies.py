@@ -23,6 +23,15 @@ def copy_checkout(copy: Path) -> Path:
     return copy
 
 
+def copy_caches(copy: Path) -> Path:
+    """The checkout's execution cache and its kept variants draws (coursebook.handout.memo), copied into the copy's
+    _build: both are keyed by the library's bytes, so the copy runs and draws only what its own change touches."""
+    for name in (".jupyter_cache", ".variants"):
+        if (ROOT / "_build" / name).is_dir():
+            shutil.copytree(ROOT / "_build" / name, copy / "_build" / name)
+    return copy
+
+
 def copy_editions(copy: Path) -> Path:
     """The .ipynb editions `make book` built in this checkout, copied beside the copy's chapters: they are
     git-ignored, so `copy_checkout` (a fresh clone) has none, and a checkout after `make book` has them."""

@@ -28,7 +28,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import copy_checkout, env_for
+from course_copies import copy_caches, copy_checkout, env_for
 
 pytestmark = pytest.mark.heavy(150)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -62,9 +62,7 @@ def sphinx_only(repo: Path) -> subprocess.CompletedProcess:
 def good_copy(tmp_path_factory) -> Path:
     """A copy of the checkout with the execution cache and a good build in _build/html (every page there)."""
     copy = tmp_path_factory.mktemp("failures") / "good"
-    copy_checkout(copy)
-    if (ROOT / "_build" / ".jupyter_cache").is_dir():
-        shutil.copytree(ROOT / "_build" / ".jupyter_cache", copy / "_build" / ".jupyter_cache")
+    copy_caches(copy_checkout(copy))
     if (ROOT.parent / "shared").is_dir():
         (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
     # the good build is the one `make test` made of this very checkout (the same sources, cache and tooling), so

@@ -273,15 +273,13 @@ def test_a_fresh_clone_builds_its_editions_and_nbval_runs_them(tmp_path):
     without the Sphinx build: the pages are another test's) writes every one, each pinned by the sha256 of the wheel
     the clone's site publishes; nbval re-runs one of them there (`make test` re-runs all of this checkout's)."""
     import hashlib
-    import shutil
 
-    from course_copies import copy_checkout, env_for
+    from course_copies import copy_caches, copy_checkout, env_for
     from coursebook import live
 
     clone = copy_checkout(tmp_path / "clone")
     assert not list((clone / "chapters").glob("*.ipynb")), "a fresh clone has editions"
-    if (ROOT / "_build" / ".jupyter_cache").is_dir():   # the chapters' runs (only the rendering is tested here)
-        shutil.copytree(ROOT / "_build" / ".jupyter_cache", clone / "_build" / ".jupyter_cache")
+    copy_caches(clone)   # the chapters' runs (only the rendering is tested here)
     python = Path(sys.executable)
     made = subprocess.run([str(python), "-m", "coursebook", "book"], cwd=clone, env=env_for(clone),
                           capture_output=True, text=True, timeout=1200)

@@ -97,3 +97,20 @@ def test_a_lock_holds_its_course_file_and_every_page_and_says_nothing_of_another
     handout.write_lock(course, path=other)
     data = json.loads(other.read_text(encoding="utf-8"))
     assert data["course"] == handout.course_digest(course) and set(data["pages"]) == set(handout.varied_pages())
+
+
+def test_a_kept_draw_is_the_librarys_and_a_damaged_one_is_drawn_again(course, tmp_path):
+    """The variants a build keeps (`handout.page_body(…, memo)`, read by `make check` and the answer key): the same
+    bytes as a fresh draw, kept under the library's and the course file's digests; a kept file changed in one byte
+    is not trusted but drawn again (and kept right)."""
+    module = handout.varied_pages()["measured"]
+    fresh = handout.page_body(module, course)
+    memo = tmp_path / ".variants"
+    assert handout.page_body(module, course, memo) == fresh
+    [kept] = memo.glob("*/measured.*.json")
+    assert handout.course_digest(course) in kept.name and handout.digest_of(fresh) in kept.name
+    damaged = bytearray(fresh)
+    damaged[len(damaged) // 2] ^= 1
+    kept.write_bytes(bytes(damaged))
+    assert handout.page_body(module, course, memo) == fresh
+    assert [p.read_bytes() for p in memo.glob("*/measured.*.json")] == [fresh]

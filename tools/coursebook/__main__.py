@@ -387,7 +387,8 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
         if check_site:
             site_lines += editions.site_problems(md, now, site, ROOT)
     from coursebook import handout
-    problems += handout.frozen_problems(course)   # a commit that would give students other problems mid-term
+    # a commit that would give students other problems mid-term (the draws the site build kept, if of this library)
+    problems += handout.frozen_problems(course, memo=handout.memo(site if site is not None else ROOT / "_build"))
     problems += site_lines
     if term:   # every other line follows from the new term: the command that fixes it is the refresh
         problems = [f"{TERM}: {TERM_FIX}", *term,

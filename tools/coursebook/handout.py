@@ -24,6 +24,7 @@ import io
 import json
 import os
 import re
+import shutil
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -66,9 +67,35 @@ def _json(data) -> str:
     return json.dumps(data, ensure_ascii=False, separators=(",", ":"))
 
 
-def page_body(module, course) -> bytes:
-    """The page's variants file (`roofline.show.variants.page_file` for the course's problem), as published."""
-    return _json(V.page_file(module, getattr(course, module.VARIANTS.problem))).encode("utf-8")
+def page_body(module, course, memo: Path | None = None) -> bytes:
+    """The page's variants file (`roofline.show.variants.page_file` for the course's problem), as published.
+
+    `memo` (a build folder's `.variants`, given by the commands, never by code that may have changed the library in
+    its own process): the body kept there for this library and term, if its digest holds, else drawn and kept. The
+    draw is a pure function of the library's bytes and the course file's, which name the entry (a few seconds per
+    term: the site build, `make check` and the answer key would each draw it again)."""
+    if memo is None:
+        return _json(V.page_file(module, getattr(course, module.VARIANTS.problem))).encode("utf-8")
+    from coursebook.sphinx_ext import library_hash
+
+    folder = memo / library_hash(Path(V.__file__).resolve().parents[1])
+    name = f"{module.__name__.rsplit('.', 1)[-1]}.{course_digest(course)}"
+    for kept in folder.glob(f"{name}.*.json"):
+        body = kept.read_bytes()
+        if kept.name == f"{name}.{digest_of(body)}.json":
+            return body
+    body = page_body(module, course)
+    try:   # (a folder per library: the others are of code that is gone)
+        for old in memo.glob("*/"):
+            if old != folder:
+                shutil.rmtree(old, ignore_errors=True)
+        folder.mkdir(parents=True, exist_ok=True)
+        partial = folder / f".{name}.{os.getpid()}.tmp"
+        partial.write_bytes(body)
+        partial.replace(folder / f"{name}.{digest_of(body)}.json")
+    except OSError:   # only a memo: a read-only or full disk draws again next time
+        pass
+    return body
 
 
 def digest_of(body: bytes) -> str:
@@ -118,18 +145,18 @@ def write_lock(course, digests: dict[str, str] | None = None, path: Path | None 
     return data
 
 
-def page_digests(course) -> dict[str, str]:
-    """page → the digest of the variants file the library draws now for `course`."""
-    return {name: digest_of(page_body(module, course)) for name, module in varied_pages().items()}
+def page_digests(course, memo: Path | None = None) -> dict[str, str]:
+    """page → the digest of the variants file the library draws now for `course` (`memo`: page_body's)."""
+    return {name: digest_of(page_body(module, course, memo)) for name, module in varied_pages().items()}
 
 
-def thawed(course, path: Path | None = None, now: dict[str, str] | None = None) -> list[str]:
+def thawed(course, path: Path | None = None, now: dict[str, str] | None = None, memo: Path | None = None) -> list[str]:
     """The pages whose variants file would differ from the one the term published, for the term in the lock
     (course.toml as it was when the term started); [] for another course file (a new term: its build locks it)."""
     lock = read_lock(path)
     if lock is None or lock["course"] != course_digest(course):
         return []
-    now = page_digests(course) if now is None else now
+    now = page_digests(course, memo) if now is None else now
     return sorted(name for name in {*now, *lock["pages"]} if now.get(name) != lock["pages"].get(name))
 
 
@@ -140,13 +167,18 @@ def thawed_line(pages: list[str], path: Path | None = None) -> str:
             f"`{NEW_TERM}`으로 새 학기를 일부러 시작하자(모든 학생의 문제가 바뀐다)")
 
 
-def frozen_problems(course, path: Path | None = None) -> list[str]:
+def frozen_problems(course, path: Path | None = None, memo: Path | None = None) -> list[str]:
     """`make check`'s lines for the term lock: none when the library draws what the term published."""
-    pages = thawed(course, path)
+    pages = thawed(course, path, memo=memo)
     return [thawed_line(pages, path)] if pages else []
 
 
 _DEV_BODIES: dict[tuple[str, str], bytes] = {}
+
+
+def memo(build_dir: Path) -> Path:
+    """Where a build folder keeps the variants files it drew (page_body's `memo`)."""
+    return build_dir / ".variants"
 
 
 def variant_files(outdir: Path, course=None, pages: list[Path] | None = None, freeze: bool = True) -> dict[str, int]:
@@ -168,7 +200,7 @@ def variant_files(outdir: Path, course=None, pages: list[Path] | None = None, fr
         shown = json.loads(_QUIZ_DATA.search(text).group(1).replace("<\\/", "</"))
         if shown != module.exercises(problem).data():
             raise ParameterError(f"{name}: 페이지의 연습 문제가 course.toml의 값으로 계산한 것과 다르다. make book을 다시 하자")
-        body = page_body(module, course) if freeze else _DEV_BODIES.get((name, course_digest(course)))
+        body = page_body(module, course, memo(outdir.parent)) if freeze else _DEV_BODIES.get((name, course_digest(course)))
         if body is None:   # (`make serve`: the library's modules are imported afresh when one changes, this with them)
             body = _DEV_BODIES[name, course_digest(course)] = page_body(module, course)
         digest = digests[name] = digest_of(body)
@@ -306,7 +338,7 @@ def published_term(course=None, site: Path | None = None) -> tuple[str, dict[str
     if changed:
         raise ParameterError(f"course.toml이 장의 매개변수 셀과 다르다 ({changed[0]}; 새 학기 값?): 사이트가 보이지 않는 "
                              "학기로 만들지 않는다. `make refresh`로 사이트를 새 학기로 만들거나 course.toml을 되돌리자")
-    digests = page_digests(course)
+    digests = page_digests(course, memo(site.parent))
     moved = thawed(course, now=digests)
     if moved:
         raise ParameterError(thawed_line(moved))
