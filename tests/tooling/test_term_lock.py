@@ -2,10 +2,13 @@
 digest of the variants file the site serves. A commit that keeps course.toml keeps every student's problem byte for
 byte, or `make check` names the pages whose problems it would change and the command that starts a new term.
 
-- For this term and the next: a fresh lock holds; 40 identifiers' problems (conditions, statements, answers, mistake
-  tables: the page's variants file) are recorded; then library changes that keep course.toml — an axis reordered, the
-  variants kept per page lowered, a mistake's message reworded — either leave all 40 problems as they were or are named
-  by the check's Korean line, with `make new-term`. A docstring-like change (nothing drawn differs) is not named.
+- For this term and the next: a fresh lock holds and names nothing.
+- For the term in force: 40 identifiers' problems (conditions, statements, answers, mistake tables: the page's
+  variants file) are recorded; then library changes that keep course.toml — an axis reordered, the variants kept per
+  page lowered, a mistake's message reworded — either leave all 40 problems as they were or are named by the check's
+  Korean line, with `make new-term`. A docstring-like change (nothing drawn differs) is not named. (What the lock
+  compares is the drawn files' digests, whatever the term's values: the next term would draw every page twice more
+  per change to show the same.)
 - The checkout's committed lock is the live term's, and the library draws what it froze (else this fails with the
   check's own line: run `make new-term` only to start a new term on purpose).
 """
@@ -65,8 +68,17 @@ CHANGES = {
 CHANGING = {"fewer variants kept", "a mistake's message reworded"}
 
 
+@pytest.fixture()
+def live_locked(live_course, tmp_path):
+    lock = tmp_path / "term-lock.json"
+    handout.write_lock(live_course, path=lock)
+    return lock
+
+
 @pytest.mark.parametrize("change", CHANGES)
-def test_a_commit_that_keeps_course_toml_keeps_40_problems_or_the_check_names_it(course, locked, monkeypatch, change):
+def test_a_commit_that_keeps_course_toml_keeps_40_problems_or_the_check_names_it(live_course, live_locked, monkeypatch,
+                                                                                 change):
+    course, locked = live_course, live_locked
     before = problems(course)
     CHANGES[change](monkeypatch)
     monkeypatch.setattr(V, "_FOUND", {})
