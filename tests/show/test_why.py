@@ -250,10 +250,10 @@ def test_every_glued_number_of_a_page_has_its_derivation(stem, course):
         count, _, _, labelled = site_why.gate(kind, bundle, names)
         marked += count
         missing += [f"{key}: {gap}" for gap in site_why.refused(kind, bundle, names)]
-        labels += [(key, text, origin) for text, origin in labelled]
-    bad = [(key, text, origin) for key, text, origin in labels if not (
+        labels += [(key, text, origin, site_why.carried(bundle)) for text, origin in labelled]
+    bad = [(key, text, origin) for key, text, origin, recs in labels if not (
         site_why.is_name(text, origin) if origin.startswith("name:")
-        else site_why.origin_resolves(origin, {}, file, site_why.cell_names(source), source, bib))]
+        else site_why.origin_resolves(origin, recs, file, site_why.cell_names(source), source, bib))]
     print(f"{stem}: {marked} numbers made by why.* (measured, left to the build: {len(measured)}); "
           f"{len(labels)} labels and names")
     assert not missing and marked > 0, missing

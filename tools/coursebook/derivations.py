@@ -51,7 +51,9 @@ _TIMES_SYMBOL = re.compile(r"\s?[·×]\s?[A-Za-z]")   # "2·s", "3 × N": a coef
 
 def sentence_numbers(text: str, names=()) -> list[tuple[int, int]]:
     """(start, end) of each number a reader reads inside a glued text that is not itself a number; a number inside
-    one of `names` (the presets' names: "RTX 4090") is a name's."""
+    one of `names` (the presets' names: "RTX 4090", also with no-break spaces, as a table cell writes it) is a
+    name's."""
+    text = text.replace("\u00a0", " ")   # (one character for one: the spans stay the text's)
     for name in names:
         text = text.replace(name, "x" * len(name))
     return [m.span() for m in _IN_SENTENCE.finditer(text)
@@ -179,6 +181,15 @@ def gate(kind: str, bundle: dict, names=()) -> tuple[int, list[str], list[str], 
             else:
                 unmarked += [f"표의 칸 {cell!r}의 숫자 {cell[a:b]!r}" for a, b in uncovered(cell, found, names)]
     return count, missing, unmarked, labelled
+
+
+def carried(bundle: dict) -> dict:
+    """The records a glued value carries (a text's, a table's cells'): where a label's "derived:" origin resolves."""
+    record = bundle.get(WHY_MIME) or {}
+    found = dict(record.get("records", {}))
+    for cell in record.get("cells", []):
+        found.update(cell.get("records", {}))
+    return found
 
 
 def refused(kind: str, bundle: dict, names=()) -> list[str]:
@@ -357,9 +368,10 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     in_explorers, explorer_missing, explorer_records = explorer_numbers(glued_html, preset_names(file))
     cells, bib = cell_names(source), bib_keys(Path(app.srcdir))
     labelled = [(text, origin) for g in gated for text, origin in g.get("labels", [])]
+    known = {k: v for g in gated for k, v in g.get("records", {}).items()}
     bad = sorted(set(unresolved({**records, **explorer_records}, file, cells, source, bib)) | {
-        origin for _, origin in labelled
-        if not origin.startswith("name:") and not origin_resolves(origin, records, file, cells, source, bib)})
+        origin for _, origin in labelled if not origin.startswith("name:")
+        and not origin_resolves(origin, {**known, **records}, file, cells, source, bib)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
     coverage[pagename] = {"marked": len(numbers), "labels": len(labelled),
                           "missing": [f"{k}: {why}" for k, _, why in missing],

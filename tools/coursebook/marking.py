@@ -74,7 +74,7 @@ def gated(document, key: str, kind: str, data: dict, line: int | None) -> None:
     count, missing, unmarked, labels = rules.gate(kind, data, names)
     document.setdefault(GATE, []).append({"key": key, "line": line, "marked": count, "missing": missing,
                                           "unmarked": rules.refused(kind, data, names)[len(missing):],
-                                          "labels": labels})
+                                          "labels": labels, "records": rules.carried(data) if labels else {}})
 
 
 class MarkedText(PasteTextRole):

@@ -553,6 +553,45 @@ def label(value, origin: str, text: str | None = None) -> Shown:
     return Shown(said, {"parts": [], "records": {}, "labels": [{"at": 0, "length": len(said), "origin": origin}]})
 
 
+def label_of(symbol: str, x, src: dict, text: str | None = None) -> Shown:
+    """`label` of input `symbol` = `x`, its origin the input's in `src` (as `var` would name it): "T = 32"'s 32."""
+    origin = src.get((symbol, x)) or src.get(symbol)
+    if not isinstance(origin, str):
+        raise KeyError(f"why: no origin for label {symbol!r} = {x} (give it in `src`)")
+    return label(x, origin, text)
+
+
+def labelled(q: Quantity, text: str, src: dict) -> Shown:
+    """`label` of quantity `q` written as `text` ("P = 40"'s 40 in a row's name): an input's origin is its own
+    (`label_of`), a derived one's is its record ("derived:<id>"), which the label carries for the gate to check."""
+    if not q.derived:
+        return label_of(q.symbol, q.value, src, text)
+    of, recs = records(q, src)
+    made = label(text, "derived:" + of)
+    made.why["records"] = recs
+    return made
+
+
+def case_label(c, src: dict, nbsp: bool = False) -> str:
+    """`ko.case` as a row's label, no button: "T = 128" (128 a `label` with the tile side's origin), "재사용 없음";
+    `nbsp`: with no-break spaces (`ko.nbsp`, which a sentence's record would not survive)."""
+    from roofline.show import ko
+
+    if c.T is None:
+        return ko.case(c)
+    return sentence("T\u00a0=\u00a0" if nbsp else "T = ", label_of("T", c.T, src))
+
+
+def names_in(text: str, names) -> str:
+    """`text` with each of `names` in it marked as a name (`name`): "표준 어텐션 (GPT-2 medium)" with "GPT-2"."""
+    pieces, rest = [], text
+    while rest:
+        at, found = min(((rest.find(n), n) for n in names if n in rest), default=(len(rest), ""))
+        pieces += [rest[:at]] * bool(at) + ([name(found)] if found else [])
+        rest = rest[at + len(found):]
+    return sentence(*pieces) if any(n in text for n in names) else text
+
+
 NAME_WORD = re.compile(r"[A-Za-z][\w.+-]*")   # a word of a name: it begins with a letter ("GPT-2", "Level-1", "v1.1")
 
 

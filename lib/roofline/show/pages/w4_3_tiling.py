@@ -136,17 +136,20 @@ def counts(w4) -> dict:
 
     F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
                     closed_tile.derivation("Q_write"))
-    T_label = f"타일 재사용 ({t}×{t})"   # a row's name, not a button (a cell starting with a number reads as one)
+    side = why.label_of("T", t, src)   # a row's name, not a button (a cell starting with a number reads as one)
+    T_label = why.sentence("타일 재사용 (", side, "×", side, ")")
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
         ("K 단계 수", i(K), i(K, f"{fmt.integer(len(steps))} (타일마다)")),
         ("연산량 F", i(F_tile, f"{fmt.integer(tile_F)} FLOPs = (2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × "
                                f"{fmt.integer(len(steps))}단계"),
          i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
-        ("재사용 없음: A·B 읽기",
-         i(none_tile, f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B"),
+        ("재사용 없음: A·B 읽기",   # each number its own: T² outputs × N products × 2 inputs (the formula's 2) × s
+         why.sentence(i(outputs_tile), "출력 × ", why.var("N", n, src), "곱 × ",
+                      why.labelled(none_tile, "2", src),   # (the 2 of the formula T²·N·2·s: its record)
+                      "입력 × ", why.var("s", s, src), " B = ", i(none_tile), " B"),
          i(R0, f"{fmt.integer(none.cost.Q_read)} B")),
-        (f"{T_label}: A·B 읽기",
+        (why.sentence(T_label, ": A·B 읽기"),
          i(tile_tile, f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
                       f"{fmt.integer(sum(st.loads for st in steps) * s)} B"),
          i(RT, f"{fmt.integer(tile.cost.Q_read)} B")),
@@ -292,7 +295,8 @@ def cache_small(w4) -> dict:
         runs = [cachesim.simulate(n, t, capacity_tiles=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                 for o, _, g in _orders(G)]
         same &= len({r.misses for r in runs}) == 1
-        label = "없음" if capacity == 0 else ("무제한" if capacity is None else ko.nbsp(f"타일 {fmt.integer(capacity)}개"))
+        label = "없음" if capacity == 0 else ("무제한" if capacity is None else why.sentence(
+            "타일\u00a0", why.label(fmt.integer(capacity), "toml:week4.cache.small_capacities"), "개"))
         cells = [label]
         for r in runs:
             src = simulated_sources(small_sources(w4), r)
