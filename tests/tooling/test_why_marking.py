@@ -36,12 +36,11 @@ def notebook(values: dict) -> nbformat.NotebookNode:
     return nb
 
 
-def build(tmp_path, monkeypatch, said: str, cell: str = "나", pasted: str = "[안내서](https://example.org)"
-          ) -> tuple[BeautifulSoup, str, dict]:
+def build(tmp_path, monkeypatch, said: str, cell: str = "나", pasted: str = "[안내서](https://example.org)",
+          origin: str = "toml:week4.tiles") -> tuple[BeautifulSoup, str, dict]:
     """Build the one-page project with `said` as the glued sentence's tail, `cell` as a table cell's words and `pasted`
     as Markdown pasted in a sentence: (the page, the warnings, its records)."""
     from IPython.display import Markdown
-
     from sphinx.application import Sphinx
 
     from roofline.derive import var
@@ -50,7 +49,7 @@ def build(tmp_path, monkeypatch, said: str, cell: str = "나", pasted: str = "[�
     monkeypatch.setenv("ROOFLINE_COURSE", str(LIVE_TOML))
     src = {"N": "toml:week4.N"}
     n = why.integer(var("N", 4096), src)
-    label = why.sentence("T = ", why.label(32, "toml:week4.tiles"))   # a row's label: made, checked, no button
+    label = why.sentence("T = ", why.label(32, origin))   # a row's label: made, checked, no button
     values = {"n": n, "said": why.sentence("T = ", why.var("T", 32, {"T": "toml:week4.tiles"}), said),
               "table": tables.markdown(["경우", "N"], [[label, n], [n, cell]]), "pasted": Markdown(pasted)}
     root = tmp_path / "src"
@@ -103,3 +102,8 @@ def test_a_number_no_why_made_in_a_table_cells_words_stops_the_build(tmp_path, m
 def test_a_number_in_pasted_markdown_stops_the_build(tmp_path, monkeypatch):
     _, warned, _ = build(tmp_path, monkeypatch, "에서 끝난다", pasted="[안내서](https://example.org)의 9.0 열")
     assert "index.ipynb" in warned and "'pasted'" in warned and "'9.0'" in warned and "만들지 않았다" in warned, warned
+
+
+def test_a_labels_origin_that_does_not_resolve_stops_the_build(tmp_path, monkeypatch):
+    _, warned, _ = build(tmp_path, monkeypatch, "에서 끝난다", origin="toml:week4.no_such_key")
+    assert "'toml:week4.no_such_key'" in warned and "찾을 수 없다" in warned, warned
