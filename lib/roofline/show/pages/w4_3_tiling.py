@@ -85,7 +85,6 @@ def small_example(w4) -> dict:
     uses = named("uses", n_)                      # A[i, k] is used by the n outputs C[i, 0..n-1]
     K = named("K 단계 수", n_ / t_)
     piece = named("조각의 Byte", t_**2 * s_)
-    tile_count = named("출력 타일 수", (n_ / t_) ** 2)
     step = named("단계당 읽기", 2 * t_**2 * s_)  # an A piece and a B piece
     assert (uses.value, K.value, step.value) == (walk.uses(n)[0], len(steps), steps[0].loads * s)
     return {
