@@ -192,12 +192,16 @@ def carried(bundle: dict) -> dict:
     return found
 
 
+def not_names(labelled: list[tuple[str, str]]) -> list[str]:
+    """The names `why.name` marked (`gate`'s labels) that are not names (`is_name`), said as "이름 '최대 7.6배'"."""
+    return [f"이름 {text!r}" for text, origin in labelled if origin.startswith("name:") and not is_name(text, origin)]
+
+
 def refused(kind: str, bundle: dict, names=()) -> list[str]:
     """What in a glued value stops the build (`gate`): its numbers without a derivation, its numbers no `why.*` made,
     and a name `why.name` made that is not a name."""
     _, missing, unmarked, labelled = gate(kind, bundle, names)
-    return missing + unmarked + [f"이름 {text!r}" for text, origin in labelled
-                                 if origin.startswith("name:") and not is_name(text, origin)]
+    return missing + unmarked + not_names(labelled)
 
 
 def course_file(root: Path) -> Path:

@@ -70,10 +70,9 @@ def split(text: str, record: dict | None) -> list[nodes.Node]:
 
 def gated(document, key: str, kind: str, data: dict, line: int | None) -> None:
     """Keep the gate's result for glued value `key` (`derivations.gate`) in the page's doctree, in reading order."""
-    names = preset_names(document)
-    count, missing, unmarked, labels = rules.gate(kind, data, names)
+    count, missing, unmarked, labels = rules.gate(kind, data, preset_names(document))
     document.setdefault(GATE, []).append({"key": key, "line": line, "marked": count, "missing": missing,
-                                          "unmarked": rules.refused(kind, data, names)[len(missing):],
+                                          "unmarked": unmarked + rules.not_names(labels),
                                           "labels": labels, "records": rules.carried(data) if labels else {}})
 
 
