@@ -471,8 +471,8 @@ def blas(note) -> dict:
     n, s = note.blas.n, note.catalog.bytes_per(note.blas.dtype)
     src = {**why.NOTE_NAMES, "n": "toml:note.blas.n", "s": f"toml:dtypes.{note.blas.dtype}"}
     src[("name", "n")] = ("벡터 길이, 행렬 한 변", "")
-    rows = [(why.sentence(why.name(f"Level-{L.level}"), f" {L.name}"), why.decimal(L.cost.derivation("I"), 3, src), L.intensity, L.operation,
-             why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
+    rows = [(why.sentence(why.name(f"Level-{L.level}"), f" {L.name}"), why.decimal(L.cost.derivation("I"), 3, src),
+             L.intensity, L.operation, why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
             for L in gemm.blas_levels(n, s)]
     return {"blas-table": tables.markdown(
         ["수준·루틴", f"I (n = {fmt.integer(n)})", "I 식", "연산", "F (FLOPs)", "Q (Byte)"], rows, "lrllrr"),

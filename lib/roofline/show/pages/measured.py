@@ -179,8 +179,8 @@ def above_sentences(note) -> str:
             over = named("R_meas/R_smem", p.R_meas / p.R_smem)
             pieces = [f"{p.kernel.name}의 측정값은 Shared Memory 상한의 ", why.percent(over, 1, src),
                       "다. 이 측정값을 내려면 Shared Memory가 ",
-                      why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0, grouping=True), src, digits=0,
-                                scale=Fraction(1, 10**6), unit="MHz"),
+                      why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0, grouping=True), src,
+                                digits=0, scale=Fraction(1, 10**6), unit="MHz"),
                       " MHz 이상으로 돌아야 한다. FP32 최대 성능이 뜻하는 클럭 ",
                       why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1, grouping=True), src, digits=1, scale=Fraction(1, 10**6),
                                 unit="MHz"),
@@ -232,7 +232,8 @@ def attention_section(note) -> dict:
             continue
         src = sources(p.kernel, note.catalog)
         preset = note.catalog.presets[p.kernel.gpu]
-        rows.append([why.names_in(p.kernel.name, KERNEL_NAMES), preset.name, p.kernel.dtype, tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
+        rows.append([why.names_in(p.kernel.name, KERNEL_NAMES), preset.name, p.kernel.dtype,
+                     tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
                      tera(var("P", preset.P(p.kernel.dtype)), src, 1), LEVEL_WORDS[p.level],
                      cited(tera(p.R_meas, src, 1), p.kernel.bibkey), why.percent(p.share, 1, src)])
     return {"table-attention": tables.markdown(ATTENTION_HEADERS, rows, "lllrrlrr")}
