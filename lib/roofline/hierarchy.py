@@ -131,7 +131,7 @@ def bound(preset, dtype: str, s: int, M: int, N: int, K: int, tiling: Tiling) ->
     Q = hbm_traffic(M, N, K, s, tiling)
     R_HBM = _level(P, BW, F, Q, "R_HBM")
     if not tiling.smem:
-        return Bound(F, Q, R_HBM, named("R_bound", tmin(R_HBM)), binding(P.value, R_HBM.value))
+        return Bound(F, Q, R_HBM, named("R_bound", R_HBM), binding(P.value, R_HBM.value))   # one level: R_HBM
     Qs, BWs = smem_traffic(M, N, K, s, tiling), smem_bandwidth(preset)
     R_smem = _level(P, BWs, F, Qs, "R_smem")
     R = named("R_bound", tmin(R_HBM, R_smem))

@@ -137,8 +137,8 @@ def place(kernel: Kernel, catalog) -> Placement:
     if kernel.Q is not None:   # published F and Q: the HBM level of the roofline
         R_HBM = named("R_HBM", tmin(P, var("BW", preset.BW) * var("F", kernel.F) / var("Q", kernel.Q)))
         level = binding(P.value, R_HBM.value)
-        return Placement(kernel, R_meas, named("R_bound", tmin(R_HBM)), level, share(R_meas, R_HBM), R_HBM)
-    R = named("R_bound", tmin(P))   # no traffic published: only the compute peak bounds it
+        return Placement(kernel, R_meas, named("R_bound", R_HBM), level, share(R_meas, R_HBM), R_HBM)   # one level
+    R = named("R_bound", P)   # no traffic published: only the compute peak bounds it (R_bound = P)
     return Placement(kernel, R_meas, R, "연산", share(R_meas, R))
 
 

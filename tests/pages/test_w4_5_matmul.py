@@ -57,7 +57,7 @@ def test_matmul_page_values():
         assert "| " + " | ".join(row) + " |" in g["table-cost"]
     for row in SEED_TIME:
         assert "| " + " | ".join(row) + " |" in g["table-time"]
-    assert "196,608 (192 KiB)" in g["table-buffers"] and "| 재사용 없음 | 1원소 = 4 B | 1원소 = 4 B | 8 | 4 | 12 |" in g["table-buffers"]
+    assert "196,608 (192 KiB)" in g["table-buffers"] and "| 재사용 없음 | 원소 하나, 4 B | 원소 하나, 4 B | 8 | 4 | 12 |" in g["table-buffers"]
     assert "137{,}438{,}953{,}472" in g["common"] and "0.0068719476736" in g["common"] and "6.8719476736" in g["common"]
     assert "549{,}822{,}922{,}752" in g["no-reuse"] and "0.249969486" in g["no-reuse"] and r"\frac{N}{4N+2}" in g["no-reuse"]
     assert "8{,}657{,}043{,}456" in g["mid-Q"] and (g["T-mid"], g["mid-tiles"], g["mid-per-step"]) == ("64", "4,096", "32,768")
@@ -258,7 +258,7 @@ def test_tables_and_equations(seed, seed_cases):
     assert r"\frac{N}{4N+2}" in matmul.no_reuse(w4, seed_cases[0]).data
     assert "0.0068719476736" in matmul.common(w4, seed_cases[0]).data
     buf = matmul.buffer_table(4, seed_cases).data.replace("\u00a0", " ")
-    assert "| 재사용 없음 | 1원소 = 4 B | 1원소 = 4 B | 8 | 4 | 12 |" in buf and "196,608 (192 KiB)" in buf
+    assert "| 재사용 없음 | 원소 하나, 4 B | 원소 하나, 4 B | 8 | 4 | 12 |" in buf and "196,608 (192 KiB)" in buf
 
 
 def hand_cell() -> str:

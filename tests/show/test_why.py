@@ -232,26 +232,32 @@ def test_the_live_modes_panel_shows_the_typed_values(stem, course):
 def test_every_glued_number_of_a_page_has_its_derivation(stem, course):
     """The gate's one rule (`derivations.gate`, which the site's glue roles and `make refresh`'s dry run read), on the
     chapter run in-process for every term tried (this, the next, a random one): every glued number, number inside a
-    glued sentence and number cell of a glued table is one `why.*` made. Prints the numbers `why.*` made, and the
-    numbers in table cells' and pasted Markdown's words that none made (named, not refused yet)."""
+    glued sentence, number cell of a glued table and number in a table cell's or pasted Markdown's words is one
+    `why.*` made (a derivation, or a label or a name: `why.label`, `why.name`), and every label's origin resolves by
+    its kind (a name by `is_name`). Prints the numbers `why.*` made and the labels."""
     from conftest import term_glued
 
     glued = term_glued(stem, _path_of(course))
     source = (CHAPTERS / f"{stem}.md").read_text(encoding="utf-8")
     names = site_why.preset_names(_file(course))
-    marked, missing, unmarked, measured = 0, [], [], set()
+    file, bib = _file(course), site_why.bib_keys(CHAPTERS.parent)
+    marked, missing, labels, measured = 0, [], [], set()
     for kind, key in site_why.uses(source):
         if key not in glued:   # a cell that measures this machine is not run in-process: the build's gate checks it
             measured.add(key)
             continue
         bundle = {**glued[key], "text/plain": repr(glued[key].get("text/plain", ""))}   # as glue stores it
-        count, gaps, words = site_why.gate(kind, bundle, names)
+        count, _, _, labelled = site_why.gate(kind, bundle, names)
         marked += count
-        missing += [f"{key}: {gap}" for gap in gaps]
-        unmarked += [f"{key}: {word}" for word in words]
+        missing += [f"{key}: {gap}" for gap in site_why.refused(kind, bundle, names)]
+        labels += [(key, text, origin, site_why.carried(bundle)) for text, origin in labelled]
+    bad = [(key, text, origin) for key, text, origin, recs in labels if not (
+        site_why.is_name(text, origin) if origin.startswith("name:")
+        else site_why.origin_resolves(origin, recs, file, site_why.cell_names(source), source, bib))]
     print(f"{stem}: {marked} numbers made by why.* (measured, left to the build: {len(measured)}); "
-          f"{len(unmarked)} in words made by none: {unmarked[:5]}")
+          f"{len(labels)} labels and names")
     assert not missing and marked > 0, missing
+    assert not bad, bad
 
 
 def test_the_gate_names_a_number_no_why_made():
@@ -264,12 +270,39 @@ def test_the_gate_names_a_number_no_why_made():
     n = why.integer(var("N", 4096), src)
     sentence = why.sentence("N = ", n, ", 15.5배")
     glued = {"text/plain": repr(str(sentence)), WHY_MIME: sentence.why}
-    assert site_why.gate("text", glued, ()) == (1, ["문장 'N = 4,096, 15.5배'의 숫자 '15.5'"], [])
-    assert site_why.gate("text", {"text/plain": repr("4,096")}, ()) == (0, ["'4,096'"], [])
+    assert site_why.gate("text", glued, ()) == (1, ["문장 'N = 4,096, 15.5배'의 숫자 '15.5'"], [], [])
+    assert site_why.gate("text", {"text/plain": repr("4,096")}, ()) == (0, ["'4,096'"], [], [])
     table = {"text/markdown": "| a | b |\n| -- | -- |\n| 4,096 | T = 32 |\n| 2 | x |",
              WHY_MIME: {"cells": [{"cell": "4,096", "row": 0, "column": 0, **n.why}]}}
-    assert site_why.gate("md", table, ()) == (1, ["표의 칸 '2'"], ["표의 칸 'T = 32'의 숫자 '32'"])
+    assert site_why.gate("md", table, ()) == (1, ["표의 칸 '2'"], ["표의 칸 'T = 32'의 숫자 '32'"], [])
+    assert site_why.refused("md", table, ()) == ["표의 칸 '2'", "표의 칸 'T = 32'의 숫자 '32'"]   # both stop the build
     assert [found is not None for _, found in site_why.pieces(str(sentence), sentence.why)] == [False, True, False]
+
+
+def test_a_label_and_a_name_are_made_by_why_and_checked():
+    """A row's label ("T = 32": `why.label`, its origin checked, no button) and a name with digits ("GPT-2":
+    `why.name`) are made by why.*, so the gate passes them; a number is never a name, and a number in a cell's words
+    that neither made is refused."""
+    from roofline.show import tables, why
+
+    row = why.sentence("T\xa0=\xa0", why.label(32, "toml:week4.tiles"), ", ", why.name("GPT-2"), " 규모")
+    assert str(row) == "T\xa0=\xa032, GPT-2 규모" and row.why["parts"] == []
+    assert site_why.labels(str(row), row.why) == [("32", "toml:week4.tiles"), ("GPT-2", "name:GPT-2")]
+    assert [found for _, found in site_why.pieces(str(row), row.why)] == [None]   # no button
+    table = tables.markdown(["경우", "값"], [[row, "최대 7.6배"]])
+    bundle = {"text/markdown": table.data, WHY_MIME: {"cells": table.why_cells}}
+    assert site_why.gate("md", bundle, ()) == (0, [], ["표의 칸 '최대 7.6배'의 숫자 '7.6'"],
+                                               [("32", "toml:week4.tiles"), ("GPT-2", "name:GPT-2")])
+    assert site_why.origin_resolves("toml:week4.tiles", {}, tomllib.loads(LIVE_TOML.read_text()), set(), "", set())
+    for number in ("7.6배", "2 FLOPs", "최대 225 TFLOPs/s", "32"):
+        with pytest.raises(ValueError):
+            why.name(number)
+        assert not site_why.is_name(number, f"name:{number}")
+    with pytest.raises(ValueError):
+        why.label("T = 32", "toml:week4.tiles")   # a label is a number: its words go around it
+    forged = {"text/plain": repr("최대 7.6배"), WHY_MIME: {"parts": [], "records": {},
+                                                         "labels": [{"at": 0, "length": 8, "origin": "name:최대 7.6배"}]}}
+    assert site_why.refused("text", forged, ()) == ["이름 '최대 7.6배'"]
 
 
 @pytest.mark.parametrize("stem", pages.names())

@@ -15,7 +15,7 @@ from conftest import LIVE_TOML
 
 SOURCE = """# 표시
 
-N은 {glue:text}`n`이고, {glue:text}`said`.
+N은 {glue:text}`n`이고, {glue:text}`said`. 출처는 {glue:md}`pasted`이다.
 
 ```{glue:md} table
 :format: myst
@@ -36,8 +36,11 @@ def notebook(values: dict) -> nbformat.NotebookNode:
     return nb
 
 
-def build(tmp_path, monkeypatch, said: str) -> tuple[BeautifulSoup, str, dict]:
-    """Build the one-page project with `said` as the glued sentence's tail: (the page, the warnings, its records)."""
+def build(tmp_path, monkeypatch, said: str, cell: str = "나", pasted: str = "[안내서](https://example.org)",
+          origin: str = "toml:week4.tiles") -> tuple[BeautifulSoup, str, dict]:
+    """Build the one-page project with `said` as the glued sentence's tail, `cell` as a table cell's words and `pasted`
+    as Markdown pasted in a sentence: (the page, the warnings, its records)."""
+    from IPython.display import Markdown
     from sphinx.application import Sphinx
 
     from roofline.derive import var
@@ -46,8 +49,9 @@ def build(tmp_path, monkeypatch, said: str) -> tuple[BeautifulSoup, str, dict]:
     monkeypatch.setenv("ROOFLINE_COURSE", str(LIVE_TOML))
     src = {"N": "toml:week4.N"}
     n = why.integer(var("N", 4096), src)
+    label = why.sentence("T = ", why.label(32, origin))   # a row's label: made, checked, no button
     values = {"n": n, "said": why.sentence("T = ", why.var("T", 32, {"T": "toml:week4.tiles"}), said),
-              "table": tables.markdown(["경우", "N"], [["가", n], [n, "나"]])}
+              "table": tables.markdown(["경우", "N"], [[label, n], [n, cell]]), "pasted": Markdown(pasted)}
     root = tmp_path / "src"
     root.mkdir()
     (root / "conf.py").write_text('extensions = ["myst_nb", "coursebook.derivations"]\nnb_execution_mode = "off"\n')
@@ -74,6 +78,7 @@ def test_each_number_why_made_is_its_own_button_in_page_order(tmp_path, monkeypa
     assert sentence.get_text() == "T = 32에서 끝난다" and sentence.find_all("button") == [buttons[1]]
     cells = [[td.find("button") is not None for td in tr.find_all("td")] for tr in page.select("tbody tr")]
     assert cells == [[False, True], [True, False]]
+    assert page.select("tbody td")[0].get_text() == "T = 32"   # the label is text
 
 
 def test_the_tooling_names_the_librarys_entry_fields():
@@ -87,3 +92,18 @@ def test_the_tooling_names_the_librarys_entry_fields():
 def test_a_number_no_why_made_in_a_glued_sentence_stops_the_build(tmp_path, monkeypatch):
     _, warned, _ = build(tmp_path, monkeypatch, "에서 15.5배 빠르다")
     assert "index.ipynb" in warned and "'said'" in warned and "'15.5'" in warned and "유도가 없다" in warned, warned
+
+
+def test_a_number_no_why_made_in_a_table_cells_words_stops_the_build(tmp_path, monkeypatch):
+    _, warned, _ = build(tmp_path, monkeypatch, "에서 끝난다", cell="나 (최대 7.6배)")
+    assert "index.ipynb" in warned and "'table'" in warned and "'7.6'" in warned and "만들지 않았다" in warned, warned
+
+
+def test_a_number_in_pasted_markdown_stops_the_build(tmp_path, monkeypatch):
+    _, warned, _ = build(tmp_path, monkeypatch, "에서 끝난다", pasted="[안내서](https://example.org)의 9.0 열")
+    assert "index.ipynb" in warned and "'pasted'" in warned and "'9.0'" in warned and "만들지 않았다" in warned, warned
+
+
+def test_a_labels_origin_that_does_not_resolve_stops_the_build(tmp_path, monkeypatch):
+    _, warned, _ = build(tmp_path, monkeypatch, "에서 끝난다", origin="toml:week4.no_such_key")
+    assert "'toml:week4.no_such_key'" in warned and "찾을 수 없다" in warned, warned

@@ -196,13 +196,13 @@ TERM = ("course.toml disagrees with the chapters' parameter cells (a new term?):
 
 
 def derivation_gaps(md: Path, glued, names) -> list[str]:
-    """The site build's derivation gate (coursebook.derivations.gate: a glued number, a number inside a glued sentence
-    or a number in a glued table that no `why.*` made stops the build) on a chapter's records alone, before any page
-    exists: each gap as "glue 'KEY'의 '4,096'". `names`: the presets' names (a number inside one is a name's)."""
+    """The site build's derivation gate (coursebook.derivations.refused: a glued number, a number inside a glued
+    sentence or a number in a glued table's cell that no `why.*` made stops the build) on a chapter's records alone,
+    before any page exists: each gap as "glue 'KEY'의 '4,096'". `names`: the presets' names (a number inside one is a name's)."""
     from coursebook import derivations as gate
 
     return [f"glue {key!r}의 {why}" for kind, key in gate.uses(source_text(md))
-            for why in gate.gate(kind, glued.get(key, {}), names)[1]]
+            for why in gate.refused(kind, glued.get(key, {}), names)]
 
 
 def validate_term(course) -> None:

@@ -11,8 +11,9 @@ The gate (`gate`, one rule for the site and for the dry run of `make refresh`): 
 each glued value, and names a glued text that is a number, a number inside a glued sentence, or a number cell of a
 glued table that no `why.*` made; each stops the build (a warning; the site's build treats warnings as errors), as
 does an input that does not resolve (a course.toml key not in the file, a parameter-cell variable not in the page's
-cell, a derived record missing). Numbers in the words of a table's cells and of Markdown pasted in a sentence
-(`{glue:md}` roles) that no `why.*` made are named and counted (`unmarked`), not yet refused.
+cell, a derived record missing). So does a number in the words of a table's cells or of Markdown pasted in a
+sentence (`{glue:md}` roles) that no `why.*` made (`unmarked`): a number that labels a row or a case is written by
+`why.label` with its origin (checked by its kind, no button), a name with digits ("GPT-2") by `why.name` (`is_name`).
 Counts per page go to _build/why-coverage.json.
 """
 from __future__ import annotations
@@ -50,7 +51,9 @@ _TIMES_SYMBOL = re.compile(r"\s?[·×]\s?[A-Za-z]")   # "2·s", "3 × N": a coef
 
 def sentence_numbers(text: str, names=()) -> list[tuple[int, int]]:
     """(start, end) of each number a reader reads inside a glued text that is not itself a number; a number inside
-    one of `names` (the presets' names: "RTX 4090") is a name's."""
+    one of `names` (the presets' names: "RTX 4090", also with no-break spaces, as a table cell writes it) is a
+    name's."""
+    text = text.replace("\u00a0", " ")   # (one character for one: the spans stay the text's)
     for name in names:
         text = text.replace(name, "x" * len(name))
     return [m.span() for m in _IN_SENTENCE.finditer(text)
@@ -68,8 +71,23 @@ def uncovered(text: str, record: dict | None, names=()) -> list[tuple[int, int]]
         return ([(0, len(text))] if number else []) + inside
     if "parts" not in record:
         return []
-    spans = [(p["at"], p["at"] + p["length"]) for p in record["parts"]]
+    spans = [(p["at"], p["at"] + p["length"]) for p in record["parts"] + record.get("labels", [])]
     return [(a, b) for a, b in inside if not any(x <= a and b <= y for x, y in spans)]
+
+
+_NAME_WORD = re.compile(r"[A-Za-z][\w.+-]*")   # roofline.show.why.NAME_WORD
+
+
+def is_name(text: str, origin: str) -> bool:
+    """Whether a label `roofline.show.why.name` made ("name:GPT-2") is a name: it names its own text, and every word
+    of it begins with a letter, so no number ("7.6배", "2 FLOPs") passes as a name."""
+    return origin == f"name:{text}" and bool(text.split()) and all(_NAME_WORD.fullmatch(w) for w in text.split())
+
+
+def labels(text: str, record: dict | None) -> list[tuple[str, str]]:
+    """(its text, its origin) of each number `roofline.show.why.label` made in a glued text (no button: a row's or a
+    case's label), and of each name `why.name` made."""
+    return [(text[one["at"]:one["at"] + one["length"]], one["origin"]) for one in (record or {}).get("labels", [])]
 
 
 def preset_names(file: dict) -> list[str]:
@@ -132,34 +150,58 @@ def cell_records(record: dict) -> dict[tuple[int, int], dict]:
     return {(c["row"], c["column"]): c for c in record.get("cells", [])}
 
 
-def gate(kind: str, bundle: dict, names=()) -> tuple[int, list[str], list[str]]:
+def gate(kind: str, bundle: dict, names=()) -> tuple[int, list[str], list[str], list[tuple[str, str]]]:
     """The gate's one rule on a glued value (its mime bundle, as the chapter's run glued it; `kind` as `uses` names
-    it): (how many numbers `why.*` made in it, the numbers without a derivation that stop the build, the numbers in
-    words around them that no `why.*` made). The site's roles (coursebook.marking) and the dry run of `make refresh`
-    both read it. Each number is said as "'4,096'", "문장 '…'의 숫자 '15.5'" or "표의 칸 '12.5%'"."""
+    it): (how many numbers `why.*` made in it, the numbers without a derivation, the numbers in words around them that
+    no `why.*` made (`unmarked`), the labels `why.label` and `why.name` made, as (text, origin)). Both lists stop the
+    build; a label's origin is checked by its kind (`origin_resolves`, a name by `is_name`). The site's roles
+    (coursebook.marking) and the dry run of `make refresh` both read it. Each number is said as "'4,096'", "문장
+    '…'의 숫자 '15.5'" or "표의 칸 '12.5%'"."""
     record = bundle.get(WHY_MIME)
     if kind == "text":
         text = str(ast.literal_eval(bundle["text/plain"])) if "text/plain" in bundle else ""
         gaps = uncovered(text, record, names)
         said = [f"{text!r}" if (a, b) == (0, len(text)) and is_number(text) else f"문장 {text!r}의 숫자 {text[a:b]!r}"
                 for a, b in gaps]
-        return marked(record), said, []
+        return marked(record), said, [], labels(text, record)
     markdown = bundle.get("text/markdown", "")
-    if kind == "mdrole":   # Markdown pasted in a sentence carries no record: every number in it is a name for later
-        return 0, [], [f"문장 {markdown[:60]!r}의 숫자 {markdown[a:b]!r}" for a, b in uncovered(markdown, None, names)]
+    if kind == "mdrole":   # Markdown pasted in a sentence carries no record: a number in it is made by none
+        return 0, [], [f"문장 {markdown[:60]!r}의 숫자 {markdown[a:b]!r}" for a, b in uncovered(markdown, None, names)], []
     if record is not None and "block" in record:   # a text diagram: its indices and line numbers stay text
-        return marked(record["block"]), [], []
+        return marked(record["block"]), [], [], []
     cells = cell_records(record or {})
-    count, missing, unmarked = 0, [], []
+    count, missing, unmarked, labelled = 0, [], [], []
     for i, row in enumerate(table_rows(markdown)):
         for j, cell in enumerate(row):
             found = cells.get((i, j))
             count += marked(found)
+            labelled += labels(cell, found)
             if is_number(cell):
                 missing += [f"표의 칸 {cell!r}"] * (found is None)
             else:
                 unmarked += [f"표의 칸 {cell!r}의 숫자 {cell[a:b]!r}" for a, b in uncovered(cell, found, names)]
-    return count, missing, unmarked
+    return count, missing, unmarked, labelled
+
+
+def carried(bundle: dict) -> dict:
+    """The records a glued value carries (a text's, a table's cells'): where a label's "derived:" origin resolves."""
+    record = bundle.get(WHY_MIME) or {}
+    found = dict(record.get("records", {}))
+    for cell in record.get("cells", []):
+        found.update(cell.get("records", {}))
+    return found
+
+
+def not_names(labelled: list[tuple[str, str]]) -> list[str]:
+    """The names `why.name` marked (`gate`'s labels) that are not names (`is_name`), said as "이름 '최대 7.6배'"."""
+    return [f"이름 {text!r}" for text, origin in labelled if origin.startswith("name:") and not is_name(text, origin)]
+
+
+def refused(kind: str, bundle: dict, names=()) -> list[str]:
+    """What in a glued value stops the build (`gate`): its numbers without a derivation, its numbers no `why.*` made,
+    and a name `why.name` made that is not a name."""
+    _, missing, unmarked, labelled = gate(kind, bundle, names)
+    return missing + unmarked + not_names(labelled)
 
 
 def course_file(root: Path) -> Path:
@@ -321,19 +363,26 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
         entries.append({k: found[k] for k in ENTRY})
         merge(records, found["records"])
     missing = [(g["key"], g["line"], f"{why}에 유도가 없다") for g in gated for why in g["missing"]]
+    unmarked = [(g["key"], g["line"], f"{why}는 why.*가 만들지 않았다 (유도가 있는 숫자, why.label 또는 why.name으로 쓴다)")
+                for g in gated for why in g["unmarked"]]
     made = sum(g["marked"] for g in gated)
     if made != len(numbers):   # a number `why.*` made that the page does not show as its own (a cell not found)
         missing.append(("", None, f"why.*가 만든 숫자 {made}개 가운데 {len(numbers)}개만 쪽에 표시됐다"))
     glued_html = "".join(raw.astext() for raw in doctree.findall(nodes.raw))   # the explorers as the library wrote them
     in_explorers, explorer_missing, explorer_records = explorer_numbers(glued_html, preset_names(file))
-    bad = sorted(set(unresolved({**records, **explorer_records}, file, cell_names(source), source,
-                                bib_keys(Path(app.srcdir)))))
+    cells, bib = cell_names(source), bib_keys(Path(app.srcdir))
+    labelled = [(text, origin) for g in gated for text, origin in g.get("labels", [])]
+    known = {k: v for g in gated for k, v in g.get("records", {}).items()}
+    bad = sorted(set(unresolved({**records, **explorer_records}, file, cells, source, bib)) | {
+        origin for _, origin in labelled if not origin.startswith("name:")
+        and not origin_resolves(origin, {**known, **records}, file, cells, source, bib)})
     coverage = app.env.__dict__.setdefault("rl_why_coverage", {})
-    coverage[pagename] = {"marked": len(numbers), "missing": [f"{k}: {why}" for k, _, why in missing],
+    coverage[pagename] = {"marked": len(numbers), "labels": len(labelled),
+                          "missing": [f"{k}: {why}" for k, _, why in missing],
                           "unmarked": [f"{g['key']}: {why}" for g in gated for why in g["unmarked"]],
                           "unresolved": bad,
                           "explorers": {**in_explorers, "missing": [f"{k}: {why}" for k, why in explorer_missing]}}
-    for key, line, why in missing:   # at the line of the chapter's source that pastes it
+    for key, line, why in missing + unmarked:   # at the line of the chapter's source that pastes it
         logger.warning(f"{pagename}: glue {key!r}: {why} (roofline.show.why)", location=(pagename, line))
     for uid, why in explorer_missing[:20]:
         logger.warning(f"{pagename}: 조건 탐색기 {uid}의 상태 {why}에 유도가 없다 (roofline.show.why)")

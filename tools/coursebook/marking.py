@@ -70,9 +70,10 @@ def split(text: str, record: dict | None) -> list[nodes.Node]:
 
 def gated(document, key: str, kind: str, data: dict, line: int | None) -> None:
     """Keep the gate's result for glued value `key` (`derivations.gate`) in the page's doctree, in reading order."""
-    count, missing, unmarked = rules.gate(kind, data, preset_names(document))
+    count, missing, unmarked, labels = rules.gate(kind, data, preset_names(document))
     document.setdefault(GATE, []).append({"key": key, "line": line, "marked": count, "missing": missing,
-                                          "unmarked": unmarked})
+                                          "unmarked": unmarked + rules.not_names(labels),
+                                          "labels": labels, "records": rules.carried(data) if labels else {}})
 
 
 class MarkedText(PasteTextRole):
@@ -95,7 +96,7 @@ class MarkedText(PasteTextRole):
 
 
 class MarkedMarkdownRole(PasteMarkdownRole):
-    """`{glue:md}` in a sentence: Markdown carries no record; the gate names its numbers (`unmarked`)."""
+    """`{glue:md}` in a sentence: Markdown carries no record; the gate refuses any number in it (`unmarked`)."""
 
     def run(self):
         made, messages = super().run()
@@ -172,8 +173,8 @@ def numbers(doctree) -> list[number]:
 
 def gate(doctree) -> list[dict]:
     """The gate's result for each glued value of the page, in reading order: key, source line, how many numbers
-    `why.*` made in it, the numbers without a derivation (they stop the build), the numbers in its words no `why.*`
-    made (named, counted)."""
+    `why.*` made in it, the numbers without a derivation and the numbers in its words no `why.*` made (both stop the
+    build), the labels `why.label` and `why.name` made (text, origin: their origins are checked)."""
     return doctree.get(GATE, [])
 
 

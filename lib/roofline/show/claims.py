@@ -30,7 +30,7 @@ FA3 = "https://arxiv.org/abs/2407.08608"
 CLAIMS = (
     Claim("FlashAttention", FA1, "GPT-2 규모 어텐션의 속도 (표준 구현 대비)", "ratio", Fraction(76, 10), prefix="최대 "),
     Claim("FlashAttention", FA1, "GPT-2 학습 전체 속도, 시퀀스 1K (HuggingFace 구현 대비)", "ratio", Fraction(3), prefix="최대 "),
-    Claim("FlashAttention", FA1, "BERT-large 학습, MLPerf 1.1 기록 대비 단축", "percent", Fraction(15, 100)),
+    Claim("FlashAttention", FA1, "BERT-large 학습, MLPerf v1.1 기록 대비 단축", "percent", Fraction(15, 100)),
     Claim("FlashAttention-2", FA2, "FlashAttention 대비 속도", "ratio", Fraction(2), prefix="약 "),
     Claim("FlashAttention-2", FA2, "A100 이론 최대 FLOPs/s 대비 도달률", "percent", Fraction(50, 100), Fraction(73, 100)),
     Claim("FlashAttention-2", FA2, "GPT 학습에서 A100 한 장의 성능", "tera", Fraction(225 * 10**12), prefix="최대 "),
@@ -38,6 +38,17 @@ CLAIMS = (
     Claim("FlashAttention-3", FA3, "H100 FP16 성능", "tera", Fraction(740 * 10**12), prefix="최대 "),
     Claim("FlashAttention-3", FA3, "H100 FP8 성능", "peta", Fraction(12, 10) * 10**15, prefix="약 "),
 )
+
+
+NAMES = ("FlashAttention-2", "GPT-2", "MLPerf v1.1")   # names with digits in the claims' words (why.name)
+
+
+def what_text(claim: Claim):
+    """What the claim measures, as the note's table shows it: its names with digits marked as names (`why.name`:
+    "GPT-2" is a name, not a number)."""
+    from roofline.show import why
+
+    return why.names_in(claim.what, NAMES)
 
 
 def claim_text(claim: Claim) -> str:

@@ -525,18 +525,83 @@ def why(name) -> None:
 def sentence(*pieces) -> Shown:
     """A glued text of words and shown numbers, joined: each number (a piece that carries its record) keeps it, as a
     part of the text (`{"parts": [{"at", "length", entry…}], "records"}`; a sentence among the pieces brings its
-    parts). The page marks each part as its own button; a notebook's `why(name)` prints each."""
-    text, parts, records = "", [], {}
+    parts, and its `labels`: `label` and `name`). The page marks each part as its own button; a notebook's
+    `why(name)` prints each."""
+    text, parts, labels, records = "", [], [], {}
     for piece in pieces:
         record = getattr(piece, "why", None)
         if record is not None and "parts" in record:
             parts += [{**part, "at": part["at"] + len(text)} for part in record["parts"]]
+            labels += [{**one, "at": one["at"] + len(text)} for one in record.get("labels", [])]
             merge(records, record["records"])
         elif record is not None:
             parts.append({"at": len(text), "length": len(piece), **{k: record[k] for k in ENTRY}})
             merge(records, record["records"])
         text += str(piece)
-    return Shown(text, {"parts": parts, "records": records})
+    return Shown(text, {"parts": parts, "records": records, **({"labels": labels} if labels else {})})
+
+
+def label(value, origin: str, text: str | None = None) -> Shown:
+    """A number that labels a row, a column or a case ("T = 32"'s 32, "P = 20, BW = 1" of a row's name, "원소당
+    4 Byte" of a problem's statement): no button (a label is not a result the reader asks about), but made here, with
+    the origin of its value ("toml:week4.tiles", "cell:N", "code:<call>", "cite:<key>, <where>"), which the build's
+    gate checks by its kind like an input's (`coursebook.derivations.origin_resolves`). `text`: how it is written
+    (`str(value)` if not given). Put it in a `sentence` to write words around it."""
+    said = str(value) if text is None else text
+    if not re.fullmatch(r"[−-]?[\d,]+(?:\.\d+)?", said):
+        raise ValueError(f"why.label: {said!r} is not a number (words go around it in a why.sentence)")
+    return Shown(said, {"parts": [], "records": {}, "labels": [{"at": 0, "length": len(said), "origin": origin}]})
+
+
+def label_of(symbol: str, x, src: dict, text: str | None = None) -> Shown:
+    """`label` of input `symbol` = `x`, its origin the input's in `src` (as `var` would name it): "T = 32"'s 32."""
+    origin = src.get((symbol, x)) or src.get(symbol)
+    if not isinstance(origin, str):
+        raise KeyError(f"why: no origin for label {symbol!r} = {x} (give it in `src`)")
+    return label(x, origin, text)
+
+
+def labelled(q: Quantity, text: str, src: dict) -> Shown:
+    """`label` of quantity `q` written as `text` ("P = 40"'s 40 in a row's name): an input's origin is its own
+    (`label_of`), a derived one's is its record ("derived:<id>"), which the label carries for the gate to check."""
+    if not q.derived:
+        return label_of(q.symbol, q.value, src, text)
+    of, recs = records(q, src)
+    made = label(text, "derived:" + of)
+    made.why["records"] = recs
+    return made
+
+
+def case_label(c, src: dict, nbsp: bool = False) -> str:
+    """`ko.case` as a row's label, no button: "T = 128" (128 a `label` with the tile side's origin), "재사용 없음";
+    `nbsp`: with no-break spaces (`ko.nbsp`, which a sentence's record would not survive)."""
+    from roofline.show import ko
+
+    if c.T is None:
+        return ko.case(c)
+    return sentence("T\u00a0=\u00a0" if nbsp else "T = ", label_of("T", c.T, src))
+
+
+def names_in(text: str, names) -> str:
+    """`text` with each of `names` in it marked as a name (`name`): "표준 어텐션 (GPT-2 medium)" with "GPT-2"."""
+    pieces, rest = [], text
+    while rest:
+        at, found = min(((rest.find(n), n) for n in names if n in rest), default=(len(rest), ""))
+        pieces += [rest[:at]] * bool(at) + ([name(found)] if found else [])
+        rest = rest[at + len(found):]
+    return sentence(*pieces) if any(n in text for n in names) else text
+
+
+NAME_WORD = re.compile(r"[A-Za-z][\w.+-]*")   # a word of a name: it begins with a letter ("GPT-2", "Level-1", "v1.1")
+
+
+def name(text: str) -> Shown:
+    """A name whose digits are the name's, not a number ("GPT-2", "Level-1", "FlashAttention-3", "MLPerf v1.1"):
+    marked so that the gate reads its digits as a name's. Every word of a name begins with a letter (`NAME_WORD`),
+    so a number ("7.6배", "2 FLOPs") is never a name; the gate checks the same rule."""
+    if not text or not all(NAME_WORD.fullmatch(word) for word in text.split()):
+        raise ValueError(f"why.name: {text!r} is not a name (each word begins with a letter)")
+    return Shown(text, {"parts": [], "records": {}, "labels": [{"at": 0, "length": len(text), "origin": f"name:{text}"}]})
 
 
 def rstripped(value: str) -> str:

@@ -178,7 +178,8 @@ def measured(runs, note, machine) -> dict:
             src[("name", f"오차_{r.label}")] = (f"{LABELS[r.label].format(T=T)}와 BLAS의 최대 차이", "")
             err = var(f"오차_{r.label}", Fraction(r.error))
             error = why.decimal(named("오차/ε", err / eps), 1, src)
-        return (LABELS[r.label].format(T=T), why.var("N", r.N, src), why.var("repeats", r.repeats, src),
+        name = why.sentence("타일 T = ", why.label(T, "toml:note.measure.T")) if r.label == "tiled" else LABELS[r.label]
+        return (name, why.var("N", r.N, src), why.var("repeats", r.repeats, src),
                 grouped(t, 3, src, scale=1000, unit="ms"), grouped(per_mac, 2, src, scale=10**9, unit="ns"),
                 grouped(extra, 1, src, unit="s"), error)
 
@@ -470,8 +471,8 @@ def blas(note) -> dict:
     n, s = note.blas.n, note.catalog.bytes_per(note.blas.dtype)
     src = {**why.NOTE_NAMES, "n": "toml:note.blas.n", "s": f"toml:dtypes.{note.blas.dtype}"}
     src[("name", "n")] = ("벡터 길이, 행렬 한 변", "")
-    rows = [(f"Level-{L.level} {L.name}", why.decimal(L.cost.derivation("I"), 3, src), L.intensity, L.operation,
-             why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
+    rows = [(why.sentence(why.name(f"Level-{L.level}"), f" {L.name}"), why.decimal(L.cost.derivation("I"), 3, src),
+             L.intensity, L.operation, why.integer(L.cost.derivation("F"), src), why.integer(L.cost.derivation("Q"), src))
             for L in gemm.blas_levels(n, s)]
     return {"blas-table": tables.markdown(
         ["수준·루틴", f"I (n = {fmt.integer(n)})", "I 식", "연산", "F (FLOPs)", "Q (Byte)"], rows, "lrllrr"),
@@ -1012,22 +1013,23 @@ def papers(note) -> dict:
     src[("name", "논문 값")] = ("논문이 보고한 값", "")
 
     def claim(c):
-        text = claims.claim_text(c)
-        if c.kind not in ("ratio", "percent") or c.prefix:
-            return text
-        scale, unit = (100, "%") if c.kind == "percent" else (1, "배")
+        """The claim's value, each end a citation (the paper's key, where it says so), the prefix ("최대 ") outside."""
+        scale, unit = {"percent": (100, "%"), "ratio": (1, "배"), "tera": (Fraction(1, 10**12), " TFLOPs/s"),
+                       "peta": (Fraction(1, 10**15), " PFLOPs/s")}[c.kind]
         paper = {**src, "논문 값": f"cite:{bib[c.paper]}, 초록",   # (each paper states these results in its abstract)
-                 ("name", "논문 값"): (f"{short[c.paper]} 논문이 보고한 값: {c.what}", "")}
+                 ("name", "논문 값"): (f"{short[c.paper]} 논문이 보고한 값: {c.what}",
+                                      "FLOPs/s" if c.kind in ("tera", "peta") else "")}
 
         def end(x, last: bool):   # one end of the claim ("50" of "50–73%"), with its record
-            shown_ = claims.claim_text(replace(c, low=x, high=None))
-            digits = (None if (x * 100).denominator == 1 else 1) if scale == 100 else 1
+            shown_ = claims.claim_text(replace(c, low=x, high=None, prefix=""))
+            digits = None if (x * scale).denominator == 1 and c.kind != "ratio" else 1
             return why.shown(var("논문 값", x), shown_ if last else shown_.removesuffix(unit), paper, digits=digits,
-                             scale=scale, unit=unit)
+                             scale=scale, unit=unit.strip())
 
-        return end(c.low, True) if c.high is None else why.sentence(end(c.low, False), "–", end(c.high, True))
+        value = end(c.low, True) if c.high is None else why.sentence(end(c.low, False), "–", end(c.high, True))
+        return why.sentence(c.prefix, value) if c.prefix else value
 
-    rows = [(f"[{short[c.paper]}]({c.url})", claim(c), c.what) for c in claims.CLAIMS]
+    rows = [(f"[{short[c.paper]}]({c.url})", claim(c), claims.what_text(c)) for c in claims.CLAIMS]
     fa3 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-3" and c.kind == "tera")
     fa2 = next(c for c in claims.CLAIMS if c.paper == "FlashAttention-2" and c.kind == "tera")
     lo, hi = attention.FA1_SHARE_OF_PEAK

@@ -71,13 +71,15 @@ def cited(value, bibkey: str):
     return why.sentence(value, f" [{bibkey}]")   # (the key outside the number's button)
 
 
-def tiling_sentence(t, src):
-    """`tiling_text` with each side's record (the source's tile parameters)."""
+def tiling_sentence(t, src, label: bool = False):
+    """`tiling_text` with each side's record (the source's tile parameters): a button each, or (`label`, a table's
+    name of the kernel's tiles) a `why.label` each, with the same origin."""
+    side = why.label_of if label else why.side
     if t is None:
         return tiling_text(t)
     if not t.smem:
-        return why.sentence("BM×BN = ", why.side("BM", t.BM, src), "×", why.side("BN", t.BN, src), ", Shared Memory 없음")
-    sides = [why.side(k, getattr(t, k), src) for k in ("BM", "BN", "BK", "TM", "TN")]
+        return why.sentence("BM×BN = ", side("BM", t.BM, src), "×", side("BN", t.BN, src), ", Shared Memory 없음")
+    sides = [side(k, getattr(t, k), src) for k in ("BM", "BN", "BK", "TM", "TN")]
     return why.sentence("BM×BN×BK = ", sides[0], "×", sides[1], "×", sides[2], ", TM×TN = ", sides[3], "×", sides[4])
 
 
@@ -144,7 +146,9 @@ def ladder_rows(note) -> list[list]:
     for p, rm, rr in zip(ladder, model, meas):
         src = sources(p.kernel, note.catalog)
         rows.append([
-            p.kernel.name, tiling_text(p.kernel.tiling),
+            why.names_in(p.kernel.name, KERNEL_NAMES),
+            tiling_text(p.kernel.tiling) if not p.kernel.tiling or not p.kernel.tiling.smem
+            else tiling_sentence(p.kernel.tiling, src, label=True),
             tera(p.R_HBM, src) if p.R_HBM else "–",
             tera(p.R_smem, src) if p.R_smem else "–",
             LEVEL_WORDS[p.level] + (" (넘음)" if p.above else ""),
@@ -175,8 +179,8 @@ def above_sentences(note) -> str:
             over = named("R_meas/R_smem", p.R_meas / p.R_smem)
             pieces = [f"{p.kernel.name}의 측정값은 Shared Memory 상한의 ", why.percent(over, 1, src),
                       "다. 이 측정값을 내려면 Shared Memory가 ",
-                      why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0), src, digits=0,
-                                scale=Fraction(1, 10**6), unit="MHz"),
+                      why.shown(p.reason, fmt.decimal(Fraction(p.reason.value) / 10**6, 0, grouping=True), src,
+                                digits=0, scale=Fraction(1, 10**6), unit="MHz"),
                       " MHz 이상으로 돌아야 한다. FP32 최대 성능이 뜻하는 클럭 ",
                       why.shown(f, fmt.decimal(Fraction(f.value) / 10**6, 1, grouping=True), src, digits=1, scale=Fraction(1, 10**6),
                                 unit="MHz"),
@@ -215,6 +219,7 @@ def ladder_section(note) -> dict:
 
 # ---------------------------------------------------------------- FlashAttention
 
+KERNEL_NAMES = ("FlashAttention-2", "FlashAttention-3", "GPT-2")   # names with digits in the kernels' names (why.name)
 ATTENTION_HEADERS = ["커널", "GPU", "자료형", "HBM 상한", "연산 상한", "묶는 단계", "측정", "몫"]
 
 
@@ -227,7 +232,8 @@ def attention_section(note) -> dict:
             continue
         src = sources(p.kernel, note.catalog)
         preset = note.catalog.presets[p.kernel.gpu]
-        rows.append([p.kernel.name, preset.name, p.kernel.dtype, tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
+        rows.append([why.names_in(p.kernel.name, KERNEL_NAMES), preset.name, p.kernel.dtype,
+                     tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
                      tera(var("P", preset.P(p.kernel.dtype)), src, 1), LEVEL_WORDS[p.level],
                      cited(tera(p.R_meas, src, 1), p.kernel.bibkey), why.percent(p.share, 1, src)])
     return {"table-attention": tables.markdown(ATTENTION_HEADERS, rows, "lllrrlrr")}

@@ -49,7 +49,9 @@ def four_ways(w4, T: int) -> dict:
     rows = [
         ("Vector Add, 길이 L", "L", f"{3 * s}L", why.fraction(vadd_I, src), why.decimal(vadd_I, 6, src)),
         ("행렬곱, 입력 재사용 없음", "2N³", formulas.q_no_reuse(s, s),
-         f"{formulas.intensity_no_reuse(s, s)}, 약 {fmt.fraction(Fraction(1, s))}", why.decimal(none.derivation("I"), 6, src)),
+         why.sentence(f"{formulas.intensity_no_reuse(s, s)}, 약 ", why.fraction(named("1/s", 1 / var("s", s)), {
+             **src, ("name", "1/s"): ("큰 N에서 재사용 없음의 I (출력 쓰기를 뺀 근사)", fmt.unit("FLOPs/Byte", w4.dtype))})),
+         why.decimal(none.derivation("I"), 6, src)),
         ("행렬곱, T×T 출력 타일 안에서 재사용", "2N³", formulas.q_tiled(s, s),
          f"{formulas.intensity_tiled(s, s)}, N≫T이면 약 {symbol_over('T', Fraction(1, s))}",
          why.sentence(why.decimal(tiled.derivation("I"), 6, src), " (T = ", why.side("T", T, src), ")")),   # (T its own)

@@ -60,7 +60,8 @@ def time_table(cases, w4) -> dict:
     """F (the same for every case) and the table of ceilings and Roofline times, each number with its derivation."""
     (F,) = {c.cost.F for c in cases}   # reuse does not change the FLOPs
     src = op_sources(w4)
-    rows = [(ko.case(c), why.tera(c.timing.derivation("R_roof"), 6, src), why.ms(c.timing.derivation("t_ideal"), 6, src))
+    rows = [(why.case_label(c, src), why.tera(c.timing.derivation("R_roof"), 6, src),
+             why.ms(c.timing.derivation("t_ideal"), 6, src))
             for c in cases]
     assert cases[0].cost.derivation("F").value == F
     rate = unit_fields(w4.dtype)["u-rate"]
@@ -108,7 +109,8 @@ def doubling(hw, w4) -> dict:
 
     table = tables.markdown(
         ["경우", "분기점 I*", "상한"],
-        [(f"{name}: P = {fmt.number(p.value / fmt.TERA, 3)}, BW = {fmt.number(b.value / fmt.TERA, 3)}", num(star), tera(r))
+        [(why.sentence(f"{name}: P = ", why.labelled(p, fmt.number(p.value / fmt.TERA, 3), src), ", BW = ",
+                       why.labelled(b, fmt.number(b.value / fmt.TERA, 3), src)), num(star), tera(r))
          for (name, p, b, star), r in zip(machines, R)],
         "lrr",
     )

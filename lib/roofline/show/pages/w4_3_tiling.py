@@ -127,6 +127,7 @@ def counts(w4) -> dict:
     none_tile = named("Q_read,tile", t_**2 * n_ * 2 * s_)
     tile_tile = named("Q_read,tile", K * 2 * t_**2 * s_)
     piece = named("조각의 Byte", t_**2 * s_)
+    tile_count = named("출력 타일 수", (n_ / t_) ** 2)
     assert (outputs_tile.value, outputs.value, K.value, F_tile.value, none_tile.value, tile_tile.value) == (
         t * t, tile.writes, len(steps), tile_F, none.cost.Q_read // count, sum(st.loads for st in steps) * s)
 
@@ -136,25 +137,28 @@ def counts(w4) -> dict:
 
     F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
                     closed_tile.derivation("Q_write"))
-    T_label = f"타일 재사용 ({t}×{t})"   # a row's name, not a button (a cell starting with a number reads as one)
+    side = why.label_of("T", t, src)   # a row's name, not a button (a cell starting with a number reads as one)
+    T_label = why.sentence("타일 재사용 (", side, "×", side, ")")
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
-        ("K 단계 수", i(K), i(K, f"{fmt.integer(len(steps))} (타일마다)")),
-        ("연산량 F", i(F_tile, f"{fmt.integer(tile_F)} FLOPs = (2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × "
-                               f"{fmt.integer(len(steps))}단계"),
-         i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
-        ("재사용 없음: A·B 읽기",
-         i(none_tile, f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B"),
-         i(R0, f"{fmt.integer(none.cost.Q_read)} B")),
-        (f"{T_label}: A·B 읽기",
-         i(tile_tile, f"{fmt.integer(len(steps))}단계 × ({fmt.integer(t * t)} + {fmt.integer(t * t)})원소 × {s} B = "
-                      f"{fmt.integer(sum(st.loads for st in steps) * s)} B"),
-         i(RT, f"{fmt.integer(tile.cost.Q_read)} B")),
-        ("최종 C 쓰기", i(piece, f"{fmt.integer(t * t)} × {s} B = {fmt.integer(t * t * s)} B"),
-         i(W, f"{fmt.integer(tile.cost.Q_write)} B")),
+        ("K 단계 수", i(K), why.sentence(i(K), " (타일마다)")),
+        # every expression a sentence of numbers, each its own button (a constant of a formula a label of its record)
+        ("연산량 F", why.sentence(i(F_tile), " FLOPs = (", why.labelled(F_step, "2", src), "×", why.side("T", t, src),
+                                 "³ = ", i(F_step), " FLOPs) × ", i(K), "단계"),
+         why.sentence(i(F_tile), " × ", i(tile_count), "타일 = ", i(F), " FLOPs")),
+        ("재사용 없음: A·B 읽기",   # T² outputs × N products × 2 inputs (the 2 of the formula T²·N·2·s) × s
+         why.sentence(i(outputs_tile), "출력 × ", why.var("N", n, src), "곱 × ", why.labelled(none_tile, "2", src),
+                      "입력 × ", why.var("s", s, src), " B = ", i(none_tile), " B"),
+         why.sentence(i(R0), " B")),
+        (why.sentence(T_label, ": A·B 읽기"),
+         why.sentence(i(K), "단계 × (", i(outputs_tile), " + ", i(outputs_tile), ")원소 × ", why.var("s", s, src), " B = ",
+                      i(tile_tile), " B"),
+         why.sentence(i(RT), " B")),
+        ("최종 C 쓰기", why.sentence(i(outputs_tile), " × ", why.var("s", s, src), " B = ", i(piece), " B"),
+         why.sentence(i(W), " B")),
     ]
     methods = [(label, i(c.derivation("F")),
-                i(c.derivation("Q"), f"{fmt.integer(c.Q_read)} + {fmt.integer(c.Q_write)} = {fmt.integer(c.Q)}"),
+                why.sentence(i(c.derivation("Q_read")), " + ", i(c.derivation("Q_write")), " = ", i(c.derivation("Q"))),
                 intensity_shown(c.derivation("I"), src))
                for label, c in (("재사용 없음", closed_none), (T_label, closed_tile))]
     # the ratios and the reads per element with their closed forms (kernels), checked against the walk
@@ -292,7 +296,8 @@ def cache_small(w4) -> dict:
         runs = [cachesim.simulate(n, t, capacity_tiles=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                 for o, _, g in _orders(G)]
         same &= len({r.misses for r in runs}) == 1
-        label = "없음" if capacity == 0 else ("무제한" if capacity is None else ko.nbsp(f"타일 {fmt.integer(capacity)}개"))
+        label = "없음" if capacity == 0 else ("무제한" if capacity is None else why.sentence(
+            "타일\u00a0", why.label(fmt.integer(capacity), "toml:week4.cache.small_capacities"), "개"))
         cells = [label]
         for r in runs:
             src = simulated_sources(small_sources(w4), r)

@@ -73,17 +73,25 @@ def storage_table(s: int, dtype: str):
     return tables.markdown(["보관 대상", "모양", f"{dtype} 공간 (원소당 {s} Byte)"], rows, "lll")
 
 
-def buffer_table(single: dict):
+def tile_label(T: int, src: dict | None, what: str = "T"):
+    """"T = 32" as a row's label (no button): the side a `why.label` with its origin in `src` (a plain text without
+    `src`, the tables' plain variant)."""
+    if src is None:
+        return ko.nbsp(f"{what} = {fmt.integer(T)}")
+    return why.sentence(f"{what}\u00a0=\u00a0", why.label_of(what, T, src, fmt.integer(T)))
+
+
+def buffer_table(single: dict, src: dict | None = None):
     """T → TileBuffers (one copy of A·B): each piece in Byte and KiB, the sums in KiB."""
-    rows = [(ko.nbsp(f"T = {T}"), *buffer_row(b)) for T, b in single.items()]
+    rows = [(tile_label(T, src), *buffer_row(b)) for T, b in single.items()]
     return tables.markdown(["타일", "A 입력 버퍼", "B 입력 버퍼", "입력 합계", "중간 합", "논리적 총합"], rows)
 
 
-def double_table(single: dict, double: dict):
+def double_table(single: dict, double: dict, src: dict | None = None):
     def k(b, name):
         return _kib(getattr(b, name), getattr(b, "src", None))
 
-    rows = [(ko.nbsp(f"T = {T}"), k(single[T], "inputs"), k(double[T], "inputs"), k(double[T], "acc"),
+    rows = [(tile_label(T, src), k(single[T], "inputs"), k(double[T], "inputs"), k(double[T], "acc"),
              k(single[T], "total"), k(double[T], "total")) for T in single]
     return tables.markdown(["타일", "입력 (단일 버퍼)", "입력 (이중 버퍼링)", "중간 합", "총합 (단일 버퍼)",
                             "총합 (이중 버퍼링)"], rows)
@@ -118,7 +126,8 @@ def k_width_table(N: int, T: int, s: int, by_T_K: dict, w4=None):
         per_tile = named("출력 타일 하나의 입력", steps * per_step)
         assert (steps.value, per_step.value, per_tile.value) == (N // T_K, step, N // T_K * step)
         bd = _Buffers(buffers.derivation(T, T, T_K, s, s), src)
-        rows.append((ko.nbsp(f"T_K = {fmt.integer(T_K)}"), why.integer(steps, src), why.integer(per_step, src),
+        rows.append((why.sentence("T_K\u00a0=\u00a0", why.labelled(width, fmt.integer(T_K), src)),
+                     why.integer(steps, src), why.integer(per_step, src),
                      why.integer(per_tile, src), why.integer(cost.derivation("Q_read"), src),
                      why.kib(bd.inputs, src), why.kib(bd.acc, src)))
     return tables.markdown(["K 조각 폭", "K 단계 수", "단계당 입력 (Byte)", "출력 타일 하나의 입력 (Byte)",
@@ -295,14 +304,12 @@ def sm_table(preset):
         shown = why.kib(q, src) if kib else why.integer(q, src)
         return shown if text is None else why.around(shown, text)
 
-    cc = Fraction(sm.compute_capability)
-    digits = len(sm.compute_capability.partition(".")[2])
     rows = [
-        ("Compute capability", why.shown(var("compute capability", cc), sm.compute_capability, src, digits=digits)),
+        ("Compute capability", compute_capability(preset)),
         ("블록 하나의 최대 스레드", v("threads_per_block")),
         ("SM당 최대 워프 (스레드)", why.sentence(v("warps"), " (", v("threads"), ")")),
         ("SM당 최대 상주 블록", v("blocks")),
-        ("SM당 32비트 레지스터", v("registers")),
+        (why.sentence("SM당 ", why.label(32, "cite:cuda-occupancy, Calculating Occupancy 절"), "비트 레지스터"), v("registers")),
         ("스레드당 최대 레지스터", v("registers_per_thread")),
         ("레지스터 할당 단위 (워프마다)", why.sentence(v("register_unit"), "개, SM 분할 ", v("register_partitions"), "개에 나뉨")),
         ("SM당 Shared Memory", v("smem", kib=True)),
@@ -324,7 +331,9 @@ def occupancy_table(preset, cases, w4=None):
     rows = []
     for c in cases:
         w = occupancy_words(c, preset, w4)
-        rows.append((ko.nbsp(f"T = {c.T}, {mode[c.copies]}"), *(_nbsp(w[k]) for k in OCC_KEYS)))
+        name = (ko.nbsp(f"T = {c.T}, {mode[c.copies]}") if w4 is None else
+                why.sentence(tile_label(c.T, why.sources(w4)), ko.nbsp(f", {mode[c.copies]}")))
+        rows.append((name, *(_nbsp(w[k]) for k in OCC_KEYS)))
     return tables.markdown(["경우", *OCC_HEADERS], rows, "l" + "r" * 10 + "l")
 
 
@@ -348,7 +357,7 @@ def gpus_table(gpus, cases, w4=None):
     for g in gpus:
         for T in Ts:
             one, two = resident(cases[g.key, T, 1], w4), resident(cases[g.key, T, 2], w4)
-            rows.append((ko.nbsp(gpu_name(g)), ko.nbsp(f"T = {T}"), _nbsp(one[0]), ko.nbsp(one[1]), _nbsp(two[0]),
+            rows.append((ko.nbsp(gpu_name(g)), tile_label(T, None if w4 is None else why.sources(w4)), _nbsp(one[0]), ko.nbsp(one[1]), _nbsp(two[0]),
                          ko.nbsp(two[1])))
     return tables.markdown(["GPU", "타일", "단일 버퍼: 상주 블록, 점유율", "정한 한도", "이중 버퍼링: 상주 블록, 점유율",
                             "정한 한도"], rows, "llrlrl")
@@ -393,13 +402,22 @@ def case_label(case, src: dict | None = None) -> str:
     return why.sentence("T = ", T, f", {'단일 버퍼' if case.copies == 1 else '이중 버퍼링'}")
 
 
+def compute_capability(preset):
+    """The preset's compute capability ("9.0") with its course.toml key."""
+    sm = preset.sm
+    digits = len(sm.compute_capability.partition(".")[2])
+    return why.shown(var("compute capability", Fraction(sm.compute_capability)), sm.compute_capability,
+                     sm_origins(preset), digits=digits)
+
+
 def sm_sources(preset):
-    """Where the per-SM limits come from, as a Markdown sentence with the two links of course.toml."""
+    """Where the per-SM limits come from, as a Markdown sentence with the two links of course.toml (the compute
+    capability after it is a glued number of its own: `compute_capability`, occ-cc)."""
     from IPython.display import Markdown
 
     sm = preset.sm
     return Markdown(f"값은 CUDA C++ Programming Guide의 [Compute Capability별 기술 사양]({sm.source})과 "
-                    f"[아키텍처 튜닝 가이드]({sm.architecture})에서 옮겼다(compute capability {sm.compute_capability}).")
+                    f"[아키텍처 튜닝 가이드]({sm.architecture})에서 옮겼다")
 
 
 def occupancy_headline(preset, case, w4) -> str:
@@ -515,7 +533,7 @@ def buffer_section(w4, single: dict, double: dict) -> dict:
     s_ = var("s", s)
     scalar_in = named("스칼라 입력", 2 * s_)
     big = single_d[T_big]
-    return {"table-single": buffer_table(single_d), "table-double": double_table(single_d, double_d),
+    return {"table-single": buffer_table(single_d, src), "table-double": double_table(single_d, double_d, src),
             "big-total": why.particle(why.kib(big.total, big.src), "을/를"), "T-big": why.var("T", T_big, src),
             "scalar-in": why.integer(scalar_in, src), "scalar-acc": why.integer(s_, src),
             "scalar-total": why.integer(named("스칼라 합", scalar_in + s_), src)}
@@ -530,7 +548,7 @@ def occupancy_section(w4) -> dict:
     return {"occ-gpu": ko.particle(gpu_name(example), "을/를"), "occ-headline": occupancy_headline(example, worked, w4),
             "occ-extra": why.integer(var("여유분", w4.extra_registers), {"여유분": w4.origin("extra_registers")}),
             "occ-threads": why.integer(var("스레드", w4.threads), {"스레드": w4.origin("threads")}),
-            "occ-sources": sm_sources(example), "table-sm": sm_table(example),
+            "occ-sources": sm_sources(example), "occ-cc": compute_capability(example), "table-sm": sm_table(example),
             "occ-worked-label": why.particle(case_label(worked, case_derivation(worked, example, w4)[1]), "을/를"), **worked_steps(example, worked, w4),
             "occ-verdict": worked_verdict(example, worked, w4), "table-occupancy": occupancy_table(example, cases, w4),
             "occ-missing-hw": ko.particle(w4.roofline.name or "주어진 하드웨어", "은/는")}

@@ -138,10 +138,12 @@ def assumptions(w4) -> Markdown:
     """The problem's assumptions, one row each."""
     hw, s = w4.roofline, w4.s
     src = why.sources(w4)
+    base = week4_cases(w4)[0]   # FLOPs per FMA: F/N³ of the model's F = 2N³ (the convention, as ⑤'s flops section)
+    fma = why.integer(named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3), src)
     rows = [
         ("크기", why.sentence(why.var("N", w4.N, src), " (M = N = K, 이하 정사각 행렬 한 변을 N으로 적는다)")),
         ("자료형", why.sentence(why.around(why.var("s", s, src), f"{s} Byte"), f" (원소 하나, 입력·중간 합·출력 모두 {w4.dtype})")),
-        ("연산량 관례", "곱셈 + 누산 덧셈 = 2 FLOPs, FMA도 2 FLOPs"),
+        ("연산량 관례", why.sentence("곱셈 + 누산 덧셈 = ", fma, " FLOPs, FMA도 ", fma, " FLOPs")),
         ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src), f"{fmt.power10(hw.P)} FLOPs/s")),
         ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
         ("입력 위치", "이미 장치 HBM에 있다. CPU 전송 시간은 빼고 센다"),
@@ -163,7 +165,7 @@ def cost_table(cases, src: dict | None = None) -> Markdown:
         def d(c, name):
             return c.cost.derivation(name)
 
-        rows = [(ko.nbsp(ko.case(c)), why.integer(d(c, "F"), src), why.integer(d(c, "Q_read"), src),
+        rows = [(why.case_label(c, src, nbsp=True), why.integer(d(c, "F"), src), why.integer(d(c, "Q_read"), src),
                  why.integer(d(c, "Q_write"), src), why.integer(d(c, "Q"), src), why.giga(d(c, "Q"), 6, src),
                  why.decimal(d(c, "I"), 6, src)) for c in cases]
     return tables.markdown(["방식", "F (FLOPs)", "A·B 읽기 (Byte)", "C 쓰기 (Byte)", "총 Q (Byte)", "총 Q (GB)",
@@ -185,7 +187,7 @@ def time_table(cases, digits: int = 6, src: dict | None = None) -> Markdown:
             q = named("t₀/t", t0_ / c.timing.derivation("t_ideal"))
             return why.shown(q, fmt.ratio(q.value), src, digits=2)
 
-        rows = [(ko.nbsp(ko.case(c)), why.tera(c.timing.derivation("BW·I"), digits, src),
+        rows = [(why.case_label(c, src, nbsp=True), why.tera(c.timing.derivation("BW·I"), digits, src),
                  why.tera(c.timing.derivation("R_roof"), digits, src), why.ms(c.timing.derivation("t_compute"), digits, src),
                  why.ms(c.timing.derivation("t_memory"), digits, src), why.ms(c.timing.derivation("t_ideal"), digits, src),
                  ko.nbsp(ko.bound(c.timing)), ratio(c)) for c in cases]
@@ -205,9 +207,10 @@ def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
         text = ko.nbsp(f"{fmt.integer(q.value)} ({fmt.kib(q.value)})")
         return why.around(why.integer(q, src_), text) if src_ else text
 
-    one = ko.nbsp(f"1원소 = {s} B")
-    rows = [(ko.nbsp("재사용 없음"), why.around(why.integer(s_, src), one) if src else one,
-             why.around(why.integer(s_, src), one) if src else one,
+    def one():   # one element: "원소 하나, 4 B" (only the Byte its button)
+        return why.sentence(ko.nbsp("원소 하나, "), why.integer(s_, src), ko.nbsp(" B")) if src else ko.nbsp(f"원소 하나, {s} B")
+
+    rows = [(ko.nbsp("재사용 없음"), one(), one(),
              num(named("입력 합계", s_ + s_)), num(named("중간 합", s_)), num(named("논리적 총합", s_ + s_ + s_)))]
     for c in cases:
         if c.T is None:
@@ -222,7 +225,7 @@ def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
                 return ko.nbsp(f"{fmt.integer(q.value)} B ({c.T}²원소)")
             return why.sentence(why.integer(q, src_T), ko.nbsp(" B ("), why.side("T", c.T, src), ko.nbsp("²원소)"))
 
-        rows.append((ko.nbsp(ko.case(c)), held(A), held(B), with_kib_(inputs, src_T), with_kib_(acc, src_T),
+        rows.append((why.case_label(c, src, nbsp=True) if src else ko.nbsp(ko.case(c)), held(A), held(B), with_kib_(inputs, src_T), with_kib_(acc, src_T),
                      with_kib_(total, src_T)))
     return tables.markdown(["방식", "보관하는 A 입력", "보관하는 B 입력", "입력 합계 (Byte)", "중간 합 (Byte)",
                             "논리적 총합 (Byte)"], rows)

@@ -18,12 +18,15 @@ from roofline.problems import week4_cases
 from roofline.show import fmt, ko, tables, why
 
 
-def limit_cell(case, ridge) -> str:
-    """The limiting resource; when compute, how I stands to the ridge ("초과" or "와 같음")."""
+def limit_cell(case, ridge, src: dict | None = None) -> str:
+    """The limiting resource; when compute, how I stands to the ridge ("초과" or "와 같음"), I* with its record given
+    `src`."""
     if case.timing.memory_bound:
         return ko.bound(case.timing)
     relation = "초과" if case.cost.I > ridge else "와 같음"
-    return f"{ko.bound(case.timing)} (I* = {fmt.number(ridge, 3)} {relation})"
+    if src is None:
+        return f"{ko.bound(case.timing)} (I* = {fmt.number(ridge, 3)} {relation})"
+    return why.sentence(f"{ko.bound(case.timing)} (I* = ", why.number(case.timing.hw.derivation("I*"), 3, src), f" {relation})")
 
 
 def summary_table(cases, ridge, src: dict | None = None):
@@ -31,8 +34,8 @@ def summary_table(cases, ridge, src: dict | None = None):
         rows = [(ko.nbsp(ko.case(c)), fmt.decimal(c.cost.I, 3), fmt.ms(c.timing.t_ideal, 3), limit_cell(c, ridge))
                 for c in cases]
     else:   # each number with its record
-        rows = [(ko.nbsp(ko.case(c)), why.decimal(c.cost.derivation("I"), 3, src),
-                 why.ms(c.timing.derivation("t_ideal"), 3, src), limit_cell(c, ridge)) for c in cases]
+        rows = [(why.case_label(c, src, nbsp=True), why.decimal(c.cost.derivation("I"), 3, src),
+                 why.ms(c.timing.derivation("t_ideal"), 3, src), limit_cell(c, ridge, src)) for c in cases]
     return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
 
 
@@ -59,19 +62,35 @@ def _beyond(ratio) -> str:
     return "두 배에 못 미친다" if ratio < 2 else "두 배다"
 
 
+def peaks(machine) -> tuple[dict, dict]:
+    """The dense peaks of PRECISIONS on `machine` as inputs P_FP32 … (and the FP16 2:4 sparse peak when the preset has
+    one), and their origins."""
+    names = {d: f"P_{d}" for d in PRECISIONS}
+    src = {names[d]: f"toml:presets.{machine.key}.peak.{d}" for d in names}
+    P = {d: var(names[d], machine.P(d)) for d in names}
+    if "FP16" in machine.sparse:
+        src.update({"P_FP16,희소": f"toml:presets.{machine.key}.sparse.FP16",
+                    ("name", "P_FP16,희소"): ("FP16 2:4 구조적 희소 최대 연산 성능", "FLOPs/s")})
+        P["FP16,희소"] = var("P_FP16,희소", machine.sparse["FP16"])
+    return P, src
+
+
+def peak_ratio(P: dict, src: dict, a: str, b: str):
+    """P_a / P_b with its record, "2.0배"."""
+    q = named(f"{P[a].symbol}/{P[b].symbol}", P[a] / P[b])
+    return why.shown(q, fmt.ratio(q.value, 1), src, digits=1, unit="배")
+
+
 def precision_steps(machine) -> dict[str, str]:
     """The correction box's glued values for `machine`: peaks (TFLOPs/s), the steps, the FP8 / FP16-sparse note."""
     P32, P_tf32, P16, P8 = (machine.P(d) for d in ("FP32", "TF32", "FP16", "FP8"))
     up = P_tf32 / P32
     sparse16 = machine.sparse.get("FP16")
     fp8 = fmt.number(P8 / 10**12, 1)
-    names = {d: f"P_{d}" for d in ("FP32", "TF32", "FP16", "FP8")}
-    src = {names[d]: f"toml:presets.{machine.key}.peak.{d}" for d in names}
-    P = {d: var(names[d], machine.P(d)) for d in names}
+    P, src = peaks(machine)
 
     def ratio(a, b):
-        q = named(f"{names[a]}/{names[b]}", P[a] / P[b])
-        return why.shown(q, fmt.ratio(q.value, 1), src, digits=1, unit="배")
+        return peak_ratio(P, src, a, b)
 
     steps = _step([P16 / P_tf32, P8 / P16])
     r16, r8 = ratio("FP16", "TF32"), ratio("FP8", "FP16")   # each step a number with its record, in every term
@@ -99,18 +118,23 @@ def precision_steps(machine) -> dict[str, str]:
 def remedies_table(machine):
     """Three directions once a kernel is compute-bound: faster units, fewer FLOPs, higher utilisation."""
     P32, P_tf32, P16, P8 = (machine.P(d) for d in ("FP32", "TF32", "FP16", "FP8"))
+    P, src = peaks(machine)
     sparse_note = ""
-    if "FP16" in machine.sparse:
-        sparse_note = (f" 구조적 희소의 최대 성능({machine.name} FP16은 dense의 {fmt.ratio(machine.sparse['FP16'] / P16, 1)})은 "
-                       "`2:4` 구조를 지킨 행렬에서만 나온다.")
+    if "FP16" in machine.sparse:   # (no code span in a cell with buttons: the cell's text is its Markdown)
+        sparse_note = why.sentence(f" 구조적 희소의 최대 성능({machine.name} FP16은 dense의 ",
+                                   peak_ratio(P, src, "FP16,희소", "FP16"), ")은 2:4 구조를 지킨 행렬에서만 나온다.")
+    nearly = ko.nearly([P16 / P_tf32, P8 / P16])
     rows = [
         ("더 빠른 연산 유닛",
          "낮은 정밀도(FP32 → TF32 → BF16/FP16 → FP8, 최신 세대는 FP4까지), Tensor Core·MXU 같은 전용 유닛, "
          "`2:4` 구조적 희소(structured sparsity), 칩 수 늘리기(병렬화)",
-         f"Tensor Core 형식끼리는 한 단계 내릴 때마다 처리량이 {ko.nearly([P16 / P_tf32, P8 / P16])}가 된다({machine.name}: "
-         f"TF32 → FP16 {fmt.ratio(P16 / P_tf32, 1)}, FP16 → FP8 {fmt.ratio(P8 / P16, 1)}). CUDA Core의 FP32에서 Tensor Core의 "
-         f"TF32로 넘어가는 단계는 {ko.particle(fmt.ratio(P_tf32 / P32, 1), '이다/다')}. 원소가 작아지는 만큼 메모리 트래픽도 준다."
-         f"{sparse_note} 칩을 늘리면 이번에는 칩 사이 통신이 새 병목으로 떠오른다."),
+         why.sentence(   # (a range such as "약 1.5–2.4배" would be numbers without their records: the steps say them)
+             "Tensor Core 형식끼리는 한 단계 내릴 때마다 처리량이 ",
+             f"{nearly}가 된다" if nearly.startswith("거의") else "늘어난다", f"({machine.name}: TF32 → FP16 ",
+             peak_ratio(P, src, "FP16", "TF32"), ", FP16 → FP8 ", peak_ratio(P, src, "FP8", "FP16"),
+             "). CUDA Core의 FP32에서 Tensor Core의 TF32로 넘어가는 단계는 ",
+             why.particle(peak_ratio(P, src, "TF32", "FP32"), "이다/다"), ". 원소가 작아지는 만큼 메모리 트래픽도 준다.",
+             sparse_note, " 칩을 늘리면 이번에는 칩 사이 통신이 새 병목으로 떠오른다.")),
         ("연산량 F 줄이기",
          "모델 구조 바꾸기(MoE, sliding window attention, GQA/MQA, pruning, low-rank 분해), 필요 없는 계산 덜어내기"
          "(causal mask로 가려진 블록 건너뛰기, KV cache, speculative decoding, padding 없애기), "

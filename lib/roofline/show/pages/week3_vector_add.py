@@ -108,7 +108,9 @@ def hierarchy(w3) -> dict:
                       Fraction(1, 10**12), "TB/s")),
         ("L2 Cache", "HBM보다 훨씬 작다", "HBM보다 높다"),
         ("L1 Cache", "SM마다 작다 (Shared Memory와 같은 SRAM을 나눠 쓴다)", "L2보다 높다"),
-        ("Shared Memory", f"SM당 최대 {fmt.kib(gpu.smem_per_SM)}", "L1과 비슷하다"),
+        ("Shared Memory", why.sentence("SM당 최대 ", why.label(fmt.number(Fraction(gpu.smem_per_SM, 1024), 3),
+                                                                f"toml:presets.{w3.gpu}.smem_per_SM"), " KiB"),
+         "L1과 비슷하다"),
         ("Registers", "SM 전체로는 Shared Memory와 비슷하지만 스레드 하나의 몫은 가장 작다", "가장 높다"),
     ]
     share = Fraction(w3.s * w3.L) / smem_total
@@ -227,8 +229,20 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     labels = list(timings)
     base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
     capacity, footprint = w3.capacity, 3 * w3.s * w3.L
-    shown = {labels[3]: f"{labels[3]} ({gb(capacity)} → {gb(factor * capacity)})"}
     base_src = w3_sources(w3)
+
+    def row_name(label: str):
+        """A row's name with the chapter's factor in it as a label (no button) of the code cell's `factor`."""
+        at = label.rfind(f"{factor}배")
+        return label if at < 0 else why.sentence(label[:at], why.label(factor, f"code:factor = {factor}"),
+                                                 label[at + len(str(factor)):])
+
+    GB_ = Fraction(1, 10**9)
+    cap_q = var("capacity", capacity)
+    grown = named("capacity'", var("factor", factor) * cap_q)
+    grown_src = {**base_src, **SCALED, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", "")}
+    shown = {labels[3]: why.sentence(row_name(labels[3]), " (", why.labelled(cap_q, fmt.number(capacity * GB_), base_src),
+                                     " GB → ", why.labelled(grown, fmt.number(factor * capacity * GB_), grown_src), " GB)")}
     rows, srcs = [], {}
     for label, x in timings.items():
         # the changed machine: P' = 2·P or BW' = 2·BW (the chapter's `factor`)
@@ -245,7 +259,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
                               f"{ms(getattr(x, name))} ms")
 
         speed = named("t₀/t", base.derivation("t_ideal") / named("t_ideal'", x.derivation("t_ideal").term))
-        rows.append((shown.get(label, label), t_("t_compute"), t_("t_memory"), t_("t_ideal"),
+        rows.append((shown.get(label, row_name(label)), t_("t_compute"), t_("t_memory"), t_("t_ideal"),
                      shown_number(speed, fmt.number(base.t_ideal / x.t_ideal) + "배", x_src, unit="배")))
     def quoted(label: str):
         """“label” with the chapter's factor in it as the code cell's choice (`factor = 2`)."""
@@ -522,7 +536,9 @@ SCALED = {("name", "P'"): ("배율을 곱한 최대 연산 성능", "FLOPs/s"), 
           ("name", "k_BW"): ("메모리 대역폭 BW의 배율", ""), ("name", "k_cap"): ("메모리 용량의 배율", ""),
           ("name", "t₀"): ("배율을 곱하기 전의 이상적 시간", "s"),
           # a factor is the explorer's ("control:kP") or the live form's ("typed:kP"): why.pooled renames "cell:"
-          "k_P": "cell:kP", "k_BW": "cell:kBW", "k_cap": "cell:kcap"}
+          # (named as the controls are, with the course's symbols: "연산 성능 P의 배율 k_P")
+          "k_P": "cell:연산 성능 P의 배율 k_P", "k_BW": "cell:메모리 대역폭 BW의 배율 k_BW",
+          "k_cap": "cell:메모리 용량의 배율 k_cap"}
 
 
 def fits_text(footprint, capacity) -> str:

@@ -28,7 +28,9 @@ def problem_table(w4) -> dict:
         # the size leads its cell, a button with its record (a cell is read from its start)
         ("행렬 크기", why.sentence(why.around(why.var("N", N, src), ex.shape(N)), " (A, B, C 모두, ", ko.nbsp("N = "),
                                 why.var("N", N, src), ")")),
-        ("자료형", text["자료형"]),   # (the dtype leads: a student's worksheet reads it first)
+        # (the dtype leads: a student's worksheet reads it first; s a label of its course.toml key, no button)
+        ("자료형", why.sentence(f"{w4.dtype}, 원소와 중간 합 모두 원소당 ", why.label_of("s", w4.s, src, fmt.integer(w4.s)),
+                             " Byte")),
         ("최대 연산 성능 P", why.around(why.power10(P, src), text["최대 연산 성능 P"])),
         (bw_row(w4), why.around(why.power10(BW, src), text[bw_row(w4)])),
         ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
