@@ -84,13 +84,27 @@ def entry(shown: dict, records: dict, seen: set) -> str:
     return "\n".join([head, *tree(shown["of"], records, seen)]) + "\n"
 
 
+def labels(value: dict) -> list[str]:
+    """The numbers that label (`why.label`, no button) or name (`why.name`), one line per origin: what (or where,
+    in a sentence whose text is the glued value's), in order, and the origin."""
+    text, by_origin = value.get("cell"), {}
+    for one in value["labels"]:
+        said = text[one["at"]:one["at"] + one["length"]] if text else f"at {one['at']}"
+        by_origin.setdefault(one["origin"], []).append(said)
+    return [f"{', '.join(said)} ← {origin}" for origin, said in by_origin.items()]
+
+
 def why(value, seen: set, records: dict | None = None):
-    """A glued value's derivation records as text: one entry (`of`), a table's cells, a sentence's parts."""
+    """A glued value's derivation records as text: one entry (`of`), a table's cells, a sentence's parts; a table
+    cell of labels only is one line."""
     if isinstance(value, dict):
         records = value.get("records", records)
         if "of" in value:
             return entry(value, records or {}, seen)
-        return {key: why(item, seen, records) for key, item in value.items() if key != "records"}
+        if "labels" in value and "cell" in value and not value.get("parts"):
+            return f"cell: {value['cell']}; labels: " + "; ".join(labels(value))
+        said = {key: why(item, seen, records) for key, item in value.items() if key not in ("records", "labels")}
+        return {**said, "labels": labels(value)} if "labels" in value else said
     if isinstance(value, list):
         return [why(item, seen, records) for item in value]
     return value
