@@ -570,12 +570,12 @@ def exercises(w4) -> ex.Exercises:
     T5 = ex.divisor_near(N5, 3 * min(w4.tiles), w4.tiles)
     d2 = ex.other_dtype(cat, w4.dtype)
     s2 = cat.bytes_per(d2)
-    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
-    cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s)
+    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', w4.dtype)}, BW = {ex.rate(hw.BW)} Byte/s"
+    cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s, dtype=w4.dtype)
     t1, times1 = ex.time_steps(cost1, hw)
     plain = kernels.matmul_no_reuse(N5, s2, s2)
     t2 = Timing(plain, hw)
-    steps2 = (ex.matmul_steps(N5, None, s2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
+    steps2 = (ex.matmul_steps(N5, None, s2, dtype=d2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
     # the common mistakes: the cost a mistake gives on the same machine, the two times combined otherwise than by max
     wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s, s_other=s2).items()}
     wrong1.update({"ideal-sum": t1.t_compute + t1.t_memory, "ideal-min": min(t1.t_compute, t1.t_memory)})
@@ -588,18 +588,18 @@ def exercises(w4) -> ex.Exercises:
                  f"{ex.formula(t1.derivation('t_ideal'))}, {ex.formula(cost1.derivation('Q'))}", (F1, Q1, *times1),
                  given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
                  mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored", "dtype-other"),
-                                   lambda v: v)),
+                                   lambda v: v, dtype=w4.dtype)),
         ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
                  "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"],
                  f"{ex.formula(plain.derivation('Q'))}, 메모리 시간 {ex.formula(t2.derivation('t_memory'))}",
                  steps2, given=ex.given(N=N5, s=s2, BW=hw.BW, dtype=d2),
-                 mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v)),
+                 mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v, dtype=d2)),
     ]
     ridge_ = hw.derivation("I*")
     cost4_ = kernels.matmul_tiled(N5, N5, s2, s2)   # (the formula of I_T, whatever the tile)
     threshold_ = kernels.tile_threshold_term(N5, ridge_, s2, s2)   # T* with the ridge's own derivation linked
     threshold = None if threshold_ is None else Fraction(threshold_.value)
-    ridge = ex.derived(ridge_, "FLOPs/Byte")
+    ridge = ex.derived(ridge_, fmt.unit("FLOPs/Byte", d2))   # the same P and BW, taken for d2's work (as stated)
     if threshold is not None:
         # the threshold a mistake gives: without the C write's term s·I* (T* = s·I*), with F counted half (the
         # ridge doubled), with the ridge inverted; none where no tile reaches that ridge
@@ -614,17 +614,17 @@ def exercises(w4) -> ex.Exercises:
                                   f"{ex.formula(cost4_.derivation('I'))}, {ex.formula(cost4_.derivation('Q'))}에서 I_T = I*를 T에 대해 푼다",
                                   steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                                   mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted", "dtype-other"), lambda v: v,
-                                                    THRESHOLD_HINTS)))
+                                                    THRESHOLD_HINTS, dtype=d2)))
     else:   # no tile reaches the ridge on this machine: the compute time instead
         t3 = Timing(plain, hw)
-        steps3 = (ex.derived(plain.derivation("F"), "FLOPs"), ex.derived(t3.derivation("t_compute"), "ms"))
+        steps3 = (ex.derived(plain.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(t3.derivation("t_compute"), "ms"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
                                   f"연산 시간 {ex.formula(t3.derivation('t_compute'))}, {ex.formula(plain.derivation('F'))}", steps3, given=ex.given(N=N5, s=s2, P=hw.P, dtype=d2),
                                   mistakes=ex.named(ex.matmul_variants(N5, None, s2), ("fma-one",),
-                                                    lambda c: Timing(c, hw).t_compute)))
+                                                    lambda c: Timing(c, hw).t_compute, dtype=d2)))
     T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))
-    cost4, steps4 = ex.matmul_steps(N5, T_small, s2)
-    key, judged = ex.bound_by_ridge(cost4.I, hw)
+    cost4, steps4 = ex.matmul_steps(N5, T_small, s2, dtype=d2)
+    key, judged = ex.bound_by_ridge(cost4.I, hw, d2)
     wrong4 = {kind: "memory" if c.I < hw.ridge else "compute" for kind, c in ex.matmul_variants(N5, T_small, s2).items()}
     wrong4["ridge-inverted"] = "memory" if cost4.I < 1 / hw.ridge else "compute"
     questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
@@ -632,7 +632,7 @@ def exercises(w4) -> ex.Exercises:
                               tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
                               given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                               mistakes=ex.named(wrong4, ("c-write", "tile-reuse-ignored", "tile-reuse-twice", "fma-one",
-                                                         "ridge-inverted"), lambda v: v)))
+                                                         "ridge-inverted"), lambda v: v, dtype=d2)))
     return ex.Exercises("⑤", tuple(questions))
 
 
@@ -724,7 +724,8 @@ def doubling_why(w4, T: int) -> str:
     C's write sN² stays, so I grows by less than two and the memory time falls."""
     N, s, hw = w4.N, w4.s, w4.roofline
     now = Timing(kernels.matmul_tiled(N, T, s, s), hw)
-    head = (f"T = {T}의 I = F/Q = {fmt.integer(now.cost.F)} FLOPs / {fmt.integer(now.cost.Q)} Byte다. "
+    head = (f"T = {T}의 I = F/Q = {fmt.integer(now.cost.F)} {fmt.unit('FLOPs', w4.dtype)} / "
+            f"{fmt.integer(now.cost.Q)} Byte다. "
             f"Q = 2sN³/T + sN²에서 A·B 읽기 2sN³/T는 T에 반비례하고, C 쓰기 sN² = {fmt.integer(s * N * N)} Byte는 그대로다.")
     if T % 2 or N % (T // 2):
         return head
@@ -740,7 +741,7 @@ def matmul_predict(w4, T: int) -> dict:
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
     questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
-                                      doubling_why(w4, T), no_reuse=kernels.matmul_no_reuse(N, s, s))
+                                      doubling_why(w4, T), no_reuse=kernels.matmul_no_reuse(N, s, s), dtype=w4.dtype)
     hidden = [f"r{i}-{j}" for i in (0, 1) for j in range(2, len(MATMUL_HEADERS))] + ["regimes"]
     return pr.part(questions, fields=hidden, plots=["intensity", "times"])
 

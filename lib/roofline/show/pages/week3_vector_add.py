@@ -426,7 +426,7 @@ def exercises(w3) -> ex.Exercises:
     steps1 = (ex.derived(longer.derivation("Q"), "Byte"), ex.derived(t1.derivation("t_memory"), "ms"))
     three = kernels.elementwise(L, s, reads=3, flops=2)
     t2 = Timing(three, hw)
-    steps2 = (ex.derived(three.derivation("F"), "FLOPs"), ex.derived(three.derivation("Q"), "Byte"),
+    steps2 = (ex.derived(three.derivation("F"), fmt.unit("FLOPs", w3.dtype)), ex.derived(three.derivation("Q"), "Byte"),
               *ex.time_steps(three, hw)[1])
     fitting = named("L", floor_div(var("capacity", w3.capacity), 3 * var("s", s2)))   # A, B, C: s Byte each
     longest = fitting.value
@@ -434,9 +434,10 @@ def exercises(w3) -> ex.Exercises:
     f = max(1, int(3 * s * hw.ridge / 2))
     heavy = kernels.elementwise(L, s, reads=2, flops=f)
     t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
-    steps4 = (ex.derived(heavy.derivation("F"), "FLOPs"), ex.derived(heavy.derivation("Q"), "Byte"),
+    steps4 = (ex.derived(heavy.derivation("F"), fmt.unit("FLOPs", w3.dtype)), ex.derived(heavy.derivation("Q"), "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
-    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    # 3주-1 states the machine for its d2 vector (the week's P and BW, taken for d2's work: "같은 하드웨어" after it)
+    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', d2)}, BW = {ex.rate(hw.BW)} Byte/s"
     # the common mistakes, each the same model call with one term or input changed
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
               "dtype-other": kernels.vector_add(L1, ex.other_size(cat, d2))}
@@ -453,23 +454,25 @@ def exercises(w3) -> ex.Exercises:
                  f"{ex.formula(longer.derivation('Q'))}, 메모리 시간 {ex.formula(t1.derivation('t_memory'))}", steps1,
                  given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
-                                   VECTOR_HINTS)),
+                                   VECTOR_HINTS, dtype=d2)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  f"{ex.formula(three.derivation('F'))}, {ex.formula(three.derivation('Q'))}, "
                  f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                 machine=w3.hardware, units="CUDA Core"),
-                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write", "dtype-other"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write", "dtype-other"), lambda v: v, VECTOR_HINTS,
+                                   dtype=w3.dtype)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
-                 exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS)),
-        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
+                 exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS, dtype=d2)),
+        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                                            machine=w3.hardware, units="CUDA Core"),
-                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS,
+                                                                           dtype=w3.dtype)),
     ))
 
 
@@ -574,7 +577,8 @@ def vector_predict(w3, kP=1, kBW=1) -> dict:
     effect = f" {factor_effect('P', kP, '연산 시간')} {factor_effect('BW', kBW, '메모리 시간')}"
     time = "t" if kP != 1 and kBW != 1 else "t_compute" if kP != 1 else "t_memory" if kBW != 1 else "t"
     questions = pr.roofline_questions(f"L = {fmt.integer(w3.L)} Vector Add", "Vector Add", add, machine, fma=False,
-                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms", time=time)
+                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms", time=time,
+                                      dtype=w3.dtype)
     return pr.part(questions, fields=[f"t{j}" for j in range(5)] + ["t2", "kind"], widths=["compute", "memory"])
 
 
