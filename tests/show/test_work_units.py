@@ -103,3 +103,29 @@ def test_every_chapter_recomputes_for_the_term(course):
     from coursebook import __main__ as coursebook
 
     coursebook.validate_term(course)
+
+
+def _said(section: dict) -> str:
+    """A section's glued values as the page gets them (`glue.bundle`: the text, table or math, and the records of
+    their derivations, units included)."""
+    from roofline.show.glue import bundle
+
+    return " ".join(str(text) for value in section.values() for kind, text in bundle(value).items()
+                    if not kind.startswith("image/"))
+
+
+def test_the_week_4_pages_count_the_week_s_dtype(course):
+    """The week-4 pages' tables, sentences and derivation records (`why.sources` names the week's dtype) say the
+    week's dtype's units: OPs for an INT8 week, FLOPs for a floating-point one."""
+    from roofline.show.pages import w4_1_intensity, w4_3_tiling, w4_5_matmul, w4_summary, week4_guide
+
+    w4 = course.week4
+    wrong = FLOAT_UNIT if fmt.integer_dtype(w4.dtype) else INTEGER_UNIT
+    sections = {"guide": week4_guide.problem_table(w4), "①": w4_1_intensity.four_ways(w4, max(w4.tiles)),
+                "③ counts": w4_3_tiling.counts(w4), "③ general": w4_3_tiling.general(w4),
+                "③ discussion": w4_3_tiling.discussion(w4), "⑤ headline": w4_5_matmul.headline_section(w4),
+                "⑤ cost": w4_5_matmul.cost_section(w4), "⑤ time": w4_5_matmul.time_section(w4),
+                "⑤ assumptions": {"t": w4_5_matmul.assumptions(w4)}, "정리": w4_summary.summary_section(w4)}
+    for name, section in sections.items():
+        said = _said(section)
+        assert not wrong.search(said), (name, wrong.search(said), said[max(0, wrong.search(said).start() - 80):][:160])

@@ -57,7 +57,8 @@ def four_ways(w4, T: int) -> dict:
          formulas.intensity_ideal(s, s), why.decimal(ideal.derivation("I"), 6, src)),
     ]
     assert vadd.I == vadd_I.value
-    header = ["계산 방식", "F (FLOPs)", "Q (Byte)", "I (FLOPs/Byte)", f"I, N = {fmt.integer(N)}"]
+    u = ko.units(w4.dtype)
+    header = ["계산 방식", f"F ({u['unit-work']})", "Q (Byte)", f"I ({u['unit-I']})", f"I, N = {fmt.integer(N)}"]
     return {"table-four": tables.markdown(header, rows, "lllll"), "N": why.var("N", N, src),
             "I0-formula": formulas.intensity_no_reuse(s, s), "I0": why.decimal(none.derivation("I"), 6, src),
             "I-ideal": why.decimal(ideal.derivation("I"), 3, src)}
@@ -122,7 +123,7 @@ def intensity_figure(w4):
     ax.text(w4.N / 1.06, between, f"이 주의 N = {fmt.integer(w4.N)} ", rotation=90, ha="right", va="center",
             fontsize=9, color="dimgray")
     ax.set_xlabel("행렬 한 변 N (로그 축)")
-    ax.set_ylabel("산술 강도 I (FLOPs/Byte, 로그 축)")
+    ax.set_ylabel(f"산술 강도 I ({fmt.unit('FLOPs/Byte', w4.dtype)}, 로그 축)")
     ax.set_title(f"{w4.dtype}: 한 번씩만 읽어야 I가 N과 함께 커진다", fontsize=11)
     ax.legend(loc="upper left", fontsize=9, framealpha=0.95)
     style.power_log_ticks(ax)

@@ -136,13 +136,14 @@ def counts(w4) -> dict:
 
     F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
                     closed_tile.derivation("Q_write"))
+    op, per_byte = fmt.unit("FLOPs", w4.dtype), fmt.unit("FLOPs/Byte", w4.dtype)   # the dtype's work (OPs: INT8)
     T_label = f"타일 재사용 ({t}×{t})"   # a row's name, not a button (a cell starting with a number reads as one)
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
         ("K 단계 수", i(K), i(K, f"{fmt.integer(len(steps))} (타일마다)")),
-        ("연산량 F", i(F_tile, f"{fmt.integer(tile_F)} FLOPs = (2×{t}³ = {fmt.integer(2 * t**3)} FLOPs) × "
+        ("연산량 F", i(F_tile, f"{fmt.integer(tile_F)} {op} = (2×{t}³ = {fmt.integer(2 * t**3)} {op}) × "
                                f"{fmt.integer(len(steps))}단계"),
-         i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} FLOPs")),
+         i(F, f"{fmt.integer(tile_F)} × {fmt.integer(count)}타일 = {fmt.integer(tile.cost.F)} {op}")),
         ("재사용 없음: A·B 읽기",
          i(none_tile, f"{fmt.integer(t * t)}출력 × {fmt.integer(n)}곱 × 2입력 × {s} B = {fmt.integer(none.cost.Q_read // count)} B"),
          i(R0, f"{fmt.integer(none.cost.Q_read)} B")),
@@ -166,7 +167,7 @@ def counts(w4) -> dict:
     ratio = why.fraction(read_ratio, src)
     return {
         "table-count": tables.markdown(["세는 대상", "출력 타일 하나", f"전체 {n}×{n} C"], rows, "lll"),
-        "table-methods": tables.markdown(["방식", "F (FLOPs)", "Q = 읽기 + 쓰기 (Byte)", "I (FLOPs/Byte)"], methods, "lrrr"),
+        "table-methods": tables.markdown(["방식", f"F ({op})", "Q = 읽기 + 쓰기 (Byte)", f"I ({per_byte})"], methods, "lrrr"),
         "read-ratio": ratio, "read-shrink": why.particle(ratio, "으로/로"),
         "Q-shrink": why.particle(why.fraction(Q_ratio, src), "으로/로"),
         "reads-tile": why.integer(reads_tile, src), "reads-none": why.integer(reads_none, src),
@@ -200,11 +201,11 @@ def general(w4) -> dict:
         row("출력 타일 수", "(N/T)²", count("출력 타일 수", lambda N_, T_, s_: (N_ / T_) ** 2)),
         row("타일당 K 단계 수", "N/T", count("K 단계 수", lambda N_, T_, s_: N_ / T_)),
         row("단계당 A·B 읽기", f"2T² 원소 = {2 * s}T² Byte", count("단계당 읽기", lambda N_, T_, s_: 2 * T_**2 * s_)),
-        row("단계당 연산량", "2T³ FLOPs", count("단계당 연산량", lambda N_, T_, s_: 2 * T_**3)),
+        row("단계당 연산량", f"2T³ {fmt.unit('FLOPs', w4.dtype)}", count("단계당 연산량", lambda N_, T_, s_: 2 * T_**3)),
         row("타일당 최종 쓰기", f"{s}T² Byte", count("조각의 Byte", lambda N_, T_, s_: T_**2 * s_)),
         row("입력 읽기", f"{2 * s}N³/T Byte", lambda m, T: why.integer(tiled(m, T).derivation("Q_read"), src)),
         row("C 쓰기", f"{s}N² Byte", lambda m, T: why.integer(tiled(m, T).derivation("Q_write"), src)),
-        row("I", f"{formulas.intensity_tiled(s, s)} FLOPs/Byte", lambda m, T: why.decimal(tiled(m, T).derivation("I"), 6, src)),
+        row("I", f"{formulas.intensity_tiled(s, s)} {fmt.unit('FLOPs/Byte', w4.dtype)}", lambda m, T: why.decimal(tiled(m, T).derivation("I"), 6, src)),
     ]
     header = ["대상 (식)", f"작은 예 (T = {t})"] + [f"T = {T}" for T in w4.tiles]
     equation = Math(
@@ -219,6 +220,7 @@ def discussion(w4) -> dict:
     """The discussion on reuse between output tiles: which tiles share A and B pieces, and the ideal case in which
     every input element is read from HBM once (the seed's 192 Byte and I = 2/3)."""
     n, t, s = w4.small_N, w4.small_T, w4.s
+    op = fmt.unit("FLOPs", w4.dtype)
     tiles, name = _names(w4)
     A0 = name("A", 0, 0)
     pairs = [f"{ko.particle('·'.join(name('A', r, k) for k in range(tiles)), '은/는')} "
@@ -255,8 +257,8 @@ def discussion(w4) -> dict:
         ("최종 C를 쓰는 양", d(none, "Q_write", f"{fmt.integer(none.cost.Q_write)} Byte"),
          d(ideal, "Q_write", f"{fmt.integer(ideal.cost.Q_write)} Byte")),
         ("총 이동량 Q", d(none, "Q", f"{fmt.integer(none.cost.Q)} Byte"), d(ideal, "Q", f"{fmt.integer(ideal.cost.Q)} Byte")),
-        ("연산량 F", d(none, "F", f"{fmt.integer(none.cost.F)} FLOPs"), d(ideal, "F", f"{fmt.integer(ideal.cost.F)} FLOPs")),
-        ("산술 강도 I (FLOPs/Byte)", intensity(none), intensity(ideal)),
+        ("연산량 F", d(none, "F", f"{fmt.integer(none.cost.F)} {op}"), d(ideal, "F", f"{fmt.integer(ideal.cost.F)} {op}")),
+        (f"산술 강도 I ({fmt.unit('FLOPs/Byte', w4.dtype)})", intensity(none), intensity(ideal)),
     ]
     return {
         "q-A-shared": ko.particle(A0, "은/는"), "q-A-kept": ko.particle(A0, "이/가"),

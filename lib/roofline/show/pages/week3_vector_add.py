@@ -178,7 +178,7 @@ def times(w3, add, t) -> dict:
         ("입력 읽기 합계", f"{2 * s} × L", shown_number(d("Q_read"), mb(add.Q_read), src, MB, "MB")),
         ("C 쓰기", f"{s} × L", shown_number(d("Q_write"), mb(add.Q_write), src, MB, "MB")),
         ("총 이동량 Q", f"{3 * s} × L", shown_number(d("Q"), gb(add.Q), src, GB, "GB")),
-        ("총 연산량 F", "L", why.around(why.integer(d("F"), src), f"{fmt.integer(add.F)} FLOPs")),
+        ("총 연산량 F", "L", why.around(why.integer(d("F"), src), f"{fmt.integer(add.F)} {fmt.unit('FLOPs', w3.dtype)}")),
     ]
     footprint = named("세 벡터의 Byte", 3 * s_ * L_)
     capacity = var("capacity", w3.capacity)
@@ -211,8 +211,8 @@ def times(w3, add, t) -> dict:
             shown_number(reads_only, f"{ms(reads_only.value)} ms", src_reads, 1000, "ms"),
             "로 잘못 계산하게 된다. 쓰기도 반드시 센다."),
         "eq-t-compute": Math(
-            rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{FLOPs}}}}"
-            rf"{{{tex_number(hw.P)}\ \text{{FLOPs/s}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
+            rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{{fmt.unit('FLOPs', w3.dtype)}}}}}"
+            rf"{{{tex_number(hw.P)}\ \text{{{fmt.unit('FLOPs/s', w3.dtype)}}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
         "eq-t-memory": Math(
             rf"\begin{{aligned}} t_\text{{memory}} &= \frac{{Q}}{{BW}} = \frac{{{tex_number(add.Q)}\ \text{{Byte}}}}"
             rf"{{{tex_number(hw.BW)}\ \text{{Byte/s}}}} \\ &= {ms(t.t_memory)}\ \text{{ms}} \end{{aligned}}"),
@@ -549,7 +549,8 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     how, src = scaled_times(add, hw, kP, kBW), {**w3_sources(w3), **SCALED}
     assert (how["t_ideal"].value, how["P"].value, how["BW"].value) == (t.t_ideal, machine.P, machine.BW)
     fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base, how, src))}
-    fields.update({"P": shown_number(how["P"], fmt.number(machine.P / TERA), src, Fraction(1, TERA), "TFLOPs/s"),
+    fields.update({"P": shown_number(how["P"], fmt.number(machine.P / TERA), src, Fraction(1, TERA),
+                                       fmt.unit("TFLOPs/s", w3.dtype)),
                    "BW": shown_number(how["BW"], fmt.number(machine.BW / TERA), src, Fraction(1, TERA), "TB/s"),
                    "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
     longer = max(t.t_compute, t.t_memory)
@@ -648,7 +649,7 @@ def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
                 f'<span class="rl-meter-fill" data-rl-width="{name}" style="width: {w[name]}"></span></span></span>')
 
     body = (
-        f'<p class="rl-summary" aria-live="polite">P = {explorer.field("P", f["P"])} TFLOPs/s, BW = {explorer.field("BW", f["BW"])} TB/s: '
+        f'<p class="rl-summary" aria-live="polite">P = {explorer.field("P", f["P"])} {fmt.unit("TFLOPs/s", w3.dtype)}, BW = {explorer.field("BW", f["BW"])} TB/s: '
         f'이상적 실행 시간 {explorer.field("t2", f["t2"])}, {explorer.field("kind", f["kind"])}. {explorer.field("fits", f["fits"])}</p>'
         f'<div class="rl-meter rl-bars" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
         + explorer.table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])

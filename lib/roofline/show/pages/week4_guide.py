@@ -31,7 +31,7 @@ def problem_table(w4) -> dict:
         ("자료형", text["자료형"]),   # (the dtype leads: a student's worksheet reads it first)
         ("최대 연산 성능 P", why.around(why.power10(P, src), text["최대 연산 성능 P"])),
         (bw_row(w4), why.around(why.power10(BW, src), text[bw_row(w4)])),
-        ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
+        ("분기점 I* = P/BW", why.around(ridge, f"{ridge} {fmt.unit('FLOPs/Byte', w4.dtype)}")),
         ("타일 한 변 T", tiles_),
     ]
     if w4.hardware != "course":   # a real GPU: its numbers are the maker's
@@ -43,7 +43,7 @@ def problem_table(w4) -> dict:
             "tiles": tiles, "tiles-compared": why.particle(tiles, "으로/로"), "ridge": ridge,
             "small-shape": why.around(n, f"{w4.small_N}×{w4.small_N}"),
             "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}"),
-            "unit-I": ko.units(w4.dtype)["unit-I"]}
+            **ko.units(w4.dtype)}   # the units of the dtype's work (OPs for INT8): the symbols' table, the problem
 
 
 def bw_row(w4) -> str:
