@@ -332,9 +332,9 @@ def cache_big(w4) -> dict:
     reads less, why these capacities (against the size of B and of a group's working set), and the figure."""
     N, s, G = w4.N, w4.s, w4.cache.group_size_M
     rows, buckets = [], {"묶음": {}, "행 우선": {}, "같음": {}}
-    for T in w4.tiles:   # a parameter cell's tiles are checked here, named as the reader typed them (not cachesim's N)
-        simulated_side(N // T, w4.typed("N", "tiles"), f"N = {fmt.integer(N)}, T = {fmt.integer(T)}")
     for T in w4.tiles:
+        # a parameter cell's tile is checked before it is simulated, named as the reader typed it (not cachesim's N)
+        simulated_side(N // T, w4.typed("N", "tiles"), f"N = {fmt.integer(N)}, T = {fmt.integer(T)}")
         for capacity in w4.cache.capacities:
             row_run, grouped = [cachesim.simulate(N, T, capacity_bytes=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                                 for o, _, g in _orders(G)]
