@@ -23,8 +23,8 @@ from roofline.show.figures import figure
 from roofline.show.mistakes import Mistake
 
 A6000 = "RTX_A6000"
-NAMES = {   # the page's symbols: (Korean name, unit)
-    "M": ("C의 행 수", ""), "K": ("누적하는 방향의 길이", ""),
+NAMES = {   # the page's symbols: (Korean name, unit); M and K are the course's (why.NAMES)
+    "M": why.NAMES["M"], "K": why.NAMES["K"],
     "BM": ("블록 타일의 행 수", ""), "BN": ("블록 타일의 열 수", ""), "BK": ("K 조각의 폭", ""),
     "TM": ("스레드 타일의 행 수", ""), "TN": ("스레드 타일의 열 수", ""),
     "Q_HBM": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_smem": ("Shared Memory를 오간 양", "Byte"),
