@@ -102,6 +102,16 @@ function leaks(parts) {
   return [...found].sort((a, b) => b.length - a.length);
 }
 
+/* a masked number's why button waits, as the explorer's own waiting numbers do: disabled, its record taken off (it
+ * would open the value's derivation); returns what puts both back, unless the page gave it a record anew since */
+function hold(button) {
+  if (!button) return () => {};
+  const why = button.dataset.why, disabled = button.disabled;
+  button.disabled = true;
+  button.removeAttribute("data-why");
+  return () => { if (!button.hasAttribute("data-why")) { button.dataset.why = why; button.disabled = disabled; } };
+}
+
 const escape = (t) => t.replace(/[.*+?^${}()|[\]\\]/g, "\\$&").replace(/ /g, "[ \u00a0\u202f]");
 
 /* "?" for each of `texts` (a whole number: no digit, and no point or comma before a digit, on either side) in the
@@ -117,15 +127,11 @@ function mask(texts, keep) {
     pattern.lastIndex = 0;
     const was = node.nodeValue, now = was.replace(pattern, "?");
     node.nodeValue = now;
-    // a number's why button would open the value's derivation: it waits too (disabled, no record), as the
-    // explorer's own waiting numbers do
-    const button = node.parentElement && node.parentElement.closest("button[data-why]");
-    const why = button && button.dataset.why, disabled = button && button.disabled;
-    if (button) { button.disabled = true; button.removeAttribute("data-why"); }
+    const release = hold(node.parentElement && node.parentElement.closest("button[data-why]"));
     undo.push(() => {
       if (node.nodeValue !== now) return;   // placed anew since: nothing of ours to put back
       node.nodeValue = was;
-      if (button && !button.hasAttribute("data-why")) { button.dataset.why = why; button.disabled = disabled; }
+      release();
     });
   }
   // a number whose unit stands outside its why button ("6" in the button, "개, …" after it): the button's text and
@@ -137,14 +143,12 @@ function mask(texts, keep) {
     const m = pattern.exec(own.nodeValue + next.nodeValue);
     pattern.lastIndex = 0;
     if (!m || m.index !== 0 || m[0].length <= own.nodeValue.length) continue;
-    const was = own.nodeValue, why = button.dataset.why, disabled = button.disabled;
+    const was = own.nodeValue, release = hold(button);
     own.nodeValue = "?";
-    button.disabled = true;
-    button.removeAttribute("data-why");
     undo.push(() => {
       if (own.nodeValue !== "?") return;
       own.nodeValue = was;
-      if (!button.hasAttribute("data-why")) { button.dataset.why = why; button.disabled = disabled; }
+      release();
     });
   }
   for (const element of document.body.querySelectorAll("[aria-label], [title]")) {

@@ -18,6 +18,8 @@ Parameter files:
 - a term drawn at random from the valid range (`course_copies.random_term`, seeded: TERM_SEED unless
   $ROOFLINE_TERM_SEED names another; the seed is in the test's id): a module that sets `RANDOM_TERM = True` runs its
   `course` tests for it too, and for the term issue 36 found failing (`course_copies.issue_36_term`).
+- a term whose base dtype is an integer one (`course_copies.integer_term`: INT8 in week 4, week 3 and the note): a
+  module that sets `INTEGER_TERM = True` runs its `course` tests for it too.
   A module that compares with built pages or committed editions (made for the live term) stays out.
 """
 from __future__ import annotations
@@ -46,6 +48,7 @@ def term_seed() -> int:
 
 RANDOM = f"random-term-seed-{term_seed()}"   # the id says which seed drew the term (ROOFLINE_TERM_SEED=… to redraw it)
 ISSUE_36 = "issue-36-term"   # the term issue 36 found failing (course_copies.issue_36_term), run with the random one
+INTEGER = "integer-term"     # an INT8 base dtype (course_copies.integer_term): a module with INTEGER_TERM runs it
 
 
 @lru_cache(maxsize=None)
@@ -77,16 +80,26 @@ def issue_36_toml() -> Path:
     return path
 
 
+@lru_cache(maxsize=None)
+def integer_toml() -> Path:
+    from course_copies import integer_term
+
+    path = Path(tempfile.mkdtemp(prefix="roofline-integer-term-")) / "course.toml"
+    path.write_text(integer_term(LIVE_TOML.read_text(encoding="utf-8")), encoding="utf-8")
+    return path
+
+
 def term_path(term: str) -> Path | None:
     """The parameter file of `term` (None: the live one, as `roofline.load()` reads it)."""
     if term == "live":
         return None
-    return {RANDOM: random_term_toml, ISSUE_36: issue_36_toml}.get(term, next_term_toml)()
+    return {RANDOM: random_term_toml, ISSUE_36: issue_36_toml, INTEGER: integer_toml}.get(term, next_term_toml)()
 
 
 def pytest_generate_tests(metafunc):
     if "course" in metafunc.fixturenames and getattr(metafunc.module, "BOTH_TERMS", False):
         terms = TERMS + ((RANDOM, ISSUE_36) if getattr(metafunc.module, "RANDOM_TERM", False) else ())
+        terms += (INTEGER,) if getattr(metafunc.module, "INTEGER_TERM", False) else ()
         metafunc.parametrize("course", terms, indirect=True, scope="session")
 
 

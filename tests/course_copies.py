@@ -231,6 +231,23 @@ def random_term(text: str, seed: int) -> str:
     return text
 
 
+def integer_term(text: str, dtype: str = "INT8") -> str:
+    """The next term (`next_term`) with an integer base dtype (issue 55): week 4 and week 3 on its new GPU preset
+    (which has a peak for `dtype`) in `dtype`, and the note in `dtype` on its own machine; every quantity of work the
+    pages and exercises count in that dtype is then in OPs."""
+    text = next_term(text)
+    raw = tomllib.loads(text)
+    key = raw["week4"]["gpus"][-1]          # next_term's new preset, with per-SM limits and an INT8 peak
+    if dtype not in raw["presets"][key]["peak"] or dtype not in raw["dtypes"]:
+        raise KeyError(f"no {dtype} peak on {key}")
+    for table in ("week4", "week3"):
+        text = set_value(text, table, "hardware", key)
+        text = set_value(text, table, "dtype", dtype)
+    if "note" in raw:
+        text = set_value(text, "note", "dtype", dtype)
+    return text
+
+
 def issue_36_term(text: str) -> str:
     """The term issue 36 found failing (kept as a regression case): a new preset with per-SM limits (under a fresh
     key) for week 4 and ④'s comparison, FP16, N = 8192, tiles 64/128/256; week 3 on the A100, the note on the H200."""

@@ -41,7 +41,8 @@ def _sheets() -> dict:
 
 PROBLEM: dict[str, str] = {}   # page label → the problem of its parameter cell ("week4", "week3")
 PAGES = _sheets()   # page label → how its exercises are built from the course
-CONFUSED = {"GB": "GiB", "KiB": "KB", "Byte": "KiB", "ms": "s", "TFLOPs/s": "GFLOPs/s", "FLOPs": "GFLOPs"}
+CONFUSED = {"GB": "GiB", "KiB": "KB", "Byte": "KiB", "ms": "s", "TFLOPs/s": "GFLOPs/s", "FLOPs": "GFLOPs", "TOPS": "OPs/s",
+            "OPs": "GOPs"}
 
 
 def sig(x, k: int) -> str:

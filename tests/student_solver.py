@@ -179,7 +179,7 @@ def solve_question(sheet, key: str):
             return 3 * s * L / BW * 1000
         if key == "3주-2":
             return max(2 * L / P, 4 * s * L / BW) * 1000
-        f = num(_find(r"원소마다 ([\d,]+) FLOPs", own, "f")[1])
+        f = num(_find(r"원소마다 ([\d,]+) (?:FL)?OPs", own, "f")[1])
         return _bound(3 * s * L / BW > f * L / P)
     if k == "실측":
         s = dtype_bytes(own)
@@ -194,7 +194,7 @@ def solve_question(sheet, key: str):
             m = _find(r"SM (\d+)개는 저마다 클럭마다 Shared Memory에서 (\d+) Byte를 내주고 FP32 (\d+) FLOPs", own, "SM")
             SMs, per_clock, fp32 = map(int, m.groups())
             P32 = num(_find(r"FP32 최대 ([\d.,]+) TFLOPs/s", own, "P_FP32")[1]) * TERA
-            P = num(_find(r"[A-Z0-9]+ 최대 ([\d.,]+) TFLOPs/s\)", own, "P")[1]) * TERA
+            P = num(_find(r"[A-Z0-9]+ 최대 ([\d.,]+) (?:TFLOPs/s|TOPS)\)", own, "P")[1]) * TERA
             BW_smem = per_clock * P32 / (SMs * fp32) * SMs
             Q_smem = Fraction(s * N**3 * (TM + TN), TM * TN) + loads
             return min(P, BW_smem * F / Q_smem) / TERA
@@ -251,7 +251,8 @@ def typed(q, value) -> str:
 
 # ---------------------------------------------------------------- mistakes a student plausibly makes
 
-PREFIX = {"GB": "GiB", "KiB": "KB", "ms": "s", "TFLOPs/s": "GFLOPs/s", "Byte": "KiB", "FLOPs": "GFLOPs"}
+PREFIX = {"GB": "GiB", "KiB": "KB", "ms": "s", "TFLOPs/s": "GFLOPs/s", "Byte": "KiB", "FLOPs": "GFLOPs", "TOPS": "OPs/s",
+          "OPs": "GOPs"}
 
 
 def slipped(sheet, fma: int = 2, dtype: bool = False) -> dict:

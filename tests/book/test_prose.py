@@ -27,6 +27,7 @@ ALLOWED = {
     r"10의 거듭제곱": "log-axis tick labels are powers of ten",
     r"1 KiB = 1024 Byte": "definition of the unit KiB",
     r"1 GB = 10⁹ Byte|1 TFLOPs/s = 10¹² FLOPs/s|1 GFLOPs = 10⁹ FLOPs|1 ms = 10⁻³ s|1 TB/s = 10¹² Byte/s": "unit definitions",
+    r"\b1 {2}= 10¹² ": "a unit definition whose units are glued (1 TFLOPs/s, or 1 TOPS for an integer dtype, = 10¹² …)",
     r"2 FLOPs": "one FMA counts as 2 FLOPs, the convention of the course",
     r"\b10번|열 번": "an example count in the definition of Q (read ten times, counted ten times)",
     r"워프\(warp\) 하나는 스레드 32개|스레드 32개": "warp size of NVIDIA GPUs, a hardware constant",

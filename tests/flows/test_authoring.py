@@ -27,7 +27,8 @@ ADDED = '''        ex.Question("③-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)}
                  "C에 쓰는 양은?", big.Q_write, ex.UNITS["GB"], "C 쓰기 = s·N², GB = 10⁹ Byte",
                  (ex.equation("C 쓰기", "s·N²", f"{s2}·{ex.number(N1)}²", big.Q_write, "Byte", "GB"),),
                  given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
-                 mistakes=ex.named(ex.matmul_variants(N1, T1, s2), ("output-per-k", "bits-bytes"), lambda c: c.Q_write)),
+                 mistakes=ex.named(ex.matmul_variants(N1, T1, s2), ("output-per-k", "bits-bytes"), lambda c: c.Q_write,
+                                   dtype=d2)),
     ))'''
 
 

@@ -570,7 +570,7 @@ def test_a_mistake_that_gives_the_right_answer_is_left_out_and_equal_ones_are_na
     assert [m.kind for m in q.mistakes] == ["fma-one+c-read"]   # the right one left out, two equal ones joined
     named = exercises.judge(q, sig(right / 2 * 1000, 4))
     assert named.mistake == "fma-one+c-read" and "두 실수" in named.message
-    assert "(1) FMA(곱셈·덧셈)를 FLOP 하나로 셌다. 절반. (2) C를 읽기까지 셌다. 같은 절반." in named.message
+    assert "(1) FMA(곱셈·덧셈)를 연산 하나로 셌다. 절반. (2) C를 읽기까지 셌다. 같은 절반." in named.message
     assert exercises.judge(q, sig(right * 1000, 4)).right
 
 

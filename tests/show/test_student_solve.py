@@ -49,12 +49,14 @@ def test_every_exercise_solved_from_its_statement_is_right(course):
 
 
 def _false_premises(problem, sheet) -> list[str]:
-    """What a statement says that the pages call false: an integer dtype counted in FLOPs, TF32 as a stored type,
+    """What a statement says that the pages call false: an integer dtype counted in FLOPs (a quantity the text tags
+    with a floating-point dtype, "FP32 256 FLOPs", aside), TF32 as a stored type,
     HBM on a machine whose memory is another, one peak given twice."""
     texts = [q.text for q in sheet.questions] + ([sheet.statement_text] if sheet.statement else [])
     found = []
     for text in texts:
-        if re.search(r"INT\d", text) and "FLOP" in text:
+        untagged = re.sub(r"\b(?:FP32|TF32|FP16|BF16|FP8)(?: 최대)? [\d.,]+ T?FLOPs(?:/s)?", "", text)   # FP32 256 FLOPs
+        if re.search(r"INT\d", text) and "FLOP" in untagged:
             found.append(f"정수형을 FLOPs로: {text}")
         if "TF32(" in text:
             found.append(f"TF32를 저장 형식으로: {text}")

@@ -186,8 +186,8 @@ def test_every_condition_a_question_is_judged_on_is_stated_on_the_page(course, d
                         forms = _shown_forms(problem.catalog, name, value)
                         assert any(f in text for f in forms), (label, student, q.key, name, value)
             # "바뀐 조건": each item is a condition some question states (and so, above, the page writes)
-            stated = {V._shown(problem.catalog, name, value) for q in v.exercises.questions for name, value in q.given
-                      if name in V.LABELS and value is not None}
+            stated = {V._shown(problem.catalog, name, value, V.work_dtype(q)) for q in v.exercises.questions
+                      for name, value in q.given if name in V.LABELS and value is not None}
             for item in v.conditions.split(" · "):
                 assert re.sub(r" \([^()]*-[^()]*\)$", "", item) in stated, (label, student, item)
 
@@ -223,7 +223,7 @@ def test_the_worksheets_statement_is_the_pages_table_for_the_base_and_follows_th
 def test_every_variant_of_every_page_keeps_the_pages_rules(course, drawn):
     """The rules the pages teach, over every variant of every page (this term and the next), checked on the
     questions' own conditions: a stored dtype is a storage type (no TF32) and mixed precision widens (FP16 in, FP32
-    out); no integer dtype (the questions count FLOPs, an integer kernel OPs); an element-wise kernel's P is the CUDA
+    out); an integer dtype's work is said in OPs (tests/show/test_work_units.py reads every unit); an element-wise kernel's P is the CUDA
     cores' peak of its machine (never a Tensor Core's); a tile held on chip fits one block's Shared Memory on the
     machine named; "HBM" is written only for a machine whose memory is HBM."""
     for label, (module, problem, found) in drawn.items():
@@ -233,7 +233,9 @@ def test_every_variant_of_every_page_keeps_the_pages_rules(course, drawn):
             for q in v.exercises.questions:
                 p = q.params
                 dtypes = [d for k, d in q.given if k.startswith("dtype")]
-                assert not {"TF32"} & set(dtypes) and not [d for d in dtypes if d.startswith("INT")], (label, q.key)
+                assert not {"TF32"} & set(dtypes), (label, q.key)
+                if V.work_dtype(q) and V.work_dtype(q).startswith("INT"):
+                    assert "FLOP" not in q.unit.name and "FLOP" not in q.solution[-1], (label, q.key)
                 if "dtype_in" in p:
                     assert cat.bytes_per(p["dtype_in"]) <= cat.bytes_per(p["dtype_out"]), (label, q.key)
                 if p.get("units") == "CUDA Core":

@@ -88,7 +88,10 @@ KINDS = [
     _kind("FLOPs/s", ("GFLOPs/s", 10**9), ("TFLOPs/s", 10**12)),
     _kind("s", ("ms", Fraction(1, 10**3)), ("µs", Fraction(1, 10**6))),
     _kind("FLOPs/Byte"),
-    _kind("OPs/Byte"),   # an integer dtype's intensity (fmt.unit): predict's I question on ②'s INT8 states
+    # an integer dtype's work, counted in OPs (fmt.unit): its counts, rates and intensities
+    _kind("OPs", ("GOPs", 10**9)),
+    _kind("OPs/s", ("TOPS", 10**12)),
+    _kind("OPs/Byte"),
     _kind("원소"),
     _kind("개"),
 ]
@@ -673,14 +676,15 @@ def formula(q) -> str:
     return f"{q.symbol} = {q.term.formula}"
 
 
-def matmul_steps(N: int, T: int | None, s_in: int, s_out: int | None = None, q_unit: str = "Byte"):
+def matmul_steps(N: int, T: int | None, s_in: int, s_out: int | None = None, q_unit: str = "Byte", *, dtype: str):
     """F, Q and I of a square N×N matmul (no reuse when T is None, else T×T output tiles), as solution lines: the
-    kernel's own derivations (`kernels.matmul_no_reuse` / `matmul_tiled`)."""
+    kernel's own derivations (`kernels.matmul_no_reuse` / `matmul_tiled`); its work in the units of `dtype`, the
+    inputs' (FLOPs, or OPs for an integer dtype: `fmt.unit`)."""
     s_out = s_in if s_out is None else s_out
     cost = kernels.matmul_no_reuse(N, s_in, s_out) if T is None else kernels.matmul_tiled(N, T, s_in, s_out)
-    steps = [derived(cost.derivation("F"), "FLOPs"),
+    steps = [derived(cost.derivation("F"), fmt.unit("FLOPs", dtype)),
              derived(cost.derivation("Q"), "Byte", None if q_unit == "Byte" else q_unit),
-             derived(cost.derivation("I"), "FLOPs/Byte")]
+             derived(cost.derivation("I"), fmt.unit("FLOPs/Byte", dtype))]
     return cost, steps
 
 
@@ -710,10 +714,11 @@ def shorter_time(t: Timing) -> Mistake:
                    "긴 쪽의 자원이 한계 자원이다: 느린 쪽이 시간을 정한다.")
 
 
-def bound_by_ridge(I, hw) -> tuple[str, list[Step]]:
+def bound_by_ridge(I, hw, dtype: str) -> tuple[str, list[Step]]:
+    """I against the ridge I* = P / BW of `hw` (P of `dtype`, whose unit names the ridge's)."""
     key = "memory" if I < hw.ridge else "compute"
     label = dict(BOUND_CHOICES)[key]
-    ridge = derived(hw.derivation("I*"), "FLOPs/Byte")
+    ridge = derived(hw.derivation("I*"), fmt.unit("FLOPs/Byte", dtype))
     relation = "<" if I < hw.ridge else "≥"
     verdict = Step(f"I = {fmt.number(I, 6)} {relation} I* = {fmt.number(hw.ridge, 6)}이므로 {ko.particle(label, '이다/다')}",
                    key, "bound")
@@ -769,10 +774,11 @@ def matmul_variants(N: int, T: int | None, s_in: int, s_out: int | None = None, 
     return found
 
 
-def named(variants: dict, kinds, value, hints=MATMUL_HINTS) -> tuple[Mistake, ...]:
+def named(variants: dict, kinds, value, hints=MATMUL_HINTS, *, dtype: str) -> tuple[Mistake, ...]:
     """The mistakes of `kinds` (those `variants` has), each's value `value(variant)`: the question's own quantity
-    computed from the mistaken cost (or machine)."""
-    return tuple(Mistake(kind, value(variants[kind]), hints[kind]) for kind in kinds if kind in variants)
+    computed from the mistaken cost (or machine); each hint's units of work those of `dtype`, the question's
+    (`fmt.in_units`: "2 FLOPs", or "2 OPs" for an integer dtype)."""
+    return tuple(Mistake(kind, value(variants[kind]), fmt.in_units(hints[kind], dtype)) for kind in kinds if kind in variants)
 
 
 # ---------------------------------------------------------------- conditions the pages do not compute

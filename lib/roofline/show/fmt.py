@@ -9,6 +9,7 @@ A number a reader reads (an integer, a time, a rate, an amount, a solution's val
 from __future__ import annotations
 
 import math
+import re
 from fractions import Fraction
 
 TERA = 10**12   # FLOPs/s and Byte/s per tera
@@ -21,6 +22,9 @@ INTEGER_UNITS = {"FLOP": "OP", "FLOPs": "OPs", "GFLOPs": "GOPs", "FLOPs/s": "OPs
                  "FLOPs/Byte": "OPs/Byte"}
 
 
+INTEGER_UNITS_FLOAT = {v: k for k, v in INTEGER_UNITS.items()}   # OPs → FLOPs, TOPS → TFLOPs/s, …
+
+
 def integer_dtype(dtype: str) -> bool:
     """An integer dtype (INT8, INT4): its work is counted in OPs, not FLOPs."""
     return dtype.startswith("INT")
@@ -31,6 +35,33 @@ def unit(name: str, dtype: str) -> str:
     for a floating-point dtype, in integer operations for an integer one (OP, OPs, OPs/s, TOPS, OPs/Byte). Any other
     unit (Byte, TB/s, ms) is the same for every dtype."""
     return INTEGER_UNITS.get(name, name) if integer_dtype(dtype) else name
+
+
+_WORK = re.compile(r"(?<![A-Za-z])(?:" + "|".join(re.escape(k) for k in sorted(INTEGER_UNITS, key=len, reverse=True))
+                   + r")(?![A-Za-z])")
+
+
+def in_units(text: str, dtype: str) -> str:
+    """`text`, about the work of one `dtype`, with each unit of floating-point work in it named as `unit` names it
+    for that dtype: "곱셈·덧셈 한 쌍은 2 FLOPs다" stays for FP16 and is "… 2 OPs다" for INT8 (the particle after it
+    is the same: both end in s)."""
+    return _WORK.sub(lambda m: unit(m[0], dtype), text) if integer_dtype(dtype) else text
+
+
+_ANY_WORK = re.compile(r"(?<![A-Za-z])(?:" + "|".join(re.escape(k) for k in sorted(
+    {*INTEGER_UNITS, *INTEGER_UNITS.values()}, key=len, reverse=True)) + r")(?![A-Za-z])")
+
+
+def stray_units(text: str, dtype: str, dtypes=()) -> list[str]:
+    """The units of work in `text` that `dtype` does not count in (FLOPs in an INT8 question, TOPS in an FP16 one);
+    a quantity tagged with another of `dtypes` ("FP32 256 FLOPs", "FP32 최대 66.9 TFLOPs/s") is judged by its own."""
+    found = []
+    for m in _ANY_WORK.finditer(text):
+        tag = re.search(r"([A-Z]+[0-9]+)(?: 최대)? [0-9][0-9,.]*(?: × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)? $", text[:m.start()])
+        counted = tag[1] if tag and tag[1] in dtypes else dtype
+        if m[0] != unit(INTEGER_UNITS_FLOAT.get(m[0], m[0]), counted):
+            found.append(m[0])
+    return found
 
 
 def _exact(x) -> Fraction:

@@ -21,7 +21,7 @@ KINDS = {
     "bits-bytes": "비트와 Byte를 바꿔 셌다",
     "kb-kib": "KB(10³)와 KiB(2¹⁰)를 바꿔 썼다",
     "gb-gib": "GB(10⁹)와 GiB(2³⁰)를 바꿔 썼다",
-    "fma-one": "FMA(곱셈·덧셈)를 FLOP 하나로 셌다",
+    "fma-one": "FMA(곱셈·덧셈)를 연산 하나로 셌다",
     "per-sm-block": "SM 하나의 Shared Memory와 블록 하나의 한도를 바꿔 썼다",
     "reserved": "블록마다 예약되는 1 KiB를 빼먹었다",
     "double-buffer": "이중 버퍼링을 빼먹었다",
@@ -84,7 +84,7 @@ class Mistake:
 
 def joined(mistakes) -> Mistake:
     """Mistakes that give the same value as one: its kinds joined by "+", its hint naming each in turn
-    ("(1) FMA(곱셈·덧셈)를 FLOP 하나로 셌다. 곱셈·덧셈 한 쌍은 … (2) 문제의 자료형이 아닌 원소 크기를 썼다. …")."""
+    ("(1) FMA(곱셈·덧셈)를 연산 하나로 셌다. 곱셈·덧셈 한 쌍은 … (2) 문제의 자료형이 아닌 원소 크기를 썼다. …")."""
     mistakes = list(mistakes)
     if len(mistakes) == 1:
         return mistakes[0]

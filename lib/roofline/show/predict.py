@@ -111,9 +111,9 @@ def bound_key(timing) -> str:
 
 # ---------------------------------------------------------------- the roofline's questions (②, ⑤, the week-3 note, "내 커널")
 
-def bound_why(label: str, I, hw, dtype: str = "") -> str:
+def bound_why(label: str, I, hw, dtype: str) -> str:
     """Why `label` (a case, "T = 32") is memory- or compute-bound: its I against the ridge point I* = P/BW (in the
-    unit `dtype` counts: `fmt.unit`; "" for floating point)."""
+    unit `dtype` counts: `fmt.unit`)."""
     per_byte = fmt.unit("FLOPs/Byte", dtype)
     star = f"분기점 I* = P/BW = {fmt.number(hw.ridge, 3)} {per_byte}"
     head = f"{label}의 I = {fmt.number(I, 3)} {per_byte}"
@@ -136,15 +136,15 @@ def time_why(timing) -> str:
 
 def roofline_questions(subject: str, label: str, cost, hw, intensity_why: str | None = None, no_reuse=None,
                        fma: bool = True, bound_extra: str = "", time_extra: str = "", ms_text=None,
-                       time: str = "t", dtype: str = "") -> list[dict]:
+                       time: str = "t", *, dtype: str) -> list[dict]:
     """Which resource limits `cost` on `hw`, its I (when `intensity_why` says why) and its ideal time, for the
     subject `subject` ("4,096×4,096 행렬곱, T = 64") named `label` ("T = 64"). The mistakes are the model's own
     calls with one thing changed: C's write left out (when the kernel writes), an FMA counted as one FLOP (`fma`:
     a kernel of multiply-adds), no reuse (`no_reuse`: its cost), ms and s swapped. `ms_text`: how the page writes
     the time (seconds → "8.657043 ms"), fmt.ms with 6 decimals unless given. `time`: the time asked — "t" the ideal
     time, or "t_compute" / "t_memory" when the page already shows the other one unchanged (then t would be read off
-    the page: the week-3 note with only P or only BW moved). `dtype`: the unit of the work in the limiting resource's
-    why (`fmt.unit`; "" for floating point)."""
+    the page: the week-3 note with only P or only BW moved). `dtype`: the kernel's, whose work the questions, whys
+    and hints count (`fmt.unit`: FLOPs, or OPs for an integer dtype)."""
     t = Timing(cost, hw)
     other = {}
     if cost.Q_write and cost.Q_read:

@@ -157,15 +157,16 @@ class Variant:
     exercises: ex.Exercises
 
 
-def _shown(catalog, name, value) -> str:
-    """One condition as the page writes it: "N = 2,048", "자료형 FP16(원소 2 Byte)", "P = 989.4 × 10¹² FLOPs/s"."""
+def _shown(catalog, name, value, dtype: str | None = None) -> str:
+    """One condition as the page writes it: "N = 2,048", "자료형 FP16(원소 2 Byte)", "P = 989.4 × 10¹² FLOPs/s" (the
+    work of `dtype`, the question's: OPs/s for an integer one)."""
     label = LABELS[name]
     if name == "hardware":
         return f"{label} {catalog.presets[value].name}"
     if name.startswith("dtype"):
         return f"{label} {ex.dtype_text(value, catalog.bytes_per(value))}"
     if name == "P":
-        return f"P = {ex.rate(value)} FLOPs/s"
+        return f"P = {ex.rate(value)} {fmt.unit('FLOPs/s', dtype or '')}"
     if name == "BW":
         return f"BW = {ex.rate(value)} Byte/s"
     if name == "capacity":
@@ -187,7 +188,7 @@ def conditions(problem, sheet: ex.Exercises, base: ex.Exercises) -> str:
     for name in LABELS:
         values = used.get(name, {})
         for value, keys in values.items():
-            out.append(_shown(problem.catalog, name, value)
+            out.append(_shown(problem.catalog, name, value, work_dtype(sheet.question(keys[0])))
                        + (f" ({'·'.join(keys)})" if len(values) > 1 else ""))
     return " · ".join(out)
 
@@ -221,13 +222,27 @@ def stored_types(problem, q) -> str | None:
     return None
 
 
-def float_units(problem, q) -> str | None:
-    """The pages count FLOPs (FLOPs, FLOPs/s, FLOPs/Byte): a question on an integer dtype would count OPs (TOPS,
-    OPs/Byte), which no question asks; integer dtypes are not drawn."""
-    for _, d in _dtypes(q):
-        if fmt.integer_dtype(d):
-            return f"{d}는 정수형이라 FLOPs가 아니라 OPs로 센다"
-    return None
+def work_dtype(q) -> str | None:
+    """The dtype whose operations a question counts: its `dtype`, else its inputs' `dtype_in` (None: it counts none)."""
+    p = q.params
+    return p.get("dtype", p.get("dtype_in"))
+
+
+def question_texts(q) -> list[str]:
+    """Everything a question says: its statement as asked, its unit, hint, worked solution, its mistakes' hints and a
+    choice's labels."""
+    return [q.ask, q.unit.name, q.hint, *q.solution, *(m.hint for m in q.mistakes), *(label for _, label in q.choices)]
+
+
+def work_units(problem, q) -> str | None:
+    """The unit of work is the one the pages teach for the question's dtype (`fmt.unit`): FLOPs, FLOPs/s, TFLOPs/s,
+    FLOPs/Byte for a floating-point one, OPs, OPs/s, TOPS, OPs/Byte for an integer one — in the statement, the unit,
+    the solution and the hints (a quantity tagged with another dtype, "FP32 256 FLOPs", by that dtype's)."""
+    d = work_dtype(q)
+    if d is None:
+        return None
+    stray = sorted({u for text in question_texts(q) for u in fmt.stray_units(text, d, tuple(problem.catalog.dtypes))})
+    return f"{d}의 연산을 {', '.join(stray)}로 적었다" if stray else None
 
 
 def element_wise_peak(problem, q) -> str | None:
@@ -260,7 +275,7 @@ def memory_named(problem, q) -> str | None:
     return None if memory.startswith("HBM") or "HBM" not in q.text else f"{memory} 메모리를 HBM이라 불렀다"
 
 
-RULES = (stored_types, float_units, element_wise_peak, on_chip_fits, memory_named)
+RULES = (stored_types, work_units, element_wise_peak, on_chip_fits, memory_named)
 
 
 def broken(problem, sheet: ex.Exercises) -> list[str]:

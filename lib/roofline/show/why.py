@@ -109,11 +109,20 @@ NAMES = {
 REGISTRY: dict[str, dict] = {}   # glue name → record, filled by `glue` in this kernel (for `why(name)`)
 
 
+WORK = ("work", "dtype")   # a `src` key: the dtype whose work the page's quantities count (their units: `fmt.unit`)
+
+
+def work(src: dict | None) -> str:
+    """The dtype whose work `src`'s page counts (`WORK`; "" when it names none: floating point, FLOPs)."""
+    return (src or {}).get(WORK, "")
+
+
 def sources(problem, *, T_from: str = "tiles", also: tuple[str, ...] = ()) -> dict:
     """symbol (or (symbol, value)) → origin of the inputs a week-4 or week-3 problem gives: N, T, L from the
     problem's fields (the file's key, or the parameter cell's variable that changed it), s from the dtype table
-    (the problem's dtype, and by size the dtypes `also` names), P and BW from the preset."""
-    found = {}
+    (the problem's dtype, and by size the dtypes `also` names), P and BW from the preset; and under WORK the
+    problem's dtype, whose units of work the records name (OPs for INT8)."""
+    found = {WORK: problem.dtype}
     fields = {"N": "N", "T": T_from, "L": "L"}
     for symbol, key in fields.items():
         if hasattr(problem, key):
@@ -168,10 +177,13 @@ def _named(symbol: str, src: dict) -> tuple[str, str]:
     a dtype's peak "P_FP16", a qualified symbol "BW_GPU" ("메모리 대역폭 (GPU)"). Two cases of one quantity in one
     formula have two symbols (Q_Flash(2d)/Q_Flash(d), never Q_Flash / Q_Flash). A symbol with no name is an error:
     every symbol that reaches a panel is named (a page gives its own in `src`)."""
+    work = src.get(WORK, "")   # the page's dtype: a unit of work as it counts it (OPs/s for INT8, `fmt.unit`)
     if ("name", symbol) in src:
-        return src[("name", symbol)]
+        name, unit = src[("name", symbol)]
+        return name, fmt.unit(unit, work)
     if symbol in NAMES:
-        return NAMES[symbol]
+        name, unit = NAMES[symbol]
+        return name, fmt.unit(unit, work)
     if symbol.startswith("P_") and "/" not in symbol:   # P_FP16: a dtype's peak, in the unit it counts (OPs/s: INT8)
         return f"{symbol[2:]} 최대 연산 성능", fmt.unit("FLOPs/s", symbol[2:])
     for slash in (" / ", "/"):   # a ratio of two named quantities
@@ -449,7 +461,7 @@ def tera(q: Quantity, digits: int, src: dict) -> Shown:
 
 
 def giga(q: Quantity, digits: int, src: dict) -> Shown:
-    unit = {"FLOPs": "GFLOPs", "Byte": "GB"}.get(_named(q.symbol, src)[1], "× 10⁹")
+    unit = {"FLOPs": "GFLOPs", "OPs": "GOPs", "Byte": "GB"}.get(_named(q.symbol, src)[1], "× 10⁹")
     return shown(q, fmt.giga(q.value, digits), src, digits=digits, scale=Fraction(1, 10**9), unit=unit)
 
 

@@ -23,8 +23,8 @@ from roofline.show.figures import figure
 from roofline.show.mistakes import Mistake
 
 A6000 = "RTX_A6000"
-NAMES = {   # the page's symbols: (Korean name, unit)
-    "M": ("C의 행 수", ""), "K": ("누적하는 방향의 길이", ""),
+NAMES = {   # the page's symbols: (Korean name, unit); M and K are the course's (why.NAMES)
+    "M": why.NAMES["M"], "K": why.NAMES["K"],
     "BM": ("블록 타일의 행 수", ""), "BN": ("블록 타일의 열 수", ""), "BK": ("K 조각의 폭", ""),
     "TM": ("스레드 타일의 행 수", ""), "TN": ("스레드 타일의 열 수", ""),
     "Q_HBM": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_smem": ("Shared Memory를 오간 양", "Byte"),
@@ -379,6 +379,7 @@ def exercises(note) -> ex.Exercises:
     gpu = exercise_gpu(note)
     dtype = note.dtype if note.dtype in gpu.peak else "FP32"   # the A6000 has the FP32 peak only
     s = cat.bytes_per(dtype)
+    rate = fmt.unit("TFLOPs/s", dtype)   # the work of `dtype` (TOPS for an integer one); the FP32 clock's stays FLOPs
     hints = {"tile-outputs-read": "출력 TM·TN개를 읽는 것이 아니다: A에서 TM개, B에서 TN개를 읽어 TM·TN번 곱한다.",
              "one-input": "A 조각의 TM개와 B 조각의 TN개를 모두 읽는다.",
              "bits-bytes": ex.MATMUL_HINTS["bits-bytes"],
@@ -406,7 +407,7 @@ def exercises(note) -> ex.Exercises:
     steps2 = (ex.Step(f"{ex.formula(f_)} = {fmt.decimal(Fraction(f) / 10**6, 1, grouping=True)} MHz", Fraction(f), "f"),
               ex.Step(f"{ex.formula(bw_smem_)} = {fmt.decimal(Fraction(bw_smem) / 10**12, 3)} TB/s",
                       Fraction(bw_smem), "BW_smem"),
-              ex.derived(b2.Q_smem, "Byte", "GB"), ex.derived(b2.R_smem, "FLOPs/s", "TFLOPs/s"))
+              ex.derived(b2.Q_smem, "Byte", "GB"), ex.derived(b2.R_smem, fmt.unit("FLOPs/s", dtype), rate))
     wrong2 = {"one-sm": min(P, Fraction(bw_smem, gpu.SMs) * F2 / Qs2),
               "tile-outputs-read": min(P, bw_smem * F2 / (s * N**3 + Qs2 - reads_only)),
               "no-ceiling": bw_smem * F2 / Qs2, "fma-one": min(P, bw_smem * F2 / 2 / Qs2),
@@ -414,37 +415,37 @@ def exercises(note) -> ex.Exercises:
     t = hierarchy.Tiling(64, 64, 8, 2, 2)
     b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
     choices = tuple((key, label) for key, label in LEVEL_CHOICES)
-    steps3 = (ex.Step(f"{ex.formula(b.R_HBM)} = {fmt.tera(b.R_HBM.value, 2)} TFLOPs/s", Fraction(b.R_HBM.value),
+    steps3 = (ex.Step(f"{ex.formula(b.R_HBM)} = {fmt.tera(b.R_HBM.value, 2)} {rate}", Fraction(b.R_HBM.value),
                       "R_HBM"),
-              ex.Step(f"{ex.formula(b.R_smem)} = {fmt.tera(b.R_smem.value, 2)} TFLOPs/s",
+              ex.Step(f"{ex.formula(b.R_smem)} = {fmt.tera(b.R_smem.value, 2)} {rate}",
                       Fraction(b.R_smem.value), "R_smem"),
               ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
     wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
     where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
     key = next(k for k, p in cat.presets.items() if p is gpu)
     stated = ex.given(hardware=key, dtype=dtype)   # what `where` names (a variant's rules and "바뀐 조건" read them)
-    peaks = f"FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s" + ("" if dtype == "FP32" else f", {dtype} 최대 {fmt.tera(P, 1)} TFLOPs/s")
+    peaks = f"FP32 최대 {fmt.tera(P32, 1)} TFLOPs/s" + ("" if dtype == "FP32" else f", {dtype} 최대 {fmt.tera(P, 1)} {rate}")
     return ex.Exercises("실측", (
         ex.Question("실측-1", where + f"스레드 타일 TM×TN = {ko.particle(f'{TM}×{TN}', '을/를')} 맡은 스레드가 k 하나마다 Shared Memory에서 "
                     "읽는 양은?", Fraction(q), ex.UNITS["Byte"], f"k 하나마다 A에서 TM개, B에서 TN개: {q_.term.formula}", steps1,
                     given=stated + ex.given(TM=TM, TN=TN, s=s),
                     mistakes=ex.named(wrong1, ("tile-outputs-read", "one-input", "bits-bytes", "dtype-other"), lambda v: v,
-                                      hints)),
+                                      hints, dtype=dtype)),
         ex.Question("실측-2", where + f"{ex.shape(N)} 행렬을 블록 타일 {t2.BM}×{t2.BN}×{t2.BK}, 같은 스레드 타일로 곱한다. "
                     f"SM {gpu.SMs}개는 저마다 클럭마다 Shared Memory에서 {gpu.smem_per_clock} Byte를 내주고 FP32 "
                     f"{gpu.fp32_per_clock} FLOPs를 한다({peaks}). FP32 최대 성능이 뜻하는 클럭에서 Shared Memory 단계의 상한은?", Fraction(R2),
-                    ex.UNITS["TFLOPs/s"], ", ".join(ex.formula(x) for x in (b2.R_smem, bw_smem_, f_)), steps2,
+                    ex.UNITS[rate], ", ".join(ex.formula(x) for x in (b2.R_smem, bw_smem_, f_)), steps2,
                     given=stated + ex.given(N=N, BM=t2.BM, BN=t2.BN, TM=TM, TN=TN, s=s, SMs=gpu.SMs,
                                    smem_per_clock=gpu.smem_per_clock,
                                    fp32_per_clock=gpu.fp32_per_clock, P_FP32=P32, P=P, kernel="smem"),
                     mistakes=ex.named(wrong2, ("one-sm", "tile-outputs-read", "no-ceiling", "fma-one", "dtype-other"),
-                                      lambda v: v, hints)),
+                                      lambda v: v, hints, dtype=dtype)),
         ex.Question("실측-3", where + f"{ex.shape(N)} 행렬을 블록 타일 {t.BM}×{t.BN}×{t.BK}, "
                     f"스레드 타일 {ko.particle(f'{t.TM}×{t.TN}', '으로/로')} "
-                    f"곱한다(P = {ex.tera(P)} TFLOPs/s, BW = {ex.tera(gpu.BW)} TB/s, "
+                    f"곱한다(P = {ex.tera(P)} {rate}, BW = {ex.tera(gpu.BW)} TB/s, "
                     f"Shared Memory 대역폭 {fmt.decimal(Fraction(bw_smem) / 10**12, 2)} TB/s). 어느 단계가 성능을 묶는가?",
                     b.level, ex.CHOICE, "두 단계의 상한 min(P, BW·F/Q)를 모두 계산해 가장 낮은 쪽을 고른다", steps3, choices,
                     given=stated + ex.given(N=N, BM=t.BM, BN=t.BN, TM=t.TM, TN=t.TN, s=s, P=P, BW=gpu.BW, BW_smem=bw_smem,
                                    kernel="tiled"),
-                    mistakes=ex.named(wrong3, ("hbm-only",), lambda v: v, hints)),
+                    mistakes=ex.named(wrong3, ("hbm-only",), lambda v: v, hints, dtype=dtype)),
     ))

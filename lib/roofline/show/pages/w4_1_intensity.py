@@ -59,7 +59,8 @@ def four_ways(w4, T: int) -> dict:
          formulas.intensity_ideal(s, s), why.decimal(ideal.derivation("I"), 6, src)),
     ]
     assert vadd.I == vadd_I.value
-    header = ["계산 방식", "F (FLOPs)", "Q (Byte)", "I (FLOPs/Byte)", f"I, N = {fmt.integer(N)}"]
+    u = ko.units(w4.dtype)
+    header = ["계산 방식", f"F ({u['unit-work']})", "Q (Byte)", f"I ({u['unit-I']})", f"I, N = {fmt.integer(N)}"]
     return {"table-four": tables.markdown(header, rows, "lllll"), "N": why.var("N", N, src),
             "I0-formula": formulas.intensity_no_reuse(s, s), "I0": why.decimal(none.derivation("I"), 6, src),
             "I-ideal": why.decimal(ideal.derivation("I"), 3, src)}
@@ -124,7 +125,7 @@ def intensity_figure(w4):
     ax.text(w4.N / 1.06, between, f"이 주의 N = {fmt.integer(w4.N)} ", rotation=90, ha="right", va="center",
             fontsize=9, color="dimgray")
     ax.set_xlabel("행렬 한 변 N (로그 축)")
-    ax.set_ylabel("산술 강도 I (FLOPs/Byte, 로그 축)")
+    ax.set_ylabel(f"산술 강도 I ({fmt.unit('FLOPs/Byte', w4.dtype)}, 로그 축)")
     ax.set_title(f"{w4.dtype}: 한 번씩만 읽어야 I가 N과 함께 커진다", fontsize=11)
     ax.legend(loc="upper left", fontsize=9, framealpha=0.95)
     style.power_log_ticks(ax)
@@ -181,17 +182,17 @@ def exercises(w4) -> ex.Exercises:
     s2 = cat.bytes_per(d2)
     T_small = min(w4.tiles) if N1 % min(w4.tiles) == 0 else ex.divisor_near(N1, min(w4.tiles))
 
-    cost1, steps1 = ex.matmul_steps(N1, T1, s)
+    cost1, steps1 = ex.matmul_steps(N1, T1, s, dtype=dtype)
     gemv = _gemv(N1, s2)
     n = ex.number(N1)
-    steps2 = [ex.derived(gemv.derivation("F"), "FLOPs"), ex.derived(gemv.derivation("Q"), "Byte"),
-              ex.derived(gemv.derivation("I"), "FLOPs/Byte")]
+    steps2 = [ex.derived(gemv.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(gemv.derivation("Q"), "Byte"),
+              ex.derived(gemv.derivation("I"), fmt.unit("FLOPs/Byte", d2))]
     ideal = kernels.matmul_ideal(N1, s2, s)
-    steps3 = [ex.derived(ideal.derivation("F"), "FLOPs"), ex.derived(ideal.derivation("Q"), "Byte"),
-              ex.derived(ideal.derivation("I"), "FLOPs/Byte")]
-    cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s)
+    steps3 = [ex.derived(ideal.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(ideal.derivation("Q"), "Byte"),
+              ex.derived(ideal.derivation("I"), fmt.unit("FLOPs/Byte", d2))]   # the inputs' type does the work
+    cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s, dtype=dtype)
     t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
-    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
+    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', dtype)}, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
     # the common mistakes, from the model with one term or input changed (exercises.matmul_variants)
     wrong1 = ex.matmul_variants(N1, T1, s, s_other=ex.other_size(cat, dtype))
     wrong2 = {"fma-one": Cost(gemv.F // 2, gemv.Q_read, gemv.Q_write), "out-write": Cost(gemv.F, gemv.Q_read, 0),
@@ -202,26 +203,26 @@ def exercises(w4) -> ex.Exercises:
     wrong4 = ex.matmul_variants(N1, T_small, s)
     return ex.Exercises("①", (
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
-                 "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS["FLOPs/Byte"],
+                 "안에서만 일어나고 C는 한 번 쓴다. 산술 강도 I_T는?", cost1.I, ex.UNITS[fmt.unit("FLOPs/Byte", dtype)],
                  ", ".join(ex.formula(cost1.derivation(k)) for k in ("I", "F", "Q")), tuple(steps1), given=ex.given(N=N1, T=T1, s=s, dtype=dtype),
                  mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k", "dtype-other"),
-                                   lambda c: c.I)),
+                                   lambda c: c.I, dtype=dtype)),
         ex.Question("①-2", f"행렬·벡터 곱(GEMV) y ← A·x에서 A는 {ex.shape(N1)}, x와 y는 길이 {n}인 {ex.dtype_text(d2, s2)} "
                  "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 재사용된다) y를 한 번 쓴다면 산술 강도 I는?",
-                 gemv.I, ex.UNITS["FLOPs/Byte"], ", ".join(ex.formula(gemv.derivation(k)) for k in ("I", "F", "Q")) + " (A, x 읽기, y 쓰기)", tuple(steps2),
+                 gemv.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)], ", ".join(ex.formula(gemv.derivation(k)) for k in ("I", "F", "Q")) + " (A, x 읽기, y 쓰기)", tuple(steps2),
                  given=ex.given(kernel="GEMV", n=N1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
-                                   lambda c: c.I, GEMV_HINTS)),
+                                   lambda c: c.I, GEMV_HINTS, dtype=d2)),
         ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
-                 "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS["FLOPs/Byte"],
+                 "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)],
                  "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s, dtype_in=d2, dtype_out=dtype),
-                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS)),
+                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS, dtype=d2)),
         ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "
                  "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,
                  given=ex.given(N=N1, T=T_small, s=s, P=hw.P, BW=hw.BW, dtype=dtype),
                  mistakes=(ex.shorter_time(t4),) + ex.named(
-                     wrong4, ("fma-one", "c-write", "tile-reuse-ignored", "tile-reuse-twice"), lambda c: Timing(c, hw).bound)),
+                     wrong4, ("fma-one", "c-write", "tile-reuse-ignored", "tile-reuse-twice"), lambda c: Timing(c, hw).bound, dtype=dtype)),
     ))
 
 

@@ -167,15 +167,16 @@ def exercises(w4) -> ex.Exercises:
     gpu, dtype, hw, s = _gpu_roofline(w4)
     N1 = ex.half(w4.N)
     T1 = ex.divisor_near(N1, 2 * max(w4.tiles), w4.tiles)
-    cost, steps = ex.matmul_steps(N1, T1, s)
+    cost, steps = ex.matmul_steps(N1, T1, s, dtype=dtype)
     t = Timing(cost, hw)
     P_T, BW_T = ex.tera(hw.P), ex.tera(hw.BW)
     R_ = t.derivation("R_roof")
-    R = ex.derived(R_, "TFLOPs/s")
+    rate = fmt.unit("TFLOPs/s", dtype)
+    R = ex.derived(R_, rate)
     time_ = named("t", cost.derivation("F") / R_)
     time = ex.derived(time_, "ms")
-    key, judged = ex.bound_by_ridge(cost.I, hw)
-    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} TFLOPs/s, {ex.memory_name(gpu)} 대역폭은 BW = {BW_T} TB/s다. "
+    key, judged = ex.bound_by_ridge(cost.I, hw, dtype)
+    setting = (f"{gpu.name}의 {dtype} 최대 성능은 P = {P_T} {rate}, {ex.memory_name(gpu)} 대역폭은 BW = {BW_T} TB/s다. "
                f"이 GPU에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 계산한다"
                "(재사용은 타일 안에서만, C는 한 번 쓴다).")
     given = ex.given(N=N1, T=T1, s=s, P=hw.P, BW=hw.BW, dtype=dtype, hardware=gpu.key)
@@ -190,16 +191,16 @@ def exercises(w4) -> ex.Exercises:
     bound = {kind: ("memory" if c.cost.I < c.hw.ridge else "compute") for kind, c in wrong.items()}
     bound["ridge-inverted"] = "memory" if cost.I < 1 / hw.ridge else "compute"
     return ex.Exercises("②", (
-        ex.Question("②-1", f"{setting} 성능 상한 R_roof는?", t.R_roof, ex.UNITS["TFLOPs/s"],
+        ex.Question("②-1", f"{setting} 성능 상한 R_roof는?", t.R_roof, ex.UNITS[rate],
                  f"{ex.formula(R_)}, {ex.formula(cost.derivation('I'))}, {ex.formula(cost.derivation('Q'))}",
                  tuple(steps) + (R,), given=given,
-                 mistakes=ex.named(rates, ("no-ceiling", *roof), lambda v: v)),
+                 mistakes=ex.named(rates, ("no-ceiling", *roof), lambda v: v, dtype=dtype)),
         ex.Question("②-2", "②-1의 행렬곱이 그 상한으로 돈다면 걸리는 시간은?", cost.F / t.R_roof, ex.UNITS["ms"],
                  ex.formula(time_), (steps[0], R, time), given=given,
-                 mistakes=ex.named(times, ("no-ceiling", *roof), lambda v: v)),
+                 mistakes=ex.named(times, ("no-ceiling", *roof), lambda v: v, dtype=dtype)),
         ex.Question("②-3", "②-1의 행렬곱은 이 GPU에서 메모리 한계인가, 연산 한계인가?", key, ex.CHOICE,
                  "I_T와 분기점 I* = P / BW를 견준다", tuple(steps) + tuple(judged), ex.BOUND_CHOICES, given=given,
-                 mistakes=ex.named(bound, ("tb-tib", "ridge-inverted", "c-write", "tile-reuse-ignored"), lambda v: v)),
+                 mistakes=ex.named(bound, ("tb-tib", "ridge-inverted", "c-write", "tile-reuse-ignored"), lambda v: v, dtype=dtype)),
     ))
 
 

@@ -137,15 +137,16 @@ def counts(w4) -> dict:
 
     F, R0, RT, W = (closed_tile.derivation("F"), closed_none.derivation("Q_read"), closed_tile.derivation("Q_read"),
                     closed_tile.derivation("Q_write"))
+    op, per_byte = fmt.unit("FLOPs", w4.dtype), fmt.unit("FLOPs/Byte", w4.dtype)   # the dtype's work (OPs: INT8)
     side = why.label_of("T", t, src)   # a row's name, not a button (a cell starting with a number reads as one)
     T_label = why.sentence("타일 재사용 (", side, "×", side, ")")
     rows = [
         ("출력 개수", i(outputs_tile), i(outputs)),
         ("K 단계 수", i(K), why.sentence(i(K), " (타일마다)")),
         # every expression a sentence of numbers, each its own button (a constant of a formula a label of its record)
-        ("연산량 F", why.sentence(i(F_tile), " FLOPs = (", why.labelled(F_step, "2", src), "×", why.side("T", t, src),
-                                 "³ = ", i(F_step), " FLOPs) × ", i(K), "단계"),
-         why.sentence(i(F_tile), " × ", i(tile_count), "타일 = ", i(F), " FLOPs")),
+        ("연산량 F", why.sentence(i(F_tile), f" {op} = (", why.labelled(F_step, "2", src), "×", why.side("T", t, src),
+                                 "³ = ", i(F_step), f" {op}) × ", i(K), "단계"),
+         why.sentence(i(F_tile), " × ", i(tile_count), "타일 = ", i(F), f" {op}")),
         ("재사용 없음: A·B 읽기",   # T² outputs × N products × 2 inputs (the 2 of the formula T²·N·2·s) × s
          why.sentence(i(outputs_tile), "출력 × ", why.var("N", n, src), "곱 × ", why.labelled(none_tile, "2", src),
                       "입력 × ", why.var("s", s, src), " B = ", i(none_tile), " B"),
@@ -170,7 +171,7 @@ def counts(w4) -> dict:
     ratio = why.fraction(read_ratio, src)
     return {
         "table-count": tables.markdown(["세는 대상", "출력 타일 하나", f"전체 {n}×{n} C"], rows, "lll"),
-        "table-methods": tables.markdown(["방식", "F (FLOPs)", "Q = 읽기 + 쓰기 (Byte)", "I (FLOPs/Byte)"], methods, "lrrr"),
+        "table-methods": tables.markdown(["방식", f"F ({op})", "Q = 읽기 + 쓰기 (Byte)", f"I ({per_byte})"], methods, "lrrr"),
         "read-ratio": ratio, "read-shrink": why.particle(ratio, "으로/로"),
         "Q-shrink": why.particle(why.fraction(Q_ratio, src), "으로/로"),
         "reads-tile": why.integer(reads_tile, src), "reads-none": why.integer(reads_none, src),
@@ -204,11 +205,11 @@ def general(w4) -> dict:
         row("출력 타일 수", "(N/T)²", count("출력 타일 수", lambda N_, T_, s_: (N_ / T_) ** 2)),
         row("타일당 K 단계 수", "N/T", count("K 단계 수", lambda N_, T_, s_: N_ / T_)),
         row("단계당 A·B 읽기", f"2T² 원소 = {2 * s}T² Byte", count("단계당 읽기", lambda N_, T_, s_: 2 * T_**2 * s_)),
-        row("단계당 연산량", "2T³ FLOPs", count("단계당 연산량", lambda N_, T_, s_: 2 * T_**3)),
+        row("단계당 연산량", f"2T³ {fmt.unit('FLOPs', w4.dtype)}", count("단계당 연산량", lambda N_, T_, s_: 2 * T_**3)),
         row("타일당 최종 쓰기", f"{s}T² Byte", count("조각의 Byte", lambda N_, T_, s_: T_**2 * s_)),
         row("입력 읽기", f"{2 * s}N³/T Byte", lambda m, T: why.integer(tiled(m, T).derivation("Q_read"), src)),
         row("C 쓰기", f"{s}N² Byte", lambda m, T: why.integer(tiled(m, T).derivation("Q_write"), src)),
-        row("I", f"{formulas.intensity_tiled(s, s)} FLOPs/Byte", lambda m, T: why.decimal(tiled(m, T).derivation("I"), 6, src)),
+        row("I", f"{formulas.intensity_tiled(s, s)} {fmt.unit('FLOPs/Byte', w4.dtype)}", lambda m, T: why.decimal(tiled(m, T).derivation("I"), 6, src)),
     ]
     header = ["대상 (식)", f"작은 예 (T = {t})"] + [f"T = {T}" for T in w4.tiles]
     equation = Math(
@@ -223,6 +224,7 @@ def discussion(w4) -> dict:
     """The discussion on reuse between output tiles: which tiles share A and B pieces, and the ideal case in which
     every input element is read from HBM once (the seed's 192 Byte and I = 2/3)."""
     n, t, s = w4.small_N, w4.small_T, w4.s
+    op = fmt.unit("FLOPs", w4.dtype)
     tiles, name = _names(w4)
     A0 = name("A", 0, 0)
     pairs = [f"{ko.particle('·'.join(name('A', r, k) for k in range(tiles)), '은/는')} "
@@ -259,8 +261,8 @@ def discussion(w4) -> dict:
         ("최종 C를 쓰는 양", d(none, "Q_write", f"{fmt.integer(none.cost.Q_write)} Byte"),
          d(ideal, "Q_write", f"{fmt.integer(ideal.cost.Q_write)} Byte")),
         ("총 이동량 Q", d(none, "Q", f"{fmt.integer(none.cost.Q)} Byte"), d(ideal, "Q", f"{fmt.integer(ideal.cost.Q)} Byte")),
-        ("연산량 F", d(none, "F", f"{fmt.integer(none.cost.F)} FLOPs"), d(ideal, "F", f"{fmt.integer(ideal.cost.F)} FLOPs")),
-        ("산술 강도 I (FLOPs/Byte)", intensity(none), intensity(ideal)),
+        ("연산량 F", d(none, "F", f"{fmt.integer(none.cost.F)} {op}"), d(ideal, "F", f"{fmt.integer(ideal.cost.F)} {op}")),
+        (f"산술 강도 I ({fmt.unit('FLOPs/Byte', w4.dtype)})", intensity(none), intensity(ideal)),
     ]
     return {
         "q-A-shared": ko.particle(A0, "은/는"), "q-A-kept": ko.particle(A0, "이/가"),
@@ -335,9 +337,9 @@ def cache_big(w4) -> dict:
     reads less, why these capacities (against the size of B and of a group's working set), and the figure."""
     N, s, G = w4.N, w4.s, w4.cache.group_size_M
     rows, buckets = [], {"묶음": {}, "행 우선": {}, "같음": {}}
-    for T in w4.tiles:   # a parameter cell's tiles are checked here, named as the reader typed them (not cachesim's N)
-        simulated_side(N // T, w4.typed("N", "tiles"), f"N = {fmt.integer(N)}, T = {fmt.integer(T)}")
     for T in w4.tiles:
+        # a parameter cell's tile is checked before it is simulated, named as the reader typed it (not cachesim's N)
+        simulated_side(N // T, w4.typed("N", "tiles"), f"N = {fmt.integer(N)}, T = {fmt.integer(T)}")
         for capacity in w4.cache.capacities:
             row_run, grouped = [cachesim.simulate(N, T, capacity_bytes=capacity, order=o, group_size_M=g, s_in=s, s_out=s)
                                 for o, _, g in _orders(G)]
@@ -659,12 +661,13 @@ def exercises(w4) -> ex.Exercises:
                  ex.formula(small.derivation("Q")), steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
                  mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes",
                                             "dtype-other"),
-                                   lambda c: c.Q)),
+                                   lambda c: c.Q, dtype=d2)),
         ex.Question("③-2", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나누면 A·B에서 읽는 양은?",
                  big.Q_read, ex.UNITS["GB"], f"A·B 읽기 = {big.derivation('Q_read').term.formula}, GB = 10⁹ Byte", steps2, given=ex.given(N=N1, T=T1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-counted", "tile-reuse-ignored", "tile-reuse-twice", "bits-bytes", "dtype-other"),
-                                   lambda v: v)),
+                                   lambda v: v, dtype=d2)),
         ex.Question("③-3", f"같은 {ex.shape(N1)} {d2} 행렬곱에서 T를 {ex.number(T_a)}에서 {ko.particle(ex.number(T_b), '으로/로')} {k}배 키우면 총 Q는 어떻게 되나?",
                  key, ex.CHOICE, f"{ex.formula(cost_a.derivation('Q'))}에서 T와 상관없는 항을 본다", steps3, choices,
-                 given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b, dtype=d2), mistakes=ex.named(wrong3, ("c-write", "c-read"), lambda v: v)),
+                 given=ex.given(N=N1, s=s2, T_a=T_a, T_b=T_b, dtype=d2), mistakes=ex.named(wrong3, ("c-write", "c-read"), lambda v: v,
+                                                                                  dtype=d2)),
     ))

@@ -721,26 +721,27 @@ def exercises(w4) -> ex.Exercises:
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, dtype=d2, machine=gpu.key, on_chip=one.inputs),
                  mistakes=ex.named(wrong1, ("double-buffer-extra", "acc-counted", "one-input", "bits-bytes", "dtype-other"),
                                    lambda v: v,
-                                   BUFFER_HINTS)),
+                                   BUFFER_HINTS, dtype=d2)),
         ex.Question("④-2", f"같은 타일에 이중 버퍼링을 쓰고 중간 합은 FP32({s_acc} Byte)로 누산한다. 입력 버퍼와 중간 합을 "
                  "합친 공간은?", two.total, ex.UNITS["KiB"], ", ".join(ex.formula(two_[k]) for k in ("A", "B", "acc", "total")), steps2,
                  given=ex.given(T_M=TM, T_N=TN, T_K=TK, s=s2, s_acc=s_acc, dtype=d2, machine=gpu.key,
                                 on_chip=two.inputs),
                  mistakes=ex.named(wrong2, ("double-buffer", "acc-input-dtype", "acc-doubled", "bits-bytes", "dtype-other"),
                                    lambda v: v,
-                                   BUFFER_HINTS)),
+                                   BUFFER_HINTS, dtype=d2)),
         ex.Question("④-3", f"{d2} 타일 T_M×T_N×T_K = {fmt.integer(FM)}×{fmt.integer(FN)}×{fmt.integer(FK)}의 입력 버퍼를 이중 버퍼링으로 Shared Memory에 둔다. "
                  f"{gpu.name}의 블록 하나(Shared Memory 최대 {fmt.kib(limit)})에 들어가는가?", key, ex.CHOICE,
                  f"이중 버퍼링 입력({ex.formula(fit_['A'])}, {ex.formula(fit_['B'])})을 블록 하나가 받을 수 있는 Shared Memory와 견준다",
                  steps3, choices,
                  given=ex.given(T_M=FM, T_N=FN, T_K=FK, s=s2, dtype=d2, hardware=gpu.key),
                  mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v,
-                                   BUFFER_HINTS)),
+                                   BUFFER_HINTS, dtype=d2)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(ex.shape(T_mm), '으로/로')} "
                  f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
                  f"A·B 읽기 = {reads.derivation('Q_read').term.formula}: T_K는 약분된다", steps4,
                  given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2, dtype=d2),
-                 mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes", "dtype-other"), lambda v: v)),
+                 mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes", "dtype-other"), lambda v: v,
+                                   dtype=d2)),
     ))
 
 

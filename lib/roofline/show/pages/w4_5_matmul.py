@@ -55,7 +55,7 @@ def headline(cases, src: dict) -> str:
     base, last = cases[0], cases[-1]
     b, l = base.timing.derivation, last.timing.derivation
     text = why.sentence(
-        "계산량은 어느 방식이나 약 ", why.giga(b("F"), 3, src), " GFLOPs로 같다. HBM 이동량은 재사용 없음의 약 ",
+        "계산량은 어느 방식이나 약 ", why.giga(b("F"), 3, src), f" {fmt.unit('GFLOPs', why.work(src))}로 같다. HBM 이동량은 재사용 없음의 약 ",
         why.giga(b("Q"), 3, src), " GB에서 ", why.case(last, src), "의 ", why.giga(l("Q"), 3, src), " GB로 줄고, 이상적 시간도 ",
         why.ms(b("t_ideal"), 3, src), " ms에서 ", why.ms(l("t_ideal"), 3, src), " ms로 줄")
     flat = compute_bound(cases)
@@ -140,11 +140,13 @@ def assumptions(w4) -> Markdown:
     src = why.sources(w4)
     base = week4_cases(w4)[0]   # FLOPs per FMA: F/N³ of the model's F = 2N³ (the convention, as ⑤'s flops section)
     fma = why.integer(named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3), src)
+    work = fmt.unit("FLOPs", w4.dtype)   # the dtype's work (OPs: INT8)
     rows = [
         ("크기", why.sentence(why.var("N", w4.N, src), " (M = N = K, 이하 정사각 행렬 한 변을 N으로 적는다)")),
         ("자료형", why.sentence(why.around(why.var("s", s, src), f"{s} Byte"), f" (원소 하나, 입력·중간 합·출력 모두 {w4.dtype})")),
-        ("연산량 관례", why.sentence("곱셈 + 누산 덧셈 = ", fma, " FLOPs, FMA도 ", fma, " FLOPs")),
-        ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src), f"{fmt.power10(hw.P)} FLOPs/s")),
+        ("연산량 관례", why.sentence("곱셈 + 누산 덧셈 = ", fma, f" {work}, FMA도 ", fma, f" {work}")),
+        ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src),
+                                           f"{fmt.power10(hw.P)} {fmt.unit('FLOPs/s', w4.dtype)}")),
         ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
         ("입력 위치", "이미 장치 HBM에 있다. CPU 전송 시간은 빼고 센다"),
         ("중간 합", "계속 온칩에 둔다. HBM에 쓰거나 읽지 않는다"),
@@ -168,8 +170,8 @@ def cost_table(cases, src: dict | None = None) -> Markdown:
         rows = [(why.case_label(c, src, nbsp=True), why.integer(d(c, "F"), src), why.integer(d(c, "Q_read"), src),
                  why.integer(d(c, "Q_write"), src), why.integer(d(c, "Q"), src), why.giga(d(c, "Q"), 6, src),
                  why.decimal(d(c, "I"), 6, src)) for c in cases]
-    return tables.markdown(["방식", "F (FLOPs)", "A·B 읽기 (Byte)", "C 쓰기 (Byte)", "총 Q (Byte)", "총 Q (GB)",
-                            "I (FLOPs/Byte)"], rows)
+    return tables.markdown([fmt.in_units(h, why.work(src)) for h in ("방식", "F (FLOPs)", "A·B 읽기 (Byte)", "C 쓰기 (Byte)",
+                                                                   "총 Q (Byte)", "총 Q (GB)", "I (FLOPs/Byte)")], rows)
 
 
 def time_table(cases, digits: int = 6, src: dict | None = None) -> Markdown:
@@ -191,8 +193,9 @@ def time_table(cases, digits: int = 6, src: dict | None = None) -> Markdown:
                  why.tera(c.timing.derivation("R_roof"), digits, src), why.ms(c.timing.derivation("t_compute"), digits, src),
                  why.ms(c.timing.derivation("t_memory"), digits, src), why.ms(c.timing.derivation("t_ideal"), digits, src),
                  ko.nbsp(ko.bound(c.timing)), ratio(c)) for c in cases]
-    return tables.markdown(["방식", "BW×I (TFLOPs/s)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)", "메모리 시간 (ms)",
-                            "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"], rows, "lrrrrrlr")
+    return tables.markdown([fmt.in_units(h, why.work(src)) for h in (
+        "방식", "BW×I (TFLOPs/s)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)", "메모리 시간 (ms)", "이상적 시간 (ms)",
+        "모델상 제한 자원", "시간 비율 t₀/t")], rows, "lrrrrrlr")
 
 
 def buffer_table(s: int, cases, src: dict | None = None) -> Markdown:
@@ -246,7 +249,7 @@ def common(w4, base):
     rel_s, val_s = tex.exact_or_about(t, 9)
     rel_ms, val_ms = tex.exact_or_about(t * 1000, 6)
     return tex.aligned(
-        rf"F &= 2N^3 = 2 \times {tex.integer(w4.N)}^3 \\ &= {tex.integer(F)}\ \text{{FLOPs}} \\[4pt]"
+        rf"F &= 2N^3 = 2 \times {tex.integer(w4.N)}^3 \\ &= {tex.integer(F)}\ \text{{{fmt.unit('FLOPs', w4.dtype)}}} \\[4pt]"
         rf"Q_C &= {s}N^2 = {tex.integer(base.cost.Q_write)}\ \text{{Byte}} \\[4pt]"
         rf"t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex.integer(F)}}}{{{tex.power10(P)}}} \\"
         rf"&{rel_s} {val_s}\ \text{{s}} \\ &{rel_ms} {val_ms}\ \text{{ms}}")
@@ -259,9 +262,9 @@ def no_reuse(w4, base):
         rf"Q_0 &= \underbrace{{N^3 \times 2 \times {s}}}_{{\text{{A와 B 읽기}}}} + \underbrace{{{s}N^2}}_{{\text{{C 쓰기}}}} \\"
         rf"&= {tex.integer(base.cost.Q)}\ \text{{Byte}} \\[4pt]"
         rf"I_0 &= \frac{{2N^3}}{{{tex_form(formulas.q_no_reuse(s, s))}}} = {_frac(formulas.intensity_no_reuse(s, s))} \\"
-        rf"&\approx {fmt.decimal(base.cost.I, 9)}\ \text{{FLOPs/Byte}} \\[4pt]"
+        rf"&\approx {fmt.decimal(base.cost.I, 9)}\ \text{{{fmt.unit('FLOPs/Byte', w4.dtype)}}} \\[4pt]"
         rf"R_0 &= \min\left({tex.power10(hw.P)},\ {tex.power10(hw.BW)} \times I_0\right) \\"
-        rf"&\approx {fmt.decimal(base.timing.R_roof / 10**12, 9)} \times 10^{{12}}\ \text{{FLOPs/s}}")
+        rf"&\approx {fmt.decimal(base.timing.R_roof / 10**12, 9)} \times 10^{{12}}\ \text{{{fmt.unit('FLOPs/s', w4.dtype)}}}")
 
 
 def tiled_formula(s: int):
@@ -490,7 +493,7 @@ def tile_sweep_figure(w4):
 
     top.loglog(Ts, [float(p.I) for p in points], "o-", ms=3, lw=1.5, color="dimgray", label="I_T")
     top.axhline(float(hw.ridge), color="gray", ls="--", lw=1.2, label=f"분기점 I* = {fmt.number(hw.ridge, 3)}")
-    top.set_ylabel("I_T (FLOPs/Byte)", fontsize=12)
+    top.set_ylabel(f"I_T ({fmt.unit('FLOPs/Byte', w4.dtype)})", fontsize=12)
     top.set_title("산술 강도", fontsize=13)
     top.tick_params(labelbottom=True)
 
@@ -573,12 +576,12 @@ def exercises(w4) -> ex.Exercises:
     T5 = ex.divisor_near(N5, 3 * min(w4.tiles), w4.tiles)
     d2 = ex.other_dtype(cat, w4.dtype)
     s2 = cat.bytes_per(d2)
-    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
-    cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s)
+    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', w4.dtype)}, BW = {ex.rate(hw.BW)} Byte/s"
+    cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s, dtype=w4.dtype)
     t1, times1 = ex.time_steps(cost1, hw)
     plain = kernels.matmul_no_reuse(N5, s2, s2)
     t2 = Timing(plain, hw)
-    steps2 = (ex.matmul_steps(N5, None, s2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
+    steps2 = (ex.matmul_steps(N5, None, s2, dtype=d2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
     # the common mistakes: the cost a mistake gives on the same machine, the two times combined otherwise than by max
     wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s, s_other=s2).items()}
     wrong1.update({"ideal-sum": t1.t_compute + t1.t_memory, "ideal-min": min(t1.t_compute, t1.t_memory)})
@@ -591,18 +594,18 @@ def exercises(w4) -> ex.Exercises:
                  f"{ex.formula(t1.derivation('t_ideal'))}, {ex.formula(cost1.derivation('Q'))}", (F1, Q1, *times1),
                  given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
                  mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored", "dtype-other"),
-                                   lambda v: v)),
+                                   lambda v: v, dtype=w4.dtype)),
         ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
                  "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"],
                  f"{ex.formula(plain.derivation('Q'))}, 메모리 시간 {ex.formula(t2.derivation('t_memory'))}",
                  steps2, given=ex.given(N=N5, s=s2, BW=hw.BW, dtype=d2),
-                 mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v)),
+                 mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v, dtype=d2)),
     ]
     ridge_ = hw.derivation("I*")
     cost4_ = kernels.matmul_tiled(N5, N5, s2, s2)   # (the formula of I_T, whatever the tile)
     threshold_ = kernels.tile_threshold_term(N5, ridge_, s2, s2)   # T* with the ridge's own derivation linked
     threshold = None if threshold_ is None else Fraction(threshold_.value)
-    ridge = ex.derived(ridge_, "FLOPs/Byte")
+    ridge = ex.derived(ridge_, fmt.unit("FLOPs/Byte", d2))   # the same P and BW, taken for d2's work (as stated)
     if threshold is not None:
         # the threshold a mistake gives: without the C write's term s·I* (T* = s·I*), with F counted half (the
         # ridge doubled), with the ridge inverted; none where no tile reaches that ridge
@@ -617,17 +620,17 @@ def exercises(w4) -> ex.Exercises:
                                   f"{ex.formula(cost4_.derivation('I'))}, {ex.formula(cost4_.derivation('Q'))}에서 I_T = I*를 T에 대해 푼다",
                                   steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                                   mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted", "dtype-other"), lambda v: v,
-                                                    THRESHOLD_HINTS)))
+                                                    THRESHOLD_HINTS, dtype=d2)))
     else:   # no tile reaches the ridge on this machine: the compute time instead
         t3 = Timing(plain, hw)
-        steps3 = (ex.derived(plain.derivation("F"), "FLOPs"), ex.derived(t3.derivation("t_compute"), "ms"))
+        steps3 = (ex.derived(plain.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(t3.derivation("t_compute"), "ms"))
         questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
                                   f"연산 시간 {ex.formula(t3.derivation('t_compute'))}, {ex.formula(plain.derivation('F'))}", steps3, given=ex.given(N=N5, s=s2, P=hw.P, dtype=d2),
                                   mistakes=ex.named(ex.matmul_variants(N5, None, s2), ("fma-one",),
-                                                    lambda c: Timing(c, hw).t_compute)))
+                                                    lambda c: Timing(c, hw).t_compute, dtype=d2)))
     T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))
-    cost4, steps4 = ex.matmul_steps(N5, T_small, s2)
-    key, judged = ex.bound_by_ridge(cost4.I, hw)
+    cost4, steps4 = ex.matmul_steps(N5, T_small, s2, dtype=d2)
+    key, judged = ex.bound_by_ridge(cost4.I, hw, d2)
     wrong4 = {kind: "memory" if c.I < hw.ridge else "compute" for kind, c in ex.matmul_variants(N5, T_small, s2).items()}
     wrong4["ridge-inverted"] = "memory" if cost4.I < 1 / hw.ridge else "compute"
     questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
@@ -635,7 +638,7 @@ def exercises(w4) -> ex.Exercises:
                               tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
                               given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
                               mistakes=ex.named(wrong4, ("c-write", "tile-reuse-ignored", "tile-reuse-twice", "fma-one",
-                                                         "ridge-inverted"), lambda v: v)))
+                                                         "ridge-inverted"), lambda v: v, dtype=d2)))
     return ex.Exercises("⑤", tuple(questions))
 
 
@@ -650,8 +653,11 @@ THRESHOLD_HINTS = {   # what a mistake in T* = 2·s·N·I* / (2N − s·I*) left
 # ---------------------------------------------------------------- the explorer
 
 
-MATMUL_HEADERS = ["방식", "F (FLOPs)", "총 Q (Byte)", "I (FLOPs/Byte)", "Roofline 상한 (TFLOPs/s)", "연산 시간 (ms)",
-                  "메모리 시간 (ms)", "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"]
+def matmul_headers(dtype: str) -> list[str]:
+    """⑤'s comparison columns, the work in the units `dtype` counts it (`ko.units`: OPs, OPs/Byte, TOPS for INT8)."""
+    u = ko.units(dtype)
+    return ["방식", f"F ({u['unit-work']})", "총 Q (Byte)", f"I ({u['unit-I']})", f"Roofline 상한 ({u['unit-rate']})",
+            "연산 시간 (ms)", "메모리 시간 (ms)", "이상적 시간 (ms)", "모델상 제한 자원", "시간 비율 t₀/t"]
 MATMUL_ALIGN = "lrrrrrrrlr"
 
 
@@ -703,8 +709,8 @@ def matmul_state(w4, T: int) -> dict:
             "xticks": tile_ticks(Ts), "yticks": log_ticks(I_lo, I_hi), "xrange": xrange,
             "yrange": [coord(I_lo), coord(I_hi)],
             "marks": [{"x": coord(T), "y": coord(chosen.cost.I), "text": f"I = {I_T}"}],
-            "aria": (f"{ex.shape(w4.N)} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} FLOPs/Byte, "
-                     f"분기점 I* = {fmt.number(hw.ridge, 3)} FLOPs/Byte."),
+            "aria": (f"{ex.shape(w4.N)} 행렬곱의 산술 강도 I_T 곡선. T = {T}에서 I = {I_T} {fmt.unit('FLOPs/Byte', w4.dtype)}, "
+                     f"분기점 I* = {fmt.number(hw.ridge, 3)} {fmt.unit('FLOPs/Byte', w4.dtype)}."),
         },
         "times": {
             "x": x, "y": [[coord(c.timing.t_ideal * 1000) for c in sweep.values()], [coord(t_c * 1000)] * len(Ts),
@@ -727,7 +733,8 @@ def doubling_why(w4, T: int) -> str:
     C's write sN² stays, so I grows by less than two and the memory time falls."""
     N, s, hw = w4.N, w4.s, w4.roofline
     now = Timing(kernels.matmul_tiled(N, T, s, s), hw)
-    head = (f"T = {T}의 I = F/Q = {fmt.integer(now.cost.F)} FLOPs / {fmt.integer(now.cost.Q)} Byte다. "
+    head = (f"T = {T}의 I = F/Q = {fmt.integer(now.cost.F)} {fmt.unit('FLOPs', w4.dtype)} / "
+            f"{fmt.integer(now.cost.Q)} Byte다. "
             f"Q = 2sN³/T + sN²에서 A·B 읽기 2sN³/T는 T에 반비례하고, C 쓰기 sN² = {fmt.integer(s * N * N)} Byte는 그대로다.")
     if T % 2 or N % (T // 2):
         return head
@@ -743,8 +750,8 @@ def matmul_predict(w4, T: int) -> dict:
     label = f"T = {T}"
     cost = kernels.matmul_tiled(N, T, s, s)
     questions = pr.roofline_questions(f"{fmt.integer(N)}×{fmt.integer(N)} 행렬곱, {label}", label, cost, hw,
-                                      doubling_why(w4, T), no_reuse=kernels.matmul_no_reuse(N, s, s))
-    hidden = [f"r{i}-{j}" for i in (0, 1) for j in range(2, len(MATMUL_HEADERS))] + ["regimes"]
+                                      doubling_why(w4, T), no_reuse=kernels.matmul_no_reuse(N, s, s), dtype=w4.dtype)
+    hidden = [f"r{i}-{j}" for i in (0, 1) for j in range(2, len(matmul_headers(w4.dtype)))] + ["regimes"]
     return pr.part(questions, fields=hidden, plots=["intensity", "times"])
 
 
@@ -783,7 +790,7 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
             "intensity": {"series": [{"color": "var(--rl-ink)", "width": 1.5, "line": True, "points": 4},
                                      {"color": "var(--rl-muted)", "width": 1.2, "line": True, "dash": [6, 4]},
                                      {"color": "var(--rl-accent)", "points": 11}],
-                          "xlabel": "타일 한 변 T (로그 축)", "ylabel": "I_T (FLOPs/Byte, 로그 축)"},
+                          "xlabel": "타일 한 변 T (로그 축)", "ylabel": f"I_T ({fmt.unit('FLOPs/Byte', w4.dtype)}, 로그 축)"},
             "times": {"series": [{"color": "var(--rl-ink)", "width": 1.5, "line": True, "points": 4},
                                  {"color": "var(--rl-ink)", "width": 1.2, "line": True, "dash": [6, 4]},
                                  {"color": "var(--rl-muted)", "width": 2, "line": True, "dash": [2, 3]},
@@ -809,14 +816,14 @@ def matmul_explorer(w4, T: int, sizes=None) -> explorer.Explorer:
         + '</div>'
         + explorer.legend([("var(--rl-ink)", False, "I_T, 이상적 시간"), ("var(--rl-ink)", True, "연산 시간 F/P"),
                    ("var(--rl-muted)", True, "분기점 I*, 메모리 시간"), ("var(--rl-accent)", False, "고른 T")])
-        + explorer.table(MATMUL_HEADERS, rows, MATMUL_ALIGN, names)
+        + explorer.table(matmul_headers(w4.dtype), rows, MATMUL_ALIGN, names)
     )
     intro = ("행렬 한 변 N과 타일 한 변 T를 바꾸면 두 곡선 위의 점이 움직이고, 표의 두 줄이 그 조건의 값으로 바뀐다. "
              f"하드웨어는 {explorer.field('machine', f['machine'])}, 자료형은 {explorer.field('dtype', f['dtype'])}이다.")
     note = ("강의 사이트의 이 자리에서는 N과 T를 바꿔 가며 산술 강도와 이상적 시간 곡선 위의 점과 표가 바뀌는 것을 볼 수 있다. "
             f"노트북에서는 매개변수 셀의 N과 타일을 바꾸고 다시 실행하면 된다. 아래는 지금 조건({f['shape']}, {f['T']})의 값이다.")
     return explorer.Explorer("matmul", explorer.wrap(uid, intro, controls, body, data),
-                    explorer.markdown(note, tables.markdown(MATMUL_HEADERS, rows, MATMUL_ALIGN)), explorer.count(data))
+                    explorer.markdown(note, tables.markdown(matmul_headers(w4.dtype), rows, MATMUL_ALIGN)), explorer.count(data))
 
 
 

@@ -36,7 +36,8 @@ def summary_table(cases, ridge, src: dict | None = None):
     else:   # each number with its record
         rows = [(why.case_label(c, src, nbsp=True), why.decimal(c.cost.derivation("I"), 3, src),
                  why.ms(c.timing.derivation("t_ideal"), 3, src), limit_cell(c, ridge, src)) for c in cases]
-    return tables.markdown(["방식", "산술 강도 I (FLOPs/Byte)", "이상적 시간 (ms)", "모델상 제한 자원"], rows, "lrrl")
+    return tables.markdown(["방식", f"산술 강도 I ({fmt.unit('FLOPs/Byte', why.work(src))})", "이상적 시간 (ms)", "모델상 제한 자원"],
+                           rows, "lrrl")
 
 
 def shift(cases, src: dict) -> str:

@@ -180,7 +180,7 @@ def times(w3, add, t) -> dict:
         ("입력 읽기 합계", f"{2 * s} × L", shown_number(d("Q_read"), mb(add.Q_read), src, MB, "MB")),
         ("C 쓰기", f"{s} × L", shown_number(d("Q_write"), mb(add.Q_write), src, MB, "MB")),
         ("총 이동량 Q", f"{3 * s} × L", shown_number(d("Q"), gb(add.Q), src, GB, "GB")),
-        ("총 연산량 F", "L", why.around(why.integer(d("F"), src), f"{fmt.integer(add.F)} FLOPs")),
+        ("총 연산량 F", "L", why.around(why.integer(d("F"), src), f"{fmt.integer(add.F)} {fmt.unit('FLOPs', w3.dtype)}")),
     ]
     footprint = named("세 벡터의 Byte", 3 * s_ * L_)
     capacity = var("capacity", w3.capacity)
@@ -213,8 +213,8 @@ def times(w3, add, t) -> dict:
             shown_number(reads_only, f"{ms(reads_only.value)} ms", src_reads, 1000, "ms"),
             "로 잘못 계산하게 된다. 쓰기도 반드시 센다."),
         "eq-t-compute": Math(
-            rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{FLOPs}}}}"
-            rf"{{{tex_number(hw.P)}\ \text{{FLOPs/s}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
+            rf"\begin{{aligned}} t_\text{{compute}} &= \frac{{F}}{{P}} = \frac{{{tex_number(add.F)}\ \text{{{fmt.unit('FLOPs', w3.dtype)}}}}}"
+            rf"{{{tex_number(hw.P)}\ \text{{{fmt.unit('FLOPs/s', w3.dtype)}}}}} \\ &= {ms(t.t_compute)}\ \text{{ms}} \end{{aligned}}"),
         "eq-t-memory": Math(
             rf"\begin{{aligned}} t_\text{{memory}} &= \frac{{Q}}{{BW}} = \frac{{{tex_number(add.Q)}\ \text{{Byte}}}}"
             rf"{{{tex_number(hw.BW)}\ \text{{Byte/s}}}} \\ &= {ms(t.t_memory)}\ \text{{ms}} \end{{aligned}}"),
@@ -440,7 +440,7 @@ def exercises(w3) -> ex.Exercises:
     steps1 = (ex.derived(longer.derivation("Q"), "Byte"), ex.derived(t1.derivation("t_memory"), "ms"))
     three = kernels.elementwise(L, s, reads=3, flops=2)
     t2 = Timing(three, hw)
-    steps2 = (ex.derived(three.derivation("F"), "FLOPs"), ex.derived(three.derivation("Q"), "Byte"),
+    steps2 = (ex.derived(three.derivation("F"), fmt.unit("FLOPs", w3.dtype)), ex.derived(three.derivation("Q"), "Byte"),
               *ex.time_steps(three, hw)[1])
     fitting = named("L", floor_div(var("capacity", w3.capacity), 3 * var("s", s2)))   # A, B, C: s Byte each
     longest = fitting.value
@@ -448,9 +448,10 @@ def exercises(w3) -> ex.Exercises:
     f = max(1, int(3 * s * hw.ridge / 2))
     heavy = kernels.elementwise(L, s, reads=2, flops=f)
     t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
-    steps4 = (ex.derived(heavy.derivation("F"), "FLOPs"), ex.derived(heavy.derivation("Q"), "Byte"),
+    steps4 = (ex.derived(heavy.derivation("F"), fmt.unit("FLOPs", w3.dtype)), ex.derived(heavy.derivation("Q"), "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
-    machine = f"P = {ex.rate(hw.P)} FLOPs/s, BW = {ex.rate(hw.BW)} Byte/s"
+    # 3주-1 states the machine for its d2 vector (the week's P and BW, taken for d2's work: "같은 하드웨어" after it)
+    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', d2)}, BW = {ex.rate(hw.BW)} Byte/s"
     # the common mistakes, each the same model call with one term or input changed
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
               "dtype-other": kernels.vector_add(L1, ex.other_size(cat, d2))}
@@ -467,23 +468,25 @@ def exercises(w3) -> ex.Exercises:
                  f"{ex.formula(longer.derivation('Q'))}, 메모리 시간 {ex.formula(t1.derivation('t_memory'))}", steps1,
                  given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
-                                   VECTOR_HINTS)),
+                                   VECTOR_HINTS, dtype=d2)),
         ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  f"{ex.formula(three.derivation('F'))}, {ex.formula(three.derivation('Q'))}, "
                  f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
                  given=ex.given(kernel="D = A + B + C", L=L, s=s, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                 machine=w3.hardware, units="CUDA Core"),
-                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write", "dtype-other"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=ex.named(wrong2, ("ideal-sum", "ideal-min", "out-write", "dtype-other"), lambda v: v, VECTOR_HINTS,
+                                   dtype=w3.dtype)),
         ex.Question("3주-3", f"메모리 {ex.number(w3.capacity)} Byte에 {ex.dtype_text(d2, s2)} 벡터 A, B, C가 모두 들어가는 가장 긴 "
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
-                 exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS)),
-        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} FLOPs를 계산한다. 길이 L = {ex.number(L)}인 "
+                 exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS, dtype=d2)),
+        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                                            machine=w3.hardware, units="CUDA Core"),
-                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS)),
+                 mistakes=(ex.shorter_time(t4),) + ex.named(wrong4, ("c-write", "bits-bytes"), lambda v: v, VECTOR_HINTS,
+                                                                           dtype=w3.dtype)),
     ))
 
 
@@ -562,7 +565,8 @@ def vector_times(w3, kP=1, kBW=1) -> dict:
     how, src = scaled_times(add, hw, kP, kBW), {**w3_sources(w3), **SCALED}
     assert (how["t_ideal"].value, how["P"].value, how["BW"].value) == (t.t_ideal, machine.P, machine.BW)
     fields = {f"t{j}": text for j, text in enumerate(vector_row(t, base, how, src))}
-    fields.update({"P": shown_number(how["P"], fmt.number(machine.P / TERA), src, Fraction(1, TERA), "TFLOPs/s"),
+    fields.update({"P": shown_number(how["P"], fmt.number(machine.P / TERA), src, Fraction(1, TERA),
+                                       fmt.unit("TFLOPs/s", w3.dtype)),
                    "BW": shown_number(how["BW"], fmt.number(machine.BW / TERA), src, Fraction(1, TERA), "TB/s"),
                    "kind": "메모리 한계" if t.memory_bound else "연산 한계"})
     longer = max(t.t_compute, t.t_memory)
@@ -590,7 +594,8 @@ def vector_predict(w3, kP=1, kBW=1) -> dict:
     effect = f" {factor_effect('P', kP, '연산 시간')} {factor_effect('BW', kBW, '메모리 시간')}"
     time = "t" if kP != 1 and kBW != 1 else "t_compute" if kP != 1 else "t_memory" if kBW != 1 else "t"
     questions = pr.roofline_questions(f"L = {fmt.integer(w3.L)} Vector Add", "Vector Add", add, machine, fma=False,
-                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms", time=time)
+                                      time_extra=effect, ms_text=lambda t: f"{ms(t)} ms", time=time,
+                                      dtype=w3.dtype)
     return pr.part(questions, fields=[f"t{j}" for j in range(5)] + ["t2", "kind"], widths=["compute", "memory"])
 
 
@@ -660,7 +665,7 @@ def vector_explorer(w3, factors=FACTORS) -> explorer.Explorer:
                 f'<span class="rl-meter-fill" data-rl-width="{name}" style="width: {w[name]}"></span></span></span>')
 
     body = (
-        f'<p class="rl-summary" aria-live="polite">P = {explorer.field("P", f["P"])} TFLOPs/s, BW = {explorer.field("BW", f["BW"])} TB/s: '
+        f'<p class="rl-summary" aria-live="polite">P = {explorer.field("P", f["P"])} {fmt.unit("TFLOPs/s", w3.dtype)}, BW = {explorer.field("BW", f["BW"])} TB/s: '
         f'이상적 실행 시간 {explorer.field("t2", f["t2"])}, {explorer.field("kind", f["kind"])}. {explorer.field("fits", f["fits"])}</p>'
         f'<div class="rl-meter rl-bars" hidden>{bar("compute", "연산 시간")}{bar("memory", "메모리 시간")}</div>'
         + explorer.table(VECTOR_HEADERS, [row + [f["capacity"]]], VECTOR_ALIGN, [[f"t{j}" for j in range(len(row))] + ["capacity"]])

@@ -33,7 +33,7 @@ def problem_table(w4) -> dict:
                              " Byte")),
         ("최대 연산 성능 P", why.around(why.power10(P, src), text["최대 연산 성능 P"])),
         (bw_row(w4), why.around(why.power10(BW, src), text[bw_row(w4)])),
-        ("분기점 I* = P/BW", why.around(ridge, f"{ridge} FLOPs/Byte")),
+        ("분기점 I* = P/BW", why.around(ridge, f"{ridge} {fmt.unit('FLOPs/Byte', w4.dtype)}")),
         ("타일 한 변 T", tiles_),
     ]
     if w4.hardware != "course":   # a real GPU: its numbers are the maker's
@@ -45,7 +45,7 @@ def problem_table(w4) -> dict:
             "tiles": tiles, "tiles-compared": why.particle(tiles, "으로/로"), "ridge": ridge,
             "small-shape": why.around(n, f"{w4.small_N}×{w4.small_N}"),
             "small-tile": why.around(t, f"{w4.small_T}×{w4.small_T}"),
-            "unit-I": ko.units(w4.dtype)["unit-I"]}
+            **ko.units(w4.dtype)}   # the units of the dtype's work (OPs for INT8): the symbols' table, the problem
 
 
 def bw_row(w4) -> str:
@@ -134,11 +134,14 @@ BUFFER_HINTS = {
 NO_REUSE_HINTS = {**BUFFER_HINTS, "one-input": "A와 B의 원소를 하나씩 붙잡는다."}
 
 
-def sheet_mistakes(N: int, T: int | None, s: int, hw, b, s_other: int) -> dict[str, tuple]:
+def sheet_mistakes(N: int, T: int | None, s: int, hw, b, s_other: int, dtype: str) -> dict[str, tuple]:
     """row → the common mistakes of a worksheet cell, each computed with the model from the case's own numbers:
     the cost a mistake gives (`exercises.matmul_variants`, `s_other` the element size of the dtype most often taken
     for the problem's) on the same machine, or the two times combined otherwise than by max; the buffers in bits,
-    in the other dtype, with one input, with the partial sums."""
+    in the other dtype, with one input, with the partial sums; their hints count `dtype`'s work."""
+    def mistakes_of(*args):
+        return ex.named(*args, dtype=dtype)
+
     variants = ex.matmul_variants(N, T, s, s_other=s_other)
     times = {kind: Timing(cost, hw) for kind, cost in variants.items()}
     right = Timing(kernels.matmul_no_reuse(N, s, s) if T is None else kernels.matmul_tiled(N, T, s, s), hw)
@@ -152,19 +155,19 @@ def sheet_mistakes(N: int, T: int | None, s: int, hw, b, s_other: int) -> dict[s
     buffer = {"one-input": b.A, "acc-counted": b.total, "dtype-other": other.inputs}
     of = lambda quantity: lambda timing: getattr(timing, quantity)   # noqa: E731
     return {
-        "F": ex.named(variants, ("fma-one",), lambda c: c.F),
-        "Q": ex.named(variants, ("c-write", "c-read", "bits-bytes", "tile-reuse-ignored", "output-per-k", "dtype-other"),
+        "F": mistakes_of(variants, ("fma-one",), lambda c: c.F),
+        "Q": mistakes_of(variants, ("c-write", "c-read", "bits-bytes", "tile-reuse-ignored", "output-per-k", "dtype-other"),
                       lambda c: c.Q),
-        "I": ex.named(variants, ("fma-one", "c-write", "tile-reuse-ignored", "dtype-other"), lambda c: c.I),
-        "R_roof": ex.named(combined, ("no-ceiling",), lambda v: v)
-                  + ex.named(times, ("c-write", "fma-one", "dtype-other"), of("R_roof")),
-        "t_compute": ex.named(times, ("fma-one",), of("t_compute")),
-        "t_memory": ex.named(times, ("c-write", "tile-reuse-ignored", "dtype-other"), of("t_memory")),
-        "t_ideal": ex.named(combined, ("ideal-sum", "ideal-min"), lambda v: v)
-                   + ex.named(times, ("dtype-other",), of("t_ideal")),
-        "inputs": ex.named(buffer, ("one-input", "acc-counted", "dtype-other"), lambda v: v,
+        "I": mistakes_of(variants, ("fma-one", "c-write", "tile-reuse-ignored", "dtype-other"), lambda c: c.I),
+        "R_roof": mistakes_of(combined, ("no-ceiling",), lambda v: v)
+                  + mistakes_of(times, ("c-write", "fma-one", "dtype-other"), of("R_roof")),
+        "t_compute": mistakes_of(times, ("fma-one",), of("t_compute")),
+        "t_memory": mistakes_of(times, ("c-write", "tile-reuse-ignored", "dtype-other"), of("t_memory")),
+        "t_ideal": mistakes_of(combined, ("ideal-sum", "ideal-min"), lambda v: v)
+                   + mistakes_of(times, ("dtype-other", "fma-one"), of("t_ideal")),
+        "inputs": mistakes_of(buffer, ("one-input", "acc-counted", "dtype-other"), lambda v: v,
                            BUFFER_HINTS if T else NO_REUSE_HINTS),
-        "acc": ex.named({"bits-bytes": bits.acc, "dtype-other": other.acc}, ("bits-bytes", "dtype-other"), lambda v: v,
+        "acc": mistakes_of({"bits-bytes": bits.acc, "dtype-other": other.acc}, ("bits-bytes", "dtype-other"), lambda v: v,
                         BUFFER_HINTS),
     }
 
@@ -187,10 +190,10 @@ def exercises(w4) -> ex.Exercises:
         label = ko.case(c)
         cols.append((case, label))
         b = buffers.tile_buffers(c.T, c.T, c.T, s, s) if c.T else buffers.TileBuffers(s, s, s)
-        cost, (F, Q, I) = ex.matmul_steps(N, c.T, s, q_unit="GB")
+        cost, (F, Q, I) = ex.matmul_steps(N, c.T, s, q_unit="GB", dtype=w4.dtype)
         assert cost == c.cost
         t, (tc, tm, ti) = ex.time_steps(cost, hw)
-        R = ex.derived(t.derivation("R_roof"), "TFLOPs/s")
+        R = ex.derived(t.derivation("R_roof"), fmt.unit("TFLOPs/s", w4.dtype))
         if c.T is None:
             parts = []
             inputs = ex.equation("입력 버퍼", "2·s (A와 B의 원소 하나씩)", f"2·{s}", b.inputs, "Byte")
@@ -202,10 +205,10 @@ def exercises(w4) -> ex.Exercises:
             acc = ex.derived(made["acc"], "Byte", name="중간 합")
         Q_hint = ex.formula(cost.derivation("Q"))
         values = {
-            "F": (c.cost.F, "FLOPs", ex.formula(cost.derivation("F")), [F]),
+            "F": (c.cost.F, fmt.unit("FLOPs", w4.dtype), ex.formula(cost.derivation("F")), [F]),
             "Q": (c.cost.Q, "GB", f"{Q_hint}, GB = 10⁹ Byte", [Q]),
-            "I": (c.cost.I, "FLOPs/Byte", ex.formula(cost.derivation("I")), [F, Q, I]),
-            "R_roof": (c.timing.R_roof, "TFLOPs/s", ex.formula(t.derivation("R_roof")), [F, Q, I, R]),
+            "I": (c.cost.I, fmt.unit("FLOPs/Byte", w4.dtype), ex.formula(cost.derivation("I")), [F, Q, I]),
+            "R_roof": (c.timing.R_roof, fmt.unit("TFLOPs/s", w4.dtype), ex.formula(t.derivation("R_roof")), [F, Q, I, R]),
             "t_compute": (c.timing.t_compute, "ms", f"연산 시간 {ex.formula(t.derivation('t_compute'))}", [F, tc]),
             "t_memory": (c.timing.t_memory, "ms", f"메모리 시간 {ex.formula(t.derivation('t_memory'))}", [Q, tm]),
             "t_ideal": (c.timing.t_ideal, "ms", f"이상적 시간 {ex.formula(t.derivation('t_ideal'))}", [F, Q, tc, tm, ti]),
@@ -213,7 +216,7 @@ def exercises(w4) -> ex.Exercises:
                        f"{ex.formula(made['A'])}, {ex.formula(made['B'])}", [*parts, inputs]),
             "acc": (b.acc, "Byte", "출력 원소 하나 = s" if c.T is None else ex.formula(made["acc"]), [acc]),
         }
-        mistakes = sheet_mistakes(N, c.T, s, hw, b, w4.catalog.bytes_per(ex.other_dtype(w4.catalog, w4.dtype)))
+        mistakes = sheet_mistakes(N, c.T, s, hw, b, w4.catalog.bytes_per(ex.other_dtype(w4.catalog, w4.dtype)), w4.dtype)
         on_chip = {"on_chip": b.inputs} if c.T else {}   # a tile's input buffers are held on chip (the variant rule)
         for row, name in rows:
             value, unit, hint, steps = values[row]

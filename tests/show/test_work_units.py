@@ -1,0 +1,131 @@
+"""Issue 55, deliverable 2: the unit of each question is the one the page teaches for its quantity — OPs, OPs/s,
+TOPS and OPs/Byte for an integer dtype's work, FLOPs, FLOPs/s, TFLOPs/s and FLOPs/Byte for a floating-point one —
+over every page's exercises and every variant, this term, the next, and a term whose base dtype is INT8
+(`course_copies.integer_term`). Also: every chapter recomputes for that term (the dry run of `make refresh`), and
+the predict questions of its explorers count OPs.
+"""
+from __future__ import annotations
+
+import importlib
+import re
+
+import pytest
+
+from exercise_answers import PAGES, PROBLEM
+from roofline.show import fmt
+from roofline.show import variants as V
+
+BOTH_TERMS = True
+INTEGER_TERM = True
+
+FLOAT_UNIT = re.compile(r"FLOP")
+INTEGER_UNIT = re.compile(r"(?<![A-Za-z])(?:[GT]?OPs?(?:/s|/Byte)?|[GT]OPS)(?![A-Za-z])")
+# a quantity the text tags with its own dtype ("FP32 256 FLOPs", "FP32 최대 66.9 TFLOPs/s"): judged by that dtype
+TAGGED = re.compile(r"\b(FP32|TF32|FP16|BF16|FP8|INT8)(?: 최대)? [0-9][0-9,.]* ((?:[GT]?FL)?OPs?(?:/s|/Byte)?|[GT]OPS)")
+
+
+def counted(q):
+    p = q.params
+    return p.get("dtype", p.get("dtype_in"))
+
+
+def slips(q) -> list[str]:
+    """What the question says in a unit its dtype does not count in (FLOP for an integer one, OP for a float one)."""
+    dtype = counted(q)
+    if dtype is None:
+        return []
+    found = []
+    for text in [q.ask, q.unit.name, q.hint, *q.solution, *(m.hint for m in q.mistakes), *(c for _, c in q.choices)]:
+        for m in TAGGED.finditer(text):
+            if fmt.integer_dtype(m[1]) == bool(FLOAT_UNIT.search(m[2])):
+                found.append(m[0])
+        rest = TAGGED.sub("", text)
+        wrong = INTEGER_UNIT if not fmt.integer_dtype(dtype) else FLOAT_UNIT
+        found += [f"{dtype}: {text}" for _ in wrong.finditer(rest)][:1]
+    return found
+
+
+def sheets(course):
+    for label in PAGES:
+        module = importlib.import_module(PAGES[label].__defaults__[0].__module__)
+        problem = getattr(course, PROBLEM[label])
+        yield label, "기본", module.exercises(problem)
+        for v in V.variants(module, problem):
+            yield label, v.conditions, v.exercises
+
+
+def test_no_question_counts_work_in_another_dtype_s_unit(course):
+    asked = 0
+    for label, which, sheet in sheets(course):
+        for q in sheet.questions:
+            assert not slips(q), (label, which, q.key, slips(q))
+            asked += counted(q) is not None and fmt.integer_dtype(counted(q))
+    if fmt.integer_dtype(course.week4.dtype):
+        assert asked, "an integer term asks no question in OPs"
+
+
+def test_an_integer_term_asks_in_ops_and_its_variants_keep_the_rule(course):
+    """On the integer term the base questions on its dtype are asked in OPs units (the judge's units know them);
+    the variant rule refuses a question that says FLOPs for INT8."""
+    if not fmt.integer_dtype(course.week4.dtype):
+        pytest.skip("a floating-point term")
+    from roofline.show.pages import week4_guide
+
+    sheet = week4_guide.exercises(course.week4)
+    assert {q.unit.name for q in sheet.questions} >= {"OPs", "OPs/Byte", "TOPS"}
+    q = next(q for q in sheet.questions if q.unit.name == "TOPS")
+    from coursebook import handout
+
+    assert sheet.check(q.key, f"{handout.typed_answer(q)} TOPS").right
+    from roofline.show import exercises as ex
+
+    flops = ex.Question("x", "INT8 행렬곱의 F는?", q.value, ex.UNITS["TFLOPs/s"], "F = 2N³", given=ex.given(dtype="INT8"))
+    assert V.work_units(course.week4, flops) and not V.work_units(course.week4, q)
+
+
+def test_the_predict_questions_count_the_dtype_s_work(course):
+    from coursebook.assets import explorer_data
+    from roofline.show.pages import w4_2_roofline, w4_5_matmul
+
+    w4 = course.week4
+    wrong = INTEGER_UNIT if not fmt.integer_dtype(w4.dtype) else FLOAT_UNIT
+    html = w4_5_matmul.matmul_explorer(w4, w4.tiles[1]).html
+    for state in explorer_data(html)[0]["parts"][0]["states"].values():
+        for q in (state.get("predict") or {}).get("questions", []):
+            said = " ".join([q["ask"], q.get("why", ""), q.get("unit", ""), *q.get("inputs", []),
+                             *(m.get("text", "") + m.get("hint", "") for m in q.get("mistakes", []))])
+            assert not wrong.search(said), said
+    assert w4_2_roofline.roofline_explorer(w4)
+
+
+def test_every_chapter_recomputes_for_the_term(course):
+    """The dry run of `make refresh` (every chapter's code in-process, its derivation gate) passes for the term."""
+    from coursebook import __main__ as coursebook
+
+    coursebook.validate_term(course)
+
+
+def _said(section: dict) -> str:
+    """A section's glued values as the page gets them (`glue.bundle`: the text, table or math, and the records of
+    their derivations, units included)."""
+    from roofline.show.glue import bundle
+
+    return " ".join(str(text) for value in section.values() for kind, text in bundle(value).items()
+                    if not kind.startswith("image/"))
+
+
+def test_the_week_4_pages_count_the_week_s_dtype(course):
+    """The week-4 pages' tables, sentences and derivation records (`why.sources` names the week's dtype) say the
+    week's dtype's units: OPs for an INT8 week, FLOPs for a floating-point one."""
+    from roofline.show.pages import w4_1_intensity, w4_3_tiling, w4_5_matmul, w4_summary, week4_guide
+
+    w4 = course.week4
+    wrong = FLOAT_UNIT if fmt.integer_dtype(w4.dtype) else INTEGER_UNIT
+    sections = {"guide": week4_guide.problem_table(w4), "①": w4_1_intensity.four_ways(w4, max(w4.tiles)),
+                "③ counts": w4_3_tiling.counts(w4), "③ general": w4_3_tiling.general(w4),
+                "③ discussion": w4_3_tiling.discussion(w4), "⑤ headline": w4_5_matmul.headline_section(w4),
+                "⑤ cost": w4_5_matmul.cost_section(w4), "⑤ time": w4_5_matmul.time_section(w4),
+                "⑤ assumptions": {"t": w4_5_matmul.assumptions(w4)}, "정리": w4_summary.summary_section(w4)}
+    for name, section in sections.items():
+        said = _said(section)
+        assert not wrong.search(said), (name, wrong.search(said), said[max(0, wrong.search(said).start() - 80):][:160])
