@@ -12,10 +12,12 @@ if (sw && document.querySelector('link[rel="manifest"]')) start();
 function start() {
   let reload = !!sw.controller;    // a new edition swapped in under this page: show it
   sw.oncontrollerchange = () => reload && (reload = false, location.reload());
-  // registered once the page has loaded: installing, the worker fetches the site's shell and keeps what the page
-  // loaded, work that would otherwise share a phone's CPU and link with the page's first paint
-  if (document.readyState === "complete") register();
-  else addEventListener("load", register, {once: true});
+  // registered once the page has loaded and the browser is idle: installing, the worker fetches the site's shell
+  // and keeps what the page loaded, work that would otherwise share a phone's CPU and link with the first paint
+  // and with the theme's layout reads at the load event
+  const idle = () => (window.requestIdleCallback || setTimeout)(register, {timeout: 2000});
+  if (document.readyState === "complete") idle();
+  else addEventListener("load", idle, {once: true});
   // the landing page's control: shown here, its script loaded when it is used (or, once the worker serves this
   // page, to say what is kept). A press counts even before the script has come.
   const box = document.querySelector(".rl-offline");
