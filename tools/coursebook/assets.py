@@ -5,11 +5,6 @@ First paint needs only the page and its CSS; everything else waits or stays away
 - every script the page names is `defer`red (runs in order after parsing, before DOMContentLoaded), also the
   search page's own, and the course's own scripts are ES modules (`type="module"`, deferred as well) (`defer_scripts`,
   applied in `_templates/layout.html` and `_templates/search.html`);
-- the course's modules are not fetched ahead of what the first paint needs (the page, its stylesheet, the fonts
-  it draws with): Chromium fetches a module script at high priority, as it does a stylesheet, unless it is marked
-  `fetchpriority="low"` (a `defer` script is low already), so they are marked (`defer_scripts`); on a phone's slow
-  link they shared its bandwidth with the stylesheet. (The theme's preload of its own script stays: without it
-  the script's layout reads come later, after the first paint, as a long task while the reader starts to scroll.)
 - Sphinx's search stack (searchtools.js, language_data.js, searchindex.js) loads on the search page only:
   pydata-sphinx-theme puts it on every page for its search-as-you-type, which this site does not turn on
   (the search dialog sends the query to search.html) — `_templates/layout.html` drops it from `extrahead`;
@@ -124,8 +119,7 @@ def needed(filename: str, body: str) -> bool:
 
 def defer_scripts(head: str) -> str:
     """Every external <script> of `head` with `defer`, unless it is `async` or `defer` already; the course's own
-    scripts (the ES modules at the top of _static/) with `type="module"` (deferred too) and `fetchpriority="low"`
-    (a module is otherwise fetched at the stylesheet's priority, before the first paint)."""
+    scripts (the ES modules at the top of _static/) with `type="module"` (deferred too)."""
     modules = tuple("_static/" + name for name in minify.own_scripts())
 
     def tag(match):
@@ -134,7 +128,7 @@ def defer_scripts(head: str) -> str:
                 or src.split("?")[0].endswith(KEPT_IN_ORDER):
             return match.group(0)
         if src.split("?")[0].endswith(modules):
-            return f'<script{before}src="{src}"{after.rstrip().removesuffix("/")} type="module" fetchpriority="low">'
+            return f'<script{before}src="{src}"{after.rstrip().removesuffix("/")} type="module">'
         return f'<script{before}src="{src}"{after.rstrip().removesuffix("/")} defer>'
 
     return _SCRIPT_TAG.sub(tag, head)
