@@ -12,15 +12,12 @@ if (sw && document.querySelector('link[rel="manifest"]')) start();
 function start() {
   let reload = !!sw.controller;    // a new edition swapped in under this page: show it
   sw.oncontrollerchange = () => reload && (reload = false, location.reload());
-  sw.register(url, {scope: new URL("./", url).href}).then((reg) => {
-    if (!reg) return;   // a browser set to refuse workers can answer with no registration: the page reads on as it is
-    const check = () => reg.waiting && sw.controller && ui((m) => m.offerUpdate(reg.waiting));
-    reg.onupdatefound = () => reg.installing && (reg.installing.onstatechange = check);
-    check();
-    // this page, what it needs and what it loaded, kept now (the worker also keeps all it serves)
-    sw.ready.then((ready) => ready.active.postMessage({type: "keep-page", url: location.href,
-      loaded: performance.getEntriesByType("resource").map((e) => e.name)}));
-  }, () => {});
+  // registered once the page has loaded and the browser is idle: installing, the worker fetches the site's shell
+  // and keeps what the page loaded, work that would otherwise share a phone's CPU and link with the first paint
+  // and with the theme's layout reads at the load event
+  const idle = () => (window.requestIdleCallback || setTimeout)(register, {timeout: 2000});
+  if (document.readyState === "complete") idle();
+  else addEventListener("load", idle, {once: true});
   // the landing page's control: shown here, its script loaded when it is used (or, once the worker serves this
   // page, to say what is kept). A press counts even before the script has come.
   const box = document.querySelector(".rl-offline");
@@ -30,4 +27,16 @@ function start() {
     box.addEventListener("click", use);
     if (sw.controller) use();
   }
+}
+
+function register() {
+  sw.register(url, {scope: new URL("./", url).href}).then((reg) => {
+    if (!reg) return;   // a browser set to refuse workers can answer with no registration: the page reads on as it is
+    const check = () => reg.waiting && sw.controller && ui((m) => m.offerUpdate(reg.waiting));
+    reg.onupdatefound = () => reg.installing && (reg.installing.onstatechange = check);
+    check();
+    // this page, what it needs and what it loaded, kept now (the worker also keeps all it serves)
+    sw.ready.then((ready) => ready.active.postMessage({type: "keep-page", url: location.href,
+      loaded: performance.getEntriesByType("resource").map((e) => e.name)}));
+  }, () => {});
 }

@@ -22,7 +22,8 @@ First paint needs only the page and its CSS; everything else waits or stays away
   (which no rule names) until its deferred script runs, then every element is styled again: a script of
   `_templates/layout.html`, right after the theme's, names "light" or "dark" at once;
 - the course's own scripts (the .js files at the top of _static/) are written without their comments and the
-  spaces that separate nothing (`minify.compact_scripts`, terser): the sources keep them for the next maintainer;
+  spaces that separate nothing (`minify.compact_scripts`, terser), and so are its own stylesheets
+  (`compact_stylesheets`, tinycss2): the sources keep them for the next maintainer;
 - source maps, the Font Awesome script and full fonts, and the theme's raw Jinja leftovers are not shipped
   (`UNSHIPPED`);
 - figures (matplotlib PNG) carry their size, load lazily, and are WebP when that is smaller (`figures`);
@@ -513,6 +514,22 @@ def drop_unused_variables(css: str, used: set[str]) -> tuple[str, set[str], set[
     return "\n".join(rules(sheet)) + "\n", refers, plain
 
 
+def compact_css(css: str) -> str:
+    """`css` without its comments and the spaces between rules and declarations (tinycss2's tokens written back
+    by `drop_unused_variables`, every custom property it declares kept): the same rules, in the same order."""
+    return drop_unused_variables(css, set(re.findall(r"(--[A-Za-z0-9_-]+)\s*:", css)))[0]
+
+
+def compact_stylesheets(static: Path, sources: Path = minify.SOURCES) -> list[str]:
+    """The course's own stylesheets (the .css files at the top of _static/) in the built `static` folder written
+    compact (`compact_css`); the names written. The sources keep their comments (most of them Korean, three bytes
+    a character) for the next maintainer; a first visit moves the compact copies."""
+    names = sorted(path.name for path in sources.glob("*.css") if (static / path.name).is_file())
+    for name in names:
+        (static / name).write_text(compact_css((static / name).read_text(encoding="utf-8")), encoding="utf-8")
+    return names
+
+
 def variable_uses(text: str) -> set[str]:
     """The custom properties a text reads: var(--…) and quoted names ("--pst-color-text-base" in scripts)."""
     found = set(re.findall(r"var\(\s*(--[A-Za-z0-9_-]+)", text))
@@ -680,7 +697,7 @@ def site_finished(app, exception) -> None:
         handout.variant_files(outdir)
         handout.progress_catalog(outdir)
     no_import_chain(static)
-    compacted = minify.compact_scripts(static)
+    compacted = minify.compact_scripts(static) + compact_stylesheets(static)
     fresh_digests(outdir, cut + ["styles/theme.css"] + compacted)
     unship(outdir)
     if app.builder.name == "html":   # the singlehtml build `make pdf` prints writes its links from the top folder

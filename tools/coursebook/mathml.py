@@ -8,7 +8,7 @@ draws it with no script (MathJax was 1.2 MB of JavaScript on every page).
   is an accent, and `\\!` is dropped (MathML Core has no negative space).
 - The font is STIX Two Math (shipped inside the ziamath package), cut down at the end of the build to
   the characters the pages' formulas use (with their MATH-table size variants, so braces, roots and
-  fences still stretch): `_static/math/stix-two-math.woff`, a few dozen KB, the same drawing on every
+  fences still stretch): `_static/math/stix-two-math.woff2`, a few dozen KB, the same drawing on every
   reader's machine. `_static/math/math.css` holds its @font-face; `_static/math.css` (a source file)
   does the layout that Chromium's MathML Core leaves to CSS (column alignment of `split`).
 - A formula latex2mathml cannot read is a build warning (= error) naming the page and the TeX.
@@ -29,7 +29,7 @@ from sphinx.util.math import get_node_equation_number
 logger = logging.getLogger(__name__)
 
 FONT_FAMILY = "Roofline STIX Two Math"
-FONT_FILE = "math/stix-two-math.woff"
+FONT_FILE = "math/stix-two-math.woff2"   # WOFF2 (brotli): a quarter smaller than WOFF, read by every browser with MathML
 CSS_FILE = "math/math.css"
 
 # TeX rewrites before latex2mathml (see the module docstring)
@@ -152,7 +152,7 @@ def write_font(outdir: Path, text: str, again: bool = True) -> int:
     (outdir / "_static" / CSS_FILE).write_text(
         "/* written by the build: STIX Two Math (SIL Open Font License) cut to the characters of the site's formulas */\n"
         f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; font-weight: 400; font-display: swap;\n'
-        f'  src: url("stix-two-math.woff") format("woff"); }}\n'
+        f'  src: url("stix-two-math.woff2") format("woff2"); }}\n'
         f'math {{ font-family: "{FONT_FAMILY}", math; }}\n', encoding="utf-8")
     return target.stat().st_size
 
@@ -162,7 +162,7 @@ def _cut_font(target: Path, text: str) -> None:
     from fontTools.ttLib import TTFont
 
     options = subset.Options()
-    options.flavor = "woff"
+    options.flavor = "woff2"
     options.layout_features = ["*"]
     options.notdef_outline = True
     font = TTFont(stix_font(), recalcTimestamp=False)   # keep the source font's dates: same bytes every build
@@ -170,7 +170,7 @@ def _cut_font(target: Path, text: str) -> None:
     subsetter.populate(text=text + "0123456789")
     subsetter.subset(font)
     target.parent.mkdir(parents=True, exist_ok=True)
-    font.flavor = "woff"
+    font.flavor = "woff2"
     font.save(target)
 
 
