@@ -34,8 +34,9 @@ function origin(o, d, show) {
   const i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1);
   if (kind === "derived") return action("유도 보기: " + d.r[what].symbol + " = " + d.r[what].formula, () => show(what));
   if (kind === "toml" || kind === "cell") return el("a", {href: "#rl-params"}, KIND[kind] + what);
-  // a code cell's call computes what it gives (a rank, ρ), it does not choose it: only "name = value" is chosen
-  if (kind === "code" && !what.includes(" = ")) return el("span", {}, CALLED + what);
+  // a code cell's call computes what it gives (a rank, ρ), it does not choose it: "name = value" and a call's
+  // argument "digits=6" are chosen
+  if (kind === "code" && !what.includes("=")) return el("span", {}, CALLED + what);
   return el("span", {}, (KIND[kind] || "") + what);
 }
 const line = (text, extra) => el("span", {className: "rl-why-line" + (extra ? " " + extra : "")}, text);

@@ -316,7 +316,7 @@ def test_a_code_cells_call_reads_as_the_value_it_gave(tab):
     page, errors, blocked = tab(docname)
     shown = page.evaluate(VISIBLE)
     index = next(i for i, g in enumerate(data["g"]) if i in shown
-                 and (o := data["r"][g["of"]].get("origin", "")).startswith("code:") and " = " not in o)
+                 and (o := data["r"][g["of"]].get("origin", "")).startswith("code:") and "=" not in o)
     page.locator(f'button.rl-why[data-why="{index}"]').click()
     text = wait_panel(page, data, index)
     page.keyboard.press("Escape")

@@ -335,12 +335,14 @@ def test_a_formula_writes_no_count_the_model_found(stem, course):
 
 
 def test_a_code_cells_call_is_said_to_give_its_value_not_to_choose_it():
-    """A rank or ρ a code cell's call computes is "이 호출로 얻은 값", never "정한 값" (only "name = value" is chosen)."""
+    """A rank or ρ a code cell's call computes is "이 호출로 얻은 값", never "정한 값" (which "name = value" and a
+    call's chosen argument "digits=6" are)."""
     from roofline.show import why
 
     assert why.origin_text("code:page.ladder_section(note)", {}) == \
         "이 노트북의 코드 셀이 이 호출로 얻은 값: page.ladder_section(note)"
     assert "정한 값" in why.origin_text("code:factor = 2", {})
+    assert "정한 값" in why.origin_text("code:page.time_section(w4, digits=6)", {})   # a call's chosen argument
 
 
 def test_a_parameter_cell_value_is_named_as_the_cell(course):

@@ -465,7 +465,7 @@ def origin_text(origin: str, recs: dict) -> str:
     if kind == "derived":
         r = recs[what]
         return f"{ORIGINS[kind]}: {r['symbol']} = {r['formula']}"
-    if kind == "code" and " = " not in what:   # a call computes what it gives (a rank, ρ): not a chosen value
+    if kind == "code" and "=" not in what:   # a call computes what it gives (a rank, ρ); "n = 2", "digits=6" are chosen
         return f"이 노트북의 코드 셀이 이 호출로 얻은 값: {what}"
     return f"{ORIGINS.get(kind, kind)} {what}"
 
