@@ -334,6 +334,16 @@ def test_a_formula_writes_no_count_the_model_found(stem, course):
                               if x["symbol"] == "k_align"), fitted[:1]
 
 
+@pytest.mark.parametrize("stem", pages.names())
+def test_no_truncated_root_is_called_exact(stem, course):
+    """A value with a square root in it (measured's ρ) is shown as √ of its exact square, never as its 12-digit
+    truncation under "정확한 값" (186,445,447,147/200,000,000,000)."""
+    truncated = [(r["symbol"], r["exact"]) for r in _all_records(stem, course).values()
+                 if not r.get("root") and not r.get("list")
+                 and 10**12 % (d := Fraction(r["exact"].replace(",", "")).denominator) == 0 and d >= 10**11]
+    assert not truncated, truncated[:3]
+
+
 def test_a_code_cells_call_is_said_to_give_its_value_not_to_choose_it():
     """A rank or ρ a code cell's call computes is "이 호출로 얻은 값", never "정한 값" (which "name = value" and a
     call's chosen argument "digits=6" are)."""
