@@ -342,6 +342,9 @@ def test_no_truncated_root_is_called_exact(stem, course):
                  if not r.get("root") and not r.get("list")
                  and 10**12 % (d := Fraction(r["exact"].replace(",", "")).denominator) == 0 and d >= 10**11]
     assert not truncated, truncated[:3]
+    recs = _all_records(stem, course)   # and its input ρ² shows its origin, not a link "유도 보기: ρ² = ρ²"
+    assert not [x["symbol"] for r in recs.values() for x in r["inputs"]
+                if x["origin"].startswith("derived:") and "origin" in recs[x["origin"][8:]]]
 
 
 def test_a_code_cells_call_is_said_to_give_its_value_not_to_choose_it():

@@ -206,7 +206,7 @@ def ladder_section(note) -> dict:
     square = rank_correlation_square(note)
     if rho >= 0 and fmt.root(square, 2) == fmt.decimal(rho, 2):   # ρ = √ρ²: its one inexact step shown as a root
         shown_rho = why.root(var("ρ²", square), 2, {("name", "ρ"): NAMES["ρ"], "ρ²": RANKED,
-                                                   ("name", "ρ²"): ("순위 상관의 제곱 (정확한 값)", "")}, "ρ")
+                                                   ("name", "ρ²"): ("순위 상관의 제곱", "")}, "ρ")
     else:
         shown_rho = why.shown(var("ρ", rho), fmt.decimal(rho, 2), {("name", "ρ"): NAMES["ρ"], "ρ": RANKED}, digits=2)
     rows = ladder_rows(note)
