@@ -20,6 +20,7 @@ function records(button) {
   return import("./explorer.js").then((explorer) => explorer.started(holder)).then((explorer) => explorer.records());
 }
 const KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모델이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모델의 시뮬레이션: ", cite: "참고문헌 ", quoted: "출처 없이 흔히 인용되는 값: ", code: "이 쪽의 코드 셀(숨긴 셀은 노트북 판에서 보인다)이 정한 값: "};
+const CALLED = "이 쪽의 코드 셀(숨긴 셀은 노트북 판에서 보인다)이 이 호출로 얻은 값: ";
 const unit = (u) => (u ? " " + u : "");
 // a value as the library wrote it: readable ("약 6.871948 ms") beside the exact one (why.value_text)
 const value = (x, exact) => (x.approx ? x.approx + " (정확한 값 " + exact + unit(x.unit) + ")" : exact + unit(x.unit));
@@ -33,6 +34,9 @@ function origin(o, d, show) {
   const i = o.indexOf(":"), kind = o.slice(0, i), what = o.slice(i + 1);
   if (kind === "derived") return action("유도 보기: " + d.r[what].symbol + " = " + d.r[what].formula, () => show(what));
   if (kind === "toml" || kind === "cell") return el("a", {href: "#rl-params"}, KIND[kind] + what);
+  // a code cell's call computes what it gives (a rank, ρ), it does not choose it: "name = value" and a call's
+  // argument "digits=6" are chosen
+  if (kind === "code" && !what.includes("=")) return el("span", {}, CALLED + what);
   return el("span", {}, (KIND[kind] || "") + what);
 }
 const line = (text, extra) => el("span", {className: "rl-why-line" + (extra ? " " + extra : "")}, text);

@@ -164,22 +164,30 @@ def share(R_meas: Quantity, R_bound: Quantity) -> Quantity:
     return named("R_meas/R_bound", R_meas / R_bound)
 
 
-def spearman(xs, ys) -> Fraction:
-    """Spearman's rank correlation of two equal-length sequences (ties get their average rank):
-    ρ = cov(rank x, rank y) / √(var(rank x) · var(rank y)); 0 when a sequence is constant. ρ² is exact; ρ takes its
-    one square root (math.isqrt of the scaled ratio, 12 digits), the only inexact step, kept as a Fraction."""
+def _rank_moments(xs, ys) -> tuple[Fraction, Fraction, Fraction]:
+    """cov(rank x, rank y), var(rank x), var(rank y) (sums, not divided by n: ρ is their ratio)."""
     rx, ry = ranks(xs), ranks(ys)
     n = len(rx)
     mx, my = sum(rx) / n, sum(ry) / n
     cov = sum((a - mx) * (b - my) for a, b in zip(rx, ry))
-    vx = sum((a - mx) ** 2 for a in rx)
-    vy = sum((b - my) ** 2 for b in ry)
-    if vx == 0 or vy == 0:
-        return Fraction(0)
-    square = Fraction(cov) ** 2 / (Fraction(vx) * Fraction(vy))
+    return Fraction(cov), Fraction(sum((a - mx) ** 2 for a in rx)), Fraction(sum((b - my) ** 2 for b in ry))
+
+
+def spearman_square(xs, ys) -> Fraction:
+    """ρ² = cov² / (var x · var y) of the ranks, exact (0 when a sequence is constant)."""
+    cov, vx, vy = _rank_moments(xs, ys)
+    return cov ** 2 / (vx * vy) if vx and vy else Fraction(0)
+
+
+def spearman(xs, ys) -> Fraction:
+    """Spearman's rank correlation of two equal-length sequences (ties get their average rank):
+    ρ = cov(rank x, rank y) / √(var(rank x) · var(rank y)); 0 when a sequence is constant. ρ² is exact
+    (`spearman_square`); ρ takes its one square root (math.isqrt of the scaled ratio, 12 digits), the only inexact
+    step, kept as a Fraction."""
+    square = spearman_square(xs, ys)
     scale = 10**12
     root = Fraction(math.isqrt(square.numerator * scale**2 // square.denominator), scale)
-    return root if cov >= 0 else -root
+    return root if _rank_moments(xs, ys)[0] >= 0 else -root
 
 
 def ranks(xs) -> list[Fraction]:

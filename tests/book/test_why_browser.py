@@ -305,3 +305,20 @@ def test_an_explorer_states_panels_name_its_own_preset_and_dtype(docname, uid, t
             named |= keys
         assert ("preset", preset) in named, (uid, chosen, named)   # the walk reached the state's own keys
     assert not errors and not blocked, (errors, blocked)
+
+
+
+def test_a_code_cells_call_reads_as_the_value_it_gave(tab):
+    """measured's ranks and ρ come from a code cell's call (`code:page.ladder_section(note)`): the panel says the call
+    gave them ("이 호출로 얻은 값"), not that the cell chose them ("정한 값", which only `code:name = value` says)."""
+    docname = next(d for d in marked_pages() if d.endswith("measured"))
+    data = records(docname)
+    page, errors, blocked = tab(docname)
+    shown = page.evaluate(VISIBLE)
+    index = next(i for i, g in enumerate(data["g"]) if i in shown
+                 and (o := data["r"][g["of"]].get("origin", "")).startswith("code:") and "=" not in o)
+    page.locator(f'button.rl-why[data-why="{index}"]').click()
+    text = wait_panel(page, data, index)
+    page.keyboard.press("Escape")
+    assert "이 호출로 얻은 값: " in text and "정한 값" not in text, text
+    assert not errors and not blocked, (errors, blocked)

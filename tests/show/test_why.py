@@ -317,6 +317,80 @@ def test_a_code_cell_choice_names_a_call_the_chapter_makes(stem, course):
         assert calls, "⑤'s table decimals are a code cell's choice"
 
 
+def _all_records(stem: str, course) -> dict:
+    """Every record chapter `stem` shows: its glued numbers' and its explorers' states' (id → record)."""
+    recs = {}
+    for _, record in glued_records(stem, course):
+        recs.update(record["records"])
+    if stem in EXPLORER_PAGES:
+        for data in explorers(stem, course):
+            recs.update(data.get("why", {"r": {}})["r"])
+    return recs
+
+
+def _base(symbol: str) -> str:
+    """The quantity a symbol names, without its case or qualifier: Q(T = 64) → Q, N_k → N, t_FP32 → t; P' stays P'."""
+    return re.split(r"[(_]", symbol, maxsplit=1)[0].strip()
+
+
+@pytest.mark.parametrize("stem", pages.names())
+def test_an_input_links_a_record_of_its_own_quantity(stem, course):
+    """A formula's input is the quantity its linked record derives (content-5 item 16, issue 54: distinct symbols for
+    two cases): "t_compute = F / P" never links P to "P' = factor·P" (40 TFLOPs/s beside the page's P = 20); the
+    formula writes F / P'. A case or qualifier of the same quantity is the same (Q(T = 64), N_k, t_FP32 → t_ideal)."""
+    recs = _all_records(stem, course)
+    wrong = [(r["symbol"], r["formula"], x["symbol"], recs[x["origin"][8:]]["symbol"]) for r in recs.values()
+             for x in r["inputs"] if x["origin"].startswith("derived:")
+             and _base(x["symbol"]) != _base(recs[x["origin"][8:]]["symbol"])]
+    assert not wrong, wrong[:5]
+
+
+# a formula's own constants: small counts (2·s, ⌈…/4⌉), FFN's 16·d², the figure's 16·T, 3,600 s in an hour
+FORMULA_CONSTANTS = {16, 3600}
+
+
+@pytest.mark.parametrize("stem", pages.names())
+def test_a_formula_writes_no_count_the_model_found(stem, course):
+    """A number inside a formula is one of the model's constants; a count the model found by trying (flashattention's
+    "B_c,맞춤 = align·13": 13 align-wide pieces fit the SRAM) is an input, with its search and conditions as origin."""
+    found = []
+    for r in _all_records(stem, course).values():
+        formula = r["formula"]
+        for symbol in sorted({x["symbol"] for x in r["inputs"]} | {r["symbol"]}, key=len, reverse=True):
+            formula = formula.replace(symbol, " ")
+        found += [(r["symbol"], r["formula"]) for n in re.findall(r"\d[\d,]*", formula)
+                  if int(n.replace(",", "")) > 8 and int(n.replace(",", "")) not in FORMULA_CONSTANTS]
+    assert not found, found[:5]
+    if stem == "flashattention":
+        fitted = [r for r in _all_records(stem, course).values() if r["symbol"] == "B_c,맞춤"]
+        assert fitted and all(x["origin"].startswith("search:") for r in fitted for x in r["inputs"]
+                              if x["symbol"] == "k_align"), fitted[:1]
+
+
+@pytest.mark.parametrize("stem", pages.names())
+def test_no_truncated_root_is_called_exact(stem, course):
+    """A value with a square root in it (measured's ρ) is shown as √ of its exact square, never as its 12-digit
+    truncation under "정확한 값" (186,445,447,147/200,000,000,000)."""
+    truncated = [(r["symbol"], r["exact"]) for r in _all_records(stem, course).values()
+                 if not r.get("root") and not r.get("list")
+                 and 10**12 % (d := Fraction(r["exact"].replace(",", "")).denominator) == 0 and d >= 10**11]
+    assert not truncated, truncated[:3]
+    recs = _all_records(stem, course)   # and its input ρ² shows its origin, not a link "유도 보기: ρ² = ρ²"
+    assert not [x["symbol"] for r in recs.values() for x in r["inputs"]
+                if x["origin"].startswith("derived:") and "origin" in recs[x["origin"][8:]]]
+
+
+def test_a_code_cells_call_is_said_to_give_its_value_not_to_choose_it():
+    """A rank or ρ a code cell's call computes is "이 호출로 얻은 값", never "정한 값" (which "name = value" and a
+    call's chosen argument "digits=6" are)."""
+    from roofline.show import why
+
+    assert why.origin_text("code:page.ladder_section(note)", {}) == \
+        "이 노트북의 코드 셀이 이 호출로 얻은 값: page.ladder_section(note)"
+    assert "정한 값" in why.origin_text("code:factor = 2", {})
+    assert "정한 값" in why.origin_text("code:page.time_section(w4, digits=6)", {})   # a call's chosen argument
+
+
 def test_a_parameter_cell_value_is_named_as_the_cell(course):
     from roofline import kernels
     from roofline.show import why

@@ -477,6 +477,8 @@ def origin_text(origin: str, recs: dict) -> str:
     if kind == "derived":
         r = recs[what]
         return f"{ORIGINS[kind]}: {r['symbol']} = {r['formula']}"
+    if kind == "code" and "=" not in what:   # a call computes what it gives (a rank, ρ); "n = 2", "digits=6" are chosen
+        return f"이 노트북의 코드 셀이 이 호출로 얻은 값: {what}"
     return f"{ORIGINS.get(kind, kind)} {what}"
 
 
@@ -800,11 +802,12 @@ def root(q: Quantity, digits: int, src: dict, symbol: str) -> Shown:
     of, recs = records(q, src)
     text = fmt.root(q.value, digits)
     name, unit = _named(symbol, src)
+    given = "origin" in recs[of]   # q is an input (measured's ρ²): its origin, not a link to "ρ² = ρ²"
     record = {"symbol": symbol, "name": name, "formula": f"√{q.symbol}", "numbers": f"√({q.numbers})",
               "exact": f"√({q.numbers})", "unit": unit, "root": True,
               "inputs": [{"symbol": q.symbol, "name": recs[of]["name"], "value": exact_text(q.value),
-                          "unit": recs[of]["unit"], "origin": "derived:" + of}]}
+                          "unit": recs[of]["unit"], "origin": recs[of]["origin"] if given else "derived:" + of}]}
     key = record_id(record)
-    recs = {**recs, key: record}
+    recs = {key: record} if given else {**recs, key: record}
     return Shown(text, {"of": key, "shown": text, "unit": unit, "rounding": rounded_to(digits),
                         "scale": "1", "digits": digits, "records": recs})

@@ -833,14 +833,13 @@ def fitting_traffic_text(note, B_c: int, std_seq: int) -> str:
     """The traffic with the diagram's B_c (the largest that fits), when the paper's rule gives another: the model
     keeps the rule's B_c, and says what the tile that fits would move."""
     seq, d, s = note.seq, note.attention.d_head, note.s
-    _, fit_c = fitting_blocks(attention.sram_elements(note.preset.smem_per_SM, s), d, note.tensor_core.align)
+    fit_r, fit_c = fitting_blocks(attention.sram_elements(note.preset.smem_per_SM, s), d, note.tensor_core.align)
     if fit_c == B_c:
         return ""
     moved = attention.flash_traffic(seq, d, fit_c) * s
-    src = {**sources(note), "align": "toml:note.tensor_core.align"}
+    B_c_, found = fitted_Bc(note, fit_r, fit_c, d)   # the diagram's B_c, as flash_blocks_text derives it
+    src = {**sources(note), **found}
     N, d_, s_ = var("N", seq), var("d", d), var("s", s)
-    align = note.tensor_core.align   # the diagram's B_c, as flash_blocks_text derives it
-    B_c_ = named("B_c,맞춤", var("align", align) * (fit_c // align))
     flash_, std_ = attention.flash_traffic_term(N, d_, B_c_, s_), attention.standard_traffic_term(N, d_, s_)
     assert (flash_.value, std_.value) == (moved, std_seq)
     return why.sentence(   # (the sentence before it, on the page, names the paper's Algorithm 1: a label, not a value)
@@ -858,6 +857,19 @@ def sram_elements(B_r: int, B_c: int, d: int) -> dict[str, int]:
 def sram_step_term(B_r, B_c, d):
     """`sram_elements`' sum as a derivation: Q_i + K_j + V_j + S_ij + O_i + m_i + ℓ_i."""
     return named("SRAM 원소", B_r * d + B_c * d + B_c * d + B_r * B_c + B_r * d + B_r + B_r)
+
+
+def fitted_Bc(note, B_r: int, fit_c: int, d: int):
+    """The diagram's B_c as a derivation: align·k, where k (the number of align-wide pieces) is what
+    `fitting_blocks` found by trying, not a formula; returns (B_c,맞춤, the src entries for align and k)."""
+    align = note.tensor_core.align
+    M = attention.sram_elements(note.preset.smem_per_SM, note.s)
+    k = var("k_align", fit_c // align)
+    src = {"align": "toml:note.tensor_core.align", ("name", "k_align"): ("B_c에 들어가는 align 조각의 수", ""),
+           "k_align": ("search:한 단계의 블록이 SRAM에 들어가는 가장 큰 align 조각 수 "
+                       f"(B_r = {fmt.integer(B_r)}, d = {fmt.integer(d)}, M = {fmt.integer(M)} 원소, "
+                       f"align = {fmt.integer(align)})")}
+    return named("B_c,맞춤", var("align", align) * k), src
 
 
 def fitting_blocks(M: int, d: int, align: int) -> tuple[int, int]:
@@ -885,9 +897,8 @@ def flash_blocks_text(note) -> dict:
     rule_ = sram_step_term(B_r_, B_c_, d_)
     Bc = why.integer(B_c_, src)
     # the diagram's B_c: the largest multiple of the Tensor Core's `align` whose step fits M (fitting_blocks' search)
-    align = var("align", note.tensor_core.align)
-    src["align"] = "toml:note.tensor_core.align"
-    fit_c = named("B_c,맞춤", align * (fc // note.tensor_core.align))
+    fit_c, found = fitted_Bc(note, fr, fc, d)
+    src.update(found)
     assert fit_c.value == fc and fit <= M
     return {
         "sram-rule-Bc": why.particle(Bc, "을/를"), "sram-rule-Bc-tried": why.particle(Bc, "이면/면"),
@@ -938,8 +949,8 @@ def flash_diagram(note) -> str:
     N_, d_, s_ = var("N", seq), var("d", d), var("s", s)
     M_ = attention.sram_term(var("smem", preset.smem_per_SM), s_)
     B_r_, _ = attention.flash_blocks_terms(M_, d_)
-    align = note.tensor_core.align
-    B_c_ = named("B_c,맞춤", var("align", align) * (B_c // align))   # as flash_blocks_text derives it
+    B_c_, found = fitted_Bc(note, B_r, B_c, d)   # as flash_blocks_text derives it
+    src.update(found)
     terms = {"Q_i": B_r_ * d_, "K_j": B_c_ * d_, "V_j": B_c_ * d_, "S_ij": B_r_ * B_c_, "O_i": B_r_ * d_, "m_i": B_r_,
              "ℓ_i": B_r_}
     parts = {k: named(k, term) for k, term in terms.items()}

@@ -196,13 +196,23 @@ def rank_correlation(note):
     return hierarchy.spearman([p.R_bound.value for p in ladder], [p.R_meas.value for p in ladder]), len(ladder)
 
 
+def rank_correlation_square(note) -> Fraction:
+    """ρ² exactly (`rank_correlation` takes its root to 12 digits): the panel shows ρ = √ρ², not that truncated root
+    as an exact value."""
+    ladder = [p for p in placed(note) if p.kernel.family == "sgemm" and p.kernel.tiling]
+    return hierarchy.spearman_square([p.R_bound.value for p in ladder], [p.R_meas.value for p in ladder])
+
+
 def ladder_section(note) -> dict:
     from roofline.show import tables
 
     rho, n = rank_correlation(note)
-    shown_rho = why.shown(var("ρ", rho), fmt.decimal(rho, 2), {("name", "ρ"): NAMES["ρ"],
-                                                                "ρ": RANKED},
-                          digits=2)
+    square = rank_correlation_square(note)
+    if rho >= 0 and fmt.root(square, 2) == fmt.decimal(rho, 2):   # ρ = √ρ²: its one inexact step shown as a root
+        shown_rho = why.root(var("ρ²", square), 2, {("name", "ρ"): NAMES["ρ"], "ρ²": RANKED,
+                                                   ("name", "ρ²"): ("순위 상관의 제곱", "")}, "ρ")
+    else:
+        shown_rho = why.shown(var("ρ", rho), fmt.decimal(rho, 2), {("name", "ρ"): NAMES["ρ"], "ρ": RANKED}, digits=2)
     rows = ladder_rows(note)
     first = published.sgemm_ladder()[0]
     src = sources(first, note.catalog)

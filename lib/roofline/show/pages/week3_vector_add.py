@@ -243,24 +243,33 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     grown_src = {**base_src, **SCALED, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", "")}
     shown = {labels[3]: why.sentence(row_name(labels[3]), " (", why.labelled(cap_q, fmt.number(capacity * GB_), base_src),
                                      " GB → ", why.labelled(grown, fmt.number(factor * capacity * GB_), grown_src), " GB)")}
-    rows, srcs = [], {}
+    # the changed machine's resource under its own symbol: t_compute = F / P', P' = factor·P (never "F / P" with
+    # P = 40 TFLOPs/s beside the chapter's P = 20 TFLOPs/s)
+    x_src = {**base_src, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", "")}
+
+    def changed(x) -> dict:
+        """x's t_compute = F / P', t_memory = Q / BW', t_ideal = max(…): P', BW' only where x changed them."""
+        F, Q = x.cost.derivation("F"), x.cost.derivation("Q")
+        P, BW, k = var("P", base.hw.P), var("BW", base.hw.BW), var("factor", factor)
+        P1 = named("P'", k * P) if x.hw.P != base.hw.P else P
+        BW1 = named("BW'", k * BW) if x.hw.BW != base.hw.BW else BW
+        t_c, t_m = named("t_compute", F / P1), named("t_memory", Q / BW1)
+        found = {"t_compute": t_c, "t_memory": t_m, "t_ideal": named("t_ideal", why.tmax_of(t_c, t_m))}
+        assert all(q.value == getattr(x, name) for name, q in found.items())
+        return found
+
+    rows = []
     for label, x in timings.items():
-        # the changed machine: P' = 2·P or BW' = 2·BW (the chapter's `factor`)
-        P, BW = base.hw.derivation("P"), base.hw.derivation("BW")
-        x_src = dict(base_src)
-        if x.hw.P != base.hw.P:
-            x_src[("P", x.hw.P)] = named("P'", factor * P)
-        if x.hw.BW != base.hw.BW:
-            x_src[("BW", x.hw.BW)] = named("BW'", factor * BW)
-        srcs[label] = x_src
+        times = changed(x)
 
         def t_(name):
-            return why.around(shown_number(x.derivation(name), ms(getattr(x, name)), x_src, 1000, "ms"),
+            return why.around(shown_number(times[name], ms(getattr(x, name)), x_src, 1000, "ms"),
                               f"{ms(getattr(x, name))} ms")
 
-        speed = named("t₀/t", base.derivation("t_ideal") / named("t_ideal'", x.derivation("t_ideal").term))
+        speed = named("t₀/t", base.derivation("t_ideal") / named("t_ideal'", times["t_ideal"].term))
         rows.append((shown.get(label, row_name(label)), t_("t_compute"), t_("t_memory"), t_("t_ideal"),
                      shown_number(speed, fmt.number(base.t_ideal / x.t_ideal) + "배", x_src, unit="배")))
+
     def quoted(label: str):
         """“label” with the chapter's factor in it as the code cell's choice (`factor = 2`)."""
         at = label.rfind(f"{factor}배")
@@ -284,7 +293,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
 
     def t_ideal(label):
         x = timings[label]
-        return shown_number(x.derivation("t_ideal"), f"{ms(x.t_ideal)} ms", srcs[label], 1000, "ms")
+        return shown_number(changed(x)["t_ideal"], f"{ms(x.t_ideal)} ms", x_src, 1000, "ms")
 
     explain = []
     if x_P.t_ideal == base.t_ideal:
