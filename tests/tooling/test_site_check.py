@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from coursebook import built, lock
+from coursebook.assets import compact_css
 
 TOC = "format: jb-book\nroot: chapters/index\nchapters:\n  - file: chapters/a\n  - file: chapters/b.md\n"
 PAGE = "<!DOCTYPE html>\n<html lang=\"ko\"><body>가</body>\n</html>\n"
@@ -28,7 +29,7 @@ def book(tmp_path, monkeypatch) -> tuple[Path, Path]:
     subprocess.run(["git", "init", "-q", str(root)], check=True)
     build = root / "_build"
     for name, text in {"html/index.html": PAGE, "html/chapters/index.html": PAGE, "html/chapters/a.html": PAGE,
-                       "html/chapters/b.html": PAGE, "html/_static/x.css": "p {}\n",
+                       "html/chapters/b.html": PAGE, "html/_static/x.css": compact_css("p {}\n"),   # (as built)
                        "jupyter_execute/chapters/a.glue.json": "{}"}.items():
         (build / name).parent.mkdir(parents=True, exist_ok=True)
         (build / name).write_text(text, encoding="utf-8")

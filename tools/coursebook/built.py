@@ -173,6 +173,7 @@ def site_files(build_dir: Path, root: Path = ROOT) -> list[str]:
             found.append(f"{name}/html/{page}.html is missing (a page of _toc.yml): {fix}")
         elif not built.read_bytes().rstrip().endswith(b"</html>"):
             found.append(f"{name}/html/{page}.html is cut short (no closing </html>): {fix}")
+    from coursebook.assets import compact_css
     from coursebook.minify import compacted, own_scripts
 
     static = root / "_static"
@@ -180,6 +181,8 @@ def site_files(build_dir: Path, root: Path = ROOT) -> list[str]:
     # (minify.compact_scripts; all compacted at once: one Node process)
     compact = compacted({name: ((static / name).read_text(encoding="utf-8"), True) for name in own_scripts(static)},
                         versioned=True)
+    # and its own stylesheets compact (assets.compact_stylesheets)
+    compact.update((path.name, compact_css(path.read_text(encoding="utf-8"))) for path in static.glob("*.css"))
     for path in sorted(static.rglob("*")) if static.is_dir() else []:
         if path.is_file():
             rel = path.relative_to(static).as_posix()
