@@ -72,13 +72,15 @@ def page_body(module, course, memo: Path | None = None) -> bytes:
 
     `memo` (a build folder's `.variants`, given by the commands, never by code that may have changed the library in
     its own process): the body kept there for this library and term, if its digest holds, else drawn and kept. The
-    draw is a pure function of the library's bytes and the course file's, which name the entry (a few seconds per
-    term: the site build, `make check` and the answer key would each draw it again)."""
+    body is a pure function of the library's bytes, this file's and the course file's, which name the entry (a few
+    seconds per term: the site build, `make check` and the answer key would each draw it again)."""
     if memo is None:
         return _json(V.page_file(module, getattr(course, module.VARIANTS.problem))).encode("utf-8")
     from coursebook.sphinx_ext import library_hash
 
-    folder = memo / library_hash(Path(V.__file__).resolve().parents[1])
+    # the library's bytes and this file's (which writes the body: `_json`)
+    writer = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:8]
+    folder = memo / f"{library_hash(Path(V.__file__).resolve().parents[1])}-{writer}"
     name = f"{module.__name__.rsplit('.', 1)[-1]}.{course_digest(course)}"
     for kept in folder.glob(f"{name}.*.json"):
         body = kept.read_bytes()
