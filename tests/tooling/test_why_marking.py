@@ -82,11 +82,13 @@ def test_each_number_why_made_is_its_own_button_in_page_order(tmp_path, monkeypa
 
 
 def test_the_tooling_names_the_librarys_entry_fields():
-    """derivations.ENTRY (the tooling does not import the library) is roofline.show.why.ENTRY."""
+    """derivations.ENTRY (the tooling does not import the library) is roofline.show.why.ENTRY, and so for the mime
+    type and the rule of a name's words (the gate checks a `why.name` as the library made it)."""
     from coursebook import derivations
     from roofline.show import why
 
     assert derivations.ENTRY == why.ENTRY and derivations.WHY_MIME == why.WHY_MIME
+    assert derivations._NAME_WORD.pattern == why.NAME_WORD.pattern
 
 
 def test_a_number_no_why_made_in_a_glued_sentence_stops_the_build(tmp_path, monkeypatch):

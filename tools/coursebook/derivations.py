@@ -75,7 +75,7 @@ def uncovered(text: str, record: dict | None, names=()) -> list[tuple[int, int]]
     return [(a, b) for a, b in inside if not any(x <= a and b <= y for x, y in spans)]
 
 
-_NAME_WORD = re.compile(r"[A-Za-z][\w.+-]*")   # roofline.show.why.NAME_WORD
+_NAME_WORD = re.compile(r"[A-Za-z][\w.+-]*")   # roofline.show.why.NAME_WORD (tests/tooling/test_why_marking.py)
 
 
 def is_name(text: str, origin: str) -> bool:
