@@ -230,22 +230,22 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     base, x_P, x_BW = timings[labels[0]], timings[labels[1]], timings[labels[2]]
     capacity, footprint = w3.capacity, 3 * w3.s * w3.L
     base_src = w3_sources(w3)
+    # the factor, the code cell's; the changed machine's resource under its own symbol: t_compute = F / P',
+    # P' = factor·P (never "F / P" with P = 40 TFLOPs/s beside the chapter's P = 20 TFLOPs/s)
+    x_src = {**base_src, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", "")}
 
     def row_name(label: str):
         """A row's name with the chapter's factor in it as a label (no button) of the code cell's `factor`."""
         at = label.rfind(f"{factor}배")
-        return label if at < 0 else why.sentence(label[:at], why.label(factor, f"code:factor = {factor}"),
+        return label if at < 0 else why.sentence(label[:at], why.label(factor, x_src["factor"]),
                                                  label[at + len(str(factor)):])
 
-    GB_ = Fraction(1, 10**9)
+    GB = Fraction(1, 10**9)
     cap_q = var("capacity", capacity)
     grown = named("capacity'", var("factor", factor) * cap_q)
-    grown_src = {**base_src, **SCALED, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", "")}
-    shown = {labels[3]: why.sentence(row_name(labels[3]), " (", why.labelled(cap_q, fmt.number(capacity * GB_), base_src),
-                                     " GB → ", why.labelled(grown, fmt.number(factor * capacity * GB_), grown_src), " GB)")}
-    # the changed machine's resource under its own symbol: t_compute = F / P', P' = factor·P (never "F / P" with
-    # P = 40 TFLOPs/s beside the chapter's P = 20 TFLOPs/s)
-    x_src = {**base_src, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", "")}
+    grown_src = {**x_src, **SCALED}
+    shown = {labels[3]: why.sentence(row_name(labels[3]), " (", why.labelled(cap_q, fmt.number(capacity * GB), base_src),
+                                     " GB → ", why.labelled(grown, fmt.number(factor * capacity * GB), grown_src), " GB)")}
 
     def changed(x) -> dict:
         """x's t_compute = F / P', t_memory = Q / BW', t_ideal = max(…): P', BW' only where x changed them."""
@@ -282,10 +282,8 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
     winner = (why.sentence(faster[0], " 하나뿐이다") if len(faster) == 1 else
               why.sentence(*[x for i, f in enumerate(faster) for x in ([", "] * bool(i) + [f])], "이다") if faster else "없다")
     # every number of the reading with its record: the times of the changed machines, the capacities, the factor
-    GB = Fraction(1, 10**9)
     k = why.chosen("factor", "늘린 배율", factor, f"factor = {factor}")
-    cap_src = {**base_src, "factor": f"code:factor = {factor}", ("name", "factor"): ("늘린 배율", ""),
-               ("name", "capacity'"): ("늘린 메모리 용량", "Byte")}
+    cap_src = {**x_src, ("name", "capacity'"): ("늘린 메모리 용량", "Byte")}
     s_, L_, cap_ = var("s", w3.s), var("L", w3.L), var("capacity", capacity)
     cap = shown_number(cap_, gb(capacity), base_src, GB, "GB")
     feet = shown_number(named("세 벡터의 Byte", 3 * s_ * L_), gb(footprint), base_src, GB, "GB")
