@@ -24,9 +24,10 @@ def copy_checkout(copy: Path) -> Path:
 
 
 def copy_caches(copy: Path) -> Path:
-    """The checkout's execution cache and its kept variants draws (coursebook.handout.memo), copied into the copy's
-    _build: both are keyed by the library's bytes, so the copy runs and draws only what its own change touches."""
-    for name in (".jupyter_cache", ".variants"):
+    """The checkout's execution cache, its kept variants draws (coursebook.handout.memo), in-process chapter runs
+    (coursebook.__main__.RECOMPUTED) and compacted scripts (coursebook.minify.KEPT), copied into the copy's _build:
+    all are keyed by what they are made from, so the copy runs, draws and compacts only what its own change touches."""
+    for name in (".jupyter_cache", ".variants", ".recomputed", ".compacted"):
         if (ROOT / "_build" / name).is_dir():
             shutil.copytree(ROOT / "_build" / name, copy / "_build" / name)
     return copy

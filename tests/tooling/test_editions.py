@@ -387,3 +387,39 @@ def test_leftover_lint_catches_myst():
     assert editions.myst_leftovers("```{note}\nx\n```")
     assert editions.myst_leftovers("(ch-a)=\n# t")
     assert not editions.myst_leftovers("```python\nx = {'a': 1}\n```\n$f(x)$")
+
+
+def test_a_kept_in_process_run_is_the_run_and_other_inputs_run_again(tmp_path, monkeypatch):
+    """`make check` and the dry run of `make refresh` keep each chapter's in-process run (editions.recompute's
+    memo) by the digest of what it reads: kept, it is the same records without running a cell; another course file
+    runs it again (and gives that file's values); a damaged kept file is run again."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from course_copies import set_key
+
+    md = ROOT / "chapters" / "w4_1_intensity.md"
+    course = ROOT / "lib" / "roofline" / "course.toml"
+    fresh = editions.recompute(md, course_path=course)
+    kept = editions.recompute(md, course_path=course, memo=tmp_path)
+    assert kept == fresh and kept.measured == fresh.measured
+    real_run_cell = InteractiveShell.run_cell
+
+    def no_cell(*args, **kwargs):
+        raise AssertionError("a cell ran for a kept run")
+
+    monkeypatch.setattr(InteractiveShell, "run_cell", no_cell)
+    again = editions.recompute(md, course_path=course, memo=tmp_path)
+    assert again == fresh and again.measured == fresh.measured
+    other = tmp_path / "other.toml"
+    import tomllib
+
+    N = tomllib.loads(course.read_text(encoding="utf-8"))["week4"]["N"]
+    other.write_text(set_key(course.read_text(encoding="utf-8"), "week4.N", 2 * N), encoding="utf-8")
+    with pytest.raises(AssertionError, match="a cell ran"):
+        editions.recompute(md, course_path=other, memo=tmp_path)
+    monkeypatch.setattr(InteractiveShell, "run_cell", real_run_cell)
+    assert editions.recompute(md, course_path=other, memo=tmp_path) == editions.recompute(md, course_path=other)
+    (file,) = tmp_path.glob(f"{md.stem}.*.json")   # one run kept a chapter: the other term's is gone
+    file.write_text("{", encoding="utf-8")
+    assert editions.recompute(md, course_path=other, memo=tmp_path) == editions.recompute(md, course_path=other)
+

@@ -149,3 +149,24 @@ def test_the_build_names_each_imported_module_by_its_digest():
     assert f'"./c.js?v={digest["c.js"]}"' in made["b.js"]
     assert f'"./b.js?v={digest["b.js"]}"' in made["a.js"] and f'import("./c.js?v={digest["c.js"]}")' in made["a.js"]
     assert "'from \"./b.js\"'" in made["a.js"] and 'import("./elsewhere.js")' in made["a.js"]
+
+
+@pytest.mark.skipif(NODE is None, reason="no Node")
+def test_compacting_the_same_scripts_again_starts_no_node(monkeypatch, tmp_path):
+    """What terser made is kept by the digest of what it was made from (minify.KEPT): the same scripts again start
+    no Node; another script, or a damaged kept file, is compacted afresh."""
+    monkeypatch.setattr(minify, "KEPT", tmp_path)
+    first = compact(TRICKY)
+    real_run = subprocess.run
+
+    def no_node(*args, **kwargs):
+        raise AssertionError("Node started for scripts already compacted")
+
+    monkeypatch.setattr(subprocess, "run", no_node)
+    assert compact(TRICKY) == first
+    with pytest.raises(AssertionError, match="Node started"):
+        compact(TRICKY + "\nn++\n")
+    monkeypatch.setattr(subprocess, "run", real_run)
+    (kept,) = tmp_path.glob("*.json")
+    kept.write_text('{"script": ', encoding="utf-8")
+    assert compact(TRICKY) == first and json.loads(kept.read_text(encoding="utf-8")) == {"script": first}

@@ -54,6 +54,7 @@ from roofline import params
 ROOT = Path(__file__).resolve().parents[2]
 FIGURE_DIR = ROOT / "figures"
 CHAPTERS = ROOT / "chapters"
+RECOMPUTED = ROOT / "_build" / ".recomputed"   # the chapters' in-process runs, kept (editions.recompute's memo)
 
 
 def svg(name: str, course) -> bytes:
@@ -65,10 +66,17 @@ def svg(name: str, course) -> bytes:
 
 def drawn(name: str, course, build_dir: Path = ROOT / "_build") -> bytes:
     """`svg(name, course)`, kept under <build>/figures/<key>/ so that `make check` then `make refresh` (and the
-    check after it) draw each figure once: the key is a hash of everything the drawing reads (the library and its
-    parameter files, the parameter file `course` was read from, the pinned versions of requirements.txt).
+    check after it) draw each figure once, and a new term redraws only the figures whose problem it changed: the
+    key is a hash of everything the drawing reads (the library's code, the pinned versions of requirements.txt, and
+    the one problem the figure draws, with the catalog it was checked against: `figures.PROBLEM`).
     The test suite draws each figure itself (tests/show/test_figures.py)."""
-    kept = build_dir / "figures" / _drawing_key(str(course.path)) / f"{name}.svg"
+    import hashlib
+
+    from roofline.show.figures import PROBLEM
+
+    problem = getattr(course, PROBLEM[name])
+    key = hashlib.sha256(f"{_drawing_key()}\n{problem!r}\n{problem.catalog!r}".encode("utf-8")).hexdigest()[:16]
+    kept = build_dir / "figures" / key / f"{name}.svg"
     if kept.is_file():
         return kept.read_bytes()
     picture = svg(name, course)
@@ -80,15 +88,15 @@ def drawn(name: str, course, build_dir: Path = ROOT / "_build") -> bytes:
 
 
 @functools.lru_cache(maxsize=None)
-def _drawing_key(course_path: str) -> str:
-    """A hash of what a drawing reads (see `drawn`), read once per process: a command does not change them."""
+def _drawing_key() -> str:
+    """A hash of the code a drawing runs (see `drawn`), read once per process: a command does not change it."""
     import hashlib
 
     from coursebook.sphinx_ext import library_hash
 
-    digest = hashlib.sha256(library_hash().encode())
-    for path in (Path(course_path), ROOT / "requirements.txt"):
-        digest.update(path.read_bytes() if path.is_file() else b"")
+    digest = hashlib.sha256(library_hash(suffixes=(".py",)).encode())
+    requirements = ROOT / "requirements.txt"
+    digest.update(requirements.read_bytes() if requirements.is_file() else b"")
     return digest.hexdigest()[:16]
 
 
@@ -217,7 +225,7 @@ def validate_term(course) -> None:
     names = derivations.preset_names(tomllib.loads(course.path.read_text(encoding="utf-8")))
     for md in chapter_sources():
         try:
-            glued = editions.recompute(md, course_path=course.path)
+            glued = editions.recompute(md, course_path=course.path, memo=RECOMPUTED)
         except editions.ChapterError as err:
             cause = err.__cause__
             if isinstance(cause, KeyboardInterrupt):   # Ctrl-C in a cell is an interruption, never a bad value
@@ -377,7 +385,7 @@ def stale(course, site: Path | None = None, figures: bool = True) -> list[str]:
     for md in chapter_sources():
         term += [f"chapters/{md.name}: {line}: {TERM_FIX}" for line in in_chapter(md, paramcell.disagreements, course)]
         try:
-            now = editions.recompute(md, course_path=course.path)   # with the file's values in the parameter cell
+            now = editions.recompute(md, course_path=course.path, memo=RECOMPUTED)   # the file's values in its cell
         except editions.ChapterError as err:
             if isinstance(err.__cause__, KeyboardInterrupt):
                 raise KeyboardInterrupt from None

@@ -20,6 +20,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import hashlib
+import json
 import os
 import re
 from pathlib import Path
@@ -446,7 +447,7 @@ def parameter_cell(nb):
 
 
 def recompute(md: Path, parameters: str | None = None, course_path: Path | None = None,
-              pictures: bool = False, measured: bool = False) -> Glued:
+              pictures: bool = False, measured: bool = False, memo: Path | None = None) -> Glued:
     """The glue records the chapter's code gives now, run in-process (an IPython shell, no kernel):
     about as fast as the arithmetic itself. `parameters`: another source for the
     parameter cell (what a student would type). `course_path`: another parameter file, as if an instructor
@@ -456,6 +457,9 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     The cells that measure this machine (tagged nbval-ignore-output / nbval-skip: their values are never compared)
     are run only if `measured`: they are most of the note's time (a pure-Python matmul, copies of a 64 MiB matrix),
     and the values compared never depend on them (a chapter whose compared cell did would fail here, naming it).
+    `memo` (a build folder's `.recomputed`, given by the commands: the dry run of `make refresh` and `make check`
+    run the same chapters on the same term): the records kept there for these exact inputs (`_kept`), else run and
+    kept; never with `pictures` or `measured`.
     Raises ChapterError naming the failing cell."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
@@ -476,6 +480,11 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
         cell.source = paramcell.write_source(cell.source, params.load(), cell.metadata["params"])
     if parameters is not None:
         parameter_cell(nb).source = parameters
+    kept = _kept(md, nb, course_path, memo) if memo is not None and not pictures and not measured else None
+    if kept is not None and (found := _held(kept)) is not None:
+        for name, saved in ((params.ENVIRONMENT, saved_path), (PICTURES, saved_pictures)):
+            _put_back(name, saved)
+        return found
     cwd = os.getcwd()
     try:
         os.chdir(md.parent)
@@ -493,11 +502,62 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     finally:
         os.chdir(cwd)
         for name, saved in ((params.ENVIRONMENT, saved_path), (PICTURES, saved_pictures)):
-            if saved is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = saved
-    return glued_of(nb)   # (the chapter's objects stay in the shell until the next run resets it)
+            _put_back(name, saved)
+    found = glued_of(nb)   # (the chapter's objects stay in the shell until the next run resets it)
+    if kept is not None:
+        _keep(kept, found)
+    return found
+
+
+def _put_back(name: str, saved: str | None) -> None:
+    if saved is None:
+        os.environ.pop(name, None)
+    else:
+        os.environ[name] = saved
+
+
+def _kept(md: Path, nb, course_path: Path | None, memo: Path) -> Path:
+    """Where recompute keeps the records of this run: named by the digest of everything it reads, the code cells
+    it runs (their sources, the parameter cell as written for the course file, and tags), the course file, the
+    library's bytes (sphinx_ext.library_hash), this file, and the Python and IPython that run it."""
+    import sys
+
+    import IPython
+
+    from coursebook.sphinx_ext import library_hash
+    from roofline import params
+
+    digest = hashlib.sha256()
+    cells = [[c.source, sorted(c.metadata.get("tags", []))] for c in nb.cells if c.cell_type == "code"]
+    for part in (json.dumps(cells).encode(), Path(course_path or os.environ.get(params.ENVIRONMENT) or params.DEFAULT_PATH).read_bytes(),
+                 library_hash().encode(), Path(__file__).read_bytes(), f"{sys.version} {IPython.__version__}".encode()):
+        digest.update(hashlib.sha256(part).digest())
+    return memo / f"{md.stem}.{digest.hexdigest()[:24]}.json"
+
+
+def _held(kept: Path) -> Glued | None:
+    """The records kept in `kept`, or None (none yet, or a damaged file: the chapter is run again)."""
+    try:
+        held = json.loads(kept.read_text(encoding="utf-8"))
+        found = Glued(held["records"])
+        found.measured = frozenset(held["measured"])
+        return found
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+
+
+def _keep(kept: Path, found: Glued) -> None:
+    """Keep a run that succeeded (one a chapter: the others are of other inputs); only a memo, so a read-only or
+    full disk runs the chapter again next time."""
+    try:
+        kept.parent.mkdir(parents=True, exist_ok=True)
+        for old in kept.parent.glob(f"{kept.name.split('.', 1)[0]}.*.json"):
+            old.unlink(missing_ok=True)
+        partial = kept.with_name(f".{kept.name}.{os.getpid()}")
+        partial.write_text(json.dumps({"records": found, "measured": sorted(found.measured)}), encoding="utf-8")
+        partial.replace(kept)
+    except OSError:
+        pass
 
 
 def short(value: str, width: int = 70) -> str:

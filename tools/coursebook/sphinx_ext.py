@@ -27,14 +27,15 @@ from pathlib import Path
 LIB = Path(__file__).resolve().parents[2] / "lib" / "roofline"   # model, presentation and course.toml
 
 
-def library_hash(lib: Path = LIB) -> str:
+def library_hash(lib: Path = LIB, suffixes: tuple[str, ...] = (".py", ".toml")) -> str:
     """sha256 over what the chapters execute: the library's .py and .toml files (model, presentation, parameters;
     names and bytes), not this tooling. The jupyter-cache folder's name (and the figures' cache key). Bytes, not
     code: a page shows the library's own text too (the matmul / FlashAttention note's listings of `gemm` and
-    `attention`, docstrings and comments with them), so an edit of a docstring or a comment runs the chapters again."""
+    `attention`, docstrings and comments with them), so an edit of a docstring or a comment runs the chapters again.
+    `suffixes=(".py",)`: the code alone, without the parameters (a figure's key names its own problem instead)."""
     digest = hashlib.sha256()
     for path in sorted(lib.rglob("*")):
-        if path.is_file() and path.suffix in {".py", ".toml"}:
+        if path.is_file() and path.suffix in suffixes:
             digest.update(path.relative_to(lib).as_posix().encode())
             digest.update(path.read_bytes())
     return digest.hexdigest()[:16]
