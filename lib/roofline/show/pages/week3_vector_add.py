@@ -286,7 +286,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
               why.sentence(*[x for i, f in enumerate(faster) for x in ([", "] * bool(i) + [f])], "이다") if faster else "없다")
     # every number of the reading with its record: the times of the changed machines, the capacities, the factor
     k = why.chosen("factor", "늘린 배율", factor, f"factor = {factor}")
-    cap_src = {**x_src, ("name", "capacity'"): ("늘린 메모리 용량", "Byte")}
+    cap_src = {**x_src, ("name", "capacity'"): SCALED[("name", "capacity'")]}   # one name: the table's (SCALED)
     s_, L_, cap_ = var("s", w3.s), var("L", w3.L), var("capacity", capacity)
     cap = shown_number(cap_, gb(capacity), base_src, GB, "GB")
     feet = shown_number(named("세 벡터의 Byte", 3 * s_ * L_), gb(footprint), base_src, GB, "GB")
