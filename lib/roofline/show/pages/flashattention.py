@@ -129,6 +129,7 @@ def matmul_section(note) -> dict:
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
         "big-N": why.var("N", big, src), "big-MAC": why.integer(named("MAC", N**3), src), "big-F": why.giga(F, 1, src),
         "big-fp32-ms": why.ms(named("t_compute", F / P32), 2, src), "preset": note.preset.name,
+        "memory": ko.memory_name(note.preset.memory),   # the note's GPU's memory by its name (HBM, GDDR6)
         "blas-N": why.var("N", m.blas_N, {**src, "N": "toml:note.measure.blas_N"}), **epsilon(),
     }
 
@@ -997,11 +998,11 @@ def check_table(results, d: int) -> dict:
     def row(N, B_r, B_c, error, counted):
         key = f"N = {N}, B_r = {B_r}, B_c = {B_c}"
         src[("오차", Fraction(error))] = f"measured:max |O_flash − O_표준| (float64, {key})"
-        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 HBM 원소 ({key})"
-        src[("name", "센 이동")] = ("flash_forward가 센 HBM 이동", "원소")
+        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 DRAM 원소 ({key})"
+        src[("name", "센 이동")] = ("flash_forward가 센 DRAM 이동", "원소")
         src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
         src[("name", "N")], src[("name", "d")] = ("시퀀스 길이", "토큰"), ("헤드 차원", "")
-        src[("name", "Q_Flash")] = ("FlashAttention의 HBM 이동 (원소 수)", "원소")   # the table counts elements
+        src[("name", "Q_Flash")] = ("FlashAttention의 DRAM 이동 (원소 수)", "원소")   # the table counts elements
         return (why.var("N", N, src), why.var("B_r", B_r, src), why.var("B_c", B_c, src),
                 "예" if N % B_r or N % B_c else "아니오",
                 why.decimal(named("오차/ε", var("오차", Fraction(error)) / eps), 1, src), why.var("센 이동", counted, src),
