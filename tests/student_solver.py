@@ -205,7 +205,7 @@ def solve_question(sheet, key: str):
         R_smem = min(P, BW_smem * F / (Fraction(s * N**3 * (tm + tn), tm * tn) + loads))
         if min(R_hbm, R_smem) == P:
             return "연산"
-        return "HBM" if R_hbm <= R_smem else "Shared Memory"
+        return "DRAM" if R_hbm <= R_smem else "Shared Memory"
     raise Missing(f"no solver for {key}")
 
 

@@ -16,11 +16,13 @@ from roofline.errors import ParameterError, positive_number
 
 @dataclass(frozen=True)
 class Roofline:
-    """P (FLOPs/s) and BW (Byte/s) for one dtype on one machine (②)."""
+    """P (FLOPs/s) and BW (Byte/s) for one dtype on one machine (②); `memory` is the machine's off-chip memory, the
+    preset's (HBM3, GDDR6), or "DRAM" (the generic word) for a machine that is no preset."""
 
     P: Fraction
     BW: Fraction
     name: str = ""
+    memory: str = "DRAM"
 
     def __post_init__(self):
         for key in ("P", "BW"):
@@ -44,7 +46,7 @@ class Roofline:
 
     def with_(self, *, P=None, BW=None) -> "Roofline":
         """The same machine with P and/or BW replaced (for "double one resource")."""
-        return Roofline(self.P if P is None else P, self.BW if BW is None else BW, self.name)
+        return Roofline(self.P if P is None else P, self.BW if BW is None else BW, self.name, self.memory)
 
 
 @dataclass(frozen=True)
@@ -97,4 +99,4 @@ class Preset:
         return self.peak[dtype]
 
     def roofline(self, dtype: str) -> Roofline:
-        return Roofline(self.P(dtype), self.BW, self.name)
+        return Roofline(self.P(dtype), self.BW, self.name, self.memory)

@@ -1,19 +1,23 @@
-"""A two-level roofline of a tiled GEMM (Nsight Compute's hierarchical roofline, from the model): the HBM level of
+"""A two-level roofline of a tiled GEMM (Nsight Compute's hierarchical roofline, from the model): the DRAM level of
 the block tile and the shared-memory level of the thread tile.
 
+DRAM is the GPU's off-chip memory, whatever its kind (HBM on an A100 or H100, GDDR6 on an RTX A6000: the preset's
+`memory`), as Nsight Compute calls that level; a page names the kind of the preset it shows
+(`roofline.show.exercises.memory_name`).
+
 C = A·B with A M×K, B K×N, s Byte per element. A thread block computes a BM×BN block tile of C (③'s T_M×T_N output
-tile), bringing K slices of A (BM×BK) and B (BK×BN) from HBM into shared memory; each of its threads computes a TM×TN
+tile), bringing K slices of A (BM×BK) and B (BK×BN) from DRAM into shared memory; each of its threads computes a TM×TN
 thread tile in registers, reading TM elements of A and TN of B from shared memory for each k.
 
     F        = 2·M·N·K
-    Q_HBM    = s·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉ + M·N)          A read once per block column, B once per block row, C written
+    Q_DRAM    = s·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉ + M·N)          A read once per block column, B once per block row, C written
     Q_smem   = s·M·N·K·(TM + TN)/(TM·TN) + s·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉)   thread reads + the stores of the slices
     f        = P_FP32 / (SMs · fp32_per_clock)             the clock the FP32 peak implies
     BW_smem  = smem_per_clock · f · SMs                    (32 banks × 4 Byte per clock of one SM)
-    R_HBM    = min(P, BW · F/Q_HBM),  R_smem = min(P, BW_smem · F/Q_smem),  R_bound = min(R_HBM, R_smem)
+    R_DRAM    = min(P, BW · F/Q_DRAM),  R_smem = min(P, BW_smem · F/Q_smem),  R_bound = min(R_DRAM, R_smem)
 
-A kernel without shared-memory tiles (`Tiling(BM, BN)` with no thread tile) has only the HBM level; BM = BN = 1 is
-"no reuse" (every FMA reads its A and B from HBM: Q = s·(2·M·N·K + M·N)). The bound is an upper bound: caches
+A kernel without shared-memory tiles (`Tiling(BM, BN)` with no thread tile) has only the DRAM level; BM = BN = 1 is
+"no reuse" (every FMA reads its A and B from DRAM: Q = s·(2·M·N·K + M·N)). The bound is an upper bound: caches
 (L1, L2) that keep what the model counts as re-read let a kernel beat the no-reuse count (③'s cache simulation), and
 `implied_reuse` and `implied_clock` say by how much a measurement above a bound asks of the machine.
 """
@@ -26,7 +30,7 @@ from fractions import Fraction
 from roofline.derive import Quantity, ceil_div, named, tmin, var
 from roofline.errors import ParameterError
 
-LEVELS = ("HBM", "Shared Memory", "연산")   # the level that binds: a memory level, or the compute peak
+LEVELS = ("DRAM", "Shared Memory", "연산")   # the level that binds: a memory level, or the compute peak
 
 
 @dataclass(frozen=True)
@@ -63,8 +67,8 @@ class Bound:
     """The two-level bound of one kernel: each as a named quantity (its derivation), and the level that binds."""
 
     F: Quantity
-    Q_HBM: Quantity
-    R_HBM: Quantity
+    Q_DRAM: Quantity
+    R_DRAM: Quantity
     R_bound: Quantity
     level: str
     Q_smem: Quantity | None = None
@@ -77,16 +81,16 @@ def flops(M: int, N: int, K: int) -> Quantity:
     return named("F", 2 * var("M", M) * var("N", N) * var("K", K))
 
 
-def hbm_traffic(M: int, N: int, K: int, s: int, tiling: Tiling) -> Quantity:
-    """Q_HBM = s·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉ + M·N) (Byte): each block reads its A rows and B columns once."""
+def dram_traffic(M: int, N: int, K: int, s: int, tiling: Tiling) -> Quantity:
+    """Q_DRAM = s·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉ + M·N) (Byte): each block reads its A rows and B columns once."""
     M_, N_, K_, s_ = var("M", M), var("N", N), var("K", K), var("s", s)
     BM, BN = var("BM", tiling.BM), var("BN", tiling.BN)
-    return named("Q_HBM", s_ * (M_ * K_ * ceil_div(N_, BN) + K_ * N_ * ceil_div(M_, BM) + M_ * N_))
+    return named("Q_DRAM", s_ * (M_ * K_ * ceil_div(N_, BN) + K_ * N_ * ceil_div(M_, BM) + M_ * N_))
 
 
 def smem_traffic(M: int, N: int, K: int, s: int, tiling: Tiling) -> Quantity:
     """Q_smem = s·M·N·K·(TM + TN)/(TM·TN) + s·(M·K·⌈N/BN⌉ + K·N·⌈M/BM⌉) (Byte): every thread reads TM + TN
-    elements per k for its TM·TN FMAs, and each slice brought from HBM is stored once."""
+    elements per k for its TM·TN FMAs, and each slice brought from DRAM is stored once."""
     if not tiling.smem:
         raise ParameterError("TM, TN: 스레드 타일이 없는 커널에는 Shared Memory 단계가 없다")
     M_, N_, K_, s_ = var("M", M), var("N", N), var("K", K), var("s", s)
@@ -128,28 +132,28 @@ def bound(preset, dtype: str, s: int, M: int, N: int, K: int, tiling: Tiling) ->
     """The two-level bound of a GEMM kernel with `tiling` on `preset` in `dtype` (s Byte per element)."""
     P, BW = var("P", preset.P(dtype)), var("BW", preset.BW)
     F = flops(M, N, K)
-    Q = hbm_traffic(M, N, K, s, tiling)
-    R_HBM = _level(P, BW, F, Q, "R_HBM")
+    Q = dram_traffic(M, N, K, s, tiling)
+    R_DRAM = _level(P, BW, F, Q, "R_DRAM")
     if not tiling.smem:
-        return Bound(F, Q, R_HBM, named("R_bound", R_HBM), binding(P.value, R_HBM.value))   # one level: R_HBM
+        return Bound(F, Q, R_DRAM, named("R_bound", R_DRAM), binding(P.value, R_DRAM.value))   # one level: R_DRAM
     Qs, BWs = smem_traffic(M, N, K, s, tiling), smem_bandwidth(preset)
     R_smem = _level(P, BWs, F, Qs, "R_smem")
-    R = named("R_bound", tmin(R_HBM, R_smem))
-    return Bound(F, Q, R_HBM, R, binding(P.value, R_HBM.value, R_smem.value), Qs, BWs, R_smem)
+    R = named("R_bound", tmin(R_DRAM, R_smem))
+    return Bound(F, Q, R_DRAM, R, binding(P.value, R_DRAM.value, R_smem.value), Qs, BWs, R_smem)
 
 
-def binding(P, R_HBM, R_smem=None) -> str:
+def binding(P, R_DRAM, R_smem=None) -> str:
     """The level that binds: the lowest bound; the compute peak when no memory level is below it (ties: memory
-    first, the level nearer the HBM first)."""
-    levels = [("HBM", R_HBM)] + ([("Shared Memory", R_smem)] if R_smem is not None else [])
+    first, the level nearer the DRAM first)."""
+    levels = [("DRAM", R_DRAM)] + ([("Shared Memory", R_smem)] if R_smem is not None else [])
     level, R = min(levels, key=lambda item: item[1])
     return level if R < P else "연산"
 
 
 def implied_reuse(R_meas: Quantity, R_level: Quantity) -> Quantity:
-    """R_meas / R_HBM: how many times fewer HBM Byte than the model counts the measurement implies at least (a
+    """R_meas / R_DRAM: how many times fewer DRAM Byte than the model counts the measurement implies at least (a
     cache kept the rest)."""
-    return named("R_meas/R_HBM", R_meas / R_level)
+    return named("R_meas/R_DRAM", R_meas / R_level)
 
 
 def implied_clock(R_meas: Quantity, F: Quantity, Q_smem: Quantity, preset) -> Quantity:

@@ -30,7 +30,7 @@ class Kernel:
     bibkey: str                      # references.bib
     locator: str                     # where in the source the measured value is
     rate: Fraction | None = None     # measured FLOPs/s, when the source gives a rate
-    F: Fraction | None = None        # published FLOPs, Byte moved to/from HBM and time (s), when it gives those
+    F: Fraction | None = None        # published FLOPs, Byte moved to/from DRAM and time (s), when it gives those
     Q: Fraction | None = None
     t: Fraction | None = None
     size: tuple[int, int, int] | None = None   # M, N, K of a GEMM
@@ -100,7 +100,7 @@ class Placement:
     R_bound: Quantity
     level: str
     share: Quantity
-    R_HBM: Quantity | None = None
+    R_DRAM: Quantity | None = None
     R_smem: Quantity | None = None
     bound: Bound | None = None
     above: str | None = None
@@ -124,20 +124,20 @@ def place(kernel: Kernel, catalog) -> Placement:
         b = bound(preset, kernel.dtype, catalog.dtypes[kernel.dtype], *kernel.size, kernel.tiling)
         above, reason, cached_R = None, None, None
         if R_meas.value > b.R_bound.value:
-            above = "Shared Memory" if b.R_smem is not None and b.R_smem.value < R_meas.value else "HBM"
-            if above == "HBM":
-                reason = implied_reuse(R_meas, b.R_HBM)
+            above = "Shared Memory" if b.R_smem is not None and b.R_smem.value < R_meas.value else "DRAM"
+            if above == "DRAM":
+                reason = implied_reuse(R_meas, b.R_DRAM)
                 if kernel.cached is not None:
                     cached_R = bound(preset, kernel.dtype, catalog.dtypes[kernel.dtype], *kernel.size,
-                                     kernel.cached).R_HBM
+                                     kernel.cached).R_DRAM
             else:
                 reason = implied_clock(R_meas, b.F, b.Q_smem, preset)
-        return Placement(kernel, R_meas, b.R_bound, b.level, share(R_meas, b.R_bound), b.R_HBM, b.R_smem, b,
+        return Placement(kernel, R_meas, b.R_bound, b.level, share(R_meas, b.R_bound), b.R_DRAM, b.R_smem, b,
                          above, reason, cached_R)
-    if kernel.Q is not None:   # published F and Q: the HBM level of the roofline
-        R_HBM = named("R_HBM", tmin(P, var("BW", preset.BW) * var("F", kernel.F) / var("Q", kernel.Q)))
-        level = binding(P.value, R_HBM.value)
-        return Placement(kernel, R_meas, named("R_bound", R_HBM), level, share(R_meas, R_HBM), R_HBM)   # one level
+    if kernel.Q is not None:   # published F and Q: the DRAM level of the roofline
+        R_DRAM = named("R_DRAM", tmin(P, var("BW", preset.BW) * var("F", kernel.F) / var("Q", kernel.Q)))
+        level = binding(P.value, R_DRAM.value)
+        return Placement(kernel, R_meas, named("R_bound", R_DRAM), level, share(R_meas, R_DRAM), R_DRAM)   # one level
     R = named("R_bound", P)   # no traffic published: only the compute peak bounds it (R_bound = P)
     return Placement(kernel, R_meas, R, "연산", share(R_meas, R))
 

@@ -19,7 +19,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 
 def by_hand(preset, s, M, N, K, t):
-    """(R_HBM, R_smem or None) from the formulas of the module docstring, in plain Fractions."""
+    """(R_DRAM, R_smem or None) from the formulas of the module docstring, in plain Fractions."""
     P = preset.P("FP32")
     F = Fraction(2 * M * N * K)
     loads = M * K * ceil(N / t.BN) + K * N * ceil(M / t.BM)
@@ -40,14 +40,14 @@ def test_every_sgemm_bound_is_the_formulas(course):
         preset = course.preset(k.gpu)
         b = h.bound(preset, "FP32", course.bytes_per("FP32"), *k.size, k.tiling)
         R_hbm, R_smem = by_hand(preset, course.bytes_per("FP32"), *k.size, k.tiling)
-        assert b.R_HBM.value == R_hbm
+        assert b.R_DRAM.value == R_hbm
         assert (b.R_smem.value if b.R_smem else None) == R_smem
         assert b.R_bound.value == min(x for x in (R_hbm, R_smem) if x is not None)
 
 
 def test_no_reuse_is_a_one_by_one_block_tile():
     s, n = 4, 64
-    q = h.hbm_traffic(n, n, n, s, h.Tiling(1, 1))
+    q = h.dram_traffic(n, n, n, s, h.Tiling(1, 1))
     assert q.value == s * (2 * n**3 + n**2)
 
 
@@ -65,10 +65,10 @@ def test_thread_tile_traffic_per_k():
 
 
 def test_binding_level_is_the_lowest_bound():
-    assert h.binding(10, 3, 5) == "HBM"
+    assert h.binding(10, 3, 5) == "DRAM"
     assert h.binding(10, 5, 3) == "Shared Memory"
     assert h.binding(10, 10, 12) == "연산"
-    assert h.binding(10, 4) == "HBM"
+    assert h.binding(10, 4) == "DRAM"
 
 
 @pytest.mark.parametrize("bad", [dict(BM=0, BN=1), dict(BM=8, BN=8, BK=8, TM=8), dict(BM=8, BN=8, BK=8, TM=3, TN=8),
@@ -104,9 +104,9 @@ def test_every_kernel_is_under_its_binding_bound_or_the_model_says_why(course):
         if R <= bound:
             assert pl.above is None and pl.reason is None
             continue
-        assert pl.above in ("HBM", "Shared Memory") and pl.reason is not None, pl.kernel.key
-        if pl.above == "HBM":   # the caches gave at least this much reuse; with the block's inputs kept, under
-            assert pl.reason.value == R / pl.R_HBM.value > 1
+        assert pl.above in ("DRAM", "Shared Memory") and pl.reason is not None, pl.kernel.key
+        if pl.above == "DRAM":   # the caches gave at least this much reuse; with the block's inputs kept, under
+            assert pl.reason.value == R / pl.R_DRAM.value > 1
             assert pl.cached_R is not None and pl.cached_R.value >= R, pl.kernel.key
         else:   # shared memory ran at a clock above the one the FP32 peak implies
             preset = course.preset(pl.kernel.gpu)

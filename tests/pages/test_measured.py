@@ -48,7 +48,7 @@ def test_every_point_above_its_bound_is_explained_on_the_page(course):
             assert p.kernel.name + "의" not in text
             continue
         assert p.kernel.name + "의 측정값" in text, p.kernel.key
-        assert ("캐시" in text) if p.above == "HBM" else ("클럭" in text)
+        assert ("캐시" in text) if p.above == "DRAM" else ("클럭" in text)
 
 
 def test_bounds_in_the_table_are_the_independent_formulas(course):
@@ -65,7 +65,7 @@ def test_bounds_in_the_table_are_the_independent_formulas(course):
         t = k.tiling
         loads = M * K * -(-N // t.BN) + K * N * -(-M // t.BM)
         F = 2 * M * N * K
-        assert p.R_HBM.value == min(P, BW * F / (4 * (loads + M * N)))
+        assert p.R_DRAM.value == min(P, BW * F / (4 * (loads + M * N)))
         if t.TM:
             Qs = Fraction(4 * M * N * K * (t.TM + t.TN), t.TM * t.TN) + 4 * loads
             assert p.R_smem.value == min(P, bw_smem * F / Qs)
@@ -88,7 +88,7 @@ def test_explorer_asks_the_binding_level_before_showing_it(course):
         q = state["predict"]["questions"][0]
         p = published.place(k, note.catalog)
         assert q["answer"] == p.level
-        assert {"k-level", "k-hbm", "k-smem", "k-share"} <= set(state["predict"]["hide"]["fields"])
+        assert {"k-level", "k-dram", "k-smem", "k-share"} <= set(state["predict"]["hide"]["fields"])
 
 
 def test_exercise_is_a_thread_tiles_reads(course):
@@ -106,7 +106,7 @@ def test_exercise_is_a_thread_tiles_reads(course):
 def test_seed_values_and_wording():
     g = seed_page("measured")
     assert (g["a6000-smem-bw"], g["a6000-clock"], g["a6000-per-clock"]) == ("19.35", "1,799.7", "128")
-    assert "| 단순 구현 | Shared Memory 없음 | 0.19 | – | HBM (넘음) | 0.31 [boehm2022sgemm] |" in g["table-ladder"]
+    assert "| 단순 구현 | Shared Memory 없음 | 0.19 | – | GDDR6 (넘음) | 0.31 [boehm2022sgemm] |" in g["table-ladder"]
     assert "1D 블록 타일의 측정값은 Shared Memory 상한의 101.3%다" in g["above"]
     md = (CHAPTERS / "measured.md").read_text(encoding="utf-8")
     assert "{cite:p}`boehm2022sgemm`" in md and "{cite:p}`dao2022flashattention`" in md
@@ -119,6 +119,6 @@ def test_the_figure_draws_every_tiled_kernel(course):
     ax = fig.axes[0]
     tiled = sum(1 for k in published.sgemm_ladder() if k.tiling)
     bounds = [published.place(k, course.note.catalog).bound for k in published.sgemm_ladder() if k.tiling]
-    xs = {b.F.value / b.Q_HBM.value for b in bounds}
-    assert len(ax.texts) == len(xs) and tiled > len(xs)   # kernels at one HBM intensity share a label
+    xs = {b.F.value / b.Q_DRAM.value for b in bounds}
+    assert len(ax.texts) == len(xs) and tiled > len(xs)   # kernels at one DRAM intensity share a label
     assert ax.get_xscale() == "log" and ax.get_yscale() == "log"

@@ -166,11 +166,11 @@ def test_limit_sentences_and_changes():
 
     hw = Roofline(20 * TERA, 1 * TERA)
     ridge, src = hw.derivation("I*"), {"P": "toml:presets.course.peak.FP32", "BW": "toml:presets.course.BW"}
-    said = bounds.limit_sentence(ridge, 20, src)
+    said = bounds.limit_sentence(ridge, 20, src, memory="HBM")
     assert said == "I가 분기점 I* = 20 FLOPs/Byte와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다."
     assert [p["shown"] for p in said.why["parts"]] == ["20"]   # the ridge, with its record I* = P/BW
-    assert bounds.limit_sentence(ridge, 30, src, new=True) == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
-    assert bounds.limit_sentence(ridge, 5, src) == "I가 분기점보다 작으므로 제한 자원은 HBM 대역폭이다."
+    assert bounds.limit_sentence(ridge, 30, src, new=True, memory="HBM") == "I가 새 분기점보다 크므로 제한 자원은 연산 성능이다."
+    assert bounds.limit_sentence(ridge, 5, src, memory="GDDR6") == "I가 분기점보다 작으므로 제한 자원은 GDDR6 대역폭이다."
     assert [bounds.change(10, x) for x in (10, 20, 25)] == ["그대로다", "두 배가 된다", "2.50배가 된다"]
 
 

@@ -179,7 +179,11 @@ def test_headline_follows_the_machine(seed):
     w4 = seed.week4
     src = why.sources(w4)
     fast = problems.week4_cases(w4, rl.Roofline(10**18, 10**12))        # ridge 10⁶: every case on the slope
-    assert matmul.headline(fast, src).endswith("줄며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다.")
+    # (a machine that is no preset has DRAM, the generic word; a preset's is its own: GDDR6)
+    assert matmul.headline(fast, src).endswith("줄며, 비교한 경우는 모두 아직 DRAM 대역폭이 한계다.")
+    gddr = problems.week4_cases(w4, rl.Roofline(10**18, 10**12, memory="GDDR6"))
+    assert matmul.headline(gddr, src).startswith("계산량은 어느 방식이나 약 137.439 GFLOPs로 같다. GDDR6 이동량은")
+    assert matmul.headline(gddr, src).endswith("줄며, 비교한 경우는 모두 아직 GDDR6 대역폭이 한계다.")
     slow = problems.week4_cases(w4, rl.Roofline(10**12, 10**12))        # ridge 1: every tile on the roof
     assert matmul.headline(slow, src).endswith("줄지만, T = 32·T = 64·T = 128에서는 연산 성능이 한계다.")
     assert matmul.regimes(slow, src) == "메모리 한계인 경우는 재사용 없음이고, 연산 한계인 경우는 T = 32·T = 64·T = 128이다"

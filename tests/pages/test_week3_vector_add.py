@@ -105,3 +105,30 @@ def test_vector_state_is_the_model(course):
     assert f["t3"] == fmt.number(Timing(add, hw).t_ideal / t.t_ideal) + "배"
     assert f["capacity"] == fmt.number(Fraction(16_000_000_000, 32 * 10**9)) + " GB"
     assert out["flags"]["misfit"] is (3 * 4 * 123_456_789 > Fraction(16_000_000_000, 32))
+
+
+def _records(value):
+    """Every derivation record in a glued value's "why" data (sentences, tables, explorer pools), at any depth."""
+    if isinstance(value, dict):
+        for key, item in value.items():
+            if key == "records" and isinstance(item, dict):
+                yield from item.values()
+            else:
+                yield from _records(item)
+    elif isinstance(value, list):
+        for item in value:
+            yield from _records(item)
+
+
+def test_the_scaled_capacity_has_one_name_in_the_table_and_the_reading():
+    """capacity' (the memory capacity times the factor) is named once on the page: the doubling table's name is the
+    reading's, the explorer's and the live form's (roofline.show.pages.week3_vector_add.SCALED)."""
+    from golden_values import DATA
+    from roofline.show.pages.week3_vector_add import SCALED
+    from roofline.show.why import WHY_MIME
+
+    names = set()
+    for bundle in seed_glued("week3_vector_add").values():
+        pools = [bundle.get(WHY_MIME)] + [json.loads(d).get("why") for _, d in DATA.findall(bundle.get("text/html", ""))]
+        names |= {r["name"] for r in _records(pools) if isinstance(r, dict) and r.get("symbol") == "capacity'"}
+    assert names == {SCALED[("name", "capacity'")][0]}, names

@@ -114,7 +114,7 @@ def expected_answer(q, course):
         R_hbm = min(P, BW * Fraction(F, s * (loads + N**2)))
         R_smem = min(P, g["BW_smem"] * Fraction(F, s * Fraction(N**3 * (g["TM"] + g["TN"]), g["TM"] * g["TN"]) + s * loads))
         low = min(R_hbm, R_smem)
-        return "연산" if low >= P else ("HBM" if R_hbm <= R_smem else "Shared Memory")
+        return "연산" if low >= P else ("DRAM" if R_hbm <= R_smem else "Shared Memory")
     return None
 
 

@@ -813,7 +813,7 @@ def shape(N: int) -> str:
 
 def memory_name(preset) -> str:
     """The machine's memory as a statement calls it: "HBM" for every HBM generation, else its own name (GDDR6)."""
-    return "HBM" if preset.memory.startswith("HBM") else preset.memory
+    return ko.memory_name(preset.memory)
 
 
 def dtype_text(dtype: str, s: int) -> str:

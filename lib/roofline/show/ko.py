@@ -58,14 +58,22 @@ def nearly(ratios, target: int = 2, within=0.1) -> str:
 
 # ---------------------------------------------------------------- the model's values as the pages name them
 
-BOUND = {"memory": "HBM 대역폭", "compute": "연산 성능"}   # Timing.bound → the limiting resource
+BOUND = {"compute": "연산 성능"}   # Timing.bound → the limiting resource (the memory's: `bound`)
 PART = {"qkv": "QKV 투영", "out": "출력 투영", "ffn": "FFN", "attention": "어텐션 점수·AV"}   # transformer.PARTS
 
 
-def bound(timing, memory: str = "HBM") -> str:
-    """The resource that limits `timing` ("HBM 대역폭" or "연산 성능"); `memory` names the machine's memory when it
-    is not HBM ("GDDR6 대역폭": roofline.show.exercises.memory_name)."""
-    return f"{memory} 대역폭" if timing.bound == "memory" else BOUND[timing.bound]
+def memory_name(kind: str) -> str:
+    """A machine's memory as the pages call it (course.toml's `memory`): "HBM" for every HBM generation (HBM3,
+    HBM2e), else its own name (GDDR6, GDDR6X); "DRAM", the generic word, stays."""
+    return "HBM" if kind.startswith("HBM") else kind
+
+
+def bound(timing, memory: str | None = None) -> str:
+    """The resource that limits `timing` ("HBM 대역폭", "GDDR6 대역폭" or "연산 성능"): the memory is the one of
+    the machine `timing` is on (`Roofline.memory`), or `memory` when given."""
+    if timing.bound != "memory":
+        return BOUND[timing.bound]
+    return f"{memory or memory_name(timing.hw.memory)} 대역폭"
 
 
 def case(c) -> str:

@@ -46,7 +46,7 @@ KINDS = {
     "c-vector": "C를 담을 자리를 빼먹었다",
     "out-write": "결과를 쓰는 이동을 빼먹었다",
     "reserved-added": "블록의 요청에 드라이버 예약분까지 더했다",
-    "hbm-only": "HBM 단계만 보고 Shared Memory 단계를 빼먹었다",
+    "hbm-only": "DRAM 단계만 보고 Shared Memory 단계를 빼먹었다",
     "tile-outputs-read": "스레드 타일의 출력 수를 읽는 원소 수로 셌다",
     "one-sm": "SM 하나의 값만 셌다",
 }

@@ -33,7 +33,7 @@ WHY_MIME = "application/vnd.roofline.why+json"
 
 # the course's symbols and their Korean names; the unit of each (the base unit the model computes in)
 NAMES = {
-    "F": ("연산량", "FLOPs"), "Q": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_T": ("타일 행렬곱이 옮긴 양", "Byte"),
+    "F": ("연산량", "FLOPs"), "Q": ("DRAM과 칩 사이에 옮긴 양", "Byte"), "Q_T": ("타일 행렬곱이 옮긴 양", "Byte"),
     "I": ("산술 강도", "FLOPs/Byte"), "I_T": ("타일 행렬곱의 산술 강도", "FLOPs/Byte"),
     "I*": ("분기점", "FLOPs/Byte"), "P": ("최대 연산 성능", "FLOPs/s"), "BW": ("메모리 대역폭", "Byte/s"),
     "t_compute": ("연산 시간", "s"), "t_memory": ("메모리 시간", "s"), "t_ideal": ("이상적 시간", "s"),
@@ -64,7 +64,7 @@ NAMES = {
     "Q_read,0": ("재사용 없음의 입력 읽기", "Byte"), "Q_0": ("재사용 없음의 이동량", "Byte"),
     "타일 읽기 횟수": ("타일 재사용에서 입력 원소 하나를 읽는 횟수", ""),
     "재사용 없음 읽기 횟수": ("재사용 없이 입력 원소 하나를 읽는 횟수", ""),
-    "misses": ("캐시에서 놓쳐 HBM에서 읽은 입력 타일 수", ""), "원소당 읽기 횟수": ("입력 원소 하나를 HBM에서 읽는 평균 횟수", ""),
+    "misses": ("캐시에서 놓쳐 DRAM에서 읽은 입력 타일 수", ""), "원소당 읽기 횟수": ("입력 원소 하나를 DRAM에서 읽는 평균 횟수", ""),
     "C_cache": ("캐시 용량", "Byte"), "C_tiles": ("캐시 용량 (입력 타일 개수)", ""),
     "Q_read,tile": ("출력 타일 하나의 A·B 읽기", "Byte"), "출력 개수": ("출력 원소의 수", ""),
     "T_small": ("가장 작은 타일 한 변", ""), "입력 계수": ("T² 하나마다 입력 한 벌의 Byte", "Byte"),
@@ -740,8 +740,8 @@ NOTE_NAMES = ({
     "softmax 원소": ("토큰·층마다 softmax 점수 원소", "원소"),
     "h": ("헤드 수", ""), "d_head": ("헤드 차원", ""), "layers": ("층 수", ""),
     "smem": ("SM 하나의 Shared Memory", "Byte"), "B_c": ("K, V 블록의 행 수", ""), "B_r": ("Q 블록의 행 수", ""),
-    "T_c": ("K, V 블록의 수", ""), "Q_표준": ("표준 어텐션의 HBM 이동", "Byte"), "Q_Flash": ("FlashAttention의 HBM 이동", "Byte"),
-    "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 HBM 이동", "Byte"), "Q_Nd": ("Nd 항의 HBM 이동", "Byte"),
+    "T_c": ("K, V 블록의 수", ""), "Q_표준": ("표준 어텐션의 DRAM 이동", "Byte"), "Q_Flash": ("FlashAttention의 DRAM 이동", "Byte"),
+    "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 DRAM 이동", "Byte"), "Q_Nd": ("Nd 항의 DRAM 이동", "Byte"),
     "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""), "T_캐시²": ("타일 세 개가 캐시를 채우는 T²", ""),
     "T_캐시": ("타일 세 개가 캐시를 채우는 타일 한 변", ""), "캐시": ("캐시의 크기", "Byte"), "t/N³": ("MAC 하나에 걸린 시간", "s"),
     "t·(N_큰/N)³": ("큰 행렬로 외삽한 시간", "s"), "t·(N_큰/N)³/3600": ("큰 행렬로 외삽한 시간 (시간 단위)", "시간"),

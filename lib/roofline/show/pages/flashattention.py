@@ -129,6 +129,7 @@ def matmul_section(note) -> dict:
         "naive-source": source(gemm.naive_matmul), "tiled-source": source(gemm.tiled_matmul),
         "big-N": why.var("N", big, src), "big-MAC": why.integer(named("MAC", N**3), src), "big-F": why.giga(F, 1, src),
         "big-fp32-ms": why.ms(named("t_compute", F / P32), 2, src), "preset": note.preset.name,
+        "memory": ko.memory_name(note.preset.memory),   # the note's GPU's memory by its name (HBM, GDDR6)
         "blas-N": why.var("N", m.blas_N, {**src, "N": "toml:note.measure.blas_N"}), **epsilon(),
     }
 
@@ -608,7 +609,7 @@ def gemm_roofline(note) -> dict:
                 why.percent(named("R_roof/P", R / P_), 1, src),
                 why.shown(t := r.timing.derivation("t_ideal"), fmt.decimal(t.value * 10**6, 2), src, digits=2,
                           scale=10**6, unit="µs"),
-                "HBM" if r.timing.memory_bound else "연산")
+                ko.memory_name(r.timing.hw.memory) if r.timing.memory_bound else "연산")
 
     rows = [row(r) for r in sweep]
     b_star_ = gemm.crossover_term(N_w, K_w, hw, s)
@@ -698,7 +699,8 @@ def tf32_discussion(note, b: int) -> dict:
             "q-tf-t32": us(t32, src32), "q-tf-t": us(tTF, srcTF),
             "q-tf-gain": why.ratio(gain_, 1, src_gain) if gain_.value == gain else fmt.ratio(gain, 1),
             "q-tf-peak": why.ratio(named("P_TF32/P_FP32", PTF / P32), 1, src_both),
-            "q-tf-text": ("빨라진 배율이 최대 성능의 배율보다 작은 것은 TF32에서는 HBM 대역폭이 상한을 정하기 때문이다."
+            "q-tf-text": (f"빨라진 배율이 최대 성능의 배율보다 작은 것은 TF32에서는 {ko.particle(ko.bound(tf32), '이/가')} "
+                          "상한을 정하기 때문이다."
                           if tf32.memory_bound else "TF32에서도 연산 성능이 상한을 정하므로 최대 성능의 배율만큼 빨라진다.")}
 
 
@@ -937,11 +939,12 @@ def head_dim_discussion(note, B_c: int) -> dict:
 
 
 def flash_diagram(note) -> str:
-    """Seed 003's HBM → SRAM picture, with blocks that fit the SRAM it names (sizes computed, their sum shown), each
+    """Seed 003's HBM → SRAM picture (the memory named by the note's GPU: GDDR6 on a GPU without HBM), with blocks that fit the SRAM it names (sizes computed, their sum shown), each
     number with its record."""
     preset, s, seq, d = note.preset, note.s, note.seq, note.attention.d_head
     M = attention.sram_elements(preset.smem_per_SM, s)
     B_r, B_c = fitting_blocks(M, d, note.tensor_core.align)
+    memory = ko.memory_name(preset.memory)
     elems = sram_elements(B_r, B_c, d)
     total = sum(elems.values())
     src = {**sources(note), "align": "toml:note.tensor_core.align",
@@ -966,12 +969,12 @@ def flash_diagram(note) -> str:
 
     box = _box([("Q_i", shape(B_r_, d_), n(parts["Q_i"]), ""), ("K_j", shape(B_c_, d_), n(parts["K_j"]), ""),
                 ("V_j", shape(B_c_, d_), n(parts["V_j"]), ""),
-                ("S_ij = Q_i K_jᵀ / √d", shape(B_r_, B_c_), n(parts["S_ij"]), "HBM에 쓰지 않는다"),
+                ("S_ij = Q_i K_jᵀ / √d", shape(B_r_, B_c_), n(parts["S_ij"]), f"{memory}에 쓰지 않는다"),
                 ("O_i", shape(B_r_, d_), n(parts["O_i"]), ""),
                 ("m_i", n(B_r_), n(parts["m_i"]), "행마다 최댓값"), ("ℓ_i", n(B_r_), n(parts["ℓ_i"]), "행마다 지수 합"),
                 ("Σ", "", n(total_), why.sentence("원소 ≤ M = ", n(M_)))])
     return lines(
-        why.sentence("HBM: Q, K, V (", shape(N_, d_), "), O (", shape(N_, d_), "), m, ℓ (", n(N_), ")"),
+        why.sentence(f"{memory}: Q, K, V (", shape(N_, d_), "), O (", shape(N_, d_), "), m, ℓ (", n(N_), ")"),
         why.sentence("   │  블록 단위로 올린다 (K, V는 B_c = ", n(B_c_), "행, Q는 B_r = ", n(B_r_), "행)"),
         "   ▼",
         why.sentence("SRAM (SM 하나의 Shared Memory ", why.binary(var("smem", preset.smem_per_SM), "KiB", src),
@@ -980,9 +983,9 @@ def flash_diagram(note) -> str:
         *box,
         why.sentence("   합계 ", n(total_), "원소 × ", n(s_), " Byte = ", n(bytes_), " Byte ≤ ",
                      n(var("smem", preset.smem_per_SM)), " Byte"),
-        "   │  S_ij와 P̃_ij는 SRAM에서 쓰고 버린다: HBM에 쓰지 않는다",
+        f"   │  S_ij와 P̃_ij는 SRAM에서 쓰고 버린다: {memory}에 쓰지 않는다",
         "   ▼",
-        "HBM: O_i, m_i, ℓ_i만 고쳐 쓴다",
+        f"{memory}: O_i, m_i, ℓ_i만 고쳐 쓴다",
     )
 
 
@@ -995,11 +998,11 @@ def check_table(results, d: int) -> dict:
     def row(N, B_r, B_c, error, counted):
         key = f"N = {N}, B_r = {B_r}, B_c = {B_c}"
         src[("오차", Fraction(error))] = f"measured:max |O_flash − O_표준| (float64, {key})"
-        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 HBM 원소 ({key})"
-        src[("name", "센 이동")] = ("flash_forward가 센 HBM 이동", "원소")
+        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 DRAM 원소 ({key})"
+        src[("name", "센 이동")] = ("flash_forward가 센 DRAM 이동", "원소")
         src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
         src[("name", "N")], src[("name", "d")] = ("시퀀스 길이", "토큰"), ("헤드 차원", "")
-        src[("name", "Q_Flash")] = ("FlashAttention의 HBM 이동 (원소 수)", "원소")   # the table counts elements
+        src[("name", "Q_Flash")] = ("FlashAttention의 DRAM 이동 (원소 수)", "원소")   # the table counts elements
         return (why.var("N", N, src), why.var("B_r", B_r, src), why.var("B_c", B_c, src),
                 "예" if N % B_r or N % B_c else "아니오",
                 why.decimal(named("오차/ε", var("오차", Fraction(error)) / eps), 1, src), why.var("센 이동", counted, src),
@@ -1112,7 +1115,7 @@ def traffic_figure(note):
                     fontsize=11, color=color,
                     bbox={"boxstyle": "round,pad=0.2", "fc": "white", "ec": "none", "alpha": 0.9})
     ax.set_xlabel("시퀀스 길이 N (로그 축)")
-    ax.set_ylabel("헤드 하나의 HBM 이동 (MiB, 로그 축)")
+    ax.set_ylabel(f"헤드 하나의 {ko.memory_name(note.preset.memory)} 이동 (MiB, 로그 축)")
     ax.set_title(f"{note.dtype}, d = {d}, M = {fmt.integer(M)} 원소, B_c = {B_c}\n모델 값 (측정값 아님)",
                  fontsize=11)
     ax.legend(loc="upper left", fontsize=11, framealpha=0.95)
@@ -1151,7 +1154,7 @@ def batch_figure(note):
     # under the dense roof it names, on the left where the roof is the bandwidth line far below: never beside the sparse line
     ax.text(1.2, P / FIG_TERA / 1.12, f"dense 최대 P = {fmt.number(hw.P / 10**12, 1)} {fmt.unit('TFLOPs/s', note.dtype)}", fontsize=11,
             color="dimgray", va="top")
-    ax.plot([], [], "o", color="#d62728", label="HBM 대역폭이 상한을 정함")
+    ax.plot([], [], "o", color="#d62728", label=f"{ko.memory_name(note.preset.memory)} 대역폭이 상한을 정함")
     ax.plot([], [], "o", color="#2ca02c", label="연산 성능이 상한을 정함")
     ax.set_ylim(top=float(sparse or hw.P) / FIG_TERA * 3)
     ax.set_xlabel("배치 크기 b (로그 축)")

@@ -6,6 +6,9 @@
     ladder_explorer(note)     → pick a kernel: each level's bound, the measurement, the share (predict: which level)
     exercises(note)           → a thread tile's shared-memory traffic
 
+The off-chip memory level is DRAM (Nsight Compute's word; its symbols Q_DRAM, R_DRAM): a sentence, a label or a
+panel about one GPU names that GPU's memory (`ex.memory_name`: GDDR6 on the RTX A6000, HBM on the A100, H100).
+
 The measured values are quoted with their bib key and locator (origin "cite:<key>, <locator>", the locator in the
 record's name too); every bound is the model's, each with its derivation. The page's problem is the note's (`Note`): its `dtype`
 is the element of the exercise's thread tile; the kernels' own GPUs and types are the sources'.
@@ -27,24 +30,47 @@ NAMES = {   # the page's symbols: (Korean name, unit); M and K are the course's 
     "M": why.NAMES["M"], "K": why.NAMES["K"],
     "BM": ("블록 타일의 행 수", ""), "BN": ("블록 타일의 열 수", ""), "BK": ("K 조각의 폭", ""),
     "TM": ("스레드 타일의 행 수", ""), "TN": ("스레드 타일의 열 수", ""),
-    "Q_HBM": ("HBM과 칩 사이에 옮긴 양", "Byte"), "Q_smem": ("Shared Memory를 오간 양", "Byte"),
+    "Q_smem": ("Shared Memory를 오간 양", "Byte"),
     "BW_smem": ("Shared Memory 대역폭 (모든 SM)", "Byte/s"), "f": ("FP32 최대 성능이 뜻하는 클럭", "Hz"),
     "f_meas": ("측정값이 요구하는 Shared Memory 클럭", "Hz"), "smem_per_clock": ("SM 하나가 클럭마다 내주는 Shared Memory", "Byte"),
-    "fp32_per_clock": ("SM 하나의 클럭당 FP32 FLOPs", "FLOPs"), "R_HBM": ("HBM 단계의 상한", "FLOPs/s"),
+    "fp32_per_clock": ("SM 하나의 클럭당 FP32 FLOPs", "FLOPs"),
     "R_smem": ("Shared Memory 단계의 상한", "FLOPs/s"), "R_bound": ("묶는 단계의 상한", "FLOPs/s"),
     "R_meas/R_bound": ("묶는 상한 대비 측정 처리율", ""), "R_meas/R_smem": ("Shared Memory 상한 대비 측정 처리율", ""),
-    "BW_smem/BW": ("Shared Memory 대역폭 / HBM 대역폭", ""), "R_meas/R_HBM": ("HBM 상한 대비 측정 처리율", ""),
     "q_thread": ("스레드 하나가 k 하나마다 읽는 Shared Memory", "Byte"), "t": ("측정 시간", "s"),
     "ρ": ("모델 상한과 측정값의 순위 상관 (Spearman)", ""),
 }
-LEVEL_WORDS = {"HBM": "HBM", "Shared Memory": "Shared Memory", "연산": "연산 성능"}
+LEVEL_WORDS = {"Shared Memory": "Shared Memory", "연산": "연산 성능"}   # and "DRAM": the GPU's memory (level_word)
+
+
+def memory_names(memory: str) -> dict:
+    """The names of the DRAM level's symbols on a GPU whose memory is `memory` (GDDR6, HBM): the generic level and
+    that GPU's kind of it."""
+    level = f"DRAM({memory})"
+    return {"Q_DRAM": (f"{level}과 칩 사이에 옮긴 양", "Byte"), "R_DRAM": (f"{level} 단계의 상한", "FLOPs/s"),
+            "BW_smem/BW": (f"Shared Memory 대역폭 / {memory} 대역폭", ""),
+            "R_meas/R_DRAM": (f"{level} 상한 대비 측정 처리율", ""), "BW": (f"{memory} 대역폭", "Byte/s")}
+
+
+def level_word(level: str, memory: str) -> str:
+    """The binding level as the page says it: the GPU's memory by its name for DRAM ("GDDR6"), else its word."""
+    return memory if level == "DRAM" else LEVEL_WORDS[level]
+
+
+def level_choices(memory: str) -> list[list[str]]:
+    """The three levels to choose from, the DRAM one named by the GPU's memory."""
+    return [["DRAM", memory], ["Shared Memory", "Shared Memory"], ["연산", "연산 성능"]]
+
+
+def memory_of(kernel, catalog) -> str:
+    """The memory of the GPU `kernel` ran on, by its name (course.toml's `memory`)."""
+    return ex.memory_name(catalog.presets[kernel.gpu])
 
 
 def sources(kernel, catalog) -> dict:
     """symbol → origin for one kernel: the preset's keys, the dtype table, the source's sizes, tiles and values."""
     key, cite = kernel.gpu, f"cite:{kernel.bibkey}, {kernel.locator}"
     tiles_cite = f"cite:{kernel.bibkey}, {kernel.tiling_locator or kernel.locator}"
-    src = {("name", k): v for k, v in NAMES.items()}
+    src = {("name", k): v for k, v in {**NAMES, **memory_names(memory_of(kernel, catalog))}.items()}
     src.update({"P": f"toml:presets.{key}.peak.{kernel.dtype}", "BW": f"toml:presets.{key}.BW",
                 "P_FP32": f"toml:presets.{key}.peak.FP32", "SMs": f"toml:presets.{key}.SMs",
                 "smem_per_clock": f"toml:presets.{key}.smem_per_clock",
@@ -55,7 +81,7 @@ def sources(kernel, catalog) -> dict:
     src[("name", "R_meas")] = ("측정 처리율", "FLOPs/s")   # (where it is quoted from: its origin, the locator)
     if kernel.rate is None:   # (the figure and column they are read from: their origin's locator)
         src[("name", "F")] = ("논문이 센 연산량", "FLOPs")
-        src[("name", "Q")] = ("논문이 잰 HBM 읽기·쓰기", "Byte")
+        src[("name", "Q")] = (f"논문이 잰 {memory_of(kernel, catalog)} 읽기·쓰기", "Byte")
         src[("name", "t")] = ("논문이 잰 시간", "s")
     return src
 
@@ -113,13 +139,14 @@ def rank_text(r, symbol: str):
 # ---------------------------------------------------------------- the two levels of the A6000
 
 def hierarchy_section(note) -> dict:
-    """The A6000's clock, shared-memory bandwidth, peak and HBM bandwidth, each with its record."""
+    """The A6000's clock, shared-memory bandwidth, peak and memory bandwidth, each with its record, and the name of
+    its memory (course.toml's `memory`)."""
     preset = note.catalog.presets[A6000]
     kernel = published.sgemm_ladder()[0]
     src = sources(kernel, note.catalog)
     f, bw = hierarchy.clock(preset), hierarchy.smem_bandwidth(preset)
     return {
-        "a6000": preset.name,
+        "a6000": preset.name, "a6000-memory": ex.memory_name(preset),
         "a6000-P": tera(var("P", preset.P("FP32")), src, 1),
         "a6000-BW": why.shown(var("BW", preset.BW), fmt.decimal(Fraction(preset.BW) / 10**9, 0), src, digits=0,
                               scale=Fraction(1, 10**9), unit="GB/s"),
@@ -135,8 +162,10 @@ def hierarchy_section(note) -> dict:
 
 # ---------------------------------------------------------------- the SGEMM ladder
 
-LADDER_HEADERS = ["커널", "블록 타일, 스레드 타일", "HBM 상한", "Shared Memory 상한", "묶는 단계", "측정", "몫",
-                  "모델 순위", "측정 순위"]
+def ladder_headers(memory: str) -> list[str]:
+    """The ladder table's columns; its kernels ran on one GPU, whose memory (`memory`) names the DRAM level."""
+    return ["커널", "블록 타일, 스레드 타일", f"{memory} 상한", "Shared Memory 상한", "묶는 단계", "측정", "몫",
+            "모델 순위", "측정 순위"]
 
 
 def ladder_rows(note) -> list[list]:
@@ -149,9 +178,9 @@ def ladder_rows(note) -> list[list]:
             why.names_in(p.kernel.name, KERNEL_NAMES),
             tiling_text(p.kernel.tiling) if not p.kernel.tiling or not p.kernel.tiling.smem
             else tiling_sentence(p.kernel.tiling, src, label=True),
-            tera(p.R_HBM, src) if p.R_HBM else "–",
+            tera(p.R_DRAM, src) if p.R_DRAM else "–",
             tera(p.R_smem, src) if p.R_smem else "–",
-            LEVEL_WORDS[p.level] + (" (넘음)" if p.above else ""),
+            level_word(p.level, memory_of(p.kernel, note.catalog)) + (" (넘음)" if p.above else ""),
             cited(tera(p.R_meas, src), p.kernel.bibkey),
             why.percent(p.share, 1, src), rank_text(rm, "모델 순위"), rank_text(rr, "측정 순위")])
     return rows
@@ -164,15 +193,16 @@ def above_sentences(note) -> str:
         if p.above is None:
             continue
         src = sources(p.kernel, note.catalog)
-        if p.above == "HBM":
-            pieces = [f"{p.kernel.name}의 측정값은 재사용 없이 센 HBM 상한의 ", why.number(p.reason, 1, src),
-                      "배다. 모델이 센 HBM 이동량 가운데 일부만 실제로 HBM을 오갔다는 뜻이다. 이 커널은 Shared Memory를 쓰지 "
+        memory = memory_of(p.kernel, note.catalog)
+        if p.above == "DRAM":
+            pieces = [f"{p.kernel.name}의 측정값은 재사용 없이 센 {memory} 상한의 ", why.number(p.reason, 1, src),
+                      f"배다. 모델이 센 {memory} 이동량 가운데 일부만 실제로 {ko.particle(memory, '을/를')} 오갔다는 뜻이다. 이 커널은 Shared Memory를 쓰지 "
                       "않지만, 블록의 스레드들이 같은 A 행과 B 열을 읽으므로 L1·L2 캐시가 그것을 붙잡는다(③의 캐시 "
                       "시뮬레이션이 세는 재사용). "]
             if p.cached_R is not None:
                 t = p.kernel.cached
                 pieces += ["캐시가 ", why.side("BM", t.BM, src), "×", why.side("BN", t.BN, src),
-                           " 블록의 입력을 모두 붙잡는다면 HBM 상한은 ",
+                           f" 블록의 입력을 모두 붙잡는다면 {memory} 상한은 ",
                            tera(p.cached_R, src), " TFLOPs/s로, 측정값보다 높다. "]
         else:
             f = hierarchy.clock(note.catalog.presets[p.kernel.gpu])
@@ -220,7 +250,7 @@ def ladder_section(note) -> dict:
     warp = next(k for k in published.sgemm_ladder() if k.key == "sgemm-10").tiling
     return {"sgemm-size": why.sentence(why.side("M", M, src), "×", why.side("N", N, src), "×", why.side("K", K, src)),
             "warp-thread-tile": why.sentence(why.side("TM", warp.TM, src), "×", why.side("TN", warp.TN, src)),
-            "table-ladder": tables.markdown(LADDER_HEADERS, rows, "llrrlrrrr"),
+            "table-ladder": tables.markdown(ladder_headers(memory_of(first, note.catalog)), rows, "llrrlrrrr"),
             "above": above_sentences(note), "rho": shown_rho,
             "rho-n": why.shown(var("커널 수", n), str(n), {("name", "커널 수"): ("타일을 공개한 커널 수", ""), "커널 수": RANKED},
                                digits=None),
@@ -230,7 +260,8 @@ def ladder_section(note) -> dict:
 # ---------------------------------------------------------------- FlashAttention
 
 KERNEL_NAMES = ("FlashAttention-2", "FlashAttention-3", "GPT-2")   # names with digits in the kernels' names (why.name)
-ATTENTION_HEADERS = ["커널", "GPU", "자료형", "HBM 상한", "연산 상한", "묶는 단계", "측정", "몫"]
+# the kernels ran on several GPUs: the memory column is the generic level, each row's level word its GPU's memory
+ATTENTION_HEADERS = ["커널", "GPU", "자료형", "DRAM 상한", "연산 상한", "묶는 단계", "측정", "몫"]
 
 
 def attention_section(note) -> dict:
@@ -243,23 +274,23 @@ def attention_section(note) -> dict:
         src = sources(p.kernel, note.catalog)
         preset = note.catalog.presets[p.kernel.gpu]
         rows.append([why.names_in(p.kernel.name, KERNEL_NAMES), preset.name, p.kernel.dtype,
-                     tera(p.R_HBM, src, 1) if p.R_HBM else "공개되지 않음",
-                     tera(var("P", preset.P(p.kernel.dtype)), src, 1), LEVEL_WORDS[p.level],
+                     tera(p.R_DRAM, src, 1) if p.R_DRAM else "공개되지 않음",
+                     tera(var("P", preset.P(p.kernel.dtype)), src, 1), level_word(p.level, ex.memory_name(preset)),
                      cited(tera(p.R_meas, src, 1), p.kernel.bibkey), why.percent(p.share, 1, src)])
     return {"table-attention": tables.markdown(ATTENTION_HEADERS, rows, "lllrrlrr")}
 
 
 # ---------------------------------------------------------------- the figure
 
-# the figure's colours, each named once (the marks and their legend entries): the HBM roof, the Shared Memory roof
+# the figure's colours, each named once (the marks and their legend entries): the DRAM roof, the Shared Memory roof
 # and a measurement at I_smem, a measurement under its binding bound, and one above it
-HBM_COLOR, SMEM_COLOR, UNDER_COLOR, OVER_COLOR = "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
+DRAM_COLOR, SMEM_COLOR, UNDER_COLOR, OVER_COLOR = "#1f77b4", "#ff7f0e", "#2ca02c", "#d62728"
 
 
 @figure("measured-ladder", "note")
 def ladder_figure(note):
-    """The A6000's two rooflines (HBM, Shared Memory; the FP32 peak) on log–log axes, each SGEMM kernel of the ladder
-    at its HBM intensity: its measured rate (a dot) joined to its binding bound (a ring)."""
+    """The A6000's two rooflines (DRAM, its GDDR6 by the preset's name; Shared Memory; the FP32 peak) on log–log
+    axes, each SGEMM kernel of the ladder at its DRAM intensity: its measured rate (a dot) joined to its binding bound (a ring)."""
     from roofline.show import style
     from roofline.show.style import Figure
 
@@ -269,7 +300,8 @@ def ladder_figure(note):
     fig = Figure(figsize=(6.4, 4.6))
     ax = fig.subplots()
     xs = [2.0**k for k in range(-4, 11)]
-    ax.loglog(xs, [min(P, BW * x) for x in xs], color=HBM_COLOR, lw=2, label="HBM 지붕 (x = I_HBM)")
+    memory = ex.memory_name(preset)
+    ax.loglog(xs, [min(P, BW * x) for x in xs], color=DRAM_COLOR, lw=2, label=f"DRAM({memory}) 지붕 (x = I_DRAM)")
     ax.loglog(xs, [min(P, BWs * x) for x in xs], color=SMEM_COLOR, lw=2, ls="--", label="Shared Memory 지붕 (x = I_smem)")
     groups: dict[float, list] = {}
     for p in placed(note):
@@ -277,7 +309,7 @@ def ladder_figure(note):
         if k.family != "sgemm" or k.tiling is None:
             continue
         b = p.bound
-        x = float(b.F.value / b.Q_HBM.value)
+        x = float(b.F.value / b.Q_DRAM.value)
         y_meas, y_bound = float(p.R_meas.value), float(p.R_bound.value)
         ax.plot([x, x], [y_meas, y_bound], color="gray", lw=1)
         ax.plot([x], [y_bound], "o", mfc="none", color="black", ms=7)
@@ -285,7 +317,7 @@ def ladder_figure(note):
         if b.Q_smem is not None:   # the same measurement at the shared-memory intensity, under the dashed roof
             ax.plot([float(b.F.value / b.Q_smem.value)], [y_meas], "D", mfc="none", color=SMEM_COLOR, ms=5)
         groups.setdefault(x, []).append((y_meas, k.name))
-    for x, items in groups.items():   # kernels at one HBM intensity share one label, listed from the slowest
+    for x, items in groups.items():   # kernels at one DRAM intensity share one label, listed from the slowest
         items.sort()
         ax.annotate(", ".join(name for _, name in items), (x, items[0][0]), textcoords="offset points",
                     xytext=(6, -4), fontsize=7, va="top", ha="left")
@@ -293,7 +325,7 @@ def ladder_figure(note):
     ax.plot([], [], "o", color=UNDER_COLOR, label="측정 (상한 아래)")
     ax.plot([], [], "o", color=OVER_COLOR, label="측정 (상한 위)")
     ax.plot([], [], "D", mfc="none", color=SMEM_COLOR, label="측정 (x = I_smem)")
-    ax.set_xlabel("산술 강도 (FLOPs/Byte, 로그 축): 원은 I_HBM = F/Q_HBM, 마름모는 I_smem = F/Q_smem")
+    ax.set_xlabel("산술 강도 (FLOPs/Byte, 로그 축): 원은 I_DRAM = F/Q_DRAM, 마름모는 I_smem = F/Q_smem")
     ax.set_ylabel("성능 (FLOPs/s, 로그 축)")
     ax.set_title(f"{preset.name}, FP32: SGEMM 사다리와 두 지붕", fontsize=11)
     ax.legend(loc="lower right", fontsize=8, framealpha=0.95)
@@ -308,27 +340,28 @@ def kernel_state(note, key: str) -> dict:
     rate and the share; predict first: which level binds."""
     p = next(p for p in placed(note) if p.kernel.key == key)
     src = sources(p.kernel, note.catalog)
+    memory = memory_of(p.kernel, note.catalog)
     fields = {"k-name": p.kernel.name, "k-tiles": tiling_sentence(p.kernel.tiling, src),
-              "k-hbm": tera(p.R_HBM, src), "k-smem": tera(p.R_smem, src) if p.R_smem else "– (Shared Memory 없음)",
-              "k-level": LEVEL_WORDS[p.level], "k-meas": tera(p.R_meas, src), "k-share": why.percent(p.share, 1, src)}
-    return {"fields": fields, "predict": level_predict(p, note.catalog.presets[p.kernel.gpu].P(p.kernel.dtype))}
+              "k-dram": tera(p.R_DRAM, src), "k-smem": tera(p.R_smem, src) if p.R_smem else "– (Shared Memory 없음)",
+              "k-level": level_word(p.level, memory), "k-meas": tera(p.R_meas, src),
+              "k-share": why.percent(p.share, 1, src)}
+    return {"fields": fields,
+            "predict": level_predict(p, note.catalog.presets[p.kernel.gpu].P(p.kernel.dtype), memory)}
 
 
-LEVEL_CHOICES = [["HBM", "HBM"], ["Shared Memory", "Shared Memory"], ["연산", "연산 성능"]]
-
-
-def level_predict(p, preset_peak) -> dict:
-    """Which level binds this kernel: the lowest of the bounds. Mistakes: the thread tile's reads left out (the
-    HBM level alone), the block tile's reuse left out (no reuse: HBM)."""
-    why_text = (f"HBM 상한 {fmt.tera(p.R_HBM.value, 2)} TFLOPs/s"
+def level_predict(p, preset_peak, memory: str) -> dict:
+    """Which level binds this kernel: the lowest of the bounds (the DRAM level named by the GPU's `memory`).
+    Mistakes: the thread tile's reads left out (the DRAM level alone), the block tile's reuse left out (no reuse)."""
+    why_text = (f"{memory} 상한 {fmt.tera(p.R_DRAM.value, 2)} TFLOPs/s"
                 + (f", Shared Memory 상한 {fmt.tera(p.R_smem.value, 2)} TFLOPs/s" if p.R_smem else "")
-                + f" 가운데 낮은 쪽이 묶는다: {LEVEL_WORDS[p.level]}.")
+                + f" 가운데 낮은 쪽이 묶는다: {level_word(p.level, memory)}.")
     P = preset_peak
-    hbm_only = hierarchy.binding(P, p.R_HBM.value)
-    mistakes = [Mistake("hbm-only", hbm_only,
-                        "Shared Memory 단계를 빼고 HBM만 보았다. 스레드 타일이 작으면 Shared Memory가 먼저 닿는다.")]
-    q = pr.choice("level", f"{p.kernel.name}: 어느 단계가 성능을 묶을까?", LEVEL_CHOICES, p.level, why_text, mistakes)
-    return pr.part([q], fields=["k-hbm", "k-smem", "k-level", "k-share"])
+    dram_only = hierarchy.binding(P, p.R_DRAM.value)
+    mistakes = [Mistake("hbm-only", dram_only,
+                        f"Shared Memory 단계를 빼고 {memory}만 보았다. 스레드 타일이 작으면 Shared Memory가 먼저 닿는다.")]
+    q = pr.choice("level", f"{p.kernel.name}: 어느 단계가 성능을 묶을까?", level_choices(memory), p.level, why_text,
+                  mistakes)
+    return pr.part([q], fields=["k-dram", "k-smem", "k-level", "k-share"])
 
 
 def ladder_explorer(note) -> explorer.Explorer:
@@ -342,8 +375,9 @@ def ladder_explorer(note) -> explorer.Explorer:
             "parts": [{"on": ["kernel"], "states": states}], "plots": {}, "hash": {"kernel": "kernel"}}
     uid = "rl-measured"
     f = states[first]["fields"]
-    keys_shown = ["k-hbm", "k-smem", "k-level", "k-share", "k-tiles"]
-    heads = ["HBM 상한 (TFLOPs/s)", "Shared Memory 상한 (TFLOPs/s)", "묶는 단계", "묶는 상한 대비 측정",
+    keys_shown = ["k-dram", "k-smem", "k-level", "k-share", "k-tiles"]
+    memory = ex.memory_name(note.catalog.presets[A6000])   # the ladder's GPU
+    heads = [f"{memory} 상한 (TFLOPs/s)", "Shared Memory 상한 (TFLOPs/s)", "묶는 단계", "묶는 상한 대비 측정",
              "블록 타일, 스레드 타일"]
     # the summary's first number is a single one (k-meas): a sentence field's buttons are replaced, not updated,
     # when the kernel changes
@@ -424,13 +458,14 @@ def exercises(note) -> ex.Exercises:
               "dtype-other": min(P, bw_smem * F2 / (Fraction(Qs2) * s_o / s))}   # Q_smem is s times a count
     t = hierarchy.Tiling(64, 64, 8, 2, 2)
     b = hierarchy.bound(gpu, dtype, s, N, N, N, t)
-    choices = tuple((key, label) for key, label in LEVEL_CHOICES)
-    steps3 = (ex.Step(f"{ex.formula(b.R_HBM)} = {fmt.tera(b.R_HBM.value, 2)} {rate}", Fraction(b.R_HBM.value),
-                      "R_HBM"),
+    memory = ex.memory_name(gpu)
+    choices = tuple((key, label) for key, label in level_choices(memory))
+    steps3 = (ex.Step(f"{ex.formula(b.R_DRAM)} = {fmt.tera(b.R_DRAM.value, 2)} {rate}", Fraction(b.R_DRAM.value),
+                      "R_DRAM"),
               ex.Step(f"{ex.formula(b.R_smem)} = {fmt.tera(b.R_smem.value, 2)} {rate}",
                       Fraction(b.R_smem.value), "R_smem"),
-              ex.Step(f"가장 낮은 상한이 묶는다: {LEVEL_WORDS[b.level]}", b.level, "level"))
-    wrong3 = {"hbm-only": hierarchy.binding(P, b.R_HBM.value)}
+              ex.Step(f"가장 낮은 상한이 묶는다: {level_word(b.level, memory)}", b.level, "level"))
+    wrong3 = {"hbm-only": hierarchy.binding(P, b.R_DRAM.value)}
     where = f"{gpu.name}에서 {ex.dtype_text(dtype, s)} 행렬곱을 계산한다. "
     key = next(k for k, p in cat.presets.items() if p is gpu)
     stated = ex.given(hardware=key, dtype=dtype)   # what `where` names (a variant's rules and "바뀐 조건" read them)

@@ -208,13 +208,13 @@ def exercises(w4) -> ex.Exercises:
                  mistakes=ex.named(wrong1, ("c-write", "fma-one", "tile-reuse-ignored", "output-per-k", "dtype-other"),
                                    lambda c: c.I, dtype=dtype)),
         ex.Question("①-2", f"행렬·벡터 곱(GEMV) y ← A·x에서 A는 {ex.shape(N1)}, x와 y는 길이 {n}인 {ex.dtype_text(d2, s2)} "
-                 "배열이다. A와 x를 HBM에서 한 번씩 읽고(x는 칩 안에 남아 재사용된다) y를 한 번 쓴다면 산술 강도 I는?",
+                 "배열이다. A와 x를 DRAM에서 한 번씩 읽고(x는 칩 안에 남아 재사용된다) y를 한 번 쓴다면 산술 강도 I는?",
                  gemv.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)], ", ".join(ex.formula(gemv.derivation(k)) for k in ("I", "F", "Q")) + " (A, x 읽기, y 쓰기)", tuple(steps2),
                  given=ex.given(kernel="GEMV", n=N1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
                                    lambda c: c.I, GEMV_HINTS, dtype=d2)),
         ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
-                 "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)],
+                 "A와 B를 DRAM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)],
                  "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s, dtype_in=d2, dtype_out=dtype),
                  mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS, dtype=d2)),
         ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "

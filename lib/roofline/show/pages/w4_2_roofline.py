@@ -77,15 +77,16 @@ def change(before, after) -> str:
     return "두 배가 된다" if ratio == 2 else f"{fmt.ratio(ratio)}가 된다"
 
 
-def limit_sentence(ridge_q, I, src: dict, new: bool = False, dtype: str = "FP32") -> str:
+def limit_sentence(ridge_q, I, src: dict, new: bool = False, dtype: str = "FP32", *, memory: str) -> str:
     """The limiting resource at intensity I on a machine, said by comparing I with its ridge point I* = P/BW
-    (`ridge_q`, the derived I*)."""
+    (`ridge_q`, the derived I*); `memory` names the machine's memory (`ko.memory_name`: HBM, GDDR6)."""
     ridge = "새 분기점" if new else "분기점"
     if I == ridge_q.value:
         return why.sentence(f"{'이제 ' if new else ''}I가 {ridge} I* = ", why.number(ridge_q, 3, src),
-                            f" {fmt.unit('FLOPs/Byte', dtype)}와 같아 두 상한이 만난다. HBM 대역폭과 연산 성능이 동시에 제한 자원이다.")
+                            f" {fmt.unit('FLOPs/Byte', dtype)}와 같아 두 상한이 만난다. {memory} 대역폭과 연산 성능이 동시에 "
+                            "제한 자원이다.")
     if I < ridge_q.value:
-        return f"I가 {ridge}보다 작으므로 제한 자원은 HBM 대역폭이다."
+        return f"I가 {ridge}보다 작으므로 제한 자원은 {memory} 대역폭이다."
     return f"I가 {ridge}보다 크므로 제한 자원은 연산 성능이다."
 
 
@@ -115,11 +116,13 @@ def doubling(hw, w4) -> dict:
         "lrr",
     )
     R0, R_P, R_BW = (r.value for r in R)
-    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(machines[0][3], I.value, src, dtype=d),
+    memory = ko.memory_name(hw.memory)
+    return {"q-I": num(I), "q-R0": tera(R[0]), "q-R0-limit": limit_sentence(machines[0][3], I.value, src, dtype=d,
+                                                                            memory=memory),
             "q-R-P": tera(R[1]), "q-R-P-change": change(R0, R_P), "q-R-BW": tera(R[2]),
             "q-R-BW-change": change(R0, R_BW), "q-ridge-P": num(machines[1][3]),
-            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(machines[1][3], I.value, src, True, d),
-            "q-limit-BW": limit_sentence(machines[2][3], I.value, src, True, d), "q-table": table}
+            "q-ridge-BW": num(machines[2][3]), "q-limit-P": limit_sentence(machines[1][3], I.value, src, True, d, memory=memory),
+            "q-limit-BW": limit_sentence(machines[2][3], I.value, src, True, d, memory=memory), "q-table": table}
 
 
 # ---------------------------------------------------------------- the page's values, one dict per section
@@ -341,7 +344,7 @@ def op_sources(w4) -> dict:
     return {**why.sources(w4), **op_names(w4.dtype)}
 
 
-def roofline_row(case, src: dict, memory: str = "HBM") -> list[str]:
+def roofline_row(case, src: dict, memory: str) -> list[str]:
     """One row of ②'s explorer table: I, R_roof, t_ideal (each with its record), the limiting resource (the memory
     by its name)."""
     t = case.timing

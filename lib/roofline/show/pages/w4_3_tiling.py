@@ -222,7 +222,7 @@ def general(w4) -> dict:
 
 def discussion(w4) -> dict:
     """The discussion on reuse between output tiles: which tiles share A and B pieces, and the ideal case in which
-    every input element is read from HBM once (the seed's 192 Byte and I = 2/3)."""
+    every input element is read from DRAM once (the seed's 192 Byte and I = 2/3)."""
     n, t, s = w4.small_N, w4.small_T, w4.s
     op = fmt.unit("FLOPs", w4.dtype)
     tiles, name = _names(w4)
@@ -254,7 +254,7 @@ def discussion(w4) -> dict:
                           f"{fmt.integer(F.value)}/{fmt.integer(Q.value)} = {intensity_text(run.cost.I)}")
 
     rows = [
-        ("입력 원소당 HBM 읽기 횟수", why.around(why.number(reads_none, 3, src_closed), f"{fmt.number(reads_none.value)}회"),
+        ("입력 원소당 DRAM 읽기 횟수", why.around(why.number(reads_none, 3, src_closed), f"{fmt.number(reads_none.value)}회"),
          d(ideal, "reads", f"{fmt.number(ideal.reads_per_element)}회", 3)),
         ("A·B 입력을 읽는 양", d(none, "Q_read", f"{fmt.integer(none.Q_read)} Byte"),
          why.around(why.integer(read_once, src_closed), f"{fmt.integer(read_once.value)} Byte")),
@@ -398,10 +398,10 @@ def small_figures(w4) -> dict:
 # ---------------------------------------------------------------- figures, drawn from the library's own counts
 # (walk, cachesim), never from typed numbers:
 # - week4-tiling-4x4:   small_N×small_N matmul in small_T×small_T tiles: every K step of C00 (the A and B
-#                       tiles read from HBM, the accumulator kept on chip), then the single write of C00;
+#                       tiles read from DRAM, the accumulator kept on chip), then the single write of C00;
 # - week4-tiling-reuse: inside one K step, row a_i of the A tile meets column b_j of the B tile: each input
 #                       row and column is used T times;
-# - week4-tiling-cache: N×N, each tile side T: HBM reads per input element against the cache capacity,
+# - week4-tiling-cache: N×N, each tile side T: DRAM reads per input element against the cache capacity,
 #                       row-major (solid) against grouped (dashed) tile order (LRU simulation, cachesim);
 #                       each panel in its tile's colour, palette.case_color (the roofline figure's).
 
@@ -478,7 +478,7 @@ def draw_4x4(N: int, T: int, s: int):
         update = f"acc = 0 + {a} @ {b}" if number == 0 else f"acc += {a} @ {b}"
         ax.text(xtext, y - N / 2 + 1.0, update, ha="left", va="center", fontsize=12, family="DejaVu Sans Mono")
         ax.text(xtext, y - N / 2 - 0.5,
-                f"HBM에서 읽기: {a}, {b}\n{fmt.integer(step.loads)}원소 × {s} B = {fmt.integer(step.loads * s)} B",
+                f"DRAM에서 읽기: {a}, {b}\n{fmt.integer(step.loads)}원소 × {s} B = {fmt.integer(step.loads * s)} B",
                 ha="left", va="center", fontsize=12)
     y = -len(steps) * row_h
     c_name = tile_name("C", 0, 0, n)
@@ -487,7 +487,7 @@ def draw_4x4(N: int, T: int, s: int):
     ax.text(xacc + T / 2, y - (N - T) / 2 + 0.35, "acc (온칩)", ha="center", va="bottom", fontsize=12)
     _arrow(ax, xacc - 0.3, y - N / 2, N + 0.4, "마지막에 한 번 쓰기")
     ax.text(xtext, y - N / 2,
-            f"HBM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
+            f"DRAM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
             f"중간 합은 끝까지 칩 안에 둔다", ha="left", va="center", fontsize=12)
     total = sum(st.loads for st in steps) * s
     ax.text((x_lo + width) / 2, y_top - 0.3, f"{ex.shape(N)} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
@@ -548,7 +548,7 @@ def draw_reuse(T: int):
 
 @styled
 def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int):
-    """HBM reads per input element against cache capacity (MiB), row-major and grouped order, per tile side."""
+    """DRAM reads per input element against cache capacity (MiB), row-major and grouped order, per tile side."""
     from matplotlib.lines import Line2D
 
     from roofline.show import style
@@ -588,7 +588,7 @@ def draw_cache(N: int, tiles, s: int, capacities, group_size_M: int):
     handles = [Line2D([], [], color="black", ls="-", lw=2.4), Line2D([], [], color="black", ls="--", lw=2)]
     labels = [line.get_label() for line in axes[0].get_lines()[:2]]
     fig.legend(handles, labels, loc="outside lower center", ncol=2, fontsize=10, frameon=False)
-    fig.suptitle(f"{ex.shape(N)} 행렬곱: 입력 원소당 HBM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
+    fig.suptitle(f"{ex.shape(N)} 행렬곱: 입력 원소당 DRAM 읽기 (로그 축)\nLRU 캐시 용량과 타일 순서에 따라 (세로 선: 본문 표의 용량)",
                  fontsize=12)
     return fig
 
@@ -657,7 +657,7 @@ def exercises(w4) -> ex.Exercises:
               for kind, c in ex.matmul_variants(N1, T_a, s2).items() if kind in ("c-write", "c-read")}
     return ex.Exercises("③", (
         ex.Question("③-1", f"{n}×{n} {ex.dtype_text(d2, s2)} 행렬곱을 {t}×{t} 출력 타일로 나누어 계산한다. 재사용은 타일 "
-                 "안에서만 일어나고 C는 한 번 쓴다. HBM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
+                 "안에서만 일어나고 C는 한 번 쓴다. DRAM과 오간 Q는 몇 Byte인가?", small.Q, ex.UNITS["Byte"],
                  ex.formula(small.derivation("Q")), steps1, given=ex.given(N=n, T=t, s=s2, dtype=d2), exact=True,
                  mistakes=ex.named(wrong1, ("c-write", "c-read", "tile-reuse-ignored", "output-per-k", "bits-bytes",
                                             "dtype-other"),

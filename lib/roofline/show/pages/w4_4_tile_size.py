@@ -737,7 +737,7 @@ def exercises(w4) -> ex.Exercises:
                  mistakes=ex.named(wrong3, ("double-buffer", "acc-counted", "per-sm-block", "reserved-added"), lambda v: v,
                                    BUFFER_HINTS, dtype=d2)),
         ex.Question("④-4", f"{ex.shape(N1)} {ex.dtype_text(d2, s2)} 행렬곱에서 출력 타일을 {ko.particle(ex.shape(T_mm), '으로/로')} "
-                 f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 HBM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
+                 f"두고 K 조각 폭을 T_K = {ko.particle(str(T_K), '으로/로')} 잡는다. 타일 사이의 재사용이 없을 때 DRAM에서 읽는 A·B의 양은?", reads.Q_read, ex.UNITS["GB"],
                  f"A·B 읽기 = {reads.derivation('Q_read').term.formula}: T_K는 약분된다", steps4,
                  given=ex.given(N=N1, T_M=T_mm, T_N=T_mm, T_K=T_K, s=s2, dtype=d2),
                  mistakes=ex.named(wrong4, ("tile-reuse-ignored", "c-counted", "bits-bytes", "dtype-other"), lambda v: v,

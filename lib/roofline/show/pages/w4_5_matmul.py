@@ -54,14 +54,15 @@ def headline(cases, src: dict) -> str:
     number with its record)."""
     base, last = cases[0], cases[-1]
     b, l = base.timing.derivation, last.timing.derivation
+    memory = ko.memory_name(base.timing.hw.memory)   # the machine's (HBM, GDDR6)
     text = why.sentence(
-        "계산량은 어느 방식이나 약 ", why.giga(b("F"), 3, src), f" {fmt.unit('GFLOPs', why.work(src))}로 같다. HBM 이동량은 재사용 없음의 약 ",
+        "계산량은 어느 방식이나 약 ", why.giga(b("F"), 3, src), f" {fmt.unit('GFLOPs', why.work(src))}로 같다. {memory} 이동량은 재사용 없음의 약 ",
         why.giga(b("Q"), 3, src), " GB에서 ", why.case(last, src), "의 ", why.giga(l("Q"), 3, src), " GB로 줄고, 이상적 시간도 ",
         why.ms(b("t_ideal"), 3, src), " ms에서 ", why.ms(l("t_ideal"), 3, src), " ms로 줄")
     flat = compute_bound(cases)
     if flat:
         return why.sentence(text, "지만, ", why.cases(flat, src), "에서는 연산 성능이 한계다.")
-    return why.sentence(text, "며, 비교한 경우는 모두 아직 HBM 대역폭이 한계다.")
+    return why.sentence(text, f"며, 비교한 경우는 모두 아직 {ko.particle(ko.bound(last.timing), '이/가')} 한계다.")
 
 
 def regimes(cases, src: dict) -> str:
@@ -104,7 +105,8 @@ def last_story(last, src: dict) -> str:
     memory, compute = why.ms(t.derivation("t_memory"), 3, src), why.ms(t.derivation("t_compute"), 3, src)
     if t.memory_bound:
         return why.sentence(why.case(last, src), "에서도 메모리 시간 약 ", memory, " ms가 연산 시간 약 ", compute, " ms보다 "
-                            "길다. 아직 HBM 대역폭이 한계이므로 타일을 더 키우면 이상적 시간이 더 줄 수 있다.")
+                            f"길다. 아직 {ko.particle(ko.bound(t), '이/가')} 한계이므로 타일을 더 키우면 이상적 시간이 더 줄 수 "
+                            "있다.")
     return why.sentence(why.case(last, src), "에서 메모리는 약 ", memory, " ms 안에 데이터를 공급할 수 있지만, 계산에는 최소 약 ",
                         compute, " ms가 걸린다. 이때 실행 시간의 하한은 더 긴 쪽인 연산 시간이다.")
 
@@ -135,8 +137,9 @@ def bw_check(hw, src: dict) -> str:
 
 # ---------------------------------------------------------------- tables
 def assumptions(w4) -> Markdown:
-    """The problem's assumptions, one row each."""
+    """The problem's assumptions, one row each (the memory by the machine's name: HBM, GDDR6)."""
     hw, s = w4.roofline, w4.s
+    memory = ko.memory_name(hw.memory)
     src = why.sources(w4)
     base = week4_cases(w4)[0]   # FLOPs per FMA: F/N³ of the model's F = 2N³ (the convention, as ⑤'s flops section)
     fma = why.integer(named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3), src)
@@ -147,9 +150,9 @@ def assumptions(w4) -> Markdown:
         ("연산량 관례", why.sentence("곱셈 + 누산 덧셈 = ", fma, f" {work}, FMA도 ", fma, f" {work}")),
         ("적용 가능한 최대 연산 성능 P", why.around(why.power10(hw.derivation("P"), src),
                                            f"{fmt.power10(hw.P)} {fmt.unit('FLOPs/s', w4.dtype)}")),
-        ("HBM 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
-        ("입력 위치", "이미 장치 HBM에 있다. CPU 전송 시간은 빼고 센다"),
-        ("중간 합", "계속 온칩에 둔다. HBM에 쓰거나 읽지 않는다"),
+        (f"{memory} 대역폭 BW", why.around(why.power10(hw.derivation("BW"), src), f"{fmt.power10(hw.BW)} Byte/s")),
+        ("입력 위치", f"이미 장치 {memory}에 있다. CPU 전송 시간은 빼고 센다"),
+        ("중간 합", f"계속 온칩에 둔다. {memory}에 쓰거나 읽지 않는다"),
         ("출력", "기존 C를 읽지 않고 최종 C만 한 번 쓴다"),
         ("재사용 범위", "출력 타일 안에서만 재사용한다. 서로 다른 출력 타일 사이의 캐시 재사용은 없다"),
         ("입력 버퍼", "A·B 조각 한 벌, K 조각 폭도 T"),

@@ -74,6 +74,8 @@ def setup(w3) -> dict:
     ratio = named("P_BF16/P_FP32", P16 / P32)
     return {
         "L": why.var("L", w3.L, src), "dtype": w3.dtype, "machine": w3.preset.name, "s": why.var("s", w3.s, src),
+        # the memories by their names (course.toml's `memory`): the problem's machine, the example GPU
+        "memory": ko.memory_name(w3.preset.memory), "h100-memory": ko.memory_name(gpu.memory),
         "unit-rate": ko.units(w3.dtype)["unit-rate"], "unit-I": ko.units(w3.dtype)["unit-I"],
         "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12),
                               fmt.unit("TFLOPs/s", w3.dtype)),
@@ -88,9 +90,9 @@ def setup(w3) -> dict:
     }
 
 
-ROLES = [
-    ("HBM", "칩 밖, GPU 전체", "가중치·활성화 같은 큰 텐서를 둔다"),
-    ("L2 Cache", "칩 안, 모든 SM이 공유", "반복되는 HBM 접근을 줄인다 (하드웨어가 관리)"),
+ROLES = [   # GPUs in general: the off-chip memory is DRAM (HBM, GDDR6: the glossary's word)
+    ("DRAM (HBM, GDDR)", "칩 밖, GPU 전체", "가중치·활성화 같은 큰 텐서를 둔다"),
+    ("L2 Cache", "칩 안, 모든 SM이 공유", "반복되는 DRAM 접근을 줄인다 (하드웨어가 관리)"),
     ("L1 Cache", "SM마다", "가까운 데이터를 자동으로 캐시한다 (하드웨어가 관리)"),
     ("Shared Memory", "SM마다, 같은 블록의 스레드가 공유", "프로그램이 명시적으로 올리고 나눠 쓴다"),
     ("Registers", "SM마다, 스레드별", "연산의 피연산자와 중간 결과를 둔다"),
@@ -102,11 +104,12 @@ def hierarchy(w3) -> dict:
     gpu = w3.catalog.preset(w3.gpu)
     src = w3_sources(w3)
     smem_total = gpu.smem_per_SM * gpu.SMs
+    memory = ko.memory_name(gpu.memory)   # the example GPU's memory by its name (HBM, GDDR6)
     sizes = [
-        ("HBM", "GPU 전체의 주 메모리로 가장 크다",
+        (memory, "GPU 전체의 주 메모리로 가장 크다",
          shown_number(var("BW_GPU", gpu.BW), f"{fmt.number(Fraction(gpu.BW, 10**12))} TB/s ({gpu.memory})", src,
                       Fraction(1, 10**12), "TB/s")),
-        ("L2 Cache", "HBM보다 훨씬 작다", "HBM보다 높다"),
+        ("L2 Cache", f"{memory}보다 훨씬 작다", f"{memory}보다 높다"),
         ("L1 Cache", "SM마다 작다 (Shared Memory와 같은 SRAM을 나눠 쓴다)", "L2보다 높다"),
         ("Shared Memory", why.sentence("SM당 최대 ", why.label(fmt.number(Fraction(gpu.smem_per_SM, 1024), 3),
                                                                 f"toml:presets.{w3.gpu}.smem_per_SM"), " KiB"),
@@ -152,7 +155,7 @@ def per_element(w3) -> dict:
 
     fp, half = cells(one[w3.dtype], w3.s), cells(one["BF16"], bf16)
     steps = [("읽기", "A[i]와 B[i]를 가져온다"), ("계산", "두 값을 더한다"), ("쓰기", "결과를 C[i]에 저장한다"),
-             ("합계", "HBM과 오간 Byte")]
+             ("합계", f"{ko.particle(ko.memory_name(w3.preset.memory), '과/와')} 오간 Byte")]   # the problem's machine
     rows = [(step, action, fp[k], half[k]) for k, (step, action) in enumerate(steps)]
     return {
         "table-per-element": tables.markdown(["단계", "동작", f"{w3.dtype} 비용", "BF16 비용"], rows, "llrr"),
@@ -283,7 +286,7 @@ def doubling(w3, add, timings: dict, factor: int) -> dict:
               why.sentence(*[x for i, f in enumerate(faster) for x in ([", "] * bool(i) + [f])], "이다") if faster else "없다")
     # every number of the reading with its record: the times of the changed machines, the capacities, the factor
     k = why.chosen("factor", "늘린 배율", factor, f"factor = {factor}")
-    cap_src = {**x_src, ("name", "capacity'"): ("늘린 메모리 용량", "Byte")}
+    cap_src = {**x_src, ("name", "capacity'"): SCALED[("name", "capacity'")]}   # one name: the table's (SCALED)
     s_, L_, cap_ = var("s", w3.s), var("L", w3.L), var("capacity", capacity)
     cap = shown_number(cap_, gb(capacity), base_src, GB, "GB")
     feet = shown_number(named("세 벡터의 Byte", 3 * s_ * L_), gb(footprint), base_src, GB, "GB")

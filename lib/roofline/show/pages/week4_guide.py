@@ -181,7 +181,7 @@ def exercises(w4) -> ex.Exercises:
     buffers and the partial sums, each with its worked solution."""
     cases = week4_cases(w4)
     s, N, hw = w4.s, w4.N, w4.roofline
-    rows = [("F", "F 연산량"), ("Q", "Q HBM 이동량"), ("I", "I 산술 강도"), ("R_roof", "R_roof 성능 상한"),
+    rows = [("F", "F 연산량"), ("Q", f"Q {ex.memory_name(w4.preset)} 이동량"), ("I", "I 산술 강도"), ("R_roof", "R_roof 성능 상한"),
             ("t_compute", "연산 시간 F/P"), ("t_memory", "메모리 시간 Q/BW"), ("t_ideal", "이상적 시간"),
             ("inputs", "입력 버퍼"), ("acc", "중간 합")]
     questions, cols = [], []
