@@ -129,3 +129,33 @@ def test_the_week_4_pages_count_the_week_s_dtype(course):
     for name, section in sections.items():
         said = _said(section)
         assert not wrong.search(said), (name, wrong.search(said), said[max(0, wrong.search(said).start() - 80):][:160])
+
+
+SUPERSCRIPT = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+STATED_P = re.compile(r"(?:P(?: =|:)|최대) ([0-9][0-9,]*(?:\.[0-9]+)?)(?: × 10([⁰¹²³⁴⁵⁶⁷⁸⁹]+))? ?(T?)")
+
+
+def stated_peaks(sheet, q) -> list[str]:
+    """The P a question is judged with (`Question.given`) when its statement does not state it — in the question's
+    own text, a question it cites by key ("②-1의 행렬곱") or the worksheet's problem (its statement), as
+    "P = 989.4 × 10¹² FLOPs/s", "P = 989.4 TFLOPs/s" or "FP16 최대 989.4 TFLOPs/s"."""
+    from fractions import Fraction
+
+    P = q.params.get("P")
+    if P is None:
+        return []
+    cited = [other.text for other in sheet.questions if other.key != q.key and other.key in q.text]   # "②-1의 행렬곱"
+    said = " ".join([q.text, *cited, sheet.statement_text])
+    for m in STATED_P.finditer(said):
+        value = Fraction(m[1].replace(",", "")) * 10 ** int((m[2] or "0").translate(SUPERSCRIPT))
+        if value * (10**12 if m[3] else 1) == Fraction(P):
+            return []
+    return [f"P = {fmt.power10(P)}"]
+
+
+def test_every_statement_names_the_p_it_is_judged_with(course):
+    """A question judged with a peak P states that P (issue 55: ⑤-3, ⑤-4 asked about another dtype and were judged
+    with the week's dtype's P, false for an integer week's INT8 peak beside FP16): base and every variant."""
+    for label, which, sheet in sheets(course):
+        for q in sheet.questions:
+            assert not stated_peaks(sheet, q), (label, which, q.key, q.text, stated_peaks(sheet, q))

@@ -457,8 +457,10 @@ def exercises(w3) -> ex.Exercises:
     t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
     steps4 = (ex.derived(heavy.derivation("F"), fmt.unit("FLOPs", w3.dtype)), ex.derived(heavy.derivation("Q"), "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
-    # 3주-1 states the machine for its d2 vector (the week's P and BW, taken for d2's work: "같은 하드웨어" after it)
-    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', d2)}, BW = {ex.rate(hw.BW)} Byte/s"
+    # 3주-1 asks a memory time: its machine is its BW (the week's P is the week's dtype's, not d2's: 3주-2 and 3주-4,
+    # in the week's dtype, state it)
+    machine = f"BW = {ex.rate(hw.BW)} Byte/s"
+    peak = f"{w3.dtype} 덧셈 성능이 P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', w3.dtype)}인"
     # the common mistakes, each the same model call with one term or input changed
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
               "dtype-other": kernels.vector_add(L1, ex.other_size(cat, d2))}
@@ -476,7 +478,7 @@ def exercises(w3) -> ex.Exercises:
                  given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
                                    VECTOR_HINTS, dtype=d2)),
-        ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
+        ex.Question("3주-2", f"{peak} 같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  f"{ex.formula(three.derivation('F'))}, {ex.formula(three.derivation('Q'))}, "
                  f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
@@ -488,7 +490,7 @@ def exercises(w3) -> ex.Exercises:
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
                  exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS, dtype=d2)),
-        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
+        ex.Question("3주-4", f"{peak} 같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                                            machine=w3.hardware, units="CUDA Core"),
