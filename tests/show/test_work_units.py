@@ -159,3 +159,80 @@ def test_every_statement_names_the_p_it_is_judged_with(course):
     for label, which, sheet in sheets(course):
         for q in sheet.questions:
             assert not stated_peaks(sheet, q), (label, which, q.key, q.text, stated_peaks(sheet, q))
+
+
+# an input of an integer dtype: its element size or its peak (course.toml's keys)
+INTEGER_ORIGIN = re.compile(r"^toml:(?:dtypes|presets\.[^.]+\.(?:peak|sparse|cuda))\.(INT[0-9]+)$")
+FLOAT_ORIGIN = re.compile(r"^toml:(?:dtypes|presets\.[^.]+\.(?:peak|sparse|cuda))\.(?!INT)[A-Z]+[0-9]+$")
+
+
+def _records(value, entries: list, recs: dict) -> None:
+    """Every derivation record (id → record) and every shown number's entry (`of`, `shown`, `unit`, a table's
+    `cell`) in a glued value, wherever it is nested."""
+    if isinstance(value, dict):
+        if isinstance(value.get("records"), dict):
+            recs.update(value["records"])
+        if "of" in value and isinstance(value.get("of"), str):
+            entries.append(value)
+        for v in value.values():
+            _records(v, entries, recs)
+    elif isinstance(value, list):
+        for v in value:
+            _records(v, entries, recs)
+
+
+def _origins(key: str, recs: dict, memo: dict) -> set[str]:
+    """The origins of every input in record `key`'s chain."""
+    if key not in memo:
+        memo[key] = set()
+        r = recs[key]
+        for origin in [r.get("origin", ""), *(x["origin"] for x in r["inputs"])]:
+            kind, _, what = origin.partition(":")
+            memo[key] |= _origins(what, recs, memo) if kind == "derived" and what in recs else {origin}
+    return memo[key]
+
+
+def flop_beside_integer_work(glued: dict) -> list[str]:
+    """What a chapter's glued values (their records and shown numbers) write in FLOP units for a quantity of an
+    integer dtype's work: a record whose chain takes an INT8 element size or peak, in its own unit, the unit of an
+    input not tagged with a floating-point dtype of its own (F = 2N³ beside P_INT8), or the unit its number is
+    shown with."""
+    entries, recs = [], {}
+    _records(glued, entries, recs)
+    memo, found = {}, []
+    integer = {key for key in recs if any(INTEGER_ORIGIN.match(o) for o in _origins(key, recs, memo))}
+    for key in integer:
+        r = recs[key]
+        if FLOAT_UNIT.search(r["unit"]):
+            found.append(f"{r['symbol']} ({r['name']}) in {r['unit']}")
+        for x in r["inputs"]:
+            kind, _, what = x["origin"].partition(":")
+            chain = _origins(what, recs, memo) if kind == "derived" and what in recs else {x["origin"]}
+            if FLOAT_UNIT.search(x["unit"]) and not any(FLOAT_ORIGIN.match(o) for o in chain):
+                found.append(f"{x['symbol']} ({x['name']}) in {x['unit']}, beside {r['symbol']}")
+    for entry in entries:
+        if entry["of"] in integer and any(FLOAT_UNIT.search(str(entry.get(k, ""))) for k in ("unit", "cell")):
+            found.append(f"{recs[entry['of']]['symbol']} shown as {entry.get('cell') or entry['shown']} {entry['unit']}")
+    return sorted(set(found))
+
+
+def test_no_page_writes_flops_beside_integer_work(course):
+    """Over every chapter run for the term (in-process, as `make refresh` runs it), no number of an integer dtype's
+    work is written in FLOPs, FLOPs/s, TFLOPs/s or FLOPs/Byte: records, their inputs, and the unit a number is shown
+    with (issue 55: the FlashAttention note's records, week 3's per-element table, ①'s dtype table). A float
+    quantity the page states apart from the term (a paper's FP16 rate, a peak tagged FP32) keeps FLOPs."""
+    if not fmt.integer_dtype(course.week4.dtype):
+        pytest.skip("a floating-point term: every FLOP is its own")
+    from coursebook import editions
+    from coursebook.__main__ import chapter_sources
+
+    wrong = {}
+    for md in chapter_sources():
+        if md.stem == "measured":   # (the measured page states its own GPUs' dtypes; not this term's work)
+            continue
+        glued = editions.recompute(md, course_path=course.path)
+        for name, bundle in glued.items():
+            said = flop_beside_integer_work({k: v for k, v in bundle.items() if not k.startswith("image/")})
+            if said:
+                wrong[f"{md.stem}:{name}"] = said
+    assert not wrong, wrong

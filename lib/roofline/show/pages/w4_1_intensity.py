@@ -33,7 +33,17 @@ def vector_add(w4) -> dict:
     return {"vadd-eq": equation, "vadd-read": why.integer(named("Q_read/L", s_ + s_), src),
             "vadd-write": why.integer(named("Q_write/L", s_), src),
             "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype,
-            "unit-I": ko.units(w4.dtype)["unit-I"]}
+            "unit-I": ko.units(w4.dtype)["unit-I"], "unit-work": ko.units(w4.dtype)["unit-work"], "intensity-def": intensity_definition(w4.dtype)}
+
+
+def intensity_definition(dtype: str):
+    """The definition I = F/Q with its units, as `dtype` counts its work (`ko.units`: FLOPs and FLOPs/Byte, OPs and
+    OPs/Byte for an integer dtype)."""
+    from IPython.display import Math
+
+    u = ko.units(dtype)
+    return Math(rf"I = \frac{{F}}{{Q}} = \frac{{\text{{총 {u['unit-work']}}}}}{{\text{{HBM에서 읽고 쓴 총 Byte}}}}"
+                rf" \quad [\text{{{u['unit-I']}}}]")
 
 
 def four_ways(w4, T: int) -> dict:
@@ -134,19 +144,37 @@ def intensity_figure(w4):
 
 def dtypes(w4, T: int, small: str = "FP16") -> dict:
     """The discussion's table: Q and I with the inputs, then also the output, in the `small` type, against w4's
-    type; and the ideal value N/(…) with the particles the sentence needs ("N/6은", "N/6이라고")."""
+    type; and the ideal value N/(…) with the particles the sentence needs ("N/6은", "N/6이라고"). When `small` is
+    not narrower than w4's type (INT8, FP8: nothing is), the narrow type is w4's and the other the wide one: w4's
+    inputs with a `small` output, then all in `small` (a stored output is never narrower than the inputs). I counts
+    the work of the inputs' type (`fmt.unit`: OPs/Byte for INT8), named in each cell when the rows differ."""
     N, s, half = w4.N, w4.s, w4.catalog.bytes_per(small)
-    variants = [(f"입력·출력 모두 {w4.dtype}", s, s), (f"입력만 {small}", half, s), (f"입력·출력 모두 {small}", half, half)]
+    if half < s:
+        variants = [(f"입력·출력 모두 {w4.dtype}", w4.dtype, s, s), (f"입력만 {small}", small, half, s),
+                    (f"입력·출력 모두 {small}", small, half, half)]
+    else:
+        variants = [(f"입력·출력 모두 {w4.dtype}", w4.dtype, s, s), (f"출력만 {small}", w4.dtype, s, half),
+                    (f"입력·출력 모두 {small}", small, half, half)]
     base = kernels.matmul_tiled(N, T, s, s)
     src = why.sources(w4, also=(small,))
+    units = {fmt.unit("FLOPs/Byte", d) for _, d, _, _ in variants}
     rows = []
-    for label, s_in, s_out in variants:
+    for label, d_in, s_in, s_out in variants:
         cost = kernels.matmul_tiled(N, T, s_in, s_out)
         I, I_base = cost.derivation("I"), base.derivation("I")
         ratio = named("I/I_base", named("I", I.term) / named("I_base", I_base.term))
-        rows.append((label, formulas.q_tiled(s_in, s_out), why.integer(cost.derivation("Q"), src),
-                     why.decimal(I, 6, src), why.shown(ratio, fmt.ratio(ratio.value), src, digits=2, unit="배")))
-    header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}", "I (FLOPs/Byte)", f"{w4.dtype} 대비 I"]
+        if d_in != w4.dtype:   # the same F in another dtype's units (FLOPs against OPs): the ratio is Q_base / Q
+            ratio = named("I/I_base", named("Q_base", base.derivation("Q").term) / named("Q", cost.derivation("Q").term))
+        row_src = {**src, why.WORK: d_in,   # the row's work in its inputs' units, the base's in w4's
+                   ("name", "I_base"): ("기준 자료형의 I", fmt.unit("FLOPs/Byte", w4.dtype)),
+                   ("name", "Q_base"): ("기준 자료형의 Q", "Byte")}
+        I_text = why.decimal(I, 6, row_src)
+        if len(units) > 1:
+            I_text = why.around(I_text, f"{I_text} {fmt.unit('FLOPs/Byte', d_in)}")
+        rows.append((label, formulas.q_tiled(s_in, s_out), why.integer(cost.derivation("Q"), src), I_text,
+                     why.shown(ratio, fmt.ratio(ratio.value), row_src, digits=2, unit="배")))
+    header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}",
+              f"I ({next(iter(units))})" if len(units) == 1 else "I", f"{w4.dtype} 대비 I"]
     ideal = formulas.intensity_ideal(s, s)
     return {"table-dtypes": tables.markdown(header, rows, "llrrr"),
             "I-ideal-claim": ko.particle(ideal, "은/는"), "I-ideal-named": ko.particle(ideal, "이라고/라고")}

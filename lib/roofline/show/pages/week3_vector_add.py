@@ -75,6 +75,7 @@ def setup(w3) -> dict:
     return {
         "L": why.var("L", w3.L, src), "dtype": w3.dtype, "machine": w3.preset.name, "s": why.var("s", w3.s, src),
         "unit-rate": ko.units(w3.dtype)["unit-rate"], "unit-I": ko.units(w3.dtype)["unit-I"],
+        "unit-work": ko.units(w3.dtype)["unit-work"], "work-note": ko.work_note(w3.dtype),
         "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12),
                               fmt.unit("TFLOPs/s", w3.dtype)),
         "BW-tera": shown_number(hw.derivation("BW"), fmt.number(Fraction(hw.BW, 10**12)), src, Fraction(1, 10**12), "TB/s"),
@@ -135,7 +136,7 @@ def per_element(w3) -> dict:
     src = w3_sources(w3)
     per = {}
 
-    def cells(cost, size):
+    def cells(cost, size, dtype):
         s_ = var("s", size)
         L_ = var("L", w3.L)   # one addition per element: F = L over the problem's L, so F/L = 1 with its reason
         read, write, F = named("Q_read/L", s_ + s_), named("Q_write/L", s_), named("F/L", named("F", L_) / L_)
@@ -144,20 +145,20 @@ def per_element(w3) -> dict:
         assert (read.value, write.value, F.value, Q.value, I.value) == (cost.Q_read, cost.Q_write, cost.F, cost.Q, cost.I)
         per[size] = (Q, I)
 
-        def i(q, text):   # (one addition is "1 FLOP": the panel says the unit so too)
-            return why.around(why.integer(q, {**src, ("name", "F/L"): ("원소 하나의 연산량", "FLOP")}), text)
+        def i(q, text):   # (one addition is "1 FLOP", "1 OP" in an integer dtype: the panel says the unit so too)
+            return why.around(why.integer(q, {**src, why.WORK: dtype, ("name", "F/L"): ("원소 하나의 연산량", "FLOP")}), text)
 
-        return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} FLOP"), i(write, f"{cost.Q_write} Byte"),
-                i(Q, f"{cost.Q} Byte"))
+        return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} {fmt.unit('FLOP', dtype)}"),
+                i(write, f"{cost.Q_write} Byte"), i(Q, f"{cost.Q} Byte"))
 
-    fp, half = cells(one[w3.dtype], w3.s), cells(one["BF16"], bf16)
+    fp, half = cells(one[w3.dtype], w3.s, w3.dtype), cells(one["BF16"], bf16, "BF16")
     steps = [("읽기", "A[i]와 B[i]를 가져온다"), ("계산", "두 값을 더한다"), ("쓰기", "결과를 C[i]에 저장한다"),
              ("합계", "HBM과 오간 Byte")]
     rows = [(step, action, fp[k], half[k]) for k, (step, action) in enumerate(steps)]
     return {
         "table-per-element": tables.markdown(["단계", "동작", f"{w3.dtype} 비용", "BF16 비용"], rows, "llrr"),
         "Q-per": why.integer(per[w3.s][0], src), "Q-per-bf16": why.integer(per[bf16][0], src),
-        "I-add": why.fraction(per[w3.s][1], src), "I-add-bf16": why.fraction(per[bf16][1], src),
+        "I-add": why.fraction(per[w3.s][1], src), "I-add-bf16": why.fraction(per[bf16][1], {**src, why.WORK: "BF16"}),
     }
 
 
