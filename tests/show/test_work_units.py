@@ -192,6 +192,27 @@ def _origins(key: str, recs: dict, memo: dict) -> set[str]:
     return memo[key]
 
 
+def integer_work(glued: dict) -> bool:
+    """A glued value shows a number of an integer dtype's work: its record's chain takes an integer dtype's element
+    size or peak, or the record itself counts in OPs (F = 2N³ has no dtype in its chain; its page names its unit)."""
+    entries, recs = [], {}
+    _records(glued, entries, recs)
+    memo = {}
+    return any(e["of"] in recs and (INTEGER_UNIT.fullmatch(recs[e["of"]]["unit"]) is not None
+                                    or any(INTEGER_ORIGIN.match(o) for o in _origins(e["of"], recs, memo)))
+               for e in entries)
+
+
+# a glued number in a chapter's prose and the unit the prose writes after it: "{glue:text}`tc-dense` TFLOPs/s"
+PROSE_UNIT = re.compile(r"\{glue:text\}`([^`]+)`\s?([GTP]?FLOPs?(?:/s|/Byte)?)(?![A-Za-z])")
+
+
+def flop_after_integer_work(md_text: str, glued: dict) -> list[str]:
+    """The FLOP units a chapter's prose writes after a glued number of an integer dtype's work."""
+    return [m[0] for m in PROSE_UNIT.finditer(md_text)
+            if m[1] in glued and integer_work({k: v for k, v in glued[m[1]].items() if not k.startswith("image/")})]
+
+
 def flop_beside_integer_work(glued: dict) -> list[str]:
     """What a chapter's glued values (their records and shown numbers) write in FLOP units for a quantity of an
     integer dtype's work: a record whose chain takes an INT8 element size or peak, in its own unit, the unit of an
@@ -210,6 +231,10 @@ def flop_beside_integer_work(glued: dict) -> list[str]:
             chain = _origins(what, recs, memo) if kind == "derived" and what in recs else {x["origin"]}
             if FLOAT_UNIT.search(x["unit"]) and not any(FLOAT_ORIGIN.match(o) for o in chain):
                 found.append(f"{x['symbol']} ({x['name']}) in {x['unit']}, beside {r['symbol']}")
+    for key, r in recs.items():   # the converse: a float dtype's work (its chain takes a float dtype alone) in OPs
+        chain = _origins(key, recs, memo)
+        if key not in integer and any(FLOAT_ORIGIN.match(o) for o in chain) and INTEGER_UNIT.fullmatch(r["unit"]):
+            found.append(f"{r['symbol']} ({r['name']}) in {r['unit']}, of a float dtype's work")
     for entry in entries:
         if entry["of"] in integer and any(FLOAT_UNIT.search(str(entry.get(k, ""))) for k in ("unit", "cell")):
             found.append(f"{recs[entry['of']]['symbol']} shown as {entry.get('cell') or entry['shown']} {entry['unit']}")
@@ -218,8 +243,8 @@ def flop_beside_integer_work(glued: dict) -> list[str]:
 
 def test_no_page_writes_flops_beside_integer_work(course):
     """Over every chapter run for the term (in-process, as `make refresh` runs it), no number of an integer dtype's
-    work is written in FLOPs, FLOPs/s, TFLOPs/s or FLOPs/Byte: records, their inputs, and the unit a number is shown
-    with (issue 55: the FlashAttention note's records, week 3's per-element table, ①'s dtype table). A float
+    work is written in FLOPs, FLOPs/s, TFLOPs/s or FLOPs/Byte: records, their inputs, the unit a number is shown
+    with, and the unit the chapter's prose writes after it (issue 55: the FlashAttention note's records, week 3's per-element table, ①'s dtype table). A float
     quantity the page states apart from the term (a paper's FP16 rate, a peak tagged FP32) keeps FLOPs."""
     if not fmt.integer_dtype(course.week4.dtype):
         pytest.skip("a floating-point term: every FLOP is its own")
@@ -231,6 +256,9 @@ def test_no_page_writes_flops_beside_integer_work(course):
         if md.stem == "measured":   # (the measured page states its own GPUs' dtypes; not this term's work)
             continue
         glued = editions.recompute(md, course_path=course.path)
+        prose = flop_after_integer_work(md.read_text(encoding="utf-8"), glued)
+        if prose:
+            wrong[f"{md.stem} (prose)"] = prose
         for name, bundle in glued.items():
             said = flop_beside_integer_work({k: v for k, v in bundle.items() if not k.startswith("image/")})
             if said:

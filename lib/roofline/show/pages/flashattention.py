@@ -694,7 +694,7 @@ def tf32_discussion(note, b: int) -> dict:
     """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
     preset, N_w, K_w = note.preset, note.gemm.N, note.gemm.K
     s = note.catalog.bytes_per("FP32")
-    src = gemm_sources(note)
+    src = {**gemm_sources(note), why.WORK: "FP32", ("s", s): "toml:dtypes.FP32"}   # FP32 (and TF32) work, 4 Byte
     cost = gemm.gemm(b, N_w, K_w, s, rows="b")
     out = {"q-tf-b": why.var("b", b, src), "q-tf-I": why.decimal(cost.derivation("I"), 1, src)}
     if "TF32" not in preset.peak:

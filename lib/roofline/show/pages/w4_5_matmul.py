@@ -356,7 +356,7 @@ def flops_section(w4) -> dict:
     src = why.sources(w4)
     per_fma = named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3)   # FLOPs per FMA (one FMA is this many)
     return {"common": common(w4, base), "t-compute": why.ms(base.timing.derivation("t_compute"), 3, src),
-            "fma-flops": why.integer(per_fma, src)}
+            "fma-flops": why.integer(per_fma, src), "unit-work": ko.units(w4.dtype)["unit-work"]}
 
 
 def no_reuse_section(w4) -> dict:
