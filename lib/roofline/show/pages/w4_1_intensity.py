@@ -215,9 +215,12 @@ def exercises(w4) -> ex.Exercises:
     n = ex.number(N1)
     steps2 = [ex.derived(gemv.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(gemv.derivation("Q"), "Byte"),
               ex.derived(gemv.derivation("I"), fmt.unit("FLOPs/Byte", d2))]
-    ideal = kernels.matmul_ideal(N1, s2, s)
-    steps3 = [ex.derived(ideal.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(ideal.derivation("Q"), "Byte"),
-              ex.derived(ideal.derivation("I"), fmt.unit("FLOPs/Byte", d2))]   # the inputs' type does the work
+    # ①-3's mixed precision: narrow inputs, a wider (or as wide) stored output — d2 in and the week's dtype out, or
+    # the week's dtype in and d2 out when d2 is the wider (an INT8 week: INT8 in, FP32 out)
+    (d_in, s_in), (d_out, s_out) = ((d2, s2), (dtype, s)) if s2 <= s else ((dtype, s), (d2, s2))
+    ideal = kernels.matmul_ideal(N1, s_in, s_out)
+    steps3 = [ex.derived(ideal.derivation("F"), fmt.unit("FLOPs", d_in)), ex.derived(ideal.derivation("Q"), "Byte"),
+              ex.derived(ideal.derivation("I"), fmt.unit("FLOPs/Byte", d_in))]   # the inputs' type does the work
     cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s, dtype=dtype)
     t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
     machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', dtype)}, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
@@ -227,7 +230,7 @@ def exercises(w4) -> ex.Exercises:
               "bits-bytes": _gemv(N1, 8 * s2), "dtype-other": _gemv(N1, s),
               "vector-reread": Cost(gemv.F, gemv.Q_read + s2 * (N1 - 1) * N1, gemv.Q_write)}
     wrong3 = {"c-write": Cost(ideal.F, ideal.Q_read, 0), "fma-one": Cost(ideal.F // 2, ideal.Q_read, ideal.Q_write),
-              "mixed-dtype": kernels.matmul_ideal(N1, s2, s2), "c-read": Cost(ideal.F, ideal.Q_read + ideal.Q_write, ideal.Q_write)}
+              "mixed-dtype": kernels.matmul_ideal(N1, s_in, s_in), "c-read": Cost(ideal.F, ideal.Q_read + ideal.Q_write, ideal.Q_write)}
     wrong4 = ex.matmul_variants(N1, T_small, s)
     return ex.Exercises("①", (
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
@@ -241,10 +244,11 @@ def exercises(w4) -> ex.Exercises:
                  given=ex.given(kernel="GEMV", n=N1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
                                    lambda c: c.I, GEMV_HINTS, dtype=d2)),
-        ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
-                 "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)],
-                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s, dtype_in=d2, dtype_out=dtype),
-                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS, dtype=d2)),
+        ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d_in, s_in)}, 출력 C는 {ex.dtype_text(d_out, s_out)}인 {ex.shape(N1)} 행렬곱에서 "
+                 "A와 B를 HBM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d_in)],
+                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3),
+                 given=ex.given(N=N1, s_in=s_in, s_out=s_out, dtype_in=d_in, dtype_out=d_out),
+                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS, dtype=d_in)),
         ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "
                  "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,
