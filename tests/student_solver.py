@@ -68,11 +68,19 @@ def dtype_bytes(text: str, nth: int = 0) -> int:
 
 def rates(text: str) -> tuple[Fraction, Fraction]:
     """P and BW of "P = 20 × 10¹² FLOPs/s, BW = 1 × 10¹² Byte/s" or "P = 989.4 TFLOPs/s, … BW = 3.35 TB/s"."""
+    return peak(text), bandwidth(text)
+
+
+def peak(text: str) -> Fraction:
+    """P of "P = 20 × 10¹² FLOPs/s" or "P = 989.4 TFLOPs/s"."""
     P = _find(r"P = ([\d.,]+(?: × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?) ?(TFLOPs/s|FLOPs/s|TOPS|OPs/s)", text, "P")
+    return power(P[1]) if "×" in P[1] else num(P[1]) * (TERA if P[2].startswith("T") else 1)
+
+
+def bandwidth(text: str) -> Fraction:
+    """BW of "BW = 1 × 10¹² Byte/s" or "BW = 3.35 TB/s"."""
     BW = _find(r"BW = ([\d.,]+(?: × 10[⁰¹²³⁴⁵⁶⁷⁸⁹]+)?) ?(TB/s|Byte/s)", text, "BW")
-    P_ = power(P[1]) if "×" in P[1] else num(P[1]) * (TERA if P[2].startswith("T") else 1)
-    BW_ = power(BW[1]) if "×" in BW[1] else num(BW[1]) * (TERA if BW[2] == "TB/s" else 1)
-    return P_, BW_
+    return power(BW[1]) if "×" in BW[1] else num(BW[1]) * (TERA if BW[2] == "TB/s" else 1)
 
 
 def Q_tiled(N, s, T=None, s_out=None) -> Fraction:
@@ -164,12 +172,13 @@ def solve_question(sheet, key: str):
             return max(SLIP.fma * N**3 / P, Q_tiled(N, s, T) / BW) * 1000
         if key == "⑤-2":
             return Q_tiled(N, s) / BW * 1000
+        P, BW = rates(own)   # ⑤-3, ⑤-4: the other dtype's own peak, as they state it
         R = P / BW
         if key == "⑤-3":
             return 2 * s * N * R / (2 * N - R * s)
         return _bound(I_tiled(N, s, _T(own)) < R)
     if k == "3주":
-        P, BW = rates(sheet.question("3주-1").text)
+        BW = bandwidth(sheet.question("3주-1").text)
         if key == "3주-3":
             C = num(_find(r"메모리 ([\d,]+) Byte", own, "capacity")[1])
             return Fraction(math.floor(C / (3 * dtype_bytes(own))))
@@ -177,6 +186,7 @@ def solve_question(sheet, key: str):
         s = dtype_bytes(own)
         if key == "3주-1":
             return 3 * s * L / BW * 1000
+        P = peak(own)   # 3주-2, 3주-4 state the week's dtype's P (BW: 3주-1's, "같은 하드웨어")
         if key == "3주-2":
             return max(2 * L / P, 4 * s * L / BW) * 1000
         f = num(_find(r"원소마다 ([\d,]+) (?:FL)?OPs", own, "f")[1])

@@ -86,7 +86,8 @@ def test_matmul_page_follows_the_live_parameters(course, cases):
 def test_matmul_wording():
     md = (CHAPTERS / "w4_5_matmul.md").read_text(encoding="utf-8")
     g = seed_page("w4_5_matmul")
-    assert "FLOPs 둘로" not in md and "{glue:text}`fma-flops` FLOPs로" in md and g["fma-flops"] == "2"
+    assert "FLOPs 둘로" not in md and "{glue:text}`fma-flops` {glue:text}`unit-work`로" in md and g["fma-flops"] == "2"
+    assert g["unit-work"] == "FLOPs"   # (seed: FP32; OPs for an integer dtype)
     assert "threshold-text" not in md and "≈ 80.789이다" not in g["threshold-tiles"]
     assert g["regimes"] == "메모리 한계인 경우는 재사용 없음·T = 32·T = 64이고, 연산 한계인 경우는 T = 128이다"
     assert r"\mathbb{R}^{4096 \times 4096}" in g["problem"]

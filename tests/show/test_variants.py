@@ -262,9 +262,23 @@ def test_the_rules_refuse_what_the_audit_found(course):
                   if d != "FP32" and p.peak[d] not in p.cuda.values() and not d.startswith("INT") and d != "TF32")
     vector = week3_vector_add.exercises(w3.with_(hardware=tensor[0], dtype=tensor[1]))
     assert any("CUDA Core" in why for why in V.broken(w3, vector))                 # a Tensor Core P for a vector add
-    if "FP8" in course.catalog.dtypes:
-        narrow = w4_1_intensity.exercises(w4.with_(dtype="FP8", hardware="H100_SXM"))
-        assert any("①-3" in why for why in V.broken(w4, narrow))                  # FP32 in, FP8 out
+    if "FP8" in course.catalog.dtypes:   # ①-3 of an FP8 (or INT8) week: FP8 in, a wider output (issue 55), never
+        narrow = w4_1_intensity.exercises(w4.with_(dtype="FP8", hardware="H100_SXM"))   # FP32 in, FP8 out
+        q = narrow.question("①-3")
+        cat = course.catalog
+        assert cat.bytes_per(q.params["dtype_in"]) <= cat.bytes_per(q.params["dtype_out"])
+        assert not any("①-3" in why for why in V.broken(w4, narrow))
+        from roofline.show import exercises as ex
+
+        wide_in = ex.Question("x", "FP32 입력, FP8 출력", q.value, q.unit, "", given=ex.given(dtype_in="FP32", dtype_out="FP8"))
+        assert V.stored_types(w4, wide_in)                                          # the rule still refuses it
+    from dataclasses import replace
+
+    from roofline.show.pages import w4_5_matmul
+
+    sheet5 = w4_5_matmul.exercises(w4)   # ⑤-3 as it read before issue 55: another dtype, the week's P unstated
+    q5 = sheet5.question("⑤-3")
+    assert not V.stated_peak(sheet5, q5) and V.stated_peak(sheet5, replace(q5, text="같은 FP16 행렬곱에서 T*는?"))
     tf32 = w4_1_intensity.exercises(w4.with_(dtype="TF32", hardware="H100_SXM"))
     assert any("TF32" in why for why in V.broken(w4, tf32))
     gddr = next(k for k, p in course.catalog.presets.items() if not p.memory.startswith("HBM") and "FP16" in p.peak)

@@ -791,6 +791,20 @@ def other_dtype(catalog, dtype: str, avoid=()) -> str:
     return next((n for n in names if catalog.dtypes[n] not in avoid), names[0] if names else dtype)
 
 
+def compared_dtype(preset, catalog, dtype: str) -> tuple[str, Fraction | None]:
+    """The second dtype of a question that runs a matmul in another dtype on the same machine, with the peak it is
+    judged with: of another element size than `dtype`, a floating-point one first (FP16, BF16, FP32; an integer one
+    counts other work, OPs), a storage type (TF32 is not one), and one `preset` has a peak for — its own P, never
+    `dtype`'s. (`other_dtype`, None) when the preset has a peak for no such dtype (the course's virtual hardware,
+    FP32 alone): the question then states the P it takes as an assumption."""
+    s = catalog.bytes_per(dtype)
+    names = [n for n in dict.fromkeys(("FP16", "BF16", "FP32", *catalog.dtypes))
+             if n in catalog.dtypes and catalog.dtypes[n] != s and n != "TF32"]
+    names.sort(key=fmt.integer_dtype)   # (stable: the order above among floats, then integers)
+    found = next((n for n in names if n in preset.peak), None)
+    return (found, preset.peak[found]) if found else (other_dtype(catalog, dtype), None)
+
+
 def other_size(catalog, dtype: str) -> int:
     """The element size of `other_dtype`: what a student who took the problem's dtype for the other common one uses."""
     return catalog.bytes_per(other_dtype(catalog, dtype))

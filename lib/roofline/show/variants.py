@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+import re
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction
@@ -281,7 +282,27 @@ RULES = (stored_types, work_units, element_wise_peak, on_chip_fits, memory_named
 def broken(problem, sheet: ex.Exercises) -> list[str]:
     """What the variant's questions say that the pages call invalid (empty when it keeps every rule)."""
     found = [f"{q.key}: {why}" for q in sheet.questions for rule in RULES if (why := rule(problem, q))]
+    found += [f"{q.key}: {why}" for q in sheet.questions if (why := stated_peak(sheet, q))]
     return found + [f"계산표: {why}" for why in _sheet_rules(problem, sheet)]
+
+
+_STATED_P = re.compile(r"(?:P(?: =|:)|최대) ([0-9][0-9,]*(?:\.[0-9]+)?)(?: × 10([⁰¹²³⁴⁵⁶⁷⁸⁹]+))? ?(T?)")
+_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
+
+
+def stated_peak(sheet: ex.Exercises, q) -> str | None:
+    """A question judged with a peak P (`Question.given`) states it — "P = 121 × 10¹² FLOPs/s", "P = 989.4 TFLOPs/s",
+    "FP16 최대 989.4 TFLOPs/s" — in its text, in a question it names by key ("②-1의 행렬곱") or in the worksheet's
+    problem: a second dtype's question is never judged with a P it does not say (issue 55)."""
+    P = q.params.get("P")
+    if P is None:
+        return None
+    cited = [other.text for other in sheet.questions if other.key != q.key and other.key in q.text]
+    for m in _STATED_P.finditer(" ".join([q.text, *cited, sheet.statement_text])):
+        value = Fraction(m[1].replace(",", "")) * 10 ** int((m[2] or "0").translate(_DIGITS))
+        if value * (10**12 if m[3] else 1) == Fraction(P):
+            return None
+    return f"채점하는 P = {ex.rate(P)}를 문제가 말하지 않는다"
 
 
 def _sheet_rules(problem, sheet: ex.Exercises) -> list[str]:

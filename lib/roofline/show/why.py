@@ -178,9 +178,9 @@ def _named(symbol: str, src: dict) -> tuple[str, str]:
     formula have two symbols (Q_Flash(2d)/Q_Flash(d), never Q_Flash / Q_Flash). A symbol with no name is an error:
     every symbol that reaches a panel is named (a page gives its own in `src`)."""
     work = src.get(WORK, "")   # the page's dtype: a unit of work as it counts it (OPs/s for INT8, `fmt.unit`)
-    if ("name", symbol) in src:
-        name, unit = src[("name", symbol)]
-        return name, fmt.unit(unit, work)
+    if ("name", symbol) in src:   # (name, unit), or (name, unit, dtype): a quantity of that dtype's work, not the page's
+        name, unit, *of = src[("name", symbol)]
+        return name, fmt.unit(unit, of[0] if of else work)
     if symbol in NAMES:
         name, unit = NAMES[symbol]
         return name, fmt.unit(unit, work)

@@ -83,6 +83,7 @@ def sources(note) -> dict:
     src[("name", "M")] = ("SRAM에 담기는 원소 수", "원소")   # the note's M (not week 4's rows of C)
     src[("name", "d")] = ("헤드 차원", "")
     src[("name", "N")] = ("시퀀스 길이", "토큰")   # the note's N (the GEMM sections' N: GEMM_NAMES)
+    src[why.WORK] = dtype   # the note's quantities count its dtype's work (OPs for INT8); sections of another say so
     return src
 
 
@@ -93,6 +94,7 @@ def gpt3(note) -> dict:
     model = transformer.Transformer.from_table(note.gpt3)
     src = sources(note)
     src[("name", "d")] = ("모델 차원 d_model", "")   # here d is d_model
+    src.pop(why.WORK)   # a model's FLOPs per token, as Kaplan et al. count them: no dtype's work
     plain, causal = transformer.share_terms(model), transformer.share_terms(model, causal=True)
     flops = transformer.layer_terms(model)
     rows = [(ko.PART[name], why.percent(plain[name], 1, src), why.percent(causal[name], 1, src),
@@ -121,7 +123,7 @@ def gpt3(note) -> dict:
 def matmul_section(note) -> dict:
     big, m = note.gemm.N, note.measure
     src = {**why.NOTE_NAMES, **sources(note), **GEMM_NAMES, "N": "toml:note.gemm.N",
-           "P_FP32": f"toml:presets.{note.hardware}.peak.FP32"}
+           "P_FP32": f"toml:presets.{note.hardware}.peak.FP32", why.WORK: "FP32"}   # FP32 work
     N = var("N", big)
     P32 = var("P_FP32", note.preset.P("FP32"))
     F = named("F", 2 * N**3)
@@ -491,10 +493,10 @@ def tensor_core(note) -> dict:
     for name in preset.peak:
         src[f"P_{name}"] = f"toml:presets.{hw}.peak.{name}"
         src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
-        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", fmt.unit("FLOPs/s", name))
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s", name)
     for name in a100.peak:
         src[f"P_{name},A100"] = f"toml:presets.A100_SXM.peak.{name}"
-        src[("name", f"P_{name},A100")] = (f"A100 {name} 최대 연산 성능", fmt.unit("FLOPs/s", name))
+        src[("name", f"P_{name},A100")] = (f"A100 {name} 최대 연산 성능", "FLOPs/s", name)
     for key in ("m", "n", "k", "tc_per_SM", "tc_flops", "cuda_per_SM", "cuda_flops"):
         src[key] = f"toml:note.tensor_core.{key}"
     src["SMs"] = f"toml:presets.{hw}.SMs"
@@ -502,7 +504,8 @@ def tensor_core(note) -> dict:
     BW = var("BW", preset.BW)
     # the FP32 row's own ratio divides by the baseline under its own symbol (P_FP32 / P_기준, not P_FP32 / P_FP32)
     src["P_기준"] = f"toml:presets.{hw}.peak.FP32"
-    src[("name", "P_기준")] = ("비교 기준인 FP32 최대 연산 성능", "FLOPs/s")
+    src[("name", "P_기준")] = ("비교 기준인 FP32 최대 연산 성능", "FLOPs/s", "FP32")
+    src[why.WORK] = TC_DTYPE   # the per-clock counts (tc_flops, an MMA's) are FP16's FLOPs: course.toml's note
     base = {name: var("P_기준", preset.P("FP32")) if name == "FP32" else P["FP32"] for name in P}
     rows = []
     for name, P_ in P.items():
@@ -515,6 +518,7 @@ def tensor_core(note) -> dict:
     m_, n_, k_ = var("m", tc.m), var("n", tc.n), var("k", tc.k)
     mma = named("MMA의 MAC", m_ * n_ * k_)
     sm_tc_, sm_cuda_ = gemm.per_clock_terms(tc)
+    clocked = TC_DTYPE if TC_DTYPE in P else dtype   # the peak whose work tc_flops counts: the clock solved from it
     ratio = lambda a, b, digits: why.ratio(named(f"{a.symbol}/{b.symbol}", a / b), digits, src)   # noqa: E731
     a100_tf32, a100_fp32 = var("P_TF32,A100", a100.P("TF32")), var("P_FP32,A100", a100.P("FP32"))
     return {
@@ -528,12 +532,13 @@ def tensor_core(note) -> dict:
         "cuda-flops": why.var("cuda_flops", tc.cuda_flops, src),
         "sm-tc": why.integer(sm_tc_, src), "sm-cuda": why.integer(sm_cuda_, src), "sm-ratio": ratio(sm_tc_, sm_cuda_, 0),
         # peak = SMs × FLOPs per clock × clock  →  the clock solved backwards (GHz)
-        "clock-tc": why.shown(c := gemm.clock_term(P[dtype], preset.SMs, sm_tc_), fmt.decimal(c.value / 10**9, 2), src,
+        "clock-tc": why.shown(c := gemm.clock_term(P[clocked], preset.SMs, sm_tc_), fmt.decimal(c.value / 10**9, 2), src,
                               digits=2, scale=Fraction(1, 10**9), unit="GHz"),
         "clock-cuda": why.shown(c := gemm.clock_term(P["FP32"], preset.SMs, sm_cuda_), fmt.decimal(c.value / 10**9, 2),
                                 src, digits=2, scale=Fraction(1, 10**9), unit="GHz"),
-        "tc-dense": tera_number(P[dtype], 1, src),
-        "tc-sparse": tera_number(var(f"P_{dtype},희소", preset.sparse[dtype]), 1, src) if dtype in preset.sparse else "–",
+        "tc-dense": tera_number(P[dtype], 1, src, dtype),
+        "tc-sparse": tera_number(var(f"P_{dtype},희소", preset.sparse[dtype]), 1, src, dtype) if dtype in preset.sparse else "–",
+        "tc-clock-dtype": clocked, "tc-clock-ratio": ratio(P[clocked], P["FP32"], 1),
         "tc-fp32": tera_number(P["FP32"], 1, src), "tc-ratio": ratio(P[dtype], P["FP32"], 1),
         "tf32-ratio": ratio(P["TF32"], P["FP32"], 1) if "TF32" in preset.peak else "–",
         "tf32-ratio-a100": ratio(a100_tf32, a100_fp32, 0), "a100": a100.name,
@@ -547,6 +552,11 @@ SCALING_BOOK_GPUS = "cite:scalingbook, How to Think About GPUs 장"   # large-ma
 # the H100's ridge 1e15 / 3.35e12 = 298 is the rooflines chapter's last problem (the GPU chapter's own quiz says 295)
 SCALING_BOOK_RIDGE = "cite:scalingbook, All About Rooflines 장, Problem 5 (Memory Rooflines for GPUs)"
 MANTISSA_FIGURE = "cite:nvidia-a100, 그림 9 TensorFloat-32 (TF32): FP32 가수 23비트, TF32 가수 10비트"
+
+
+TC_DTYPE = "FP16"   # the dtype whose FLOPs course.toml's note.tensor_core counts per clock ("dense FP16 … FLOPs")
+QUOTED_DTYPE = "FP16"
+PAPER_DTYPE = "FP16"   # FlashAttention-2 and -3 report FP16 FLOPs/s (their abstracts: A100, H100)   # the dtype of the quoted GEMM claims (t_주장, R_주장, the batch table): FP16 on an H100
 
 
 def gemm_sources(note) -> dict:
@@ -563,15 +573,15 @@ def gemm_sources(note) -> dict:
         src[("P", value)] = f"toml:presets.{hw}.peak.{name}"
     for name in note.preset.sparse:
         src[f"P_{name},희소"] = f"toml:presets.{hw}.sparse.{name}"
-        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", fmt.unit("FLOPs/s", name))
+        src[("name", f"P_{name},희소")] = (f"{name} 2:4 희소 최대 연산 성능", "FLOPs/s", name)
     src[("name", "η_lo")] = ("큰 cuBLAS GEMM 효율의 하한", "")
     src[("name", "η_hi")] = ("큰 cuBLAS GEMM 효율의 상한", "")
     src[("name", "η_SB,lo")] = ("Scaling Book 효율의 하한", "")
     src[("name", "η_SB,hi")] = ("Scaling Book 효율의 상한", "")
-    src[("name", "I*_SB")] = ("Scaling Book의 H100 분기점", "FLOPs/Byte")
+    src[("name", "I*_SB")] = ("Scaling Book의 H100 분기점", "FLOPs/Byte", "BF16")   # (its bf16 peak over HBM)
     src[("name", "t_주장")] = ("인용되는 시간", "s")
-    src[("name", "R_주장")] = ("인용되는 성능", "FLOPs/s")
-    src[("name", "R_표")] = ("인용 표의 성능", "FLOPs/s")
+    src[("name", "R_주장")] = ("인용되는 성능", "FLOPs/s", QUOTED_DTYPE)
+    src[("name", "R_표")] = ("인용 표의 성능", "FLOPs/s", QUOTED_DTYPE)
     src[("name", "b_표")] = ("인용 표의 배치 크기", "")
     return src
 
@@ -605,7 +615,7 @@ def gemm_roofline(note) -> dict:
         R = r.timing.derivation("R_roof")
         return (why.var("b", r.b, src), grouped(r.cost.derivation("I"), 1, src),
                 why.shown(R, fmt.decimal(r.timing.R_roof / 10**12, 1), src, digits=1, scale=Fraction(1, 10**12),
-                          unit="TFLOPs/s"),
+                          unit=fmt.unit("TFLOPs/s", dtype)),
                 why.percent(named("R_roof/P", R / P_), 1, src),
                 why.shown(t := r.timing.derivation("t_ideal"), fmt.decimal(t.value * 10**6, 2), src, digits=2,
                           scale=10**6, unit="µs"),
@@ -630,11 +640,16 @@ def gemm_roofline(note) -> dict:
     gemv_R = gemv_t.derivation("R_roof")
     sparse = var(f"P_{dtype},희소", preset.sparse[dtype]) if dtype in preset.sparse else None
     weight = named("s·K·N", s_ * K_ * N_)
+    claimed = QUOTED_DTYPE if QUOTED_DTYPE in preset.peak else dtype
+    hw_c, s_c = preset.roofline(claimed), note.catalog.bytes_per(claimed)
+    P_c = hw_c.derivation("P")
+    src_c = {**src, why.WORK: claimed, ("P", hw_c.P): f"toml:presets.{note.hardware}.peak.{claimed}",
+             ("s", s_c): f"toml:dtypes.{claimed}"}
     return {
         "batch-table": tables.markdown(["b", "I(b)", f"상한 ({fmt.unit('TFLOPs/s', dtype)})", "최대 대비", "하한 (µs)", "제한 자원"],
                                        rows, "rrrrrl"),
         "unit-rate": ko.units(dtype)["unit-rate"], "unit-I": ko.units(dtype)["unit-I"],
-        "ridge": why.decimal(ridge_, 1, src), "P-dense": tera_number(P_, 1, src),
+        "ridge": why.decimal(ridge_, 1, src), "P-dense": tera_number(P_, 1, src, dtype),
         "bw": why.shown(BW_, fmt.number(preset.BW / 10**12, 2), src, digits=2, scale=Fraction(1, 10**12), unit="TB/s"),
         "dtype": dtype, "s": why.var("s", s, src),
         "b-star": why.decimal(b_star_, 1, src) if b_star is not None else "없음",
@@ -642,7 +657,7 @@ def gemm_roofline(note) -> dict:
         "I-formula": Math(rf"I(b) = \frac{{2bKN}}{{s\,(bK + KN + bN)}} = "
                           rf"\frac{{{a}\,b}}{{{'' if c == 1 else c}b + {e}}}"),
         "gemm-N": why.var("N", N_w, src), "gemm-K": why.var("K", K_w, src),
-        "sq-F": why.giga(F_sq_, 1, src), "sq-I": grouped(gemm.gemm(N_w, N_w, K_w, s).derivation("I"), 1, {**src, "M": "toml:note.gemm.N"}),
+        "sq-F": why.giga(F_sq_, 1, src), "unit-giga": fmt.unit("GFLOPs", dtype), "sq-I": grouped(gemm.gemm(N_w, N_w, K_w, s).derivation("I"), 1, {**src, "M": "toml:note.gemm.N"}),
         "sq-tmin": why.ms(named("t_compute", F_sq_ / P_), 3, src),
         "cublas-eff": share_range(lo, hi, src),
         "sq-treal": ms_range(named("t", F_sq_ / (P_ * hi)), named("t", F_sq_ / (P_ * lo)), src),
@@ -651,21 +666,25 @@ def gemm_roofline(note) -> dict:
         "sq-shape": why.around(why.var("N", N_w, src), f"{fmt.integer(N_w)}×{fmt.integer(N_w)}"),
         "w-shape": why.around(why.var("K", K_w, src), f"{fmt.integer(K_w)}×{fmt.integer(N_w)}"),
         "claim-ms": why.ms(claim_t, 1, src), "claim-tera": tera_number(claim_rate, 1, src),
-        "claim-implied": why.shown(ci := named("F/t_주장", F_sq_ / claim_t), fmt.decimal(ci.value / 10**12, 1), src,
-                                   digits=1, scale=Fraction(1, 10**12), unit="TFLOPs/s"),
-        "claim-vs-dense": "넘는다" if claim_rate.value > hw.P else "넘지 않는다",
+        # the quoted claims are about a QUOTED_DTYPE GEMM: judged against that dtype's peak, counted in its units
+        "claim-dtype": claimed, "claim-dense": tera_number(P_c, 1, src_c, claimed),
+        "claim-implied": why.shown(ci := named("F/t_주장", F_sq_ / claim_t), fmt.decimal(ci.value / 10**12, 1), src_c,
+                                   digits=1, scale=Fraction(1, 10**12), unit=fmt.unit("TFLOPs/s", claimed)),
+        "claim-unit": fmt.unit("TFLOPs/s", claimed),
+        "claim-vs-dense": "넘는다" if claim_rate.value > P_c.value else "넘지 않는다",
+        "claim-tmin": why.ms(named("t_compute", F_sq_ / P_c), 3, src_c),
         "sb-eff": share_range(sb_lo, sb_hi, src),
-        "sb-treal": ms_range(named("t", F_sq_ / (P_ * sb_hi)), named("t", F_sq_ / (P_ * sb_lo)), src),
+        "sb-treal": ms_range(named("t", F_sq_ / (P_c * sb_hi)), named("t", F_sq_ / (P_c * sb_lo)), src_c),
         "sb-ridge": why.var("I*_SB", gemm.SCALING_BOOK_RIDGE, src),
         "gemv-R": why.tera(gemv_R, 1, src), "gemv-share": why.percent(named("R_roof/P", gemv_R / P_), 2, src),
         "ridge-sparse": why.decimal(named("I*_희소", sparse / BW_), 1, src) if sparse is not None else "–",
-        "P-sparse": tera_number(sparse if sparse is not None else P_, 1, src),
+        "P-sparse": tera_number(sparse if sparse is not None else P_, 1, src, dtype),
         "align": why.var("align", note.tensor_core.align, src),
         "q-b": why.var("b", last.b, src), "q-b-I": why.decimal(last.cost.derivation("I"), 1, src),
         "q-b-share": why.percent(named("R_roof/P", last.timing.derivation("R_roof") / P_), 1, src),
         "q-b-bound": ko.particle(ko.bound(last.timing), "이다/다"),
         "q-b-weight": why.percent(named("s·K·N/Q", weight / last.cost.derivation("Q")), 1, src),
-        **claimed_gap(sweep, src),
+        **claimed_gap(gemm.batch_sweep(note.gemm.batches, N_w, K_w, hw_c, s_c), src_c),
         **tf32_discussion(note, last.b),
         "w4-Tstar": why.decimal(T_star_, 1, src) if T_star_ is not None else "없음",
         "fig-gemm-batch": batch_figure(note),
@@ -676,7 +695,7 @@ def tf32_discussion(note, b: int) -> dict:
     """The discussion "TF32": the batch-b GEMM in FP32 on CUDA Cores and on TF32 Tensor Cores (same 4 Byte)."""
     preset, N_w, K_w = note.preset, note.gemm.N, note.gemm.K
     s = note.catalog.bytes_per("FP32")
-    src = gemm_sources(note)
+    src = {**gemm_sources(note), why.WORK: "FP32", ("s", s): "toml:dtypes.FP32"}   # FP32 (and TF32) work, 4 Byte
     cost = gemm.gemm(b, N_w, K_w, s, rows="b")
     out = {"q-tf-b": why.var("b", b, src), "q-tf-I": why.decimal(cost.derivation("I"), 1, src)}
     if "TF32" not in preset.peak:
@@ -1023,7 +1042,10 @@ def papers(note) -> dict:
     short = {"FlashAttention": "FA1", "FlashAttention-2": "FA2", "FlashAttention-3": "FA3"}
     bib = {"FlashAttention": "dao2022flashattention", "FlashAttention-2": "dao2023flashattention2",
            "FlashAttention-3": "shah2024flashattention3"}
-    src = {**why.NOTE_NAMES, **sources(note), "P_A100": f"toml:presets.A100_SXM.peak.{dtype}"}
+    # the papers' rates are FP16 FLOPs/s (PAPER_DTYPE): against that dtype's peak, never the note's own dtype's
+    paper_dtype = PAPER_DTYPE if PAPER_DTYPE in preset.peak and PAPER_DTYPE in a100.peak else dtype
+    src = {**why.NOTE_NAMES, **sources(note), "P_A100": f"toml:presets.A100_SXM.peak.{paper_dtype}",
+           why.WORK: paper_dtype, "P": f"toml:presets.{note.hardware}.peak.{paper_dtype}"}
     src[("name", "논문 값")] = ("논문이 보고한 값", "")
 
     def claim(c):
@@ -1053,10 +1075,11 @@ def papers(note) -> dict:
            ("name", "η_FA1,상한"): ("FA1이 A100 최대 성능에서 낸 비율의 상한", "")}
     return {
         "paper-table": tables.markdown(["논문", "값", "결과"], rows, "lrl"),
-        "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(dtype))), 1,
+        "paper-dtype": paper_dtype,
+        "fa3-share": why.percent(named("R_FA3/P", (r3 := var("R_FA3", fa3.low)) / var("P", preset.P(paper_dtype))), 1,
                                  {**src, "R_FA3": "cite:shah2024flashattention3, 초록"}),
         "fa3-tera": tera_number(r3, 6, {**src, "R_FA3": "cite:shah2024flashattention3, 초록"}),
-        "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(dtype))), 1,
+        "fa2-share": why.percent(named("R_FA2/P_A100", (r2 := var("R_FA2", fa2.low)) / var("P_A100", a100.P(paper_dtype))), 1,
                                  {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
         "fa2-tera": tera_number(r2, 6, {**src, "R_FA2": "cite:dao2023flashattention2, 초록"}),
         "fa1-share": why.sentence(

@@ -33,7 +33,17 @@ def vector_add(w4) -> dict:
     return {"vadd-eq": equation, "vadd-read": why.integer(named("Q_read/L", s_ + s_), src),
             "vadd-write": why.integer(named("Q_write/L", s_), src),
             "vadd-Q-per": why.integer(named("Q/L", s_ + s_ + s_), src), "s": why.integer(s_, src), "dtype": w4.dtype,
-            "unit-I": ko.units(w4.dtype)["unit-I"]}
+            "unit-I": ko.units(w4.dtype)["unit-I"], "unit-work": ko.units(w4.dtype)["unit-work"], "intensity-def": intensity_definition(w4.dtype)}
+
+
+def intensity_definition(dtype: str):
+    """The definition I = F/Q with its units, as `dtype` counts its work (`ko.units`: FLOPs and FLOPs/Byte, OPs and
+    OPs/Byte for an integer dtype)."""
+    from IPython.display import Math
+
+    u = ko.units(dtype)
+    return Math(rf"I = \frac{{F}}{{Q}} = \frac{{\text{{총 {u['unit-work']}}}}}{{\text{{DRAM에서 읽고 쓴 총 Byte}}}}"
+                rf" \quad [\text{{{u['unit-I']}}}]")
 
 
 def four_ways(w4, T: int) -> dict:
@@ -134,19 +144,37 @@ def intensity_figure(w4):
 
 def dtypes(w4, T: int, small: str = "FP16") -> dict:
     """The discussion's table: Q and I with the inputs, then also the output, in the `small` type, against w4's
-    type; and the ideal value N/(…) with the particles the sentence needs ("N/6은", "N/6이라고")."""
+    type; and the ideal value N/(…) with the particles the sentence needs ("N/6은", "N/6이라고"). When `small` is
+    not narrower than w4's type (INT8, FP8: nothing is), the narrow type is w4's and the other the wide one: w4's
+    inputs with a `small` output, then all in `small` (a stored output is never narrower than the inputs). I counts
+    the work of the inputs' type (`fmt.unit`: OPs/Byte for INT8), named in each cell when the rows differ."""
     N, s, half = w4.N, w4.s, w4.catalog.bytes_per(small)
-    variants = [(f"입력·출력 모두 {w4.dtype}", s, s), (f"입력만 {small}", half, s), (f"입력·출력 모두 {small}", half, half)]
+    if half < s:
+        variants = [(f"입력·출력 모두 {w4.dtype}", w4.dtype, s, s), (f"입력만 {small}", small, half, s),
+                    (f"입력·출력 모두 {small}", small, half, half)]
+    else:
+        variants = [(f"입력·출력 모두 {w4.dtype}", w4.dtype, s, s), (f"출력만 {small}", w4.dtype, s, half),
+                    (f"입력·출력 모두 {small}", small, half, half)]
     base = kernels.matmul_tiled(N, T, s, s)
     src = why.sources(w4, also=(small,))
+    units = {fmt.unit("FLOPs/Byte", d) for _, d, _, _ in variants}
     rows = []
-    for label, s_in, s_out in variants:
+    for label, d_in, s_in, s_out in variants:
         cost = kernels.matmul_tiled(N, T, s_in, s_out)
         I, I_base = cost.derivation("I"), base.derivation("I")
         ratio = named("I/I_base", named("I", I.term) / named("I_base", I_base.term))
-        rows.append((label, formulas.q_tiled(s_in, s_out), why.integer(cost.derivation("Q"), src),
-                     why.decimal(I, 6, src), why.shown(ratio, fmt.ratio(ratio.value), src, digits=2, unit="배")))
-    header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}", "I (FLOPs/Byte)", f"{w4.dtype} 대비 I"]
+        if d_in != w4.dtype:   # the same F in another dtype's units (FLOPs against OPs): the ratio is Q_base / Q
+            ratio = named("I/I_base", named("Q_base", base.derivation("Q").term) / named("Q", cost.derivation("Q").term))
+        row_src = {**src, why.WORK: d_in,   # the row's work in its inputs' units, the base's in w4's
+                   ("name", "I_base"): ("기준 자료형의 I", fmt.unit("FLOPs/Byte", w4.dtype)),
+                   ("name", "Q_base"): ("기준 자료형의 Q", "Byte")}
+        I_text = why.decimal(I, 6, row_src)
+        if len(units) > 1:
+            I_text = why.around(I_text, f"{I_text} {fmt.unit('FLOPs/Byte', d_in)}")
+        rows.append((label, formulas.q_tiled(s_in, s_out), why.integer(cost.derivation("Q"), src), I_text,
+                     why.shown(ratio, fmt.ratio(ratio.value), row_src, digits=2, unit="배")))
+    header = ["조건", "Q (Byte)", f"Q, N = {fmt.integer(N)}, T = {T}",
+              f"I ({next(iter(units))})" if len(units) == 1 else "I", f"{w4.dtype} 대비 I"]
     ideal = formulas.intensity_ideal(s, s)
     return {"table-dtypes": tables.markdown(header, rows, "llrrr"),
             "I-ideal-claim": ko.particle(ideal, "은/는"), "I-ideal-named": ko.particle(ideal, "이라고/라고")}
@@ -187,9 +215,12 @@ def exercises(w4) -> ex.Exercises:
     n = ex.number(N1)
     steps2 = [ex.derived(gemv.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(gemv.derivation("Q"), "Byte"),
               ex.derived(gemv.derivation("I"), fmt.unit("FLOPs/Byte", d2))]
-    ideal = kernels.matmul_ideal(N1, s2, s)
-    steps3 = [ex.derived(ideal.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(ideal.derivation("Q"), "Byte"),
-              ex.derived(ideal.derivation("I"), fmt.unit("FLOPs/Byte", d2))]   # the inputs' type does the work
+    # ①-3's mixed precision: narrow inputs, a wider (or as wide) stored output — d2 in and the week's dtype out, or
+    # the week's dtype in and d2 out when d2 is the wider (an INT8 week: INT8 in, FP32 out)
+    (d_in, s_in), (d_out, s_out) = ((d2, s2), (dtype, s)) if s2 <= s else ((dtype, s), (d2, s2))
+    ideal = kernels.matmul_ideal(N1, s_in, s_out)
+    steps3 = [ex.derived(ideal.derivation("F"), fmt.unit("FLOPs", d_in)), ex.derived(ideal.derivation("Q"), "Byte"),
+              ex.derived(ideal.derivation("I"), fmt.unit("FLOPs/Byte", d_in))]   # the inputs' type does the work
     cost4, (F4, Q4, _) = ex.matmul_steps(N1, T_small, s, dtype=dtype)
     t4, (tc4, tm4, _) = ex.time_steps(cost4, hw)
     machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', dtype)}, BW = {ex.rate(hw.BW)} Byte/s인 하드웨어"
@@ -199,7 +230,7 @@ def exercises(w4) -> ex.Exercises:
               "bits-bytes": _gemv(N1, 8 * s2), "dtype-other": _gemv(N1, s),
               "vector-reread": Cost(gemv.F, gemv.Q_read + s2 * (N1 - 1) * N1, gemv.Q_write)}
     wrong3 = {"c-write": Cost(ideal.F, ideal.Q_read, 0), "fma-one": Cost(ideal.F // 2, ideal.Q_read, ideal.Q_write),
-              "mixed-dtype": kernels.matmul_ideal(N1, s2, s2), "c-read": Cost(ideal.F, ideal.Q_read + ideal.Q_write, ideal.Q_write)}
+              "mixed-dtype": kernels.matmul_ideal(N1, s_in, s_in), "c-read": Cost(ideal.F, ideal.Q_read + ideal.Q_write, ideal.Q_write)}
     wrong4 = ex.matmul_variants(N1, T_small, s)
     return ex.Exercises("①", (
         ex.Question("①-1", f"{ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T1)} 출력 타일로 나눈다. 재사용은 타일 "
@@ -213,10 +244,11 @@ def exercises(w4) -> ex.Exercises:
                  given=ex.given(kernel="GEMV", n=N1, s=s2, dtype=d2),
                  mistakes=ex.named(wrong2, ("fma-one", "out-write", "vector-reread", "bits-bytes", "dtype-other"),
                                    lambda c: c.I, GEMV_HINTS, dtype=d2)),
-        ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d2, s2)}, 출력 C는 {ex.dtype_text(dtype, s)}인 {ex.shape(N1)} 행렬곱에서 "
-                 "A와 B를 DRAM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d2)],
-                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3), given=ex.given(N=N1, s_in=s2, s_out=s, dtype_in=d2, dtype_out=dtype),
-                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS, dtype=d2)),
+        ex.Question("①-3", f"입력 A·B는 {ex.dtype_text(d_in, s_in)}, 출력 C는 {ex.dtype_text(d_out, s_out)}인 {ex.shape(N1)} 행렬곱에서 "
+                 "A와 B를 DRAM에서 한 번씩만 읽고 C를 한 번 쓴다면 I는?", ideal.I, ex.UNITS[fmt.unit("FLOPs/Byte", d_in)],
+                 "I = 2N³ / (2·s_in·N² + s_out·N²)", tuple(steps3),
+                 given=ex.given(N=N1, s_in=s_in, s_out=s_out, dtype_in=d_in, dtype_out=d_out),
+                 mistakes=ex.named(wrong3, ("c-write", "fma-one", "mixed-dtype", "c-read"), lambda c: c.I, IDEAL_HINTS, dtype=d_in)),
         ex.Question("①-4", f"{machine}에서 {ex.shape(N1)} {ex.dtype_text(dtype, s)} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 "
                  "계산한다. 두 시간을 견주면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q_T/BW를 구해 긴 쪽을 본다", (F4, Q4, tc4, tm4, ex.bound_by_times(t4)), ex.BOUND_CHOICES,

@@ -359,7 +359,7 @@ def flops_section(w4) -> dict:
     src = why.sources(w4)
     per_fma = named("F/N³", base.cost.derivation("F") / var("N", w4.N) ** 3)   # FLOPs per FMA (one FMA is this many)
     return {"common": common(w4, base), "t-compute": why.ms(base.timing.derivation("t_compute"), 3, src),
-            "fma-flops": why.integer(per_fma, src)}
+            "fma-flops": why.integer(per_fma, src), "unit-work": ko.units(w4.dtype)["unit-work"]}
 
 
 def no_reuse_section(w4) -> dict:
@@ -573,24 +573,31 @@ VARIANTS = variants.Bounds("week4", variants.sides, variants.machines)
 
 def exercises(w4) -> ex.Exercises:
     """⑤ At another N and T: the ideal time, the no-reuse memory time in another dtype, the smallest T that
-    reaches the ridge in that dtype, and whether a small tile is memory- or compute-bound there."""
+    reaches the ridge in that dtype, and whether a small tile is memory- or compute-bound there. The other dtype
+    runs at its own peak on the same machine (`ex.compared_dtype`), and ⑤-3 and ⑤-4 state it."""
     hw, s, N, cat = w4.roofline, w4.s, w4.N, w4.catalog
     N5 = 3 * N // 2 if N % 2 == 0 else 3 * N
     T5 = ex.divisor_near(N5, 3 * min(w4.tiles), w4.tiles)
-    d2 = ex.other_dtype(cat, w4.dtype)
+    d2, P2 = ex.compared_dtype(w4.preset, cat, w4.dtype)
+    hw2 = hw if P2 is None else hw.with_(P=P2)   # d2's roofline: its own peak, the same BW
     s2 = cat.bytes_per(d2)
     machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', w4.dtype)}, BW = {ex.rate(hw.BW)} Byte/s"
+    # what ⑤-3 and ⑤-4 run d2 on: its own peak, or (no peak for it on the machine) the week's P, said to be assumed
+    machine2 = (f"{d2} 최대 연산 성능 P = {ex.rate(hw2.P)} {fmt.unit('FLOPs/s', d2)}, BW = {ex.rate(hw2.BW)} Byte/s인 "
+                "같은 하드웨어" if P2 is not None else
+                f"{d2}에도 P = {ex.rate(hw2.P)} {fmt.unit('FLOPs/s', d2)}를 그대로 쓴다고 가정하고 BW = "
+                f"{ex.rate(hw2.BW)} Byte/s인 같은 하드웨어")
     cost1, (F1, Q1, _) = ex.matmul_steps(N5, T5, s, dtype=w4.dtype)
     t1, times1 = ex.time_steps(cost1, hw)
     plain = kernels.matmul_no_reuse(N5, s2, s2)
-    t2 = Timing(plain, hw)
+    t2 = Timing(plain, hw2)
     steps2 = (ex.matmul_steps(N5, None, s2, dtype=d2)[1][1], ex.derived(t2.derivation("t_memory"), "ms"))
     # the common mistakes: the cost a mistake gives on the same machine, the two times combined otherwise than by max
     wrong1 = {kind: Timing(c, hw).t_ideal for kind, c in ex.matmul_variants(N5, T5, s, s_other=s2).items()}
     wrong1.update({"ideal-sum": t1.t_compute + t1.t_memory, "ideal-min": min(t1.t_compute, t1.t_memory)})
-    wrong2 = {kind: Timing(c, hw).t_memory for kind, c in ex.matmul_variants(N5, None, s2).items()}
+    wrong2 = {kind: Timing(c, hw2).t_memory for kind, c in ex.matmul_variants(N5, None, s2).items()}
     s_o = ex.other_size(cat, d2)   # the dtype a student takes for d2 (FP32 for FP16)
-    wrong2["dtype-other"] = Timing(kernels.matmul_no_reuse(N5, s_o, s_o), hw).t_memory
+    wrong2["dtype-other"] = Timing(kernels.matmul_no_reuse(N5, s_o, s_o), hw2).t_memory
     questions = [
         ex.Question("⑤-1", f"{machine}인 하드웨어에서 {ex.shape(N5)} {ex.dtype_text(w4.dtype, s)} 행렬곱을 T = {ex.number(T5)} "
                  "출력 타일로 계산한다. 이상적 시간 t_ideal은?", t1.t_ideal, ex.UNITS["ms"],
@@ -598,48 +605,48 @@ def exercises(w4) -> ex.Exercises:
                  given=ex.given(N=N5, T=T5, s=s, P=hw.P, BW=hw.BW, dtype=w4.dtype),
                  mistakes=ex.named(wrong1, ("ideal-sum", "ideal-min", "c-write", "fma-one", "tile-reuse-ignored", "dtype-other"),
                                    lambda v: v, dtype=w4.dtype)),
-        ex.Question("⑤-2", f"같은 하드웨어(P와 BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
+        ex.Question("⑤-2", f"같은 하드웨어(BW 그대로)에서 {ex.shape(N5)} {ex.dtype_text(d2, s2)} 행렬곱을 재사용 없이 "
                  "계산하면 메모리 시간 Q/BW는?", t2.t_memory, ex.UNITS["ms"],
                  f"{ex.formula(plain.derivation('Q'))}, 메모리 시간 {ex.formula(t2.derivation('t_memory'))}",
                  steps2, given=ex.given(N=N5, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong2, ("c-write", "bits-bytes", "dtype-other"), lambda v: v, dtype=d2)),
     ]
-    ridge_ = hw.derivation("I*")
+    ridge_ = hw2.derivation("I*")
     cost4_ = kernels.matmul_tiled(N5, N5, s2, s2)   # (the formula of I_T, whatever the tile)
     threshold_ = kernels.tile_threshold_term(N5, ridge_, s2, s2)   # T* with the ridge's own derivation linked
     threshold = None if threshold_ is None else Fraction(threshold_.value)
-    ridge = ex.derived(ridge_, fmt.unit("FLOPs/Byte", d2))   # the same P and BW, taken for d2's work (as stated)
+    ridge = ex.derived(ridge_, fmt.unit("FLOPs/Byte", d2))   # d2's own P (as stated), the same BW
     if threshold is not None:
         # the threshold a mistake gives: without the C write's term s·I* (T* = s·I*), with F counted half (the
         # ridge doubled), with the ridge inverted; none where no tile reaches that ridge
-        wrong3 = {"c-write": 2 * s2 * N5 * hw.ridge / (2 * N5),
-                  "fma-one": kernels.tile_threshold(N5, 2 * hw.ridge, s2, s2),
-                  "ridge-inverted": kernels.tile_threshold(N5, 1 / hw.ridge, s2, s2),
-                  "dtype-other": kernels.tile_threshold(N5, hw.ridge, s_o, s_o)}
+        wrong3 = {"c-write": 2 * s2 * N5 * hw2.ridge / (2 * N5),
+                  "fma-one": kernels.tile_threshold(N5, 2 * hw2.ridge, s2, s2),
+                  "ridge-inverted": kernels.tile_threshold(N5, 1 / hw2.ridge, s2, s2),
+                  "dtype-other": kernels.tile_threshold(N5, hw2.ridge, s_o, s_o)}
         wrong3 = {kind: v for kind, v in wrong3.items() if v is not None}
         steps3 = (ridge, ex.derived(threshold_, "원소"))
-        questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱에서 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
+        questions.append(ex.Question("⑤-3", f"{machine2}에서 {ex.shape(N5)} {d2} 행렬곱의 I_T가 분기점 I*에 닿는 T의 최솟값 T*(실수)는?",
                                   threshold, ex.UNITS["원소"],
                                   f"{ex.formula(cost4_.derivation('I'))}, {ex.formula(cost4_.derivation('Q'))}에서 I_T = I*를 T에 대해 푼다",
-                                  steps3, given=ex.given(N=N5, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
+                                  steps3, given=ex.given(N=N5, s=s2, P=hw2.P, BW=hw2.BW, dtype=d2),
                                   mistakes=ex.named(wrong3, ("c-write", "fma-one", "ridge-inverted", "dtype-other"), lambda v: v,
                                                     THRESHOLD_HINTS, dtype=d2)))
     else:   # no tile reaches the ridge on this machine: the compute time instead
-        t3 = Timing(plain, hw)
+        t3 = Timing(plain, hw2)
         steps3 = (ex.derived(plain.derivation("F"), fmt.unit("FLOPs", d2)), ex.derived(t3.derivation("t_compute"), "ms"))
-        questions.append(ex.Question("⑤-3", f"같은 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
-                                  f"연산 시간 {ex.formula(t3.derivation('t_compute'))}, {ex.formula(plain.derivation('F'))}", steps3, given=ex.given(N=N5, s=s2, P=hw.P, dtype=d2),
+        questions.append(ex.Question("⑤-3", f"{machine2}에서 {ex.shape(N5)} {d2} 행렬곱의 연산 시간 F/P는?", t3.t_compute, ex.UNITS["ms"],
+                                  f"연산 시간 {ex.formula(t3.derivation('t_compute'))}, {ex.formula(plain.derivation('F'))}", steps3, given=ex.given(N=N5, s=s2, P=hw2.P, dtype=d2),
                                   mistakes=ex.named(ex.matmul_variants(N5, None, s2), ("fma-one",),
-                                                    lambda c: Timing(c, hw).t_compute, dtype=d2)))
+                                                    lambda c: Timing(c, hw2).t_compute, dtype=d2)))
     T_small = min(w4.tiles) if N5 % min(w4.tiles) == 0 else ex.divisor_near(N5, min(w4.tiles))
     cost4, steps4 = ex.matmul_steps(N5, T_small, s2, dtype=d2)
-    key, judged = ex.bound_by_ridge(cost4.I, hw, d2)
-    wrong4 = {kind: "memory" if c.I < hw.ridge else "compute" for kind, c in ex.matmul_variants(N5, T_small, s2).items()}
-    wrong4["ridge-inverted"] = "memory" if cost4.I < 1 / hw.ridge else "compute"
-    questions.append(ex.Question("⑤-4", f"같은 하드웨어에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
+    key, judged = ex.bound_by_ridge(cost4.I, hw2, d2)
+    wrong4 = {kind: "memory" if c.I < hw2.ridge else "compute" for kind, c in ex.matmul_variants(N5, T_small, s2).items()}
+    wrong4["ridge-inverted"] = "memory" if cost4.I < 1 / hw2.ridge else "compute"
+    questions.append(ex.Question("⑤-4", f"{machine2}에서 {ex.shape(N5)} {d2} 행렬곱을 T = {ex.number(T_small)} 출력 타일로 계산하면 "
                               "메모리 한계인가, 연산 한계인가?", key, ex.CHOICE, "I_T와 분기점 I* = P / BW를 견준다",
                               tuple(steps4) + tuple(judged), ex.BOUND_CHOICES,
-                              given=ex.given(N=N5, T=T_small, s=s2, P=hw.P, BW=hw.BW, dtype=d2),
+                              given=ex.given(N=N5, T=T_small, s=s2, P=hw2.P, BW=hw2.BW, dtype=d2),
                               mistakes=ex.named(wrong4, ("c-write", "tile-reuse-ignored", "tile-reuse-twice", "fma-one",
                                                          "ridge-inverted"), lambda v: v, dtype=d2)))
     return ex.Exercises("⑤", tuple(questions))

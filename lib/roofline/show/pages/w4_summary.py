@@ -190,7 +190,8 @@ def summary_section(w4) -> dict:
     src = why.sources(w4)
     return {"table-summary": summary_table(cases, w4.roofline.ridge, src),
             "shape": why.around(why.var("N", w4.N, src), f"{fmt.integer(w4.N)}×{fmt.integer(w4.N)}"),
-            "dtype": w4.dtype, "summary-shift": shift(cases, src), "summary-occupancy": occupancy_example(w4)}
+            "dtype": w4.dtype, "summary-shift": shift(cases, src), "summary-occupancy": occupancy_example(w4),
+            "unit-I": ko.units(w4.dtype)["unit-I"]}
 
 
 PRECISIONS = ("FP32", "TF32", "FP16", "FP8")   # the correction box's steps: CUDA Core FP32, then the Tensor Core formats

@@ -77,6 +77,7 @@ def setup(w3) -> dict:
         # the memories by their names (course.toml's `memory`): the problem's machine, the example GPU
         "memory": ko.memory_name(w3.preset.memory), "h100-memory": ko.memory_name(gpu.memory),
         "unit-rate": ko.units(w3.dtype)["unit-rate"], "unit-I": ko.units(w3.dtype)["unit-I"],
+        "unit-work": ko.units(w3.dtype)["unit-work"], "work-note": ko.work_note(w3.dtype),
         "P-tera": shown_number(hw.derivation("P"), fmt.number(Fraction(hw.P, 10**12)), src, Fraction(1, 10**12),
                               fmt.unit("TFLOPs/s", w3.dtype)),
         "BW-tera": shown_number(hw.derivation("BW"), fmt.number(Fraction(hw.BW, 10**12)), src, Fraction(1, 10**12), "TB/s"),
@@ -138,7 +139,7 @@ def per_element(w3) -> dict:
     src = w3_sources(w3)
     per = {}
 
-    def cells(cost, size):
+    def cells(cost, size, dtype):
         s_ = var("s", size)
         L_ = var("L", w3.L)   # one addition per element: F = L over the problem's L, so F/L = 1 with its reason
         read, write, F = named("Q_read/L", s_ + s_), named("Q_write/L", s_), named("F/L", named("F", L_) / L_)
@@ -147,20 +148,20 @@ def per_element(w3) -> dict:
         assert (read.value, write.value, F.value, Q.value, I.value) == (cost.Q_read, cost.Q_write, cost.F, cost.Q, cost.I)
         per[size] = (Q, I)
 
-        def i(q, text):   # (one addition is "1 FLOP": the panel says the unit so too)
-            return why.around(why.integer(q, {**src, ("name", "F/L"): ("원소 하나의 연산량", "FLOP")}), text)
+        def i(q, text):   # (one addition is "1 FLOP", "1 OP" in an integer dtype: the panel says the unit so too)
+            return why.around(why.integer(q, {**src, why.WORK: dtype, ("name", "F/L"): ("원소 하나의 연산량", "FLOP")}), text)
 
-        return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} FLOP"), i(write, f"{cost.Q_write} Byte"),
-                i(Q, f"{cost.Q} Byte"))
+        return (i(read, f"{size} + {size} = {cost.Q_read} Byte"), i(F, f"{cost.F} {fmt.unit('FLOP', dtype)}"),
+                i(write, f"{cost.Q_write} Byte"), i(Q, f"{cost.Q} Byte"))
 
-    fp, half = cells(one[w3.dtype], w3.s), cells(one["BF16"], bf16)
+    fp, half = cells(one[w3.dtype], w3.s, w3.dtype), cells(one["BF16"], bf16, "BF16")
     steps = [("읽기", "A[i]와 B[i]를 가져온다"), ("계산", "두 값을 더한다"), ("쓰기", "결과를 C[i]에 저장한다"),
              ("합계", f"{ko.particle(ko.memory_name(w3.preset.memory), '과/와')} 오간 Byte")]   # the problem's machine
     rows = [(step, action, fp[k], half[k]) for k, (step, action) in enumerate(steps)]
     return {
         "table-per-element": tables.markdown(["단계", "동작", f"{w3.dtype} 비용", "BF16 비용"], rows, "llrr"),
         "Q-per": why.integer(per[w3.s][0], src), "Q-per-bf16": why.integer(per[bf16][0], src),
-        "I-add": why.fraction(per[w3.s][1], src), "I-add-bf16": why.fraction(per[bf16][1], src),
+        "I-add": why.fraction(per[w3.s][1], src), "I-add-bf16": why.fraction(per[bf16][1], {**src, why.WORK: "BF16"}),
     }
 
 
@@ -460,8 +461,10 @@ def exercises(w3) -> ex.Exercises:
     t4, (tc4, tm4, _) = ex.time_steps(heavy, hw)
     steps4 = (ex.derived(heavy.derivation("F"), fmt.unit("FLOPs", w3.dtype)), ex.derived(heavy.derivation("Q"), "Byte"),
               tc4, tm4, ex.bound_by_times(t4))
-    # 3주-1 states the machine for its d2 vector (the week's P and BW, taken for d2's work: "같은 하드웨어" after it)
-    machine = f"P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', d2)}, BW = {ex.rate(hw.BW)} Byte/s"
+    # 3주-1 asks a memory time: its machine is its BW (the week's P is the week's dtype's, not d2's: 3주-2 and 3주-4,
+    # in the week's dtype, state it)
+    machine = f"BW = {ex.rate(hw.BW)} Byte/s"
+    peak = f"{w3.dtype} 덧셈 성능이 P = {ex.rate(hw.P)} {fmt.unit('FLOPs/s', w3.dtype)}인"
     # the common mistakes, each the same model call with one term or input changed
     wrong1 = {"c-write": Cost(longer.F, longer.Q_read, 0), "bits-bytes": kernels.vector_add(L1, 8 * s2),
               "dtype-other": kernels.vector_add(L1, ex.other_size(cat, d2))}
@@ -479,7 +482,7 @@ def exercises(w3) -> ex.Exercises:
                  given=ex.given(L=L1, s=s2, BW=hw.BW, dtype=d2),
                  mistakes=ex.named(wrong1, ("c-write", "bits-bytes", "dtype-other"), lambda c: Timing(c, hw).t_memory,
                                    VECTOR_HINTS, dtype=d2)),
-        ex.Question("3주-2", f"같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
+        ex.Question("3주-2", f"{peak} 같은 하드웨어에서 D[i] = A[i] + B[i] + C[i]를 길이 L = {ex.number(L)}인 {ex.dtype_text(w3.dtype, s)} "
                  "벡터로 계산한다. 원소마다 덧셈 두 번, 읽기 셋, 쓰기 하나다. 이상적 시간은?", t2.t_ideal, ex.UNITS["ms"],
                  f"{ex.formula(three.derivation('F'))}, {ex.formula(three.derivation('Q'))}, "
                  f"이상적 시간 {ex.formula(t2.derivation('t_ideal'))}", steps2,
@@ -491,7 +494,7 @@ def exercises(w3) -> ex.Exercises:
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
                  exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS, dtype=d2)),
-        ex.Question("3주-4", f"같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
+        ex.Question("3주-4", f"{peak} 같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                                            machine=w3.hardware, units="CUDA Core"),
