@@ -4,16 +4,17 @@
 // after the panel's module (one round trip, not two or three); a press before they are here opens once they are.
 const button = (ev) => ev.target.closest && ev.target.closest("button.rl-why");
 const src = document.querySelector("[data-rl-why]");
-let panel = null, page = null;
-const load = () => (panel = panel || import("./why-panel.js").catch((error) => { panel = null; throw error; }));
-// a number's records: the page's (fetched once; a failed fetch is tried again at the next press), or for an
-// explorer's number those of the state it shows (explorer.js: precomputed, or the live mode's result)
+// a promise made once, when first asked for (a failed one is made again at the next ask); kept, so that asking again
+// resolves at once (an import() of a module already here still waits for a task: a frame more for every press)
+const once = (make) => { let p = null; return () => (p = p || make().catch((error) => { p = null; throw error; })); };
+const load = once(() => import("./why-panel.js"));
+const explorers = once(() => import("./explorer.js"));
+const pageRecords = once(() => import("./core.js").then((core) => core.json(src.getAttribute("data-rl-why"))));
+// a number's records: the page's, or for an explorer's number those of the state it shows (explorer.js:
+// precomputed, or the live mode's result)
 function records(b) {
   const holder = b.closest("[data-rl-explorer]");
-  if (holder) return import("./explorer.js").then((explorer) => explorer.started(holder)).then((x) => x.records());
-  page = page || import("./core.js").then((core) => core.json(src.getAttribute("data-rl-why")))
-    .catch((error) => { page = null; throw error; });
-  return page;
+  return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records()) : pageRecords();
 }
 const quiet = () => {};
 
