@@ -78,27 +78,46 @@ function shut(focus) {
   open = null;
   if (focus) b.focus();
 }
-// `records`: a promise of the number's records (why.js). Until they are here the panel says so, placed below its
-// number from the number's box alone (read before the panel is in the page: no layout is forced for it); once they
-// are, the panel is written and placed once.
+// `records`: a promise of the number's records (why.js). The panel enters the page once, written, and is laid out
+// once (to place it above its number when there is no room below); only when the records take longer than a reader
+// waits unanswered (SLOW ms) does it show "불러오는 중…" first. The number's own style answers the press at once.
+const SLOW = 100;
 export function toggle(button, records) {
   if (open && open.button === button) { shut(true); return; }
   shut(false);
   const panel = el("span", {className: "rl-why-panel", id: "rl-why-panel", role: "group",
-    "aria-label": "이 값은 어떻게 나왔나", tabIndex: -1}, "불러오는 중…");
-  place(button, panel, false);
-  (document.querySelector("main") || document.body).append(panel);   // in the main landmark, fixed to the viewport:
-  // no section's containment or table's scroll box clips it
+    "aria-label": "이 값은 어떻게 나왔나", tabIndex: -1});
+  const enter = () => {   // placed below the number from its box alone (read before the panel is in the page: no
+    // layout is forced for that), in the main landmark, fixed to the viewport: no section's containment or table's
+    // scroll box clips it
+    if (panel.isConnected) return;
+    place(button, panel, false);
+    (document.querySelector("main") || document.body).append(panel);
+  };
   button.setAttribute("aria-controls", panel.id);
   button.setAttribute("aria-expanded", "true");
   open = {button, panel};
+  const mine = () => open && open.panel === panel;
+  const slow = setTimeout(() => {
+    if (!mine()) return;
+    panel.textContent = "불러오는 중…";
+    enter();
+  }, SLOW);
   records.then((d) => {
-    if (!open || open.panel !== panel) return;
+    clearTimeout(slow);
+    if (!mine()) return;
     const g = d.g[button.getAttribute("data-why")];
     render(panel, d, g, g.of, []);
+    enter();
     place(button, panel);
     panel.focus({preventScroll: true});   // the reader goes on inside the panel; Tab past its ends goes back to the number
-  }, () => { if (open && open.panel === panel) panel.textContent = "유도를 불러오지 못했다."; });
+  }, () => {
+    clearTimeout(slow);
+    if (!mine()) return;
+    panel.textContent = "유도를 불러오지 못했다.";
+    enter();
+    place(button, panel);
+  });
 }
 
 // the explorer shows another state: a panel open on one of its numbers is out of date
