@@ -1,24 +1,10 @@
 // "이 값은 어떻게 나왔나": a glued number's derivation (tools/coursebook/derivations.py marks the numbers, the library writes
 // the records). Places the records' text; computes nothing. why.js imports this module when the reader first comes
-// near a number (a first visit does not load it); the page's records are fetched when a panel first opens, or when
-// the reader points at or tabs to a number; an explorer's number asks its explorer (explorer.js, already on a page
-// that has one) for the state it shows.
-import {el, json} from "./core.js";
+// near a number (a first visit does not load it) and fetches the number's records beside it: the page's, or for an
+// explorer's number the state it shows (explorer.js, already on a page that has one).
+import {el} from "./core.js";
 
-const src = document.querySelector("[data-rl-why]");
-let data = null, open = null;
-
-function load() {
-  data = data || json(src.getAttribute("data-rl-why"))
-    .catch((e) => { data = null; throw e; });   // a failed fetch is tried again at the next press
-  return data;
-}
-// an explorer's number: the records of the state it shows (explorer.js: precomputed, or the live mode's result)
-function records(button) {
-  const holder = button.closest("[data-rl-explorer]");
-  if (!holder) return load();
-  return import("./explorer.js").then((explorer) => explorer.started(holder)).then((explorer) => explorer.records());
-}
+let open = null;
 const KIND = {toml: "course.toml의 ", cell: "매개변수 셀의 ", control: "조건 탐색기에서 고른 값 ", typed: "직접 계산하기에 적은 값 ", search: "모델이 찾은 값: ", measured: "이 기계에서 잰 값: ", simulated: "모델의 시뮬레이션: ", cite: "참고문헌 ", quoted: "출처 없이 흔히 인용되는 값: ", code: "이 쪽의 코드 셀(숨긴 셀은 노트북 판에서 보인다)이 정한 값: "};
 const CALLED = "이 쪽의 코드 셀(숨긴 셀은 노트북 판에서 보인다)이 이 호출로 얻은 값: ";
 const unit = (u) => (u ? " " + u : "");
@@ -73,12 +59,12 @@ function render(panel, d, g, id, path) {
   panel.replaceChildren(...parts);
 }
 // fixed, beside its number (a table's scrolling box would clip an absolute panel); below it, or above when the
-// viewport has no room below; placed again when the page scrolls
-function place(button, panel) {
+// viewport has no room below (`fit`: measured, which lays the panel out); placed again when the page scrolls
+function place(button, panel, fit = true) {
   const b = button.getBoundingClientRect(), vw = document.documentElement.clientWidth, w = Math.min(416, vw - 16);
   panel.style.width = w + "px";
   panel.style.left = Math.max(8, Math.min(b.left, vw - w - 8)) + "px";
-  const h = panel.offsetHeight;
+  const h = fit ? panel.offsetHeight : 0;
   let top = b.bottom + 4;
   if (top + h > innerHeight && b.top - h - 4 >= 0) top = b.top - h - 4;
   panel.style.top = top + "px";
@@ -92,28 +78,46 @@ function shut(focus) {
   open = null;
   if (focus) b.focus();
 }
-export function toggle(button) {
+// `records`: a promise of the number's records (why.js). The panel enters the page once, written, and is laid out
+// once (to place it above its number when there is no room below); only when the records take longer than a reader
+// waits unanswered (SLOW ms) does it show "불러오는 중…" first. The number's own style answers the press at once.
+const SLOW = 100;
+export function toggle(button, records) {
   if (open && open.button === button) { shut(true); return; }
   shut(false);
   const panel = el("span", {className: "rl-why-panel", id: "rl-why-panel", role: "group",
-    "aria-label": "이 값은 어떻게 나왔나", tabIndex: -1}, "불러오는 중…");
-  (document.querySelector("main") || document.body).append(panel);   // in the main landmark, fixed to the viewport:
-  // no section's containment or table's scroll box clips it
+    "aria-label": "이 값은 어떻게 나왔나", tabIndex: -1});
+  const enter = () => {   // placed below the number from its box alone (read before the panel is in the page: no
+    // layout is forced for that), in the main landmark, fixed to the viewport: no section's containment or table's
+    // scroll box clips it
+    if (panel.isConnected) return;
+    place(button, panel, false);
+    (document.querySelector("main") || document.body).append(panel);
+  };
   button.setAttribute("aria-controls", panel.id);
   button.setAttribute("aria-expanded", "true");
   open = {button, panel};
-  place(button, panel);
-  records(button).then((d) => {
-    if (!open || open.panel !== panel) return;
+  const mine = () => open && open.panel === panel;
+  const slow = setTimeout(() => {
+    if (!mine()) return;
+    panel.textContent = "불러오는 중…";
+    enter();
+  }, SLOW);
+  records.then((d) => {
+    clearTimeout(slow);
+    if (!mine()) return;
     const g = d.g[button.getAttribute("data-why")];
     render(panel, d, g, g.of, []);
+    enter();
     place(button, panel);
     panel.focus({preventScroll: true});   // the reader goes on inside the panel; Tab past its ends goes back to the number
-  }, () => { panel.textContent = "유도를 불러오지 못했다."; });
-}
-// a reader who points at or tabs to a number is about to press it: fetch the records then (still on demand)
-export function soon(button) {
-  records(button).catch(() => {});
+  }, () => {
+    clearTimeout(slow);
+    if (!mine()) return;
+    panel.textContent = "유도를 불러오지 못했다.";
+    enter();
+    place(button, panel);
+  });
 }
 
 // the explorer shows another state: a panel open on one of its numbers is out of date

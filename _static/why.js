@@ -1,19 +1,35 @@
 // "이 값은 어떻게 나왔나": each glued number with a derivation is a button (button.rl-why, tools/coursebook/derivations.py).
-// The panel that shows it (why-panel.js, and the page's records) is fetched when the reader first comes near such a
-// button — points at it, tabs to it, or presses it — not on a first visit; a press before it is here opens once it is.
+// The panel that shows it (why-panel.js) and the number's records are fetched when the reader first comes near such a
+// button — points at it, touches it, tabs to it, or presses it — not on a first visit; both at once, not the records
+// after the panel's module (one round trip, not two or three); a press before they are here opens once they are.
 const button = (ev) => ev.target.closest && ev.target.closest("button.rl-why");
-let panel = null;
-const load = () => (panel = panel || import("./why-panel.js").catch((error) => { panel = null; throw error; }));
+const src = document.querySelector("[data-rl-why]");
+// a promise made once, when first asked for (a failed one is made again at the next ask); kept, so that asking again
+// resolves at once (an import() of a module already here still waits for a task: a frame more for every press)
+const once = (make) => { let p = null; return () => (p = p || make().catch((error) => { p = null; throw error; })); };
+const load = once(() => import("./why-panel.js"));
+const explorers = once(() => import("./explorer.js"));
+const pageRecords = once(() => import("./core.js").then((core) => core.json(src.getAttribute("data-rl-why"))));
+// a number's records: the page's, or for an explorer's number those of the state it shows (explorer.js:
+// precomputed, or the live mode's result)
+function records(b) {
+  const holder = b.closest("[data-rl-explorer]");
+  return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records()) : pageRecords();
+}
+const quiet = () => {};
 
-if (document.querySelector("[data-rl-why]")) {
+if (src) {
   document.addEventListener("click", (ev) => {
     const b = button(ev);
-    if (b) load().then((m) => m.toggle(b), () => {});
+    if (!b) return;
+    const d = records(b);
+    d.catch(quiet);   // the panel says when they did not come
+    load().then((m) => m.toggle(b, d), quiet);
   });
-  for (const type of ["pointerover", "focusin"]) {
+  for (const type of ["pointerover", "focusin"]) {   // (a touch sends pointerover when the finger lands)
     document.addEventListener(type, (ev) => {
       const b = button(ev);
-      if (b) load().then((m) => m.soon(b), () => {});
+      if (b) { load().catch(quiet); records(b).catch(quiet); }
     }, {passive: true});
   }
 }

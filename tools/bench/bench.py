@@ -11,7 +11,8 @@ Figures (medians over --runs runs where a run takes seconds, one run where it ta
 - the exercise judge's response: from Enter in a field to the first frame after the verdict is shown (the base
   questions, then a student's variant);
 - the derivation panel ("이 값은 어떻게 나왔나"): from the press on a number to the first frame after its panel shows, first
-  (fetching the page's records) and later, CPU slowed 4× as Lighthouse's mobile profile;
+  (fetching the panel's module and the page's records; with the ms until those files had come) and later, CPU slowed
+  4× as Lighthouse's mobile profile;
 - first-visit bytes per page: everything a cold load moves (HTML, CSS, scripts, fonts, images);
 - offline (the service worker, tools/coursebook/offline.py), on the site served with `Cache-Control: no-store` (so
   only the worker can keep anything): what the offline work adds to a first visit of ② and of the landing page,
@@ -574,7 +575,7 @@ def live_cold_warm(browser, base, served, label_page, page_file, offline) -> Non
 # From the press on a number to the first frame after its panel shows its result ("이 값은 어떻게 나왔나"): the first
 # press fetches the page's records, the later ones only place text. CPU slowed 4× as Lighthouse's mobile profile does.
 PRESSED = """(b, done) => {
-  const t0 = performance.now();
+  const t0 = window.__whyPressed = performance.now();
   b.click();
   const wait = () => document.querySelector('#rl-why-panel .rl-why-result')
     ? requestAnimationFrame(() => { const ms = performance.now() - t0; b.click(); done(ms); })
@@ -592,6 +593,18 @@ EXPLORER_WHY_PROBE = f"""(uid) => new Promise(done => {{
 }})"""
 
 
+# Of a first open, the time until the files it fetched had come (why-panel.js, the records, core.js where the page had
+# not loaded it): ms from the press to the last one's end; the rest is the page's own work (parse, write, lay out).
+FETCHED = """() => Math.max(0, ...performance.getEntriesByType("resource").filter((e) => e.startTime >= window.__whyPressed)
+  .map((e) => e.responseEnd - window.__whyPressed))"""
+
+
+def first_open(page, probe, arg) -> tuple[float, float]:
+    """A first open's ms and, of them, the ms until the files it fetched had come."""
+    ms = page.evaluate(probe, arg)
+    return ms, page.evaluate(FETCHED)
+
+
 def why_panel_response(browser, base, runs, page_file, offline) -> None:
     from site_pages import toc_pages
 
@@ -605,16 +618,19 @@ def why_panel_response(browser, base, runs, page_file, offline) -> None:
         page.wait_for_load_state("networkidle")
         cdp = context.new_cdp_session(page)
         cdp.send("Emulation.setCPUThrottlingRate", {"rate": 4})
-        times = [page.evaluate(WHY_PROBE, i % 3) for i in range(1 + 5 * max(runs, 1))]
-        report(f"why panel, {docname.split('/')[-1]}", f"first open {times[0]:.1f} ms (fetches the records), then "
-               + spread(times[1:]).replace("changes", "opens"), {"first_ms": times[0], "later_ms": times[1:]})
+        first, files = first_open(page, WHY_PROBE, 0)
+        times = [first] + [page.evaluate(WHY_PROBE, i % 3) for i in range(1, 1 + 5 * max(runs, 1))]
+        report(f"why panel, {docname.split('/')[-1]}", f"first open {first:.1f} ms (the files it fetched here after "
+               f"{files:.0f} ms), then " + spread(times[1:]).replace("changes", "opens"),
+               {"first_ms": first, "first_files_ms": files, "later_ms": times[1:]})
         for uid in page.evaluate("() => [...document.querySelectorAll('[data-rl-explorer]')].map(e => e.id)"):
             page.evaluate("(uid) => document.getElementById(uid).scrollIntoView()", uid)
             page.wait_for_function("(uid) => document.getElementById(uid).rlExplorer", arg=uid)
-            times = [page.evaluate(EXPLORER_WHY_PROBE, uid) for _ in range(1 + 5 * max(runs, 1))]
-            report(f"why panel, {docname.split('/')[-1]} {uid}", f"first open {times[0]:.1f} ms (fetches the explorer's "
-                   "records), then " + spread(times[1:]).replace("changes", "opens"),
-                   {"first_ms": times[0], "later_ms": times[1:]})
+            first, files = first_open(page, EXPLORER_WHY_PROBE, uid)
+            times = [first] + [page.evaluate(EXPLORER_WHY_PROBE, uid) for _ in range(5 * max(runs, 1))]
+            report(f"why panel, {docname.split('/')[-1]} {uid}", f"first open {first:.1f} ms (the explorer's records "
+                   f"here after {files:.0f} ms), then " + spread(times[1:]).replace("changes", "opens"),
+                   {"first_ms": first, "first_files_ms": files, "later_ms": times[1:]})
         context.close()
 
 
