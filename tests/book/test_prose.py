@@ -282,7 +282,7 @@ MATH = re.compile(r"\$\$.*?\$\$|\$[^$\n]+\$", re.S)
 # Glued names a folded answer may restate from the body above: the question's setting, not its answer.
 CONTEXT = {
     "dtype": "the data type of the page", "machine": "the machine of the page", "preset": "the GPU of the note",
-    "seq": "the sequence length of the note", "ridge": "the machine's ridge point, the axis the answer reads against",
+    "seq": "the sequence length of the note", "memory": "the name of the note's GPU's memory (HBM, GDDR6)", "ridge": "the machine's ridge point, the axis the answer reads against",
     "a100": "the name of the previous GPU", "N": "the matrix side", "s": "the element size",
     "Q-per": "the Byte per element of the page's dtype (the setting of the BF16 question)",
     "t-memory": "the page's memory time, restated by the question itself",
