@@ -59,3 +59,14 @@ def test_a_number_led_sentence_passes_the_gate_only_when_its_parts_cover_it():
     assert site_why._parts_cover("6개, 75.0%", [[0, 1, "a"], [4, 5, "b"]], entries)
     assert not site_why._parts_cover("48 / 64", [[0, 2, "a"]], entries)   # the 64 bare
     assert not site_why._parts_cover("48 / 64", [[0, 2, "a"], [5, 2, "c"]], entries)   # an entry the pool lacks
+
+
+def test_a_ratio_symbol_reads_as_one_operand():
+    """A named quantity whose symbol is a ratio ("F/L") is bracketed where it is divided or multiplied: week 3's
+    I = (F/L) / (Q/L), never "F/L / Q/L" (which reads ((F/L)/Q)/L); a sum, a call, a ⌈…⌉ need no brackets."""
+    L = var("L", 100_000_000)
+    F, Q = named("F/L", named("F", L) / L), named("Q/L", var("s", 4) * 3)
+    assert named("I", F / Q).term.formula == "(F/L) / (Q/L)"
+    assert (2 * F).formula == "2·(F/L)" and (F + Q).formula == "F/L + Q/L"
+    t = named("t", tmax(var("F", 8) / var("P", 2), var("Q", 6) / var("BW", 3)))
+    assert (t / var("k", 2)).formula == "t / k" and named("r", t / var("k", 2)).term.formula == "t / k"
