@@ -70,3 +70,13 @@ def test_a_ratio_symbol_reads_as_one_operand():
     assert (2 * F).formula == "2·(F/L)" and (F + Q).formula == "F/L + Q/L"
     t = named("t", tmax(var("F", 8) / var("P", 2), var("Q", 6) / var("BW", 3)))
     assert (t / var("k", 2)).formula == "t / k" and named("r", t / var("k", 2)).term.formula == "t / k"
+
+
+def test_a_shown_text_that_says_its_exact_value_is_not_followed_by_it_again():
+    """Week 3's "64 MiB(67,108,864 Byte)" reads once, not "64 MiB(67,108,864 Byte) (= 67,108,864 Byte)" (why-panel.js
+    follows the same rule); "16 GB" still gets its exact Byte."""
+    Q = var("Q", 67_108_864)
+    record = why.shown(Q, "64 MiB(67,108,864 Byte)", SRC, digits=3, scale=Fraction(1, 2**20), unit="MiB").why
+    assert why.result_text(record, record["records"][record["of"]]) == "64 MiB(67,108,864 Byte)"
+    plain = why.shown(var("Q", 16 * 10**9), "16 GB", SRC, digits=None, scale=Fraction(1, 10**9), unit="GB").why
+    assert why.result_text(plain, plain["records"][plain["of"]]) == "16 GB (= 16,000,000,000 Byte)"

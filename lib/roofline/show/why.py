@@ -515,12 +515,14 @@ def value_text(item: dict, exact: str) -> str:
 
 
 def result_text(entry: dict, top: dict) -> str:
-    """The shown number, how it was rounded, and the exact value when the shown text is not it: "12.5% — 백분율로,
-    소수 1자리로 반올림 (정확한 값 1/8)", "16 GB (= 16,000,000,000 Byte)", "4,096" (why.js writes the same)."""
+    """The shown number, how it was rounded, and the exact value when the shown text does not say it: "12.5% — 백분율로,
+    소수 1자리로 반올림 (정확한 값 1/8)", "16 GB (= 16,000,000,000 Byte)", "4,096", "64 MiB(67,108,864 Byte)" (not
+    "… (= 67,108,864 Byte)" again; why-panel.js writes the same)."""
     bare = re.match(r"[−-]?[\d,./]+", entry["shown"])   # the shown number without the words around it ("1배")
-    same = entry["shown"] == top["exact"] or (
-        bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", ""))
     exact = top["exact"] + (f" {top['unit']}" if top["unit"] else "")
+    same = entry["shown"] == top["exact"] or (
+        bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", "")) or (
+        bool(top["unit"]) and exact in entry["shown"])   # "64 MiB(67,108,864 Byte)" says its exact value already
     said = f"{entry['shown']} {entry['unit']}".rstrip() + (f" — {entry['rounding']}" if entry["rounding"] else "")
     return said if same else said + (f" (정확한 값 {exact})" if entry["rounding"] else f" (= {exact})")
 
