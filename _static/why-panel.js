@@ -45,7 +45,8 @@ function render(panel, d, g, id, path) {
     if (r.numbers !== r.formula) parts.push(line("= " + (r.said || r.numbers)));
   }
   const bare = /^[−-]?[\d,./]+/.exec(g.shown);   // the shown number without the words around it ("1배", "4,096×4,096")
-  const same = g.shown === r.exact || (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, ""));
+  const same = g.shown === r.exact || (bare && bare[0].replace(/,/g, "") === r.exact.replace(/,/g, ""))
+    || (r.unit && g.shown.includes(r.exact + " " + r.unit));   // "64 MiB(67,108,864 Byte)" says its exact value
   const said = g.shown + unit(g.unit) + (g.rounding ? " — " + g.rounding : "");   // why.result_text
   const result = top ? said + (same ? "" : (g.rounding ? " (정확한 값 " : " (= ") + r.exact + unit(r.unit) + ")")
     : value(r, r.exact);

@@ -40,9 +40,10 @@ def score_bytes(N: int, s: int, heads: int = 1) -> int:
 
 
 def score_bytes_term(N, s, heads=None):
-    """`score_bytes` as a derivation (roofline.derive): Q_S = N²·s, or h·N²·s for `heads` heads."""
+    """`score_bytes` as a derivation (roofline.derive): one head's Q_S = N²·s, or Q_S,헤드 = h·N²·s for `heads` heads
+    (two quantities, two symbols: a page that shows both never calls 1 GiB and 32 MiB by one name)."""
     one = _v("N", N) ** 2 * _v("s", s)
-    return named("Q_S", one if heads is None else _v("h", heads) * one)
+    return named("Q_S", one) if heads is None else named("Q_S,헤드", _v("h", heads) * one)
 
 
 def flops(N: int, d: int) -> int:

@@ -62,7 +62,9 @@ class Term:
         loose = self.level < level or (right and self.level == level and level != ATOM)
         bracketed = self.numbers[:1] in "⌊⌈" and self.numbers[-1:] in "⌋⌉"   # ⌈…⌉ delimits itself
         numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= QUOTIENT and not bracketed)
-        f = f"({self.formula})" if loose else self.formula
+        # a named quantity whose symbol is a ratio ("F/L") reads as one operand: "(F/L) / (Q/L)", never "F/L / Q/L"
+        formula_loose = loose or (self.level == ATOM and level >= QUOTIENT and _bare_slash(self.formula))
+        f = f"({self.formula})" if formula_loose else self.formula
         n = f"({self.numbers})" if numbers_loose else self.numbers
         return f, n
 
@@ -109,6 +111,16 @@ class Term:
 
     def __repr__(self):
         return f"Term({self.formula} = {self.numbers} = {self.value})"
+
+
+def _bare_slash(text: str) -> bool:
+    """Whether `text` has a "/" outside every bracket ("F/L" yes; "max(F/P, Q/BW)", "⌈N/T⌉", "t·(N_큰/N)³" no)."""
+    depth = 0
+    for ch in text:
+        depth += (ch in "([⌈⌊") - (ch in ")]⌉⌋")
+        if ch == "/" and depth == 0:
+            return True
+    return False
 
 
 def _slash(a, b) -> str:

@@ -124,3 +124,12 @@ def test_flash_traffic_still_grows_as_n_squared(note):
 def test_fa1_quoted_values():
     assert attention.FA1_A100_SRAM == (19 * 10**12, 20 * 10**6)
     assert attention.FA1_SHARE_OF_PEAK == (Fraction(1, 4), Fraction(2, 5))
+
+
+def test_one_heads_score_bytes_and_all_heads_have_two_symbols():
+    """Q_S = N²·s (one head) and Q_S,헤드 = h·N²·s (all heads) are two quantities: a page that shows 32 MiB and 1 GiB
+    never calls both Q_S (a fresh read of the note's panels, issue 54)."""
+    one, every = attention.score_bytes_term(4096, 2), attention.score_bytes_term(4096, 2, 32)
+    assert (one.symbol, one.term.formula) == ("Q_S", "N²·s")
+    assert (every.symbol, every.term.formula) == ("Q_S,헤드", "h·N²·s")
+    assert every.value == 32 * one.value == attention.score_bytes(4096, 2, 32)

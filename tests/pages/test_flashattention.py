@@ -175,3 +175,13 @@ def test_the_timing_table_is_read_in_the_direction_it_was_measured(seed):
     assert "오히려 오래 걸렸다" in late and "여러 스레드" in late
     for said in (usual, slow, late):
         assert uncovered(str(said), said.why, ()) == []     # every number is the table's, with its record
+
+
+def test_the_check_tables_counted_traffic_is_the_models_count_not_a_measurement():
+    """"센 이동" is what attention.flash_forward counts: the same on every computer, so its origin is the model's
+    simulation (with its inputs), never "이 기계에서 잰 값" (a fresh read of the panels, issue 54)."""
+    from roofline.show.pages import flashattention as page
+
+    table = page.check_table([(100, 32, 64, 1e-17, 15_400)], 16)["check-table"]
+    origins = {r["origin"] for cell in table.why_cells for r in cell["records"].values() if r["symbol"] == "센 이동"}
+    assert origins and all(o.startswith("simulated:") and "(N = 100, B_r = 32, B_c = 64)" in o for o in origins), origins

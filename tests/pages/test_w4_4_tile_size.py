@@ -79,7 +79,7 @@ def test_occupancy_tables_and_sentences(seed):
         "NVIDIA H100 SXM의 SM 하나에는 입력을 단일 버퍼로 둔 T = 128 타일의 블록이 1개 상주하고, 점유율은 12.5%다.")
     assert [p["shown"] for p in headline.why["parts"]] == ["128", "1", "12.5%"]   # each number with its record
     words = tile_size.occupancy_words(own[-1], h100)
-    assert words["blocks"] == "—" and words["verdict"].startswith("블록당 Shared Memory 256 KiB가 블록 하나의 최대 227 KiB를 넘어")
+    assert words["blocks"] == "—" and words["verdict"].startswith("블록당 Shared Memory(입력 버퍼) 256 KiB가 블록 하나의 최대 227 KiB를 넘어")
     over = occupancy.tile_case(h100, 256, 4, 1, 64, 32)
     assert over.over == "smem"
     over = occupancy.tile_case(h100, 128, 4, 1, 64, 32)     # 256 partial sums per thread
@@ -245,3 +245,16 @@ def test_a_preset_needs_only_its_table(tmp_path, course):
     explorer = tile_size.tile_explorer(added.week4.with_(gpu=new), added.week4.tiles[-1])
     assert explorer.states == len(options.Ts) * 2 * len(options.gpus)
     assert f'value="{new}"' in explorer.html
+
+
+def test_a_tile_over_the_block_maximum_names_the_buffers_it_compares(seed):
+    """The sentence for a tile whose input buffers pass the per-block maximum names them as the table does
+    ("블록당 Shared Memory(입력 버퍼)"): the record called "블록당 Shared Memory" adds the reserved 1 KiB and holds another
+    value (a student who opened both read 1,024 KiB and 1,025 KiB under one name)."""
+    w4 = seed.week4
+    for key in ("H100_SXM", "RTX_A6000"):
+        gpu = w4.catalog.preset(key)
+        case = occupancy.tile_case(gpu, 256, 4, 2, 256, 32)
+        assert case.over == "smem"
+        for made in (tile_size.over_text(case, gpu), tile_size.over_text(case, gpu, w4)):
+            assert str(made).startswith(f"블록당 Shared Memory(입력 버퍼) {fmt.kib(case.smem)}"), made

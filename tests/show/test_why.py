@@ -419,3 +419,30 @@ def test_why_in_a_notebook_prints_the_glued_numbers_derivation(course, capsys):
     assert all(x["value"] in printed for r in value.why["records"].values() for x in r["inputs"])
     why("no-such-name")
     assert "I0" in capsys.readouterr().out   # names what it knows
+
+
+def _bare_ratio(symbol: str) -> bool:
+    """Whether `symbol` has a "/" outside brackets ("F/L"; not "t·(N_큰/N)³")."""
+    depth = 0
+    for ch in symbol:
+        depth += (ch in "([⌈⌊") - (ch in ")]⌉⌋")
+        if ch == "/" and depth == 0:
+            return True
+    return False
+
+
+@pytest.mark.parametrize("stem", pages.names())
+def test_a_ratio_symbol_is_bracketed_where_it_is_divided_or_multiplied(stem, course):
+    """A formula reads as it is computed: an input whose symbol is a ratio stands in brackets beside "/" or "·"
+    (week 3's I = (F/L) / (Q/L), never "F/L / Q/L", read as ((F/L)/Q)/L: a fresh read of the panels, issue 54)."""
+    bare = []
+    for r in _all_records(stem, course).values():
+        formula = r["formula"]
+        for symbol in {x["symbol"] for x in r["inputs"]} - {formula}:
+            at = formula.find(symbol)
+            while _bare_ratio(symbol) and at >= 0:
+                before, after = formula[:at].rstrip()[-1:], formula[at + len(symbol):].lstrip()[:1]
+                if not (before == "(" and after == ")") and (before in ("/", "·") or after in ("/", "·")):
+                    bare.append((r["symbol"], formula))
+                at = formula.find(symbol, at + 1)
+    assert not bare, bare[:5]

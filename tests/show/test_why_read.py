@@ -59,3 +59,24 @@ def test_a_number_led_sentence_passes_the_gate_only_when_its_parts_cover_it():
     assert site_why._parts_cover("6개, 75.0%", [[0, 1, "a"], [4, 5, "b"]], entries)
     assert not site_why._parts_cover("48 / 64", [[0, 2, "a"]], entries)   # the 64 bare
     assert not site_why._parts_cover("48 / 64", [[0, 2, "a"], [5, 2, "c"]], entries)   # an entry the pool lacks
+
+
+def test_a_ratio_symbol_reads_as_one_operand():
+    """A named quantity whose symbol is a ratio ("F/L") is bracketed where it is divided or multiplied: week 3's
+    I = (F/L) / (Q/L), never "F/L / Q/L" (which reads ((F/L)/Q)/L); a sum, a call, a ⌈…⌉ need no brackets."""
+    L = var("L", 100_000_000)
+    F, Q = named("F/L", named("F", L) / L), named("Q/L", var("s", 4) * 3)
+    assert named("I", F / Q).term.formula == "(F/L) / (Q/L)"
+    assert (2 * F).formula == "2·(F/L)" and (F + Q).formula == "F/L + Q/L"
+    t = named("t", tmax(var("F", 8) / var("P", 2), var("Q", 6) / var("BW", 3)))
+    assert (t / var("k", 2)).formula == "t / k" and named("r", t / var("k", 2)).term.formula == "t / k"
+
+
+def test_a_shown_text_that_says_its_exact_value_is_not_followed_by_it_again():
+    """Week 3's "64 MiB(67,108,864 Byte)" reads once, not "64 MiB(67,108,864 Byte) (= 67,108,864 Byte)" (why-panel.js
+    follows the same rule); "16 GB" still gets its exact Byte."""
+    Q = var("Q", 67_108_864)
+    record = why.shown(Q, "64 MiB(67,108,864 Byte)", SRC, digits=3, scale=Fraction(1, 2**20), unit="MiB").why
+    assert why.result_text(record, record["records"][record["of"]]) == "64 MiB(67,108,864 Byte)"
+    plain = why.shown(var("Q", 16 * 10**9), "16 GB", SRC, digits=None, scale=Fraction(1, 10**9), unit="GB").why
+    assert why.result_text(plain, plain["records"][plain["of"]]) == "16 GB (= 16,000,000,000 Byte)"

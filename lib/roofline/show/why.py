@@ -515,12 +515,14 @@ def value_text(item: dict, exact: str) -> str:
 
 
 def result_text(entry: dict, top: dict) -> str:
-    """The shown number, how it was rounded, and the exact value when the shown text is not it: "12.5% — 백분율로,
-    소수 1자리로 반올림 (정확한 값 1/8)", "16 GB (= 16,000,000,000 Byte)", "4,096" (why.js writes the same)."""
+    """The shown number, how it was rounded, and the exact value when the shown text does not say it: "12.5% — 백분율로,
+    소수 1자리로 반올림 (정확한 값 1/8)", "16 GB (= 16,000,000,000 Byte)", "4,096", "64 MiB(67,108,864 Byte)" (not
+    "… (= 67,108,864 Byte)" again; why-panel.js writes the same)."""
     bare = re.match(r"[−-]?[\d,./]+", entry["shown"])   # the shown number without the words around it ("1배")
-    same = entry["shown"] == top["exact"] or (
-        bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", ""))
     exact = top["exact"] + (f" {top['unit']}" if top["unit"] else "")
+    same = entry["shown"] == top["exact"] or (
+        bare is not None and bare.group(0).replace(",", "") == top["exact"].replace(",", "")) or (
+        bool(top["unit"]) and exact in entry["shown"])   # "64 MiB(67,108,864 Byte)" says its exact value already
     said = f"{entry['shown']} {entry['unit']}".rstrip() + (f" — {entry['rounding']}" if entry["rounding"] else "")
     return said if same else said + (f" (정확한 값 {exact})" if entry["rounding"] else f" (= {exact})")
 
@@ -741,7 +743,8 @@ NOTE_NAMES = ({
     "h": ("헤드 수", ""), "d_head": ("헤드 차원", ""), "layers": ("층 수", ""),
     "smem": ("SM 하나의 Shared Memory", "Byte"), "B_c": ("K, V 블록의 행 수", ""), "B_r": ("Q 블록의 행 수", ""),
     "T_c": ("K, V 블록의 수", ""), "Q_표준": ("표준 어텐션의 DRAM 이동", "Byte"), "Q_Flash": ("FlashAttention의 DRAM 이동", "Byte"),
-    "Q_S": ("점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 DRAM 이동", "Byte"), "Q_Nd": ("Nd 항의 DRAM 이동", "Byte"),
+    "Q_S": ("헤드 하나의 점수 행렬 S의 Byte", "Byte"),
+    "Q_S,헤드": ("모든 헤드의 점수 행렬 S의 Byte", "Byte"), "Q_N²": ("N² 항의 DRAM 이동", "Byte"), "Q_Nd": ("Nd 항의 DRAM 이동", "Byte"),
     "t_N²": ("N² 항의 이동 시간", "s"), "Σ 비율": ("층 하나의 비율 합", ""), "T_캐시²": ("타일 세 개가 캐시를 채우는 T²", ""),
     "T_캐시": ("타일 세 개가 캐시를 채우는 타일 한 변", ""), "캐시": ("캐시의 크기", "Byte"), "t/N³": ("MAC 하나에 걸린 시간", "s"),
     "t·(N_큰/N)³": ("큰 행렬로 외삽한 시간", "s"), "t·(N_큰/N)³/3600": ("큰 행렬로 외삽한 시간 (시간 단위)", "시간"),

@@ -1017,7 +1017,7 @@ def check_table(results, d: int) -> dict:
     def row(N, B_r, B_c, error, counted):
         key = f"N = {N}, B_r = {B_r}, B_c = {B_c}"
         src[("오차", Fraction(error))] = f"measured:max |O_flash − O_표준| (float64, {key})"
-        src[("센 이동", counted)] = f"measured:attention.flash_forward가 센 DRAM 원소 ({key})"
+        src[("센 이동", counted)] = f"simulated:attention.flash_forward가 센 DRAM 원소 ({key})"   # a count, not a timing
         src[("name", "센 이동")] = ("flash_forward가 센 DRAM 이동", "원소")
         src[("name", "오차")] = ("표준 어텐션과의 최대 차이", "")
         src[("name", "N")], src[("name", "d")] = ("시퀀스 길이", "토큰"), ("헤드 차원", "")

@@ -194,7 +194,9 @@ def over_text(case, preset, w4=None, T_origin: str | None = None) -> str:
         limit = lambda key: why.var(f"sm.{key}", getattr(sm, key), src)   # noqa: E731
         kib_limit = why.kib(var("sm.smem_per_block", sm.smem_per_block), src)
     if case.over == "smem":
-        return why.sentence("블록당 Shared Memory ", why.particle(kib(smem), "이/가"), " 블록 하나의 최대 ",
+        # the input buffers (the table's "블록당 Shared Memory (입력 버퍼)"), not the record "블록당 Shared Memory" that
+        # adds the reserved 1 KiB: the opt-in maximum is compared with the buffers alone
+        return why.sentence("블록당 Shared Memory(입력 버퍼) ", why.particle(kib(smem), "이/가"), " 블록 하나의 최대 ",
                             why.particle(kib_limit, "을/를"), " 넘어 블록이 하나도 올라가지 않는다.")
     if case.over == "registers":
         return why.sentence("스레드당 레지스터 ", integer(registers), "개가 한도 ", limit("registers_per_thread"),
