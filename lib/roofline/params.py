@@ -665,7 +665,7 @@ class Week3(OnMachine):
     TABLE = "week3"
 
     hardware: str = param(preset_key, MACHINE)
-    dtype: str = param(dtype_of_cuda_cores, "자료형 (그 하드웨어의 CUDA Core가 최대 성능으로 하는 것: cuda = peak)")
+    dtype: str = param(dtype_of_cuda_cores, "자료형 (그 하드웨어의 CUDA Core 최대 성능이 있는 것)")
     L: int = param(whole, "벡터 길이", range=Range(1_000, 10**13, "원소 1,000개부터 10조 개까지 (닫힌 꼴로만 센다)"))
     capacity: int = param(whole, "메모리 용량 (Byte)", range=Range(
         MiB, 2**50, "메모리 용량 1 MiB부터 1 PiB까지", "Byte", "Byte로 적는다: 16 GB는 16_000_000_000"))
