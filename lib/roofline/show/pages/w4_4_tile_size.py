@@ -12,6 +12,7 @@ The `*_section(w4, …)` functions return name → value for one section of the 
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -655,16 +656,16 @@ def shown_bytes(w4) -> set[int]:
 VARIANTS = variants.Bounds("week4", variants.sides, variants.tile_sets, variants.gpus, variants.dtypes)
 
 def rectangle(w4, s2: int, s_acc: int, limit: int) -> tuple[int, int, int]:
-    """④-1 and ④-2's tile T_M×T_N×T_K = k·T×T_s×T_m (k odd, T the largest compared tile, else a smaller one): the
-    first whose amounts are none the page shows (its square tiles' buffers, with a block's reserve, and the GPUs'
-    shared memory), in every term, and whose double-buffered inputs fit one block of the GPU the page names (④-3's,
-    `limit`): the questions hold it on chip (roofline.show.variants.on_chip_fits)."""
+    """④-1 and ④-2's tile T_M×T_N×T_K = k·T×T_s×T_m (k odd, T the largest compared tile, else a smaller one; T_K = T_s
+    when no T_m fits): the first whose amounts are none the page shows (its square tiles' buffers, with a block's
+    reserve, and the GPUs' shared memory), in every term, and whose double-buffered inputs fit one block of the GPU the
+    page names (④-3's, `limit`): the questions hold it on chip (roofline.show.variants.on_chip_fits)."""
     tiles = sorted(w4.tiles)
     T_s, T_m = tiles[0], tiles[len(tiles) // 2]
     shown = shown_bytes(w4)
-    for T in dict.fromkeys(reversed(tiles)):
+    for TK, T in itertools.product(dict.fromkeys((T_m, T_s)), dict.fromkeys(reversed(tiles))):
         for k in (3, 5, 7, 9, 11, 13, 15):
-            TM, TN, TK = k * T, T_s, T_m
+            TM, TN = k * T, T_s
             one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
             two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
             if two.inputs > limit:
