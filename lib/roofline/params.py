@@ -547,7 +547,7 @@ def tiles_on_chip(value, where: str, parsing: Parsing) -> tuple[int, ...]:
         return tiles
     key = parsing["hardware"]
     preset, s = parsing.catalog.presets[key], parsing.catalog.dtypes[parsing["dtype"]]
-    limit = preset.sm.smem_per_block if preset.sm else preset.smem_per_SM
+    limit = preset.block_smem
     for T in tiles:
         held = buffers.tile_buffers(T, T, T, s, s).inputs
         if limit is not None and held > limit:

@@ -58,8 +58,8 @@ def test_a_tile_held_on_chip_fits_one_block_of_the_machine(course):
     for key in ("④-1", "④-2"):
         q = sheet.question(key)
         preset = w4.catalog.presets[q.params["machine"]]
-        assert q.params["on_chip"] <= (preset.sm.smem_per_block if preset.sm else preset.smem_per_SM), key
-    limit = w4.preset.sm.smem_per_block if w4.preset.sm else w4.preset.smem_per_SM
+        assert q.params["on_chip"] <= preset.block_smem, key
+    limit = w4.preset.block_smem
     assert limit is None or all(buffers.tile_buffers(T, T, T, w4.s, w4.s).inputs <= limit for T in w4.tiles)
 
 

@@ -604,7 +604,7 @@ def k_width_question_section(w4) -> dict:
     no per-SM limits)."""
     N, s, T_big = w4.N, w4.s, w4.tiles[-1]
     gpu = w4.catalog.preset(w4.gpus[0])
-    limit = gpu.sm.smem_per_block if gpu.sm else gpu.smem_per_SM
+    limit = gpu.block_smem
     fit_T_K = [T_K for T_K in range(1, T_big + 1)          # the divisors of N whose two buffers fit
                if N % T_K == 0 and buffers.tile_buffers(T_big, T_big, T_K, s, s, copies=2).inputs <= limit]
     full_two = buffers.tile_buffers(T_big, T_big, T_big, s, s, copies=2)
@@ -685,7 +685,7 @@ def exercises(w4) -> ex.Exercises:
     tiles = sorted(w4.tiles)
     T_s, T_m, T_b = tiles[0], tiles[len(tiles) // 2], tiles[-1]
     gpu = cat.presets[w4.gpus[0]]
-    limit = gpu.sm.smem_per_block if gpu.sm else gpu.smem_per_SM   # what one block may ask for (the page's rule)
+    limit = gpu.block_smem   # what one block may ask for (the page's rule)
     TM, TN, TK = rectangle(w4, s2, s_acc, limit)
     one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
     two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
