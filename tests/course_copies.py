@@ -108,6 +108,7 @@ def preset_table(key: str, name: str) -> str:
 [presets.{key}]
 name = "{name}"
 peak = {{ FP32 = 30.3e12, TF32 = 60e12, FP16 = 121e12, BF16 = 121e12, FP8 = 242.5e12, INT8 = 242.5e12 }}
+cuda = {{ FP32 = 30.3e12 }}
 sparse = {{ TF32 = 120e12, FP16 = 242e12, BF16 = 242e12, FP8 = 485e12, INT8 = 485e12 }}
 BW = 300e9
 memory = "GDDR6"
@@ -133,6 +134,27 @@ smem_unit = 128
 source = "https://docs.nvidia.com/cuda/cuda-c-programming-guide/index.html#features-and-technical-specifications-technical-specifications-per-compute-capability"
 architecture = "https://docs.nvidia.com/cuda/ada-tuning-guide/index.html"
 """
+
+
+def set_peak(text: str, key: str, dtype: str, value) -> str:
+    """course.toml with preset `key`'s peak of `dtype` set to `value`, and its CUDA cores' too when they ran that dtype
+    at the peak (`cuda` = `peak`: a vector add's P, which week 3 requires to equal the peak, params.dtype_of_cuda_cores)
+    — as an instructor who changes a machine's P changes both."""
+    preset = tomllib.loads(text)["presets"][key]
+    text = set_value(text, f"presets.{key}", "peak", {**preset["peak"], dtype: value})
+    cuda = preset.get("cuda", {})
+    if dtype in cuda and cuda[dtype] == preset["peak"].get(dtype):
+        text = set_value(text, f"presets.{key}", "cuda", {**cuda, dtype: value})
+    return text
+
+
+def block_side(preset: dict, s: int) -> int | None:
+    """The largest tile side T whose input buffers (s·2T² Byte) fit one block of `preset` (a course.toml table), as
+    params.tiles_on_chip requires of week4.tiles; None: a machine without per-SM limits holds any."""
+    from roofline.params import max_side
+
+    limit = preset.get("sm", {}).get("smem_per_block", preset.get("smem_per_SM"))
+    return None if limit is None else max_side(limit, s)
 
 
 def _intensity(N: int, T: int, s: int) -> Fraction:
@@ -172,7 +194,7 @@ def next_term(text: str) -> str:
     BW2 = _round2(Fraction(hw["BW"]) * (Fraction(12, 5) if hw["BW"] < 4e12 else Fraction(5, 12)))
     P2 = _round2(Fraction(math.sqrt(I[bound_next - 1] * I[bound_next])) * Fraction(BW2))
     assert sum(i < Fraction(P2) / Fraction(BW2) for i in I) == bound_next, (P2, BW2, I)
-    text = set_value(text, f"presets.{w4['hardware']}", "peak", {**hw["peak"], w4["dtype"]: P2})
+    text = set_peak(text, w4["hardware"], w4["dtype"], P2)
     text = set_value(text, f"presets.{w4['hardware']}", "BW", BW2)
     text = set_value(text, "week4", "N", N2)
     text = set_value(text, "week4", "tiles", list(tiles2))
@@ -194,8 +216,9 @@ TERM_SEED = 1    # the random term's default seed (ROOFLINE_TERM_SEED=… draws 
 
 def random_term(text: str, seed: int) -> str:
     """A term drawn at random from the valid range, reproducibly from `seed`: the week-4 machine and dtype among the
-    presets (the hypothetical one with other P and BW), N with 2 or 3 as its odd part, three tiles dividing it, a
-    small example, ④'s GPUs among those with per-SM limits; week 3 on any preset and dtype, another L and capacity."""
+    presets (the hypothetical one with other P and BW), N with 2 or 3 as its odd part, three tiles dividing it
+    that fit one block of that machine, a small example, ④'s GPUs among those with per-SM limits; week 3 on any preset and dtype its CUDA cores run at the
+    peak, another L and capacity."""
     import random
 
     rng = random.Random(seed)
@@ -209,10 +232,11 @@ def random_term(text: str, seed: int) -> str:
     hardware = rng.choice(sorted(presets))
     dtype = rng.choice(sorted(presets[hardware]["peak"]))
     if course_key and hardware == course_key:
-        text = set_value(text, f"presets.{course_key}", "peak", {**presets[course_key]["peak"], dtype: rate(5e12, 500e12)})
+        text = set_peak(text, course_key, dtype, rate(5e12, 500e12))
         text = set_value(text, f"presets.{course_key}", "BW", rate(2e11, 8e12))
     N = rng.choice([1024, 2048, 4096, 8192, 16384, 1536, 3072, 6144, 12288])
-    tiles = sorted(rng.sample([T for T in range(8, min(512, N // 4) + 1) if N % T == 0], 3))
+    largest = block_side(presets[hardware], raw["dtypes"][dtype]) or N   # tiles that fit one block of the machine
+    tiles = sorted(rng.sample([T for T in range(8, min(512, N // 4, largest) + 1) if N % T == 0], 3))
     small_N = rng.randint(3, 8)
     small_T = rng.choice([d for d in range(1, small_N + 1) if small_N % d == 0])
     sm = sorted(k for k, p in presets.items() if "sm" in p)
@@ -224,26 +248,36 @@ def random_term(text: str, seed: int) -> str:
     text = set_value(text, "week4", "small_T", small_T)
     text = set_value(text, "week4", "gpus", rng.sample(sm, rng.randint(1, len(sm))))
     text = set_value(text, "week4", "gpu", rng.choice(sm))
-    hardware3 = rng.choice(sorted(presets))
+    runs = {k: sorted(d for d, P in p.get("cuda", {}).items() if p["peak"].get(d) == P)   # a vector add's dtypes:
+            for k, p in tomllib.loads(text)["presets"].items()}                         # its CUDA cores' at the peak
+    hardware3 = rng.choice(sorted(k for k in runs if runs[k]))
     text = set_value(text, "week3", "hardware", hardware3)
-    text = set_value(text, "week3", "dtype", rng.choice(sorted(presets[hardware3]["peak"])))
+    text = set_value(text, "week3", "dtype", rng.choice(runs[hardware3]))
     text = set_value(text, "week3", "L", int(rate(1e6, 1e9)))
     text = set_value(text, "week3", "capacity", int(rate(1e9, 2e11)))
     return text
 
 
 def integer_term(text: str, dtype: str = "INT8") -> str:
-    """The next term (`next_term`) with an integer base dtype (issue 55): week 4 and week 3 on its new GPU preset
-    (which has a peak for `dtype`) in `dtype`, and the note in `dtype` on its own machine; every quantity of work the
-    pages and exercises count in that dtype is then in OPs."""
+    """The next term (`next_term`) with an integer base dtype (issue 55): week 4 on its new GPU preset (which has a
+    peak for `dtype`) in `dtype`; week 3 in `dtype` on the hypothetical machine, which does every operation at one P
+    (its `peak` and `cuda` get `dtype` at its FP32 value: a real GPU's CUDA cores have no `dtype` peak, and a vector add
+    cannot use a Tensor Core, params.dtype_of_cuda_cores); the note in `dtype` on its own machine. Every quantity of
+    work the pages and exercises count in that dtype is then in OPs."""
     text = next_term(text)
     raw = tomllib.loads(text)
     key = raw["week4"]["gpus"][-1]          # next_term's new preset, with per-SM limits and an INT8 peak
     if dtype not in raw["presets"][key]["peak"] or dtype not in raw["dtypes"]:
         raise KeyError(f"no {dtype} peak on {key}")
-    for table in ("week4", "week3"):
-        text = set_value(text, table, "hardware", key)
-        text = set_value(text, table, "dtype", dtype)
+    text = set_value(text, "week4", "hardware", key)
+    text = set_value(text, "week4", "dtype", dtype)
+    largest = block_side(raw["presets"][key], raw["dtypes"][dtype])   # the compared tiles fit one of its blocks
+    N = raw["week4"]["N"]
+    text = set_value(text, "week4", "tiles", [T for T in (2**k for k in range(3, 12)) if N % T == 0 and T <= largest][-3:])
+    course = raw["presets"][raw["week3"]["hardware"]]    # next_term's week 3: the hypothetical machine
+    text = set_peak(text, raw["week3"]["hardware"], dtype, course["peak"]["FP32"])
+    text = set_value(text, f"presets.{raw['week3']['hardware']}", "cuda", {**course["cuda"], dtype: course["peak"]["FP32"]})
+    text = set_value(text, "week3", "dtype", dtype)
     if "note" in raw:
         text = set_value(text, "note", "dtype", dtype)
     return text
@@ -251,7 +285,9 @@ def integer_term(text: str, dtype: str = "INT8") -> str:
 
 def issue_36_term(text: str) -> str:
     """The term issue 36 found failing (kept as a regression case): a new preset with per-SM limits (under a fresh
-    key) for week 4 and ④'s comparison, FP16, N = 8192, tiles 64/128/256; week 3 on the A100, the note on the H200."""
+    key) for week 4 and ④'s comparison, FP16, N = 8192, tiles 32/64/128 (the instructor's 64/128/256 is refused since
+    issue 55: T = 256 in FP16 holds 256 KiB of inputs, past the preset's 99 KiB block); week 3 on the A100, the note
+    on the H200."""
     raw = tomllib.loads(text)
     presets = raw["presets"]
     key = fresh_key(presets, "GPU_ISSUE")
@@ -261,7 +297,7 @@ def issue_36_term(text: str) -> str:
     text = set_value(text, "week4", "hardware", key)
     text = set_value(text, "week4", "dtype", "FP16")
     text = set_value(text, "week4", "N", 8192)
-    text = set_value(text, "week4", "tiles", [64, 128, 256])
+    text = set_value(text, "week4", "tiles", [32, 64, 128])
     text = set_value(text, "week4", "gpus", [raw["week4"]["gpus"][0], key])
     text = set_value(text, "week3", "hardware", a100)
     if "note" in raw:

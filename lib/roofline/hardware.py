@@ -100,3 +100,9 @@ class Preset:
 
     def roofline(self, dtype: str) -> Roofline:
         return Roofline(self.P(dtype), self.BW, self.name, self.memory)
+
+    @property
+    def block_smem(self) -> int | None:
+        """The Shared Memory (Byte) one block may take: the per-SM limits' smem_per_block (opt-in), else the SM's
+        smem_per_SM; None on a machine without SMs (a hypothetical one holds any tile)."""
+        return self.sm.smem_per_block if self.sm else self.smem_per_SM

@@ -434,6 +434,30 @@ def dtype_of_hardware(value, where: str, parsing: Parsing) -> str:
     return value
 
 
+def dtype_of_cuda_cores(value, where: str, parsing: Parsing) -> str:
+    """A dtype the preset's CUDA cores run at its peak (`cuda` = `peak` for it): week 3's kernels are element-wise,
+    which a Tensor Core cannot run, so their P is the CUDA cores' (the page says so; roofline.show.variants'
+    `element_wise_peak` keeps every variant to it too)."""
+    dtype_of_hardware(value, where, parsing)
+    key = parsing["hardware"]
+    preset = parsing.catalog.presets[key]
+    usable = ", ".join(d for d, P in preset.cuda.items() if preset.peak.get(d) == P)
+    usable = f" 쓸 수 있는 자료형: {usable}" if usable else ""
+    if not preset.cuda:
+        machines = [k for k, p in parsing.catalog.presets.items() if p.cuda]
+        raise ParameterError(f"{parsing.name('hardware')}: 하드웨어 {shown(key)}에는 CUDA Core 최대 성능(presets.{key}.cuda)이 "
+                             f"없다. 원소별 연산은 텐서 코어를 쓰지 못해 P가 CUDA Core의 값이다. "
+                             f"쓸 수 있는 하드웨어: {', '.join(machines)}")
+    if value not in preset.cuda:
+        raise ParameterError(f"{where}: 하드웨어 {shown(key)}에는 {value} CUDA Core 최대 성능(presets.{key}.cuda.{value})이 "
+                             f"없다. 원소별 연산은 텐서 코어를 쓰지 못해 P가 CUDA Core의 값이다.{usable}")
+    if preset.cuda[value] != preset.peak[value]:
+        raise ParameterError(f"{where}: presets.{key}.peak.{value} = {plain_number(preset.peak[value])}가 "
+                             f"presets.{key}.cuda.{value} = {plain_number(preset.cuda[value])}와 다르다. 원소별 연산의 P는 "
+                             f"CUDA Core의 값이므로 두 값이 같아야 한다.{usable}")
+    return value
+
+
 def dtype_of_hardware_if_strict(value, where: str, parsing: Parsing) -> str:
     """A dtype; in the file, one the preset has a peak for (a chapter that never asks for the hardware, like ①,
     may pick a dtype the hypothetical machine lacks; `.roofline` checks it then)."""
@@ -511,6 +535,35 @@ def tiles_dividing(of: str):
     return check
 
 
+def tiles_on_chip(value, where: str, parsing: Parsing) -> tuple[int, ...]:
+    """week4.tiles: `tiles_dividing("N")`; in the file, each tile's input buffers (A and B pieces, s·2T² Byte,
+    roofline.buffers) fit the Shared Memory one block may take on week4.hardware (a machine without per-SM limits holds
+    any): the pages time every tile on that machine, which a tile that does not fit cannot run (④'s rule; the
+    exercises' variants keep it too, roofline.show.variants.on_chip_fits)."""
+    from roofline import buffers
+
+    tiles = tiles_dividing("N")(value, where, parsing)
+    if not parsing.strict:
+        return tiles
+    key = parsing["hardware"]
+    preset, s = parsing.catalog.presets[key], parsing.catalog.dtypes[parsing["dtype"]]
+    limit = preset.block_smem
+    for T in tiles:
+        held = buffers.tile_buffers(T, T, T, s, s).inputs
+        if limit is not None and held > limit:
+            raise ParameterError(f"{where}: T = {T:,}의 입력 버퍼 s·2T² = {held:,} Byte가 {parsing.name('hardware')} = "
+                                 f"{shown(key)}의 블록 하나가 쓸 수 있는 Shared Memory {limit:,} Byte보다 크다. "
+                                 f"들어가는 타일만 적자 (T ≤ {max_side(limit, s):,})")
+    return tiles
+
+
+def max_side(limit: int, s: int) -> int:
+    """The largest T with s·2T² ≤ limit (Byte)."""
+    from math import isqrt
+
+    return isqrt(limit // (2 * s))
+
+
 def simulated_side(n: int, where: str, what: str) -> None:
     """n = N/T output tiles per side must fit in the cache simulation (MAX_SIMULATED_SIDE)."""
     if n > MAX_SIMULATED_SIDE:
@@ -586,7 +639,7 @@ class Week4(OnMachine):
     N: int = param(whole, "정사각 행렬 한 변 (M = N = K)", range=Range(
         2, 65_536, "한 변 65,536이면 FP32 행렬 하나가 16 GiB로 GPU 하나의 메모리다. N의 약수 찾기(√N번)와 ④의 T_K 찾기"
                    "(T번)가 1초 안에 끝난다"))
-    tiles: tuple[int, ...] = param(tiles_dividing("N"), "비교할 정사각 타일 한 변 T (N의 약수)", range=Range(
+    tiles: tuple[int, ...] = param(tiles_on_chip, "비교할 정사각 타일 한 변 T (N의 약수)", range=Range(
         1, 65_536, f"N의 약수, {MIN_TILES}–{MAX_TILES}개, 각각 N/T ≤ {MAX_SIMULATED_SIDE:,} (③의 캐시 시뮬레이션)"))
     small_N: int = param(whole, "③의 작은 예: small_N×small_N 행렬", range=Range(
         2, MAX_SMALL_N, f"③은 원소 하나하나를 따라가며 small_N³번 세고 그 예로 문제를 만든다: {MAX_SMALL_N}이면 모든 장의 "
@@ -612,7 +665,7 @@ class Week3(OnMachine):
     TABLE = "week3"
 
     hardware: str = param(preset_key, MACHINE)
-    dtype: str = param(dtype_of_hardware, "자료형 (그 하드웨어에 최대 성능이 있는 것)")
+    dtype: str = param(dtype_of_cuda_cores, "자료형 (그 하드웨어의 CUDA Core 최대 성능이 있는 것)")
     L: int = param(whole, "벡터 길이", range=Range(1_000, 10**13, "원소 1,000개부터 10조 개까지 (닫힌 꼴로만 센다)"))
     capacity: int = param(whole, "메모리 용량 (Byte)", range=Range(
         MiB, 2**50, "메모리 용량 1 MiB부터 1 PiB까지", "Byte", "Byte로 적는다: 16 GB는 16_000_000_000"))

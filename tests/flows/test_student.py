@@ -56,12 +56,16 @@ def other_value(problem: str, name: str, value, values: dict):
         hardware = values.get("hardware", problem_now.hardware)
         needs_peak = "hardware" in values or problem == "note"
         allowed = catalog.presets[hardware].peak if needs_peak else catalog.dtypes
+        if problem == "week3":   # a vector add: a dtype the machine's CUDA cores run at its peak (params.dtype_of_cuda_cores)
+            preset = catalog.presets[hardware]
+            allowed = [d for d, P in preset.cuda.items() if preset.peak.get(d) == P]
         others = [d for d in allowed if d != value and catalog.dtypes[d] != catalog.dtypes[value]]
         return others[0] if others else None
     if name in {"hardware", "gpu"}:
         dtype = values.get("dtype", getattr(problem_now, "dtype"))
         gpu_only = problem == "note" or name == "gpu"
         others = [k for k, p in catalog.presets.items() if k != value and (name == "gpu" or dtype in p.peak)
+                  and (problem != "week3" or name == "gpu" or p.cuda.get(dtype) == p.peak[dtype])   # a vector add's
                   and (not gpu_only or (p.SMs and p.smem_per_SM))
                   and (not (problem == "week4" and name == "gpu") or p.sm)]   # ④'s occupancy needs per-SM limits
         return others[0] if others else None

@@ -240,3 +240,31 @@ def test_the_cache_simulation_names_what_the_cell_changed(seed):
     for cell, named in (({"tiles": [1, 2]}, "tiles"), ({"N": 8192, "tiles": [2, 4]}, "N, tiles")):
         with pytest.raises(ParameterError, match=rf"^{named}: 캐시 시뮬레이션은 .*N/T = "):
             w4_3_tiling.cache_big(seed.week4.with_cell(cell))
+
+
+W3 = 'hardware = "course"\ndtype = "FP32"\nL = '   # [week3]'s first lines in the seed
+
+
+def _week3_on(machine: str, dtype: str):
+    return lambda t: t.replace(W3, f'hardware = "{machine}"\ndtype = "{dtype}"\nL = ', 1)
+
+
+@pytest.mark.parametrize("edit, message", [
+    # a vector add cannot use a Tensor Core: week 3's dtype is one the machine's CUDA cores run at its peak (issue 55)
+    (_week3_on("TPU_v5e", "BF16"), r"^week3\.hardware: 하드웨어 'TPU_v5e'에는 CUDA Core 최대 성능\(presets\.TPU_v5e\.cuda\)이 "
+                                    r"없다\. .*쓸 수 있는 하드웨어: course, H100_SXM, .*RTX_A6000$"),
+    (_week3_on("H100_SXM", "FP16"),
+     r"^week3\.dtype: 하드웨어 'H100_SXM'에는 FP16 CUDA Core 최대 성능\(presets\.H100_SXM\.cuda\.FP16\)이 없다\. "
+     r"원소별 연산은 텐서 코어를 쓰지 못해 P가 CUDA Core의 값이다\. 쓸 수 있는 자료형: FP32$"),
+    (lambda t: t.replace("peak = { FP32 = 20e12 }", "peak = { FP32 = 30e12 }", 1),
+     r"^week3\.dtype: presets\.course\.peak\.FP32 = 3e\+13가 presets\.course\.cuda\.FP32 = 2e\+13와 다르다\. "
+     r"원소별 연산의 P는 CUDA Core의 값이므로 두 값이 같아야 한다\.$"),
+    # the compared tiles fit one block of the week's machine: T = 128 in FP32 holds 128 KiB of inputs, a T4 block 64
+    (lambda t: t.replace('hardware = "course"        # 아래', 'hardware = "T4"        # 아래', 1),
+     r"^week4\.tiles: T = 128의 입력 버퍼 s·2T² = 131,072 Byte가 week4\.hardware = 'T4'의 블록 하나가 쓸 수 있는 "
+     r"Shared Memory 65,536 Byte보다 크다\. 들어가는 타일만 적자 \(T ≤ 90\)$"),
+])
+def test_a_term_whose_pages_would_break_their_own_rules_is_refused(tmp_path, edit, message):
+    with pytest.raises(ParameterError, match=message):
+        rl.load(_toml(tmp_path, edit))
+

@@ -22,6 +22,7 @@ import pytest
 
 from coursebook import handout
 from exercise_answers import PAGES, PROBLEM
+from roofline.errors import ParameterError
 from roofline.show import variants as V
 
 BOTH_TERMS = True
@@ -260,8 +261,12 @@ def test_the_rules_refuse_what_the_audit_found(course):
     w3, w4 = course.week3, course.week4
     tensor = next((k, d) for k, p in course.catalog.presets.items() for d in p.peak
                   if d != "FP32" and p.peak[d] not in p.cuda.values() and not d.startswith("INT") and d != "TF32")
-    vector = week3_vector_add.exercises(w3.with_(hardware=tensor[0], dtype=tensor[1]))
-    assert any("CUDA Core" in why for why in V.broken(w3, vector))                 # a Tensor Core P for a vector add
+    with pytest.raises(ParameterError, match="CUDA Core"):   # a Tensor Core P for a vector add: the cell refuses it,
+        w3.with_(hardware=tensor[0], dtype=tensor[1])
+    q = week3_vector_add.exercises(w3).question("3주-2")     # and the rule too (a question stated with one)
+    tensor_p = {"P": course.catalog.presets[tensor[0]].peak[tensor[1]], "dtype": tensor[1], "machine": tensor[0]}
+    vector = dataclasses.replace(q, given=tuple((k, tensor_p.get(k, v)) for k, v in q.given))
+    assert V.element_wise_peak(w3, vector) and "CUDA Core" in V.element_wise_peak(w3, vector)
     if "FP8" in course.catalog.dtypes:   # ①-3 of an FP8 (or INT8) week: FP8 in, a wider output (issue 55), never
         narrow = w4_1_intensity.exercises(w4.with_(dtype="FP8", hardware="H100_SXM"))   # FP32 in, FP8 out
         q = narrow.question("①-3")

@@ -43,12 +43,18 @@ def page() -> str:
               row("dtypes.NAME", "", "원소 하나의 Byte", params.DTYPE_RANGE),
               row("presets.KEY.peak.DTYPE", "", "dense 최대 연산 성능", params.PEAK_RANGE),
               row("presets.KEY.sparse.DTYPE", "", "2:4 희소 최대 연산 성능", params.PEAK_RANGE),
+              row("presets.KEY.cuda.DTYPE", "", "CUDA Core(텐서 코어가 아닌)의 최대 연산 성능: 원소별 연산의 P",
+                  params.PEAK_RANGE),
               row("presets.KEY.BW", "", "메모리 대역폭", params.BW_RANGE)]
     lines += [row(f"presets.KEY.{k}" if k in ("SMs", "smem_per_SM") else f"presets.KEY.sm.{k}", "", bounds.why, bounds)
               for k, bounds in params.SM_RANGES.items()]
     lines += ["", "## 함께 지켜야 하는 규칙", "",
               f"- `week4.tiles`: 서로 다르고 커지는 N의 약수 {params.MIN_TILES}–{params.MAX_TILES}개, 각 타일의 N/T ≤ "
               f"{number(params.MAX_SIMULATED_SIDE)} (③의 LRU 캐시 시뮬레이션). 셀에서도 {params.MIN_TILES}개 이상이다.",
+              "- `week4.tiles`: 각 타일의 입력 버퍼 s·2T² Byte가 `week4.hardware`의 블록 하나가 쓸 수 있는 Shared Memory"
+              "(`sm.smem_per_block`, 없으면 `smem_per_SM`) 이하. SM 한도가 없는 가상 하드웨어에는 제한이 없다.",
+              "- `week3.dtype`: `week3.hardware`의 `cuda`에 있고 그 값이 `peak`와 같은 자료형. 벡터 덧셈 같은 원소별 연산은 "
+              "텐서 코어를 쓰지 못하므로 P가 CUDA Core의 값이다.",
               "- `week4.small_T`: `week4.small_N`의 약수. `note.cache.K`: `note.cache.tile`의 배수.",
               f"- `note.measure.T`: 타일 루프의 작은 곱 (⌈naive_N/T⌉)³와 (⌈tiled_N/T⌉)³가 각각 "
               f"{number(params.MAX_TILE_STEPS)}번 이하.",

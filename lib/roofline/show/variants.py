@@ -263,7 +263,7 @@ def on_chip_fits(problem, q) -> str | None:
     if "on_chip" not in p:
         return None
     preset = problem.catalog.presets[_machine(p)]
-    limit = preset.sm.smem_per_block if preset.sm else preset.smem_per_SM
+    limit = preset.block_smem
     return None if limit is None or p["on_chip"] <= limit else f"{preset.name}의 블록 하나에 들어가지 않는 타일"
 
 

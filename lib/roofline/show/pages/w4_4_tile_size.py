@@ -12,6 +12,7 @@ The `*_section(w4, …)` functions return name → value for one section of the 
 """
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, replace
 from fractions import Fraction
 
@@ -605,7 +606,7 @@ def k_width_question_section(w4) -> dict:
     no per-SM limits)."""
     N, s, T_big = w4.N, w4.s, w4.tiles[-1]
     gpu = w4.catalog.preset(w4.gpus[0])
-    limit = gpu.sm.smem_per_block if gpu.sm else gpu.smem_per_SM
+    limit = gpu.block_smem
     fit_T_K = [T_K for T_K in range(1, T_big + 1)          # the divisors of N whose two buffers fit
                if N % T_K == 0 and buffers.tile_buffers(T_big, T_big, T_K, s, s, copies=2).inputs <= limit]
     full_two = buffers.tile_buffers(T_big, T_big, T_big, s, s, copies=2)
@@ -656,6 +657,27 @@ def shown_bytes(w4) -> set[int]:
 # a student's variant of this page's exercises (roofline.show.variants): N, the tiles, the real GPU and the dtype
 VARIANTS = variants.Bounds("week4", variants.sides, variants.tile_sets, variants.gpus, variants.dtypes)
 
+def rectangle(w4, s2: int, s_acc: int, limit: int) -> tuple[int, int, int]:
+    """④-1 and ④-2's tile T_M×T_N×T_K = k·T×T_s×T_m (k odd, T the largest compared tile, else a smaller one; T_K = T_s
+    when no T_m fits): the first whose amounts are none the page shows (its square tiles' buffers, with a block's
+    reserve, and the GPUs' shared memory), in every term, and whose double-buffered inputs fit one block of the GPU the
+    page names (④-3's, `limit`): the questions hold it on chip (roofline.show.variants.on_chip_fits)."""
+    tiles = sorted(w4.tiles)
+    T_s, T_m = tiles[0], tiles[len(tiles) // 2]
+    shown = shown_bytes(w4)
+    for TK, T in itertools.product(dict.fromkeys((T_m, T_s)), dict.fromkeys(reversed(tiles))):
+        for k in (3, 5, 7, 9, 11, 13, 15):
+            TM, TN = k * T, T_s
+            one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
+            two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
+            if two.inputs > limit:
+                break                 # a longer one holds more
+            if not {one.inputs, two.total} & shown:
+                return TM, TN, TK
+    raise ParameterError(f"week4.gpus: {w4.catalog.presets[w4.gpus[0]].name}의 블록 하나(Shared Memory "
+                         f"{fmt.kib(limit)})에 들어가는 ④-1의 직사각 타일이 없다. 타일 한 변(week4.tiles)을 줄이자")
+
+
 def exercises(w4) -> ex.Exercises:
     """④ A rectangular tile's input buffers in another dtype, its double-buffered storage with an FP32 partial sum,
     whether a larger tile's double-buffered inputs fit one SM's Shared Memory, and the A·B reads for a T_K."""
@@ -664,25 +686,19 @@ def exercises(w4) -> ex.Exercises:
     s2, s_acc = cat.bytes_per(d2), cat.bytes_per("FP32")
     tiles = sorted(w4.tiles)
     T_s, T_m, T_b = tiles[0], tiles[len(tiles) // 2], tiles[-1]
-    # a rectangle an odd number of times the largest tile long, the first whose amounts are none the page shows
-    # (its square tiles' buffers, with a block's reserve, and the GPUs' shared memory), in every term
-    shown = shown_bytes(w4)
-    for k in (3, 5, 7, 9, 11, 13, 15):
-        TM, TN, TK = k * T_b, T_s, T_m
-        one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
-        two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
-        if not {one.inputs, two.total} & shown:
-            break
+    gpu = cat.presets[w4.gpus[0]]
+    limit = gpu.block_smem   # what one block may ask for (the page's rule)
+    TM, TN, TK = rectangle(w4, s2, s_acc, limit)
+    one = buffers.tile_buffers(TM, TN, TK, s2, s_acc)
+    two = buffers.tile_buffers(TM, TN, TK, s2, s_acc, copies=2)
     tile = f"T_M×T_N×T_K = {fmt.integer(TM)}×{fmt.integer(TN)}×{fmt.integer(TK)}"
     one_, two_ = (buffers.derivation(TM, TN, TK, s2, s_acc, copies) for copies in (1, 2))
     steps1 = (ex.derived(one_["A"], "Byte"), ex.derived(one_["B"], "Byte"),
               ex.derived(one_["inputs"], "Byte", "KiB", name="입력 버퍼"))
     steps2 = (ex.derived(two_["A"], "Byte"), ex.derived(two_["B"], "Byte"),
               ex.derived(two_["inputs"], "Byte"), ex.derived(two_["acc"], "Byte"), ex.derived(two_["total"], "Byte", "KiB"))
-    gpu = cat.presets[w4.gpus[0]]
     FM, FN, FK = 2 * T_b, T_b, T_b
     fit = buffers.tile_buffers(FM, FN, FK, s2, s_acc, copies=2)
-    limit = gpu.sm.smem_per_block if gpu.sm else gpu.smem_per_SM   # what one block may ask for (the page's rule)
     key = "fits" if fit.inputs <= limit else "no"
     held = (f" (SM에는 드라이버의 예약분을 더한 {fmt.kib(fit.inputs + gpu.sm.smem_reserved)}가 잡힌다)"
             if key == "fits" and gpu.sm and gpu.sm.smem_reserved else "")

@@ -494,7 +494,7 @@ def exercises(w3) -> ex.Exercises:
                  "길이 L은? L은 원소 개수라 정수다.", Fraction(longest), ex.UNITS["원소"],
                  f"3·s·L ≤ capacity, L은 정수이므로 {ex.formula(fitting)}", steps3, given=ex.given(capacity=w3.capacity, s=s2, dtype=d2),
                  exact=True, mistakes=ex.named(wrong3, ("c-vector", "dtype-other", "bits-bytes"), Fraction, VECTOR_HINTS, dtype=d2)),
-        ex.Question("3주-4", f"{peak} 같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {f} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
+        ex.Question("3주-4", f"{peak} 같은 하드웨어에서 C[i] = g(A[i], B[i])가 원소마다 {ex.number(f)} {fmt.unit('FLOPs', w3.dtype)}를 계산한다. 길이 L = {ex.number(L)}인 "
                  f"{w3.dtype} 벡터라면 이 커널은 메모리 한계인가, 연산 한계인가?", t4.bound, ex.CHOICE,
                  "F/P와 Q/BW를 구해 긴 쪽을 본다", steps4, ex.BOUND_CHOICES, given=ex.given(L=L, s=s, f=f, P=hw.P, BW=hw.BW, dtype=w3.dtype,
                                                            machine=w3.hardware, units="CUDA Core"),
