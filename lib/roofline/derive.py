@@ -63,7 +63,7 @@ class Term:
         bracketed = self.numbers[:1] in "⌊⌈" and self.numbers[-1:] in "⌋⌉"   # ⌈…⌉ delimits itself
         numbers_loose = loose or ("/" in self.numbers and self.level == ATOM and level >= QUOTIENT and not bracketed)
         # a named quantity whose symbol is a ratio ("F/L") reads as one operand: "(F/L) / (Q/L)", never "F/L / Q/L"
-        formula_loose = loose or (self.level == ATOM and level >= QUOTIENT and _bare_slash(self.formula))
+        formula_loose = loose or (self.level == ATOM and level >= QUOTIENT and bare_slash(self.formula))
         f = f"({self.formula})" if formula_loose else self.formula
         n = f"({self.numbers})" if numbers_loose else self.numbers
         return f, n
@@ -113,7 +113,7 @@ class Term:
         return f"Term({self.formula} = {self.numbers} = {self.value})"
 
 
-def _bare_slash(text: str) -> bool:
+def bare_slash(text: str) -> bool:
     """Whether `text` has a "/" outside every bracket ("F/L" yes; "max(F/P, Q/BW)", "⌈N/T⌉", "t·(N_큰/N)³" no)."""
     depth = 0
     for ch in text:

@@ -12,6 +12,7 @@ import pytest
 from conftest import CHAPTERS, LIVE_TOML, term_path
 from coursebook import derivations as site_why
 from notation import evaluate
+from roofline.derive import bare_slash
 from roofline.show import pages
 from roofline.show.why import WHY_MIME
 from roofline.show.why import parts as why_parts
@@ -421,16 +422,6 @@ def test_why_in_a_notebook_prints_the_glued_numbers_derivation(course, capsys):
     assert "I0" in capsys.readouterr().out   # names what it knows
 
 
-def _bare_ratio(symbol: str) -> bool:
-    """Whether `symbol` has a "/" outside brackets ("F/L"; not "t·(N_큰/N)³")."""
-    depth = 0
-    for ch in symbol:
-        depth += (ch in "([⌈⌊") - (ch in ")]⌉⌋")
-        if ch == "/" and depth == 0:
-            return True
-    return False
-
-
 @pytest.mark.parametrize("stem", pages.names())
 def test_a_ratio_symbol_is_bracketed_where_it_is_divided_or_multiplied(stem, course):
     """A formula reads as it is computed: an input whose symbol is a ratio stands in brackets beside "/" or "·"
@@ -440,7 +431,7 @@ def test_a_ratio_symbol_is_bracketed_where_it_is_divided_or_multiplied(stem, cou
         formula = r["formula"]
         for symbol in {x["symbol"] for x in r["inputs"]} - {formula}:
             at = formula.find(symbol)
-            while _bare_ratio(symbol) and at >= 0:
+            while bare_slash(symbol) and at >= 0:   # a ratio ("F/L"; not "t·(N_큰/N)³")
                 before, after = formula[:at].rstrip()[-1:], formula[at + len(symbol):].lstrip()[:1]
                 if not (before == "(" and after == ")") and (before in ("/", "·") or after in ("/", "·")):
                     bare.append((r["symbol"], formula))
