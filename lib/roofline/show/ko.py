@@ -106,8 +106,10 @@ def work_note(dtype: str) -> str:
     """The sentence after a chapter's definition of FLOPs and FLOPs/s: in which units that chapter counts its
     `dtype`'s work (`units`): FLOPs and FLOPs/s for a floating-point dtype, OPs and OPs/s (TOPS) for an integer one
     (chapters/flashattention.md: "정수형은 FLOP 대신 정수 연산(OP)을 센다")."""
+    from roofline.show import fmt
+
     u = units(dtype)
-    if u["work-kind"] == "정수 연산":
+    if fmt.integer_dtype(dtype):
         return (f"{particle(dtype, '은/는')} 정수 형식이라, 이 노트는 {dtype}의 일을 같은 방식으로 세되 정수 연산(OP)의 "
                 f"횟수로 적는다: F는 {u['unit-work']}, P는 {u['unit-rate-base']}({u['unit-rate']})다.")
     return (f"{particle(dtype, '은/는')} 부동소수점 형식이므로, 이 노트는 {dtype}의 일을 F는 {u['unit-work']}, "
