@@ -248,7 +248,7 @@ def ladder_section(note) -> dict:
     src = sources(first, note.catalog)
     M, N, K = first.size
     warp = next(k for k in published.sgemm_ladder() if k.key == "sgemm-10").tiling
-    return {"sgemm-size": why.sentence(why.side("M", M, src), "×", why.side("N", N, src), "×", why.side("K", K, src)),
+    return {"sgemm-size": why.sentence(why.var("M", M, src), "×", why.var("N", N, src), "×", why.var("K", K, src)),
             "warp-thread-tile": why.sentence(why.side("TM", warp.TM, src), "×", why.side("TN", warp.TN, src)),
             "table-ladder": tables.markdown(ladder_headers(memory_of(first, note.catalog)), rows, "llrrlrrrr"),
             "above": above_sentences(note), "rho": shown_rho,
