@@ -24,8 +24,10 @@ unexport PYTHONDONTWRITEBYTECODE
 $(UV):
 	$(PYTHON) -m pip install -q --disable-pip-version-check --no-deps --only-binary=:all: --target $(VENV)/tools/uv-$(UV_VERSION) uv==$(UV_VERSION)
 
-# The environment: a plain venv, then every pin of requirements.txt (and the two local packages, editable) by uv,
-# compiled to bytecode as it installs (else each of the first chapter kernels, side by side, compiles what it imports).
+# The environment: a plain venv, then every pin of requirements.txt (and the two local packages, editable) by uv.
+# Not compiled to bytecode as it installs (`--compile-bytecode`: 13 CPU-s and 21 s of a fresh clone's 25 s install, for
+# every module of every package): Python compiles a module the first time it is imported and keeps it (__pycache__),
+# about 3 CPU-s for all that the build, the kernels and the suite import.
 # The stamp holds the checkout's path: a copied checkout (`cp -a`, .venv included) has an environment made for another
 # path (the editable installs and the scripts' #! lines name the original), so it is made again here, from uv's cache.
 ifneq ($(shell cat $(STAMP) 2>/dev/null),$(CURDIR))
@@ -36,7 +38,7 @@ $(STAMP): requirements.txt pyproject.toml tools/pyproject.toml | $(UV)
 	  echo ".venv was made for $$(cat $(STAMP) || echo 'another checkout'): made again for $(CURDIR)"; \
 	  rm -rf $(VENV)/bin $(VENV)/lib $(VENV)/lib64 $(VENV)/include $(VENV)/pyvenv.cfg; fi
 	$(PYTHON) -m venv --without-pip $(VENV)
-	$(UV) pip install -q --compile-bytecode --python $(BIN)/python -r requirements.txt
+	$(UV) pip install -q --python $(BIN)/python -r requirements.txt
 	echo "$(CURDIR)" > $(STAMP)
 
 # The site's JavaScript tools (ESLint, terser, acorn), exact versions and their whole tree (tools/js/package-lock.json),
