@@ -25,7 +25,7 @@ def test_chapter_glues_the_seeds_model_numbers():
     assert (values["t-memory"], values["t-compute"], values["mem-over-compute"]) == ("1.2", "0.005", "240")
     assert (values["Q"], values["t-ideal"]) == ("1.2 GB", "1.2")
     assert values["bound-kind"] == "메모리 한계"
-    assert (values["A-size"], values["smem-share"]) == ("400 MB", "약 13분의 1")   # Shared Memory of all SMs vs vector A
+    assert (values["A-size"], values["smem-share"]) == ("400 MB", "약 13배")   # Shared Memory of all SMs vs vector A
     assert (values["capacity"], values["fits"]) == ("16 GB", "세 벡터가 모두 들어간다")
     assert "| 메모리 용량만 2배 (16 GB → 32 GB) | 0.005 ms | 1.2 ms | 1.2 ms | 1배 |" in values["table-double"]
     # the measured traffic: the exact Byte count (with MiB beside it), never MiB divided into GB/s
@@ -87,7 +87,7 @@ def test_page_module_speaks_korean_particles(seed):
     values = page.doubling(w3, add, timings, 2)
     assert values["long-side"] == "연산 시간을" and values["double-winner"] == "“P” 하나뿐이다"
     assert page.bf16(w3, rl.Timing(add, hw))["bf16-bound"] == "HBM 대역폭이다"
-    assert page.hierarchy(w3)["smem-share"] == "약 13분의 1"
+    assert page.hierarchy(w3)["smem-share"] == "약 13배"
 
 
 def live(page, **values):

@@ -127,7 +127,9 @@ def hierarchy(w3) -> dict:
         "table-hierarchy": tables.markdown(["저장 공간", "위치·접근 범위", "역할"], ROLES, "lll"),
         "table-capacity": tables.markdown(["저장 공간", "용량", "대역폭"], sizes, "lll"),
         "A-size": shown_number(A, mb(w3.s * w3.L), src, Fraction(1, 10**6), "MB"),
-        "smem-share": why.around(why.decimal(share_q, 0, src), ("" if share == int(shown) else "약 ") + f"{shown}분의 1"),
+        # "약 13배" (only the ratio in the button: "약" is the sentence's word, as in the note's "약 11.7–14.5배")
+        "smem-share": why.sentence("" if share == int(shown) else "약 ",
+                                   why.shown(share_q, f"{shown}배", src, digits=0, unit="배")),
     }
 
 
