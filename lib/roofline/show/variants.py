@@ -36,7 +36,7 @@ from fractions import Fraction
 
 from roofline.errors import ParameterError
 from roofline.show import exercises as ex
-from roofline.show import fmt
+from roofline.show import fmt, ko
 
 LIMIT = 48          # variants kept per page (a larger class shares a variant with one in LIMIT of the others)
 
@@ -273,7 +273,7 @@ def memory_named(problem, q) -> str | None:
     if _machine(p) is None:
         return None
     memory = problem.catalog.presets[_machine(p)].memory
-    return None if memory.startswith("HBM") or "HBM" not in q.text else f"{memory} 메모리를 HBM이라 불렀다"
+    return None if ko.memory_name(memory) == "HBM" or "HBM" not in q.text else f"{memory} 메모리를 HBM이라 불렀다"
 
 
 RULES = (stored_types, work_units, element_wise_peak, on_chip_fits, memory_named)
@@ -314,7 +314,7 @@ def _sheet_rules(problem, sheet: ex.Exercises) -> list[str]:
         return []
     memory = problem.catalog.presets[first["hardware"]].memory
     texts = [label for _, label in sheet.sheet] + [sheet.statement_text]
-    return [] if memory.startswith("HBM") or not any("HBM" in x for x in texts) else [f"{memory}를 HBM이라 불렀다"]
+    return [] if ko.memory_name(memory) == "HBM" or not any("HBM" in x for x in texts) else [f"{memory}를 HBM이라 불렀다"]
 
 
 def _fingerprint(sheet: ex.Exercises) -> tuple:
