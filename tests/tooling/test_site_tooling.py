@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from coursebook import a11y, icons, mathml
+from coursebook import a11y, assets, icons, kept, mathml
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -75,6 +75,43 @@ def test_math_font_keeps_the_stretchy_variants(tmp_path):
     assert variants.VertGlyphCount > 0 and variants.HorizGlyphCount > 0       # tall (…), wide ⏟
     css = (tmp_path / "_static" / mathml.CSS_FILE).read_text(encoding="utf-8")
     assert mathml.FONT_FAMILY in css and "stix-two-math.woff" in css
+
+
+def test_a_kept_step_is_made_once_and_a_damaged_file_is_made_again(tmp_path):
+    """coursebook.kept: the same inputs give what was made, without making it; other inputs make it; a file changed in
+    one byte or cut short is not believed."""
+    made = []
+
+    def make(out: bytes):
+        return lambda: made.append(out) or out
+
+    assert kept.made("step", make(b"one"), b"a", b"bc", folder=tmp_path) == b"one"
+    assert kept.made("step", make(b"two"), b"a", b"bc", folder=tmp_path) == b"one" and made == [b"one"]
+    assert kept.made("step", make(b"three"), b"ab", b"c", folder=tmp_path) == b"three"   # (not the same inputs)
+    [first] = [f for f in (tmp_path / "step").iterdir() if f.name == kept.digest(b"a", b"bc")]
+    for damage in (lambda b: b[:-1] + bytes([b[-1] ^ 1]), lambda b: b[:40]):
+        first.write_bytes(damage(first.read_bytes()))
+        assert kept.made("step", make(b"again"), b"a", b"bc", folder=tmp_path) == b"again"
+        assert kept.made("step", make(b"never"), b"a", b"bc", folder=tmp_path) == b"again"
+
+
+def test_a_kept_css_cut_and_figure_are_what_the_steps_make(tmp_path):
+    """The theme's stylesheet cut and a figure's WebP, kept (coursebook.kept), are the bytes the steps make now: the
+    stylesheet from its words, the figure from its PNG."""
+    from PIL import Image
+
+    css = ".used{color:red}.unused{color:blue}a:hover{--x:1}.bd-x{color:var(--y)}:root{--y:2;--z:3}"
+    words, outside = {"used", "a", "bd-x"}, set()
+    names = assets._names_in([css])
+    assert {"used", "unused", "hover", "--x", "--y", "--z", "bd-x"} <= names
+    cut = assets._purged({"t.css": css}, words & names, outside & names)["t.css"]
+    assert cut == assets._purged({"t.css": css}, words, outside)["t.css"]
+    assert ".used{" in cut and ".unused" not in cut and "--y" in cut and "--z" not in cut
+    png = tmp_path / "f.png"
+    Image.new("RGB", (1200, 300), "white").save(png)
+    fresh = assets._smaller(png.read_bytes())
+    out = assets.webp_if_smaller(png)
+    assert out.read_bytes() == fresh[4:] and out.suffix == (".webp" if fresh.startswith(b"webp") else ".png")
 
 
 def test_icon_script_left_out():

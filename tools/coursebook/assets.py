@@ -41,12 +41,13 @@ from __future__ import annotations
 
 import hashlib
 import html
+import io
 import json
 import os
 import re
 from pathlib import Path
 
-from coursebook import minify
+from coursebook import kept, minify
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
 # (explorer.js loads the plotting library when the first explorer starts, and imports predict.js (which loads
@@ -313,21 +314,36 @@ MAX_FIGURE_WIDTH = 960   # px: a phone's column (about 360 CSS px) at its pixel 
 
 def webp_if_smaller(png: Path) -> Path:
     """The figure, no wider than MAX_FIGURE_WIDTH, as lossless WebP beside it when that is smaller (the PNG is
-    removed), else the PNG (narrowed if it was wider)."""
+    removed), else the PNG (narrowed if it was wider). Kept by the PNG's bytes (coursebook.kept): WebP's slowest
+    setting takes about a second a figure."""
+    import PIL
+
+    data = png.read_bytes()
+    out = kept.made("figures", lambda: _smaller(data), data, f"{MAX_FIGURE_WIDTH} {PIL.__version__}".encode())
+    if out.startswith(b"webp"):
+        webp = png.with_suffix(".webp")
+        webp.write_bytes(out[4:])
+        png.unlink()
+        return webp
+    png.write_bytes(out[4:])
+    return png
+
+
+def _smaller(data: bytes) -> bytes:
+    """b"webp" and the lossless WebP of the PNG `data` (narrowed to MAX_FIGURE_WIDTH) when smaller, else b"png " and
+    the PNG."""
     from PIL import Image
 
-    webp = png.with_suffix(".webp")
-    with Image.open(png) as image:
+    with Image.open(io.BytesIO(data)) as image:
         if image.width > MAX_FIGURE_WIDTH:
             height = round(image.height * MAX_FIGURE_WIDTH / image.width)
             image = image.resize((MAX_FIGURE_WIDTH, height), Image.LANCZOS)
-            image.save(png, "PNG", optimize=True)
+            narrowed = io.BytesIO()
+            image.save(narrowed, "PNG", optimize=True)
+            data = narrowed.getvalue()
+        webp = io.BytesIO()
         image.save(webp, "WEBP", lossless=True, method=6)
-    if webp.stat().st_size < png.stat().st_size:
-        png.unlink()
-        return webp
-    webp.unlink()
-    return png
+    return b"webp" + webp.getvalue() if len(webp.getvalue()) < len(data) else b"png " + data
 
 
 def figures(outdir: Path) -> None:
@@ -540,16 +556,50 @@ def variable_uses(text: str) -> set[str]:
 def purge_css(outdir: Path) -> dict[str, tuple[int, int]]:
     """Cut the theme's stylesheets (PURGED_CSS) to what the pages use: first the rules, then the custom
     properties nothing reads (to a fixed point: a property read only by a dropped one goes too).
-    Returns {file: (bytes before, after)}."""
+    Returns {file: (bytes before, after)}. The cut is kept (coursebook.kept) by the stylesheets, the words the pages
+    use and the properties the other files read: a build whose pages changed only numbers parses no CSS."""
+    import tinycss2
+
     static = outdir / "_static"
     words = words_in_use(outdir)
     paths = [path for pattern in PURGED_CSS for path in sorted(static.glob(pattern))]
-    before = {path: path.read_text(encoding="utf-8") for path in paths}
-    texts = {path: purge(css, words) for path, css in before.items()}
+    before = {path.relative_to(static).as_posix(): path.read_text(encoding="utf-8") for path in paths}
     outside: set[str] = set()
     for other in list(static.rglob("*.css")) + list(static.rglob("*.js")) + list(outdir.rglob("*.html")):
-        if other not in texts and other.name not in NOT_CLASS_SOURCES[:3]:
+        if other not in paths and other.name not in NOT_CLASS_SOURCES[:3]:
             outside |= variable_uses(other.read_text(encoding="utf-8", errors="replace"))
+    # (the cut depends on the words and properties only where the stylesheets could look them up: the words of the
+    # pages' data, numbers and Korean, do not make another key)
+    names = _names_in(before.values())
+    words, outside = words & names, outside & names
+    given = json.dumps([sorted(before.items()), sorted(words), sorted(outside), tinycss2.__version__])
+    after = json.loads(kept.made("purged-css", lambda: json.dumps(_purged(before, words, outside)).encode(),
+                                 given.encode(), Path(__file__).read_bytes()))
+    sizes = {}
+    for path in paths:
+        name = path.relative_to(static).as_posix()
+        path.write_text(after[name], encoding="utf-8")
+        sizes[path.name] = (len(before[name].encode()), len(after[name].encode()))
+    return sizes
+
+
+def _names_in(sheets) -> set[str]:
+    """Every name `purge` and `drop_unused_variables` can look up in the stylesheets: each run of word characters
+    (element names also lowercased, custom properties) and each class and id with its escapes read. A selector's
+    names are runs of the whole text: what `selector_used` blanks out starts with ':' or '[' and ends with ')' or ']'."""
+    names: set[str] = set()
+    for css in sheets:
+        runs = set(_WORD.findall(css))
+        names |= runs | {run.lower() for run in runs}
+        names |= {_unescape(name) for name in _CLASS.findall(css) + _ID.findall(css)}
+    return names
+
+
+def _purged(before: dict[str, str], words: set[str], outside: set[str]) -> dict[str, str]:
+    """purge_css's cut of the stylesheets `before` (name → text), given the words in use and the custom properties
+    the other files read."""
+    texts = {name: purge(css, words) for name, css in before.items()}
+    outside = set(outside)
     for css in texts.values():   # what the kept rules' ordinary properties read
         outside |= drop_unused_variables(css, set())[2]
     used = set(outside)
@@ -560,12 +610,7 @@ def purge_css(outdir: Path) -> dict[str, tuple[int, int]]:
         if wider == used:
             break
         used = wider
-    sizes = {}
-    for path in paths:
-        after = drop_unused_variables(texts[path], used)[0]
-        path.write_text(after, encoding="utf-8")
-        sizes[path.name] = (len(before[path].encode()), len(after.encode()))
-    return sizes
+    return {name: drop_unused_variables(text, used)[0] for name, text in texts.items()}
 
 
 _RELATIVE_URL = re.compile(r"""url\((['"]?)(?!['"]|[a-z]+:|/|#)""")

@@ -26,6 +26,8 @@ from sphinx.locale import _
 from sphinx.util import logging
 from sphinx.util.math import get_node_equation_number
 
+from coursebook import kept
+
 logger = logging.getLogger(__name__)
 
 FONT_FAMILY = "Roofline STIX Two Math"
@@ -140,15 +142,10 @@ def math_text(pages) -> str:
     return "".join(sorted(c for c in chars if not c.isspace()))
 
 
-def write_font(outdir: Path, text: str, again: bool = True) -> int:
-    """Write the cut-down font and its @font-face; returns the font's size in bytes. `again=False` (`make serve`):
-    the font is cut again only when the formulas' characters changed since the last cut."""
+def write_font(outdir: Path, text: str) -> int:
+    """Write the cut-down font and its @font-face; returns the font's size in bytes."""
     target = outdir / "_static" / FONT_FILE
-    cut = target.parent / (target.name + ".chars")   # (the development build's own: its output is never published)
-    if again or not target.is_file() or not cut.is_file() or cut.read_text(encoding="utf-8") != text:
-        _cut_font(target, text)
-        if not again:
-            cut.write_text(text, encoding="utf-8")
+    _cut_font(target, text)
     (outdir / "_static" / CSS_FILE).write_text(
         "/* written by the build: STIX Two Math (SIL Open Font License) cut to the characters of the site's formulas */\n"
         f'@font-face {{ font-family: "{FONT_FAMILY}"; font-style: normal; font-weight: 400; font-display: swap;\n'
@@ -158,6 +155,20 @@ def write_font(outdir: Path, text: str, again: bool = True) -> int:
 
 
 def _cut_font(target: Path, text: str) -> None:
+    """STIX Two Math cut to `text`'s characters (and the digits), as WOFF2; kept by the font's and the characters'
+    bytes (coursebook.kept): a cut takes about a second, and a new term's formulas have the same characters."""
+    import fontTools
+
+    source = stix_font().read_bytes()
+    chars = "".join(sorted(set(text + "0123456789")))
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.write_bytes(kept.made("math-font", lambda: _cut(source, chars), source, chars.encode(),
+                                 fontTools.version.encode()))
+
+
+def _cut(source: bytes, chars: str) -> bytes:
+    import io
+
     from fontTools import subset
     from fontTools.ttLib import TTFont
 
@@ -165,13 +176,14 @@ def _cut_font(target: Path, text: str) -> None:
     options.flavor = "woff2"
     options.layout_features = ["*"]
     options.notdef_outline = True
-    font = TTFont(stix_font(), recalcTimestamp=False)   # keep the source font's dates: same bytes every build
+    font = TTFont(io.BytesIO(source), recalcTimestamp=False)   # keep the source font's dates: same bytes every build
     subsetter = subset.Subsetter(options)
-    subsetter.populate(text=text + "0123456789")
+    subsetter.populate(text=chars)
     subsetter.subset(font)
-    target.parent.mkdir(parents=True, exist_ok=True)
     font.flavor = "woff2"
-    font.save(target)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def build_finished(app, exception) -> None:
@@ -179,7 +191,7 @@ def build_finished(app, exception) -> None:
         return
     outdir = Path(app.outdir)
     pages = (p.read_text(encoding="utf-8") for p in outdir.rglob("*.html"))
-    write_font(outdir, math_text(pages), again=not app.config.coursebook_dev)
+    write_font(outdir, math_text(pages))
 
 
 def no_stale_css(app, builder) -> None:
