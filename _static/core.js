@@ -229,9 +229,10 @@ export function el(tag, props, ...children) {
   return node;
 }
 
-/* a JSON file of the site (an explorer's states, a page's records, a student's variants), or an error naming it */
-export function json(url) {
-  return fetch(url).then((response) => {
+/* a JSON file of the site (an explorer's states, a page's records, a student's variants), or an error naming it;
+   `response`: its fetch, when the caller started it before this module had come (why.js) */
+export function json(url, response = fetch(url)) {
+  return response.then((response) => {
     if (!response.ok) throw new Error(`${response.status} ${url}`);
     return response.json();
   });

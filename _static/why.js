@@ -6,25 +6,33 @@ const button = (ev) => ev.target.closest && ev.target.closest("button.rl-why");
 const src = document.querySelector("[data-rl-why]");
 // a promise made once, when first asked for (a failed one is made again at the next ask); kept, so that asking again
 // resolves at once (an import() of a module already here still waits for a task: a frame more for every press)
+const quiet = () => {};
 const once = (make) => { let p = null; return () => (p = p || make().catch((error) => { p = null; throw error; })); };
 const load = once(() => import("./why-panel.js"));
 const explorers = once(() => import("./explorer.js"));
-const pageRecords = once(() => import("./core.js").then((core) => core.json(src.getAttribute("data-rl-why"))));
+// (fetched at once, beside the modules: not after core.js has come, a round trip more on a page that does not load it)
+const pageRecords = once(() => {
+  const url = src.getAttribute("data-rl-why"), got = fetch(url);
+  got.catch(quiet);   // (its failure is core.json's to report, once core.js is here)
+  return import("./core.js").then((core) => core.json(url, got));
+});
 // a number's records: the page's, or for an explorer's number those of the state it shows (explorer.js:
 // precomputed, or the live mode's result)
 function records(b) {
   const holder = b.closest("[data-rl-explorer]");
   return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records()) : pageRecords();
 }
-const quiet = () => {};
 
 if (src) {
+  // a page with an explorer has its module already: asked for now (no fetch), a first press does not wait a task
+  // for it before it can ask for the state's records
+  if (document.querySelector("[data-rl-explorer]")) explorers().catch(quiet);
   document.addEventListener("click", (ev) => {
     const b = button(ev);
     if (!b) return;
-    const d = records(b);
+    const panel = load(), d = records(b);   // (the module asked for first: the smaller file, and it is compiled)
     d.catch(quiet);   // the panel says when they did not come
-    load().then((m) => m.toggle(b, d), quiet);
+    panel.then((m) => m.toggle(b, d), quiet);
   });
   for (const type of ["pointerover", "focusin"]) {   // (a touch sends pointerover when the finger lands)
     document.addEventListener(type, (ev) => {

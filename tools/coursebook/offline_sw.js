@@ -64,17 +64,21 @@ const meta = async (cache) => (await cache.match(META) || new Response("{}")).js
 const setMeta = async (cache, change) => cache.put(META, new Response(JSON.stringify({...await meta(cache), ...change})));
 
 /* Keep one file in this build's cache: from an old build's cache when its bytes are the same, else the network;
- * a file being fetched for one request is not fetched again for another. */
+ * a file being fetched for one request is not fetched again for another. {got: its Response, or null when it was
+ * kept already, kept: done when it is in the cache}: a page waiting for the file is answered from `got`, not after
+ * the cache has written it and read it back. */
 let olds = [];
 const pending = new Map();
 function keepOne(cache, name) {
   if (!pending.has(name)) {
-    pending.set(name, (async () => {
-      if (await cache.match(SCOPE + name)) return;
+    const got = (async () => {
+      if (await cache.match(SCOPE + name)) return null;
       let r;
       for (const old of olds) if (old.files.get(name) === FILES.get(name) && (r = await old.cache.match(SCOPE + name))) break;
-      await cache.put(SCOPE + name, r || await fetchChecked(name));
-    })().finally(() => pending.delete(name)));
+      return r || fetchChecked(name);
+    })();
+    const kept = got.then((r) => r && cache.put(SCOPE + name, r.clone())).finally(() => pending.delete(name));
+    pending.set(name, {got, kept});
   }
   return pending.get(name);
 }
@@ -86,7 +90,7 @@ async function keep(names, progress) {
   let done = 0;
   await Promise.all([1, 2, 3, 4].map(async () => {
     while (queue.length) {
-      await keepOne(cache, queue.shift());
+      await keepOne(cache, queue.shift()).kept;
       if (progress) progress(++done, total);
     }
   }));
@@ -159,15 +163,17 @@ r=await w.getRegistration();w.oncontrollerchange=()=>location.reload();r&&r.wait
     {status: 503, headers: {"content-type": "text/html;charset=utf-8"}});
 }
 
-async function answer(request, key) {
-  const cache = await mine(), hit = await cache.match(SCOPE + key);
+async function answer(event, key) {
+  const request = event.request, cache = await mine(), hit = await cache.match(SCOPE + key);
   if (hit) return hit;
   try {
-    await keepOne(cache, key);
+    const {got, kept} = keepOne(cache, key);
+    event.waitUntil(kept.catch(() => {}));
     if (request.mode === "navigate" && key.endsWith(".html")) keep(needsOf(key)).catch(() => {});
-    const kept = await cache.match(SCOPE + key);
-    if (!kept) throw new Stale(key);
-    return kept;
+    const r = await got;   // (each request its own copy: another may share the fetch)
+    const answered = r ? r.clone() : await cache.match(SCOPE + key);
+    if (!answered) throw new Stale(key);
+    return answered;
   } catch (error) {
     if (request.mode !== "navigate") return Response.error();
     return error instanceof Stale
@@ -179,5 +185,5 @@ async function answer(request, key) {
 
 on("fetch", (event) => {
   const key = keyOf(event.request.url);
-  if (event.request.method === "GET" && (FILES.has(key) || ASKED.test(key))) event.respondWith(answer(event.request, key));
+  if (event.request.method === "GET" && (FILES.has(key) || ASKED.test(key))) event.respondWith(answer(event, key));
 });
