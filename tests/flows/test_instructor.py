@@ -39,7 +39,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_copies import commit_all, coursebook, env_for, instructor_checkout, next_term
+from course_copies import commit_all, copy_caches, coursebook, env_for, instructor_checkout, next_term
 from coursebook import bookrun, editions
 from coursebook.__main__ import chapter_sources
 from roofline import params
@@ -57,9 +57,11 @@ BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성
 
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
-    """A clone of the repository with the working tree's files and the editions `make book` built (an instructor's
-    checkout)."""
-    return instructor_checkout(tmp_path_factory.mktemp("instructor") / "repo")
+    """A clone of the repository with the working tree's files, the editions `make book` built and the memos it keeps
+    in _build (an instructor's checkout after `make book`): all keyed by what they are made from, so a new term runs
+    every chapter again (the execution cache is keyed on course.toml's bytes too) and only what no term changes, the
+    compacted scripts, is reused."""
+    return copy_caches(instructor_checkout(tmp_path_factory.mktemp("instructor") / "repo"))
 
 
 def test_instructor_changes_course_toml_and_refreshes(repo):
