@@ -73,12 +73,18 @@ def good_copy(tmp_path_factory) -> Path:
     return copy
 
 
-def sabotaged(good: Path, tmp_path: Path, cases: dict[str, str]) -> Path:
-    """A copy of `good` whose chapter cases[case] ends with the sabotage of each case."""
-    repo = tmp_path / "repo"
+def copy_of(good: Path, where: Path) -> Path:
+    """A copy of `good` in `where`/repo, the source documents beside it as beside `good`."""
+    repo = where / "repo"
     shutil.copytree(good, repo, symlinks=True)
     if (good.parent / "shared").exists():
-        (tmp_path / "shared").symlink_to((good.parent / "shared").resolve())
+        (where / "shared").symlink_to((good.parent / "shared").resolve())
+    return repo
+
+
+def sabotaged(good: Path, tmp_path: Path, cases: dict[str, str]) -> Path:
+    """A copy of `good` whose chapter cases[case] ends with the sabotage of each case."""
+    repo = copy_of(good, tmp_path)
     for case, chapter in cases.items():
         md = repo / "chapters" / f"{chapter}.md"
         md.write_text(md.read_text(encoding="utf-8").rstrip("\n")
@@ -199,11 +205,7 @@ def sphinx_started(repo: Path) -> bool:
 
 @pytest.fixture(scope="module")
 def interrupted_copy(good_copy, tmp_path_factory) -> Path:
-    repo = tmp_path_factory.mktemp("interrupted") / "repo"
-    shutil.copytree(good_copy, repo, symlinks=True)
-    if (good_copy.parent / "shared").exists():
-        (repo.parent / "shared").symlink_to((good_copy.parent / "shared").resolve())
-    return repo
+    return copy_of(good_copy, tmp_path_factory.mktemp("interrupted"))
 
 
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
@@ -258,11 +260,14 @@ def checkout_tree(repo: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def refresh_copy(good_copy, tmp_path) -> Path:
-    repo = tmp_path / "repo"
-    shutil.copytree(good_copy, repo, symlinks=True)
-    if (good_copy.parent / "shared").exists():
-        (tmp_path / "shared").symlink_to((good_copy.parent / "shared").resolve())
-    return repo
+    return copy_of(good_copy, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def student_copy(good_copy, tmp_path_factory) -> Path:
+    """One copy for the typed cells: each case changes one line of one chapter's source, which `make book` refuses to
+    build from (asserted: nothing written), and puts it back afterwards."""
+    return copy_of(good_copy, tmp_path_factory.mktemp("student"))
 
 
 def test_a_refresh_whose_site_build_fails_puts_back_every_file_and_keeps_the_site(refresh_copy):
@@ -294,19 +299,22 @@ def params_of(repo: Path) -> dict:
 
 
 @pytest.mark.parametrize("typed, code", [("4096.0", 4), ("True", 4), ("small_N", 2), ("4096)", 2)])
-def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(refresh_copy, typed, code):
+def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(student_copy, typed, code):
     """F-5: what a student types into a chapter's .md parameter cell is read (a value unlike course.toml's, 4096.0 or
     True, is a new term: exit 4) or refused in one Korean line naming the chapter (exit 2); no traceback, the site
     and the tree unchanged."""
-    repo = refresh_copy
+    repo = student_copy
     md = repo / "chapters" / "w4_1_intensity.md"
-    md.write_text(re.sub(r"^N = \d+", f"N = {typed}", md.read_text(encoding="utf-8"), count=1, flags=re.M),
-                  encoding="utf-8")
-    before = checkout_tree(repo)
-    run = make(repo, "book")
-    said = run.stdout + run.stderr
-    assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
-    assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]
-    assert checkout_tree(repo) == before
-    check = coursebook_check(repo)
-    assert check.returncode in (1, 2) and "Traceback" not in check.stderr, check.stderr[-3000:]
+    source = md.read_text(encoding="utf-8")
+    md.write_text(re.sub(r"^N = \d+", f"N = {typed}", source, count=1, flags=re.M), encoding="utf-8")
+    try:
+        before = checkout_tree(repo)
+        run = make(repo, "book")
+        said = run.stdout + run.stderr
+        assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
+        assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]
+        assert checkout_tree(repo) == before
+        check = coursebook_check(repo)
+        assert check.returncode in (1, 2) and "Traceback" not in check.stderr, check.stderr[-3000:]
+    finally:
+        md.write_text(source, encoding="utf-8")
