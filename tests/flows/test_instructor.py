@@ -39,7 +39,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_copies import commit_all, copy_caches, coursebook, env_for, instructor_checkout, next_term
+from course_copies import commit_all, copy_caches, env_for, instructor_checkout, next_term, run_coursebook
 from coursebook import bookrun, editions
 from coursebook.__main__ import chapter_sources
 from roofline import params
@@ -84,7 +84,7 @@ def move_to_next_term(repo: Path, name: str) -> None:
            for md in sources}
 
     # 1. the check names what is stale, precisely
-    stale = coursebook(repo, "check", "--no-site")
+    stale = run_coursebook(repo, "check", "--no-site")
     assert stale.returncode == 1, stale.stdout + stale.stderr
     report = stale.stderr
     figures_before = {name: (repo / "figures" / f"{name}.svg").read_bytes() for name in FIGURES}
@@ -112,7 +112,7 @@ def move_to_next_term(repo: Path, name: str) -> None:
     assert started == Counter(labels), f"make refresh did not execute each chapter exactly once: {dict(started)}"
 
     # 3. nothing stale any more: figures, editions and built pages equal what the library computes now
-    after = coursebook(repo, "check")
+    after = run_coursebook(repo, "check")
     assert after.returncode == 0, after.stderr
     assert "built pages" in after.stdout and (repo / "_build" / "html").is_dir()
     # so figures/ now holds what the library draws for the new term: each figure that changed was named as stale

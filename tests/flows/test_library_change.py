@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from course_copies import commit_all, coursebook, env_for, instructor_checkout
+from course_copies import commit_all, env_for, instructor_checkout, run_coursebook
 from coursebook.__main__ import chapter_sources
 
 pytestmark = pytest.mark.heavy(70)   # rough seconds, for the order of the run (tests/conftest.py)
@@ -32,7 +32,7 @@ def test_a_library_change_and_its_editions_are_one_commit(tmp_path):
     text = gemm.read_text(encoding="utf-8")
     start = text.index('"""', text.index("def naive_matmul")) + 3
     gemm.write_text(text[:start] + "(설명을 다듬었다) " + text[start:], encoding="utf-8")
-    stale = coursebook(repo, "check", "--no-site")
+    stale = run_coursebook(repo, "check", "--no-site")
     assert stale.returncode == 1, stale.stdout + stale.stderr
     for md in chapter_sources():
         assert f"chapters/{md.stem}.ipynb: its setup cell installs the library's wheel of sha256" in stale.stderr, \
@@ -49,5 +49,5 @@ def test_a_library_change_and_its_editions_are_one_commit(tmp_path):
     assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], check=True, capture_output=True,
                           text=True).stdout == ""
     # (what a commit holds is up to date; the local build, never committed, is `make book`'s: not looked at here)
-    after = coursebook(repo, "check", "--no-site")
+    after = run_coursebook(repo, "check", "--no-site")
     assert after.returncode == 0, after.stdout + after.stderr
