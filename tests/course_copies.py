@@ -5,6 +5,8 @@ import math
 import os
 import re
 import shutil
+import subprocess
+import sys
 import tomllib
 from fractions import Fraction
 from pathlib import Path
@@ -39,6 +41,31 @@ def copy_editions(copy: Path) -> Path:
     for edition in sorted((ROOT / "chapters").glob("*.ipynb")):
         shutil.copy2(edition, copy / "chapters" / edition.name)
     return copy
+
+
+def instructor_checkout(copy: Path) -> Path:
+    """A clone of the repository with the working tree's files and the editions `make book` built, committed once
+    (an instructor's checkout as the README leaves it), the source documents beside it as beside the checkout."""
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
+    copy_editions(copy_checkout(copy))
+    commit_all(copy, "this term")
+    if (ROOT.parent / "shared").is_dir():
+        (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
+    return copy
+
+
+def commit_all(copy: Path, message: str) -> None:
+    """The instructor commits everything (README step 4): once (the editions are built, git-ignored, never
+    committed; each pins the library by its wheel's sha256, not by a commit)."""
+    git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
+    subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
+    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], check=True, capture_output=True)
+
+
+def run_coursebook(repo: Path, *args: str) -> subprocess.CompletedProcess:
+    """`python -m coursebook ARGS` in the copy `repo`, with this checkout's environment (env_for)."""
+    return subprocess.run([str(Path(sys.prefix) / "bin" / "python"), "-m", "coursebook", *args], cwd=repo,
+                          env=env_for(repo), capture_output=True, text=True, timeout=600)
 
 
 def js_tools() -> Path:

@@ -48,7 +48,9 @@ def test_an_added_exercise_passes_the_pages_tests_with_no_test_file_edited(tmp_p
     selected = ["tests/show/test_exercises.py", "tests/show/test_variants.py", f"tests/pages/test_{STEM}.py",
                 "tests/pages/test_every_page.py",
                 "-k", f"({STEM} or not test_every_page) and not copying and not kernel and not page_file"]
-    done = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *selected, "-q", "-x", "-n", "2", "-p", "no:cacheprovider"],
+    # in one process (-n 0): a worker more would collect the four modules again, 5-10 CPU-s, and `make test` keeps the
+    # machine's cores busy with its own workers meanwhile
+    done = subprocess.run([str(VENV_PYTHON), "-m", "pytest", *selected, "-q", "-x", "-n", "0", "-p", "no:cacheprovider"],
                           **run)
     assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
     assert " passed" in done.stdout

@@ -6,8 +6,9 @@ A copy of the repository gets chapters sabotaged (the other chapters come from a
 so only the sabotaged ones run) and is built both ways a chapter can be executed:
 - `make book` (the chapters run before Sphinx, side by side, bookrun): the three cases in one build, each in a
   chapter of its own; the failure must name each chapter with its own cause and cell;
-- Sphinx alone with the chapter not in the cache (myst-nb runs it through jupyter-cache and stops at the first
-  failure): one build per case.
+- Sphinx alone with the chapters not in the cache (the book's extension runs them before it reads a page, as
+  `make book` does, sphinx_ext.run_missing_chapters): the two cases that fail at once in one build, each in a chapter of
+  its own, named with its own cause and cell.
 A good build is there before (the one under test, copied), so a page left from it would be caught too.
 
 A copy of it (one for the module) has `make book` stopped midway through the Sphinx build (Ctrl-C, and a kill of
@@ -34,8 +35,8 @@ pytestmark = pytest.mark.heavy(150)   # rough seconds, for the order of the run 
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
-CHAPTER = "w4_1_intensity"         # the chapter sabotaged for the Sphinx builds (one of the shortest to run)
 IN_ONE_BUILD = {"raises": "w4_1_intensity", "times-out": "w4_summary", "kernel-killed": "w4_4_tile_size"}   # make book
+SPHINX_ALONE = ("raises", "kernel-killed")   # in one Sphinx build (no case that waits for the timeout)
 TIMEOUT_S = 20                     # the copy's execute.timeout
 
 SABOTAGE = {   # a code cell appended to the chapter, and what the error must say
@@ -68,16 +69,22 @@ def good_copy(tmp_path_factory) -> Path:
     # the good build is the one `make test` made of this very checkout (the same sources, cache and tooling), so
     # it is copied rather than made again
     shutil.copytree(html_dir(), copy / "_build" / "html")
-    assert (copy / "_build" / "html" / "chapters" / f"{CHAPTER}.html").exists()
+    assert all((copy / "_build" / "html" / "chapters" / f"{c}.html").exists() for c in IN_ONE_BUILD.values())
     return copy
+
+
+def copy_of(good: Path, where: Path) -> Path:
+    """A copy of `good` in `where`/repo, the source documents beside it as beside `good`."""
+    repo = where / "repo"
+    shutil.copytree(good, repo, symlinks=True)
+    if (good.parent / "shared").exists():
+        (where / "shared").symlink_to((good.parent / "shared").resolve())
+    return repo
 
 
 def sabotaged(good: Path, tmp_path: Path, cases: dict[str, str]) -> Path:
     """A copy of `good` whose chapter cases[case] ends with the sabotage of each case."""
-    repo = tmp_path / "repo"
-    shutil.copytree(good, repo, symlinks=True)
-    if (good.parent / "shared").exists():
-        (tmp_path / "shared").symlink_to((good.parent / "shared").resolve())
+    repo = copy_of(good, tmp_path)
     for case, chapter in cases.items():
         md = repo / "chapters" / f"{chapter}.md"
         md.write_text(md.read_text(encoding="utf-8").rstrip("\n")
@@ -91,7 +98,7 @@ def sabotaged(good: Path, tmp_path: Path, cases: dict[str, str]) -> Path:
 CELL_NAMED = {"raises": "부러 낸 오류", "times-out": "sleep", "kernel-killed": "SIGKILL"}
 
 
-def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: str, chapter: str = CHAPTER,
+def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: str, chapter: str,
                           others: tuple[str, ...] = (), kept: Path | None = None) -> None:
     """The build failed, saying (from where it names `chapter` up to where it names one of `others`) what
     happened in which cell, and left no new page: with `kept` (`make book`), the previous site is there byte for
@@ -127,19 +134,29 @@ def make_book_sabotaged(good_copy, tmp_path_factory):
     return repo, make(repo, "book")
 
 
+def named_apart(case: str, cases) -> tuple[str, tuple[str, ...]]:
+    """The sabotaged chapter of `case` as the failure names it, and the other cases' chapters (where its part ends)."""
+    return (f"chapters/{IN_ONE_BUILD[case]}.md",
+            tuple(f"chapters/{IN_ONE_BUILD[c]}.md" for c in cases if c != case))
+
+
 @pytest.mark.parametrize("case", SABOTAGE)
 def test_make_book_fails_naming_the_chapter_and_keeps_the_previous_site(make_book_sabotaged, good_copy, case):
     repo, run = make_book_sabotaged
-    chapter = IN_ONE_BUILD[case]
-    assert_failed_cleanly(run, repo, case, f"chapters/{chapter}.md",
-                          tuple(f"chapters/{c}.md" for c in IN_ONE_BUILD.values() if c != chapter),
-                          kept=good_copy / "_build" / "html")
+    assert_failed_cleanly(run, repo, case, *named_apart(case, IN_ONE_BUILD), kept=good_copy / "_build" / "html")
 
 
-@pytest.mark.parametrize("case", ["raises", "kernel-killed"])
-def test_a_chapter_missing_from_the_cache_fails_the_sphinx_build_too(good_copy, tmp_path, case):
-    repo = sabotaged(good_copy, tmp_path, {case: CHAPTER})
-    assert_failed_cleanly(sphinx_only(repo), repo, case)
+@pytest.fixture(scope="module")
+def sphinx_sabotaged(good_copy, tmp_path_factory):
+    """Sphinx alone (the Makefile's BUILD) on a copy in which two chapters fail at once, each its own way."""
+    repo = sabotaged(good_copy, tmp_path_factory.mktemp("sphinx"), {case: IN_ONE_BUILD[case] for case in SPHINX_ALONE})
+    return repo, sphinx_only(repo)
+
+
+@pytest.mark.parametrize("case", SPHINX_ALONE)
+def test_a_chapter_missing_from_the_cache_fails_the_sphinx_build_too(sphinx_sabotaged, case):
+    repo, run = sphinx_sabotaged
+    assert_failed_cleanly(run, repo, case, *named_apart(case, SPHINX_ALONE))
 
 
 # ---------------------------------------------------------------- interrupted builds, two runs at once
@@ -188,11 +205,7 @@ def sphinx_started(repo: Path) -> bool:
 
 @pytest.fixture(scope="module")
 def interrupted_copy(good_copy, tmp_path_factory) -> Path:
-    repo = tmp_path_factory.mktemp("interrupted") / "repo"
-    shutil.copytree(good_copy, repo, symlinks=True)
-    if (good_copy.parent / "shared").exists():
-        (repo.parent / "shared").symlink_to((good_copy.parent / "shared").resolve())
-    return repo
+    return copy_of(good_copy, tmp_path_factory.mktemp("interrupted"))
 
 
 @pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
@@ -247,18 +260,22 @@ def checkout_tree(repo: Path) -> dict[str, bytes]:
 
 @pytest.fixture
 def refresh_copy(good_copy, tmp_path) -> Path:
-    repo = tmp_path / "repo"
-    shutil.copytree(good_copy, repo, symlinks=True)
-    if (good_copy.parent / "shared").exists():
-        (tmp_path / "shared").symlink_to((good_copy.parent / "shared").resolve())
-    return repo
+    return copy_of(good_copy, tmp_path)
+
+
+@pytest.fixture(scope="module")
+def student_copy(good_copy, tmp_path_factory) -> Path:
+    """One copy for the typed cells: each case changes one line of one chapter's source, which `make book` refuses to
+    build from (asserted: nothing written), and puts it back afterwards."""
+    return copy_of(good_copy, tmp_path_factory.mktemp("student"))
 
 
 def test_a_refresh_whose_site_build_fails_puts_back_every_file_and_keeps_the_site(refresh_copy):
     """F-1: a later step fails after the new term's files were written (here the site build itself): every
     written file is put back and the previous _build/html stays, byte for byte. The new term changes a key one
-    chapter reads (week 3's memory capacity: its parameter cell and its edition are written), so that one chapter
-    runs in a kernel, not every one: what is put back does not depend on how many files were written."""
+    chapter reads (week 3's memory capacity: its parameter cell is written, and every edition, since every chapter
+    runs again: the execution cache is keyed on course.toml's bytes, sphinx_ext.library_hash): what is put back does
+    not depend on how many files were written."""
     from course_copies import set_key
 
     repo = refresh_copy
@@ -282,19 +299,22 @@ def params_of(repo: Path) -> dict:
 
 
 @pytest.mark.parametrize("typed, code", [("4096.0", 4), ("True", 4), ("small_N", 2), ("4096)", 2)])
-def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(refresh_copy, typed, code):
+def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(student_copy, typed, code):
     """F-5: what a student types into a chapter's .md parameter cell is read (a value unlike course.toml's, 4096.0 or
     True, is a new term: exit 4) or refused in one Korean line naming the chapter (exit 2); no traceback, the site
     and the tree unchanged."""
-    repo = refresh_copy
+    repo = student_copy
     md = repo / "chapters" / "w4_1_intensity.md"
-    md.write_text(re.sub(r"^N = \d+", f"N = {typed}", md.read_text(encoding="utf-8"), count=1, flags=re.M),
-                  encoding="utf-8")
-    before = checkout_tree(repo)
-    run = make(repo, "book")
-    said = run.stdout + run.stderr
-    assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
-    assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]
-    assert checkout_tree(repo) == before
-    check = coursebook_check(repo)
-    assert check.returncode in (1, 2) and "Traceback" not in check.stderr, check.stderr[-3000:]
+    source = md.read_text(encoding="utf-8")
+    md.write_text(re.sub(r"^N = \d+", f"N = {typed}", source, count=1, flags=re.M), encoding="utf-8")
+    try:
+        before = checkout_tree(repo)
+        run = make(repo, "book")
+        said = run.stdout + run.stderr
+        assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
+        assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]
+        assert checkout_tree(repo) == before
+        check = coursebook_check(repo)
+        assert check.returncode in (1, 2) and "Traceback" not in check.stderr, check.stderr[-3000:]
+    finally:
+        md.write_text(source, encoding="utf-8")

@@ -18,9 +18,8 @@ test`: the same cells, the same library, another term's numbers (which step 3 co
 The rest of the suite is not run again here: the tests that depend on the parameters run in-process for this
 term and the next one (tests/conftest.py), much faster than a nested run of the whole suite.
 
-Then a maintainer's change of the library (a docstring of the model): the check names each edition's pin, `make
-editions` writes them again, and one commit of both leaves the check green (an edition pins the library by its
-wheel's sha256, not by a commit: no second commit "editions pinned").
+(A maintainer's change of the library and its editions, one commit: tests/flows/test_library_change.py, in a copy of
+its own, so that it runs beside this flow on another worker.)
 
 The copy is the instructor's checkout as the README leaves it: committed once (step 4). It reuses the main .venv (VENV=…, its install stamp marked old so `make` never reinstalls) and
 puts its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _build.
@@ -40,7 +39,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from course_copies import copy_checkout, copy_editions, env_for, next_term
+from course_copies import commit_all, copy_caches, env_for, instructor_checkout, next_term, run_coursebook
 from coursebook import bookrun, editions
 from coursebook.__main__ import chapter_sources
 from roofline import params
@@ -49,44 +48,27 @@ from roofline.show.figures import FIGURES
 from roofline.show.glue import shown_text
 from site_pages import page_text
 
-pytestmark = pytest.mark.heavy(220)   # rough seconds, for the order of the run (tests/conftest.py)
+pytestmark = pytest.mark.heavy(160)   # rough seconds, for the order of the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
 
 
-def roofline_check(repo: Path, *extra) -> subprocess.CompletedProcess:
-    return subprocess.run([str(VENV / "bin" / "python"), "-m", "coursebook", "check", *extra], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=600)
-
-
-def commit_term(copy: Path, message: str) -> None:
-    """The instructor commits the term (README step 4): once (the editions are built, git-ignored, never committed;
-    each pins the library by its wheel's sha256, not by a commit)."""
-    git = ["git", "-C", str(copy), "-c", "user.name=강사", "-c", "user.email=instructor@example.org"]
-    subprocess.run(git + ["add", "-A"], check=True, capture_output=True)
-    subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], check=True, capture_output=True)
-
-
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
-    """A clone of the repository with the working tree's files and the editions `make book` built (an instructor's
-    checkout)."""
-    copy = tmp_path_factory.mktemp("instructor") / "repo"
-    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(copy)], check=True, capture_output=True)
-    copy_editions(copy_checkout(copy))
-    commit_term(copy, "this term")
-    if (ROOT.parent / "shared").is_dir():         # the source documents, beside the copy as beside the checkout
-        (copy.parent / "shared").symlink_to(ROOT.parent / "shared")
-    return copy
+    """A clone of the repository with the working tree's files, the editions `make book` built and the memos it keeps
+    in _build (an instructor's checkout after `make book`): all keyed by what they are made from, so a new term runs
+    every chapter again (the execution cache is keyed on course.toml's bytes too) and only what no term changes, the
+    compacted scripts, is reused."""
+    return copy_caches(instructor_checkout(tmp_path_factory.mktemp("instructor") / "repo"))
 
 
 def test_instructor_changes_course_toml_and_refreshes(repo):
     # (that the checkout is not stale before the change is `make test`'s first step, `coursebook check`, and
     # tests/show/test_figures.py, on the same files: the copy holds the working tree's files)
     move_to_next_term(repo, "1")
-    commit_term(repo, "next term")
+    commit_all(repo, "next term")
     move_to_next_term(repo, "2")   # from a term already moved: term after term
 
 
@@ -102,7 +84,7 @@ def move_to_next_term(repo: Path, name: str) -> None:
            for md in sources}
 
     # 1. the check names what is stale, precisely
-    stale = roofline_check(repo, "--no-site")
+    stale = run_coursebook(repo, "check", "--no-site")
     assert stale.returncode == 1, stale.stdout + stale.stderr
     report = stale.stderr
     figures_before = {name: (repo / "figures" / f"{name}.svg").read_bytes() for name in FIGURES}
@@ -130,7 +112,7 @@ def move_to_next_term(repo: Path, name: str) -> None:
     assert started == Counter(labels), f"make refresh did not execute each chapter exactly once: {dict(started)}"
 
     # 3. nothing stale any more: figures, editions and built pages equal what the library computes now
-    after = roofline_check(repo)
+    after = run_coursebook(repo, "check")
     assert after.returncode == 0, after.stderr
     assert "built pages" in after.stdout and (repo / "_build" / "html").is_dir()
     # so figures/ now holds what the library draws for the new term: each figure that changed was named as stale
@@ -175,31 +157,3 @@ def move_to_next_term(repo: Path, name: str) -> None:
     assert name in page_text(repo / "_build" / "html" / "chapters" / "flashattention.html"), \
         f"the note does not name the new preset {name!r}"
 
-
-def test_a_library_change_and_its_editions_are_one_commit(repo):
-    """Change a docstring of the model, run `make editions`, commit once: `coursebook check` is green on that commit
-    (before `make editions` it names each edition's pin of the old library). The docstring is one the matmul /
-    FlashAttention note shows with its function's code, and the note's edition shows the new one."""
-    gemm = repo / "lib" / "roofline" / "gemm.py"
-    text = gemm.read_text(encoding="utf-8")
-    start = text.index('"""', text.index("def naive_matmul")) + 3
-    gemm.write_text(text[:start] + "(설명을 다듬었다) " + text[start:], encoding="utf-8")
-    stale = roofline_check(repo, "--no-site")
-    assert stale.returncode == 1, stale.stdout + stale.stderr
-    for md in chapter_sources():
-        assert f"chapters/{md.stem}.ipynb: its setup cell installs the library's wheel of sha256" in stale.stderr, \
-            f"the check does not name {md.stem}'s pin of the old library:\n{stale.stderr}"
-    make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "editions"], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=1800)
-    assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
-    assert "(설명을 다듬었다) " in (repo / "chapters" / "flashattention.ipynb").read_text(encoding="utf-8"), \
-        "the note's edition shows the old docstring of naive_matmul"
-    count = ["git", "-C", str(repo), "rev-list", "--count", "HEAD"]
-    commits = int(subprocess.run(count, check=True, capture_output=True, text=True).stdout)
-    commit_term(repo, "모델의 설명을 다듬었다")
-    assert int(subprocess.run(count, check=True, capture_output=True, text=True).stdout) == commits + 1
-    assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], check=True, capture_output=True,
-                          text=True).stdout == ""
-    # (what a commit holds is up to date; the local build, never committed, is `make book`'s: not looked at here)
-    after = roofline_check(repo, "--no-site")
-    assert after.returncode == 0, after.stdout + after.stderr
