@@ -211,36 +211,35 @@ def term_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
 
 
 # A chapter run in-process for a parameter file takes a CPU-second or two, and the modules that read it (tests/pages,
-# test_why, test_exercises, …) are spread over the workers, each of which ran it again. The first worker to run a
-# chapter for a file leaves what it glued in a folder of this run (SHARED: made by the controller before the workers
-# start, removed when it ends), and the others read it. Named by the contents of the chapter and of the parameter
-# file (each worker writes the next term's file to a temporary path of its own); within one run neither changes, so
-# a worker reads exactly what it would have computed (and a run without xdist computes it, as before).
+# test_why, test_exercises, the dry runs of test_work_units, …) are spread over the workers, each of which ran it
+# again. Every in-process run of the tests goes through editions.recompute's own memo (the one `make check` and the
+# dry run of `make refresh` keep in _build/.recomputed): a folder of this run (SHARED: made by the controller, or by
+# the one process of a run without xdist, before any test starts, and removed when it ends), one subfolder per
+# parameter file's contents (each worker writes the next term's file to a temporary path of its own; the memo keeps
+# one run per chapter and folder). The first worker to run a chapter for a file keeps its records there, named by the
+# digest of everything the run reads, and the others read them: exactly what they would have computed. The
+# checkout's own _build/.recomputed is left to the commands (a copy made by tests/flows starts from the live term's).
 SHARED = "COURSE_TESTS_SHARED"   # (not ROOFLINE_*: those are build inputs, coursebook.built)
 
 
-def shared_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
+def chapter_memo(course_path: Path | None, folder: str | None = None) -> Path | None:
+    """This run's memo of in-process chapter runs for the parameter file `course_path` (None: the live one), to pass
+    as `memo` to editions.recompute or coursebook's validate_term; None outside a test run."""
     import hashlib
-    import pickle
 
+    folder = folder or os.environ.get(SHARED)
+    if not folder or not Path(folder).is_dir():
+        return None
+    digest = hashlib.sha256((course_path or LIVE_TOML).read_bytes()).hexdigest()[:24]
+    return Path(folder) / "recomputed" / digest
+
+
+def shared_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
     from coursebook import editions
     from roofline.show.glue import shown_text
 
-    md = CHAPTERS / f"{stem}.md"
-    folder = os.environ.get(SHARED)
-    kept = None
-    if folder and Path(folder).is_dir():
-        digest = hashlib.sha256(md.read_bytes() + b"\0" + (course_path or LIVE_TOML).read_bytes()).hexdigest()
-        kept = Path(folder) / f"glued-{stem}-{digest[:32]}.pickle"
-        if kept.is_file():
-            return pickle.loads(kept.read_bytes())
-    glued = editions.recompute(md, course_path=course_path)
-    shown = {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
-    if kept is not None:                 # written whole, then renamed: another worker never reads half a file
-        part = kept.with_suffix(f".{os.getpid()}")
-        part.write_bytes(pickle.dumps(shown))
-        os.replace(part, kept)
-    return shown
+    glued = editions.recompute(CHAPTERS / f"{stem}.md", course_path=course_path, memo=chapter_memo(course_path))
+    return {k: {m: shown_text(v) if m == "text/plain" else v for m, v in b.items()} for k, b in glued.items()}
 
 
 # ---- how pytest-xdist shares the work ---------------------------------------------------------------------------
@@ -253,8 +252,13 @@ def shared_glued(stem: str, course_path: Path | None) -> dict[str, dict]:
 
 def pytest_configure(config):
     config.addinivalue_line("markers", "heavy(seconds): a module of long flows, scheduled first (see conftest.py)")
-    if not hasattr(config, "workerinput") and getattr(config.option, "numprocesses", None):   # the xdist controller
-        os.environ[SHARED] = tempfile.mkdtemp(prefix="roofline-test-run-")   # (the workers inherit it: shared_glued)
+    if not hasattr(config, "workerinput"):   # the xdist controller, or a run without xdist
+        import shutil
+
+        folder = os.environ[SHARED] = tempfile.mkdtemp(prefix="roofline-test-run-")   # (the workers inherit it)
+        kept = ROOT / "_build" / ".recomputed"   # the live term's runs `make check` kept (named by what they read)
+        if kept.is_dir():
+            shutil.copytree(kept, chapter_memo(None, folder))
 
 
 def pytest_unconfigure(config):

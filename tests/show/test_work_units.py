@@ -100,9 +100,10 @@ def test_the_predict_questions_count_the_dtype_s_work(course):
 
 def test_every_chapter_recomputes_for_the_term(course):
     """The dry run of `make refresh` (every chapter's code in-process, its derivation gate) passes for the term."""
+    from conftest import chapter_memo
     from coursebook import __main__ as coursebook
 
-    coursebook.validate_term(course)
+    coursebook.validate_term(course, memo=chapter_memo(course.path))   # (the chapters' runs kept for this test run)
 
 
 def _said(section: dict) -> str:
@@ -248,6 +249,7 @@ def test_no_page_writes_flops_beside_integer_work(course):
     quantity the page states apart from the term (a paper's FP16 rate, a peak tagged FP32) keeps FLOPs."""
     if not fmt.integer_dtype(course.week4.dtype):
         pytest.skip("a floating-point term: every FLOP is its own")
+    from conftest import chapter_memo
     from coursebook import editions
     from coursebook.__main__ import chapter_sources
 
@@ -255,7 +257,7 @@ def test_no_page_writes_flops_beside_integer_work(course):
     for md in chapter_sources():
         if md.stem == "measured":   # (the measured page states its own GPUs' dtypes; not this term's work)
             continue
-        glued = editions.recompute(md, course_path=course.path)
+        glued = editions.recompute(md, course_path=course.path, memo=chapter_memo(course.path))   # (the dry run's)
         prose = flop_after_integer_work(md.read_text(encoding="utf-8"), glued)
         if prose:
             wrong[f"{md.stem} (prose)"] = prose

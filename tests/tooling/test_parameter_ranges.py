@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import chapter_memo
 from course_copies import set_key
 from coursebook import __main__ as coursebook
 from coursebook import paramdoc
@@ -172,7 +173,7 @@ def test_a_term_at_the_ends_passes_the_dry_run(end, tmp_path):
     """The dry run of `make refresh` (every chapter's code in-process) runs a term at the ends of the ranges."""
     values = {k: v for k, v in extreme_term(end).items() if v is not None}
     course = load_text(tmp_path, with_values(live_text(), values))
-    coursebook.validate_term(course)
+    coursebook.validate_term(course, memo=chapter_memo(course.path))
 
 
 def test_the_dry_run_holds_the_site_build_s_derivation_gate(tmp_path):
@@ -183,7 +184,7 @@ def test_the_dry_run_holds_the_site_build_s_derivation_gate(tmp_path):
     course = load_text(tmp_path, with_values(text, {"week4.hardware": "course", "week4.dtype": "FP32",
                                                     "week4.N": 16, "week4.tiles": [8, 16]}))
     with pytest.raises(params.ParameterError) as refused:
-        coursebook.validate_term(course)
+        coursebook.validate_term(course, memo=chapter_memo(course.path))
     said = str(refused.value)
     assert said.startswith("chapters/") and "유도가 없어 사이트 빌드가 멈춘다" in said and "\n" not in said, said
 

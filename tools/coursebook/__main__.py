@@ -213,11 +213,11 @@ def derivation_gaps(md: Path, glued, names) -> list[str]:
             for why in gate.refused(kind, glued.get(key, {}), names)]
 
 
-def validate_term(course) -> None:
+def validate_term(course, memo: Path | None = RECOMPUTED) -> None:
     """Everything each chapter asks of the model for `course`, computed before anything is written: every chapter's
     code run in-process with the file's values in its parameter cell (editions.recompute), and the site build's
     derivation gate on its records (derivation_gaps). Raises ParameterError naming the first chapter that fails and
-    why."""
+    why. `memo`: where the chapters' runs are kept (editions.recompute's; a test run keeps its own)."""
     import tomllib
 
     from coursebook import derivations, editions
@@ -225,7 +225,7 @@ def validate_term(course) -> None:
     names = derivations.preset_names(tomllib.loads(course.path.read_text(encoding="utf-8")))
     for md in chapter_sources():
         try:
-            glued = editions.recompute(md, course_path=course.path, memo=RECOMPUTED)
+            glued = editions.recompute(md, course_path=course.path, memo=memo)
         except editions.ChapterError as err:
             cause = err.__cause__
             if isinstance(cause, KeyboardInterrupt):   # Ctrl-C in a cell is an interruption, never a bad value

@@ -121,7 +121,20 @@ def capacities(problem) -> tuple[dict, ...]:
 
 def term(problem) -> str:
     """A digest of the term's problem: its every parameter and the catalog it was checked against."""
-    return hashlib.sha256(f"{problem!r}\n{problem.catalog!r}".encode("utf-8")).hexdigest()[:12]
+    kept = _TERMS.get(id(problem))
+    if kept is not None and kept[0] is problem:
+        return kept[1]
+    digest = hashlib.sha256(f"{problem!r}\n{problem.catalog!r}".encode("utf-8")).hexdigest()[:12]
+    if len(_TERMS) >= 1024:
+        _TERMS.clear()
+    _TERMS[id(problem)] = (problem, digest)
+    return digest
+
+
+# id(problem) → (problem, its digest): a problem is frozen, and every draw asks its term's digest twice (the answer
+# key and the grader, thousands of times), each a repr of every parameter and of the catalog. Kept by the object
+# itself, not by equality: two equal problems may write a value differently (4 and Fraction(4)), and so digest apart.
+_TERMS: dict[int, tuple[object, str]] = {}
 
 
 # what an identifier loses wherever it stands: spaces of every kind, the separators a spreadsheet or a paste leaves
