@@ -103,13 +103,17 @@ system-deps:
 # 모든 테스트: 사이트와 .ipynb 판을 새로 빌드하고(경고 = 오류), 라이브러리·빌드된 판(nbval)·그림·본문·브라우저 테스트를 돌린다.
 # `coursebook check` first: if a step of `make refresh` was forgotten it names each stale notebook and value (a stale
 # figure is named by tests/show/test_figures.py, which draws each figure once for the whole run).
-# No test asserts a time: see `make bench`. Three workers on two cores: much of a worker's time is spent waiting (for
-# Chromium, a kernel, a subprocess), and the third fills it. Which tests go together, and in what order, is
-# xdist's loadscope (XDIST, tests/conftest.py): a module per worker, one page's browser tests per worker, the heaviest first.
+# No test asserts a time: see `make bench`. One worker per CPU, at least two and at most four: with Chromium's
+# renderers the suite keeps every core busy from start to end, so a third worker on two cores no longer fills waits
+# (2026-12-06, quiet: 3 workers 426 s and 2 workers 424 s of wall; 40 CPU-s less with two, each worker starting its own
+# Chromium and shared fixtures), and more than four would hold four Chromiums' memory for little. Which tests go
+# together, and in what order, is xdist's loadscope (XDIST, tests/conftest.py): a module per worker, one page's browser
+# tests per worker, the heaviest first.
 # ROOFLINE_UV: the same uv installs the simulated Colab's packages (tests/flows/test_colab.py), once per machine.
 # xdist's public scheduler: a module, an nbval edition, a test class (a page of test_site_browser.py) per worker, handed
 # out in the order collected (tests/conftest.py)
-XDIST := -n 3 --dist loadscope --no-loadscope-reorder
+WORKERS := $(shell n=$$(nproc 2>/dev/null || echo 2); echo $$(( n < 2 ? 2 : (n > 4 ? 4 : n) )))
+XDIST := -n $(WORKERS) --dist loadscope --no-loadscope-reorder
 # `make test PAGE=w4_3_tiling`: one page's own tests (tests/pages/test_<page>.py and every test named for the page in
 # tests/pages, tests/show, tests/book: its checks, its derivations, its browser checks) and its edition under nbval.
 test: $(STAMP) system-deps book
@@ -129,7 +133,7 @@ bench: $(STAMP) system-deps book
 # (브라우저 테스트를 스크린샷과 함께 다시 돌린다. `make test`는 검사에 쓰는 것만 찍는다).
 screenshots: $(STAMP) system-deps book
 	ROOFLINE_SCREENSHOTS=1 $(BIN)/python -m pytest tests/book/test_site_browser.py tests/book/test_explorer.py \
-	  tests/book/test_live_browser.py -q -n 3 -p no:cacheprovider
+	  tests/book/test_live_browser.py -q -n $(WORKERS) -p no:cacheprovider
 
 # 무엇이 낡았는지(그림, 노트북 판, 빌드된 사이트: _toc.yml의 모든 페이지와 정적 파일이 온전한지, 빌드 기록이 지금과 맞는지)
 # 알려 주고, 고칠 명령을 하나씩 말한다.

@@ -135,8 +135,12 @@ def builds(runs: int) -> None:
 
 def test_suite() -> None:
     print("test suite (this checkout, as `make test` runs it after the build)", flush=True)
-    timed("pytest tests chapters -n 3", [str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters", "--nbval",
-                                         "--nbval-current-env", "-n", "3", "--dist", "loadscope", "--no-loadscope-reorder", "-q"], ROOT)   # the Makefile's test line
+    # the Makefile's test line, with its number of workers (WORKERS: one per CPU, two to four)
+    workers = subprocess.run(["make", "-s", "--no-print-directory", "--eval=workers: ; @echo $(WORKERS)", "workers"],
+                             cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
+    timed(f"pytest tests chapters -n {workers}", [str(VENV / "bin" / "python"), "-m", "pytest", "tests", "chapters",
+                                                  "--nbval", "--nbval-current-env", "-n", workers, "--dist", "loadscope",
+                                                  "--no-loadscope-reorder", "-q"], ROOT)
 
 
 def import_time(runs: int) -> None:
