@@ -27,9 +27,10 @@ def copy_checkout(copy: Path) -> Path:
 
 def copy_caches(copy: Path) -> Path:
     """The checkout's execution cache, its kept variants draws (coursebook.handout.memo), in-process chapter runs
-    (coursebook.__main__.RECOMPUTED) and compacted scripts (coursebook.minify.KEPT), copied into the copy's _build:
+    (coursebook.__main__.RECOMPUTED) and the build's kept steps (coursebook.kept: compacted scripts, figures, fonts,
+    CSS), copied into the copy's _build:
     all are keyed by what they are made from, so the copy runs, draws and compacts only what its own change touches."""
-    for name in (".jupyter_cache", ".variants", ".recomputed", ".compacted", ".kept"):
+    for name in (".jupyter_cache", ".variants", ".recomputed", ".kept"):
         if (ROOT / "_build" / name).is_dir():
             shutil.copytree(ROOT / "_build" / name, copy / "_build" / name)
     return copy

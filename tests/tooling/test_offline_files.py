@@ -167,6 +167,6 @@ def test_compacting_the_same_scripts_again_starts_no_node(monkeypatch, tmp_path)
     with pytest.raises(AssertionError, match="Node started"):
         compact(TRICKY + "\nn++\n")
     monkeypatch.setattr(subprocess, "run", real_run)
-    (kept,) = tmp_path.glob("*.json")
-    kept.write_text('{"script": ', encoding="utf-8")
-    assert compact(TRICKY) == first and json.loads(kept.read_text(encoding="utf-8")) == {"script": first}
+    (kept,) = (tmp_path / "compacted-js").iterdir()
+    kept.write_bytes(kept.read_bytes()[:-12])   # (cut short: coursebook.kept does not believe it)
+    assert compact(TRICKY) == first and json.loads(kept.read_bytes()[32:]) == {"script": first}

@@ -43,7 +43,6 @@ if __name__ == "__main__":
 import argparse
 import functools
 import io
-import os
 import re
 import shutil
 from pathlib import Path
@@ -64,27 +63,18 @@ def svg(name: str, course) -> bytes:
     return svg_bytes(draw(name, course))
 
 
-def drawn(name: str, course, build_dir: Path = ROOT / "_build") -> bytes:
-    """`svg(name, course)`, kept under <build>/figures/<key>/ so that `make check` then `make refresh` (and the
-    check after it) draw each figure once, and a new term redraws only the figures whose problem it changed: the
-    key is a hash of everything the drawing reads (the library's code, the pinned versions of requirements.txt, and
-    the one problem the figure draws, with the catalog it was checked against: `figures.PROBLEM`).
+def drawn(name: str, course) -> bytes:
+    """`svg(name, course)`, kept (coursebook.kept) so that `make check` then `make refresh` (and the check after it)
+    draw each figure once, and a new term redraws only the figures whose problem it changed: the key is everything
+    the drawing reads (the library's code, the pinned versions of requirements.txt, and the one problem the figure
+    draws, with the catalog it was checked against: `figures.PROBLEM`).
     The test suite draws each figure itself (tests/show/test_figures.py)."""
-    import hashlib
-
+    from coursebook import kept
     from roofline.show.figures import PROBLEM
 
     problem = getattr(course, PROBLEM[name])
-    key = hashlib.sha256(f"{_drawing_key()}\n{problem!r}\n{problem.catalog!r}".encode("utf-8")).hexdigest()[:16]
-    kept = build_dir / "figures" / key / f"{name}.svg"
-    if kept.is_file():
-        return kept.read_bytes()
-    picture = svg(name, course)
-    kept.parent.mkdir(parents=True, exist_ok=True)
-    partial = kept.with_suffix(f".{os.getpid()}.tmp")
-    partial.write_bytes(picture)
-    partial.replace(kept)                         # whole or not at all
-    return picture
+    return kept.made("figures-svg", lambda: svg(name, course), _drawing_key().encode(), name.encode(),
+                     f"{problem!r}\n{problem.catalog!r}".encode("utf-8"))
 
 
 @functools.lru_cache(maxsize=None)

@@ -20,12 +20,13 @@ included.
 """
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 import shutil
 import subprocess
 from pathlib import Path
+
+from coursebook import kept
 
 ROOT = Path(__file__).resolve().parents[2]
 SOURCES = ROOT / "_static"   # the course's own scripts are the .js files at its top level
@@ -46,40 +47,24 @@ def compacted(scripts: dict[str, tuple[str, bool]], versioned: bool = False) -> 
     if node is None or not (js_tools() / "node_modules" / "terser").is_dir():
         raise RuntimeError(f"node와 terser가 없다({js_tools()}): `make book`이 tools/js/package.json의 도구를 먼저 설치한다")
     given = {name: {"code": code, "module": module} for name, (code, module) in scripts.items()}
-    kept = _kept(given, versioned)
-    try:
-        made = json.loads(kept.read_text(encoding="utf-8"))
-        if isinstance(made, dict) and made.keys() == given.keys():
-            return made
-    except (OSError, ValueError):   # none kept yet, or a damaged file: made again
-        pass
-    done = subprocess.run([node, str(COMPACT), str(js_tools()), *(["--versioned"] if versioned else [])],
-                          input=json.dumps(given), capture_output=True, text=True, encoding="utf-8")
-    if done.returncode:
-        raise RuntimeError(f"terser could not compact the scripts:\n{done.stderr[-2000:]}")
-    made = json.loads(done.stdout)
-    try:
-        kept.parent.mkdir(parents=True, exist_ok=True)
-        partial = kept.with_name(f".{kept.name}.{os.getpid()}")
-        partial.write_text(json.dumps(made, ensure_ascii=False), encoding="utf-8")
-        partial.replace(kept)   # whole or absent: two builds at once write the same bytes
-    except OSError:   # only a memo: a read-only or full disk compacts again next time
-        pass
-    return made
+    flag = ["--versioned"] if versioned else []
 
+    def run() -> bytes:
+        done = subprocess.run([node, str(COMPACT), str(js_tools()), *flag],
+                              input=json.dumps(given), capture_output=True, text=True, encoding="utf-8")
+        if done.returncode:
+            raise RuntimeError(f"terser could not compact the scripts:\n{done.stderr[-2000:]}")
+        return done.stdout.encode("utf-8")
 
-KEPT = ROOT / "_build" / ".compacted"   # what terser made, by the digest of all it was made from
-
-
-def _kept(given: dict, versioned: bool) -> Path:
-    """Where the compacted scripts of `given` are kept: a pure function of the scripts, the flag, compact.mjs and
-    the installed terser (its package.json names its version), so a build whose scripts did not change starts no
-    Node (a second a start on a busy machine); anything else makes another digest."""
+    # kept (coursebook.kept) by all it is made from: the scripts, the flag, compact.mjs and the installed terser (its
+    # package.json names its version), so a build whose scripts did not change starts no Node (a second a start on a
+    # busy machine)
     terser = js_tools() / "node_modules" / "terser" / "package.json"
-    digest = hashlib.sha256(json.dumps([given, versioned], sort_keys=True).encode())
-    for made_by in (COMPACT, terser):
-        digest.update(b"\0" + made_by.read_bytes())
-    return KEPT / f"{digest.hexdigest()}.json"
+    return json.loads(kept.made("compacted-js", run, json.dumps([given, versioned], sort_keys=True).encode(),
+                                COMPACT.read_bytes(), terser.read_bytes(), folder=KEPT))
+
+
+KEPT = kept.KEPT   # (a test's own folder in its place)
 
 
 def compact(script: str, module: bool = False) -> str:
