@@ -255,10 +255,11 @@ def pytest_configure(config):
     if not hasattr(config, "workerinput"):   # the xdist controller, or a run without xdist
         import shutil
 
+        from coursebook.__main__ import RECOMPUTED  # the live term's runs `make check` kept (by what they read)
+
         folder = os.environ[SHARED] = tempfile.mkdtemp(prefix="roofline-test-run-")   # (the workers inherit it)
-        kept = ROOT / "_build" / ".recomputed"   # the live term's runs `make check` kept (named by what they read)
-        if kept.is_dir():
-            shutil.copytree(kept, chapter_memo(None, folder))
+        if RECOMPUTED.is_dir():
+            shutil.copytree(RECOMPUTED, chapter_memo(None, folder))
 
 
 def pytest_unconfigure(config):

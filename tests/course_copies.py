@@ -63,10 +63,10 @@ def commit_all(copy: Path, message: str) -> None:
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], check=True, capture_output=True)
 
 
-def run_coursebook(repo: Path, *args: str) -> subprocess.CompletedProcess:
+def run_coursebook(repo: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
     """`python -m coursebook ARGS` in the copy `repo`, with this checkout's environment (env_for)."""
     return subprocess.run([str(Path(sys.prefix) / "bin" / "python"), "-m", "coursebook", *args], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=600)
+                          env=env_for(repo), capture_output=True, text=True, timeout=timeout)
 
 
 def js_tools() -> Path:

@@ -29,7 +29,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import copy_caches, copy_checkout, env_for
+from course_copies import copy_caches, copy_checkout, env_for, run_coursebook
 
 pytestmark = pytest.mark.heavy(150)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -163,8 +163,7 @@ def test_a_chapter_missing_from_the_cache_fails_the_sphinx_build_too(sphinx_sabo
 
 def coursebook_check(repo: Path) -> subprocess.CompletedProcess:
     """`make check` of the copy without drawing the figures (tests/show/test_figures.py compares them)."""
-    return subprocess.run([str(VENV / "bin" / "python"), "-m", "coursebook", "check", "--no-figures"], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=600)
+    return run_coursebook(repo, "check", "--no-figures")
 
 
 def site_lines(run: subprocess.CompletedProcess) -> list[str]:
@@ -283,8 +282,7 @@ def test_a_refresh_whose_site_build_fails_puts_back_every_file_and_keeps_the_sit
     capacity = params_of(repo)["week3"]["capacity"]
     toml.write_text(set_key(toml.read_text(encoding="utf-8"), "week3.capacity", 2 * capacity), encoding="utf-8")
     before = checkout_tree(repo)
-    run = subprocess.run([str(VENV / "bin" / "python"), "-m", "coursebook", "refresh", "--build", "exit 7"], cwd=repo,
-                         env=env_for(repo), capture_output=True, text=True, timeout=1200)
+    run = run_coursebook(repo, "refresh", "--build", "exit 7", timeout=1200)
     said = run.stdout + run.stderr
     assert run.returncode == 7 and "Traceback" not in said, said[-3000:]
     assert "put back" in run.stderr and "지난 사이트를 그대로 두었다" in run.stderr, run.stderr[-3000:]
