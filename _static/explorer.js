@@ -337,14 +337,31 @@ class Explorer {
   }
 
   /* The records of the shown state's numbers (why.js asks for them when a number's panel opens): the live
-     mode's from its result, the precomputed states' from their file (fetched once). */
+     mode's from its result, the precomputed states' from their file (fetched once). A large file is also in parts
+     (tools/coursebook/recordfiles.py: `whyParts`, each state's `wp`): until the whole file has come, a panel opens
+     from the parts of the states on show, and the whole file is fetched when the page is idle (the offline worker
+     keeps it: every state's panels then open offline). */
   records() {
     if (this.live) return Promise.resolve(this.liveWhy || {g: {}, r: {}});
     const src = this.data.why;
     if (!src || typeof src === "object") return Promise.resolve(src || {g: {}, r: {}});
-    this.whyLoading = this.whyLoading || json(new URL(src, document.baseURI))
-      .catch((error) => { this.whyLoading = null; throw error; });
-    return this.whyLoading;
+    const whole = () => (this.whyLoading = this.whyLoading || json(new URL(src, document.baseURI))
+      .then((d) => { this.whyWhole = true; return d; }, (error) => { this.whyLoading = null; throw error; }));
+    const wanted = this.data.whyParts && !this.whyWhole
+      ? [...new Set(this.data.parts.map((part) => this.state(part).wp).filter((n) => n !== undefined))] : [];
+    if (!wanted.length) return whole();
+    const parts = this.whyParts = this.whyParts || new Map();
+    const part = (n) => {
+      if (!parts.has(n)) {
+        parts.set(n, json(new URL(this.data.whyParts.replace("{}", n), document.baseURI))
+          .catch((error) => { parts.delete(n); throw error; }));
+      }
+      return parts.get(n);
+    };
+    return Promise.all(wanted.map(part)).then((got) => {
+      (window.requestIdleCallback || setTimeout)(() => whole().catch(() => {}));
+      return {g: Object.assign({}, ...got.map((d) => d.g)), r: Object.assign({}, ...got.map((d) => d.r))};
+    }, whole);   // (offline, a part never fetched: the whole file if it was)
   }
 
   legend(name, items) {

@@ -11,16 +11,32 @@ const once = (make) => { let p = null; return () => (p = p || make().catch((erro
 const load = once(() => import("./why-panel.js"));
 const explorers = once(() => import("./explorer.js"));
 // (fetched at once, beside the modules: not after core.js has come, a round trip more on a page that does not load it)
-const pageRecords = once(() => {
-  const url = src.getAttribute("data-rl-why"), got = fetch(url);
+const get = (url) => {
+  const got = fetch(url);
   got.catch(quiet);   // (its failure is core.json's to report, once core.js is here)
   return import("./core.js").then((core) => core.json(url, got));
-});
+};
+let whole = false;   // the page's whole records file has come: every later panel opens from it
+const pageWhole = once(() => get(src.getAttribute("data-rl-why")).then((d) => { whole = true; return d; }));
+// a large file is also in parts of `per` buttons (tools/coursebook/recordfiles.py): a first panel fetches its part,
+// and the whole file follows when the page is idle (the offline worker keeps it: every panel then opens offline)
+const per = src ? Number(src.getAttribute("data-rl-why-per")) || 0 : 0;
+const parts = new Map();
+const idle = (go) => (window.requestIdleCallback || setTimeout)(() => go().catch(quiet));
+function pageRecords(b) {
+  if (!per || whole) return pageWhole();
+  const n = Math.floor(Number(b.getAttribute("data-why")) / per);
+  if (!parts.has(n)) {
+    parts.set(n, get(src.getAttribute("data-rl-why-parts").replace("{}", n))
+      .then((d) => { idle(pageWhole); return d; }, (error) => { parts.delete(n); throw error; }));
+  }
+  return parts.get(n).catch(() => pageWhole());   // (offline, a part never fetched: the whole file if it was)
+}
 // a number's records: the page's, or for an explorer's number those of the state it shows (explorer.js:
 // precomputed, or the live mode's result)
 function records(b) {
   const holder = b.closest("[data-rl-explorer]");
-  return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records()) : pageRecords();
+  return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records()) : pageRecords(b);
 }
 
 if (src) {

@@ -322,3 +322,58 @@ def test_a_code_cells_call_reads_as_the_value_it_gave(tab):
     page.keyboard.press("Escape")
     assert "이 호출로 얻은 값: " in text and "정한 값" not in text, text
     assert not errors and not blocked, (errors, blocked)
+
+
+def parted() -> list[tuple[str, str]]:
+    """The first page whose own records are in parts (uid "") and the first explorer whose are
+    (coursebook.recordfiles)."""
+    root, found = html_dir(), []
+    pages = {d: (root / page_file(d)).read_text(encoding="utf-8") for d in toc_pages()}
+    found += [(d, "") for d, html in pages.items() if "data-rl-why-parts=" in html][:1]
+    found += [(d, uid) for d, uid in explorer_pages() if '"whyParts"' in pages[d]][:1]
+    return found
+
+
+@pytest.mark.parametrize("docname,uid", parted())
+def test_a_first_panel_fetches_its_part_and_the_whole_file_follows(docname, uid, site_url, browser):
+    """A first panel opens from its part of the records (a few kilobytes), not the whole file; the whole file comes
+    after it, and a number of another part (or of another state) then opens from it, fetching no part."""
+    blocked: list[str] = []
+    ctx = local_context(browser, site_url, blocked)
+    try:
+        page = ctx.new_page()
+        asked: list[str] = []
+        page.on("request", lambda r: asked.append(r.url) if "/_static/why/" in r.url or ".why." in r.url else None)
+        page.goto(site_url + page_file(docname), wait_until="load")
+        if uid:
+            root = start_explorer(page.locator(f"#{uid}"))
+            numbers, data = root.locator("button.rl-why[data-why]"), pool_of(docname, uid)
+        else:
+            numbers, data = page.locator(OWN), records(docname)
+        first = next(b for b in numbers.all() if b.is_visible())
+        if uid:
+            pressed_panel(page, first, data)
+        else:
+            first.click()
+            wait_panel(page, data, int(first.get_attribute("data-why")))
+        parts = [u for u in asked if ".part" in u]
+        assert parts and asked[0] in parts, f"the first panel did not open from a part: {asked}"
+        page.wait_for_function("() => performance.getEntriesByType('resource').some((e) => "
+                               "/(\\/_static\\/why\\/[^/.]+|\\.why)\\.[0-9a-f]{12}\\.json$/.test(e.name) "
+                               "&& e.responseEnd > 0)")
+        page.keyboard.press("Escape")
+        before = len(asked)
+        if uid:
+            move(page, root)
+            again = next(b for b in numbers.all() if b.is_visible())
+            pressed_panel(page, again, data)
+        else:
+            per = int(page.get_attribute("[data-rl-why-per]", "data-rl-why-per"))
+            shown = page.evaluate(VISIBLE)
+            other = next(i for i in reversed(shown) if i // per != int(first.get_attribute("data-why")) // per)
+            page.locator(f'button.rl-why[data-why="{other}"]').click()
+            wait_panel(page, data, other)
+        assert not [u for u in asked[before:] if ".part" in u], f"a part fetched after the whole file: {asked[before:]}"
+        assert not blocked, blocked
+    finally:
+        ctx.close()

@@ -47,7 +47,7 @@ import os
 import re
 from pathlib import Path
 
-from coursebook import kept, minify
+from coursebook import kept, minify, recordfiles
 
 # static files (under _static) that no page names: a page's script loads them when it needs them
 # (explorer.js loads the plotting library when the first explorer starts, and imports predict.js (which loads
@@ -222,10 +222,17 @@ def explorer_states(outdir: Path, pages: list[Path] | None = None) -> dict[str, 
                 data["predict"] = write(json.dumps(predict, ensure_ascii=False, separators=(",", ":")).encode(),
                                         ".predict", match)
             # the records of the states' numbers (issue 38: what a number's panel shows), fetched when a panel first
-            # opens: never in the page
+            # opens, and in parts when it is large, each state naming its own (`"wp"`: coursebook.recordfiles)
             if "why" in data:
-                data["why"] = write(json.dumps(data["why"], ensure_ascii=False, separators=(",", ":"),
-                                               sort_keys=True).encode(), ".why", match)
+                pool, whole = data["why"], recordfiles.dumps(data["why"])
+                data["why"] = write(whole, ".why", match)
+                if len(whole) > recordfiles.PARTS_FROM:
+                    data["whyParts"] = recordfiles.part_names(data["why"])
+                    for n, part in enumerate(recordfiles.explorer_parts(pool, data["parts"])):
+                        body = recordfiles.dumps(part)
+                        name = Path(data["whyParts"].replace("{}", str(n))).name
+                        (folder / name).write_bytes(body)
+                        written[name] = len(body)
             states = [part.pop("states") for part in data["parts"]]
             body = json.dumps(states, ensure_ascii=False, separators=(",", ":")).encode()
             if len(body) <= INLINE_STATES:
@@ -249,14 +256,19 @@ def _data(raw: str) -> dict:
 
 def explorer_data(html: str, folder: Path | None = None) -> list[dict]:
     """The data of every explorer in `html` (a built page's text, or an explorer's own HTML), with its states put back
-    from their file when the data names one (relative to `folder`, the page's folder). For tests."""
+    from their file when the data names one (relative to `folder`, the page's folder), as the library wrote them: the
+    records' parts (`whyParts`, each state's `wp`: coursebook.recordfiles) left out. For tests."""
     out = []
     for match in _EXPLORER_DATA.finditer(html):
         data = _data(match.group(3))
+        data.pop("whyParts", None)
         if "states" in data:
             states = json.loads((folder / data.pop("states")).read_text(encoding="utf-8"))
             for part, part_states in zip(data["parts"], states):
                 part["states"] = part_states
+        for part in data["parts"]:
+            for state in part["states"].values():
+                state.pop("wp", None)
         if isinstance(data.get("why"), str):
             data["why"] = json.loads((folder / data["why"]).read_text(encoding="utf-8"))
         if "predict" in data:

@@ -1,6 +1,7 @@
 """Why this number? Each glued number that carries its derivation (roofline.show.why) becomes a quiet disclosure
 button on its page; _static/why.js opens the panel "이 값은 어떻게 나왔나" from the page's records, a JSON file of its
-own (named by its content's digest) fetched when the first panel opens.
+own (named by its content's digest) fetched when the first panel opens; a large one is also written in parts, and a
+first panel fetches only its own (coursebook.recordfiles).
 
 The numbers are marked where they are made: a page module writes each number with `roofline.show.why`, glue keeps
 its record beside the text, and the glue roles (coursebook.marking) turn each piece `why.*` made into a `number` node
@@ -26,6 +27,8 @@ import os
 import re
 import tomllib
 from pathlib import Path
+
+from coursebook import recordfiles
 
 WHY_MIME = "application/vnd.roofline.why+json"   # roofline.show.why.WHY_MIME (the tooling does not import the library)
 FOLDER = "_static/why"
@@ -392,15 +395,22 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
         logger.warning(f"{pagename}: 입력의 출처 {origin!r}를 찾을 수 없다 (roofline.show.why)")
     if not entries:
         return
-    data = json.dumps({"g": entries, "r": records}, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
-    digest = hashlib.sha256(data.encode("utf-8")).hexdigest()[:12]
-    name = f"{FOLDER}/{pagename.replace('/', '-')}.{digest}.json"
-    target = Path(app.outdir, name)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    if not target.exists():
-        target.write_text(data, encoding="utf-8")
-    address = context["pathto"](name, 1)
-    context["body"] = body + f'<div hidden data-rl-why="{html.escape(address)}"></div>'
+    data = recordfiles.dumps({"g": entries, "r": records})
+    name = f"{FOLDER}/{pagename.replace('/', '-')}.{hashlib.sha256(data).hexdigest()[:12]}.json"
+    files = {name: data}
+    marker = f'data-rl-why="{html.escape(context["pathto"](name, 1))}"'
+    if len(data) > recordfiles.PARTS_FROM:   # and in parts: a first panel fetches its own (coursebook.recordfiles)
+        parts = recordfiles.part_names(name)
+        files.update((parts.replace("{}", str(n)), recordfiles.dumps(part))
+                     for n, part in enumerate(recordfiles.page_parts(entries, records)))
+        marker += (f' data-rl-why-parts="{html.escape(recordfiles.part_names(context["pathto"](name, 1)))}"'
+                   f' data-rl-why-per="{recordfiles.PAGE_PART}"')
+    for file, content in files.items():
+        target = Path(app.outdir, file)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists():
+            target.write_bytes(content)
+    context["body"] = body + f'<div hidden {marker}></div>'
 
 
 def write_coverage(app, exception) -> None:

@@ -54,7 +54,8 @@ _REF = re.compile(r'''\b(?:src|href)="([^"#?:]+)(?:[?#][^"]*)?"''')
 # an explorer's states (not its predict parts, nor the derivation records: fetched, and then kept, only when the
 # reader turns predict mode on or opens a number's panel; the records are in the worker's list for the whole site)
 _STATES = re.compile(r'"states":"([^"]+)"')
-RECORDS = re.compile(r"^_static/(?:why/.+|states/.+\.why)\.[0-9a-f]{12}\.json$")
+# (the whole files, not their parts "….part3.<digest>.json", coursebook.recordfiles: no page or state name has a dot)
+RECORDS = re.compile(r"^_static/(?:why/[^./]+|states/[^./]+\.why)\.[0-9a-f]{12}\.json$")
 # what explorer.js loads when an explorer starts (the predict mode's and the variants' scripts are kept when asked for)
 EXPLORER_LATER = ("_static/vendor/uplot/uPlot.iife.min.js",)
 
