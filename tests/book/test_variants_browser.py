@@ -55,6 +55,23 @@ def open_page(tab, site_url, name):
     tab.wait_for_selector(".rl-quiz .rl-student:not([hidden])")
 
 
+@pytest.fixture(scope="module", params=list(handout.varied_pages()))
+def opened(request, site_url, browser):
+    """One page with exercises, loaded once for all of this module's tests of it (pytest runs a module-scoped
+    parameter's tests together): a first visit, in a context of its own (nothing stored), with every request it
+    makes recorded (`asked`). Loading a page with its formulas is most of what a test of one identifier costs; each
+    test below applies its own identifier first, which puts the questions back to that variant's, unanswered."""
+    blocked: list[str] = []
+    ctx = local_context(browser, site_url, blocked)
+    page = ctx.new_page()
+    page.asked = []
+    page.on("request", lambda r: page.asked.append(r.url))
+    open_page(page, site_url, request.param)
+    yield request.param, page
+    ctx.close()
+    assert blocked == []
+
+
 APPLY = """async (ids) => {
     const root = document.querySelector(".rl-quiz");
     const field = root.querySelector("[data-rl-student]");
@@ -63,6 +80,9 @@ APPLY = """async (ids) => {
     for (const [id, normal] of ids) {
         field.value = id;
         root.querySelector("[data-rl-student-set]").click();
+        // the variant is placed once the page's file is in (a promise): wait for that, a few microtasks, and only while
+        // the file is on its way for timers (waiting 5 ms after every identifier let the page draw itself each time)
+        for (let i = 0; i < 50 && root.dataset.student !== normal; i++) await Promise.resolve();
         for (let i = 0; i < 800 && root.dataset.student !== normal; i++) await new Promise((r) => setTimeout(r, 5));
         out.push([root.dataset.variant, root.querySelector(".rl-student-now").textContent]);
     }
@@ -76,26 +96,23 @@ def apply(tab, ids):
     return tab.evaluate(APPLY, [[i, V.normal(i)] for i in ids])
 
 
-def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(tab, site_url, pages_):
-    asked: list[str] = []
-    tab.on("request", lambda r: asked.append(r.url))
-    for name in pages_:
-        open_page(tab, site_url, name)
-        assert tab.locator(".rl-student label").inner_text() == "학번"
-    assert not [u for u in asked if "/_static/variants" in u]     # neither the script nor a page's variants
+def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(opened):
+    name, tab = opened
+    assert tab.locator(".rl-student label").inner_text() == "학번"
+    assert not [u for u in tab.asked if "/_static/variants" in u], name    # neither the script nor a page's variants
     apply(tab, ["2026-1"])
-    assert [u for u in asked if "/_static/variants.js" in u] and [u for u in asked if "/_static/variants/" in u]
+    assert [u for u in tab.asked if "/_static/variants.js" in u] and [u for u in tab.asked if "/_static/variants/" in u]
 
 
-def test_200_identifiers_get_the_librarys_variant_on_every_page(tab, site_url, pages_):
-    for name, (module, problem, found) in pages_.items():
-        open_page(tab, site_url, name)
-        shown = apply(tab, IDS)
-        for student, (index, now) in zip(IDS, shown):
-            v = V.draw(module, problem, student, found)
-            assert int(index) == found.index(v), (name, student)
-            assert v.conditions in now and V.normal(student) in now, (name, student, now)
-        assert len({i for i, _ in shown}) >= min(len(found), 10)
+def test_200_identifiers_get_the_librarys_variant_on_every_page(opened, pages_):
+    name, tab = opened
+    module, problem, found = pages_[name]
+    shown = apply(tab, IDS)
+    for student, (index, now) in zip(IDS, shown):
+        v = V.draw(module, problem, student, found)
+        assert int(index) == found.index(v), (name, student)
+        assert v.conditions in now and V.normal(student) in now, (name, student, now)
+    assert len({i for i, _ in shown}) >= min(len(found), 10)
 
 
 def type_answer(tab, key, answer):
@@ -104,53 +121,62 @@ def type_answer(tab, key, answer):
     if radios.count():
         box.locator("label.rl-pick", has_text=answer).locator("input").check()
     else:
-        field = box.locator("input[type=text]")
-        field.fill(answer)
-        field.press("Enter")
+        box.locator("input[type=text]").fill(answer)     # (fill leaves the focus in the field: Enter goes there)
+        tab.keyboard.press("Enter")
     return box.get_attribute("data-verdict")
 
 
-def test_the_answer_key_for_50_students_is_what_the_page_accepts(tab, site_url, tmp_path, pages_):
-    roster = tmp_path / "roster.csv"
-    roster.write_text("학번,이름\n" + "".join(f"S{n:03d},학생{n}\n" for n in range(50)), encoding="utf-8")
-    out = tmp_path / "answer-key.csv"
-    handout.answer_key(roster, out)
+@pytest.fixture(scope="module")
+def answer_key(tmp_path_factory):
+    """coursebook.handout's answer key for a roster of 50 students: (its rows, 100 of them drawn, by page)."""
     import csv
 
+    folder = tmp_path_factory.mktemp("answer-key")
+    roster = folder / "roster.csv"
+    roster.write_text("학번,이름\n" + "".join(f"S{n:03d},학생{n}\n" for n in range(50)), encoding="utf-8")
+    out = folder / "answer-key.csv"
+    handout.answer_key(roster, out)
     rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
-    assert rows[0] == handout.KEY_HEADER and len({r[0] for r in rows[1:]}) == 50
-    picked = random.Random(40).sample(rows[1:], 100)
     by_page: dict[str, list] = {}
-    for row in picked:
+    for row in random.Random(40).sample(rows[1:], 100):
         by_page.setdefault(row[1], []).append(row)
-    right = 0
-    for name, chosen in by_page.items():
-        module, problem, found = pages_[name]
-        open_page(tab, site_url, name)
-        for student, _, key, conditions, _, answer, unit, _ in chosen:
-            apply(tab, [student])
-            v = V.draw(module, problem, student, found)
-            assert v.conditions == conditions
-            verdict = type_answer(tab, key, answer)
-            assert verdict == "right", (name, student, key, answer, unit)
-            right += 1
-    assert right == 100
+    return rows, by_page
 
 
-def test_a_variants_mistakes_are_named_on_the_page(tab, site_url, pages_):
-    named = 0
-    for name, (module, problem, found) in pages_.items():
-        open_page(tab, site_url, name)
-        student = "2026-mistakes"
+def test_the_answer_key_for_50_students_is_what_the_page_accepts(opened, pages_, answer_key):
+    """100 (student, exercise) pairs drawn from the key, each typed into its page with that student's identifier:
+    all right (this page's share of the 100 here; every pair's page is one of the pages with exercises)."""
+    name, tab = opened
+    rows, by_page = answer_key
+    assert rows[0] == handout.KEY_HEADER and len({r[0] for r in rows[1:]}) == 50
+    assert sum(map(len, by_page.values())) == 100 and set(by_page) <= set(pages_)
+    module, problem, found = pages_[name]
+    for student, _, key, conditions, _, answer, unit, _ in by_page.get(name, []):
         apply(tab, [student])
         v = V.draw(module, problem, student, found)
-        for q in v.exercises.questions:
-            for (typed, kind), m in zip(mistake_vectors(q), q.mistakes):
-                typed = dict(q.choices)[typed] if q.is_choice else typed    # a choice is picked by its label
-                assert type_answer(tab, q.key, typed) != "right", (name, student, q.key, kind, typed)
-                # (the same field takes one mistake after another: wait for this one's message)
-                expect(tab.locator(f'.rl-quiz [data-rl-q="{q.key}"] output')).to_have_text(exercises.mistake_message(m, q))
-                named += 1
+        assert v.conditions == conditions
+        verdict = type_answer(tab, key, answer)
+        assert verdict == "right", (name, student, key, answer, unit)
+
+
+MISTAKEN = "2026-mistakes"
+
+
+def test_a_variants_mistakes_are_named_on_the_page(opened, pages_):
+    name, tab = opened
+    module, problem, found = pages_[name]
+    apply(tab, [MISTAKEN])
+    v = V.draw(module, problem, MISTAKEN, found)
+    for q in v.exercises.questions:
+        for (typed, kind), m in zip(mistake_vectors(q), q.mistakes):
+            typed = dict(q.choices)[typed] if q.is_choice else typed    # a choice is picked by its label
+            assert type_answer(tab, q.key, typed) != "right", (name, MISTAKEN, q.key, kind, typed)
+            # (the same field takes one mistake after another: wait for this one's message)
+            expect(tab.locator(f'.rl-quiz [data-rl-q="{q.key}"] output')).to_have_text(exercises.mistake_message(m, q))
+    # the pages together name at least 40 mistakes (each page's are typed in its own test)
+    named = sum(len(list(zip(mistake_vectors(q), q.mistakes)))
+                for module, problem, found in pages_.values()
+                for q in V.draw(module, problem, MISTAKEN, found).exercises.questions)
     assert named >= 40
 
 
