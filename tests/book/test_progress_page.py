@@ -37,6 +37,30 @@ def ctx(request, site_url, browser):
     assert blocked == []
 
 
+@pytest.fixture(scope="module")
+def stored_tab(site_url, browser):
+    """One tab for the tests of a malformed stored record, kept on the site between them: each test stores its record
+    from the page it finds (the store's key is the page's `rlProgress.key`), then opens the page it reads, which
+    then starts with that record, as a reader's next visit does (no page of the site writes the record when left)."""
+    blocked: list[str] = []
+    context = local_context(browser, site_url, blocked)
+    page = context.new_page()
+    progress(page, site_url)
+    yield page
+    context.close()
+    assert blocked == []
+
+
+def store_record(page, stored: str) -> list[str]:
+    """`stored` as the reader's record (from the site page the tab is on); the page errors from now on."""
+    errors: list[str] = []
+    page.remove_listener("pageerror", getattr(page, "errors_to", lambda e: None))
+    page.errors_to = lambda e: errors.append(str(e))
+    page.on("pageerror", page.errors_to)
+    page.evaluate("(v) => localStorage.setItem(window.rlProgress.key, v)", stored)
+    return errors
+
+
 def progress(page, site_url):
     page.goto(f"{site_url}/chapters/progress.html")
     page.wait_for_selector(".rl-progress-list section")
@@ -47,15 +71,11 @@ def data_of(page):
 
 
 @pytest.mark.parametrize("stored", ['{"v":1,"answers":null}', '{"v":1,"student":12345}', "not json"])
-def test_a_malformed_record_leaves_the_pages_working_and_says_so(ctx, site_url, stored):
+def test_a_malformed_record_leaves_the_pages_working_and_says_so(stored_tab, site_url, stored):
     """fuzz-2 F-9: the stored record is read what can be, the rest set aside and said on 내 진도; answers recorded."""
-    errors: list[str] = []
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+    page = stored_tab
+    errors = store_record(page, stored)
     progress(page, site_url)
-    page.evaluate("(v) => localStorage.setItem(window.rlProgress.key, v)", stored)
-    page.reload()
-    page.wait_for_selector(".rl-progress-list section")
     assert page.locator(".rl-progress-chapter").count() == len(handout.varied_pages()) + 1
     if stored != '{"v":1,"student":12345}':
         assert "따로 두었다" in page.locator(".rl-progress-problem").inner_text()
@@ -70,14 +90,10 @@ def test_a_malformed_record_leaves_the_pages_working_and_says_so(ctx, site_url, 
 
 
 @pytest.mark.parametrize("stored", ['{"v":1,"answers":null}', '{"v":1,"student":{"a":1}}', '{"v":9,"answers":7}'])
-def test_an_exercise_page_with_a_malformed_record_records_the_answer(ctx, site_url, live_course, stored):
-    errors: list[str] = []
-    page = ctx.new_page()
-    page.on("pageerror", lambda e: errors.append(str(e)))
+def test_an_exercise_page_with_a_malformed_record_records_the_answer(stored_tab, site_url, live_course, stored):
+    page = stored_tab
+    errors = store_record(page, stored)
     page.goto(f"{site_url}/chapters/w4_5_matmul.html")
-    page.wait_for_function("() => window.rlProgress")
-    page.evaluate("(v) => localStorage.setItem(window.rlProgress.key, v)", stored)
-    page.reload()
     page.wait_for_selector(".rl-quiz .rl-student:not([hidden])")
     module = handout.varied_pages()["w4_5_matmul"]
     q = next(q for q in module.exercises(getattr(live_course, module.VARIANTS.problem)).questions if not q.is_choice)

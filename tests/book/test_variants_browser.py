@@ -5,7 +5,7 @@
 - For 200 identifiers on every such page, the page shows the variant the library draws (roofline.show.variants: the
   same hash and modulo) and its conditions.
 - The answer key for a roster of 50 identifiers (coursebook.handout) is what the page accepts: 100 (student,
-  exercise) pairs drawn from it, typed into the page with that student's identifier, are all right.
+  exercise) pairs drawn from it, entered into the page with that student's identifier, are all right.
 - A variant's common mistakes are named on the page as on the base: every mistake of every question of one
   student's variant, typed, gets the library's message for it.
 - The same identifier gives the same variant after a reload; "지우기" returns to the base questions; every judged
@@ -17,7 +17,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from playwright.sync_api import expect
 
 from browser_helpers import local_context
 from coursebook import handout
@@ -55,19 +54,45 @@ def open_page(tab, site_url, name):
     tab.wait_for_selector(".rl-quiz .rl-student:not([hidden])")
 
 
-APPLY = """async (ids) => {
-    const root = document.querySelector(".rl-quiz");
+@pytest.fixture(scope="module", params=list(handout.varied_pages()))
+def opened(request, site_url, browser):
+    """One page with exercises, loaded once for all of this module's tests of it (pytest runs a module-scoped
+    parameter's tests together): a first visit, in a context of its own (nothing stored), with every request it
+    makes recorded (`asked`). Loading a page with its formulas is most of what a test of one identifier costs; each
+    test below applies its own identifier first, which puts the questions back to that variant's, unanswered."""
+    blocked: list[str] = []
+    ctx = local_context(browser, site_url, blocked)
+    page = ctx.new_page()
+    page.asked = []
+    page.on("request", lambda r: page.asked.append(r.url))
+    open_page(page, site_url, request.param)
+    yield request.param, page
+    ctx.close()
+    assert blocked == []
+
+
+# Set an identifier in the field of the page's exercises as a reader does (the set button), then wait until its variant
+# is placed: once the page's file is in, that is a promise, so a few microtasks; timers only while the file is on its
+# way (waiting 5 ms after every identifier let the page draw itself each time). The page's script is loaded by the
+# first use of the field (a focus), as a reader's first use does.
+SET = """async (root, id, normal) => {
     const field = root.querySelector("[data-rl-student]");
+    field.focus();
+    field.value = id;
+    root.querySelector("[data-rl-student-set]").click();
+    for (let i = 0; i < 50 && root.dataset.student !== normal; i++) await Promise.resolve();
+    for (let i = 0; i < 800 && root.dataset.student !== normal; i++) await new Promise((r) => setTimeout(r, 5));
+}"""
+
+APPLY = """async (ids) => {
+    const root = document.querySelector(".rl-quiz"), set = %s;
     const out = [];
-    field.focus();                       // the first use of the field loads variants.js (a press before it is kept)
     for (const [id, normal] of ids) {
-        field.value = id;
-        root.querySelector("[data-rl-student-set]").click();
-        for (let i = 0; i < 800 && root.dataset.student !== normal; i++) await new Promise((r) => setTimeout(r, 5));
+        await set(root, id, normal);
         out.push([root.dataset.variant, root.querySelector(".rl-student-now").textContent]);
     }
     return out;
-}"""
+}""" % SET
 
 
 def apply(tab, ids):
@@ -76,26 +101,54 @@ def apply(tab, ids):
     return tab.evaluate(APPLY, [[i, V.normal(i)] for i in ids])
 
 
-def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(tab, site_url, pages_):
-    asked: list[str] = []
-    tab.on("request", lambda r: asked.append(r.url))
-    for name in pages_:
-        open_page(tab, site_url, name)
-        assert tab.locator(".rl-student label").inner_text() == "학번"
-    assert not [u for u in asked if "/_static/variants" in u]     # neither the script nor a page's variants
+# Each [identifier or null, question, answer]: the identifier set (SET) when one is given, then the answer entered as a
+# reader who types it and leaves the field does (its change event, which the page judges on, as on Enter), or the
+# choice whose label reads the answer clicked; [the question's verdict, its message] after each. One evaluate for
+# all: the page judges in the event's handler, so each verdict is there when the handler returns. (Typing with the
+# keyboard, Enter, is tests/book/test_exercises_browser.py's, and the reload test's below.)
+ANSWER = r"""async (tries) => {
+    const root = document.querySelector(".rl-quiz"), set = %s;
+    const out = [];
+    for (const [id, normal, key, answer] of tries) {
+        if (id !== null) await set(root, id, normal);
+        const box = root.querySelector(`[data-rl-q="${key}"]`), field = box.querySelector("input[type=text]");
+        if (field) {
+            field.value = answer;
+            field.dispatchEvent(new Event("change"));
+        } else {
+            const words = (text) => text.replace(/\s+/g, " ").trim();
+            const picks = [...box.querySelectorAll("label.rl-pick")].filter((l) => words(l.textContent) === words(answer));
+            if (picks.length !== 1) throw new Error(`${key}: ${picks.length} choices read "${answer}"`);
+            picks[0].querySelector("input").click();
+        }
+        out.push([box.dataset.verdict, box.querySelector("output").textContent]);
+    }
+    return out;
+}""" % SET
+
+
+def answer(tab, tries):
+    """[verdict, message] for each (identifier or None, question key, answer) of `tries` (ANSWER)."""
+    return tab.evaluate(ANSWER, [[i, None if i is None else V.normal(i), key, text] for i, key, text in tries])
+
+
+def test_the_field_is_on_every_page_and_fetches_nothing_until_an_identifier(opened):
+    name, tab = opened
+    assert tab.locator(".rl-student label").inner_text() == "학번"
+    assert not [u for u in tab.asked if "/_static/variants" in u], name    # neither the script nor a page's variants
     apply(tab, ["2026-1"])
-    assert [u for u in asked if "/_static/variants.js" in u] and [u for u in asked if "/_static/variants/" in u]
+    assert [u for u in tab.asked if "/_static/variants.js" in u] and [u for u in tab.asked if "/_static/variants/" in u]
 
 
-def test_200_identifiers_get_the_librarys_variant_on_every_page(tab, site_url, pages_):
-    for name, (module, problem, found) in pages_.items():
-        open_page(tab, site_url, name)
-        shown = apply(tab, IDS)
-        for student, (index, now) in zip(IDS, shown):
-            v = V.draw(module, problem, student, found)
-            assert int(index) == found.index(v), (name, student)
-            assert v.conditions in now and V.normal(student) in now, (name, student, now)
-        assert len({i for i, _ in shown}) >= min(len(found), 10)
+def test_200_identifiers_get_the_librarys_variant_on_every_page(opened, pages_):
+    name, tab = opened
+    module, problem, found = pages_[name]
+    shown = apply(tab, IDS)
+    for student, (index, now) in zip(IDS, shown):
+        v = V.draw(module, problem, student, found)
+        assert int(index) == found.index(v), (name, student)
+        assert v.conditions in now and V.normal(student) in now, (name, student, now)
+    assert len({i for i, _ in shown}) >= min(len(found), 10)
 
 
 def type_answer(tab, key, answer):
@@ -104,53 +157,61 @@ def type_answer(tab, key, answer):
     if radios.count():
         box.locator("label.rl-pick", has_text=answer).locator("input").check()
     else:
-        field = box.locator("input[type=text]")
-        field.fill(answer)
-        field.press("Enter")
+        box.locator("input[type=text]").fill(answer)     # (fill leaves the focus in the field: Enter goes there)
+        tab.keyboard.press("Enter")
     return box.get_attribute("data-verdict")
 
 
-def test_the_answer_key_for_50_students_is_what_the_page_accepts(tab, site_url, tmp_path, pages_):
-    roster = tmp_path / "roster.csv"
-    roster.write_text("학번,이름\n" + "".join(f"S{n:03d},학생{n}\n" for n in range(50)), encoding="utf-8")
-    out = tmp_path / "answer-key.csv"
-    handout.answer_key(roster, out)
+@pytest.fixture(scope="module")
+def answer_key(tmp_path_factory):
+    """coursebook.handout's answer key for a roster of 50 students: (its rows, 100 of them drawn, by page)."""
     import csv
 
+    folder = tmp_path_factory.mktemp("answer-key")
+    roster = folder / "roster.csv"
+    roster.write_text("학번,이름\n" + "".join(f"S{n:03d},학생{n}\n" for n in range(50)), encoding="utf-8")
+    out = folder / "answer-key.csv"
+    handout.answer_key(roster, out)
     rows = list(csv.reader(out.read_text(encoding="utf-8-sig").splitlines()))
-    assert rows[0] == handout.KEY_HEADER and len({r[0] for r in rows[1:]}) == 50
-    picked = random.Random(40).sample(rows[1:], 100)
     by_page: dict[str, list] = {}
-    for row in picked:
+    for row in random.Random(40).sample(rows[1:], 100):
         by_page.setdefault(row[1], []).append(row)
-    right = 0
-    for name, chosen in by_page.items():
-        module, problem, found = pages_[name]
-        open_page(tab, site_url, name)
-        for student, _, key, conditions, _, answer, unit, _ in chosen:
-            apply(tab, [student])
-            v = V.draw(module, problem, student, found)
-            assert v.conditions == conditions
-            verdict = type_answer(tab, key, answer)
-            assert verdict == "right", (name, student, key, answer, unit)
-            right += 1
-    assert right == 100
+    return rows, by_page
 
 
-def test_a_variants_mistakes_are_named_on_the_page(tab, site_url, pages_):
-    named = 0
-    for name, (module, problem, found) in pages_.items():
-        open_page(tab, site_url, name)
-        student = "2026-mistakes"
-        apply(tab, [student])
-        v = V.draw(module, problem, student, found)
-        for q in v.exercises.questions:
-            for (typed, kind), m in zip(mistake_vectors(q), q.mistakes):
-                typed = dict(q.choices)[typed] if q.is_choice else typed    # a choice is picked by its label
-                assert type_answer(tab, q.key, typed) != "right", (name, student, q.key, kind, typed)
-                # (the same field takes one mistake after another: wait for this one's message)
-                expect(tab.locator(f'.rl-quiz [data-rl-q="{q.key}"] output')).to_have_text(exercises.mistake_message(m, q))
-                named += 1
+def test_the_answer_key_for_50_students_is_what_the_page_accepts(opened, pages_, answer_key):
+    """100 (student, exercise) pairs drawn from the key, each typed into its page with that student's identifier:
+    all right (this page's share of the 100 here; every pair's page is one of the pages with exercises)."""
+    name, tab = opened
+    rows, by_page = answer_key
+    assert rows[0] == handout.KEY_HEADER and len({r[0] for r in rows[1:]}) == 50
+    assert sum(map(len, by_page.values())) == 100 and set(by_page) <= set(pages_)
+    module, problem, found = pages_[name]
+    chosen = by_page.get(name, [])
+    for student, _, key, conditions, *_ in chosen:
+        assert V.draw(module, problem, student, found).conditions == conditions, (name, student, key)
+    verdicts = answer(tab, [(student, key, typed) for student, _, key, _, _, typed, _, _ in chosen])
+    for (student, _, key, _, _, typed, unit, _), (verdict, _) in zip(chosen, verdicts, strict=True):
+        assert verdict == "right", (name, student, key, typed, unit)
+
+
+MISTAKEN = "2026-mistakes"
+
+
+def test_a_variants_mistakes_are_named_on_the_page(opened, pages_):
+    name, tab = opened
+    module, problem, found = pages_[name]
+    apply(tab, [MISTAKEN])
+    v = V.draw(module, problem, MISTAKEN, found)
+    tries = [(q, kind, m, dict(q.choices)[typed] if q.is_choice else typed)    # a choice is picked by its label
+             for q in v.exercises.questions for (typed, kind), m in zip(mistake_vectors(q), q.mistakes)]
+    shown = answer(tab, [(None, q.key, typed) for q, _, _, typed in tries])    # (one field takes one mistake after another)
+    for (q, kind, m, typed), (verdict, message) in zip(tries, shown, strict=True):
+        assert verdict != "right" and message == exercises.mistake_message(m, q), (name, MISTAKEN, q.key, kind, typed)
+    # the pages together name at least 40 mistakes (each page's are typed in its own test)
+    named = sum(len(list(zip(mistake_vectors(q), q.mistakes)))
+                for module, problem, found in pages_.values()
+                for q in V.draw(module, problem, MISTAKEN, found).exercises.questions)
     assert named >= 40
 
 
@@ -248,10 +309,9 @@ def test_the_worksheet_states_each_students_problem_and_a_solve_from_it_is_right
         assert [tuple(r) for r in shown["rows"]] == [tuple(r) for r in rows]
         answers = solve_worksheet(dict(shown["rows"]))
         assert set(answers) == {q.key for q in v.exercises.questions}
-        for key, value in answers.items():
-            answer = typed(v.exercises.question(key), value)
-            verdict = type_answer(tab, key, answer)
-            assert verdict == "right", (student, key, answer, v.conditions)
+        tries = [(None, key, typed(v.exercises.question(key), value)) for key, value in answers.items()]
+        for (_, key, text), (verdict, _) in zip(tries, answer(tab, tries), strict=True):
+            assert verdict == "right", (student, key, text, v.conditions)
             right += 1
     assert right == 3 * len(module.exercises(problem).questions)
     tab.locator("[data-rl-student-clear]").click()
