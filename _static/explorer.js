@@ -339,16 +339,18 @@ class Explorer {
   /* The records of the shown state's numbers (why.js asks for them when a number's panel opens): the live
      mode's from its result, the precomputed states' from their file (fetched once). A large file is also in parts
      (tools/coursebook/recordfiles.py: `whyParts`, each state's `wp`): until the whole file has come, a panel opens
-     from the parts of the states on show, and the whole file is fetched when the page is idle (the offline worker
-     keeps it: every state's panels then open offline). */
-  records() {
+     from the part of the state on show that holds its number `id` (or of every state on show), and the whole file
+     is fetched when the page is idle (the offline worker keeps it: every state's panels then open offline). */
+  records(id) {
     if (this.live) return Promise.resolve(this.liveWhy || {g: {}, r: {}});
     const src = this.data.why;
     if (!src || typeof src === "object") return Promise.resolve(src || {g: {}, r: {}});
     const whole = () => (this.whyLoading = this.whyLoading || json(new URL(src, document.baseURI))
       .then((d) => { this.whyWhole = true; return d; }, (error) => { this.whyLoading = null; throw error; }));
-    const wanted = this.data.whyParts && !this.whyWhole
-      ? [...new Set(this.data.parts.map((part) => this.state(part).wp).filter((n) => n !== undefined))] : [];
+    const shown = this.data.whyParts && !this.whyWhole
+      ? this.data.parts.map((part) => this.state(part)).filter((state) => state.wp !== undefined) : [];
+    const holding = shown.filter((state) => JSON.stringify(state.why).includes(`"${id}"`));
+    const wanted = [...new Set((holding.length ? holding : shown).map((state) => state.wp))];
     if (!wanted.length) return whole();
     const parts = this.whyParts = this.whyParts || new Map();
     const part = (n) => {

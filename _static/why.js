@@ -36,7 +36,8 @@ function pageRecords(b) {
 // precomputed, or the live mode's result)
 function records(b) {
   const holder = b.closest("[data-rl-explorer]");
-  return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records()) : pageRecords(b);
+  return holder ? explorers().then((explorer) => explorer.started(holder)).then((x) => x.records(b.getAttribute("data-why")))
+    : pageRecords(b);
 }
 
 if (src) {
