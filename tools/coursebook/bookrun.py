@@ -27,6 +27,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_LOG = "ROOFLINE_KERNEL_LOG"
+# set by `coursebook book` and `refresh` for the site build they start, just after `ensure` put every chapter into the
+# cache: that cache's folder, so that the book's extension (sphinx_ext.run_missing_chapters) does not look again
+CHAPTERS_RUN = "ROOFLINE_CHAPTERS_RUN"
 KERNEL_START_S = 300   # nbclient's default, 60 s, is too short for a kernel started on a busy machine
 
 
@@ -73,13 +76,14 @@ def cache_of(build_dir: Path, key: str | None = None):
     return get_cache(str(build_dir / ".jupyter_cache" / (key or library_hash())))
 
 
-def cached(cache, nb):
-    """The book's executed notebook for `nb` from the cache, or None."""
+def cached(cache, nb, fetch: bool = True):
+    """The book's executed notebook for `nb` from the cache, or None (`fetch=False`: its cache record, or None; the
+    executed notebook, which is most of the time, is not read)."""
     try:
         record = cache.match_cache_notebook(nb)
     except KeyError:
         return None
-    return cache.get_cache_bundle(record.pk).nb
+    return cache.get_cache_bundle(record.pk).nb if fetch else record
 
 
 class ChapterFailed(RuntimeError):
@@ -199,7 +203,7 @@ def measures(nb) -> bool:
 
 def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = ROOT,
            jobs: int | None = None, meanwhile=None, measure_alone: bool = True,
-           cache_key: str | None = None) -> dict[Path, object]:
+           cache_key: str | None = None, fetch: bool = True) -> dict[Path, object]:
     """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet.
 
     Chapters run `jobs` at a time (default: one per core). With `measure_alone` (what `make book`, and so the
@@ -207,7 +211,9 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     one-by-one run, so that its timings are not shared with another kernel; without it (`make refresh`, about a
     fifth faster), it runs side by side with the others too. `meanwhile()`, if given, is called while the first
     ones run. Each run is stored in the cache as the book would store it (`cache_key`: in the cache of that name,
-    cache_of). A damaged cache database is removed first (built.repair_cache: it is only a cache)."""
+    cache_of). A damaged cache database is removed first (built.repair_cache: it is only a cache).
+    `fetch=False` (a caller that only needs every chapter to be in the cache, the site build's extension): returns {}
+    and reads no executed notebook from the cache."""
     from jupyter_cache.base import CacheBundleIn
 
     from coursebook.built import repair_cache
@@ -219,7 +225,7 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     runs, missing = {}, []
     for md in sources:
         nb = book_notebook(md, root, config)
-        have = cached(cache, nb)
+        have = cached(cache, nb, fetch)
         if have is not None:
             runs[md] = have
         else:
@@ -249,5 +255,6 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
         cache.add_nb_to_project(str(md), read_data={"type": "plugin", "name": "myst_nb_md"})
         cache.cache_notebook_bundle(CacheBundleIn(nb, str(md), data={"execution_seconds": seconds[md]}),
                                     check_validity=False, overwrite=True)
-        runs[md] = cached(cache, nb)
-    return {md: runs[md] for md in sources}
+        if fetch:
+            runs[md] = cached(cache, nb)
+    return {md: runs[md] for md in sources} if fetch else {}
