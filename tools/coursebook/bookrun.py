@@ -98,6 +98,9 @@ def kernel_of(nb) -> str:
 # what the book's runs execute in the chapter's kernel before the chapter: `glue` only records there (the page shows
 # each value where its text names it); an IPython kernel's own option, passed on its command line
 RECORDS_ONLY = "--IPKernelApp.exec_lines=from roofline.show.glue import records_only; records_only()"
+# every run's kernel: no IPython history (a run keeps none: its cells are the notebook's, and its kernel would open,
+# write and close ~/.ipython's history database, about a tenth of its start's CPU)
+NO_HISTORY = "--HistoryManager.enabled=False"
 
 
 def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name: str | None = None,
@@ -130,8 +133,7 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
         km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
         resources = {"metadata": {"path": str(cwd)}} if cwd is not None else {}
         kwargs.setdefault("startup_timeout", KERNEL_START_S)
-        if book:
-            kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), RECORDS_ONLY]
+        kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), NO_HISTORY, *([RECORDS_ONLY] if book else [])]
         client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors, record_timing=record_timing,
                                 resources=resources, on_cell_start=started, **kwargs)
         # the kernel process's own log (not the cells' output, which comes by messages) goes to a file, not to the
