@@ -66,13 +66,19 @@ def colab_url(path: str, root: Path = ROOT) -> str:
 def site_url(root: Path = ROOT) -> str:
     """The published site's address: `_config.yml`'s `html.baseurl` if set, else GitHub Pages' address of the
     repository (https://OWNER.github.io/NAME)."""
-    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
-    base = ((config.get("html") or {}).get("baseurl") or "").rstrip("/")
+    base = _baseurl_in((root / "_config.yml").read_text(encoding="utf-8"))
     if base:
         return base
     url, _ = repository(root)
     owner, _, name = url.removeprefix("https://github.com/").partition("/")
     return f"https://{owner.lower()}.github.io/{name}"
+
+
+@functools.lru_cache(maxsize=8)
+def _baseurl_in(config_text: str) -> str:
+    """_config.yml's `html.baseurl` (parsed once per text: every edition's setup cell asks)."""
+    config = yaml.safe_load(config_text)
+    return ((config.get("html") or {}).get("baseurl") or "").rstrip("/")
 
 
 def wheel_digest(root: Path = ROOT) -> str:
@@ -172,16 +178,22 @@ def chapter_of(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
 
 def citations(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     """Bibliography key → ("Williams et al. 2009", its https link), from references.bib (as the site's {cite} shows it)."""
-    from pybtex.database import parse_file
+    return dict(_citations_in((root / "references.bib").read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=4)
+def _citations_in(bib_text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """`citations` of the text of a references.bib (parsed once per text: every edition's links ask)."""
+    from pybtex.database import parse_string
 
     found = {}
-    for key, entry in parse_file(str(root / "references.bib")).entries.items():
+    for key, entry in parse_string(bib_text, "bibtex").entries.items():
         names = [" ".join(p.last_names).strip("{}") for p in entry.persons.get("author", [])]
         who = names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2 else f"{names[0]} et al."
         fields = entry.fields
         address = fields.get("url") or f"https://doi.org/{fields['doi']}"
         found[key] = (f"{who} {fields['year']}", address)
-    return found
+    return tuple(found.items())
 
 
 def links(root: Path = ROOT) -> dict[str, tuple[str, str]]:
