@@ -254,11 +254,16 @@ class Saved:
 def build_site(build_dir: Path, command: str | None) -> int:
     """The Makefile's BUILD `command`, with no build record while it runs (an interrupted build leaves none),
     recorded when it succeeds. The previous <build>/html is kept aside while it runs and put back if the build
-    fails or is interrupted: a failed command never deletes a working site."""
+    fails or is interrupted: a failed command never deletes a working site. Called just after bookrun.ensure put
+    every chapter into the execution cache, which the build is told (bookrun.CHAPTERS_RUN: its extension need not
+    look again)."""
     import errno
+    import os
     import subprocess
 
+    from coursebook import bookrun
     from coursebook import built as site
+    from coursebook.sphinx_ext import library_hash
 
     if not command:
         site.forget(build_dir)
@@ -278,8 +283,9 @@ def build_site(build_dir: Path, command: str | None) -> int:
     try:
         print(command, flush=True)
         # its output is held until it ends: a build that ran out of room is one line (below), not Sphinx's tracebacks
+        ran = {bookrun.CHAPTERS_RUN: str((build_dir / ".jupyter_cache" / library_hash()).resolve())}
         done = subprocess.run(command, shell=True, cwd=ROOT, pass_fds=() if lock.HELD is None else (lock.HELD,),
-                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+                              env={**os.environ, **ran}, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
         room = None if not done.returncode else out_of_room(
             OSError(errno.ENOSPC, "") if f"[Errno {errno.ENOSPC}]".encode() in done.stdout else None, build_dir)
         if not room:

@@ -27,6 +27,9 @@ import yaml
 
 ROOT = Path(__file__).resolve().parents[2]
 KERNEL_LOG = "ROOFLINE_KERNEL_LOG"
+# set by `coursebook book` and `refresh` for the site build they start, just after `ensure` put every chapter into the
+# cache: that cache's folder, so that the book's extension (sphinx_ext.run_missing_chapters) does not look again
+CHAPTERS_RUN = "ROOFLINE_CHAPTERS_RUN"
 KERNEL_START_S = 300   # nbclient's default, 60 s, is too short for a kernel started on a busy machine
 
 
@@ -73,13 +76,14 @@ def cache_of(build_dir: Path, key: str | None = None):
     return get_cache(str(build_dir / ".jupyter_cache" / (key or library_hash())))
 
 
-def cached(cache, nb):
-    """The book's executed notebook for `nb` from the cache, or None."""
+def cached(cache, nb, fetch: bool = True):
+    """The book's executed notebook for `nb` from the cache, or None (`fetch=False`: its cache record, or None; the
+    executed notebook, which is most of the time, is not read)."""
     try:
         record = cache.match_cache_notebook(nb)
     except KeyError:
         return None
-    return cache.get_cache_bundle(record.pk).nb
+    return cache.get_cache_bundle(record.pk).nb if fetch else record
 
 
 class ChapterFailed(RuntimeError):
@@ -94,13 +98,18 @@ def kernel_of(nb) -> str:
 # what the book's runs execute in the chapter's kernel before the chapter: `glue` only records there (the page shows
 # each value where its text names it); an IPython kernel's own option, passed on its command line
 RECORDS_ONLY = "--IPKernelApp.exec_lines=from roofline.show.glue import records_only; records_only()"
+# every run's kernel: no IPython history (a run keeps none: its cells are the notebook's, and its kernel would open,
+# write and close ~/.ipython's history database, about a tenth of its start's CPU)
+NO_HISTORY = "--HistoryManager.enabled=False"
 
 
 def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name: str | None = None,
             kernel_dirs=None, record_timing: bool = False, book: bool = False, **kwargs):
     """The one way this project runs a chapter: `nb` executed in place by nbclient, in a fresh kernel on Unix
     sockets (ZeroMQ ipc) in a private temporary folder, not on TCP ports (only this user can reach it, and
-    ipykernel has no reason to warn "Kernel is running over TCP without encryption"), shut down afterwards.
+    ipykernel has no reason to warn "Kernel is running over TCP without encryption"), and killed once its last cell
+    has answered (nbclient's `shutdown_kernel="immediate"`): a run needs nothing more from it, and a graceful shutdown
+    only spends a fifth of the kernel's CPU freeing what the process holds before it exits.
 
     The book's runs (`run_as_the_book`, which `ensure` caches before Sphinx starts, so myst-nb finds every chapter
     run), the editions' and the tests' all come here. nbclient's exceptions pass through
@@ -126,8 +135,8 @@ def execute(nb, cwd=None, timeout=None, allow_errors: bool = False, kernel_name:
         km = AsyncKernelManager(kernel_name=name, transport="ipc", ip=os.path.join(sockets, "k"), **specs)
         resources = {"metadata": {"path": str(cwd)}} if cwd is not None else {}
         kwargs.setdefault("startup_timeout", KERNEL_START_S)
-        if book:
-            kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), RECORDS_ONLY]
+        kwargs.setdefault("shutdown_kernel", "immediate")
+        kwargs["extra_arguments"] = [*kwargs.get("extra_arguments", []), NO_HISTORY, *([RECORDS_ONLY] if book else [])]
         client = NotebookClient(nb, km=km, timeout=timeout, allow_errors=allow_errors, record_timing=record_timing,
                                 resources=resources, on_cell_start=started, **kwargs)
         # the kernel process's own log (not the cells' output, which comes by messages) goes to a file, not to the
@@ -199,7 +208,7 @@ def measures(nb) -> bool:
 
 def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = ROOT,
            jobs: int | None = None, meanwhile=None, measure_alone: bool = True,
-           cache_key: str | None = None) -> dict[Path, object]:
+           cache_key: str | None = None, fetch: bool = True) -> dict[Path, object]:
     """Every chapter's book run (md → executed notebook), executing only those not in the book's cache yet.
 
     Chapters run `jobs` at a time (default: one per core). With `measure_alone` (what `make book`, and so the
@@ -207,7 +216,9 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     one-by-one run, so that its timings are not shared with another kernel; without it (`make refresh`, about a
     fifth faster), it runs side by side with the others too. `meanwhile()`, if given, is called while the first
     ones run. Each run is stored in the cache as the book would store it (`cache_key`: in the cache of that name,
-    cache_of). A damaged cache database is removed first (built.repair_cache: it is only a cache)."""
+    cache_of). A damaged cache database is removed first (built.repair_cache: it is only a cache).
+    `fetch=False` (a caller that only needs every chapter to be in the cache, the site build's extension): returns {}
+    and reads no executed notebook from the cache."""
     from jupyter_cache.base import CacheBundleIn
 
     from coursebook.built import repair_cache
@@ -219,7 +230,7 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     runs, missing = {}, []
     for md in sources:
         nb = book_notebook(md, root, config)
-        have = cached(cache, nb)
+        have = cached(cache, nb, fetch)
         if have is not None:
             runs[md] = have
         else:
@@ -249,5 +260,6 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
         cache.add_nb_to_project(str(md), read_data={"type": "plugin", "name": "myst_nb_md"})
         cache.cache_notebook_bundle(CacheBundleIn(nb, str(md), data={"execution_seconds": seconds[md]}),
                                     check_validity=False, overwrite=True)
-        runs[md] = cached(cache, nb)
-    return {md: runs[md] for md in sources}
+        if fetch:
+            runs[md] = cached(cache, nb)
+    return {md: runs[md] for md in sources} if fetch else {}

@@ -66,13 +66,19 @@ def colab_url(path: str, root: Path = ROOT) -> str:
 def site_url(root: Path = ROOT) -> str:
     """The published site's address: `_config.yml`'s `html.baseurl` if set, else GitHub Pages' address of the
     repository (https://OWNER.github.io/NAME)."""
-    config = yaml.safe_load((root / "_config.yml").read_text(encoding="utf-8"))
-    base = ((config.get("html") or {}).get("baseurl") or "").rstrip("/")
+    base = _baseurl_in((root / "_config.yml").read_text(encoding="utf-8"))
     if base:
         return base
     url, _ = repository(root)
     owner, _, name = url.removeprefix("https://github.com/").partition("/")
     return f"https://{owner.lower()}.github.io/{name}"
+
+
+@functools.lru_cache(maxsize=8)
+def _baseurl_in(config_text: str) -> str:
+    """_config.yml's `html.baseurl` (parsed once per text: every edition's setup cell asks)."""
+    config = yaml.safe_load(config_text)
+    return ((config.get("html") or {}).get("baseurl") or "").rstrip("/")
 
 
 def wheel_digest(root: Path = ROOT) -> str:
@@ -172,16 +178,22 @@ def chapter_of(root: Path = ROOT) -> dict[str, tuple[Path, str]]:
 
 def citations(root: Path = ROOT) -> dict[str, tuple[str, str]]:
     """Bibliography key → ("Williams et al. 2009", its https link), from references.bib (as the site's {cite} shows it)."""
-    from pybtex.database import parse_file
+    return dict(_citations_in((root / "references.bib").read_text(encoding="utf-8")))
+
+
+@functools.lru_cache(maxsize=4)
+def _citations_in(bib_text: str) -> tuple[tuple[str, tuple[str, str]], ...]:
+    """`citations` of the text of a references.bib (parsed once per text: every edition's links ask)."""
+    from pybtex.database import parse_string
 
     found = {}
-    for key, entry in parse_file(str(root / "references.bib")).entries.items():
+    for key, entry in parse_string(bib_text, "bibtex").entries.items():
         names = [" ".join(p.last_names).strip("{}") for p in entry.persons.get("author", [])]
         who = names[0] if len(names) == 1 else f"{names[0]} and {names[1]}" if len(names) == 2 else f"{names[0]} et al."
         fields = entry.fields
         address = fields.get("url") or f"https://doi.org/{fields['doi']}"
         found[key] = (f"{who} {fields['year']}", address)
-    return found
+    return tuple(found.items())
 
 
 def links(root: Path = ROOT) -> dict[str, tuple[str, str]]:
@@ -459,7 +471,8 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     and the values compared never depend on them (a chapter whose compared cell did would fail here, naming it).
     `memo` (a build folder's `.recomputed`, given by the commands: the dry run of `make refresh` and `make check`
     run the same chapters on the same term): the records kept there for these exact inputs (`_kept`), else run and
-    kept; never with `pictures` or `measured`.
+    kept; never with `pictures` or `measured`. A kept run is found before the chapter is parsed or the course file
+    loaded (the key is made of the bytes they come from), so it costs a file read.
     Raises ChapterError naming the failing cell."""
     from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
@@ -467,6 +480,9 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
     from coursebook import paramcell
     from roofline import params
 
+    kept = _kept(md, parameters, course_path, memo) if memo is not None and not pictures and not measured else None
+    if kept is not None and (found := _held(kept)) is not None:
+        return found
     # No output cache (Out, _): the chapters do not read it, and with it every reset below ends in a full garbage
     # collection (IPython's DisplayHook.flush), a tenth of a second in a test process that holds many objects.
     shell = InteractiveShell.instance(cache_size=0)
@@ -480,11 +496,6 @@ def recompute(md: Path, parameters: str | None = None, course_path: Path | None 
         cell.source = paramcell.write_source(cell.source, params.load(), cell.metadata["params"])
     if parameters is not None:
         parameter_cell(nb).source = parameters
-    kept = _kept(md, nb, course_path, memo) if memo is not None and not pictures and not measured else None
-    if kept is not None and (found := _held(kept)) is not None:
-        for name, saved in ((params.ENVIRONMENT, saved_path), (PICTURES, saved_pictures)):
-            _put_back(name, saved)
-        return found
     cwd = os.getcwd()
     try:
         os.chdir(md.parent)
@@ -516,23 +527,42 @@ def _put_back(name: str, saved: str | None) -> None:
         os.environ[name] = saved
 
 
-def _kept(md: Path, nb, course_path: Path | None, memo: Path) -> Path:
-    """Where recompute keeps the records of this run: named by the digest of everything it reads, the code cells
-    it runs (their sources, the parameter cell as written for the course file, and tags), the course file, the
-    library's bytes (sphinx_ext.library_hash), this file, and the Python and IPython that run it."""
+def _kept(md: Path, parameters: str | None, course_path: Path | None, memo: Path) -> Path | None:
+    """Where recompute keeps the records of this run: named by the digest of everything it reads, found before the
+    chapter is parsed: the chapter's source with its parameter cell as the run writes it for `course_path` (so that
+    `make refresh`, which writes that cell into the source, keeps the key: paramcell.write) and the cell typed in
+    its place (`parameters`), the course file, the library's bytes (sphinx_ext.library_hash), this file, and the
+    Python and IPython that run it. None when the cell cannot be written (the run itself says why)."""
     import sys
 
     import IPython
 
+    from coursebook import paramcell
     from coursebook.sphinx_ext import library_hash
     from roofline import params
 
+    text = Path(md).read_text(encoding="utf-8")
+    course = Path(course_path or os.environ.get(params.ENVIRONMENT) or params.DEFAULT_PATH)
+    data = course.read_bytes()
+    if course_path is not None:
+        try:
+            text = paramcell.write(text, _loaded(str(course), data))
+        except (params.ParameterError, ValueError):
+            return None
     digest = hashlib.sha256()
-    cells = [[c.source, sorted(c.metadata.get("tags", []))] for c in nb.cells if c.cell_type == "code"]
-    for part in (json.dumps(cells).encode(), Path(course_path or os.environ.get(params.ENVIRONMENT) or params.DEFAULT_PATH).read_bytes(),
-                 library_hash().encode(), Path(__file__).read_bytes(), f"{sys.version} {IPython.__version__}".encode()):
+    for part in (text.encode(), json.dumps([parameters, course_path is not None]).encode(), data,
+                 Path(paramcell.__file__).read_bytes(), library_hash().encode(), Path(__file__).read_bytes(),
+                 f"{sys.version} {IPython.__version__}".encode()):
         digest.update(hashlib.sha256(part).digest())
     return memo / f"{md.stem}.{digest.hexdigest()[:24]}.json"
+
+
+@functools.lru_cache(maxsize=4)
+def _loaded(path: str, data: bytes):
+    """params.load of the course file at `path` whose bytes are `data` (loaded once for the chapters of a command)."""
+    from roofline import params
+
+    return params.load(Path(path))
 
 
 def _held(kept: Path) -> Glued | None:

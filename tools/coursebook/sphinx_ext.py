@@ -137,15 +137,21 @@ def with_cached_outputs(app, nb):
 def run_missing_chapters(app) -> None:
     """builder-inited: every chapter not in the execution cache is run now by the project's runner (bookrun.ensure,
     as `coursebook book` does before Sphinx: a failure names the chapter and the cell) and stored where myst-nb's
-    cache mode reads it, so that myst-nb executes nothing itself, in a plain `jupyter-book build` too."""
+    cache mode reads it, so that myst-nb executes nothing itself, in a plain `jupyter-book build` too. Nothing to do
+    in the build `coursebook book` or `refresh` starts just after putting every chapter into this very cache
+    (bookrun.CHAPTERS_RUN names it): looking again would read every chapter and match it in the cache once more."""
     if app.config.nb_execution_mode != "cache" or app.config.coursebook_dev:   # (coursebook.serve has run them)
         return
+    import os
+
     from coursebook import bookrun
 
+    if os.environ.get(bookrun.CHAPTERS_RUN) == str(Path(app.config.nb_execution_cache_path).resolve()):
+        return
     root = Path(app.srcdir)
     chapters = sorted(p for p in (root / "chapters").glob("*.md")
                       if "kernelspec:" in p.read_text(encoding="utf-8", errors="replace")[:600])
-    bookrun.ensure(chapters, Path(app.outdir).parent, root, cache_key=DEV_CACHE if app.config.coursebook_dev else None)
+    bookrun.ensure(chapters, Path(app.outdir).parent, root, fetch=False)
 
 
 def no_half_built_site(app, exception) -> None:
