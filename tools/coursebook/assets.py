@@ -228,9 +228,8 @@ def explorer_states(outdir: Path, pages: list[Path] | None = None) -> dict[str, 
                 data["why"] = write(whole, ".why", match)
                 if len(whole) > recordfiles.PARTS_FROM:
                     data["whyParts"] = recordfiles.part_names(data["why"])
-                    for n, part in enumerate(recordfiles.explorer_parts(pool, data["parts"])):
-                        body = recordfiles.dumps(part)
-                        name = Path(data["whyParts"].replace("{}", str(n))).name
+                    parts = recordfiles.explorer_parts(pool, data["parts"])
+                    for name, body in recordfiles.part_files(Path(data["why"]).name, parts).items():
                         (folder / name).write_bytes(body)
                         written[name] = len(body)
             states = [part.pop("states") for part in data["parts"]]

@@ -400,9 +400,7 @@ def page_context(app, pagename, templatename, context, doctree) -> None:
     files = {name: data}
     marker = f'data-rl-why="{html.escape(context["pathto"](name, 1))}"'
     if len(data) > recordfiles.PARTS_FROM:   # and in parts: a first panel fetches its own (coursebook.recordfiles)
-        parts = recordfiles.part_names(name)
-        files.update((parts.replace("{}", str(n)), recordfiles.dumps(part))
-                     for n, part in enumerate(recordfiles.page_parts(entries, records)))
+        files.update(recordfiles.part_files(name, recordfiles.page_parts(entries, records)))
         marker += (f' data-rl-why-parts="{html.escape(recordfiles.part_names(context["pathto"](name, 1)))}"'
                    f' data-rl-why-per="{recordfiles.PAGE_PART}"')
     for file, content in files.items():

@@ -50,6 +50,11 @@ def part_names(name: str) -> str:
     return f"{stem}.part{{}}.{digest}.{suffix}"
 
 
+def part_files(name: str, parts: list[dict]) -> dict[str, bytes]:
+    """{each part's name: its bytes} for the whole file's `name` (`part_names`)."""
+    return {part_names(name).replace("{}", str(n)): dumps(part) for n, part in enumerate(parts)}
+
+
 def page_parts(entries: list[dict], records: dict) -> list[dict]:
     """A page's records in parts of PAGE_PART entries, in the order of the page's buttons."""
     parts = []
