@@ -213,15 +213,18 @@ def _origin(x: Quantity, src: dict):
     return origin
 
 
-def readable(value, unit: str) -> str:
-    """The value as a reader reads it beside its exact form: a time in ms (the unit the pages use; µs, ns below
-    0.001 ms), a fraction to 6 decimals with separators ("1,365.333333"), a large one as a × 10ⁿ ("1.8 × 10⁹ Hz"),
+TIME_UNITS = {"ms": 1000, "µs": 10**6, "ns": 10**9}   # a time put in a shown unit: its seconds times this
+
+
+def readable(value, unit: str, time_unit: str = "ms") -> str:
+    """The value as a reader reads it beside its exact form: a time in `time_unit` (the unit its page shows it in:
+    ms, µs in the note's kernel times; µs, ns below 0.001 of it), a fraction to 6 decimals with separators ("1,365.333333"), a large one as a × 10ⁿ ("1.8 × 10⁹ Hz"),
     a tiny one as a × 10⁻ⁿ; "약" when that is rounded. "" when the exact form is plain already (a whole number that is
     not a time)."""
     x = Fraction(value)
     if unit == "s":
-        x, unit = x * 1000, "ms"
-        for smaller in ("µs", "ns"):   # 0.000543 ms → 0.542628 µs, not "0.001 × 10⁰ ms"
+        x, unit = x * TIME_UNITS[time_unit], time_unit
+        for smaller in [u for u in TIME_UNITS if TIME_UNITS[u] > TIME_UNITS[time_unit]]:   # 0.000543 ms → 0.542628 µs
             if x == 0 or abs(x) >= Fraction(1, 1000):
                 break
             x, unit = x * 1000, smaller
@@ -244,19 +247,21 @@ def readable(value, unit: str) -> str:
     return f"{close}{text} {unit}".rstrip()
 
 
-def _readable(item: dict, value) -> dict:
+def _readable(item: dict, value, time_unit: str = "ms") -> dict:
     """`item` (a record, an input) with `approx`, its readable value, when it has one."""
-    approx = readable(value, item["unit"])
+    approx = readable(value, item["unit"], time_unit)
     return {**item, "approx": approx} if approx else item
 
 
-def said_numbers(numbers: str, inputs: list[dict]) -> str:
+def said_numbers(numbers: str, inputs: list[dict], time_unit: str = "ms") -> str:
     """The numbers line as a reader reads it: each time put in (an input in s, an exact fraction of a second) as its
-    value in ms, "max(약 6.871948 ms, 약 549.822923 ms)" for "max(8,388,608/1,220,703,125, 134,234,112/244,140,625)".
-    The panel shows this line; the record keeps the exact `numbers` (the check evaluates them)."""
-    def in_ms(exact: str) -> str:   # every time of one line in ms, so that they compare at a glance
-        x = Fraction(exact.replace(",", "")) * 1000
-        return f"{'' if (x * 10**6).denominator == 1 else '약 '}{fmt.decimal(x, 6, grouping=True).rstrip('0').rstrip('.')} ms"
+    value in `time_unit`, "max(약 6.871948 ms, 약 549.822923 ms)" for "max(8,388,608/1,220,703,125,
+    134,234,112/244,140,625)". The panel shows this line; the record keeps the exact `numbers` (the check evaluates
+    them)."""
+    def in_ms(exact: str) -> str:   # every time of one line in one unit, so that they compare at a glance
+        x = Fraction(exact.replace(",", "")) * TIME_UNITS[time_unit]
+        return (f"{'' if (x * 10**6).denominator == 1 else '약 '}"
+                f"{fmt.decimal(x, 6, grouping=True).rstrip('0').rstrip('.')} {time_unit}")
 
     times = sorted({x["value"] for x in inputs if x["unit"] == "s" and "/" in x["value"]}, key=lambda v: -len(v))
     for exact in times:
@@ -269,9 +274,11 @@ def rounded_to(digits: int) -> str:
     return "정수로 반올림" if digits == 0 else f"소수 {digits}자리로 반올림"
 
 
-def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: dict | None = None) -> tuple[str, dict]:
+def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: dict | None = None,
+            time_unit: str = "ms") -> tuple[str, dict]:
     """The record of named quantity `q` and of every derived quantity it rests on: (its id, id → record). Each
-    record's id is the digest of its content (`record_id`), its derived inputs' ids in it."""
+    record's id is the digest of its content (`record_id`), its derived inputs' ids in it. Its times and its inputs'
+    are read in `time_unit` (the unit the page shows `q` in), down to the leaves."""
     into = {} if into is None else into
     made = {} if _made is None else _made   # id(Quantity) → its record's id, within this call (src is one)
     if id(q) in made:
@@ -280,27 +287,28 @@ def records(q: Quantity, src: dict[str, str], into: dict | None = None, _made: d
         name, unit = _named(q.symbol, src)
         origin = _origin(q, src)
         if isinstance(origin, Quantity):   # an input that is itself computed (L = N²): its record
-            key, _ = records(origin, src, into, made)
+            key, _ = records(origin, src, into, made, time_unit)
             made[id(q)] = key
             return key, into
         record = _readable({"symbol": q.symbol, "name": name, "formula": q.symbol, "numbers": q.numbers,
-                            "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}, q.value)
+                            "exact": exact_text(q.value), "unit": unit, "inputs": [], "origin": origin}, q.value,
+                           time_unit)
     else:
         inputs = []
         for x in q.term.inputs:
             if x.derived:
-                origin = "derived:" + records(x, src, into, made)[0]
+                origin = "derived:" + records(x, src, into, made, time_unit)[0]
             else:
                 origin = _origin(x, src)
                 if isinstance(origin, Quantity):
-                    origin = "derived:" + records(origin, src, into, made)[0]
+                    origin = "derived:" + records(origin, src, into, made, time_unit)[0]
             name, unit = _named(x.symbol, src)
             inputs.append(_readable({"symbol": x.symbol, "name": name, "value": exact_text(x.value), "unit": unit,
-                                     "origin": origin}, x.value))
+                                     "origin": origin}, x.value, time_unit))
         name, unit = _named(q.symbol, src)
         record = _readable({"symbol": q.symbol, "name": name, "formula": q.term.formula, "numbers": q.term.numbers,
-                            "exact": exact_text(q.value), "unit": unit, "inputs": inputs}, q.value)
-        said = said_numbers(q.term.numbers, inputs)
+                            "exact": exact_text(q.value), "unit": unit, "inputs": inputs}, q.value, time_unit)
+        said = said_numbers(q.term.numbers, inputs, time_unit)
         if said != q.term.numbers:
             record["said"] = said
     key = record_id(record)
@@ -323,8 +331,9 @@ class Shown(str):
 def shown(q: Quantity, text: str, src: dict[str, str], *, digits: int | None, scale=1, unit: str | None = None,
           rounding: str | None = None) -> Shown:
     """`text`, the value of `q` as `fmt` wrote it (times `scale`, to `digits` decimals, or exact when None), with its
-    record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …)."""
-    of, recs = records(q, src)
+    record. `unit`: the shown unit when it is not the quantity's own (ms for s, TFLOPs/s …); a time shown in µs is
+    read in µs in its panel too."""
+    of, recs = records(q, src, time_unit=unit if unit in TIME_UNITS else "ms")
     base_unit = recs[of]["unit"]
     said = str(text)
     if unit and (said.endswith(unit) or re.search(rf"(?<![\w/]){re.escape(unit)}(?![\w/])", said)):   # "63.51배", "3.35 TB/s (HBM3)",
