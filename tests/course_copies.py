@@ -63,10 +63,27 @@ def commit_all(copy: Path, message: str) -> None:
     subprocess.run(git + ["commit", "-q", "--allow-empty", "-m", message], check=True, capture_output=True)
 
 
-def run_coursebook(repo: Path, *args: str, timeout: int = 600) -> subprocess.CompletedProcess:
-    """`python -m coursebook ARGS` in the copy `repo`, with this checkout's environment (env_for)."""
+def run_coursebook(repo: Path, *args: str, timeout: int = 600, env: dict[str, str] | None = None
+                   ) -> subprocess.CompletedProcess:
+    """`python -m coursebook ARGS` in the copy `repo`, with this checkout's environment (env_for) and `env`'s
+    variables."""
     return subprocess.run([str(Path(sys.prefix) / "bin" / "python"), "-m", "coursebook", *args], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=timeout)
+                          env={**env_for(repo), **(env or {})}, capture_output=True, text=True, timeout=timeout)
+
+
+def tree(folder: Path) -> dict[str, bytes]:
+    """Every file under `folder` by its path and the sha256 of its content."""
+    import hashlib
+
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).digest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def checkout_tree(repo: Path) -> dict[str, bytes]:
+    """Every file `make refresh` may write (chapters, figures) and the built site, by content."""
+    return {**{f"chapters/{k}": v for k, v in tree(repo / "chapters").items()},
+            **{f"figures/{k}": v for k, v in tree(repo / "figures").items()},
+            **{f"_build/html/{k}": v for k, v in tree(repo / "_build" / "html").items()}}
 
 
 def js_tools() -> Path:

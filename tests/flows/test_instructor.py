@@ -6,8 +6,16 @@ same copy, committed after its refresh, moved on again:
 
 1. after the change, `python -m coursebook check` fails and names each stale figure, each chapter's
    parameter cell that disagrees with the file, each stale notebook edition and the values that changed;
+   on the first move, a refresh whose site build fails (F-1: a later step fails after the new term's files were
+   written; here the site build itself, `--build "exit 7"`) exits with the build's code, says in one Korean line
+   that the previous site is kept, with no traceback, and puts back every file it wrote (the parameter cells, every
+   edition, since every chapter runs again: the execution cache is keyed on course.toml's bytes,
+   sphinx_ext.library_hash; the figures) and leaves the previous _build/html byte for byte: what is put back does
+   not depend on how many files were written. Its chapter runs are not lost: the execution cache is not put back
+   (it is keyed by content), so the next refresh reuses them;
 2. `make refresh` (parameter cells, figures, notebooks, book) takes it all along, executing each chapter
-   exactly once (the site and the editions share that run); its time is printed, not asserted;
+   exactly once (the site and the editions share that run; on the first move, counted over the failed refresh
+   and this one); its time is printed, not asserted;
 3. afterwards the check passes (it runs each chapter in-process and compares every glued value of each new
    edition with it), and the built pages show the values the library computes for the new parameters — words too
    (which tiles are memory-bound) since they are glued values.
@@ -21,14 +29,17 @@ term and the next one (tests/conftest.py), much faster than a nested run of the 
 (A maintainer's change of the library and its editions, one commit: tests/flows/test_library_change.py, in a copy of
 its own, so that it runs beside this flow on another worker.)
 
-The copy is the instructor's checkout as the README leaves it: committed once (step 4). It reuses the main .venv (VENV=…, its install stamp marked old so `make` never reinstalls) and
-puts its own lib/ first on PYTHONPATH. Nothing is written to the repository or its _build.
+The copy is the instructor's checkout as the README leaves it: committed once (step 4), with the site `make test`
+built of the checkout in its _build/html (the previous site a failed refresh must keep). It reuses the main .venv
+(VENV=…, its install stamp marked old so `make` never reinstalls) and puts its own lib/ first on PYTHONPATH. Nothing
+is written to the repository or its _build.
 """
 from __future__ import annotations
 
 import html
 import json
 import re
+import shutil
 import subprocess
 import sys
 import time
@@ -39,6 +50,7 @@ from pathlib import Path
 import nbformat
 import pytest
 
+from browser_helpers import html_dir
 from course_copies import commit_all, copy_caches, env_for, instructor_checkout, next_term, run_coursebook
 from coursebook import bookrun, editions
 from coursebook.__main__ import chapter_sources
@@ -61,18 +73,21 @@ def repo(tmp_path_factory) -> Path:
     in _build (an instructor's checkout after `make book`): all keyed by what they are made from, so a new term runs
     every chapter again (the execution cache is keyed on course.toml's bytes too) and only what no term changes, the
     compacted scripts, is reused."""
-    return copy_caches(instructor_checkout(tmp_path_factory.mktemp("instructor") / "repo"))
+    repo = copy_caches(instructor_checkout(tmp_path_factory.mktemp("instructor") / "repo"))
+    # the site `make test` built of this very checkout (the same sources, cache and tooling): copied, not made again
+    shutil.copytree(html_dir(), repo / "_build" / "html")
+    return repo
 
 
 def test_instructor_changes_course_toml_and_refreshes(repo):
     # (that the checkout is not stale before the change is `make test`'s first step, `coursebook check`, and
     # tests/show/test_figures.py, on the same files: the copy holds the working tree's files)
-    move_to_next_term(repo, "1")
+    move_to_next_term(repo, "1", first_build_fails=True)
     commit_all(repo, "next term")
     move_to_next_term(repo, "2")   # from a term already moved: term after term
 
 
-def move_to_next_term(repo: Path, name: str) -> None:
+def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False) -> None:
     toml = repo / "lib" / "roofline" / "course.toml"
     term_was = params.load(toml)
     toml.write_text(next_term(toml.read_text(encoding="utf-8")), encoding="utf-8")
@@ -98,8 +113,12 @@ def move_to_next_term(repo: Path, name: str) -> None:
     assert f"chapters/w4_5_matmul.md: parameter cell: N = {w4_was.N} but course.toml's week4.N is {w4.N}" in report, \
         f"the check does not name the parameter cell that disagrees with the file:\n{report}"
 
-    # 2. one command refreshes everything, executing each chapter once (every kernel started names its chapter)
+    # every kernel started names its chapter in this log (bookrun.KERNEL_LOG)
     kernels = repo.parent / f"kernels-{name}.log"
+    if first_build_fails:
+        refresh_whose_build_fails(repo, kernels)
+
+    # 2. one command refreshes everything, executing each chapter once
     start = time.perf_counter()
     make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "refresh"], cwd=repo,
                           env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
@@ -109,7 +128,8 @@ def move_to_next_term(repo: Path, name: str) -> None:
     started = Counter(kernels.read_text(encoding="utf-8").split()) if kernels.exists() else Counter()
     labels = {label for label, (md, _) in editions.chapter_of(repo).items() if md.name in {s.name for s in sources}}
     assert len(labels) == len(sources), f"not every chapter has a (label)= line: {sorted(labels)}"
-    assert started == Counter(labels), f"make refresh did not execute each chapter exactly once: {dict(started)}"
+    assert started == Counter(labels), \
+        f"make refresh (after the failed one, if any) did not execute each chapter exactly once: {dict(started)}"
 
     # 3. nothing stale any more: figures, editions and built pages equal what the library computes now
     after = run_coursebook(repo, "check")
@@ -157,3 +177,15 @@ def move_to_next_term(repo: Path, name: str) -> None:
     assert name in page_text(repo / "_build" / "html" / "chapters" / "flashattention.html"), \
         f"the note does not name the new preset {name!r}"
 
+
+def refresh_whose_build_fails(repo: Path, kernels: Path) -> None:
+    """F-1: `coursebook refresh` whose site build (the last step, after every file is written) exits 7."""
+    from course_copies import checkout_tree
+
+    before = checkout_tree(repo)
+    run = run_coursebook(repo, "refresh", "--build", "exit 7", timeout=1800, env={bookrun.KERNEL_LOG: str(kernels)})
+    said = run.stdout + run.stderr
+    assert run.returncode == 7 and "Traceback" not in said, said[-3000:]
+    assert "put back" in run.stderr and "지난 사이트를 그대로 두었다" in run.stderr, run.stderr[-3000:]
+    assert checkout_tree(repo) == before, "the failed refresh left files rewritten or the site changed"
+    assert not (repo / "_build" / "html.previous").exists()
