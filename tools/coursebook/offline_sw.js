@@ -54,11 +54,11 @@ async function fetchChecked(name) {
     if (!r.ok) throw new Stale(name);
     const body = await r.arrayBuffer();
     // only its type: the body is decoded already (a Content-Encoding kept here would lie)
-    const answer = () => new Response(body, {headers: {"content-type": r.headers.get("content-type") || ""}});
-    if (!want) return answer();   // (its name is its digest: nothing to check it against)
+    const kept = () => new Response(body, {headers: {"content-type": r.headers.get("content-type") || ""}});
+    if (!want) return kept();   // (its name is its digest: nothing to check it against)
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
     const hash = btoa(String.fromCharCode(...digest.slice(0, 6))).replace(/\+/g, "-").replace(/\//g, "_");
-    if (hash.startsWith(want)) return answer();
+    if (hash.startsWith(want)) return kept();
   }
   registration.update().catch(() => {});
   throw new Stale(name);
