@@ -397,3 +397,54 @@ def test_a_first_panel_fetches_its_part_and_the_whole_file_follows(docname, uid,
         assert not blocked, blocked
     finally:
         ctx.close()
+
+
+
+def without_core() -> str:
+    """The first page with marked numbers that loads no script importing core.js at once (why.js imports it only when
+    a panel opens): its first press needs three files."""
+    static = html_dir() / "_static"
+    importing = [p.name for p in static.glob("*.js") if p.name not in ("why.js", "core.js")
+                 and re.search(r"""from\s*["']\./core\.js""", p.read_text(encoding="utf-8"))]
+    return next(d for d in marked_pages()
+                if not any(f"_static/{name}" in (html_dir() / page_file(d)).read_text(encoding="utf-8") for name in importing))
+
+
+def test_a_first_press_asks_for_all_it_needs_at_once(site_url, browser):
+    """A press that nothing came near before (no pointer over the number: a script's click, a switch's activation)
+    asks for all that its panel needs in one round: the panel's module, the number's records and core.js (which this
+    page has not loaded), each before any has been answered. The answers are held until all three have been asked: a
+    page that waited for one answer before asking for the next would never open the panel."""
+    docname = without_core()
+    blocked: list[str] = []
+    ctx = local_context(browser, site_url, blocked)
+    try:
+        page = ctx.new_page()
+        page.goto(site_url + page_file(docname), wait_until="load")
+        page.wait_for_load_state("networkidle")
+        loaded = page.evaluate("() => performance.getEntriesByType('resource').map((e) => e.name)")
+        assert not [u for u in loaded if "/core.js" in u or "/why-panel.js" in u], loaded
+        held, asked, released = [], [], []
+
+        def hold(route):
+            asked.append(route.request.url.split("/_static/")[1].split("?")[0])
+            if released:
+                route.continue_()
+                return
+            held.append(route)
+            if len(held) == 3:
+                released.append(True)
+                for r in held:
+                    r.continue_()
+
+        page.route(re.compile(r"/_static/(why-panel\.js|core\.js|why/[^/?]+\.json)(\?|$)"), hold)
+        page.evaluate(f"() => [...document.querySelectorAll('{OWN}')].filter((b) => b.checkVisibility())[0].click()")
+        try:
+            page.wait_for_selector("#rl-why-panel .rl-why-result", timeout=20000)
+        except Exception as error:
+            raise AssertionError(f"a first press asked for {asked} and waited for an answer before asking for more") \
+                from error
+        assert sorted(a.split("/")[0] for a in asked[:3]) == ["core.js", "why", "why-panel.js"], asked
+        assert not blocked, blocked
+    finally:
+        ctx.close()

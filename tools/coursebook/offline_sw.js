@@ -10,7 +10,9 @@
  * offline.py의 worker_data가 말한다.
  */
 const PREFIX = "rl-", CACHE = PREFIX + BUILD.digest, SCOPE = new URL("./", location).href, on = addEventListener;
-const mine = () => caches.open(CACHE);   // this build's cache
+// this build's cache, opened once (every request asked it again: a round trip to the browser's storage each)
+let opened = null;
+const mine = () => (opened = opened || caches.open(CACHE));
 // this cache's edition: its file list and whether all or the live mode are kept (written by offline_ui.js too)
 const META = SCOPE + "__rl-build.json";
 
@@ -51,10 +53,12 @@ async function fetchChecked(name) {
     const r = await fetch(SCOPE + name, {cache});
     if (!r.ok) throw new Stale(name);
     const body = await r.arrayBuffer();
+    // only its type: the body is decoded already (a Content-Encoding kept here would lie)
+    const kept = () => new Response(body, {headers: {"content-type": r.headers.get("content-type") || ""}});
+    if (!want) return kept();   // (its name is its digest: nothing to check it against)
     const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", body));
     const hash = btoa(String.fromCharCode(...digest.slice(0, 6))).replace(/\+/g, "-").replace(/\//g, "_");
-    // only its type: the body is decoded already (a Content-Encoding kept here would lie)
-    if (hash.startsWith(want)) return new Response(body, {headers: {"content-type": r.headers.get("content-type") || ""}});
+    if (hash.startsWith(want)) return kept();
   }
   registration.update().catch(() => {});
   throw new Stale(name);
@@ -69,10 +73,10 @@ const setMeta = async (cache, change) => cache.put(META, new Response(JSON.strin
  * the cache has written it and read it back. */
 let olds = [];
 const pending = new Map();
-function keepOne(cache, name) {
+function keepOne(cache, name, missed = false) {
   if (!pending.has(name)) {
     const got = (async () => {
-      if (await cache.match(SCOPE + name)) return null;
+      if (!missed && await cache.match(SCOPE + name)) return null;   // (`missed`: the caller has just looked)
       let r;
       for (const old of olds) if (old.files.get(name) === FILES.get(name) && (r = await old.cache.match(SCOPE + name))) break;
       return r || fetchChecked(name);
@@ -121,7 +125,7 @@ on("install", (event) => event.waitUntil((async () => {
   await keep([...wanted, ...NAMES.filter((n) => live(n) ? withLive : all)]);
   if (!olds.length) await skipWaiting();   // the first worker: nothing to swap
   olds = [];
-})().catch(async (error) => { await caches.delete(CACHE); throw error; })));
+})().catch(async (error) => { opened = null; await caches.delete(CACHE); throw error; })));
 
 on("activate", (event) => event.waitUntil((async () => {
   for (const name of await caches.keys()) if (name.startsWith(PREFIX) && name !== CACHE) await caches.delete(name);
@@ -167,7 +171,7 @@ async function answer(event, key) {
   const request = event.request, cache = await mine(), hit = await cache.match(SCOPE + key);
   if (hit) return hit;
   try {
-    const {got, kept} = keepOne(cache, key);
+    const {got, kept} = keepOne(cache, key, true);
     event.waitUntil(kept.catch(() => {}));
     if (request.mode === "navigate" && key.endsWith(".html")) keep(needsOf(key)).catch(() => {});
     const r = await got;   // (each request its own copy: another may share the fetch)
