@@ -697,8 +697,10 @@ def axe_violations(page, within: list[str] | None = None) -> list:
     (CASES; the code's and the formulas' colours are test_site_browser.py's, and a state of the page shows no new
     ones): [(rule id, impact, [targets] (4 at most), the first node's failure summary)]. `within`: only the elements
     these selectors name, and what they hold (what a change of the page added: the rest of the page is the site
-    visits' to judge, test_site_browser.py), else the whole page."""
-    page.evaluate(_axe_script())
+    visits' to judge, test_site_browser.py), else the whole page. axe-core is loaded into the page once (a load
+    parses its half megabyte of script again)."""
+    if not page.evaluate("() => typeof axe === 'object'"):
+        page.evaluate(_axe_script())
     page.evaluate(AXE_SETUP)
     page.evaluate(CASES, [CODE_AND_FORMULAS, within])
     context = {"include": [[selector] for selector in within]} if within else None

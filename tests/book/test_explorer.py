@@ -317,12 +317,15 @@ def browser_site(site_url, browser):
 
 
 class Reader:
-    """One explorer page in one browser context: acts through the page's controls, checks every update."""
+    """One explorer page in one browser context: acts through the page's controls, checks every update. The context
+    asks for reduced motion: a changed value's highlight (600 ms) would repaint the page through the whole walk;
+    test_labels_dark_mode_phone_and_motion turns the motion back on to check the highlight and its absence."""
 
     def __init__(self, browser, base, name, course, **context):
         self.name, self.course = name, course
         self.blocked, self.errors = [], []
-        self.context = local_context(browser, base, self.blocked, **{"viewport": DESKTOP, **context})
+        self.context = local_context(browser, base, self.blocked,
+                                     **{"viewport": DESKTOP, "reduced_motion": "reduce", **context})
         self.page = self.context.new_page()
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
@@ -643,13 +646,13 @@ def test_labels_dark_mode_phone_and_motion(reader):
     r.page.evaluate("""() => { const animate = Element.prototype.animate; window.__rlAnimated = 0;
       Element.prototype.animate = function (...args) { window.__rlAnimated += 1; return animate.apply(this, args); }; }""")
     started = "() => window.__rlAnimated"
+    r.page.emulate_media(reduced_motion="no-preference")   # (the reader's context asks for reduced motion: Reader)
     r.act(lambda: first.press(move(first)))
     assert r.page.evaluate(started) > 0, f"{r.name}: no highlight (the reduced-motion check below could not fail)"
     r.page.emulate_media(reduced_motion="reduce")
     r.page.evaluate("() => { window.__rlAnimated = 0; }")
     r.act(lambda: first.press(move(first)))
     assert r.page.evaluate(started) == 0, f"{r.name}: animations run although the reader asked for reduced motion"
-    r.page.emulate_media(reduced_motion="no-preference")
     assert r.errors == [] and r.blocked == [], (r.errors, r.blocked)
 
 

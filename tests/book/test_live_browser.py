@@ -78,22 +78,58 @@ def site():
     root = html_dir()
     assert (root / "_static" / "live" / "pyodide" / "pyodide.asm.wasm").is_file(), "no Pyodide in the built site"
     with serve(root) as base, chromium() as browser:
-        yield base, browser
+        tab = Tab(browser, base)
+        yield base, browser, tab
+        tab.close()
     path = screenshot_dir() / "live-measurements.json"
     path.write_text(json.dumps(MEASURED, indent=2, ensure_ascii=False), encoding="utf-8")
 
 
+class Tab:
+    """One tab for the module's readers, one after another (roofline_page, open through several tests, has its own):
+    the renderer of a tab compiles Pyodide's WebAssembly once and finds it compiled on the tab's next page (V8 keeps
+    a compiled module for the same bytes), where a tab per reader compiled it for each page (a press on ⑤ or ④: about
+    1.4 against 2.9 CPU-s). Each reader's page is still a new load, with an empty record (the last reader's live mode
+    is not remembered)."""
+
+    def __init__(self, browser, base: str):
+        self.browser, self.base, self.page, self.blocked = browser, base, None, []
+
+    def take(self):
+        """The tab, its record cleared, and its (emptied) list of blocked requests."""
+        if self.page is None:
+            self.page = local_context(self.browser, self.base, self.blocked, viewport=DESKTOP).new_page()
+        elif self.page.url.startswith(self.base):
+            self.page.evaluate("() => localStorage.clear()")
+        self.blocked.clear()
+        return self.page, self.blocked
+
+    def close(self):
+        if self.page is not None:
+            self.page.context.close()
+
+
 class Reader:
-    def __init__(self, site, label: str, uid: str, hash_: str = ""):
-        base, browser = site
-        self.blocked: list[str] = []
-        self.context = local_context(browser, base, self.blocked, viewport=DESKTOP)
-        self.page = self.context.new_page()
+    def __init__(self, site, label: str, uid: str, hash_: str = "", own_tab: bool = False):
+        base, browser, tab = site
+        self.context = None
+        if own_tab:
+            self.blocked: list[str] = []
+            self.context = local_context(browser, base, self.blocked, viewport=DESKTOP)
+            self.page = self.context.new_page()
+        else:
+            self.page, self.blocked = tab.take()
         self.errors: list[str] = []
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(str(e)))
+        self.listeners = {"console": lambda m: self.errors.append(m.text) if m.type == "error" else None,
+                          "pageerror": lambda e: self.errors.append(str(e))}
+        for event, listener in self.listeners.items():
+            self.page.on(event, listener)
         self.url = base + page_file(label_page(label))
-        self.page.goto(self.url + hash_, wait_until="load")
+        if self.page.url.split("#")[0] == self.url:   # the tab's page already: a goto to another #… would not load it
+            self.page.goto(self.url + hash_, wait_until="commit")
+            self.page.reload(wait_until="load")
+        else:
+            self.page.goto(self.url + hash_, wait_until="load")
         self.uid = uid
         self.root = self.page.locator(f"#{uid}")
         self.root.scroll_into_view_if_needed()     # an explorer starts when it comes near the screen
@@ -136,9 +172,12 @@ class Reader:
         return self.root.evaluate(READ)
 
     def close(self):
+        for event, listener in self.listeners.items():
+            self.page.remove_listener(event, listener)
         assert not self.blocked, f"requests left the machine: {self.blocked[:5]}"
         assert not self.errors, self.errors
-        self.context.close()
+        if self.context is not None:
+            self.context.close()
 
 
 def check_state(shown: dict, state: dict) -> None:
@@ -158,7 +197,7 @@ def check_state(shown: dict, state: dict) -> None:
 @pytest.fixture(scope="module")
 def roofline_page(site):
     """②, with its two explorers (the conditions and "내 커널"): one page, so one Pyodide for both."""
-    reader = Reader(site, "ch-roofline", "rl-roofline")
+    reader = Reader(site, "ch-roofline", "rl-roofline", own_tab=True)
     yield reader
     reader.close()
 

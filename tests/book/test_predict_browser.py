@@ -20,7 +20,7 @@ from fractions import Fraction
 
 import pytest
 
-from browser_helpers import _axe_script, label_page, local_context, page_file, start_explorer
+from browser_helpers import axe_violations, label_page, local_context, page_file, start_explorer
 from roofline.problems import powers_of_two
 from roofline.show import exercises as ex
 from roofline.show import predict as pr
@@ -63,17 +63,63 @@ def value_of(text: str, unit: str) -> Fraction:
     return ex.read(text).value * ex.UNITS[unit].size
 
 
+@pytest.fixture(scope="module")
+def tabs(site_url, browser):
+    """One tab per width for the module (its own context, nothing leaving 127.0.0.1, reduced motion: what a move
+    changes would light up for 600 ms and repaint the page, and the highlight is test_explorer.py's to check). A new
+    tab starts a renderer process, and axe-core's first run in one compiles its script: each test opens its page in the
+    width's tab instead, as a new load with an empty record (the reader's record is cleared before it)."""
+    opened: dict = {}
+
+    def get(viewport: dict):
+        if viewport["width"] not in opened:
+            blocked: list[str] = []
+            context = local_context(browser, site_url, blocked, viewport=viewport, reduced_motion="reduce")
+            opened[viewport["width"]] = context.new_page(), blocked
+        return opened[viewport["width"]]
+
+    yield get
+    for page, _ in opened.values():
+        page.context.close()
+
+
+@pytest.fixture
+def open_page(tabs, site_url, course):
+    """open_page(name, viewport): the explorer `name`'s page, loaded in that width's tab (its errors and blocked
+    requests are this test's)."""
+    made: list[Page] = []
+
+    def open_(name: str, viewport: dict = DESKTOP) -> Page:
+        made.append(Page(*tabs(viewport), site_url, name, course))
+        return made[-1]
+
+    yield open_
+    for p in made:
+        p.close()
+
+
 class Page:
-    def __init__(self, browser, base, name, course, viewport=DESKTOP, context=None):
-        self.name, self.course = name, course
-        self.blocked, self.errors = [], []
-        self.context = context or local_context(browser, base, self.blocked, viewport=viewport)
-        self.page = self.context.new_page()
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
-        self.page.on("pageerror", lambda e: self.errors.append(f"page error: {e}"))
-        self.page.goto(base + page_file(label_page(PAGES[name])), wait_until="load")
+    def __init__(self, page, blocked, base, name, course):
+        self.name, self.course, self.page = name, course, page
+        self.blocked, self.errors = blocked, []
+        self.blocked.clear()
+        url = base + page_file(label_page(PAGES[name]))
+        if page.url.startswith(base):            # the last test's record (answers, predictions, modes) is not this one's
+            page.evaluate("() => localStorage.clear()")
+        self.listeners = {"console": lambda m: self.errors.append(m.text) if m.type == "error" else None,
+                          "pageerror": lambda e: self.errors.append(f"page error: {e}")}
+        for event, listener in self.listeners.items():
+            page.on(event, listener)
+        if page.url.split("#")[0] == url:        # (a goto to the same address and another #… would not load it)
+            page.reload(wait_until="load")
+        else:
+            page.goto(url, wait_until="load")
         self.root = self.page.locator(f"#rl-{name}")
         start_explorer(self.root)
+
+    def close(self):
+        for event, listener in self.listeners.items():
+            self.page.remove_listener(event, listener)
 
     def values(self) -> dict:
         return self.root.evaluate("(root) => ({...root.rlExplorer.values})")
@@ -123,10 +169,8 @@ class Page:
         return self.root.locator(f'.rl-predict-result[data-quantity="{q["id"]}"]')
 
     def axe(self) -> list:
-        self.page.evaluate(_axe_script())
-        found = self.page.evaluate("(sel) => axe.run(document.querySelector(sel), {resultTypes: ['violations']})",
-                                   f"#rl-{self.name}")
-        return [(v["id"], [n["target"] for n in v["nodes"]][:3]) for v in found["violations"]]
+        """axe-core, every rule, on the explorer (the rest of the page is the site visits', test_site_browser.py)."""
+        return axe_violations(self.page, [f"#rl-{self.name}"])
 
 
 def numbers(part):
@@ -157,8 +201,8 @@ def check_revealed(p: Page, part: dict, fields: dict, guessed: dict):
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-def test_predict_first(site_url, browser, course, name):
-    p = Page(browser, site_url, name, course)
+def test_predict_first(open_page, course, name):
+    p = open_page(name)
     p.page.evaluate("() => window.rlProgress.reset()")
     assert p.toggle().get_attribute("aria-pressed") == "false"
     assert p.root.locator(".rl-predict").count() == 0          # off: the explorer as it was
@@ -217,7 +261,6 @@ def test_predict_first(site_url, browser, course, name):
     assert p.root.locator(".rl-predict").count() == 0
     assert "?" not in p.root.locator("[data-rl-field]").all_inner_texts()
     assert p.errors == [] and p.blocked == []
-    p.context.close()
 
 
 def leak_forms(part: dict) -> set[str]:
@@ -240,10 +283,10 @@ def leaked(forms: set[str], text: str) -> list[str]:
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-def test_nothing_waiting_can_be_read_elsewhere_on_the_page(site_url, browser, course, name):
+def test_nothing_waiting_can_be_read_elsewhere_on_the_page(open_page, course, name):
     """Content review 5, item 21: ② asked I, which its table shows; ④'s H100 states were in the tables above; week 3
     with only P moved hid a time the text shows. For each explorer, after each of three moves in predict mode."""
-    p = Page(browser, site_url, name, course)
+    p = open_page(name)
     p.page.evaluate("() => window.rlProgress.reset()")
     before = p.page.locator("body").inner_text()
     p.toggle().click()
@@ -263,12 +306,11 @@ def test_nothing_waiting_can_be_read_elsewhere_on_the_page(site_url, browser, co
     p.toggle().click()                                              # off: the page as it was, every masked number back
     assert p.page.locator("body").inner_text().count("?") <= before.count("?")
     assert p.errors == [] and p.blocked == []
-    p.context.close()
 
 
 @pytest.mark.parametrize("name", list(PAGES))
-def test_predict_by_keyboard_on_a_phone(site_url, browser, course, name):
-    p = Page(browser, site_url, name, course, viewport=PHONE)
+def test_predict_by_keyboard_on_a_phone(open_page, course, name):
+    p = open_page(name, PHONE)
     p.page.evaluate("() => window.rlProgress.reset()")
     p.toggle().focus()
     p.page.keyboard.press("Enter")
@@ -297,15 +339,14 @@ def test_predict_by_keyboard_on_a_phone(site_url, browser, course, name):
     assert wide <= PHONE["width"], f"{name}: the page is {wide} px wide at 390 px"
     assert p.axe() == []
     assert p.errors == [] and p.blocked == []
-    p.context.close()
 
 
-def test_a_shared_link_opens_in_the_readers_mode(site_url, browser, course):
+def test_a_shared_link_opens_in_the_readers_mode(open_page, course):
     """A state link (#roofline.hardware=…) opened by a reader with predict mode on: the linked state waits for the
     guess; with the mode off, it shows at once (as today)."""
     w4 = course.week4
     key = next(k for k, p in course.presets.items() if k != w4.hardware and w4.dtype in p.peak)
-    p = Page(browser, site_url, "roofline", course)
+    p = open_page("roofline")
     p.page.evaluate("() => { window.rlProgress.reset(); window.rlProgress.setMode(location.pathname.split('/').pop()"
                     ".replace(/\\.html$/, ''), 'predict', true); }")
     link = f"{p.page.url.split('#')[0]}#roofline.hardware={key}&roofline.dtype={w4.dtype}"
@@ -324,4 +365,3 @@ def test_a_shared_link_opens_in_the_readers_mode(site_url, browser, course):
              for row in p.root.locator('[data-rl-table="cases"] tr').all()]
     assert shown == [[" ".join(c.replace("\u00a0", " ").split()) for c in row] for row in want]
     assert p.errors == [] and p.blocked == []
-    p.context.close()
