@@ -165,14 +165,27 @@ def test_roofline_course_naming_a_missing_file(tmp_path, monkeypatch, capsys):
 @pytest.fixture(scope="module")
 def repo(tmp_path_factory) -> Path:
     """A copy of the checkout's files and its built editions (no build, no execution cache: nothing here may run a
-    chapter's kernel), and the in-process chapter runs `make check` kept (coursebook.__main__.RECOMPUTED, named by
-    what they read): `check` in the copy reads them instead of running every chapter again."""
+    chapter's kernel), the in-process chapter runs of the live term and the variants the site build drew, both kept
+    by what they are made from (editions.recompute's memo: this test run's, which starts from the checkout's
+    coursebook.__main__.RECOMPUTED; handout.memo): `check` in the copy reads them instead of running every chapter
+    and drawing every page again. The live term's runs are made here, in-process, if this run has not made them yet
+    (the tests of the pages read the same ones), and so are the draws (variants._FOUND: this process's other tests
+    read them)."""
     import shutil
+
+    from conftest import chapter_memo
+    from coursebook import handout
 
     copy = tmp_path_factory.mktemp("bad-inputs") / "repo"
     copy_editions(copy_checkout(copy))
-    if coursebook.RECOMPUTED.is_dir():
-        shutil.copytree(coursebook.RECOMPUTED, copy / "_build" / coursebook.RECOMPUTED.name)
+    live = params.load()
+    coursebook.validate_term(live, memo=chapter_memo(live.path))   # (what `check` in the copy runs first)
+    kept = chapter_memo(live.path) or coursebook.RECOMPUTED
+    if kept.is_dir():
+        shutil.copytree(kept, copy / "_build" / coursebook.RECOMPUTED.name)
+    if handout.memo(ROOT / "_build").is_dir():
+        shutil.copytree(handout.memo(ROOT / "_build"), handout.memo(copy / "_build"))
+    handout.page_digests(live, memo=handout.memo(copy / "_build"))   # (kept if the build's hold, else drawn here)
     subprocess.run(["git", "init", "-q"], cwd=copy, check=True)
     return copy
 

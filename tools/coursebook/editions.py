@@ -550,7 +550,9 @@ def _kept(md: Path, parameters: str | None, course_path: Path | None, memo: Path
         except (params.ParameterError, ValueError):
             return None
     digest = hashlib.sha256()
-    for part in (text.encode(), json.dumps([parameters, course_path is not None]).encode(), data,
+    # (not whether `course_path` was given: a run for the course file that `rl.load()` reads anyway, with the cell
+    # written from it, is the run of the chapter whose cell says the same: the tests' runs of the live term share it)
+    for part in (text.encode(), json.dumps([parameters]).encode(), data,
                  Path(paramcell.__file__).read_bytes(), library_hash().encode(), Path(__file__).read_bytes(),
                  f"{sys.version} {IPython.__version__}".encode()):
         digest.update(hashlib.sha256(part).digest())
