@@ -1,6 +1,7 @@
 """Helpers shared by the tests that change the course or copy the repository (student, instructor, Colab)."""
 from __future__ import annotations
 
+import json
 import math
 import os
 import re
@@ -106,8 +107,8 @@ def inline(value) -> str:
         return "{ " + ", ".join(f"{k} = {inline(v)}" for k, v in value.items()) + " }"
     if isinstance(value, list):
         return "[" + ", ".join(inline(v) for v in value) + "]"
-    if isinstance(value, str):
-        return f'"{value}"'
+    if isinstance(value, str):   # a TOML basic string: JSON's escapes (\" \\ \n \uXXXX) are TOML's too
+        return json.dumps(value, ensure_ascii=False)
     return repr(value)
 
 
@@ -228,7 +229,8 @@ def next_term(text: str) -> str:
     text = text.rstrip("\n") + "\n" + preset_table(key, f"다음 학기 GPU {number}")
     N, tiles, s = w4["N"], tuple(w4["tiles"]), raw["dtypes"][w4["dtype"]]
     N2 = N // 2 if N // 2 >= 1024 else N * 4
-    powers = [T for T in (2**k for k in range(3, 12)) if N2 % T == 0 and T <= N2 // 8]
+    # (at most 256: ④'s rectangular tile of the largest T must fit one block's shared memory on its real GPUs)
+    powers = [T for T in (2**k for k in range(3, 12)) if N2 % T == 0 and T <= min(N2 // 8, 256)]
     tiles2 = next(t for t in (tuple(powers[i:i + 3]) for i in range(len(powers) - 3, -1, -1)) if t != tiles)
     # the machine: its ridge between two tiles' I, so that another number of them than now is memory-bound
     hw = presets[w4["hardware"]]

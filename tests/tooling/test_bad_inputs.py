@@ -68,6 +68,7 @@ def first_gpu_without_limits() -> str:
 
 
 N = LIVE.week4.N
+HW, DT = LIVE.week4.hardware, LIVE.week4.dtype   # the week-4 machine and dtype of the term in force (a unit slip in them)
 # id → (the bad file's bytes, a regex the one line must match from its start or after "course.toml: ")
 BAD_FILES = {
     "tiles-8-values": (lambda: keys(week4__N=4096, week4__tiles=[1, 2, 4, 8, 16, 32, 64, 128]),
@@ -98,14 +99,12 @@ BAD_FILES = {
     "bom": (lambda: b"\xef\xbb\xbf" + COURSE.read_bytes(), r"course\.toml.*BOM"),
     "invalid-utf-8": (lambda: COURSE.read_bytes().replace(b"\n", b"\n# \xff\xfe\n", 3), r"course\.toml.*UTF-8이 아니다"),
     # fuzz-2 (issue 57): values the dry run used to pass and a later step broke on, or that hung or crashed
-    "t40-BW-in-TB/s": (lambda: text_edit(r"^(BW\s*=\s*)1e12", r"\g<1>1.0"), r"presets\.course\.BW: .*Byte/s로 적는다"),
-    "t39-BW-in-GB/s": (lambda: text_edit(r"^(BW\s*=\s*)1e12", r"\g<1>2000"), r"presets\.course\.BW: .*Byte/s"),
-    "t41-peak-20": (lambda: text_edit(r"^peak = \{ FP32 = 20e12 \}", "peak = { FP32 = 20 }"),
-                    r"presets\.course\.peak\.FP32: .*FLOPs/s로 적는다"),
-    "t108-name-with-quote": (lambda: text_edit(r'^name = "가상 하드웨어"', "name = 'NVIDIA \"SXM5\"'"),
-                             r'presets\.course\.name: 글자 "'),
-    "t84-name-with-markup": (lambda: text_edit(r'^name = "가상 하드웨어"', "name = '<img src=x onerror=alert(1)>'"),
-                             r"presets\.course\.name: 글자 < >"),
+    "t40-BW-in-TB/s": (lambda: keys(**{f"presets__{HW}__BW": 1.0}), rf"presets\.{HW}\.BW: .*Byte/s로 적는다"),
+    "t39-BW-in-GB/s": (lambda: keys(**{f"presets__{HW}__BW": 2000}), rf"presets\.{HW}\.BW: .*Byte/s"),
+    "t41-peak-20": (lambda: keys(**{f"presets__{HW}__peak__{DT}": 20}), rf"presets\.{HW}\.peak\.{DT}: .*FLOPs/s로 적는다"),
+    "t108-name-with-quote": (lambda: keys(**{f"presets__{HW}__name": 'NVIDIA "SXM5"'}), rf'presets\.{HW}\.name: 글자 "'),
+    "t84-name-with-markup": (lambda: keys(**{f"presets__{HW}__name": "<img src=x onerror=alert(1)>"}),
+                             rf"presets\.{HW}\.name: 글자 < >"),
     "t72-naive_N-5000": (lambda: keys(note__measure__naive_N=5000), r"note\.measure\.naive_N: 1 이상 128 이하"),
     "t73-blas_N-100000": (lambda: keys(note__measure__blas_N=100_000), r"note\.measure\.blas_N: 1 이상 2,048 이하"),
     "t74-flash-N-200000": (lambda: keys(note__flash_check__N=[64, 100, 200_000]), r"note\.flash_check\.N: .*200,000"),

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from conftest import chapter_memo
-from course_copies import set_key
+from course_copies import set_key, set_peak
 from coursebook import __main__ as coursebook
 from coursebook import paramdoc
 from roofline import params
@@ -49,6 +49,7 @@ ALONG = {
     ("week4.tiles", "hi"): {"week4.N": 65_536, "week4.tiles": [32, 65_536]},
     ("week4.small_T", "hi"): {"week4.small_N": 32},
     ("week4.small_N", "lo"): {"week4.small_T": 1},
+    ("week4.small_N", "hi"): {"week4.small_T": 1},   # (any term's small_T: 1 divides every small_N)
     ("note.cache.tile", "hi"): {"note.cache.K": 1024},
     ("note.cache.K", "lo"): {"note.cache.tile": 1},
     ("note.measure.naive_N", "hi"): {"note.measure.T": 64},
@@ -180,7 +181,8 @@ def test_the_dry_run_holds_the_site_build_s_derivation_gate(tmp_path):
     """F-1: a term whose pages would stop the site build (a glued number without its derivation: fuzz-2's BW = 1.0
     case, here a tiny N on the course's machine) is refused by the dry run, before anything is written, in one
     Korean line naming the chapter and the glued value."""
-    text = set_preset(set_preset(live_text(), "presets.course.BW", 10**12), "presets.course.peak.FP32", 20 * 10**12)
+    # (set_peak: its CUDA cores' FP32 too when they ran at the peak, as week 3's vector add requires in any term)
+    text = set_peak(set_preset(live_text(), "presets.course.BW", 10**12), "course", "FP32", 20 * 10**12)
     course = load_text(tmp_path, with_values(text, {"week4.hardware": "course", "week4.dtype": "FP32",
                                                     "week4.N": 16, "week4.tiles": [8, 16]}))
     with pytest.raises(params.ParameterError) as refused:
