@@ -41,6 +41,8 @@ CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networki
                  "--disable-component-update", "--disable-sync", "--no-first-run"]
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 DESKTOP = {"width": 1280, "height": 900}
+# resolves after the next two frames: what a change scheduled for the next frame did is laid out and painted
+TWO_FRAMES = "() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))"
 PHONE = {"width": 390, "height": 844}
 
 
@@ -509,7 +511,7 @@ def _painted(page, image):
     content-visibility in the site's CSS, so its figure is drawn only once it is near: wait two frames)."""
     image.scroll_into_view_if_needed()
     image.evaluate("(img) => img.decode().catch(() => null)")
-    page.evaluate("() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))")
+    page.evaluate(TWO_FRAMES)
     return image
 
 

@@ -12,7 +12,16 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from browser_helpers import DESKTOP, PHONE, axe_violations, html_dir, local_context, page_file, start_explorer
+from browser_helpers import (
+    DESKTOP,
+    PHONE,
+    TWO_FRAMES,
+    axe_violations,
+    html_dir,
+    local_context,
+    page_file,
+    start_explorer,
+)
 from site_pages import toc_pages
 
 pytestmark = pytest.mark.heavy(20)
@@ -81,7 +90,6 @@ VISIBLE = (f"[...document.querySelectorAll('{OWN}')].filter(b => b.checkVisibili
 OPENED = ["#rl-why-panel", 'button.rl-why[aria-expanded="true"]']
 
 
-TWO_FRAMES = "() => new Promise((ok) => requestAnimationFrame(() => requestAnimationFrame(ok)))"
 # the number is where a click at its centre lands (not under the open panel)
 UNCOVERED = """(b) => { const r = b.getBoundingClientRect();
   return b.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }"""

@@ -178,8 +178,9 @@ def repo(tmp_path_factory) -> Path:
     copy = tmp_path_factory.mktemp("bad-inputs") / "repo"
     copy_editions(copy_checkout(copy))
     live = params.load()
-    coursebook.validate_term(live, memo=chapter_memo(live.path))   # (what `check` in the copy runs first)
-    kept = chapter_memo(live.path) or coursebook.RECOMPUTED
+    memo = chapter_memo(live.path)
+    coursebook.validate_term(live, memo=memo)   # (what `check` in the copy runs first)
+    kept = memo or coursebook.RECOMPUTED
     if kept.is_dir():
         shutil.copytree(kept, copy / "_build" / coursebook.RECOMPUTED.name)
     if handout.memo(ROOT / "_build").is_dir():
