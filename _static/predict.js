@@ -176,6 +176,7 @@ class Predictor {
     this.pending = null;   // {parts, key}: the state whose values wait for a guess
     this.drawn = null;
     this.result = null;
+    this.none = false;     // the shown state asks nothing (its values are in the page's tables)
     this.uid = `${explorer.root.id}-predict${++count}`;
     this.box = el("section", {className: "rl-predict"});
     this.box.setAttribute("aria-labelledby", `${this.uid}-title`);
@@ -202,6 +203,7 @@ class Predictor {
       this.sig = sig;
       this.pending = parts.length ? {parts, key: this.ex.stateKey()} : null;
       this.result = null;
+      this.none = !parts.length;       // moved to a state that asks nothing: its values are all in the page's tables
     }
     if (!this.pending) return null;
     const hide = {fields: [], tables: {}, plots: [], widths: [], flags: []};
@@ -221,10 +223,11 @@ class Predictor {
     if (!this.pending) this.unmask();
     if (this.pending) { if (this.drawn !== this.pending) { this.unmask(); this.form(); this.masked = mask(leaks(this.pending.parts), this.box); } }
     else if (this.result) { if (this.drawn !== this.result) this.results(); }
-    else if (this.drawn !== "idle") {
-      this.body.replaceChildren(el("p", {className: "rl-predict-hint"},
-        "조건을 바꾸면 새 조건의 답은 가려진다. 먼저 예측을 적거나 고른 뒤 ‘예측 확인’을 누르면 모델의 값과 오차, 그 이유가 보인다."));
-      this.drawn = "idle";
+    else if (this.drawn !== (this.none ? "none" : "idle")) {
+      this.body.replaceChildren(el("p", {className: "rl-predict-hint"}, this.none
+        ? "이 조건에는 새로 물을 값이 없다: 이 쪽의 표에 이미 나온 값은 묻지 않는다. 조건을 다시 바꾸면 새 조건의 답은 가려진다."
+        : "조건을 바꾸면 새 조건의 답은 가려진다. 먼저 예측을 적거나 고른 뒤 ‘예측 확인’을 누르면 모델의 값과 오차, 그 이유가 보인다."));
+      this.drawn = this.none ? "none" : "idle";
     }
   }
 

@@ -20,7 +20,15 @@ from fractions import Fraction
 
 import pytest
 
-from browser_helpers import axe_violations, label_page, local_context, page_file, start_explorer
+from browser_helpers import (
+    ASKS,
+    axe_violations,
+    label_page,
+    local_context,
+    page_file,
+    slide_to_other_end,
+    start_explorer,
+)
 from roofline.problems import powers_of_two
 from roofline.show import exercises as ex
 from roofline.show import predict as pr
@@ -128,15 +136,15 @@ class Page:
         return self.root.locator(".rl-predict-toggle")
 
     def move(self, step: int):
-        """Move the explorer's first control one step (another option each time; a range to the end it is not at: a
-        term can start it at either end)."""
+        """Move the explorer's first control one step to a state with something to guess (another option each time;
+        a range to the end it is not at, or the nearest state to it that asks: `slide_to_other_end`)."""
         control = self.root.locator("[data-rl-control]").first
         if self.name == "roofline":
             options = control.evaluate("(s) => [...s.options].map((o) => o.value)")
             current = control.input_value()
             control.select_option([o for o in options if o != current][step % (len(options) - 1)])
         else:
-            control.press("Home" if control.evaluate("(r) => r.value === r.max") else "End")
+            slide_to_other_end(self.root, control, asking=True)
         self.page.wait_for_selector(f"#rl-{self.name} .rl-predict-form")
 
     def hidden_check(self, part: dict, fields: dict):
@@ -317,8 +325,10 @@ def test_predict_by_keyboard_on_a_phone(open_page, course, name):
     p.page.wait_for_selector(f"#rl-{name} .rl-predict")
     control = p.root.locator("[data-rl-control]").first
     control.focus()
-    p.page.keyboard.press("ArrowDown" if name == "roofline"
-                          else "Home" if control.evaluate("(r) => r.value === r.max") else "End")
+    if name == "roofline":
+        p.page.keyboard.press("ArrowDown")
+    else:
+        slide_to_other_end(p.root, control, asking=True)
     p.page.wait_for_selector(f"#rl-{name} .rl-predict-form")
     part, fields = expected(course, name, p.values())
     p.hidden_check(part, fields)
@@ -364,4 +374,25 @@ def test_a_shared_link_opens_in_the_readers_mode(open_page, course):
     shown = [[" ".join(c.split()) for c in row.locator("td").all_inner_texts()]
              for row in p.root.locator('[data-rl-table="cases"] tr').all()]
     assert shown == [[" ".join(c.replace("\u00a0", " ").split()) for c in row] for row in want]
+    assert p.errors == [] and p.blocked == []
+
+
+def test_a_state_that_asks_nothing_says_so(open_page, course):
+    """④ in predict mode moved to a tile whose values the page's tables already show (a tile of the problem on its
+    GPU): no form and no "?", and the box says why instead of promising a hidden answer."""
+    p = open_page("tile")
+    p.page.evaluate("() => window.rlProgress.reset()")
+    p.toggle().click()
+    p.page.wait_for_selector("#rl-tile .rl-predict")
+    p.move(0)
+    control = p.root.locator("[data-rl-control]").first
+    toward = "ArrowLeft" if control.evaluate("(r) => r.value !== r.min") else "ArrowRight"
+    while p.root.evaluate(ASKS):
+        was = control.input_value()
+        control.press(toward)
+        if control.input_value() == was:
+            pytest.skip("every tile of the range asks something in this term")
+    assert p.root.locator(".rl-predict-form").count() == 0
+    assert "?" not in p.root.locator("[data-rl-field]").all_inner_texts()
+    assert "새로 물을 값이 없다" in p.root.locator(".rl-predict-hint").inner_text()
     assert p.errors == [] and p.blocked == []

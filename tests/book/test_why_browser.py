@@ -20,6 +20,7 @@ from browser_helpers import (
     html_dir,
     local_context,
     page_file,
+    slide_to_other_end,
     start_explorer,
 )
 from site_pages import toc_pages
@@ -234,14 +235,14 @@ WAITING = "[data-rl-field], td"   # where a value waits for the guess ("?")
 MOVE = """(root) => { const el = root.querySelector("[data-rl-control]"); return [el.type || el.tagName, el.value]; }"""
 
 
-def move(page, root) -> None:
-    """The explorer's first control moved as a reader moves it: a range to its other end, another radio, another
-    option."""
+def move(page, root, asking: bool = False) -> None:
+    """The explorer's first control moved as a reader moves it: a range to its other end (with `asking`, the nearest
+    state to it that has something to guess: `slide_to_other_end`), another radio, another option."""
     kind, value = root.evaluate(MOVE)
     control = root.locator("[data-rl-control]").first
     if kind == "range":
         control.focus()
-        page.keyboard.press("Home" if value != "0" else "End")
+        slide_to_other_end(root, control, asking)
     elif kind == "radio":
         root.locator("[data-rl-control]:not(:checked)").first.check()
     else:
@@ -275,7 +276,7 @@ def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
     # predict first: a value waiting for the guess opens no panel (it would give the answer)
     page.locator(f"#{uid} .rl-predict-toggle").click()
     page.wait_for_function("(r) => r.rlExplorer.predictor", arg=root.element_handle())
-    move(page, root)   # (predict mode hides the answers of the next state)
+    move(page, root, asking=True)   # (predict mode hides the answers of the next state)
     page.wait_for_function(f"() => [...document.querySelectorAll('{WAITING}')].some(e => e.textContent === '?')")
     waiting = root.evaluate(f"(r) => [...r.querySelectorAll('{WAITING}')].filter(e => e.textContent === '?')"
                             ".map(e => e.closest('button') || e.querySelector('button'))"
