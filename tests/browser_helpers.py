@@ -328,6 +328,10 @@ CASES = r"""([codeAndFormulas, roots]) => {
   }
   return [texts, cases.size];
 }"""
+# Before each run axe-core preloads what some of its rules read: the media's metadata (no-autoplay-audio) and the
+# page's stylesheets, fetched and parsed again into a document of its own (the CSSOM, which only css-orientation-lock
+# reads: an experimental rule, which axe runs only when asked for by name, and no run here asks for it). Only the media.
+AXE_PRELOAD = {"assets": ["media"]}
 AXE_SETUP = "() => axe.configure({rules: [{id: 'color-contrast', selector: '[data-rl-contrast]'}]})"
 
 # Each distinct (text colour, background layers up to the first opaque one, large text?) of the texts that axe's
@@ -543,6 +547,11 @@ def shot_name(docname: str, mode: str) -> str:
 
 
 def _body_size(response) -> int:
+    """The bytes of a response's body: its Content-Length, which comes with the response (the local server sends one
+    with every file), else the body itself, asked for (a round trip that brings the whole body to this process)."""
+    length = response.headers.get("content-length")
+    if length is not None:
+        return int(length)
     try:
         return len(response.body())
     except Exception:        # a redirect or an aborted request has no body
@@ -583,6 +592,7 @@ class _Tab:
         self.page = context.new_page()
         self.visit: Visit | None = None
         self.reader = False
+        self.weighing = False      # the bytes of each response are read (light mode, until the page has settled)
         self.responses: list = []
         self.page.on("console", lambda msg: self.visit.console_errors.append(msg.text)
                      if msg.type == "error" and self.reading() else None)
@@ -591,7 +601,7 @@ class _Tab:
                      if self.reading(q.url) else None)
         self.page.on("response", lambda q: self.visit.failed_requests.append(f"{q.url} (HTTP {q.status})")
                      if self.reading(q.url) and q.status >= 400 else None)
-        self.page.on("response", lambda q: self.responses.append((q.url, _body_size(q))) if self.visit else None)
+        self.page.on("response", lambda q: self.responses.append((q.url, _body_size(q))) if self.weighing else None)
 
     def reading(self, url: str | None = None) -> bool:
         """Whether what the tab does now is the reader's (and, for a request, the site's)."""
@@ -599,12 +609,13 @@ class _Tab:
 
     def start(self, visit: Visit):
         self.visit, self.reader, self.responses = visit, True, []
+        self.weighing = visit.mode == "light"    # (the page weight test reads that mode's; a body is a round trip)
         self.blocked.clear()
         return self.page
 
     def stop(self) -> None:
         self.visit.external_requests = sorted(set(self.blocked))
-        self.visit = None
+        self.visit, self.weighing = None, False
 
 
 class Visits:
@@ -657,7 +668,7 @@ class Visits:
             page.goto(visit.url, wait_until="load")
             page.evaluate(SETTLE)
             page.wait_for_load_state("networkidle")
-            visit.first_visit = list(tab.responses)
+            visit.first_visit, tab.weighing = list(tab.responses), False
             if SCREENSHOTS:                                # the page as loaded, before any answer is opened
                 visit.screenshot = self.shots / shot_name(docname, mode)
                 page.screenshot(path=visit.screenshot, full_page=True, quality=80)
@@ -672,9 +683,9 @@ class Visits:
                                          for f in figures]
             if mode == "phone":
                 visit.sideways = page.evaluate(SIDEWAYS)
-            # what the page does, up to axe-core (whose stylesheet preload asks for @import targets at the wrong place)
+            # what the page does, up to axe-core (what axe does is not the reader's)
             tab.reader = False
-            options = {"resultTypes": ["violations"]}
+            options = {"resultTypes": ["violations"], "preload": AXE_PRELOAD}
             if m.axe_rules:
                 options["runOnly"] = {"type": "rule", "values": m.axe_rules}
             page.evaluate(_axe_script())
@@ -722,7 +733,8 @@ def axe_violations(page, within: list[str] | None = None) -> list:
     page.evaluate(AXE_SETUP)
     page.evaluate(CASES, [CODE_AND_FORMULAS, within])
     context = {"include": [[selector] for selector in within]} if within else None
-    found = page.evaluate("(context) => axe.run(context || document, {resultTypes: ['violations']})", context)["violations"]
+    found = page.evaluate("([context, preload]) => axe.run(context || document, {resultTypes: ['violations'], "
+                          "preload})", [context, AXE_PRELOAD])["violations"]
     return [(v["id"], v["impact"], [n["target"] for n in v["nodes"]][:4], v["nodes"][0].get("failureSummary", "")[:300])
             for v in found]
 

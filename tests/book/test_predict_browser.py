@@ -41,6 +41,25 @@ DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}
 
 
+# What the checks read of an explorer, in one call (each locator call is a round trip through the driver to the page):
+# the inner text of each element of each field named, the cells of each row of each table named, and each result
+# item of each quantity named (its text, verdict, why, error and mistakes).
+READ = """(root, [fields, tables, quantities]) => {
+  const all = (selector, within = root) => [...within.querySelectorAll(selector)];
+  const texts = (selector, within) => all(selector, within).map((el) => el.innerText);
+  return {
+    fields: Object.fromEntries(fields.map((name) => [name, texts(`[data-rl-field="${name}"]`)])),
+    tables: Object.fromEntries(tables.map((name) => [name,
+      all(`[data-rl-table="${name}"] tr`).map((tr) => texts("td", tr))])),
+    results: Object.fromEntries(quantities.map((id) => [id, all(`.rl-predict-result[data-quantity="${id}"]`)
+      .map((item) => ({text: item.innerText, verdict: item.dataset.verdict, why: texts(".rl-predict-why", item),
+                       error: texts(".rl-predict-error", item),
+                       mistakes: all(".rl-predict-mistake", item).map((m) => ({kind: m.dataset.kind, text: m.innerText})),
+      }))])),
+  };
+}"""
+
+
 def expected(course, name: str, values: dict) -> tuple[dict, dict]:
     """(the predict part, the fields the page shows after the guess) of the state the controls name."""
     w4, w3 = course.week4, course.week3
@@ -151,19 +170,24 @@ class Page:
         """Before the guess: no headline value in the text or the accessibility tree."""
         text = self.root.inner_text()
         tree = self.root.aria_snapshot()
+        shown = self.read(part)
         for name in part["hide"]["fields"]:
-            for shown in self.root.locator(f'[data-rl-field="{name}"]').all_inner_texts():
-                assert shown == "?", (self.name, name, shown)
+            for each in shown["fields"][name]:
+                assert each == "?", (self.name, name, each)
         for q in part["questions"]:
             if q["kind"] == "number" and "." in q["shown"]:   # short ones ("8개") are checked as their fields
                 assert q["shown"] not in text and q["shown"] not in tree, (self.name, q["id"], q["shown"])
         for name in part["hide"]["plots"]:
             assert self.root.locator(f'[data-rl-plot="{name}"]').is_hidden()
         for table, cols in part["hide"]["tables"].items():
-            for row in self.root.locator(f'[data-rl-table="{table}"] tr').all():
-                cells = row.locator("td").all_inner_texts()
+            for cells in shown["tables"][table]:
                 assert all(cells[c] == "?" for c in cols), (self.name, table, cells)
         return text
+
+    def read(self, part: dict) -> dict:
+        """What the checks read of the explorer for `part` (READ), in one call."""
+        return self.root.evaluate(READ, [part["hide"]["fields"], list(part["hide"]["tables"]),
+                                         [q["id"] for q in part["questions"]]])
 
     def guess(self, q: dict, text: str):
         box = self.root.locator(".rl-predict-form fieldset").filter(has_text=q["ask"])
@@ -172,9 +196,6 @@ class Page:
     def commit(self):
         self.root.locator(".rl-predict-check").click()
         self.page.wait_for_selector(f"#rl-{self.name} .rl-predict-results")
-
-    def result(self, q: dict):
-        return self.root.locator(f'.rl-predict-result[data-quantity="{q["id"]}"]')
 
     def axe(self) -> list:
         """axe-core, every rule, on the explorer (the rest of the page is the site visits', test_site_browser.py)."""
@@ -187,25 +208,27 @@ def numbers(part):
 
 def check_revealed(p: Page, part: dict, fields: dict, guessed: dict):
     """After the guess: the model's value, the error, the why and the mistake as the library writes them."""
+    shown = p.read(part)
     for q in part["questions"]:
-        item = p.result(q)
-        assert f"모델: {q['shown']}." in item.inner_text()
-        assert item.locator(".rl-predict-why").inner_text() == q["why"]
+        items = shown["results"][q["id"]]
+        assert len(items) == 1, (q["id"], items)
+        item = items[0]
+        assert f"모델: {q['shown']}." in item["text"]
+        assert item["why"] == [q["why"]]
         if q["id"] in guessed:
             text, unit, mistake = guessed[q["id"]]
             error = pr.error_text(value_of(text, unit), pr.exact(q["answer"]))
-            assert item.locator(".rl-predict-error").inner_text() == f"오차 {error}.", q["id"]
+            assert item["error"] == [f"오차 {error}."], q["id"]
             right = pr.right(value_of(text, unit), pr.exact(q["answer"]))
-            assert item.get_attribute("data-verdict") == ("right" if right else "wrong")
-            named = item.locator(".rl-predict-mistake")
+            assert item["verdict"] == ("right" if right else "wrong")
             if mistake:
-                assert named.get_attribute("data-kind") == mistake["kind"]
-                assert mistake["name"] in named.inner_text()
+                assert len(item["mistakes"]) == 1 and item["mistakes"][0]["kind"] == mistake["kind"]
+                assert mistake["name"] in item["mistakes"][0]["text"]
             elif right:
-                assert named.count() == 0
+                assert item["mistakes"] == []
     for name in part["hide"]["fields"]:
-        for shown in p.root.locator(f'[data-rl-field="{name}"]').all_inner_texts():
-            assert " ".join(shown.split()) == " ".join(fields[name].replace("\u00a0", " ").split()), name
+        for each in shown["fields"][name]:
+            assert " ".join(each.split()) == " ".join(fields[name].replace("\u00a0", " ").split()), name
 
 
 @pytest.mark.parametrize("name", list(PAGES))
