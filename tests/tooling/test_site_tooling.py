@@ -114,6 +114,23 @@ def test_a_kept_css_cut_and_figure_are_what_the_steps_make(tmp_path):
     assert out.read_bytes() == fresh[4:] and out.suffix == (".webp" if fresh.startswith(b"webp") else ".png")
 
 
+def test_a_kept_icon_font_is_the_cut_the_subsetter_makes(tmp_path, monkeypatch):
+    """An icon font cut to the icons in use (coursebook.icons.woff), kept (coursebook.kept), is the bytes the subsetter
+    makes now; a kept font changed in one byte is not believed, and is cut again."""
+    import pydata_sphinx_theme
+
+    monkeypatch.setattr(kept, "KEPT", tmp_path)
+    ttf = next(Path(pydata_sphinx_theme.__file__).parent.rglob("fa-solid-900.ttf")).read_bytes()
+    text = "\uf00d\uf0c9"   # (the close and menu icons)
+    fresh = icons._cut(ttf, text)
+    assert fresh.startswith(b"wOFF") and len(fresh) < len(ttf) // 10
+    assert icons.woff(ttf, text) == fresh and icons.woff(ttf, text) == fresh
+    [file] = (tmp_path / "icon-fonts").iterdir()
+    data = file.read_bytes()
+    file.write_bytes(data[:-1] + bytes([data[-1] ^ 1]))
+    assert icons.woff(ttf, text) == fresh and file.read_bytes() == data
+
+
 def test_icon_script_left_out():
     head = ('<link href="../_static/styles/theme.css" rel="stylesheet" />\n'
             '  <script defer src="../_static/scripts/fontawesome.js?digest=55c2"></script>\n'

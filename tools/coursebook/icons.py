@@ -87,30 +87,50 @@ def font_faces(static: Path) -> list[dict]:
 
 def write_icon_fonts(static: Path, chars: set[str]) -> dict[str, int]:
     """Cut every Font Awesome face to `chars`; write the fonts and icons.css. Returns {file: bytes}."""
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
     folder = static / "icons"
     folder.mkdir(parents=True, exist_ok=True)
     css, sizes = ["/* written by the build (tools/coursebook/icons.py): Font Awesome Free (SIL OFL 1.1), "
                   "only the glyphs the site shows */"], {}
     for face in font_faces(static):
-        options = subset.Options()
-        options.flavor = "woff"
-        options.notdef_outline = True
-        font = TTFont(face["ttf"], recalcTimestamp=False)   # the source font's dates: same bytes every build
-        subsetter = subset.Subsetter(options)
-        subsetter.populate(text="".join(sorted(chars)))
-        subsetter.subset(font)
-        font.flavor = "woff"
         target = folder / (face["ttf"].stem + ".woff")
-        font.save(target)
+        target.write_bytes(woff(face["ttf"].read_bytes(), "".join(sorted(chars))))
         sizes[target.name] = target.stat().st_size
         css.append(f'@font-face {{ font-family: "{face["family"]}"; font-style: {face["style"]}; '
                    f'font-weight: {face["weight"]}; font-display: block; '
                    f'src: url("{target.name}") format("woff"); }}')
     (folder / "icons.css").write_text("\n".join(css) + "\n", encoding="utf-8")
     return sizes
+
+
+def woff(ttf: bytes, text: str) -> bytes:
+    """The font `ttf` cut to `text`'s characters, as WOFF; kept (coursebook.kept) by the font's bytes, the characters,
+    fontTools' version and this file: every build cuts the same faces to the same icons, and a new term's pages use
+    the same icons."""
+    import fontTools
+
+    from coursebook import kept
+
+    return kept.made("icon-fonts", lambda: _cut(ttf, text), ttf, text.encode(), fontTools.version.encode(),
+                     Path(__file__).read_bytes())
+
+
+def _cut(ttf: bytes, text: str) -> bytes:
+    import io
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.flavor = "woff"
+    options.notdef_outline = True
+    font = TTFont(io.BytesIO(ttf), recalcTimestamp=False)   # the source font's dates: same bytes every build
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=text)
+    subsetter.subset(font)
+    font.flavor = "woff"
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
 
 
 def build_finished(app, exception) -> None:

@@ -4,8 +4,9 @@
 build (and a copy of the checkout whose _build has the folder, tests/course_copies.py) reads them instead of making
 them again. The steps kept are slow ones that depend only on what they are given: a figure's lossless WebP
 (coursebook.assets.webp_if_smaller), the theme's stylesheets cut to the words the pages use (assets.purge_css), the
-math font cut to the characters in use (coursebook.mathml), the scripts terser compacted (coursebook.minify) and the
-course's figures drawn for a problem (coursebook.__main__.drawn).
+math font cut to the characters in use (coursebook.mathml), the icon fonts cut to the icons in use (coursebook.icons),
+the scripts terser compacted (coursebook.minify) and the course's figures drawn for a problem
+(coursebook.__main__.drawn).
 Each caller puts in `inputs` everything the bytes depend on, the tool's version included.
 
 A kept file starts with the sha256 of the rest: a damaged or truncated file is not believed, and is made again. A

@@ -216,16 +216,17 @@ def manifest(title: str, start: str) -> dict:
     }
 
 
-def kept_files(outdir: Path) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]]]:
+def kept_files(outdir: Path, files: dict[str, tuple[str, int]] | None = None
+               ) -> tuple[dict[str, tuple[str, int]], dict[str, list[str]]]:
     """(files, page needs): the files the worker knows — every page, what the pages need (`page_needs`), what a
     script loads on demand (the theme's menus), the manifest and its icons, and the live mode's files — in path
     order. Not what no page loads (the stylesheets that the bundles replaced, licence texts beside vendored code)
     nor the chapters' sources that the pages offer to download (for Colab or Jupyter, which need the network or
     a checkout anyway): the worker leaves those to the network, and its list stays short (it is on every first
-    visit)."""
+    visit). `files`: `site_files(outdir)` if the caller has it already."""
     from coursebook.assets import LOADED_BY_SCRIPT, ON_DEMAND
 
-    files = site_files(outdir)
+    files = site_files(outdir) if files is None else files
     needs = page_needs(outdir, files)
     wanted = set(needs) | {name for need in needs.values() for name in need}
     wanted |= {MANIFEST, *ICONS, *(f"_static/{name}" for name in (*LOADED_BY_SCRIPT, ON_DEMAND))}
@@ -242,16 +243,20 @@ def write_worker(outdir: Path, landing: str | None = None, title: str = "", star
     (outdir / UI).write_text(compact(UI_SOURCE.read_text(encoding="utf-8"), module=True), encoding="utf-8")
     (outdir / MANIFEST).write_text(json.dumps(manifest(title, start), ensure_ascii=False, indent=1) + "\n",
                                    encoding="utf-8")
+    every = site_files(outdir)   # (read and hashed once: below, only the landing page changes)
     if landing and (outdir / landing).is_file():
         for _ in range(3):    # the control holds the sizes, which count the page that holds it
-            files, _ = kept_files(outdir)
+            files, _ = kept_files(outdir, every)
             live = sum(size for name, (_, size) in files.items() if name.startswith(LIVE))
             site = sum(size for _, size in files.values()) - live
             before = (outdir / landing).read_bytes()
             add_landing_control(outdir / landing, site, live)
-            if (outdir / landing).read_bytes() == before:
+            after = (outdir / landing).read_bytes()
+            if after == before:
                 break
-    files, needs = kept_files(outdir)
+            if landing in every:
+                every[landing] = (short_hash(after), len(after))
+    files, needs = kept_files(outdir, every)
     digest = build_digest(files)
     worker = ("const BUILD = " + json.dumps(worker_data(digest, files, needs), ensure_ascii=False,
                                             separators=(",", ":")) + ";\n"

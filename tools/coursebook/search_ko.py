@@ -387,12 +387,12 @@ def spelled_role(name, rawtext, text, lineno, inliner, options=None, content=Non
     return [nodes.comment("", "", spelled=forms)], []
 
 
-def tables_from(doctrees: dict[str, nodes.Node]) -> Tables:
-    pairs = glossary_pairs([e for d in doctrees.values() for e in glossary_entries(d)])
+def tables_from(pages: dict[str, Page]) -> Tables:
+    pairs = glossary_pairs([e for page in pages.values() for e in page.entries])
     written: set[str] = set()        # every Hangul word of the site, as written and as its stems
     joined: set[str] = set()         # every two Hangul words written apart, joined
-    for doctree in doctrees.values():
-        for text in text_nodes(doctree):
+    for page in pages.values():
+        for text in page.texts:
             for word in tokens(text):
                 if is_hangul(word):
                     written.update(w.lower() for w in forms(word))
@@ -460,49 +460,85 @@ class SearchKorean(SearchLanguage):
         return f"var ROOFLINE_SEARCH = {blob};\n" + QUERY_JS.read_text(encoding="utf-8")
 
 
-def doc_words(doctree: nodes.Node) -> list[str]:
-    """The indexed words of one page, as Sphinx's index sees them (lower-cased, filtered)."""
+def doc_words(texts: tuple[str, ...]) -> list[str]:
+    """The indexed words of one page (its `text_nodes`), as Sphinx's index sees them (lower-cased, filtered)."""
     splitter = SearchKorean({})
-    return [w.lower() for text in text_nodes(doctree) for w in splitter.split(text) if keep(w.lower())]
+    return [w.lower() for text in texts for w in splitter.split(text) if keep(w.lower())]
+
+
+@dataclass(frozen=True)
+class Page:
+    """What `prepare` reads of a page: its indexed text (`text_nodes`), its glossary entries, whether it holds the
+    glossary or the bibliography (`is_hub`)."""
+
+    texts: tuple[str, ...]
+    entries: list[Entry]
+    hub: bool
+
+
+def page_of(doctree: nodes.Node) -> Page:
+    return Page(tuple(text_nodes(doctree)), glossary_entries(doctree), is_hub(doctree))
+
+
+def read_page(app, doctree) -> None:
+    """doctree-read, after every other handler (the doctree as Sphinx stores it): the page's `Page`, kept in the
+    environment, so that `prepare` does not load every page's doctree again (a pickle read per page, about half of
+    its time)."""
+    app.env.__dict__.setdefault("roofline_search_pages", {})[app.env.docname] = page_of(doctree)
+
+
+def forget_page(app, env, docname) -> None:
+    env.__dict__.get("roofline_search_pages", {}).pop(docname, None)
+
+
+def merge_pages(app, env, docnames, other) -> None:
+    """env-merge-info: the pages a parallel reader read."""
+    theirs = other.__dict__.get("roofline_search_pages", {})
+    env.__dict__.setdefault("roofline_search_pages", {}).update((d, theirs[d]) for d in docnames if d in theirs)
 
 
 def prepare(app, env):
     """env-updated: read the glossary's names and the site's compounds, count every page's words for the
     scorer (all pages, also unchanged ones); when the tables changed since the last build, name every
-    page as updated, so that all are indexed again with the new tables."""
+    page as updated, so that all are indexed again with the new tables. Each page as `read_page` kept it (its
+    doctree is loaded only if the environment has not kept it: one from before this extension kept pages)."""
     builder = app.builder
     if builder is None or builder.format != "html" or not getattr(builder, "search", False):
         return None
-    doctrees = {}
+    kept = env.__dict__.get("roofline_search_pages", {})
+    pages = {}
     for docname in sorted(env.found_docs):
+        if docname in kept:
+            pages[docname] = kept[docname]
+            continue
         try:
-            doctrees[docname] = env.get_doctree(docname)
+            pages[docname] = page_of(env.get_doctree(docname))
         except FileNotFoundError:
             continue
-    tables = tables_from(doctrees)
+    tables = tables_from(pages)
     SearchKorean.tables = tables
     counts, lengths = {}, {}
-    for docname, doctree in doctrees.items():
-        words = doc_words(doctree)
+    for docname, page in pages.items():
+        words = doc_words(page.texts)
         counts[docname] = dict(Counter(words))
         lengths[docname] = max(len(words), 1)
     SearchKorean.word_counts = counts
     SearchKorean.page_lengths = lengths
-    SearchKorean.hubs = sorted(d for d, tree in doctrees.items() if d == app.config.root_doc or is_hub(tree))
-    entries = [e for d in doctrees.values() for e in glossary_entries(d)]
+    SearchKorean.hubs = sorted(d for d, page in pages.items() if d == app.config.root_doc or page.hub)
+    entries = [e for page in pages.values() for e in page.entries]
     SearchKorean.taught = taught_pages(entries, env.domaindata["std"]["labels"])
     SearchKorean.sounds = sounds_from(entries)
     SearchKorean.spelled = spelled_from(entries)
     names = {normal(n): e.names[0] for e in entries for n in e.names}
-    for docname, doctree in doctrees.items():
-        for entry in glossary_entries(doctree):
+    for docname, page in pages.items():
+        for entry in page.entries:
             for form in entry.forms:
                 if normal(form) in names:
                     logger.warning(f"용어집 {entry.names[0]!r}의 spelled 표기 {form!r}: '{names[normal(form)]}' 항목의 "
                                    f"이름이라 찾는 말로 쓰지 않는다. spelled에서 빼야 한다.", location=docname)
     digest, before = tables.digest(), getattr(env, "roofline_search_tables", None)
     env.roofline_search_tables = digest
-    return sorted(doctrees) if before != digest else None
+    return sorted(pages) if before != digest else None
 
 
 def is_hub(doctree) -> bool:
@@ -517,5 +553,8 @@ def is_hub(doctree) -> bool:
 def setup(app):
     app.add_role("spelled", spelled_role)
     app.add_search_language(SearchKorean)
+    app.connect("doctree-read", read_page, priority=990)
+    app.connect("env-purge-doc", forget_page)
+    app.connect("env-merge-info", merge_pages)
     app.connect("env-updated", prepare)
     return {"parallel_read_safe": True, "parallel_write_safe": True}
