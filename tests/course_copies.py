@@ -29,11 +29,16 @@ def copy_checkout(copy: Path) -> Path:
 def copy_caches(copy: Path) -> Path:
     """The checkout's execution cache, its kept variants draws (coursebook.handout.memo), in-process chapter runs
     (coursebook.__main__.RECOMPUTED) and the build's kept steps (coursebook.kept: compacted scripts, figures, fonts,
-    CSS), copied into the copy's _build:
-    all are keyed by what they are made from, so the copy runs, draws and compacts only what its own change touches."""
+    CSS), copied into the copy's _build, and Python's bytecode of the library and tooling (__pycache__, which `make`
+    writes in a checkout: else the copy's first command and each of its first kernels compile them again):
+    all are keyed by what they are made from (a .pyc by its source's mtime and size, which copy_checkout keeps), so
+    the copy runs, draws, compiles and compacts only what its own change touches."""
     for name in (".jupyter_cache", ".variants", ".recomputed", ".kept"):
         if (ROOT / "_build" / name).is_dir():
             shutil.copytree(ROOT / "_build" / name, copy / "_build" / name)
+    for cache in [*(ROOT / "lib").rglob("__pycache__"), *(ROOT / "tools").rglob("__pycache__")]:
+        if (copy / cache.relative_to(ROOT)).parent.is_dir():
+            shutil.copytree(cache, copy / cache.relative_to(ROOT), dirs_exist_ok=True)
     return copy
 
 

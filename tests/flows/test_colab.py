@@ -102,8 +102,14 @@ def colab(tmp_path_factory):
     base = tmp_path_factory.mktemp("colab")
     cached = colab_stack()
     venv = base / "venv"
-    # (cp -a: the same copy, links and modes kept, about four times as fast as shutil.copytree for 300 MB of files)
-    subprocess.run(["cp", "-a", str(cached), str(venv)], check=True)
+    # cp -al: the cache's files hard-linked, as uv links a venv from its cache (0.3 CPU-s where a copy of the 300 MB
+    # took 3-5): pip unlinks a file before it writes it and Python writes bytecode to a new file that it renames, so
+    # nothing here writes into the cache's files (matplotlib's font cache goes to MPLCONFIGDIR, below; that the
+    # install changes none of Colab's packages is asserted in `installed`). On another file system than the cache
+    # (no hard links across): a plain copy, links and modes kept.
+    if subprocess.run(["cp", "-al", str(cached), str(venv)], capture_output=True).returncode:
+        shutil.rmtree(venv, ignore_errors=True)
+        subprocess.run(["cp", "-a", str(cached), str(venv)], check=True)
     python = venv / "bin" / "python"
     kernels = base / "kernels" / KERNEL
     kernels.mkdir(parents=True)
