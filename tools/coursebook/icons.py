@@ -103,34 +103,12 @@ def write_icon_fonts(static: Path, chars: set[str]) -> dict[str, int]:
 
 
 def woff(ttf: bytes, text: str) -> bytes:
-    """The font `ttf` cut to `text`'s characters, as WOFF; kept (coursebook.kept) by the font's bytes, the characters,
-    fontTools' version and this file: every build cuts the same faces to the same icons, and a new term's pages use
-    the same icons."""
-    import fontTools
-
+    """The font `ttf` cut to `text`'s characters, as WOFF; kept (coursebook.kept.font_cut) by the font's bytes, the
+    characters, fontTools' version and this file: every build cuts the same faces to the same icons, and a new term's
+    pages use the same icons."""
     from coursebook import kept
 
-    return kept.made("icon-fonts", lambda: _cut(ttf, text), ttf, text.encode(), fontTools.version.encode(),
-                     Path(__file__).read_bytes())
-
-
-def _cut(ttf: bytes, text: str) -> bytes:
-    import io
-
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    options = subset.Options()
-    options.flavor = "woff"
-    options.notdef_outline = True
-    font = TTFont(io.BytesIO(ttf), recalcTimestamp=False)   # the source font's dates: same bytes every build
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(text=text)
-    subsetter.subset(font)
-    font.flavor = "woff"
-    out = io.BytesIO()
-    font.save(out)
-    return out.getvalue()
+    return kept.font_cut("icon-fonts", ttf, text, "woff", False, Path(__file__).read_bytes())
 
 
 def build_finished(app, exception) -> None:

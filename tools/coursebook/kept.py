@@ -4,9 +4,9 @@
 build (and a copy of the checkout whose _build has the folder, tests/course_copies.py) reads them instead of making
 them again. The steps kept are slow ones that depend only on what they are given: a figure's lossless WebP
 (coursebook.assets.webp_if_smaller), the theme's stylesheets cut to the words the pages use (assets.purge_css), the
-math font cut to the characters in use (coursebook.mathml), the icon fonts cut to the icons in use (coursebook.icons),
-the scripts terser compacted (coursebook.minify) and the course's figures drawn for a problem
-(coursebook.__main__.drawn).
+math font cut to the characters in use (coursebook.mathml) and the icon fonts cut to the icons in use
+(coursebook.icons), both by `font_cut`, the scripts terser compacted (coursebook.minify) and the course's figures
+drawn for a problem (coursebook.__main__.drawn).
 Each caller puts in `inputs` everything the bytes depend on, the tool's version included.
 
 A kept file starts with the sha256 of the rest: a damaged or truncated file is not believed, and is made again. A
@@ -51,3 +51,37 @@ def made(step: str, make: Callable[[], bytes], *inputs: bytes, folder: Path | No
     except OSError:
         pass
     return out
+
+
+
+def font_cut(step: str, font: bytes, chars: str, flavor: str, all_features: bool = False, *inputs: bytes) -> bytes:
+    """`subset_font(...)`, kept under `step` by the font's bytes, the characters, fontTools' version, the options and
+    the caller's `inputs`."""
+    import fontTools
+
+    return made(step, lambda: subset_font(font, chars, flavor, all_features), font, chars.encode(),
+                fontTools.version.encode(), flavor.encode(), b"all" if all_features else b"", *inputs)
+
+
+def subset_font(font: bytes, chars: str, flavor: str, all_features: bool = False) -> bytes:
+    """The font `font` cut to `chars` by fontTools' subsetter, as `flavor` ("woff", "woff2"), with every OpenType
+    layout feature when `all_features` (a math font's stretchy and script forms). The source font's dates are kept:
+    the same bytes every build."""
+    import io
+
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.flavor = flavor
+    options.notdef_outline = True
+    if all_features:
+        options.layout_features = ["*"]
+    face = TTFont(io.BytesIO(font), recalcTimestamp=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(face)
+    face.flavor = flavor
+    out = io.BytesIO()
+    face.save(out)
+    return out.getvalue()

@@ -155,35 +155,13 @@ def write_font(outdir: Path, text: str) -> int:
 
 
 def _cut_font(target: Path, text: str) -> None:
-    """STIX Two Math cut to `text`'s characters (and the digits), as WOFF2; kept by the font's and the characters'
-    bytes (coursebook.kept): a cut takes about a second, and a new term's formulas have the same characters."""
-    import fontTools
-
+    """STIX Two Math cut to `text`'s characters (and the digits), as WOFF2 with every layout feature; kept by the
+    font's and the characters' bytes (coursebook.kept.font_cut): a cut takes about a second, and a new term's formulas
+    have the same characters."""
     source = stix_font().read_bytes()
     chars = "".join(sorted(set(text + "0123456789")))
     target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_bytes(kept.made("math-font", lambda: _cut(source, chars), source, chars.encode(),
-                                 fontTools.version.encode()))
-
-
-def _cut(source: bytes, chars: str) -> bytes:
-    import io
-
-    from fontTools import subset
-    from fontTools.ttLib import TTFont
-
-    options = subset.Options()
-    options.flavor = "woff2"
-    options.layout_features = ["*"]
-    options.notdef_outline = True
-    font = TTFont(io.BytesIO(source), recalcTimestamp=False)   # keep the source font's dates: same bytes every build
-    subsetter = subset.Subsetter(options)
-    subsetter.populate(text=chars)
-    subsetter.subset(font)
-    font.flavor = "woff2"
-    out = io.BytesIO()
-    font.save(out)
-    return out.getvalue()
+    target.write_bytes(kept.font_cut("math-font", source, chars, "woff2", True))
 
 
 def build_finished(app, exception) -> None:
