@@ -211,16 +211,25 @@ def start_explorer(root):
 ASKS = "(root) => { const e = root.rlExplorer; return e.data.parts.some((part) => (e.state(part) || {}).predict); }"
 
 
+def step_until(control, key: str, done) -> bool:
+    """Press `key` on a range control a notch at a time until `done()`; False if the control stops moving first."""
+    while not done():
+        was = control.input_value()
+        control.press(key)
+        if control.input_value() == was:
+            return False
+    return True
+
+
 def slide_to_other_end(root, control, asking: bool = False) -> None:
     """A range control moved as a reader moves it, to the end it is not at (a term can start it at either end); with
     `asking`, then a notch at a time back from that end until the state has something to guess (a state whose values
     the page's tables already show, or that has none, asks nothing: the next term's largest tile on its GPU)."""
     at_max = control.evaluate("(r) => r.value === r.max")
     control.press("Home" if at_max else "End")
-    while asking and not root.evaluate(ASKS):
-        was = control.input_value()
-        control.press("ArrowRight" if at_max else "ArrowLeft")
-        assert control.input_value() != was, "no state of the range has anything to guess"
+    if asking:
+        assert step_until(control, "ArrowRight" if at_max else "ArrowLeft", lambda: root.evaluate(ASKS)), \
+            "no state of the range has anything to guess"
 
 
 # Whether the page's address (#…) names each key of `want` with its value (an explorer writes it when the reader pauses).

@@ -91,6 +91,16 @@ VISIBLE = (f"[...document.querySelectorAll('{OWN}')].filter(b => b.checkVisibili
 OPENED = ["#rl-why-panel", 'button.rl-why[aria-expanded="true"]']
 
 
+# Which of the elements a reader sees (Playwright's is_visible: shown, and a box of some size), each by its index
+SEEN = """(all) => all.flatMap((el, i) => { const box = el.getBoundingClientRect();
+  return el.checkVisibility({visibilityProperty: true}) && box.width > 0 && box.height > 0 ? [i] : []; })"""
+
+
+def visible(locator) -> list:
+    """The elements of `locator` a reader sees, in order (asked in one call, not one call each)."""
+    return [locator.nth(i) for i in locator.evaluate_all(SEEN)]
+
+
 # the number is where a click at its centre lands (not under the open panel)
 UNCOVERED = """(b) => { const r = b.getBoundingClientRect();
   return b.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }"""
@@ -260,7 +270,7 @@ def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
     root = start_explorer(page.locator(f"#{uid}"))
     numbers = root.locator("button.rl-why[data-why]")
     assert numbers.count() >= 3
-    button = next(b for b in numbers.all() if b.is_visible())
+    button = visible(numbers)[0]
     first = pressed_panel(page, button, pool)
     assert axe_violations(page, OPENED) == []   # axe-core on an explorer's open panel
     page.keyboard.press("Escape")
@@ -273,7 +283,7 @@ def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
     page.wait_for_function("() => !document.getElementById('rl-why-panel')")
     moved = numbers.evaluate_all("(buttons) => buttons.map((b) => b.getAttribute('data-why'))")
     assert moved and all(moved) and set(moved) <= set(pool["g"])
-    again = next(b for b in numbers.all() if b.is_visible())
+    again = visible(numbers)[0]
     pressed_panel(page, again, pool)
     page.keyboard.press("Escape")
     # predict first: a value waiting for the guess opens no panel (it would give the answer)
@@ -292,16 +302,6 @@ def test_an_explorers_numbers_open_their_states_derivation(docname, uid, tab):
 # two states of each explorer that choose a preset or a dtype: (control, value) pairs the page's selects take
 CHOSEN_STATES = {"hw": ("H100_SXM", "A100_SXM"), "dtype": ("TF32", "BF16"), "gpu": ("A100_SXM", "H200_SXM")}
 NAMED_KEYS = re.compile(r"presets\.([A-Za-z0-9_]+)(?:\.peak\.([A-Z0-9]+))?|dtypes\.([A-Z0-9]+)")
-
-
-# Which of the elements a reader sees (Playwright's is_visible: shown, and a box of some size), each by its index
-SEEN = """(all) => all.flatMap((el, i) => { const box = el.getBoundingClientRect();
-  return el.checkVisibility({visibilityProperty: true}) && box.width > 0 && box.height > 0 ? [i] : []; })"""
-
-
-def visible(locator) -> list:
-    """The elements of `locator` a reader sees, in order (asked in one call, not one call each)."""
-    return [locator.nth(i) for i in locator.evaluate_all(SEEN)]
 
 
 def walked_keys(page, button) -> set[tuple[str, str]]:
@@ -400,7 +400,7 @@ def test_a_first_panel_fetches_its_part_and_the_whole_file_follows(docname, uid,
             numbers, data = root.locator("button.rl-why[data-why]"), pool_of(docname, uid)
         else:
             numbers, data = page.locator(OWN), records(docname)
-        first = next(b for b in numbers.all() if b.is_visible())
+        first = visible(numbers)[0]
         if uid:
             pressed_panel(page, first, data)
         else:
@@ -415,7 +415,7 @@ def test_a_first_panel_fetches_its_part_and_the_whole_file_follows(docname, uid,
         before = len(asked)
         if uid:
             move(page, root)
-            again = next(b for b in numbers.all() if b.is_visible())
+            again = visible(numbers)[0]
             pressed_panel(page, again, data)
         else:
             per = int(page.get_attribute("[data-rl-why-per]", "data-rl-why-per"))
