@@ -11,17 +11,13 @@ so only the sabotaged ones run) and is built both ways a chapter can be executed
   its own, named with its own cause and cell.
 A good build is there before (the one under test, copied), so a page left from it would be caught too.
 
-A copy of it (one for the module) has `make book` stopped midway through the Sphinx build (Ctrl-C, and a kill of
-the whole run) while a second `make book` is refused (one run at a time); `coursebook check` must then be red, and
-the next `make book` must repair it (and then build nothing: no loop). (A page, a glue record or a static file
-removed after a build: tests/tooling/test_site_check.py, on a small build folder of its own. A `make refresh` whose
-site build fails, F-1: the instructor's first move in tests/flows/test_instructor.py, whose new term rewrites every
-file a refresh writes.)
+(A `make book` stopped midway through the Sphinx build, and the next one that repairs it: tests/flows/test_reproducible.py,
+whose second build it is. A page, a glue record or a static file removed after a build: tests/tooling/test_site_check.py,
+on a small build folder of its own. A `make refresh` whose site build fails, F-1: the instructor's first move in
+tests/flows/test_instructor.py, whose new term rewrites every file a refresh writes.)
 """
 from __future__ import annotations
 
-import contextlib
-import os
 import re
 import shutil
 import subprocess
@@ -33,7 +29,7 @@ import pytest
 from browser_helpers import html_dir
 from course_copies import checkout_tree, copy_caches, copy_checkout, env_for, run_coursebook, tree
 
-pytestmark = pytest.mark.heavy(150)   # rough seconds, for the order of the run (tests/conftest.py)
+pytestmark = pytest.mark.heavy(120)   # rough seconds, for the order of the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
@@ -158,93 +154,9 @@ def test_a_chapter_missing_from_the_cache_fails_the_sphinx_build_too(sphinx_sabo
     assert_failed_cleanly(run, repo, case, *named_apart(case, SPHINX_ALONE))
 
 
-# ---------------------------------------------------------------- interrupted builds, two runs at once
-
 def coursebook_check(repo: Path) -> subprocess.CompletedProcess:
     """`make check` of the copy without drawing the figures (tests/show/test_figures.py compares them)."""
     return run_coursebook(repo, "check", "--no-figures")
-
-
-def site_lines(run: subprocess.CompletedProcess) -> list[str]:
-    """What the check says of the built site (the editions may be stale for other reasons while a branch is
-    being worked on: `make editions` after a commit pins them)."""
-    return [line for line in run.stderr.splitlines() if line.startswith("_build/")]
-
-
-def start_book(repo: Path) -> subprocess.Popen:
-    """`make book` in its own process group (so that the test can stop it, and everything it started, at once),
-    with Ctrl-C's default action, as in a terminal: a suite started in the background (`nohup make test &`)
-    ignores SIGINT, and everything it starts would inherit that."""
-    import signal
-
-    return subprocess.Popen(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "book"], cwd=repo,
-                            env=env_for(repo), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
-
-
-def until(condition, what: str, process: subprocess.Popen, limit_s: float = 900) -> None:
-    """Wait for `condition()` (not a time assertion: the limit only keeps a broken run from hanging the suite)."""
-    import time
-
-    deadline = time.monotonic() + limit_s
-    while not condition():
-        if process.poll() is not None:
-            pytest.fail(f"make book ended (exit {process.returncode}) before {what}:\n{process.stdout.read()[-3000:]}")
-        if time.monotonic() > deadline:
-            os.killpg(process.pid, 9)
-            pytest.fail(f"make book never reached {what}")
-        time.sleep(0.2)
-
-
-def sphinx_started(repo: Path) -> bool:
-    """The Sphinx build has started (its doctrees are written again after the Makefile's BUILD removed them)."""
-    return (repo / "_build" / ".doctrees").is_dir()
-
-
-@pytest.fixture(scope="module")
-def interrupted_copy(good_copy, tmp_path_factory) -> Path:
-    return copy_of(good_copy, tmp_path_factory.mktemp("interrupted"))
-
-
-@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
-def test_a_build_stopped_midway_is_red_in_check_and_a_second_run_meanwhile_is_refused(interrupted_copy,
-                                                                                      signal_name):
-    import signal
-
-    repo = interrupted_copy
-    (repo / "_build" / "html.built").unlink(missing_ok=True)   # the copied pages are not this copy's build
-    shutil.rmtree(repo / "_build" / ".doctrees", ignore_errors=True)
-    first = start_book(repo)
-    try:
-        until(lambda: sphinx_started(repo), "the Sphinx build", first)
-        # held where it is (a stopped process still holds the lock), so that it cannot finish, however slow the
-        # machine is, before the second run has been refused and the signal comes
-        os.killpg(first.pid, signal.SIGSTOP)
-        second = make(repo, "book")   # one run at a time: the second stops at once, naming the first
-        said = second.stdout + second.stderr
-        assert second.returncode != 0 and "이미 실행 중: make book (pid" in said, said[-3000:]
-        assert "Traceback" not in said, said[-3000:]
-    finally:
-        os.killpg(first.pid, getattr(signal, signal_name))   # Ctrl-C, or a kill, of the whole run
-        with contextlib.suppress(ProcessLookupError):       # a Ctrl-C is delivered when the run goes on
-            os.killpg(first.pid, signal.SIGCONT)
-        first.communicate(timeout=600)
-    check = coursebook_check(repo)
-    assert check.returncode != 0 and site_lines(check), \
-        f"after a build stopped by {signal_name}, `make check` does not say the site is unfinished:\n{check.stderr[-3000:]}"
-    assert all("run `make book`" in line for line in site_lines(check)), check.stderr[-3000:]
-
-
-def test_the_next_make_book_repairs_an_interrupted_build(interrupted_copy):
-    repo = interrupted_copy
-    if (repo / "_build" / "html.built").exists():
-        pytest.skip("the build was not interrupted (the test above did not run)")
-    run = make(repo, "book")
-    assert run.returncode == 0, (run.stdout + run.stderr)[-3000:]
-    check = coursebook_check(repo)
-    assert not site_lines(check), f"`make book` after an interrupted build left the site stale:\n{check.stderr[-3000:]}"
-    again = make(repo, "book")   # and no loop: the check's fix, done, is not asked for again
-    assert again.returncode == 0 and "not built again" in again.stdout, again.stdout[-2000:]
 
 
 # ---------------------------------------------------------------- fuzz-2: nothing half-written, the site kept

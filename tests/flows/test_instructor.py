@@ -26,8 +26,12 @@ test`: the same cells, the same library, another term's numbers (which step 3 co
 The rest of the suite is not run again here: the tests that depend on the parameters run in-process for this
 term and the next one (tests/conftest.py), much faster than a nested run of the whole suite.
 
-(A maintainer's change of the library and its editions, one commit: tests/flows/test_library_change.py, in a copy of
-its own, so that it runs beside this flow on another worker.)
+The second move also carries a maintainer's change of the library (a docstring of the model that the note shows with
+its function's code): the check names each edition's pin of the old library, the refresh writes them again, and one
+commit of both leaves the check green (an edition pins the library by its wheel's sha256, not by a commit: no second
+commit "editions pinned"). `make editions`, the command for a change of the library alone, then runs no chapter (the
+refresh's runs are in the cache) and leaves the check green. (Its own flow, in a copy of its own, ran every chapter
+again: the same runs as this move's, 40 CPU-s more.)
 
 The copy is the instructor's checkout as the README leaves it: committed once (step 4), with the site `make test`
 built of the checkout in its _build/html (the previous site a failed refresh must keep). It reuses the main .venv
@@ -60,7 +64,7 @@ from roofline.show.figures import FIGURES
 from roofline.show.glue import shown_text
 from site_pages import page_text
 
-pytestmark = pytest.mark.heavy(160)   # rough seconds, for the order of the run (tests/conftest.py)
+pytestmark = pytest.mark.heavy(170)   # rough seconds, for the order of the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
 VENV = Path(sys.prefix)
@@ -84,10 +88,40 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     # tests/show/test_figures.py, on the same files: the copy holds the working tree's files)
     move_to_next_term(repo, "1", first_build_fails=True)
     commit_all(repo, "next term")
-    move_to_next_term(repo, "2")   # from a term already moved: term after term
+    move_to_next_term(repo, "2", library_change=True)   # from a term already moved: term after term
+    count = ["git", "-C", str(repo), "rev-list", "--count", "HEAD"]
+    commits = int(subprocess.run(count, check=True, capture_output=True, text=True).stdout)
+    commit_all(repo, "다음 학기, 모델의 설명을 다듬었다")
+    assert int(subprocess.run(count, check=True, capture_output=True, text=True).stdout) == commits + 1
+    assert subprocess.run(["git", "-C", str(repo), "status", "--porcelain"], check=True, capture_output=True,
+                          text=True).stdout == ""
+    # (what a commit holds is up to date; the local build, never committed, is `make book`'s)
+    after = run_coursebook(repo, "check", "--no-site")
+    assert after.returncode == 0, after.stdout + after.stderr
+    kernels = repo.parent / "kernels-editions.log"
+    make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "editions"], cwd=repo,
+                          env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
+                          timeout=1800)
+    assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
+    assert not kernels.exists() or not kernels.read_text(encoding="utf-8").split(), \
+        f"make editions ran chapters the refresh had run: {kernels.read_text(encoding='utf-8')}"
+    assert LIBRARY_CHANGE in (repo / "chapters" / "flashattention.ipynb").read_text(encoding="utf-8")
+    again = run_coursebook(repo, "check", "--no-site")
+    assert again.returncode == 0, again.stdout + again.stderr
 
 
-def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False) -> None:
+LIBRARY_CHANGE = "(설명을 다듬었다) "
+
+
+def change_a_docstring(repo: Path) -> None:
+    """A maintainer's change of the model: a few words more in a docstring the note shows with its function's code."""
+    gemm = repo / "lib" / "roofline" / "gemm.py"
+    text = gemm.read_text(encoding="utf-8")
+    start = text.index('"""', text.index("def naive_matmul")) + 3
+    gemm.write_text(text[:start] + LIBRARY_CHANGE + text[start:], encoding="utf-8")
+
+
+def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False, library_change: bool = False) -> None:
     toml = repo / "lib" / "roofline" / "course.toml"
     term_was = params.load(toml)
     toml.write_text(next_term(toml.read_text(encoding="utf-8")), encoding="utf-8")
@@ -97,6 +131,8 @@ def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False) ->
     sources = [repo / "chapters" / md.name for md in chapter_sources()]
     old = {md.stem: editions.records(nbformat.read(md.with_suffix(".ipynb"), as_version=4), compared_only=True)
            for md in sources}
+    if library_change:
+        change_a_docstring(repo)
 
     # 1. the check names what is stale, precisely
     stale = run_coursebook(repo, "check", "--no-site")
@@ -112,6 +148,9 @@ def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False) ->
             assert f"chapters/{md.stem}.ipynb" in report, f"the check does not name the stale edition {md.stem}:\n{report}"
     assert f"chapters/w4_5_matmul.md: parameter cell: N = {w4_was.N} but course.toml's week4.N is {w4.N}" in report, \
         f"the check does not name the parameter cell that disagrees with the file:\n{report}"
+    for md in sources if library_change else ():
+        assert f"chapters/{md.stem}.ipynb: its setup cell installs the library's wheel of sha256" in report, \
+            f"the check does not name {md.stem}'s pin of the old library:\n{report}"
 
     # every kernel started names its chapter in this log (bookrun.KERNEL_LOG)
     kernels = repo.parent / f"kernels-{name}.log"
@@ -167,6 +206,9 @@ def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False) ->
     assert Fraction(*map(int, data["F-없음"]["targets"][0][1:])) == 2 * N**3
     cell = re.search(r"^N = (\S+)", (repo / "chapters" / "w4_5_matmul.md").read_text(encoding="utf-8"), re.M)
     assert cell and cell[1] == str(N), "make refresh did not write the new N into the parameter cell"
+    if library_change:   # the note's edition shows the model's code with its new docstring
+        assert LIBRARY_CHANGE in (repo / "chapters" / "flashattention.ipynb").read_text(encoding="utf-8"), \
+            "the note's edition shows the old docstring of naive_matmul"
 
     # the new preset is on the pages that compare real GPUs and in the note
     added = set(course.presets) - set(term_was.presets)

@@ -1,18 +1,24 @@
 """Two clean builds of one commit give the same site, byte for byte, except the values that the build
 machine measures while it builds; and a build prints only what a person needs.
 
-The first build is the one under test ($ROOFLINE_HTML, default _build/html: `make test` builds it
-first). The second is a clean build of the same checkout into a temporary folder that starts from a copy
-of the first build's execution cache, so no chapter runs again: this test is about rendering (Sphinx,
-myst-nb, the extensions) giving the same bytes. Nondeterminism in the chapters' execution is still caught
-elsewhere: nbval re-runs every edition (made from the book's run) and compares every output, the glued
-figures' PNG records too. Every file of the two builds is compared. A file that differs is allowed
-to differ only where a page shows a measured value named in MEASURED: the page's text pieces (the
-text between two tags) are compared one by one, and a piece that differs must be, in the two builds,
-that value as each build glued it (for a table, the same cell of it). Everything else must be equal.
+The first build is the one under test ($ROOFLINE_HTML, default _build/html: `make test` builds it first). The
+second is `make book` in a copy of the checkout that starts from a copy of the first build's execution cache, so no
+chapter runs again: this test is about rendering (Sphinx, myst-nb, the extensions) giving the same bytes; the steps
+the build keeps (coursebook.kept: fonts, CSS, figures' WebP) are made again in the copy. Nondeterminism in the
+chapters' execution is still caught elsewhere: nbval re-runs every edition (made from the book's run) and compares
+every output, the glued figures' PNG records too. Every file of the two builds is compared. A file that differs is
+allowed to differ only where a page shows a measured value named in MEASURED: the page's text pieces (the text between
+two tags) are compared one by one, and a piece that differs must be, in the two builds, that value as each build
+glued it (for a table, the same cell of it). Everything else must be equal.
+
+That second `make book` is also the repair of a broken one: before it, in the same copy, `make book` is stopped midway
+through the Sphinx build (Ctrl-C, and a kill of the whole run) while a second `make book` is refused (one run at a
+time); `coursebook check` must then be red, and the next `make book` (the second build) must repair it, and then
+build nothing (no loop).
 """
 from __future__ import annotations
 
+import contextlib
 import html
 import json
 import os
@@ -27,12 +33,11 @@ import nbformat
 import pytest
 
 from browser_helpers import ROOT, html_dir, label_page
+from course_copies import copy_checkout, env_for, run_coursebook
 from coursebook import editions
 from roofline.show.glue import shown_text
 
-pytestmark = pytest.mark.heavy(20)   # rough seconds, for the order of the run (tests/conftest.py)
-
-JUPYTER_BOOK = Path(sys.executable).with_name("jupyter-book")
+pytestmark = pytest.mark.heavy(45)   # rough seconds, for the order of the run (tests/conftest.py)
 
 # Values that are measured on the build machine while the page is built, so that two builds of one
 # commit cannot agree on them: page label → glue names. Nothing else may differ.
@@ -48,36 +53,135 @@ MEASURED = {
                  # the row- versus column-order copy of one matrix, timed on the build machine
                  "stride-row-ms", "stride-col-ms", "stride-slowdown", "stride-reading"},
 }
-# lines a build may print: jupyter-book's own banner (where the book is); anything else is noise or a problem
-BANNER = re.compile(r"\s*(Running Jupyter-Book v\S+|Source Folder: .*|Config Path: .*|Output Path: .*"
+# lines a build may print: the commands `make book` runs (its own, then the site build it hands to coursebook) and
+# jupyter-book's own banner (where the book is); anything else is noise or a problem
+BANNER = re.compile(r"\s*(\S+/python -m coursebook book --build '.*'|rm -rf _build/html _build/\.doctrees && .*"
+                    r"|지난 실행 make book \(pid \d+, .*\)은\(는\) 끝나지 못하고 멈췄다: .*"   # (after a stopped one)
+                    r"|Running Jupyter-Book v\S+|Source Folder: .*|Config Path: .*|Output Path: .*"
                     r"|Finished generating HTML for book\.|Your book's HTML pages are here:"
                     r"|You can look at your book by opening this file in a browser:"
                     r"|Or paste this line directly into your browser bar:"
                     r"|(file://)?\S*_build/html/(index\.html)?|=+|)\s*")
 
 
-# ---- the second build ------------------------------------------------------------------------------
+# ---- a build stopped midway, then the second build -------------------------------------------------------
+
+VENV = Path(sys.prefix)
+
+
+def make(repo: Path, *targets: str) -> subprocess.CompletedProcess:
+    return subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), *targets], cwd=repo,
+                          env=env_for(repo), capture_output=True, text=True, timeout=1200)
+
+
+def coursebook_check(repo: Path) -> subprocess.CompletedProcess:
+    """`make check` of the copy without drawing the figures (tests/show/test_figures.py compares them)."""
+    return run_coursebook(repo, "check", "--no-figures")
+
+
+def site_lines(run: subprocess.CompletedProcess) -> list[str]:
+    """What the check says of the built site (the editions may be stale for other reasons while a branch is
+    being worked on: `make editions` after a commit pins them)."""
+    return [line for line in run.stderr.splitlines() if line.startswith("_build/")]
+
+
+def start_book(repo: Path) -> subprocess.Popen:
+    """`make book` in its own process group (so that the test can stop it, and everything it started, at once),
+    with Ctrl-C's default action, as in a terminal: a suite started in the background (`nohup make test &`)
+    ignores SIGINT, and everything it starts would inherit that."""
+    import signal
+
+    return subprocess.Popen(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "book"], cwd=repo,
+                            env=env_for(repo), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+                            start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
+
+
+def until(condition, what: str, process: subprocess.Popen, limit_s: float = 900) -> None:
+    """Wait for `condition()` (not a time assertion: the limit only keeps a broken run from hanging the suite)."""
+    import time
+
+    deadline = time.monotonic() + limit_s
+    while not condition():
+        if process.poll() is not None:
+            pytest.fail(f"make book ended (exit {process.returncode}) before {what}:\n{process.stdout.read()[-3000:]}")
+        if time.monotonic() > deadline:
+            os.killpg(process.pid, 9)
+            pytest.fail(f"make book never reached {what}")
+        time.sleep(0.2)
+
+
+def sphinx_started(repo: Path) -> bool:
+    """The Sphinx build has started (its doctrees are written again after the Makefile's BUILD removed them)."""
+    return (repo / "_build" / ".doctrees").is_dir()
+
 
 @pytest.fixture(scope="module")
-def second():
-    """A clean build of the checkout into a temporary folder: (html folder, jupyter_execute folder,
-    printed output, seconds)."""
-    import tempfile
+def interrupted_copy(tmp_path_factory) -> Path:
+    """A clone of the checkout at its commit (the pages' date is the commit's) with the working tree's files, the
+    first build's execution cache, in-process runs and variants draws (not the build's kept steps: made again), and
+    the first build in _build/html (a working site, which a stopped build must not lose)."""
+    repo = tmp_path_factory.mktemp("second-build") / "repo"
+    subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(repo)], check=True, capture_output=True)
+    copy_checkout(repo)
+    for name in (".jupyter_cache", ".variants", ".recomputed"):
+        if (ROOT / "_build" / name).is_dir():
+            shutil.copytree(ROOT / "_build" / name, repo / "_build" / name)
+    if (ROOT.parent / "shared").is_dir():
+        (repo.parent / "shared").symlink_to(ROOT.parent / "shared")
+    shutil.copytree(html_dir(), repo / "_build" / "html")
+    return repo
 
-    with tempfile.TemporaryDirectory(prefix="roofline-second-build-") as out:
-        cache = ROOT / "_build" / ".jupyter_cache"
-        if cache.is_dir():          # the first build's runs: only the rendering is built again
-            shutil.copytree(cache, Path(out, "_build", ".jupyter_cache"))
-        start = time.perf_counter()
-        run = subprocess.run([str(JUPYTER_BOOK), "build", str(ROOT), "--path-output", out,
-                              "--warningiserror", "--nitpick", "--keep-going", "--quiet"],
-                             cwd=ROOT, capture_output=True, text=True, timeout=900,
-                             env={**os.environ, "ROOFLINE_KEPT": str(Path(out, "_build", ".kept"))})   # (made again)
-        seconds = time.perf_counter() - start
-        output = run.stdout + run.stderr
-        assert run.returncode == 0, f"the second build failed:\n{output[-4000:]}"
-        print(f"\nsecond clean build (from the first build's execution cache): {seconds:.1f} s")
-        yield Path(out, "_build", "html"), Path(out, "_build", "jupyter_execute"), output, seconds
+
+@pytest.mark.parametrize("signal_name", ["SIGINT", "SIGKILL"])
+def test_a_build_stopped_midway_is_red_in_check_and_a_second_run_meanwhile_is_refused(interrupted_copy,
+                                                                                      signal_name):
+    import signal
+
+    repo = interrupted_copy
+    (repo / "_build" / "html.built").unlink(missing_ok=True)   # the copied pages are not this copy's build
+    shutil.rmtree(repo / "_build" / ".doctrees", ignore_errors=True)
+    first = start_book(repo)
+    try:
+        until(lambda: sphinx_started(repo), "the Sphinx build", first)
+        # held where it is (a stopped process still holds the lock), so that it cannot finish, however slow the
+        # machine is, before the second run has been refused and the signal comes
+        os.killpg(first.pid, signal.SIGSTOP)
+        second = make(repo, "book")   # one run at a time: the second stops at once, naming the first
+        said = second.stdout + second.stderr
+        assert second.returncode != 0 and "이미 실행 중: make book (pid" in said, said[-3000:]
+        assert "Traceback" not in said, said[-3000:]
+    finally:
+        os.killpg(first.pid, getattr(signal, signal_name))   # Ctrl-C, or a kill, of the whole run
+        with contextlib.suppress(ProcessLookupError):       # a Ctrl-C is delivered when the run goes on
+            os.killpg(first.pid, signal.SIGCONT)
+        first.communicate(timeout=600)
+    check = coursebook_check(repo)
+    assert check.returncode != 0 and site_lines(check), \
+        f"after a build stopped by {signal_name}, `make check` does not say the site is unfinished:\n{check.stderr[-3000:]}"
+    assert all("run `make book`" in line for line in site_lines(check)), check.stderr[-3000:]
+
+
+@pytest.fixture(scope="module")
+def second(interrupted_copy):
+    """`make book` of the copy (after the stopped builds above, when they ran; else the copied pages are marked as
+    not this copy's build): (html folder, jupyter_execute folder, printed output, seconds)."""
+    repo = interrupted_copy
+    (repo / "_build" / "html.built").unlink(missing_ok=True)
+    start = time.perf_counter()
+    run = make(repo, "book")
+    seconds = time.perf_counter() - start
+    output = run.stdout + run.stderr
+    assert run.returncode == 0, f"the second build failed:\n{output[-4000:]}"
+    print(f"\nsecond clean build (from the first build's execution cache): {seconds:.1f} s")
+    return repo / "_build" / "html", repo / "_build" / "jupyter_execute", output, seconds
+
+
+def test_the_next_make_book_repairs_an_interrupted_build(second, interrupted_copy):
+    repo = interrupted_copy
+    check = coursebook_check(repo)
+    assert not site_lines(check), f"`make book` after an interrupted build left the site stale:\n{check.stderr[-3000:]}"
+    again = make(repo, "book")   # and no loop: the check's fix, done, is not asked for again
+    assert again.returncode == 0 and "not built again" in again.stdout, again.stdout[-2000:]
 
 
 def files(root: Path) -> dict[str, Path]:
@@ -213,7 +317,7 @@ def test_two_clean_builds_give_the_same_files(second):
 
 def test_build_prints_only_what_a_person_needs(second):
     """No kernel transport warning ("Kernel is running over TCP without encryption", once per chapter),
-    no other warning or log line: only jupyter-book's banner."""
+    no other warning or log line: only the commands it runs and jupyter-book's banner."""
     _, _, output, _ = second
     assert "Kernel is running over TCP" not in output
     noise = [line for line in re.sub(r"\x1b\[[0-9;]*m", "", output).splitlines() if not BANNER.fullmatch(line)]
