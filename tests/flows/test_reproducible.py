@@ -53,9 +53,11 @@ MEASURED = {
                  # the row- versus column-order copy of one matrix, timed on the build machine
                  "stride-row-ms", "stride-col-ms", "stride-slowdown", "stride-reading"},
 }
-# lines a build may print: the commands `make book` runs (its own, then the site build it hands to coursebook) and
-# jupyter-book's own banner (where the book is); anything else is noise or a problem
+# lines a build may print: the commands `make book` runs (its own, then the site build it hands to coursebook; and
+# make's own "Entering directory" when it runs inside another make, as under `make test`) and jupyter-book's own banner
+# (where the book is); anything else is noise or a problem
 BANNER = re.compile(r"\s*(\S+/python -m coursebook book --build '.*'|rm -rf _build/html _build/\.doctrees && .*"
+                    r"|make\[\d+\]: (Entering|Leaving) directory '.*'"
                     r"|지난 실행 make book \(pid \d+, .*\)은\(는\) 끝나지 못하고 멈췄다: .*"   # (after a stopped one)
                     r"|Running Jupyter-Book v\S+|Source Folder: .*|Config Path: .*|Output Path: .*"
                     r"|Finished generating HTML for book\.|Your book's HTML pages are here:"
