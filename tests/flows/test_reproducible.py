@@ -33,7 +33,7 @@ import nbformat
 import pytest
 
 from browser_helpers import ROOT, html_dir, label_page
-from course_copies import copy_checkout, env_for, run_coursebook
+from course_copies import copy_caches, copy_checkout, env_for, run_coursebook
 from coursebook import editions
 from roofline.show.glue import shown_text
 
@@ -100,8 +100,6 @@ def start_book(repo: Path) -> subprocess.Popen:
 
 def until(condition, what: str, process: subprocess.Popen, limit_s: float = 900) -> None:
     """Wait for `condition()` (not a time assertion: the limit only keeps a broken run from hanging the suite)."""
-    import time
-
     deadline = time.monotonic() + limit_s
     while not condition():
         if process.poll() is not None:
@@ -120,14 +118,12 @@ def sphinx_started(repo: Path) -> bool:
 @pytest.fixture(scope="module")
 def interrupted_copy(tmp_path_factory) -> Path:
     """A clone of the checkout at its commit (the pages' date is the commit's) with the working tree's files, the
-    first build's execution cache, in-process runs and variants draws (not the build's kept steps: made again), and
-    the first build in _build/html (a working site, which a stopped build must not lose)."""
+    first build's caches (course_copies.copy_caches: execution, in-process runs, variants draws, bytecode; not the
+    build's kept steps), and the first build in _build/html (a working site, which a stopped build must not lose)."""
     repo = tmp_path_factory.mktemp("second-build") / "repo"
     subprocess.run(["git", "clone", "-q", "--no-checkout", str(ROOT), str(repo)], check=True, capture_output=True)
-    copy_checkout(repo)
-    for name in (".jupyter_cache", ".variants", ".recomputed"):
-        if (ROOT / "_build" / name).is_dir():
-            shutil.copytree(ROOT / "_build" / name, repo / "_build" / name)
+    copy_caches(copy_checkout(repo))
+    shutil.rmtree(repo / "_build" / ".kept", ignore_errors=True)   # (the build's kept steps: made again)
     if (ROOT.parent / "shared").is_dir():
         (repo.parent / "shared").symlink_to(ROOT.parent / "shared")
     shutil.copytree(html_dir(), repo / "_build" / "html")
