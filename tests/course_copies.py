@@ -77,6 +77,21 @@ def run_coursebook(repo: Path, *args: str, timeout: int = 600, env: dict[str, st
                           env={**env_for(repo), **(env or {})}, capture_output=True, text=True, timeout=timeout)
 
 
+def make_command(*targets: str) -> list[str]:
+    """`make TARGETS` as a copy runs it: with this checkout's .venv (VENV=…), its install stamp taken as up to date
+    (`-o`), so that `make` never reinstalls it."""
+    venv = Path(sys.prefix)
+    return ["make", f"VENV={venv}", "-o", str(venv / ".installed"), *targets]
+
+
+def run_make(repo: Path, *targets: str, timeout: int = 1200, env: dict[str, str] | None = None
+             ) -> subprocess.CompletedProcess:
+    """`make TARGETS` (make_command) in the copy `repo`, with this checkout's environment (env_for) and `env`'s
+    variables."""
+    return subprocess.run(make_command(*targets), cwd=repo, env={**env_for(repo), **(env or {})}, capture_output=True,
+                          text=True, timeout=timeout)
+
+
 def tree(folder: Path) -> dict[str, bytes]:
     """Every file under `folder` by its path and the sha256 of its content."""
     import hashlib

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import checkout_tree, copy_caches, copy_checkout, env_for, run_coursebook, tree
+from course_copies import checkout_tree, copy_caches, copy_checkout, env_for, run_coursebook, run_make, tree
 
 pytestmark = pytest.mark.heavy(120)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -46,11 +46,6 @@ SABOTAGE = {   # a code cell appended to the chapter, and what the error must sa
     "times-out": ("import time\ntime.sleep(10 * 60)", r"timed out|CellTimeoutError"),
     "kernel-killed": ("import os, signal\nos.kill(os.getpid(), signal.SIGKILL)", r"kernel died|DeadKernelError"),
 }
-
-
-def make(repo: Path, *targets: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), *targets], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=1200)
 
 
 def sphinx_only(repo: Path) -> subprocess.CompletedProcess:
@@ -126,7 +121,7 @@ def assert_failed_cleanly(run: subprocess.CompletedProcess, repo: Path, case: st
 def make_book_sabotaged(good_copy, tmp_path_factory):
     """`make book` of a copy in which three chapters fail, each its own way (they run side by side)."""
     repo = sabotaged(good_copy, tmp_path_factory.mktemp("sabotaged"), IN_ONE_BUILD)
-    return repo, make(repo, "book")
+    return repo, run_make(repo, "book")
 
 
 def named_apart(case: str, cases) -> tuple[str, tuple[str, ...]]:
@@ -179,7 +174,7 @@ def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(stud
     md.write_text(re.sub(r"^N = \d+", f"N = {typed}", source, count=1, flags=re.M), encoding="utf-8")
     try:
         before = checkout_tree(repo)
-        run = make(repo, "book")
+        run = run_make(repo, "book")
         said = run.stdout + run.stderr
         assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
         assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]

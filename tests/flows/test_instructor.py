@@ -45,7 +45,6 @@ import json
 import re
 import shutil
 import subprocess
-import sys
 import time
 from collections import Counter
 from fractions import Fraction
@@ -55,7 +54,7 @@ import nbformat
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import commit_all, copy_caches, env_for, instructor_checkout, next_term, run_coursebook
+from course_copies import commit_all, copy_caches, instructor_checkout, next_term, run_coursebook, run_make
 from coursebook import bookrun, editions
 from coursebook.__main__ import chapter_sources
 from roofline import params
@@ -67,7 +66,6 @@ from site_pages import page_text
 pytestmark = pytest.mark.heavy(170)   # rough seconds, for the order of the run (tests/conftest.py)
 
 ROOT = Path(__file__).resolve().parents[2]
-VENV = Path(sys.prefix)
 BOUND_WORDS = ("메모리 제한", "연산 제한", "HBM 대역폭", "연산 성능", "memory-bound", "compute-bound")
 
 
@@ -99,9 +97,7 @@ def test_instructor_changes_course_toml_and_refreshes(repo):
     after = run_coursebook(repo, "check", "--no-site")
     assert after.returncode == 0, after.stdout + after.stderr
     kernels = repo.parent / "kernels-editions.log"
-    make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "editions"], cwd=repo,
-                          env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
-                          timeout=1800)
+    make = run_make(repo, "editions", env={bookrun.KERNEL_LOG: str(kernels)}, timeout=1800)
     assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
     assert not kernels.exists() or not kernels.read_text(encoding="utf-8").split(), \
         f"make editions ran chapters the refresh had run: {kernels.read_text(encoding='utf-8')}"
@@ -159,9 +155,7 @@ def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False, li
 
     # 2. one command refreshes everything, executing each chapter once
     start = time.perf_counter()
-    make = subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "refresh"], cwd=repo,
-                          env={**env_for(repo), bookrun.KERNEL_LOG: str(kernels)}, capture_output=True, text=True,
-                          timeout=1800)
+    make = run_make(repo, "refresh", env={bookrun.KERNEL_LOG: str(kernels)}, timeout=1800)
     print(f"\nmake refresh after parameter change {name}: {time.perf_counter() - start:.1f} s (a figure, not a check)")
     assert make.returncode == 0, make.stdout[-3000:] + make.stderr[-3000:]
     started = Counter(kernels.read_text(encoding="utf-8").split()) if kernels.exists() else Counter()

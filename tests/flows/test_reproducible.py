@@ -25,7 +25,6 @@ import os
 import re
 import shutil
 import subprocess
-import sys
 import time
 from pathlib import Path
 
@@ -33,7 +32,7 @@ import nbformat
 import pytest
 
 from browser_helpers import ROOT, html_dir, label_page
-from course_copies import copy_caches, copy_checkout, env_for, run_coursebook
+from course_copies import copy_caches, copy_checkout, env_for, make_command, run_coursebook, run_make
 from coursebook import editions
 from roofline.show.glue import shown_text
 
@@ -68,14 +67,6 @@ BANNER = re.compile(r"\s*(\S+/python -m coursebook book --build '.*'|rm -rf _bui
 
 # ---- a build stopped midway, then the second build -------------------------------------------------------
 
-VENV = Path(sys.prefix)
-
-
-def make(repo: Path, *targets: str) -> subprocess.CompletedProcess:
-    return subprocess.run(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), *targets], cwd=repo,
-                          env=env_for(repo), capture_output=True, text=True, timeout=1200)
-
-
 def coursebook_check(repo: Path) -> subprocess.CompletedProcess:
     """`make check` of the copy without drawing the figures (tests/show/test_figures.py compares them)."""
     return run_coursebook(repo, "check", "--no-figures")
@@ -93,7 +84,7 @@ def start_book(repo: Path) -> subprocess.Popen:
     ignores SIGINT, and everything it starts would inherit that."""
     import signal
 
-    return subprocess.Popen(["make", f"VENV={VENV}", "-o", str(VENV / ".installed"), "book"], cwd=repo,
+    return subprocess.Popen(make_command("book"), cwd=repo,
                             env=env_for(repo), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
                             start_new_session=True, preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
 
@@ -144,7 +135,7 @@ def test_a_build_stopped_midway_is_red_in_check_and_a_second_run_meanwhile_is_re
         # held where it is (a stopped process still holds the lock), so that it cannot finish, however slow the
         # machine is, before the second run has been refused and the signal comes
         os.killpg(first.pid, signal.SIGSTOP)
-        second = make(repo, "book")   # one run at a time: the second stops at once, naming the first
+        second = run_make(repo, "book")   # one run at a time: the second stops at once, naming the first
         said = second.stdout + second.stderr
         assert second.returncode != 0 and "이미 실행 중: make book (pid" in said, said[-3000:]
         assert "Traceback" not in said, said[-3000:]
@@ -166,7 +157,7 @@ def second(interrupted_copy):
     repo = interrupted_copy
     (repo / "_build" / "html.built").unlink(missing_ok=True)
     start = time.perf_counter()
-    run = make(repo, "book")
+    run = run_make(repo, "book")
     seconds = time.perf_counter() - start
     output = run.stdout + run.stderr
     assert run.returncode == 0, f"the second build failed:\n{output[-4000:]}"
@@ -178,7 +169,7 @@ def test_the_next_make_book_repairs_an_interrupted_build(second, interrupted_cop
     repo = interrupted_copy
     check = coursebook_check(repo)
     assert not site_lines(check), f"`make book` after an interrupted build left the site stale:\n{check.stderr[-3000:]}"
-    again = make(repo, "book")   # and no loop: the check's fix, done, is not asked for again
+    again = run_make(repo, "book")   # and no loop: the check's fix, done, is not asked for again
     assert again.returncode == 0 and "not built again" in again.stdout, again.stdout[-2000:]
 
 
