@@ -53,7 +53,6 @@ def made(step: str, make: Callable[[], bytes], *inputs: bytes, folder: Path | No
     return out
 
 
-
 def font_cut(step: str, font: bytes, chars: str, flavor: str, all_features: bool = False, *inputs: bytes) -> bytes:
     """`subset_font(...)`, kept under `step` by the font's bytes, the characters, fontTools' version, the options and
     the caller's `inputs`."""

@@ -484,17 +484,24 @@ def read_page(app, doctree) -> None:
     """doctree-read, after every other handler (the doctree as Sphinx stores it): the page's `Page`, kept in the
     environment, so that `prepare` does not load every page's doctree again (a pickle read per page, about half of
     its time)."""
-    app.env.__dict__.setdefault("roofline_search_pages", {})[app.env.docname] = page_of(doctree)
+    kept_pages(app.env)[app.env.docname] = page_of(doctree)
+
+
+def kept_pages(env) -> dict[str, Page]:
+    """The pages `read_page` kept in the environment (an attribute of it, as `prepare`'s tables' digest is)."""
+    if not hasattr(env, "roofline_search_pages"):
+        env.roofline_search_pages = {}
+    return env.roofline_search_pages
 
 
 def forget_page(app, env, docname) -> None:
-    env.__dict__.get("roofline_search_pages", {}).pop(docname, None)
+    kept_pages(env).pop(docname, None)
 
 
 def merge_pages(app, env, docnames, other) -> None:
     """env-merge-info: the pages a parallel reader read."""
-    theirs = other.__dict__.get("roofline_search_pages", {})
-    env.__dict__.setdefault("roofline_search_pages", {}).update((d, theirs[d]) for d in docnames if d in theirs)
+    theirs = kept_pages(other)
+    kept_pages(env).update((d, theirs[d]) for d in docnames if d in theirs)
 
 
 def prepare(app, env):
@@ -505,7 +512,7 @@ def prepare(app, env):
     builder = app.builder
     if builder is None or builder.format != "html" or not getattr(builder, "search", False):
         return None
-    kept = env.__dict__.get("roofline_search_pages", {})
+    kept = kept_pages(env)
     pages = {}
     for docname in sorted(env.found_docs):
         if docname in kept:
