@@ -169,6 +169,25 @@ def test_reuse_figure_draws_rows_and_columns_as_strips(course):
         assert len({p.get_x() for p in column}) == 1 and len({p.get_y() for p in column}) == T  # vertical
 
 
+@pytest.mark.parametrize("N, T", [(32, 1), (32, 32), (12, 3)])
+def test_small_example_figures_keep_every_text_inside_at_the_ends_of_the_ranges(N, T):
+    """③'s two pictures at the sizes course.toml allows (week4.small_N up to params.MAX_SMALL_N, small_T any divisor):
+    drawn (a tile of 32×32 one-element tiles, 32 K steps: the first two, "⋮", the last; a 32×32 product grid
+    named at its first and last rows), and every text lies inside the figure (the margins are inches, not elements)."""
+    assert N <= rl.params.MAX_SMALL_N
+    for fig in (tiling_figures.draw_4x4(N, T, 4), tiling_figures.draw_reuse(T)):
+        canvas = FigureCanvasAgg(fig)
+        fig.draw_without_rendering()
+        renderer = canvas.get_renderer()
+        inside = fig.bbox.padded(1)
+        texts = [t for t in fig.findobj(lambda a: hasattr(a, "get_text")) if t.get_text() and t.get_visible()]
+        assert texts
+        for text in texts:
+            box = text.get_window_extent(renderer)
+            assert inside.contains(box.x0, box.y0) and inside.contains(box.x1, box.y1), \
+                f"{N}×{N}, T = {T}: {text.get_text()!r} leaves the figure"
+
+
 def _rgb(color):
     from matplotlib.colors import to_rgb
 

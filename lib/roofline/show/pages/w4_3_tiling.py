@@ -417,34 +417,64 @@ def tile_name(letter: str, row: int, column: int, tiles: int) -> str:
     return f"{letter}{row}{column}" if tiles <= 10 else f"{letter}{row},{column}"
 
 
-def _grid(ax, x0: float, y0: float, N: int, T: int, letter: str, highlight=None, color=IDLE, names=True):
-    """An N×N matrix of cells at (x0, y0) (top-left), T×T tiles outlined, one tile filled."""
+NAMED_SIDE = 4   # tiles a side up to which every tile of a grid is named (beyond, only the tile read in the step)
+SHOWN_STEPS = 4   # K steps up to which the 4x4 figure draws each (beyond: the first two, "⋮", the last)
+# the 4x4 figure's room in inches (its 8 inches less these hold the matrices): the step's name, the text of what it
+# reads, the gap between matrices, between steps, above for the title, the "⋮" row of the steps not drawn
+LEFT, RIGHT, GAP, ROW_PAD, TOP, ELLIPSIS = 1.15, 2.22, 0.51, 0.37, 0.70, 0.8
+NAMED_PRODUCTS = 8   # the reuse figure names each product a_i·b_j up to a tile side of 8 (beyond, a plain grid)
+# its room in inches: the rows' names, the strip-to-grid gap, the uses right of the rows, below, the title above
+REUSE_LEFT, REUSE_GAP, REUSE_RIGHT, REUSE_BOTTOM, REUSE_TOP = 0.56, 0.22, 1.43, 0.56, 0.9
+REUSE_MIN_WIDTH = 4.2
+
+
+def _segments(pairs) -> tuple[list, list]:
+    """Line segments ((x0, y0), (x1, y1)) as one polyline's x and y, broken by NaN: one artist for a whole grid, so
+    that a 32×32 grid draws in milliseconds (a Line2D per segment took minutes)."""
+    xs, ys = [], []
+    for (xa, ya), (xb, yb) in pairs:
+        xs += [xa, xb, float("nan")]
+        ys += [ya, yb, float("nan")]
+    return xs, ys
+
+
+def _grid(ax, x0: float, y0: float, N: int, T: int, letter: str, above: float, tile_pt: float, highlight=None,
+          color=IDLE):
+    """An N×N matrix of cells at (x0, y0) (top-left), T×T tiles outlined, one tile filled and named (every tile is
+    named when there are at most NAMED_SIDE a side); its letter `above` it (data units); `tile_pt`, a tile's side in
+    points, thins the outlines of tiles too small for the usual 1.6 pt."""
     from matplotlib.patches import Rectangle
 
     n = N // T
+    ax.add_patch(Rectangle((x0, y0 - N), N, N, facecolor="white", edgecolor="none"))
+    if highlight is not None:
+        r, c = highlight
+        ax.add_patch(Rectangle((x0 + c * T, y0 - (r + 1) * T), T, T, facecolor=color, edgecolor="none"))
+    inner = [i for i in range(1, N) if i % T]   # element grid, under the tile outlines and the labels
+    if inner:
+        ax.plot(*_segments([((x0 + i, y0), (x0 + i, y0 - N)) for i in inner]
+                           + [((x0, y0 - i), (x0 + N, y0 - i)) for i in inner]), color="#cccccc", lw=0.6, zorder=1.5)
+    edges = range(0, N + 1, T)
+    ax.plot(*_segments([((x0 + i, y0), (x0 + i, y0 - N)) for i in edges]
+                       + [((x0, y0 - i), (x0 + N, y0 - i)) for i in edges]), color=EDGE, lw=min(1.6, tile_pt / 4),
+            zorder=1.6)
     for r in range(n):
         for c in range(n):
             filled = highlight == (r, c)
-            ax.add_patch(Rectangle((x0 + c * T, y0 - (r + 1) * T), T, T, facecolor=color if filled else "white",
-                                   edgecolor=EDGE, lw=1.6))
-            if names:            # above the element grid (zorder), on an opaque box: no line runs through a label
+            if n <= NAMED_SIDE or filled:   # above the grids (zorder), on an opaque box: no line runs through it
                 ax.text(x0 + c * T + T / 2, y0 - r * T - T / 2, tile_name(letter, r, c, n), ha="center",
                         va="center", fontsize=12, fontweight="bold" if filled else "normal",
                         color="black" if filled else "#777777", zorder=4,
                         bbox={"boxstyle": "square,pad=0.3", "fc": color if filled else "white", "ec": "none"})
-    for i in range(1, N):       # element grid, under the labels
-        if i % T:
-            ax.plot([x0 + i, x0 + i], [y0, y0 - N], color="#cccccc", lw=0.6, zorder=1.5)
-            ax.plot([x0, x0 + N], [y0 - i, y0 - i], color="#cccccc", lw=0.6, zorder=1.5)
-    ax.text(x0 + N / 2, y0 + 0.35, letter, ha="center", va="bottom", fontsize=13)
+    ax.text(x0 + N / 2, y0 + above, letter, ha="center", va="bottom", fontsize=13)
 
 
-def _arrow(ax, x0, y, x1, text=None):
+def _arrow(ax, x0, y, x1, text=None, above: float = 0):
     from matplotlib.patches import FancyArrowPatch
 
     ax.add_patch(FancyArrowPatch((x0, y), (x1, y), arrowstyle="-|>", mutation_scale=14, color=EDGE, lw=1.4))
     if text:
-        ax.text((x0 + x1) / 2, y + 0.25, text, ha="center", va="bottom", fontsize=11, color=EDGE)
+        ax.text((x0 + x1) / 2, y + above, text, ha="center", va="bottom", fontsize=11, color=EDGE)
 
 
 @styled
@@ -455,43 +485,64 @@ def draw_4x4(N: int, T: int, s: int):
     w = walk.tiled(N, T, s, s)
     n = N // T
     steps = w.tile_steps((0, 0))
-    gap = 2.2
-    width = 3 * N + 2 * gap + T + gap + 9.5
-    row_h = N + 1.6
-    x_lo, y_top = -4.2, 3.0
-    y_lo = -len(steps) * row_h - N - 0.4
+    # the margins and gaps in inches, the matrices in what is left of the 8 inches: the labels keep their room at
+    # any small_N (at 4 an element is about a quarter inch)
+    unit = (8 - LEFT - RIGHT - 3 * GAP) / (3 * N + T)   # inches per element
+
+    def d(inches: float) -> float:   # inches → data units
+        return inches / unit
+
+    shown = list(enumerate(steps)) if n <= SHOWN_STEPS else [(0, steps[0]), (1, steps[1]), None, (n - 1, steps[-1])]
+    elided = steps[2:-1] if n > SHOWN_STEPS else []
+    gap, row_h = d(GAP), N + d(ROW_PAD)
+    heights = [row_h if item else d(ELLIPSIS) for item in shown]
+    width = 3 * N + 2 * gap + T + gap + d(RIGHT)
+    x_lo, y_top = -d(LEFT), d(TOP)
+    y_lo = -sum(heights) - N - d(0.09)
     fig, ax = _fitted_axes(x_lo, width, y_lo, y_top, inches=8)
     xA, xB = 0, N + gap
     xacc = 2 * N + 2 * gap
     xtext = xacc + T + gap
-    for number, step in enumerate(steps):
-        y = -number * row_h
+    y = 0
+    for item, height in zip(shown, heights):
+        if item is None:   # the K steps between: each reads one A and one B tile as the ones drawn do
+            middle = y + (d(ROW_PAD) - height + d(0.26)) / 2   # between the grids above and the letters below
+            for x in (xA + N / 2, xB + N / 2):
+                ax.text(x, middle, "⋮", ha="center", va="center", fontsize=16)
+            ax.text(-d(0.09), middle, f"K 단계 3…{n - 1}", ha="right", va="center", fontsize=12)
+            ax.text(xtext, middle, f"K 단계 {len(elided)}개 더 (같은 방식)\n"
+                    f"DRAM에서 읽기 {fmt.integer(sum(st.loads for st in elided) * s)} B", ha="left", va="center",
+                    fontsize=12)
+            y -= height
+            continue
+        number, step = item
         k_from, k_to = step.k * T, step.k * T + T - 1
-        ax.text(-0.4, y - N / 2, f"K 단계 {number + 1}\n(k = {k_from}…{k_to})", ha="right", va="center", fontsize=12)
-        _grid(ax, xA, y, N, T, "A", step.A, A_COLOR)
+        ks = f"k = {k_from}" if T == 1 else f"k = {k_from}…{k_to}"
+        ax.text(-d(0.09), y - N / 2, f"K 단계 {number + 1}\n({ks})", ha="right", va="center", fontsize=12)
+        _grid(ax, xA, y, N, T, "A", d(0.08), T * unit * 72, step.A, A_COLOR)
         ax.text(N + gap / 2, y - N / 2, "@", ha="center", va="center", fontsize=16)
-        _grid(ax, xB, y, N, T, "B", step.B, B_COLOR)
-        _arrow(ax, 2 * N + gap + 0.3, y - N / 2, xacc - 0.3)
+        _grid(ax, xB, y, N, T, "B", d(0.08), T * unit * 72, step.B, B_COLOR)
+        _arrow(ax, 2 * N + gap + d(0.07), y - N / 2, xacc - d(0.07))
         ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
-        ax.text(xacc + T / 2, y - (N - T) / 2 + 0.35, "acc (온칩)", ha="center", va="bottom", fontsize=12)
+        ax.text(xacc + T / 2, y - (N - T) / 2 + d(0.08), "acc (온칩)", ha="center", va="bottom", fontsize=12)
         a, b = tile_name("A", *step.A, n), tile_name("B", *step.B, n)
         update = f"acc = 0 + {a} @ {b}" if number == 0 else f"acc += {a} @ {b}"
-        ax.text(xtext, y - N / 2 + 1.0, update, ha="left", va="center", fontsize=12, family="DejaVu Sans Mono")
-        ax.text(xtext, y - N / 2 - 0.5,
+        ax.text(xtext, y - N / 2 + d(0.23), update, ha="left", va="center", fontsize=12, family="DejaVu Sans Mono")
+        ax.text(xtext, y - N / 2 - d(0.12),
                 f"DRAM에서 읽기: {a}, {b}\n{fmt.integer(step.loads)}원소 × {s} B = {fmt.integer(step.loads * s)} B",
                 ha="left", va="center", fontsize=12)
-    y = -len(steps) * row_h
+        y -= height
     c_name = tile_name("C", 0, 0, n)
-    _grid(ax, xA, y, N, T, "C", (0, 0), ACC_COLOR)
+    _grid(ax, xA, y, N, T, "C", d(0.08), T * unit * 72, (0, 0), ACC_COLOR)
     ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
-    ax.text(xacc + T / 2, y - (N - T) / 2 + 0.35, "acc (온칩)", ha="center", va="bottom", fontsize=12)
-    _arrow(ax, xacc - 0.3, y - N / 2, N + 0.4, "마지막에 한 번 쓰기")
+    ax.text(xacc + T / 2, y - (N - T) / 2 + d(0.08), "acc (온칩)", ha="center", va="bottom", fontsize=12)
+    _arrow(ax, xacc - d(0.07), y - N / 2, N + d(0.09), "마지막에 한 번 쓰기", d(0.06))
     ax.text(xtext, y - N / 2,
-            f"DRAM에 {c_name} 쓰기: {fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
+            f"DRAM에 {c_name} 쓰기:\n{fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
             f"중간 합은 끝까지 칩 안에 둔다", ha="left", va="center", fontsize=12)
     total = sum(st.loads for st in steps) * s
-    ax.text((x_lo + width) / 2, y_top - 0.3, f"{ex.shape(N)} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 K 단계 "
-            f"(읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", ha="center", va="top", fontsize=13)
+    ax.text((x_lo + width) / 2, y_top - d(0.07), f"{ex.shape(N)} 행렬곱, {T}×{T} 출력 타일: {c_name}을 만드는 {len(steps)}개 "
+            f"K 단계 (읽기 {fmt.integer(total)} B, 쓰기 {fmt.integer(T * T * s)} B)", ha="center", va="top", fontsize=13)
     return fig
 
 
@@ -518,30 +569,49 @@ def draw_reuse(T: int):
     w = walk.tiled(T, T)
     step = w.steps[0]
     uses = (step.flops // 2) // (step.loads // 2)     # multiplies per loaded element = T
-    cell, e, gap = 1.5, 0.45, 0.35                    # product cell, one element of a strip, strip-to-grid gap
+    cell, e = 1.5, 0.45                               # product cell, one element of a strip (data units)
     strip = T * e
-    x_lo, x_hi = -gap - strip - 0.9, T * cell + 2.3
-    y_lo, y_top = -T * cell - 0.9, gap + strip + 1.45
-    fig, ax = _fitted_axes(x_lo, x_hi, y_lo, y_top, inches=min(9.5, 0.62 * (x_hi - x_lo)))
+    # 0.62 inch a unit, as wide as 9.5 inches allow; the margins and the strip-to-grid gap in inches, so that the
+    # names and the title keep their room at any tile side
+    unit = min(0.62, (9.5 - REUSE_LEFT - REUSE_GAP - REUSE_RIGHT) / (strip + T * cell))
+
+    def d(inches: float) -> float:   # inches → data units
+        return inches / unit
+
+    gap = d(REUSE_GAP)
+    x_lo, x_hi = -gap - strip - d(REUSE_LEFT), T * cell + d(REUSE_RIGHT)
+    wider = max(0.0, d(REUSE_MIN_WIDTH) - (x_hi - x_lo)) / 2   # a small tile: as wide as its title
+    x_lo, x_hi = x_lo - wider, x_hi + wider
+    y_lo, y_top = -T * cell - d(REUSE_BOTTOM), gap + strip + d(REUSE_TOP)
+    fig, ax = _fitted_axes(x_lo, x_hi, y_lo, y_top, inches=unit * (x_hi - x_lo))
+    named = range(T) if T <= NAMED_PRODUCTS else (0, T - 1)   # beyond, the first and the last row and column
     for j in range(T):         # column b_j of the B tile: a vertical strip of T elements above column j
         x = j * cell + (cell - e) / 2
         for k in range(T):
             ax.add_patch(Rectangle((x, gap + strip - (k + 1) * e), e, e, facecolor=B_COLOR, edgecolor=EDGE, lw=1))
-        ax.text(x + e / 2, gap + strip + 0.08, f"$b_{{{j}}}$", ha="center", va="bottom", fontsize=12)
+        if j in named:
+            ax.text(x + e / 2, gap + strip + d(0.05), f"$b_{{{j}}}$", ha="center", va="bottom", fontsize=12)
     for i in range(T):         # row a_i of the A tile: a horizontal strip of T elements left of row i
         y = -(i + 1) * cell + (cell - e) / 2
         for k in range(T):
             ax.add_patch(Rectangle((-gap - strip + k * e, y), e, e, facecolor=A_COLOR, edgecolor=EDGE, lw=1))
-        ax.text(-gap - strip - 0.1, y + e / 2, f"$a_{{{i}}}$", ha="right", va="center", fontsize=12)
-        for j in range(T):
+        if i in named:
+            ax.text(-gap - strip - d(0.06), y + e / 2, f"$a_{{{i}}}$", ha="right", va="center", fontsize=12)
+            ax.text(T * cell + d(0.12), -(i + 0.5) * cell, f"$a_{{{i}}}$: {uses}번 사용", ha="left", va="center",
+                    fontsize=10)
+        for j in range(T) if T <= NAMED_PRODUCTS else ():
             ax.add_patch(Rectangle((j * cell, -(i + 1) * cell), cell, cell, facecolor="white", edgecolor=EDGE))
             ax.text(j * cell + cell / 2, -(i + 0.5) * cell, f"$a_{{{i}}} \\cdot b_{{{j}}}$", ha="center",
                     va="center", fontsize=11)
-        ax.text(T * cell + 0.2, -(i + 0.5) * cell, f"$a_{{{i}}}$: {uses}번 사용", ha="left", va="center", fontsize=10)
-    for j in range(T):
-        ax.text(j * cell + cell / 2, -T * cell - 0.25, f"$b_{{{j}}}$: {uses}번 사용", ha="center", va="top",
+    if T > NAMED_PRODUCTS:     # the T×T products as one grid (a name in each would not fit)
+        ax.add_patch(Rectangle((0, -T * cell), T * cell, T * cell, facecolor="white", edgecolor="none"))
+        lines = [i * cell for i in range(T + 1)]
+        ax.plot(*_segments([((x, 0), (x, -T * cell)) for x in lines] + [((0, -y), (T * cell, -y)) for y in lines]),
+                color=EDGE, lw=0.8)
+    for j in named:
+        ax.text(j * cell + cell / 2, -T * cell - d(0.155), f"$b_{{{j}}}$: {uses}번 사용", ha="center", va="top",
                 fontsize=10)
-    ax.text((x_lo + x_hi) / 2, y_top - 0.1, f"K 단계 하나 ({T}×{T} 타일): A 조각의 행 $a_i$와 B 조각의 열 $b_j$\n"
+    ax.text((x_lo + x_hi) / 2, y_top - d(0.06), f"K 단계 하나 ({T}×{T} 타일): A 조각의 행 $a_i$와 B 조각의 열 $b_j$\n"
             f"둘 다 원소 {T}개인 벡터", ha="center", va="top", fontsize=11)
     return fig
 
