@@ -15,6 +15,8 @@ its value, so each record says one step and links the steps it rests on. Values 
 """
 from __future__ import annotations
 
+import functools
+import operator
 from fractions import Fraction
 
 # how tightly a formula binds; QUOTIENT is "F / Q_T" between two named quantities: written with spaces, so it is
@@ -26,7 +28,7 @@ SUPERSCRIPT = str.maketrans("0123456789", "⁰¹²³⁴⁵⁶⁷⁸⁹")
 def exact_text(value) -> str:
     """An exact value as a formula writes it: 4096 → "4,096", Fraction(1, 12) → "1/12" (thousands separators)."""
     if type(value) is not int:   # (an int as it is: most values are, and a Fraction made of one costs a gcd)
-        value = Fraction(value)
+        value = value if type(value) is Fraction else Fraction(value)
         if value.denominator != 1:
             return f"{value.numerator:,}/{value.denominator:,}"
         value = value.numerator
@@ -68,51 +70,58 @@ class Term:
         n = f"({self.numbers})" if numbers_loose else self.numbers
         return f, n
 
-    def _binary(self, other, op: str, level: int, value, swap: bool = False) -> "Term":
+    def _binary(self, other, op: str, level: int, compute, swap: bool = False) -> "Term":
+        """`self op other` (`other op self` when `swap`): its value is `compute(left value, right value)`."""
         a, b = (Term.of(other), self) if swap else (self, Term.of(other))
         af, an = a._wrap(level)
-        bf, bn = b._wrap(level, right=op.strip() in ("−", "/"))
+        bf, bn = b._wrap(level, right=op in (" − ", "/", " / "))
         if level == SUM:
             af, an = a.formula, a.numbers   # a sum on the left needs no parentheses
-        return Term(value, f"{af}{op}{bf}", f"{an}{op}{bn}", level, _merge(a.inputs, b.inputs))
+        return Term(compute(a.value, b.value), f"{af}{op}{bf}", f"{an}{op}{bn}", level, _merge(a.inputs, b.inputs))
 
     def __add__(self, other):
-        return self._binary(other, " + ", SUM, self.value + Term.of(other).value)
+        return self._binary(other, " + ", SUM, operator.add)
 
     def __radd__(self, other):
-        return self._binary(other, " + ", SUM, Term.of(other).value + self.value, swap=True)
+        return self._binary(other, " + ", SUM, operator.add, swap=True)
 
     def __sub__(self, other):
-        return self._binary(other, " − ", SUM, self.value - Term.of(other).value)
+        return self._binary(other, " − ", SUM, operator.sub)
 
     def __rsub__(self, other):
-        return self._binary(other, " − ", SUM, Term.of(other).value - self.value, swap=True)
+        return self._binary(other, " − ", SUM, operator.sub, swap=True)
 
     def __mul__(self, other):
-        return self._binary(other, "·", PRODUCT, self.value * Term.of(other).value)
+        return self._binary(other, "·", PRODUCT, operator.mul)
 
     def __rmul__(self, other):
-        return self._binary(other, "·", PRODUCT, Term.of(other).value * self.value, swap=True)
+        return self._binary(other, "·", PRODUCT, operator.mul, swap=True)
 
     def __truediv__(self, other):
         slash = _slash(self, other)
-        return self._binary(other, slash, _level(slash), Fraction(self.value) / Term.of(other).value)
+        return self._binary(other, slash, _level(slash), _divide)
 
     def __rtruediv__(self, other):
         slash = _slash(other, self)
-        return self._binary(other, slash, _level(slash), Fraction(Term.of(other).value) / self.value, swap=True)
+        return self._binary(other, slash, _level(slash), _divide, swap=True)
 
     def __pow__(self, k: int):
         if not isinstance(k, int) or k < 2:
             raise ValueError(f"a power in a formula is a whole number ≥ 2, got {k!r}")
         f, n = self._wrap(ATOM)
         sup = str(k).translate(SUPERSCRIPT)
-        return Term(Fraction(self.value) ** k, f + sup, n + sup, POWER, self.inputs)
+        return Term(self.value ** k, f + sup, n + sup, POWER, self.inputs)   # (int or Fraction: exact either way)
 
     def __repr__(self):
         return f"Term({self.formula} = {self.numbers} = {self.value})"
 
 
+def _divide(x, y):
+    """x / y, exact: a Fraction (two ints make it at once; Fraction's operators are for the other cases)."""
+    return Fraction(x, y) if type(x) is int and type(y) is int else Fraction(x) / y
+
+
+@functools.lru_cache(maxsize=4096)   # (asked of the same symbols over and over: "F/L", "I*", "max(F/P, Q/BW)")
 def bare_slash(text: str) -> bool:
     """Whether `text` has a "/" outside every bracket ("F/L" yes; "max(F/P, Q/BW)", "⌈N/T⌉", "t·(N_큰/N)³" no)."""
     depth = 0
@@ -133,6 +142,11 @@ def _level(slash: str) -> int:
 
 
 def _merge(*groups) -> tuple:
+    """The inputs of several terms, each once, in order of first use."""
+    if len(groups) == 2 and not groups[1]:   # (most operands of a step are a constant or one term's inputs)
+        return groups[0]
+    if len(groups) == 2 and not groups[0]:
+        return groups[1]
     seen, out = set(), []
     for group in groups:
         for item in group:
