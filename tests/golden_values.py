@@ -208,7 +208,8 @@ def text(values: dict) -> str:
 
 
 def load(stem: str) -> dict:
-    return yaml.safe_load(path_of(stem).read_text(encoding="utf-8"))
+    # libyaml's parser when PyYAML has it (its wheels do): the same values, ten times faster than the pure-Python one
+    return yaml.load(path_of(stem).read_text(encoding="utf-8"), Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 def main(argv: list[str]) -> int:
