@@ -56,6 +56,8 @@ function flushHash() {
 
 // leaving the page (or its tab) before the pause: the address still gets the last values (back, bookmarks)
 window.addEventListener("pagehide", flushHash);
+// an address the reader went to (a link on the page, one pasted): it wins over values still waiting to be written
+window.addEventListener("hashchange", () => { clearTimeout(hashTimer); hashTimer = null; pendingHash.clear(); });
 document.addEventListener("visibilitychange", () => { if (document.visibilityState === "hidden") flushHash(); });
 
 const PAGE = pageName();
