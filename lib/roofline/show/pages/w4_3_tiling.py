@@ -428,11 +428,13 @@ REUSE_LEFT, REUSE_GAP, REUSE_RIGHT, REUSE_BOTTOM, REUSE_TOP = 0.56, 0.22, 1.43, 
 REUSE_MIN_WIDTH = 4.2
 
 
-def _segments(pairs) -> tuple[list, list]:
-    """Line segments ((x0, y0), (x1, y1)) as one polyline's x and y, broken by NaN: one artist for a whole grid, so
-    that a 32×32 grid draws in milliseconds (a Line2D per segment took minutes)."""
+def _grid_path(x0: float, y0: float, size: float, at) -> tuple[list, list]:
+    """The lines of a size×size square whose top-left is (x0, y0), a vertical and a horizontal one at each offset in
+    `at`, as one polyline's x and y broken by NaN: one artist for a whole grid, so that a 32×32 grid draws in
+    milliseconds (a Line2D per line took minutes)."""
     xs, ys = [], []
-    for (xa, ya), (xb, yb) in pairs:
+    for (xa, ya), (xb, yb) in ([((x0 + i, y0), (x0 + i, y0 - size)) for i in at]
+                               + [((x0, y0 - i), (x0 + size, y0 - i)) for i in at]):
         xs += [xa, xb, float("nan")]
         ys += [ya, yb, float("nan")]
     return xs, ys
@@ -452,12 +454,8 @@ def _grid(ax, x0: float, y0: float, N: int, T: int, letter: str, above: float, t
         ax.add_patch(Rectangle((x0 + c * T, y0 - (r + 1) * T), T, T, facecolor=color, edgecolor="none"))
     inner = [i for i in range(1, N) if i % T]   # element grid, under the tile outlines and the labels
     if inner:
-        ax.plot(*_segments([((x0 + i, y0), (x0 + i, y0 - N)) for i in inner]
-                           + [((x0, y0 - i), (x0 + N, y0 - i)) for i in inner]), color="#cccccc", lw=0.6, zorder=1.5)
-    edges = range(0, N + 1, T)
-    ax.plot(*_segments([((x0 + i, y0), (x0 + i, y0 - N)) for i in edges]
-                       + [((x0, y0 - i), (x0 + N, y0 - i)) for i in edges]), color=EDGE, lw=min(1.6, tile_pt / 4),
-            zorder=1.6)
+        ax.plot(*_grid_path(x0, y0, N, inner), color="#cccccc", lw=0.6, zorder=1.5)
+    ax.plot(*_grid_path(x0, y0, N, range(0, N + 1, T)), color=EDGE, lw=min(1.6, tile_pt / 4), zorder=1.6)
     for r in range(n):
         for c in range(n):
             filled = highlight == (r, c)
@@ -605,9 +603,7 @@ def draw_reuse(T: int):
                     va="center", fontsize=11)
     if T > NAMED_PRODUCTS:     # the T×T products as one grid (a name in each would not fit)
         ax.add_patch(Rectangle((0, -T * cell), T * cell, T * cell, facecolor="white", edgecolor="none"))
-        lines = [i * cell for i in range(T + 1)]
-        ax.plot(*_segments([((x, 0), (x, -T * cell)) for x in lines] + [((0, -y), (T * cell, -y)) for y in lines]),
-                color=EDGE, lw=0.8)
+        ax.plot(*_grid_path(0, 0, T * cell, [i * cell for i in range(T + 1)]), color=EDGE, lw=0.8)
     for j in named:
         ax.text(j * cell + cell / 2, -T * cell - d(0.155), f"$b_{{{j}}}$: {uses}번 사용", ha="center", va="top",
                 fontsize=10)
