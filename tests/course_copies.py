@@ -77,6 +77,11 @@ def run_coursebook(repo: Path, *args: str, timeout: int = 600, env: dict[str, st
                           env={**env_for(repo), **(env or {})}, capture_output=True, text=True, timeout=timeout)
 
 
+def check_copy(repo: Path) -> subprocess.CompletedProcess:
+    """`make check` of the copy `repo` without drawing the figures (tests/show/test_figures.py compares them)."""
+    return run_coursebook(repo, "check", "--no-figures")
+
+
 def make_command(*targets: str) -> list[str]:
     """`make TARGETS` as a copy runs it: with this checkout's .venv (VENV=…), its install stamp taken as up to date
     (`-o`), so that `make` never reinstalls it."""

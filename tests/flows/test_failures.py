@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import checkout_tree, copy_caches, copy_checkout, env_for, run_coursebook, run_make, tree
+from course_copies import check_copy, checkout_tree, copy_caches, copy_checkout, env_for, run_make, tree
 
 pytestmark = pytest.mark.heavy(120)   # rough seconds, for the order of the run (tests/conftest.py)
 
@@ -149,11 +149,6 @@ def test_a_chapter_missing_from_the_cache_fails_the_sphinx_build_too(sphinx_sabo
     assert_failed_cleanly(run, repo, case, *named_apart(case, SPHINX_ALONE))
 
 
-def coursebook_check(repo: Path) -> subprocess.CompletedProcess:
-    """`make check` of the copy without drawing the figures (tests/show/test_figures.py compares them)."""
-    return run_coursebook(repo, "check", "--no-figures")
-
-
 # ---------------------------------------------------------------- fuzz-2: nothing half-written, the site kept
 
 @pytest.fixture(scope="module")
@@ -179,7 +174,7 @@ def test_a_student_s_md_cell_stops_make_book_in_one_line_and_keeps_the_site(stud
         assert f"Error {code}" in said and "Traceback" not in said, said[-3000:]
         assert any(line.startswith("chapters/w4_1_intensity.md: ") for line in run.stderr.splitlines()), said[-3000:]
         assert checkout_tree(repo) == before
-        check = coursebook_check(repo)
+        check = check_copy(repo)
         assert check.returncode in (1, 2) and "Traceback" not in check.stderr, check.stderr[-3000:]
     finally:
         md.write_text(source, encoding="utf-8")

@@ -32,7 +32,7 @@ import nbformat
 import pytest
 
 from browser_helpers import ROOT, html_dir, label_page
-from course_copies import copy_caches, copy_checkout, env_for, make_command, run_coursebook, run_make
+from course_copies import check_copy, copy_caches, copy_checkout, env_for, make_command, run_make
 from coursebook import editions
 from roofline.show.glue import shown_text
 
@@ -66,11 +66,6 @@ BANNER = re.compile(r"\s*(\S+/python -m coursebook book --build '.*'|rm -rf _bui
 
 
 # ---- a build stopped midway, then the second build -------------------------------------------------------
-
-def coursebook_check(repo: Path) -> subprocess.CompletedProcess:
-    """`make check` of the copy without drawing the figures (tests/show/test_figures.py compares them)."""
-    return run_coursebook(repo, "check", "--no-figures")
-
 
 def site_lines(run: subprocess.CompletedProcess) -> list[str]:
     """What the check says of the built site (the editions may be stale for other reasons while a branch is
@@ -144,7 +139,7 @@ def test_a_build_stopped_midway_is_red_in_check_and_a_second_run_meanwhile_is_re
         with contextlib.suppress(ProcessLookupError):       # a Ctrl-C is delivered when the run goes on
             os.killpg(first.pid, signal.SIGCONT)
         first.communicate(timeout=600)
-    check = coursebook_check(repo)
+    check = check_copy(repo)
     assert check.returncode != 0 and site_lines(check), \
         f"after a build stopped by {signal_name}, `make check` does not say the site is unfinished:\n{check.stderr[-3000:]}"
     assert all("run `make book`" in line for line in site_lines(check)), check.stderr[-3000:]
@@ -167,7 +162,7 @@ def second(interrupted_copy):
 
 def test_the_next_make_book_repairs_an_interrupted_build(second, interrupted_copy):
     repo = interrupted_copy
-    check = coursebook_check(repo)
+    check = check_copy(repo)
     assert not site_lines(check), f"`make book` after an interrupted build left the site stale:\n{check.stderr[-3000:]}"
     again = run_make(repo, "book")   # and no loop: the check's fix, done, is not asked for again
     assert again.returncode == 0 and "not built again" in again.stdout, again.stdout[-2000:]
