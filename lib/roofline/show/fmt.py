@@ -70,19 +70,36 @@ def _exact(x) -> Fraction:
     return Fraction(x)
 
 
+def _ratio(x) -> tuple[int, int]:
+    """x as numerator and denominator (the denominator > 0), exactly; an int or a Fraction as it is."""
+    if type(x) is int:
+        return x, 1
+    if not isinstance(x, Fraction):
+        x = _exact(x)
+    return x.numerator, x.denominator
+
+
+def _magnitude(p: int, q: int, scale: int) -> int:
+    """⌊|p/q|·scale + 1/2⌋ in integers: |p/q| rounded half up to 1/scale, counted in units of 1/scale."""
+    return (2 * abs(p) * scale + q) // (2 * q)
+
+
 def rounded(x, digits: int) -> Fraction:
     """x rounded half away from zero to `digits` decimals, exactly."""
-    x = _exact(x)
+    p, q = _ratio(x)
     scale = 10**digits
-    magnitude = math.floor(abs(x) * scale + Fraction(1, 2))
-    return Fraction(magnitude if x >= 0 else -magnitude, scale)
+    magnitude = _magnitude(p, q, scale)
+    return Fraction(magnitude if p >= 0 else -magnitude, scale)
 
 
 def decimal(x, digits: int = 6, grouping: bool = False) -> str:
-    """Fixed decimals: decimal(Fraction(2, 9), 4) → "0.2222"."""
-    r = rounded(x, digits)
-    sign = "-" if r < 0 else ""
-    whole, part = divmod(abs(r.numerator) * 10**digits // r.denominator, 10**digits)
+    """Fixed decimals: decimal(Fraction(2, 9), 4) → "0.2222". (Integer arithmetic only: every number on a page and
+    in a derivation passes here.)"""
+    p, q = _ratio(x)
+    scale = 10**digits
+    magnitude = _magnitude(p, q, scale)
+    sign = "-" if p < 0 and magnitude else ""
+    whole, part = divmod(magnitude, scale)
     head = f"{whole:,}" if grouping else str(whole)
     return sign + head + (f".{part:0{digits}d}" if digits else "")
 
