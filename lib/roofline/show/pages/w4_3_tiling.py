@@ -501,6 +501,12 @@ def draw_4x4(N: int, T: int, s: int):
     xA, xB = 0, N + gap
     xacc = 2 * N + 2 * gap
     xtext = xacc + T + gap
+    above, tile_pt = d(0.08), T * unit * 72   # a matrix's letter above it; a tile's side in points
+
+    def acc_tile(y: float) -> None:   # the accumulator tile, on chip, level with the middle of the row at y
+        ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
+        ax.text(xacc + T / 2, y - (N - T) / 2 + above, "acc (온칩)", ha="center", va="bottom", fontsize=12)
+
     y = 0
     for item, height in zip(shown, heights):
         if item is None:   # the K steps between: each reads one A and one B tile as the ones drawn do
@@ -517,12 +523,11 @@ def draw_4x4(N: int, T: int, s: int):
         k_from, k_to = step.k * T, step.k * T + T - 1
         ks = f"k = {k_from}" if T == 1 else f"k = {k_from}…{k_to}"
         ax.text(-d(0.09), y - N / 2, f"K 단계 {number + 1}\n({ks})", ha="right", va="center", fontsize=12)
-        _grid(ax, xA, y, N, T, "A", d(0.08), T * unit * 72, step.A, A_COLOR)
+        _grid(ax, xA, y, N, T, "A", above, tile_pt, step.A, A_COLOR)
         ax.text(N + gap / 2, y - N / 2, "@", ha="center", va="center", fontsize=16)
-        _grid(ax, xB, y, N, T, "B", d(0.08), T * unit * 72, step.B, B_COLOR)
+        _grid(ax, xB, y, N, T, "B", above, tile_pt, step.B, B_COLOR)
         _arrow(ax, 2 * N + gap + d(0.07), y - N / 2, xacc - d(0.07))
-        ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
-        ax.text(xacc + T / 2, y - (N - T) / 2 + d(0.08), "acc (온칩)", ha="center", va="bottom", fontsize=12)
+        acc_tile(y)
         a, b = tile_name("A", *step.A, n), tile_name("B", *step.B, n)
         update = f"acc = 0 + {a} @ {b}" if number == 0 else f"acc += {a} @ {b}"
         ax.text(xtext, y - N / 2 + d(0.23), update, ha="left", va="center", fontsize=12, family="DejaVu Sans Mono")
@@ -531,9 +536,8 @@ def draw_4x4(N: int, T: int, s: int):
                 ha="left", va="center", fontsize=12)
         y -= height
     c_name = tile_name("C", 0, 0, n)
-    _grid(ax, xA, y, N, T, "C", d(0.08), T * unit * 72, (0, 0), ACC_COLOR)
-    ax.add_patch(Rectangle((xacc, y - T - (N - T) / 2), T, T, facecolor=ACC_COLOR, edgecolor=EDGE, lw=1.6))
-    ax.text(xacc + T / 2, y - (N - T) / 2 + d(0.08), "acc (온칩)", ha="center", va="bottom", fontsize=12)
+    _grid(ax, xA, y, N, T, "C", above, tile_pt, (0, 0), ACC_COLOR)
+    acc_tile(y)
     _arrow(ax, xacc - d(0.07), y - N / 2, N + d(0.09), "마지막에 한 번 쓰기", d(0.06))
     ax.text(xtext, y - N / 2,
             f"DRAM에 {c_name} 쓰기:\n{fmt.integer(T * T)}원소 × {s} B = {fmt.integer(T * T * s)} B\n"
