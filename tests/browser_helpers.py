@@ -395,8 +395,10 @@ SETTLE = """async () => {
 # Open every folded answer (sphinx-togglebutton and <details>), as a reader who reads them does, and start every
 # explorer, as a reader who scrolls through the page does (each starts when it comes near the screen, showing its
 # controls and the live-mode button: started here, so that none starts under the keyboard walk and adds a tab stop
-# between two of its steps); then wait for _static/scroll-focus.js to look again at the boxes the opening laid out
-# (a box keeps its tab stop only if it scrolls).
+# between two of its steps); then wait until the opened answers have faded in (the toggle's opacity transition and
+# fade-in animation: axe-core judges the colours a reader sees, not a half-transparent text) and for
+# _static/scroll-focus.js to look again at the boxes the opening laid out (a box keeps its tab stop only if it
+# scrolls). Waited for by what they are, not for a fixed time: a fixed 400 ms was a third of a visit's wall time.
 OPEN_ALL = """async () => {
   document.querySelectorAll(".toggle-hidden").forEach((el) => el.classList.remove("toggle-hidden"));
   document.querySelectorAll("details").forEach((el) => { el.open = true; });
@@ -406,12 +408,19 @@ OPEN_ALL = """async () => {
     while (!root.rlExplorer && performance.now() - since < 20000) await new Promise((ok) => setTimeout(ok, 50));
   }
   window.scrollTo(0, 0);
-  await new Promise((ok) => setTimeout(ok, 400));
+  // a frame laid out (scroll-focus.js's IntersectionObserver has seen the boxes now near), every animation with an end
+  // (the fades) at its end, then one more frame (scroll-focus.js writes after a frame)
+  const frame = () => new Promise((ok) => requestAnimationFrame(() => setTimeout(ok, 0)));
+  const fading = () => document.getAnimations().some((a) => a.playState === "running"
+                                                           && isFinite(a.effect.getComputedTiming().endTime));
+  let since = performance.now();
+  do await frame(); while (fading() && performance.now() - since < 5000);
+  await frame();
   await document.fonts.ready;
   // scroll-focus.js looks again after each layout, in a later frame: wait (on a busy machine, longer) until each box
   // that scrolls sideways has its tab stop, which is what the checks after this read
   const boxes = [...document.querySelectorAll("pre, .cell_output > .output, .pst-scrollable-table-container, .bd-article div.math")];
-  const since = performance.now();
+  since = performance.now();
   while (boxes.some((b) => b.scrollWidth > b.clientWidth + 1 && b.getAttribute("tabindex") !== "0")
          && performance.now() - since < 10000) await new Promise((ok) => setTimeout(ok, 50));
   return {theme: document.documentElement.dataset.theme,
@@ -676,7 +685,9 @@ class Visits:
         try:
             page.goto(visit.url, wait_until="load")
             page.evaluate(SETTLE)
-            page.wait_for_load_state("networkidle")
+            if tab.weighing or SCREENSHOTS:   # every request of the first visit counted (or the page shot) once
+                # the network is quiet: the other modes need not wait for it (it is at least 0.5 s)
+                page.wait_for_load_state("networkidle")
             visit.first_visit, tab.weighing = list(tab.responses), False
             if SCREENSHOTS:                                # the page as loaded, before any answer is opened
                 visit.screenshot = self.shots / shot_name(docname, mode)
