@@ -632,8 +632,13 @@ class _Tab:
         return self.page
 
     def stop(self) -> None:
+        """The visit is over: the tab leaves the page, so that what the page still had in flight (the dark and phone
+        visits do not wait for the network to be quiet) ends here, unread, and is not the next visit's failed request
+        when the next page's load cancels it."""
         self.visit.external_requests = sorted(set(self.blocked))
         self.visit, self.weighing = None, False
+        with contextlib.suppress(Exception):
+            self.page.goto("about:blank")
 
 
 class Visits:
