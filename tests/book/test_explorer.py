@@ -259,17 +259,19 @@ CHECKS = {"roofline": check_roofline, "tile": check_tile, "matmul": check_matmul
 def test_html_on_the_site_markdown_elsewhere(course):
     """The glue record holds the controls (the site shows them) and the Markdown; a notebook (Colab, the editions)
     shows only the Markdown note and the chapter's table (no dead controls), and the edition's text is that Markdown."""
-    from IPython.core.formatters import format_display_data
+    from IPython.core.interactiveshell import InteractiveShell
     from IPython.utils.capture import capture_output
 
     from coursebook import editions
     from roofline.show import glue
+    from roofline.show.glue import display_data
     from roofline.show.pages import week3_vector_add
 
     w3 = course.week3
     e = week3_vector_add.vector_explorer(w3)
-    bundle = format_display_data(e)[0]
+    bundle = display_data(e)
     assert bundle["text/html"] == e.html and bundle["text/markdown"] == e.markdown
+    InteractiveShell.instance(cache_size=0)   # a notebook's shell (as coursebook.editions.recompute starts it)
     with editions.book_mode(False), capture_output(display=True) as captured:
         glue("x", e)
     record, shown = captured.outputs

@@ -66,3 +66,27 @@ def test_importing_roofline_show_changes_nothing_outside_it():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["()", "True"], done.stdout
+
+
+def test_a_record_made_outside_a_notebook_starts_no_shell():
+    """Outside a notebook (`make check`, a test process) a glued value's record is made with a formatter of its own,
+    the same display data a notebook's shell makes: a shell started here would keep an output cache, and every later
+    in-process chapter run (coursebook.editions.recompute resets the shell) would flush it with a full garbage
+    collection. In a shell, its own formatter is used."""
+    import subprocess
+    import sys
+
+    code = ("from IPython.core.interactiveshell import InteractiveShell\n"
+            "from roofline.show.glue import bundle\n"
+            "class Table:\n"
+            "    def __repr__(self): return 'Table'\n"
+            "    def _repr_markdown_(self): return '| a |'\n"
+            "    def _repr_html_(self): return '<table></table>'\n"
+            "alone = bundle(Table())\n"
+            "print(InteractiveShell.initialized())\n"
+            "InteractiveShell.instance()\n"
+            "print(bundle(Table()) == alone == {'text/plain': 'Table', 'text/markdown': '| a |', "
+            "'text/html': '<table></table>'})\n")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["False", "True"], done.stdout

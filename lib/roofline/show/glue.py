@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import ast
 import base64
+import functools
 import hashlib
 import io
 import os
@@ -120,9 +121,7 @@ def bundle(value) -> dict:
     if is_figure(value):
         return {"image/png": png(value) if draws_pictures() else "",
                 "text/plain": f"<그림 {value.get_figwidth():g}×{value.get_figheight():g} in, 자료 {figure_digest(value)}>"}
-    from IPython.core.formatters import format_display_data
-
-    data, _ = format_display_data(value)
+    data = display_data(value)
     cells = getattr(value, "why_cells", None)
     if cells:   # a table whose numbers carry their derivations (roofline.show.tables)
         from roofline.show.why import WHY_MIME
@@ -134,6 +133,24 @@ def bundle(value) -> dict:
 
         data = {**data, WHY_MIME: {"block": block}}
     return data
+
+
+def display_data(value) -> dict:
+    """IPython's display data of `value` (its `_repr_*_` methods): in a notebook, its shell's formatter. Outside one
+    (`make check`, the tests) a formatter of its own: IPython's format_display_data would start the process's shell
+    with an output cache, and every later in-process chapter run (coursebook.editions.recompute) resets that shell,
+    which with a cache ends in a full garbage collection, a tenth of a second in a process that holds many objects."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    shell = InteractiveShell.instance() if InteractiveShell.initialized() else None
+    return (shell.display_formatter if shell else _formatter()).format(value)[0]
+
+
+@functools.cache
+def _formatter():
+    from IPython.core.formatters import DisplayFormatter
+
+    return DisplayFormatter()
 
 
 def shown_text(record: str) -> str:
