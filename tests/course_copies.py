@@ -50,6 +50,14 @@ def copy_editions(copy: Path) -> Path:
     return copy
 
 
+def parameter_values(md: Path) -> dict[str, object]:
+    """NAME → value of a chapter's parameter cell, read as the build reads it (coursebook.paramcell)."""
+    from coursebook import paramcell
+
+    cell, _ = paramcell.find(md.read_text(encoding="utf-8"))
+    return paramcell.assignments(cell["body"])
+
+
 def instructor_checkout(copy: Path) -> Path:
     """A clone of the repository with the working tree's files and the editions `make book` built, committed once
     (an instructor's checkout as the README leaves it), the source documents beside it as beside the checkout."""
