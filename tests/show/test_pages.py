@@ -17,6 +17,16 @@ from roofline.show import pages
 SHOW = ROOT / "lib" / "roofline" / "show"
 
 
+def printed_by(code: str) -> list[str]:
+    """What `code` prints, word by word, run in a fresh interpreter (where no IPython shell has started yet)."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
+    assert done.returncode == 0, done.stderr
+    return done.stdout.split()
+
+
 def test_the_registry_is_the_books_pages_that_glue():
     assert sorted(pages.names()) == sorted(glued_pages())
     for name in pages.names():
@@ -52,9 +62,6 @@ def test_every_module_says_what_it_does():
 def test_importing_roofline_show_changes_nothing_outside_it():
     """In an IPython shell, `import roofline.show` installs no exception handler; the chapter's first cell calls
     short_parameter_errors(), and then a bad parameter is shown as its one Korean line."""
-    import subprocess
-    import sys
-
     code = ("from IPython.core.interactiveshell import InteractiveShell\n"
             "shell = InteractiveShell.instance()\n"
             "import roofline.show\n"
@@ -63,9 +70,7 @@ def test_importing_roofline_show_changes_nothing_outside_it():
             "roofline.show.short_parameter_errors()\n"
             "from roofline.errors import ParameterError\n"
             "print(shell.custom_exceptions == (ParameterError,))\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["()", "True"], done.stdout
+    assert printed_by(code) == ["()", "True"]
 
 
 def test_a_record_made_outside_a_notebook_starts_no_shell():
@@ -73,9 +78,6 @@ def test_a_record_made_outside_a_notebook_starts_no_shell():
     the same display data a notebook's shell makes: a shell started here would keep an output cache, and every later
     in-process chapter run (coursebook.editions.recompute resets the shell) would flush it with a full garbage
     collection. In a shell, its own formatter is used."""
-    import subprocess
-    import sys
-
     code = ("from IPython.core.interactiveshell import InteractiveShell\n"
             "from roofline.show.glue import bundle\n"
             "class Table:\n"
@@ -87,6 +89,4 @@ def test_a_record_made_outside_a_notebook_starts_no_shell():
             "InteractiveShell.instance()\n"
             "print(bundle(Table()) == alone == {'text/plain': 'Table', 'text/markdown': '| a |', "
             "'text/html': '<table></table>'})\n")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT)
-    assert done.returncode == 0, done.stderr
-    assert done.stdout.split() == ["False", "True"], done.stdout
+    assert printed_by(code) == ["False", "True"]
