@@ -140,9 +140,9 @@ def display_data(value) -> dict:
     (`make check`, the tests) a formatter of its own: IPython's format_display_data would start the process's shell
     with an output cache, and every later in-process chapter run (coursebook.editions.recompute) resets that shell,
     which with a cache ends in a full garbage collection, a tenth of a second in a process that holds many objects."""
-    from IPython.core.interactiveshell import InteractiveShell
+    from IPython import get_ipython
 
-    shell = InteractiveShell.instance() if InteractiveShell.initialized() else None
+    shell = get_ipython()   # (None outside a notebook: it starts no shell)
     return (shell.display_formatter if shell else _formatter()).format(value)[0]
 
 
