@@ -50,12 +50,15 @@ def copy_editions(copy: Path) -> Path:
     return copy
 
 
-def parameter_values(md: Path) -> dict[str, object]:
-    """NAME → value of a chapter's parameter cell, read as the build reads it (coursebook.paramcell)."""
+def cell_of(md: Path):
+    """(the parameter cell's source, its problem, {variable: value}) of chapter `md`, read as the build reads it
+    (coursebook.paramcell), or None."""
     from coursebook import paramcell
 
-    cell, _ = paramcell.find(md.read_text(encoding="utf-8"))
-    return paramcell.assignments(cell["body"])
+    cell, problem = paramcell.find(md.read_text(encoding="utf-8"))
+    if cell is None:
+        return None
+    return cell["body"], problem, paramcell.assignments(cell["body"])
 
 
 def instructor_checkout(copy: Path) -> Path:

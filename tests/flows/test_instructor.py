@@ -54,15 +54,7 @@ import nbformat
 import pytest
 
 from browser_helpers import html_dir
-from course_copies import (
-    commit_all,
-    copy_caches,
-    instructor_checkout,
-    next_term,
-    parameter_values,
-    run_coursebook,
-    run_make,
-)
+from course_copies import cell_of, commit_all, copy_caches, instructor_checkout, next_term, run_coursebook, run_make
 from coursebook import bookrun, editions
 from coursebook.__main__ import chapter_sources
 from roofline import params
@@ -206,7 +198,7 @@ def move_to_next_term(repo: Path, name: str, first_build_fails: bool = False, li
     unit, p, q = data[f"Q-{T}"]["targets"][0]
     assert unit == "GB" and Fraction(int(p), int(q)) == Fraction(2 * s * N**3 // T + s * N**2, 10**9)
     assert Fraction(*map(int, data["F-없음"]["targets"][0][1:])) == 2 * N**3
-    assert parameter_values(repo / "chapters" / "w4_5_matmul.md").get("N") == N, \
+    assert cell_of(repo / "chapters" / "w4_5_matmul.md")[2].get("N") == N, \
         "make refresh did not write the new N into the parameter cell"
     if library_change:   # the note's edition shows the model's code with its new docstring
         assert LIBRARY_CHANGE in (repo / "chapters" / "flashattention.ipynb").read_text(encoding="utf-8"), \

@@ -16,7 +16,7 @@ import nbformat
 import pytest
 
 from conftest import live_glued
-from course_copies import set_key
+from course_copies import cell_of, set_key
 from coursebook import editions, paramcell
 from coursebook.__main__ import chapter_sources
 from roofline import kernels, params
@@ -27,14 +27,6 @@ pytestmark = pytest.mark.heavy(50)   # rough seconds, for the order of the run (
 
 ROOT = Path(__file__).resolve().parents[2]
 LIVE = params.load()
-
-
-def cell_of(md: Path):
-    """(the parameter cell's source, its problem, {variable: value}) of chapter `md`, or None."""
-    cell, problem = paramcell.find(md.read_text(encoding="utf-8"))
-    if cell is None:
-        return None
-    return cell["body"], problem, paramcell.assignments(cell["body"])
 
 
 def other_value(problem: str, name: str, value, values: dict):

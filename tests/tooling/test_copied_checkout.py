@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from course_copies import parameter_values, set_key
+from course_copies import cell_of, set_key
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -94,7 +94,7 @@ def test_a_cp_a_copy_changes_its_own_term_and_leaves_the_original_alone(tmp_path
     wrote = subprocess.run([str(copy / ".venv" / "bin" / "python"), "-m", "coursebook", "parameters"], cwd=copy,
                            env=env, capture_output=True, text=True, timeout=900)
     assert wrote.returncode == 0, (wrote.stdout + wrote.stderr)[-3000:]
-    assert parameter_values(copy / "chapters" / "w4_5_matmul.md").get("N") == 2 * N, \
+    assert cell_of(copy / "chapters" / "w4_5_matmul.md")[2].get("N") == 2 * N, \
         "the copy's parameter cell does not hold the copy's new N"
     assert "chapters/w4_5_matmul.md" in git_status(copy)
     assert git_status(ROOT) == status and digest(ROOT / "_build" / "html") == built
