@@ -34,13 +34,9 @@ def test_the_registry_is_the_books_pages_that_glue():
 
 
 def test_importing_the_registry_imports_no_page():
-    import subprocess
-    import sys
-
     code = ("import sys, roofline.show.pages as p; p.names(); "
             "print(sorted(m for m in sys.modules if m.startswith('roofline.show.pages.')))")
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
-    assert out.strip() == "[]"
+    assert printed_by(code) == ["[]"]
 
 
 def test_every_glued_page_has_a_golden_file():
