@@ -3,12 +3,17 @@
 nbval compares every output of a committed edition with a fresh run: that is the drift check for
 glued numbers (application/papermill.record/text/plain) and tables. Picture bytes differ across
 machines (PNG encoder, fonts), so the shown PNG and the glued PNG record are left out; figures are
-checked as data and as SVG in tests/show/test_figures.py instead. A kernel that exits as it starts (a port taken
-by another process in between) is started once more.
+checked as data and as SVG in tests/show/test_figures.py instead; and as none is compared, an edition's kernel
+starts with ROOFLINE_PICTURES=0 (roofline.show.glue: a figure is glued by the fingerprint compared, its PNG not
+painted). That every figure draws is the site build's check (it paints each PNG a page shows) and the simulated
+Colab's (tests/flows/test_colab.py). A kernel that exits as it starts (a port taken by another process in between)
+is started once more.
 """
+import os
+
 from nbval.plugin import IPyNbFile
 
-from roofline.show.glue import PREFIX
+from roofline.show.glue import PICTURES, PREFIX
 
 _init = IPyNbFile.__init__
 
@@ -38,4 +43,17 @@ def _setup_again_if_the_kernel_died_at_start(self):
         _setup(self)
 
 
-IPyNbFile.setup = _setup_again_if_the_kernel_died_at_start
+def _setup_painting_no_pictures(self):
+    """The kernel starts with ROOFLINE_PICTURES=0 (a kernel's environment is a copy of this process's)."""
+    saved = os.environ.get(PICTURES)
+    os.environ[PICTURES] = "0"
+    try:
+        _setup_again_if_the_kernel_died_at_start(self)
+    finally:
+        if saved is None:
+            del os.environ[PICTURES]
+        else:
+            os.environ[PICTURES] = saved
+
+
+IPyNbFile.setup = _setup_painting_no_pictures

@@ -15,6 +15,7 @@ text (the fingerprint of what they plot), not as PNG bytes; values measured on t
 """
 from __future__ import annotations
 
+import functools
 import html
 import json
 import re
@@ -179,8 +180,10 @@ def readable(bundle: dict) -> dict:
     return shown
 
 
+@functools.lru_cache(maxsize=None)
 def golden(stem: str) -> dict[str, dict | None]:
-    """glue key → what the reader sees of it, for page `stem` run at the seed parameters (None: measured)."""
+    """glue key → what the reader sees of it, for page `stem` run at the seed parameters (None: measured). Kept for
+    the process: a page's run (its measured cells too) is made once for the tests that read it (read, never changed)."""
     from coursebook import editions
 
     glued = editions.recompute(ROOT / "chapters" / f"{stem}.md", course_path=SEED_TOML, measured=True)
