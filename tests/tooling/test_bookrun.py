@@ -1,10 +1,17 @@
-"""The chapters' runner (coursebook/bookrun.py): what its threads may import."""
+"""The chapters' runner (coursebook/bookrun.py): what its threads may import, and a chapter's own timeout."""
 from __future__ import annotations
 
 import json
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
+
+import pytest
+
+from coursebook import bookrun
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_a_run_in_a_thread_imports_nothing_after_import_for_threads():
@@ -27,3 +34,24 @@ def test_a_run_in_a_thread_imports_nothing_after_import_for_threads():
     imported = json.loads(out.splitlines()[-1])
     # the codecs module a byte string's decoding looks up is the standard library's, not a package's
     assert [name for name in imported if not name.startswith("encodings.")] == []
+
+
+def test_a_chapter_s_own_timeout_is_read_from_its_front_matter_as_myst_nb_reads_it(tmp_path):
+    """`mystnb: execution_timeout` in a chapter's front matter (myst-nb's per-file setting) bounds its cells instead of
+    _config.yml's `execute.timeout`; a value that is not a positive whole number of seconds is one Korean line naming
+    the chapter (tests/flows/test_failures.py waits out a timed-out chapter's own, short timeout)."""
+    source = (ROOT / "chapters" / "w4_summary.md").read_text(encoding="utf-8")
+    assert source.startswith("---\n")
+    md = tmp_path / "w4_summary.md"
+    md.write_text(source, encoding="utf-8")
+    assert bookrun.timeout_of(md, bookrun.book_notebook(md), 120) == 120
+    for value, wanted in (("7", 7), ("0", None), ("-3", None), ("2.5", None), ("true", None), ("'9'", None)):
+        md.write_text(f"---\nmystnb:\n  execution_timeout: {value}\n" + source[len("---\n"):], encoding="utf-8")
+        nb = bookrun.book_notebook(md)
+        if wanted is not None:
+            assert bookrun.timeout_of(md, nb, 120) == wanted
+            continue
+        with pytest.raises(bookrun.ChapterFailed) as refused:
+            bookrun.timeout_of(md, nb, 120)
+        said = str(refused.value)
+        assert "w4_summary.md" in said and "mystnb.execution_timeout" in said and "\n" not in said, said

@@ -4,9 +4,9 @@ The book executes each chapter through jupyter-cache (myst-nb, `execute_notebook
 the library's hash: sphinx_ext.library_hash). `ensure(sources)` puts into that same cache, before the book is
 built, the run the book itself would make of every chapter that is not in it yet: the notebook myst-nb's own
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
-`execute` (the one runner) with the book's timeout, working folder and kernel (`glue` only records there: RECORDS_ONLY), on
-as many kernels side by side as the machine has cores (for the book, a chapter that times the machine runs
-alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
+`execute` (the one runner) with the book's timeout (or the chapter's own: timeout_of), working folder and kernel
+(`glue` only records there: RECORDS_ONLY), on as many kernels side by side as the machine has cores (for the book, a
+chapter that times the machine runs alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
 the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/flows/test_reproducible.py compares them).
 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
@@ -177,12 +177,29 @@ def failure(md: Path, err: BaseException) -> ChapterFailed:
     """`err` from executing chapter `md`, as one error naming the chapter (and, in nbclient's text, the cell)."""
     from nbclient.exceptions import CellTimeoutError
 
-    try:
-        name = md.relative_to(ROOT).as_posix()
-    except ValueError:
-        name = md.name
     what = "timed out" if isinstance(err, CellTimeoutError) else "failed"
-    return ChapterFailed(f"{name} {what} ({type(err).__name__}): {err}")
+    return ChapterFailed(f"{chapter_name(md)} {what} ({type(err).__name__}): {err}")
+
+
+def chapter_name(md: Path) -> str:
+    """`md` as a message names it: its path in the checkout (chapters/…), or its file name elsewhere."""
+    try:
+        return md.relative_to(ROOT).as_posix()
+    except ValueError:
+        return md.name
+
+
+def timeout_of(md: Path, nb, book_timeout: int) -> int:
+    """The seconds a cell of chapter `md` may take: its own when its front matter sets myst-nb's per-file
+    `mystnb: execution_timeout` (what myst-nb's own run of the chapter would use), else the book's (_config.yml's
+    `execute.timeout`). A value that is not a positive whole number of seconds stops the run, naming the chapter."""
+    own = nb.metadata.get("mystnb", {}).get("execution_timeout")
+    if own is None:
+        return book_timeout
+    if isinstance(own, bool) or not isinstance(own, int) or own <= 0:
+        raise ChapterFailed(f"{chapter_name(md)}: 머리말의 mystnb.execution_timeout은 초를 세는 양의 정수여야 한다 "
+                            f"(지금 {own!r})")
+    return own
 
 
 def run_as_the_book(md: Path, nb, timeout: int) -> float:
@@ -235,6 +252,7 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
             runs[md] = have
         else:
             missing.append((md, nb))
+    timeouts = {md: timeout_of(md, nb, timeout) for md, nb in missing}   # (a bad one stops it before any run)
     by_itself = [measure_alone and measures(nb) for _, nb in missing]
     shared = [item for item, alone_ in zip(missing, by_itself) if not alone_]
     alone = [item for item, alone_ in zip(missing, by_itself) if alone_]
@@ -242,7 +260,7 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     for name in {kernel_of(nb) for _, nb in shared}:
         import_for_threads(name)
     with ThreadPoolExecutor(max_workers=jobs or os.cpu_count() or 1) as pool:
-        started = [(md, pool.submit(run_as_the_book, md, nb, timeout)) for md, nb in shared]
+        started = [(md, pool.submit(run_as_the_book, md, nb, timeouts[md])) for md, nb in shared]
         if meanwhile is not None:
             meanwhile()
         for md, future in started:
@@ -253,7 +271,7 @@ def ensure(sources: list[Path], build_dir: Path = ROOT / "_build", root: Path = 
     for md, nb in alone:
         if failed:
             break
-        seconds[md] = run_as_the_book(md, nb, timeout)
+        seconds[md] = run_as_the_book(md, nb, timeouts[md])
     if failed:   # nothing is cached (nor, by the caller, written) from an incomplete run
         raise ChapterFailed("\n".join(map(str, failed)))
     for md, nb in missing:   # one writer for the cache's database
