@@ -6,8 +6,10 @@ built, the run the book itself would make of every chapter that is not in it yet
 reader makes of the .md (so the cache's key, the code cells and their metadata, is the book's), executed by
 `execute` (the one runner) with the book's timeout (or the chapter's own: timeout_of), working folder and kernel
 (`glue` only records there: RECORDS_ONLY), on as many kernels side by side as the machine has cores (for the book, a
-chapter that times the machine runs alone). A chapter that fails, times out or loses its kernel stops it with ChapterFailed (naming the chapter and
-the cell) before anything is cached or written. Sphinx then finds every chapter in the cache and executes nothing; a clean build and a primed one give the same site (tests/flows/test_reproducible.py compares them).
+chapter that times the machine runs alone). A chapter that fails, times out or loses its kernel stops it with
+ChapterFailed (naming the chapter and the cell) before anything is cached or written. Sphinx then finds every
+chapter in the cache and executes nothing; a clean build and a primed one give the same site
+(tests/flows/test_reproducible.py compares them).
 
 The editions are made from the same run (`editions.from_book_run`): outside the book, `glue` shows below the
 cell what is a pure function of each record (glue.shown), so the edition's outputs are the book run's
