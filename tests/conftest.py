@@ -51,42 +51,42 @@ ISSUE_36 = "issue-36-term"   # the term issue 36 found failing (course_copies.is
 INTEGER = "integer-term"     # an INT8 base dtype (course_copies.integer_term): a module with INTEGER_TERM runs it
 
 
+def term_file(prefix: str, text: str) -> Path:
+    """`text` written as a course.toml in a new folder inside this run's folder (SHARED, removed when the run ends),
+    so that no run leaves its terms behind in the system's temporary folder."""
+    path = Path(tempfile.mkdtemp(prefix=prefix, dir=os.environ.get(SHARED))) / "course.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
 @lru_cache(maxsize=None)
 def next_term_toml() -> Path:
-    """Next term's course.toml (written once per session into a temporary folder)."""
+    """Next term's course.toml (written once per process into this run's folder)."""
     from course_copies import next_term
 
-    path = Path(tempfile.mkdtemp(prefix="roofline-next-term-")) / "course.toml"
-    path.write_text(next_term(LIVE_TOML.read_text(encoding="utf-8")), encoding="utf-8")
-    return path
+    return term_file("roofline-next-term-", next_term(LIVE_TOML.read_text(encoding="utf-8")))
 
 
 @lru_cache(maxsize=None)
 def random_term_toml() -> Path:
-    """A term drawn at random (seeded, see RANDOM), written once per session into a temporary folder."""
+    """A term drawn at random (seeded, see RANDOM), written once per process into this run's folder."""
     from course_copies import random_term
 
-    path = Path(tempfile.mkdtemp(prefix="roofline-random-term-")) / "course.toml"
-    path.write_text(random_term(LIVE_TOML.read_text(encoding="utf-8"), term_seed()), encoding="utf-8")
-    return path
+    return term_file("roofline-random-term-", random_term(LIVE_TOML.read_text(encoding="utf-8"), term_seed()))
 
 
 @lru_cache(maxsize=None)
 def issue_36_toml() -> Path:
     from course_copies import issue_36_term
 
-    path = Path(tempfile.mkdtemp(prefix="roofline-issue-36-")) / "course.toml"
-    path.write_text(issue_36_term(LIVE_TOML.read_text(encoding="utf-8")), encoding="utf-8")
-    return path
+    return term_file("roofline-issue-36-", issue_36_term(LIVE_TOML.read_text(encoding="utf-8")))
 
 
 @lru_cache(maxsize=None)
 def integer_toml() -> Path:
     from course_copies import integer_term
 
-    path = Path(tempfile.mkdtemp(prefix="roofline-integer-term-")) / "course.toml"
-    path.write_text(integer_term(LIVE_TOML.read_text(encoding="utf-8")), encoding="utf-8")
-    return path
+    return term_file("roofline-integer-term-", integer_term(LIVE_TOML.read_text(encoding="utf-8")))
 
 
 def term_path(term: str) -> Path | None:

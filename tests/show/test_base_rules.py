@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import importlib
 import re
-import tempfile
 from pathlib import Path
 
 from exercise_answers import PAGES, PROBLEM
@@ -81,7 +80,7 @@ def test_no_question_writes_a_long_number_without_separators(course):
             assert not found, (label, found)
 
 
-def test_week_3s_heavy_kernel_writes_its_work_per_element_with_separators(course):
+def test_week_3s_heavy_kernel_writes_its_work_per_element_with_separators(course, tmp_path):
     """3주-4's work per element f = ⌊3·s·ridge/2⌋ reaches four digits on a machine whose ridge is high (issue 55 saw
     "1212 OPs"): on the week's machine with its P a thousand times its BW, f is written 1,212-style."""
     from course_copies import set_peak
@@ -91,7 +90,7 @@ def test_week_3s_heavy_kernel_writes_its_work_per_element_with_separators(course
 
     w3 = course.week3
     text = set_peak(Path(course.path).read_text(encoding="utf-8"), w3.hardware, w3.dtype, float(w3.preset.BW * 1000))
-    path = Path(tempfile.mkdtemp(prefix="roofline-high-ridge-")) / "course.toml"
+    path = tmp_path / "course.toml"
     path.write_text(text, encoding="utf-8")
     high = load(path).week3
     q = week3_vector_add.exercises(high).question("3주-4")
