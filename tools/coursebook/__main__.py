@@ -279,6 +279,10 @@ def build_site(build_dir: Path, command: str | None) -> int:
         html.rename(kept)
     if record.is_file():
         record.replace(kept_record)
+    # what the build's end and `make check` read, computed meanwhile on the core that Sphinx leaves idle (memos only:
+    # stopped, not waited for, when the build ends)
+    meanwhile = subprocess.Popen([sys.executable, "-m", "coursebook.meanwhile", str(build_dir)], cwd=ROOT,
+                                 stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     done = room = None
     try:
         print(command, flush=True)
@@ -294,6 +298,8 @@ def build_site(build_dir: Path, command: str | None) -> int:
         if done.returncode == 0 and html.is_dir():
             site.record(build_dir)
     finally:
+        meanwhile.kill()
+        meanwhile.wait()
         if done is not None and done.returncode == 0 and html.is_dir() or not kept.is_dir():
             shutil.rmtree(kept, ignore_errors=True)
             kept_record.unlink(missing_ok=True)

@@ -327,10 +327,7 @@ def webp_if_smaller(png: Path) -> Path:
     """The figure, no wider than MAX_FIGURE_WIDTH, as lossless WebP beside it when that is smaller (the PNG is
     removed), else the PNG (narrowed if it was wider). Kept by the PNG's bytes (coursebook.kept): WebP's slowest
     setting takes about a second a figure."""
-    import PIL
-
-    data = png.read_bytes()
-    out = kept.made("figures", lambda: _smaller(data), data, f"{MAX_FIGURE_WIDTH} {PIL.__version__}".encode())
+    out = figure_kept(png.read_bytes())
     if out.startswith(b"webp"):
         webp = png.with_suffix(".webp")
         webp.write_bytes(out[4:])
@@ -338,6 +335,14 @@ def webp_if_smaller(png: Path) -> Path:
         return webp
     png.write_bytes(out[4:])
     return png
+
+
+def figure_kept(data: bytes) -> bytes:
+    """_smaller of the PNG `data`, kept by its bytes (coursebook.meanwhile makes them for the editions' figures while
+    Sphinx runs: the same bytes myst-nb writes to _images/)."""
+    import PIL
+
+    return kept.made("figures", lambda: _smaller(data), data, f"{MAX_FIGURE_WIDTH} {PIL.__version__}".encode())
 
 
 def _smaller(data: bytes) -> bytes:
