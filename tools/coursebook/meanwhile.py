@@ -25,19 +25,20 @@ def fill(build_dir: Path) -> None:
     from coursebook.__main__ import RECOMPUTED, chapter_sources
     from roofline import params
 
-    course = params.load()
-    for md in chapter_sources():
+    course, chapters = params.load(), chapter_sources()
+    pngs = set()   # (a figure two chapters show, as ② and the week-4 guide do, is made once)
+    for md in chapters:
         try:
             edition = json.loads(md.with_suffix(".ipynb").read_text(encoding="utf-8"))
         except (OSError, ValueError):   # none yet (the build writes it, or fails naming the chapter)
             continue
-        for cell in edition.get("cells", []):
-            for output in cell.get("outputs", []):
-                if "image/png" in output.get("data", {}):
-                    assets.figure_kept(base64.b64decode(output["data"]["image/png"]))
+        pngs |= {output["data"]["image/png"] for cell in edition.get("cells", []) for output in cell.get("outputs", [])
+                 if "image/png" in output.get("data", {})}
+    for png in sorted(pngs):
+        assets.figure_kept(base64.b64decode(png))
     for module in handout.varied_pages().values():
         handout.page_body(module, course, handout.memo(build_dir))
-    for md in chapter_sources():
+    for md in chapters:
         try:
             editions.recompute(md, course_path=course.path, memo=RECOMPUTED)
         except editions.ChapterError:   # the build names it; `make check` runs it again and says so
